@@ -1,0 +1,98 @@
+#!/bin/sh
+# tilenav's one entry point for building, running and checking. POSIX sh, so it works on a fresh
+# Debian/Ubuntu machine before anything else is installed.
+#
+#   ./build.sh demo      install what is missing, build (release), run the demo on the bundled map
+#   ./build.sh test      install what is missing, build (debug), run every test with ctest
+#   ./build.sh sanitize  the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   ./build.sh strict    clang -O2, asserts on, warnings as errors, tests
+#   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
+#   ./build.sh examples  install to a temporary prefix and build/run examples/ against it
+#   ./build.sh deps      only install the missing Debian packages
+#
+# Build trees go to build/<mode>. Set JOBS to limit parallel jobs (default: all cores).
+set -eu
+
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+PACKAGES="build-essential cmake pkg-config clang clang-format libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libpng-dev libgif-dev"
+
+deps() {
+    missing=""
+    for p in $PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+    done
+    [ -z "$missing" ] && return 0
+    echo "build.sh: installing missing packages:$missing"
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+}
+
+configure_build() { # dir, cmake args...
+    dir=$1
+    shift
+    cmake -S "$ROOT" -B "$dir" -DCMAKE_COMPILE_WARNING_AS_ERROR=ON "$@" >/dev/null
+    cmake --build "$dir" -j "$JOBS"
+}
+
+run_tests() { # dir
+    ctest --test-dir "$1" --output-on-failure -j "$JOBS"
+}
+
+mode=${1:-help}
+case "$mode" in
+deps)
+    deps
+    ;;
+demo)
+    deps
+    configure_build build/release -DCMAKE_BUILD_TYPE=Release -DTILENAV_BUILD_TESTS=OFF
+    shift
+    ./build/release/tilenav demo "$@"
+    ;;
+test)
+    deps
+    configure_build build/debug -DCMAKE_BUILD_TYPE=Debug
+    run_tests build/debug
+    ;;
+sanitize)
+    deps
+    configure_build build/sanitize -DCMAKE_BUILD_TYPE=Debug -DTILENAV_SANITIZE=ON
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 run_tests build/sanitize
+    ;;
+strict)
+    deps
+    CC=clang configure_build build/clang -DCMAKE_BUILD_TYPE=Release -DTILENAV_ASSERT=ON
+    run_tests build/clang
+    ;;
+fix-format)
+    git ls-files --cached --others --exclude-standard -- '*.c' '*.h' | xargs clang-format -i
+    ;;
+format)
+    files=$(git ls-files --cached --others --exclude-standard -- '*.c' '*.h')
+    clang-format --dry-run -Werror $files
+    echo "format: $(echo "$files" | wc -w) files clean"
+    ;;
+examples)
+    deps
+    configure_build build/release -DCMAKE_BUILD_TYPE=Release -DTILENAV_BUILD_TESTS=OFF
+    prefix="$ROOT/build/prefix"
+    rm -rf "$prefix"
+    cmake --install build/release --prefix "$prefix" >/dev/null
+    cmake -S examples -B build/examples -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_COMPILE_WARNING_AS_ERROR=ON >/dev/null
+    cmake --build build/examples -j "$JOBS"
+    ./build/examples/hello_path
+    # the same program through pkg-config and the shared library
+    pcflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs tilenav)
+    cc -std=c11 -Wall -Wextra -Werror -o build/examples/hello_pc examples/hello_path.c $pcflags
+    LD_LIBRARY_PATH="$prefix/lib" ./build/examples/hello_pc
+    ;;
+*)
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    [ "$mode" = help ] || exit 2
+    ;;
+esac

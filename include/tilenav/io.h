@@ -1,0 +1,104 @@
+/// @file io.h
+/// @brief Loaders (library `tilenav_io`, which links cJSON, zlib and zstd; the core library does
+/// not): Moving AI benchmark maps and scenarios, Tiled JSON maps, and tilenav's ASCII format.
+///
+/// Every loader reports bad input through an optional ::tn_diag naming the file, the place
+/// (line and column for text formats, a field path for JSON) and what was wrong, and returns
+/// TN_E_PARSE, TN_E_IO, TN_E_UNSUPPORTED or TN_E_TOO_LARGE. No loader trusts a size from the
+/// file before checking it against the limits in base.h, so bad input never causes a huge
+/// allocation. Loaders keep no state between calls and are safe to call from many threads.
+#ifndef TILENAV_IO_H
+#define TILENAV_IO_H
+
+#include "map.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Where and why a load failed. line/column are 1-based; 0 when not applicable.
+typedef struct tn_diag {
+    char file[512];    ///< the file being read (may be an external tileset, not the map)
+    int32_t line;      ///< 1-based line, 0 if unknown
+    int32_t column;    ///< 1-based column, 0 if unknown
+    char where[256];   ///< JSON field path such as "layers[2].data", or empty
+    char message[256]; ///< what was wrong
+} tn_diag;
+
+/// "file:line:col: message" (or "file: where: message"), NUL-terminated, truncated to cap.
+/// Returns the length of the full text (as snprintf does).
+TN_API size_t tn_diag_format(const tn_diag *diag, char *buf, size_t cap);
+
+typedef enum tn_format {
+    TN_FORMAT_AUTO = 0, ///< detect from the content (then the extension)
+    TN_FORMAT_MOVINGAI, ///< Moving AI `.map` (type octile)
+    TN_FORMAT_TILED,    ///< Tiled JSON (`.tmj`, `.json`)
+    TN_FORMAT_ASCII,    ///< tilenav ASCII (see docs/formats.md)
+} tn_format;
+
+/// "movingai", "tiled", "ascii" or "auto".
+TN_API const char *tn_format_name(tn_format format);
+
+/// Options for tn_map_load(). Get them from tn_load_options_default().
+typedef struct tn_load_options {
+    tn_format format;       ///< default TN_FORMAT_AUTO
+    tn_allocator allocator; ///< for the map; zeroed = malloc/free
+    size_t max_file_bytes;  ///< files larger than this are refused (default 256 MiB)
+    int32_t tile_width;     ///< pixel size for formats without one (Moving AI; default 32)
+    int32_t tile_height;    ///< (default 32)
+} tn_load_options;
+
+TN_API tn_load_options tn_load_options_default(void);
+
+/// Load a map file. `opts` and `diag` may be NULL. On failure `*out` is NULL.
+TN_API TN_NODISCARD tn_status tn_map_load(const char *path, const tn_load_options *opts,
+                                          tn_map **out, tn_diag *diag);
+
+/// Parse a map from memory. `name` is used in messages and, for Tiled maps, to resolve
+/// external tilesets relative to its folder (may be NULL: then they are looked up relative to
+/// the current directory).
+TN_API TN_NODISCARD tn_status tn_map_parse(const char *data, size_t len, const char *name,
+                                           const tn_load_options *opts, tn_map **out,
+                                           tn_diag *diag);
+
+/// The format of a buffer: from its content, then from the name's extension.
+TN_API tn_format tn_map_detect_format(const char *name, const char *data, size_t len);
+
+/// @name Moving AI scenarios (`.scen`, version 1 / 1.0)
+/// @{
+typedef struct tn_scenario {
+    int32_t bucket;
+    int32_t map_width, map_height;
+    tn_cell start, goal;
+    double optimal;   ///< optimal length as printed in the file
+    int32_t decimals; ///< decimals printed for `optimal` (for the comparison tolerance)
+} tn_scenario;
+
+typedef struct tn_scenarios tn_scenarios;
+
+TN_API TN_NODISCARD tn_status tn_scenarios_load(const char *path, const tn_allocator *allocator,
+                                                tn_scenarios **out, tn_diag *diag);
+TN_API TN_NODISCARD tn_status tn_scenarios_parse(const char *data, size_t len, const char *name,
+                                                 const tn_allocator *allocator, tn_scenarios **out,
+                                                 tn_diag *diag);
+TN_API void tn_scenarios_destroy(tn_scenarios *scen);
+TN_API int32_t tn_scenarios_count(const tn_scenarios *scen);
+/// Scenario by index, or NULL.
+TN_API const tn_scenario *tn_scenarios_at(const tn_scenarios *scen, int32_t index);
+/// Does a path length match the scenario's optimum within the benchmark's tolerance
+/// (|len - opt| <= 1e-4*opt + 1e-3 + 0.5*10^-decimals)?
+TN_API bool tn_scenario_matches(const tn_scenario *scen, double length);
+/// @}
+
+/// Read a whole file (at most `max_bytes`) into a NUL-terminated buffer from `allocator`;
+/// free it with tn_file_free(). Used by the loaders; handy for tools.
+TN_API TN_NODISCARD tn_status tn_file_read(const char *path, size_t max_bytes,
+                                           const tn_allocator *allocator, char **out, size_t *len,
+                                           tn_diag *diag);
+TN_API void tn_file_free(const tn_allocator *allocator, char *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

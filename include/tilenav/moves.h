@@ -1,0 +1,78 @@
+/// @file moves.h
+/// @brief The movement rules shared by paths, fields and agents: which neighbours a cell has
+/// (4 or 8, and when a diagonal step may pass a blocked corner) and what a step costs.
+///
+/// One definition serves every grid algorithm, so a flow field and an A* search on the same
+/// map with the same ::tn_moves agree on every distance.
+///
+/// The cost of one step into cell c is `base * terrain(c) + extra(c)`, where base is the
+/// straight or diagonal cost below, terrain(c) is tn_map_cost() of the entered cell and
+/// extra(c) >= 0 comes from an optional caller-supplied extra-cost layer (influence maps).
+#ifndef TILENAV_MOVES_H
+#define TILENAV_MOVES_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// When a diagonal step from (x, y) to (x+dx, y+dy) is allowed; the two cells it passes are the
+/// orthogonal neighbours (x+dx, y) and (x, y+dy). The target cell must always be passable.
+typedef enum tn_diagonal {
+    TN_DIAGONAL_NO_CUT = 0, ///< both orthogonal cells free (default; the Moving AI rule)
+    TN_DIAGONAL_NEVER = 1,  ///< no diagonal steps: 4-connected
+    TN_DIAGONAL_ONE = 2,    ///< at most one of the two blocked (corner cutting)
+    TN_DIAGONAL_ALWAYS = 3, ///< even between two blocked cells (squeezing)
+} tn_diagonal;
+
+/// Base cost of a step, before the terrain cost of the entered cell multiplies it.
+typedef enum tn_step_costs {
+    TN_COSTS_EXACT = 0, ///< straight 1, diagonal sqrt(2) (default)
+    TN_COSTS_10_14 = 1, ///< the book's integers: straight 10, diagonal 14
+} tn_step_costs;
+
+/// Movement rules. Zero-initialised means 8-connected, no corner cutting, exact costs.
+typedef struct tn_moves {
+    tn_diagonal diagonal;
+    tn_step_costs costs;
+} tn_moves;
+
+#define TN_SQRT2 1.41421356237309504880
+
+/// Is a diagonal step allowed, given whether each of the two orthogonal cells is free?
+static inline bool tn_moves_diagonal_ok(tn_diagonal d, bool free_a, bool free_b)
+{
+    switch (d) {
+    case TN_DIAGONAL_NO_CUT: return free_a && free_b;
+    case TN_DIAGONAL_ONE: return free_a || free_b;
+    case TN_DIAGONAL_ALWAYS: return true;
+    case TN_DIAGONAL_NEVER: return false;
+    }
+    return false;
+}
+
+/// Base cost of a straight step.
+static inline double tn_moves_straight(const tn_moves *m)
+{
+    return m->costs == TN_COSTS_10_14 ? 10.0 : 1.0;
+}
+
+/// Base cost of a diagonal step.
+static inline double tn_moves_diagonal(const tn_moves *m)
+{
+    return m->costs == TN_COSTS_10_14 ? 14.0 : TN_SQRT2;
+}
+
+/// Are the rules valid (known enum values)?
+static inline bool tn_moves_valid(const tn_moves *m)
+{
+    return m && (unsigned)m->diagonal <= (unsigned)TN_DIAGONAL_ALWAYS &&
+           (unsigned)m->costs <= (unsigned)TN_COSTS_10_14;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

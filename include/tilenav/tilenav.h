@@ -1,0 +1,13 @@
+/// @file tilenav.h
+/// @brief Umbrella header: everything in the core library.
+///
+/// tilenav moves things around 2D tile maps: tile maps and tile collision, shortest paths,
+/// flow fields, steering agents and broad-phase collision. The loaders (Moving AI, Tiled JSON,
+/// ASCII) live in the separate `tilenav_io` library, declared in tilenav/io.h.
+#ifndef TILENAV_TILENAV_H
+#define TILENAV_TILENAV_H
+
+#include "base.h"
+#include "map.h"
+
+#endif

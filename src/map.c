@@ -1,0 +1,795 @@
+/* The tile map: layers of gids, the terrain table and the derived per-cell passability/cost,
+ * objects, tilesets and the change log. */
+#include "tilenav/map.h"
+
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TN_CHANGE_LOG 64
+
+typedef struct tn_layer {
+    char name[TN_MAX_NAME];
+    tn_layer_kind kind;
+    uint32_t flags;
+    uint32_t *gids; /* W*H for tile layers, NULL for object layers */
+} tn_layer;
+
+typedef struct tn_terrain_slot {
+    float cost;
+    uint8_t passable;
+    uint8_t set;
+} tn_terrain_slot;
+
+typedef struct tn_change {
+    uint64_t revision;
+    tn_rect rect;
+} tn_change;
+
+struct tn_map {
+    tn_allocator alloc;
+    int32_t w, h, tw, th;
+    size_t cells;
+
+    tn_layer *layers;
+    size_t layer_cap;
+    int32_t layer_count;
+    int32_t *terrain_layers; /* indices of tile layers flagged TN_LAYER_TERRAIN */
+    int32_t terrain_layer_count;
+
+    tn_terrain_slot *terrain; /* indexed by tile id */
+    size_t terrain_cap;
+    float min_terrain_cost; /* smallest cost among passable terrain entries, and 1 */
+
+    uint8_t *passable;
+    float *cost;
+    int32_t passable_count;
+    int32_t nonunit_count; /* passable cells whose cost is not exactly 1 */
+
+    uint64_t revision;
+    tn_change log[TN_CHANGE_LOG];
+    uint32_t log_count; /* entries in the ring, at most TN_CHANGE_LOG */
+
+    tn_map_object *objects;
+    size_t object_cap;
+    int32_t object_count;
+    tn_tileset *tilesets;
+    size_t tileset_cap;
+    int32_t tileset_count;
+};
+
+tn_map_def tn_map_def_default(void)
+{
+    tn_map_def d;
+    memset(&d, 0, sizeof d);
+    d.width = 1;
+    d.height = 1;
+    d.tile_width = 32;
+    d.tile_height = 32;
+    d.internal_cookie = TN_COOKIE_MAP;
+    return d;
+}
+
+static tn_status map_alloc_grids(tn_map *m)
+{
+    m->passable = tn__alloc(&m->alloc, m->cells);
+    m->cost = tn__alloc(&m->alloc, m->cells * sizeof(float));
+    if (!m->passable || !m->cost)
+        return TN_E_NOMEM;
+    memset(m->passable, 1, m->cells);
+    for (size_t i = 0; i < m->cells; i++)
+        m->cost[i] = 1.0f;
+    m->passable_count = (int32_t)m->cells;
+    m->nonunit_count = 0;
+    m->min_terrain_cost = 1.0f;
+    return TN_OK;
+}
+
+tn_status tn_map_create(const tn_map_def *def, tn_map **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_MAP)
+        return TN_E_INVALID_ARG;
+    if (def->width < 1 || def->height < 1 || def->tile_width < 1 || def->tile_height < 1)
+        return TN_E_INVALID_ARG;
+    if (def->width > TN_MAX_DIM || def->height > TN_MAX_DIM ||
+        (int64_t)def->width * def->height > TN_MAX_CELLS)
+        return TN_E_TOO_LARGE;
+    if ((def->allocator.alloc == NULL) != (def->allocator.free == NULL))
+        return TN_E_INVALID_ARG;
+    tn_map *m = tn__calloc(&def->allocator, sizeof *m);
+    if (!m)
+        return TN_E_NOMEM;
+    m->alloc = def->allocator;
+    m->w = def->width;
+    m->h = def->height;
+    m->tw = def->tile_width;
+    m->th = def->tile_height;
+    m->cells = (size_t)m->w * (size_t)m->h;
+    tn_status st = map_alloc_grids(m);
+    if (st != TN_OK) {
+        tn_map_destroy(m);
+        return st;
+    }
+    *out = m;
+    return TN_OK;
+}
+
+void tn_map_destroy(tn_map *m)
+{
+    if (!m)
+        return;
+    tn_allocator a = m->alloc;
+    for (int32_t i = 0; i < m->layer_count; i++)
+        tn__free(&a, m->layers[i].gids, m->cells * sizeof(uint32_t));
+    tn__free(&a, m->layers, m->layer_cap * sizeof(tn_layer));
+    tn__free(&a, m->terrain_layers, m->layer_cap * sizeof(int32_t));
+    tn__free(&a, m->terrain, m->terrain_cap * sizeof(tn_terrain_slot));
+    tn__free(&a, m->passable, m->cells);
+    tn__free(&a, m->cost, m->cells * sizeof(float));
+    tn__free(&a, m->objects, m->object_cap * sizeof(tn_map_object));
+    tn__free(&a, m->tilesets, m->tileset_cap * sizeof(tn_tileset));
+    tn__free(&a, m, sizeof *m);
+}
+
+int32_t tn_map_width(const tn_map *m)
+{
+    return m ? m->w : 0;
+}
+
+int32_t tn_map_height(const tn_map *m)
+{
+    return m ? m->h : 0;
+}
+
+int32_t tn_map_tile_width(const tn_map *m)
+{
+    return m ? m->tw : 0;
+}
+
+int32_t tn_map_tile_height(const tn_map *m)
+{
+    return m ? m->th : 0;
+}
+
+size_t tn_map_memory_bytes(const tn_map *m)
+{
+    if (!m)
+        return 0;
+    size_t tile_layers = 0;
+    for (int32_t i = 0; i < m->layer_count; i++)
+        tile_layers += m->layers[i].gids ? 1 : 0;
+    return sizeof *m + m->layer_cap * (sizeof(tn_layer) + sizeof(int32_t)) +
+           tile_layers * m->cells * sizeof(uint32_t) + m->cells * (1 + sizeof(float)) +
+           m->terrain_cap * sizeof(tn_terrain_slot) + m->object_cap * sizeof(tn_map_object) +
+           m->tileset_cap * sizeof(tn_tileset);
+}
+
+/* ---- change log ---------------------------------------------------------------------- */
+
+static void map_log_change(tn_map *m, tn_rect r)
+{
+    m->revision++;
+    m->log[m->revision % TN_CHANGE_LOG] = (tn_change){m->revision, r};
+    if (m->log_count < TN_CHANGE_LOG)
+        m->log_count++;
+}
+
+static tn_rect map_full_rect(const tn_map *m)
+{
+    return (tn_rect){0, 0, m->w, m->h};
+}
+
+uint64_t tn_map_revision(const tn_map *m)
+{
+    return m ? m->revision : 0;
+}
+
+bool tn_map_changed_region(const tn_map *m, uint64_t revision, tn_rect *out)
+{
+    if (!m || !out)
+        return false;
+    if (revision > m->revision || m->revision - revision > m->log_count) {
+        *out = map_full_rect(m);
+        return false;
+    }
+    tn_rect u = {0, 0, 0, 0};
+    bool any = false;
+    for (uint64_t r = revision + 1; r <= m->revision; r++) {
+        tn_rect c = m->log[r % TN_CHANGE_LOG].rect;
+        if (c.x1 <= c.x0 || c.y1 <= c.y0)
+            continue;
+        if (!any) {
+            u = c;
+            any = true;
+        } else {
+            u.x0 = c.x0 < u.x0 ? c.x0 : u.x0;
+            u.y0 = c.y0 < u.y0 ? c.y0 : u.y0;
+            u.x1 = c.x1 > u.x1 ? c.x1 : u.x1;
+            u.y1 = c.y1 > u.y1 ? c.y1 : u.y1;
+        }
+    }
+    *out = u;
+    return true;
+}
+
+/* ---- terrain ------------------------------------------------------------------------- */
+
+static void cell_terrain(const tn_map *m, size_t i, uint8_t *passable, float *cost)
+{
+    float c = 1.0f;
+    bool have = false;
+    for (int32_t k = 0; k < m->terrain_layer_count; k++) {
+        uint32_t id = tn_gid_id(m->layers[m->terrain_layers[k]].gids[i]);
+        if (id == 0 || id >= m->terrain_cap || !m->terrain[id].set)
+            continue;
+        const tn_terrain_slot *t = &m->terrain[id];
+        if (!t->passable) {
+            *passable = 0;
+            *cost = INFINITY;
+            return;
+        }
+        if (!have || t->cost > c)
+            c = t->cost;
+        have = true;
+    }
+    *passable = 1;
+    *cost = c;
+}
+
+/* Recompute passability and cost of the cells of `r` (already clipped), keeping counts. */
+static void map_update_rect(tn_map *m, tn_rect r)
+{
+    for (int32_t y = r.y0; y < r.y1; y++) {
+        for (int32_t x = r.x0; x < r.x1; x++) {
+            size_t i = (size_t)y * (size_t)m->w + (size_t)x;
+            uint8_t p;
+            float c;
+            cell_terrain(m, i, &p, &c);
+            if (m->passable[i]) {
+                m->passable_count--;
+                if (m->cost[i] != 1.0f)
+                    m->nonunit_count--;
+            }
+            m->passable[i] = p;
+            m->cost[i] = c;
+            if (p) {
+                m->passable_count++;
+                if (c != 1.0f)
+                    m->nonunit_count++;
+            }
+        }
+    }
+}
+
+static void map_update_all(tn_map *m)
+{
+    float mn = 1.0f;
+    for (size_t id = 0; id < m->terrain_cap; id++)
+        if (m->terrain[id].set && m->terrain[id].passable && m->terrain[id].cost < mn)
+            mn = m->terrain[id].cost;
+    m->min_terrain_cost = mn;
+    map_update_rect(m, map_full_rect(m));
+    map_log_change(m, map_full_rect(m));
+}
+
+static void map_rebuild_terrain_layers(tn_map *m)
+{
+    m->terrain_layer_count = 0;
+    for (int32_t i = 0; i < m->layer_count; i++)
+        if (m->layers[i].kind == TN_LAYER_TILES && (m->layers[i].flags & TN_LAYER_TERRAIN))
+            m->terrain_layers[m->terrain_layer_count++] = i;
+}
+
+tn_status tn_map_set_terrain(tn_map *m, uint32_t gid, tn_terrain t)
+{
+    if (!m)
+        return TN_E_INVALID_ARG;
+    uint32_t id = tn_gid_id(gid);
+    if (id == 0 || !isfinite(t.cost) || !(t.cost > 0.0f))
+        return TN_E_INVALID_ARG;
+    if (id >= TN_MAX_TERRAIN_GID)
+        return TN_E_TOO_LARGE;
+    if (id >= m->terrain_cap) {
+        size_t old = m->terrain_cap;
+        void *p = m->terrain;
+        tn_status st =
+            tn__grow(&m->alloc, &p, sizeof(tn_terrain_slot), &m->terrain_cap, (size_t)id + 1);
+        if (st != TN_OK)
+            return st;
+        m->terrain = p;
+        memset(m->terrain + old, 0, (m->terrain_cap - old) * sizeof(tn_terrain_slot));
+    }
+    tn_terrain_slot s = {t.cost, (uint8_t)(t.passable ? 1 : 0), 1};
+    tn_terrain_slot *cur = &m->terrain[id];
+    if (cur->set == s.set && cur->passable == s.passable && cur->cost == s.cost)
+        return TN_OK;
+    *cur = s;
+    map_update_all(m);
+    return TN_OK;
+}
+
+tn_status tn_map_set_obstacles(tn_map *m, const uint32_t *gids, size_t count)
+{
+    if (!m || (!gids && count))
+        return TN_E_INVALID_ARG;
+    for (size_t i = 0; i < count; i++) {
+        tn_status st = tn_map_set_terrain(m, gids[i], (tn_terrain){false, 1.0f});
+        if (st != TN_OK)
+            return st;
+    }
+    return TN_OK;
+}
+
+tn_terrain tn_map_terrain(const tn_map *m, uint32_t gid)
+{
+    uint32_t id = tn_gid_id(gid);
+    if (m && id != 0 && id < m->terrain_cap && m->terrain[id].set)
+        return (tn_terrain){m->terrain[id].passable != 0, m->terrain[id].cost};
+    return (tn_terrain){true, 1.0f};
+}
+
+void tn_map_clear_terrain(tn_map *m)
+{
+    if (!m || !m->terrain_cap)
+        return;
+    memset(m->terrain, 0, m->terrain_cap * sizeof(tn_terrain_slot));
+    map_update_all(m);
+}
+
+bool tn_map_passable(const tn_map *m, int32_t x, int32_t y)
+{
+    int32_t i = tn_map_index(m, x, y);
+    return i >= 0 && m->passable[i];
+}
+
+float tn_map_cost(const tn_map *m, int32_t x, int32_t y)
+{
+    int32_t i = tn_map_index(m, x, y);
+    return i >= 0 ? m->cost[i] : INFINITY;
+}
+
+const uint8_t *tn_map_passable_data(const tn_map *m)
+{
+    return m ? m->passable : NULL;
+}
+
+const float *tn_map_cost_data(const tn_map *m)
+{
+    return m ? m->cost : NULL;
+}
+
+int32_t tn_map_passable_count(const tn_map *m)
+{
+    return m ? m->passable_count : 0;
+}
+
+float tn_map_min_cost(const tn_map *m)
+{
+    return m ? m->min_terrain_cost : 1.0f;
+}
+
+bool tn_map_uniform_cost(const tn_map *m)
+{
+    return m && m->nonunit_count == 0;
+}
+
+/* ---- layers -------------------------------------------------------------------------- */
+
+tn_status tn_map_add_layer(tn_map *m, const char *name, tn_layer_kind kind, int32_t *out_index)
+{
+    if (!m || !name || (kind != TN_LAYER_TILES && kind != TN_LAYER_OBJECTS))
+        return TN_E_INVALID_ARG;
+    if (strlen(name) >= TN_MAX_NAME)
+        return TN_E_TOO_LARGE;
+    if (m->layer_count >= TN_MAX_LAYERS)
+        return TN_E_TOO_LARGE;
+    if ((size_t)m->layer_count == m->layer_cap) {
+        size_t ncap = m->layer_cap ? m->layer_cap * 2 : 4;
+        tn_layer *nl = tn__calloc(&m->alloc, ncap * sizeof(tn_layer));
+        int32_t *nt = tn__calloc(&m->alloc, ncap * sizeof(int32_t));
+        if (!nl || !nt) {
+            tn__free(&m->alloc, nl, ncap * sizeof(tn_layer));
+            tn__free(&m->alloc, nt, ncap * sizeof(int32_t));
+            return TN_E_NOMEM;
+        }
+        if (m->layer_count) {
+            memcpy(nl, m->layers, (size_t)m->layer_count * sizeof(tn_layer));
+            memcpy(nt, m->terrain_layers, (size_t)m->terrain_layer_count * sizeof(int32_t));
+        }
+        tn__free(&m->alloc, m->layers, m->layer_cap * sizeof(tn_layer));
+        tn__free(&m->alloc, m->terrain_layers, m->layer_cap * sizeof(int32_t));
+        m->layers = nl;
+        m->terrain_layers = nt;
+        m->layer_cap = ncap;
+    }
+    tn_layer *l = &m->layers[m->layer_count];
+    memset(l, 0, sizeof *l);
+    tn__copy_name(l->name, sizeof l->name, name);
+    l->kind = kind;
+    if (kind == TN_LAYER_TILES) {
+        l->gids = tn__calloc(&m->alloc, m->cells * sizeof(uint32_t));
+        if (!l->gids)
+            return TN_E_NOMEM;
+        l->flags = TN_LAYER_TERRAIN;
+    }
+    if (out_index)
+        *out_index = m->layer_count;
+    m->layer_count++;
+    map_rebuild_terrain_layers(m);
+    /* An all-zero layer changes no cell's terrain. */
+    return TN_OK;
+}
+
+int32_t tn_map_layer_count(const tn_map *m)
+{
+    return m ? m->layer_count : 0;
+}
+
+int32_t tn_map_find_layer(const tn_map *m, const char *name)
+{
+    if (!m || !name)
+        return -1;
+    for (int32_t i = 0; i < m->layer_count; i++)
+        if (strcmp(m->layers[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static const tn_layer *get_layer(const tn_map *m, int32_t layer)
+{
+    if (!m || layer < 0 || layer >= m->layer_count)
+        return NULL;
+    return &m->layers[layer];
+}
+
+const char *tn_map_layer_name(const tn_map *m, int32_t layer)
+{
+    const tn_layer *l = get_layer(m, layer);
+    return l ? l->name : NULL;
+}
+
+tn_layer_kind tn_map_layer_kind(const tn_map *m, int32_t layer)
+{
+    const tn_layer *l = get_layer(m, layer);
+    return l ? l->kind : TN_LAYER_TILES;
+}
+
+uint32_t tn_map_layer_flags(const tn_map *m, int32_t layer)
+{
+    const tn_layer *l = get_layer(m, layer);
+    return l ? l->flags : 0;
+}
+
+tn_status tn_map_set_layer_flags(tn_map *m, int32_t layer, uint32_t flags)
+{
+    if (!get_layer(m, layer))
+        return TN_E_INVALID_ARG;
+    tn_layer *l = &m->layers[layer];
+    if (l->kind != TN_LAYER_TILES)
+        flags &= ~(uint32_t)TN_LAYER_TERRAIN;
+    uint32_t old = l->flags;
+    l->flags = flags;
+    if ((old ^ flags) & TN_LAYER_TERRAIN) {
+        map_rebuild_terrain_layers(m);
+        map_update_all(m);
+    }
+    return TN_OK;
+}
+
+const uint32_t *tn_map_layer_data(const tn_map *m, int32_t layer)
+{
+    const tn_layer *l = get_layer(m, layer);
+    return l ? l->gids : NULL;
+}
+
+/* ---- cells --------------------------------------------------------------------------- */
+
+int32_t tn_map_index(const tn_map *m, int32_t x, int32_t y)
+{
+    if (!m || x < 0 || y < 0 || x >= m->w || y >= m->h)
+        return -1;
+    return y * m->w + x;
+}
+
+bool tn_map_cell_of_index(const tn_map *m, int32_t index, tn_cell *out)
+{
+    if (!m || !out || index < 0 || (size_t)index >= m->cells)
+        return false;
+    out->x = index % m->w;
+    out->y = index / m->w;
+    return true;
+}
+
+bool tn_map_contains(const tn_map *m, int32_t x, int32_t y)
+{
+    return tn_map_index(m, x, y) >= 0;
+}
+
+static int32_t px_to_cell(float p, int32_t size)
+{
+    float c = floorf(p / (float)size);
+    if (c < -2147483520.0f)
+        return INT32_MIN;
+    if (c > 2147483520.0f)
+        return INT32_MAX;
+    return (int32_t)c;
+}
+
+bool tn_map_cell_at_px(const tn_map *m, float px, float py, tn_cell *out)
+{
+    tn_cell c = {-1, -1};
+    bool inside = false;
+    if (m && isfinite(px) && isfinite(py)) {
+        c.x = px_to_cell(px, m->tw);
+        c.y = px_to_cell(py, m->th);
+        inside = tn_map_contains(m, c.x, c.y);
+    }
+    if (out)
+        *out = c;
+    return inside;
+}
+
+int32_t tn_map_index_at_px(const tn_map *m, float px, float py)
+{
+    tn_cell c;
+    if (!tn_map_cell_at_px(m, px, py, &c))
+        return -1;
+    return tn_map_index(m, c.x, c.y);
+}
+
+tn_vec2 tn_map_cell_center_px(const tn_map *m, int32_t x, int32_t y)
+{
+    if (!m)
+        return (tn_vec2){0.0f, 0.0f};
+    return (tn_vec2){((float)x + 0.5f) * (float)m->tw, ((float)y + 0.5f) * (float)m->th};
+}
+
+tn_vec2 tn_map_cell_origin_px(const tn_map *m, int32_t x, int32_t y)
+{
+    if (!m)
+        return (tn_vec2){0.0f, 0.0f};
+    return (tn_vec2){(float)x * (float)m->tw, (float)y * (float)m->th};
+}
+
+uint32_t tn_map_get(const tn_map *m, int32_t layer, int32_t x, int32_t y)
+{
+    const tn_layer *l = get_layer(m, layer);
+    int32_t i = tn_map_index(m, x, y);
+    if (!l || !l->gids || i < 0)
+        return 0;
+    return l->gids[i];
+}
+
+static tn_status tile_layer(tn_map *m, int32_t layer, tn_layer **out)
+{
+    if (!m || layer < 0 || layer >= m->layer_count || !m->layers[layer].gids)
+        return TN_E_INVALID_ARG;
+    *out = &m->layers[layer];
+    return TN_OK;
+}
+
+tn_status tn_map_set(tn_map *m, int32_t layer, int32_t x, int32_t y, uint32_t gid)
+{
+    tn_layer *l;
+    tn_status st = tile_layer(m, layer, &l);
+    if (st != TN_OK)
+        return st;
+    int32_t i = tn_map_index(m, x, y);
+    if (i < 0)
+        return TN_E_OUT_OF_MAP;
+    if (l->gids[i] == gid)
+        return TN_OK;
+    l->gids[i] = gid;
+    tn_rect r = {x, y, x + 1, y + 1};
+    if (l->flags & TN_LAYER_TERRAIN)
+        map_update_rect(m, r);
+    map_log_change(m, r);
+    return TN_OK;
+}
+
+tn_status tn_map_fill(tn_map *m, int32_t layer, tn_rect r, uint32_t gid)
+{
+    tn_layer *l;
+    tn_status st = tile_layer(m, layer, &l);
+    if (st != TN_OK)
+        return st;
+    r.x0 = r.x0 < 0 ? 0 : r.x0;
+    r.y0 = r.y0 < 0 ? 0 : r.y0;
+    r.x1 = r.x1 > m->w ? m->w : r.x1;
+    r.y1 = r.y1 > m->h ? m->h : r.y1;
+    if (r.x1 <= r.x0 || r.y1 <= r.y0)
+        return TN_OK;
+    for (int32_t y = r.y0; y < r.y1; y++)
+        for (int32_t x = r.x0; x < r.x1; x++)
+            l->gids[(size_t)y * (size_t)m->w + (size_t)x] = gid;
+    if (l->flags & TN_LAYER_TERRAIN)
+        map_update_rect(m, r);
+    map_log_change(m, r);
+    return TN_OK;
+}
+
+tn_status tn_map_set_layer_data(tn_map *m, int32_t layer, const uint32_t *gids, size_t count)
+{
+    tn_layer *l;
+    tn_status st = tile_layer(m, layer, &l);
+    if (st != TN_OK)
+        return st;
+    if (!gids || count != m->cells)
+        return TN_E_INVALID_ARG;
+    memcpy(l->gids, gids, count * sizeof(uint32_t));
+    if (l->flags & TN_LAYER_TERRAIN)
+        map_update_rect(m, map_full_rect(m));
+    map_log_change(m, map_full_rect(m));
+    return TN_OK;
+}
+
+/* ---- objects and tilesets ------------------------------------------------------------ */
+
+tn_status tn_map_add_object(tn_map *m, const tn_map_object *o)
+{
+    if (!m || !o || !isfinite(o->x) || !isfinite(o->y) || !isfinite(o->w) || !isfinite(o->h))
+        return TN_E_INVALID_ARG;
+    if (memchr(o->name, 0, sizeof o->name) == NULL || memchr(o->type, 0, sizeof o->type) == NULL)
+        return TN_E_INVALID_ARG;
+    void *p = m->objects;
+    tn_status st =
+        tn__grow(&m->alloc, &p, sizeof(tn_map_object), &m->object_cap, (size_t)m->object_count + 1);
+    if (st != TN_OK)
+        return st;
+    m->objects = p;
+    m->objects[m->object_count++] = *o;
+    return TN_OK;
+}
+
+int32_t tn_map_object_count(const tn_map *m)
+{
+    return m ? m->object_count : 0;
+}
+
+const tn_map_object *tn_map_object_at(const tn_map *m, int32_t i)
+{
+    if (!m || i < 0 || i >= m->object_count)
+        return NULL;
+    return &m->objects[i];
+}
+
+const tn_map_object *tn_map_find_object(const tn_map *m, const char *name)
+{
+    if (!m || !name)
+        return NULL;
+    for (int32_t i = 0; i < m->object_count; i++)
+        if (strcmp(m->objects[i].name, name) == 0)
+            return &m->objects[i];
+    return NULL;
+}
+
+tn_status tn_map_add_tileset(tn_map *m, const tn_tileset *t)
+{
+    if (!m || !t)
+        return TN_E_INVALID_ARG;
+    if (memchr(t->name, 0, sizeof t->name) == NULL || memchr(t->image, 0, sizeof t->image) == NULL)
+        return TN_E_INVALID_ARG;
+    void *p = m->tilesets;
+    tn_status st =
+        tn__grow(&m->alloc, &p, sizeof(tn_tileset), &m->tileset_cap, (size_t)m->tileset_count + 1);
+    if (st != TN_OK)
+        return st;
+    m->tilesets = p;
+    m->tilesets[m->tileset_count++] = *t;
+    return TN_OK;
+}
+
+int32_t tn_map_tileset_count(const tn_map *m)
+{
+    return m ? m->tileset_count : 0;
+}
+
+const tn_tileset *tn_map_tileset_at(const tn_map *m, int32_t i)
+{
+    if (!m || i < 0 || i >= m->tileset_count)
+        return NULL;
+    return &m->tilesets[i];
+}
+
+/* ---- clone --------------------------------------------------------------------------- */
+
+tn_status tn_map_clone(const tn_map *src, tn_map **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!src)
+        return TN_E_INVALID_ARG;
+    tn_map_def d = tn_map_def_default();
+    d.width = src->w;
+    d.height = src->h;
+    d.tile_width = src->tw;
+    d.tile_height = src->th;
+    d.allocator = src->alloc;
+    tn_map *m;
+    tn_status st = tn_map_create(&d, &m);
+    if (st != TN_OK)
+        return st;
+    for (int32_t i = 0; i < src->layer_count && st == TN_OK; i++) {
+        const tn_layer *l = &src->layers[i];
+        st = tn_map_add_layer(m, l->name, l->kind, NULL);
+        if (st == TN_OK) {
+            m->layers[i].flags = l->flags;
+            if (l->gids)
+                memcpy(m->layers[i].gids, l->gids, src->cells * sizeof(uint32_t));
+        }
+    }
+    if (st == TN_OK && src->terrain_cap) {
+        m->terrain = tn__alloc(&m->alloc, src->terrain_cap * sizeof(tn_terrain_slot));
+        if (!m->terrain)
+            st = TN_E_NOMEM;
+        else {
+            m->terrain_cap = src->terrain_cap;
+            memcpy(m->terrain, src->terrain, src->terrain_cap * sizeof(tn_terrain_slot));
+        }
+    }
+    for (int32_t i = 0; i < src->object_count && st == TN_OK; i++)
+        st = tn_map_add_object(m, &src->objects[i]);
+    for (int32_t i = 0; i < src->tileset_count && st == TN_OK; i++)
+        st = tn_map_add_tileset(m, &src->tilesets[i]);
+    if (st != TN_OK) {
+        tn_map_destroy(m);
+        return st;
+    }
+    map_rebuild_terrain_layers(m);
+    memcpy(m->passable, src->passable, src->cells);
+    memcpy(m->cost, src->cost, src->cells * sizeof(float));
+    m->passable_count = src->passable_count;
+    m->nonunit_count = src->nonunit_count;
+    m->min_terrain_cost = src->min_terrain_cost;
+    *out = m;
+    return TN_OK;
+}
+
+/* ---- live layers --------------------------------------------------------------------- */
+
+tn_status tn_map_stamp_layer(tn_map *m, int32_t layer, const tn_stamp *stamps, size_t count,
+                             int32_t *out_indices)
+{
+    tn_layer *l;
+    tn_status st = tile_layer(m, layer, &l);
+    if (st != TN_OK)
+        return st;
+    if (!stamps && count)
+        return TN_E_INVALID_ARG;
+    memset(l->gids, 0, m->cells * sizeof(uint32_t));
+    for (size_t i = 0; i < count; i++) {
+        int32_t idx = tn_map_index_at_px(m, stamps[i].x, stamps[i].y);
+        if (idx >= 0)
+            l->gids[idx] = stamps[i].gid;
+        if (out_indices)
+            out_indices[i] = idx;
+    }
+    if (l->flags & TN_LAYER_TERRAIN)
+        map_update_rect(m, map_full_rect(m));
+    map_log_change(m, map_full_rect(m));
+    return TN_OK;
+}
+
+tn_status tn_map_overlay(const tn_map *m, int32_t a, uint32_t gid_a, int32_t b, uint32_t gid_b,
+                         int32_t *out, size_t cap, size_t *count)
+{
+    const tn_layer *la = get_layer(m, a), *lb = get_layer(m, b);
+    if (!la || !lb || !la->gids || !lb->gids || !count || (!out && cap))
+        return TN_E_INVALID_ARG;
+    uint32_t ia = tn_gid_id(gid_a), ib = tn_gid_id(gid_b);
+    size_t n = 0;
+    for (size_t i = 0; i < m->cells; i++) {
+        if (tn_gid_id(la->gids[i]) == ia && tn_gid_id(lb->gids[i]) == ib) {
+            if (n < cap)
+                out[n] = (int32_t)i;
+            n++;
+        }
+    }
+    *count = n;
+    return n > cap ? TN_E_BUFFER_TOO_SMALL : TN_OK;
+}

@@ -1,0 +1,38 @@
+/* Helpers shared by the tests: cmocka includes, a seeded RNG, file paths, small map builders. */
+#ifndef TN_TEST_SUPPORT_H
+#define TN_TEST_SUPPORT_H
+
+/* cmocka needs these before its header. */
+// clang-format off
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+// clang-format on
+
+#include "tilenav/tilenav.h"
+
+/* splitmix64: a small deterministic generator for seeded random inputs. */
+typedef struct tn_test_rng {
+    uint64_t s;
+} tn_test_rng;
+
+uint64_t tn_test_next(tn_test_rng *r);
+/* Uniform in [0, n). */
+uint32_t tn_test_below(tn_test_rng *r, uint32_t n);
+/* Uniform in [0, 1). */
+double tn_test_u01(tn_test_rng *r);
+
+/* "<TN_SHARED_DIR>/<rel>" into buf; returns buf. */
+const char *tn_test_shared(char *buf, size_t cap, const char *rel);
+/* "<TN_TEST_DATA>/<rel>" into buf; returns buf. */
+const char *tn_test_data(char *buf, size_t cap, const char *rel);
+
+/* A W x H map with one tile layer "ground" (index 0) where gid 1 blocks, built from rows of
+ * text: '#' = gid 1 (wall), '~' = gid 2 (cost 3, mud), '.' = 0 (open). */
+tn_map *tn_test_map_from_rows(const char *const *rows, int32_t h);
+/* A random W x H map: each cell a wall with probability p (seeded). */
+tn_map *tn_test_random_map(int32_t w, int32_t h, double p, uint64_t seed);
+
+#endif

@@ -1,0 +1,179 @@
+/* Moving AI maps and scenarios: every shipped map loads with the right size and passable count
+ * (counted independently from the file text), scenarios parse, and malformed files fail with
+ * the specific message. */
+#include "support.h"
+#include "tilenav/io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const maps[] = {
+    "dao/arena",      "dao/den520d",         "dao/lak303d",           "dao/brc202d",
+    "bg512/AR0011SR", "mazes/maze512-1-0",   "random/random512-10-0", "rooms/8room_000",
+    "sc1/Aftershock", "cities/Berlin_0_256",
+};
+
+/* Independent count: read the file, skip 4 header lines, count passable letters. */
+static void count_file(const char *path, int *w, int *h, int *passable)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char line[4096];
+    int lines = 0;
+    *w = *h = *passable = 0;
+    while (fgets(line, sizeof line, f)) {
+        lines++;
+        if (lines == 2)
+            assert_int_equal(sscanf(line, "height %d", h), 1);
+        if (lines == 3)
+            assert_int_equal(sscanf(line, "width %d", w), 1);
+        if (lines <= 4)
+            continue;
+        for (char *c = line; *c; c++)
+            *passable += (*c == '.' || *c == 'G' || *c == 'S');
+    }
+    fclose(f);
+}
+
+static void test_all_maps(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        char path[1024], rel[256];
+        snprintf(rel, sizeof rel, "bench/movingai/%s.map", maps[i]);
+        tn_test_shared(path, sizeof path, rel);
+        int w, h, pass;
+        count_file(path, &w, &h, &pass);
+        tn_map *m = NULL;
+        tn_diag d;
+        tn_status st = tn_map_load(path, NULL, &m, &d);
+        if (st != TN_OK) {
+            char msg[1024];
+            tn_diag_format(&d, msg, sizeof msg);
+            fail_msg("%s", msg);
+        }
+        assert_int_equal(tn_map_width(m), w);
+        assert_int_equal(tn_map_height(m), h);
+        assert_int_equal(tn_map_passable_count(m), pass);
+        assert_true(tn_map_uniform_cost(m));
+        tn_map_destroy(m);
+
+        snprintf(rel, sizeof rel, "bench/movingai/%s.map.scen", maps[i]);
+        tn_test_shared(path, sizeof path, rel);
+        tn_scenarios *sc = NULL;
+        assert_int_equal(tn_scenarios_load(path, NULL, &sc, &d), TN_OK);
+        assert_true(tn_scenarios_count(sc) >= 160);
+        const tn_scenario *e = tn_scenarios_at(sc, 0);
+        assert_int_equal(e->map_width, w);
+        assert_int_equal(e->map_height, h);
+        assert_null(tn_scenarios_at(sc, tn_scenarios_count(sc)));
+        tn_scenarios_destroy(sc);
+    }
+}
+
+static void expect_map_error(const char *text, tn_status want, int line, int col,
+                             const char *fragment)
+{
+    tn_map *m = (tn_map *)0x1;
+    tn_diag d;
+    tn_load_options o = tn_load_options_default();
+    o.format = TN_FORMAT_MOVINGAI;
+    tn_status st = tn_map_parse(text, strlen(text), "bad.map", &o, &m, &d);
+    char msg[1024];
+    tn_diag_format(&d, msg, sizeof msg);
+    if (st != want || !strstr(d.message, fragment) || d.line != line || d.column != col)
+        fail_msg("got %d '%s', want %d line %d col %d '%s'", st, msg, want, line, col, fragment);
+    assert_null(m);
+}
+
+static void test_bad_maps(void **state)
+{
+    (void)state;
+    expect_map_error("", TN_E_PARSE, 1, 1, "type octile");
+    expect_map_error("type hex\n", TN_E_PARSE, 1, 1, "type octile");
+    expect_map_error("type octile\nheight 2\n", TN_E_PARSE, 3, 1, "end of file");
+    expect_map_error("type octile\nheight x\nwidth 2\nmap\n", TN_E_PARSE, 2, 1, "height");
+    expect_map_error("type octile\nheight 2\nwidth 2\nmap\n..\n", TN_E_PARSE, 5, 1, "too short");
+    expect_map_error("type octile\nheight 2\nwidth 3\nmap\n...\n..\n...", TN_E_PARSE, 6, 3,
+                     "row 1 has 2 cells");
+    expect_map_error("type octile\nheight 2\nwidth 2\nmap\n..\n.x\n", TN_E_PARSE, 6, 2,
+                     "unknown terrain letter 'x'");
+    expect_map_error("type octile\nheight 1\nwidth 2147483648\nmap\n..\n", TN_E_TOO_LARGE, 3, 1,
+                     "past the limit");
+    expect_map_error("type octile\nheight 70000\nwidth 70000\nmap\n", TN_E_TOO_LARGE, 3, 1,
+                     "past the limit");
+    expect_map_error("type octile\nheight 0\nwidth 5\nmap\n", TN_E_PARSE, 3, 1, ">= 1");
+    expect_map_error("type octile\nheight 1\nwidth 2\nmap\n..\n..\n", TN_E_PARSE, 6, 1,
+                     "after the 1 map rows");
+    /* CRLF and a missing final newline are fine */
+    tn_map *m = NULL;
+    const char *ok = "type octile\r\nheight 2\r\nwidth 2\r\nmap\r\n.@\r\nT.";
+    assert_int_equal(tn_map_parse(ok, strlen(ok), "ok.map", NULL, &m, NULL), TN_OK);
+    assert_int_equal(tn_map_passable_count(m), 2);
+    assert_false(tn_map_passable(m, 1, 0));
+    tn_map_destroy(m);
+}
+
+static void expect_scen_error(const char *text, int line, const char *fragment)
+{
+    tn_scenarios *s = (tn_scenarios *)0x1;
+    tn_diag d;
+    tn_status st = tn_scenarios_parse(text, strlen(text), "bad.scen", NULL, &s, &d);
+    if (st != TN_E_PARSE || !strstr(d.message, fragment) || d.line != line)
+        fail_msg("got %d line %d '%s', want line %d '%s'", st, d.line, d.message, line, fragment);
+    assert_null(s);
+}
+
+static void test_scenarios(void **state)
+{
+    (void)state;
+    const char *ok = "version 1\n3\tm.map\t10\t8\t1\t2\t9\t7\t12.41421\n"
+                     "0 m.map 10 8 0 0 0 0 0\n";
+    tn_scenarios *s = NULL;
+    assert_int_equal(tn_scenarios_parse(ok, strlen(ok), "ok.scen", NULL, &s, NULL), TN_OK);
+    assert_int_equal(tn_scenarios_count(s), 2);
+    const tn_scenario *e = tn_scenarios_at(s, 0);
+    assert_int_equal(e->bucket, 3);
+    assert_int_equal(e->start.x, 1);
+    assert_int_equal(e->goal.y, 7);
+    assert_int_equal(e->decimals, 5);
+    assert_true(tn_scenario_matches(e, 12.414213));
+    assert_false(tn_scenario_matches(e, 12.42));
+    tn_scenarios_destroy(s);
+    /* the 2-decimal tolerance of the bg512 files */
+    tn_scenario two = {0, 10, 10, {0, 0}, {2, 2}, 2.83, 2};
+    assert_true(tn_scenario_matches(&two, 2.828427));
+    expect_scen_error("version 2\n", 1, "version 1");
+    expect_scen_error("version 1\n1 m 10 8 1 2 9 7\n", 2, "expected 9 fields");
+    expect_scen_error("version 1\n1 m 10 8 1 2 9 7 1.0 extra\n", 2, "expected 9 fields");
+    expect_scen_error("version 1\n1 m 10 8 1 -2 9 7 1.0\n", 2, "start y");
+    expect_scen_error("version 1\n1 m 10 8 1 2 10 7 1.0\n", 2, "outside");
+    expect_scen_error("version 1\n1 m 10 8 1 2 9 7 abc\n", 2, "optimal length");
+    expect_scen_error("version 1\n1 m 10 8 1 2 9 7 nan\n", 2, "optimal length");
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_diag d;
+    assert_int_equal(tn_map_load("/nonexistent/dir/x.map", NULL, &m, &d), TN_E_IO);
+    assert_non_null(strstr(d.message, "cannot open"));
+    assert_string_equal(d.file, "/nonexistent/dir/x.map");
+    char buf[16];
+    size_t n = tn_diag_format(&d, buf, sizeof buf);
+    assert_true(n > sizeof buf);
+    assert_int_equal(strlen(buf), sizeof buf - 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_all_maps),
+        cmocka_unit_test(test_bad_maps),
+        cmocka_unit_test(test_scenarios),
+        cmocka_unit_test(test_missing_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

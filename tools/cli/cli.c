@@ -1,0 +1,90 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void tn_cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tilenav %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int tn_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tilenav %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'tilenav %s --help')\n", cmd);
+    va_end(ap);
+    return TN_EXIT_USAGE;
+}
+
+bool tn_cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+bool tn_cli_parse_double(const char *s, double lo, double hi, double *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int tn_cli_exit_for(tn_status st)
+{
+    switch (st) {
+    case TN_OK:
+    case TN_PARTIAL:
+    case TN_CLOSEST:
+    case TN_IN_PROGRESS: return TN_EXIT_OK;
+    case TN_NO_PATH: return TN_EXIT_FAIL;
+    case TN_E_IO:
+    case TN_E_PARSE:
+    case TN_E_UNSUPPORTED:
+    case TN_E_NOT_FOUND: return TN_EXIT_INPUT;
+    case TN_E_NOMEM:
+    case TN_E_TOO_LARGE: return TN_EXIT_NOMEM;
+    case TN_E_INVALID_ARG:
+    case TN_E_OUT_OF_MAP:
+    case TN_E_START_BLOCKED:
+    case TN_E_GOAL_BLOCKED: return TN_EXIT_USAGE;
+    default: return TN_EXIT_INTERNAL;
+    }
+}
+
+bool tn_cli_is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+double tn_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

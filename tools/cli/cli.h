@@ -1,0 +1,40 @@
+/* Shared pieces of the tilenav command-line tool: exit codes, argument parsing, messages.
+ * Each command lives in its own cmd_<name>.c and defines:
+ *     int tn_cmd_<name>(int argc, char **argv);   // argv[0] is the command name
+ *     extern const char tn_cmd_<name>_summary[];   // one line for `tilenav --help`
+ * The command list is generated from the file names by CMake (cli_commands.inc). */
+#ifndef TN_CLI_H
+#define TN_CLI_H
+
+#include "tilenav/tilenav.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Exit codes, listed in `tilenav --help`. */
+enum {
+    TN_EXIT_OK = 0,
+    TN_EXIT_FAIL = 1,    /* the command ran and its check failed (mismatch, no path, ...) */
+    TN_EXIT_USAGE = 2,   /* bad command line */
+    TN_EXIT_INPUT = 3,   /* an input file could not be read or parsed */
+    TN_EXIT_OUTPUT = 4,  /* an output file could not be written */
+    TN_EXIT_NOMEM = 5,   /* out of memory or a limit was exceeded */
+    TN_EXIT_INTERNAL = 6 /* a bug: please report it */
+};
+
+/* Print "tilenav CMD: message" to stderr and return TN_EXIT_USAGE. */
+int tn_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print "tilenav CMD: message" to stderr. */
+void tn_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict number parsing: the whole string must be a number in [lo, hi]. */
+bool tn_cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
+bool tn_cli_parse_double(const char *s, double lo, double hi, double *out);
+/* Map a tn_status to an exit code. */
+int tn_cli_exit_for(tn_status st);
+/* True when argv[i] is "-h" or "--help". */
+bool tn_cli_is_help(const char *arg);
+/* Monotonic clock in seconds. */
+double tn_cli_now(void);
+
+#endif
