@@ -9,5 +9,7 @@
 
 #include "base.h"
 #include "map.h"
+#include "moves.h"
+#include "rng.h"
 
 #endif
