@@ -8,8 +8,10 @@
 #define TILENAV_TILENAV_H
 
 #include "base.h"
+#include "crowd.h"
 #include "map.h"
 #include "moves.h"
 #include "rng.h"
+#include "steer.h"
 
 #endif

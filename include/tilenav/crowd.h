@@ -1,0 +1,223 @@
+/// @file crowd.h
+/// @brief A crowd: many steering agents on a tile map, advanced together in fixed steps.
+///
+/// Each step (tn_crowd_step) does, in order:
+/// 1. bins every agent into a uniform grid whose cell is the neighbour radius (a counting sort,
+///    O(agents + grid cells)), and copies the agents into that order so neighbour scans read
+///    memory in sequence;
+/// 2. gathers each agent's neighbour list ONCE (the `max_neighbours` nearest closer than the
+///    neighbour radius, squared distances only) and feeds it to every neighbour behaviour:
+///    separation, cohesion and alignment (HowToRTS), and look-ahead avoidance of other agents.
+///    Cohesion and alignment count only neighbours going to a similar goal (same target kind
+///    and goals at most `similar_goal_distance` apart), the tutorial's stated improvement.
+///    Then the target behaviour (seek, flee, arrive, or following a flow field, with straight
+///    seek where the cell sees the goal), wall avoidance against the map and wander;
+/// 3. combines the forces by weight with the total capped at max force (or by priority);
+/// 4. integrates at the fixed dt: v += F*dt, speed clamped, heading from velocity, x += v*dt,
+///    then moves each circle through the tile map so that it never overlaps an impassable cell
+///    (or leaves the map), sliding along walls, sub-stepped so nothing tunnels at any speed;
+/// 5. optionally pushes overlapping agents apart (again through the tile collision).
+///
+/// Behaviours may run every k-th step (`period`), using the force cached at their last run in
+/// between; the runs are spread evenly over the agents (agent slot + step, modulo k).
+///
+/// Forces are computed from a snapshot of the step's start, so the result does not depend on
+/// the order agents are processed in. The same inputs and seed give a bit-identical state after
+/// any number of steps (the build uses -ffp-contract=off; wander draws from ::tn_rng streams
+/// derived from the seed, the agent slot and the step); tn_crowd_hash() proves it.
+///
+/// Ownership: the crowd keeps a pointer to the map and to the arrays of every flow view it is
+/// given; they must outlive the crowd (or be replaced). All memory is allocated at creation
+/// (capacity from the definition): adding, removing and stepping never allocate.
+///
+/// Handles: agents are named by ::tn_agent_id, generation-checked. 0 is never valid; the id of a
+/// removed agent returns TN_E_STALE_ID (generations wrap after 4095 reuses of one slot).
+///
+/// Threads: one crowd is used by one thread at a time. Distinct crowds are independent.
+#ifndef TILENAV_CROWD_H
+#define TILENAV_CROWD_H
+
+#include "base.h"
+#include "map.h"
+#include "steer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tn_crowd tn_crowd;
+
+/// Handle of an agent in a crowd. 0 is invalid.
+typedef struct tn_agent_id {
+    uint32_t id;
+} tn_agent_id;
+
+/// Most agents a crowd can hold.
+#define TN_CROWD_MAX_AGENTS ((1 << 20) - 2)
+/// Most flow views a crowd can hold.
+#define TN_CROWD_MAX_FLOWS 256
+/// Longest neighbour list.
+#define TN_CROWD_MAX_NEIGHBOURS 64
+
+/// A read-only view of a flow field, as a tn_field provides it (or anything else): per-cell unit
+/// directions, per-cell line of sight to the goal, the goal in pixels. The arrays are
+/// referenced, not copied.
+typedef struct tn_flow_view {
+    int32_t width, height;         ///< cells
+    float cell_width, cell_height; ///< pixels per cell (> 0)
+    const tn_vec2 *dir; ///< W*H directions, row-major; unit length, or zero where there is none
+    const uint8_t *los; ///< W*H flags, nonzero where the cell sees the goal; NULL = none does
+    tn_vec2 goal;       ///< goal, pixels
+} tn_flow_view;
+
+/// What an agent is heading for.
+typedef enum tn_target_kind {
+    TN_TARGET_NONE = 0,   ///< no target force
+    TN_TARGET_SEEK = 1,   ///< seek target_pos
+    TN_TARGET_ARRIVE = 2, ///< arrive at target_pos, slowing inside slow_radius
+    TN_TARGET_FLEE = 3,   ///< flee from target_pos
+    TN_TARGET_FLOW = 4,   ///< follow flow view number `flow`, arriving at its goal
+} tn_target_kind;
+
+/// The behaviours, in the order of the weight and period arrays (and of the priorities in
+/// TN_COMBINE_PRIORITIZED: walls first, then agents, separation, target, alignment, cohesion,
+/// wander; see docs/agents.md).
+typedef enum tn_behaviour {
+    TN_BEHAVIOUR_TARGET = 0,
+    TN_BEHAVIOUR_SEPARATION = 1,
+    TN_BEHAVIOUR_COHESION = 2,
+    TN_BEHAVIOUR_ALIGNMENT = 3,
+    TN_BEHAVIOUR_AVOID_AGENTS = 4,
+    TN_BEHAVIOUR_AVOID_WALLS = 5,
+    TN_BEHAVIOUR_WANDER = 6,
+    TN_BEHAVIOUR_COUNT = 7
+} tn_behaviour;
+
+/// How behaviour forces are combined.
+typedef enum tn_combine {
+    TN_COMBINE_WEIGHTED = 0,    ///< weighted sum, capped at max force (the tutorial's)
+    TN_COMBINE_PRIORITIZED = 1, ///< prioritised truncated running sum
+} tn_combine;
+
+/// Definition of a crowd. Get one from tn_crowd_def_default().
+typedef struct tn_crowd_def {
+    const tn_map *map;                  ///< required: walls for collision and avoidance
+    int32_t capacity;                   ///< most live agents, 1..TN_CROWD_MAX_AGENTS (default 1024)
+    float dt;                           ///< seconds per step, > 0 (default 1/60)
+    float neighbour_radius;             ///< pixels, > 0: flocking radius and grid cell (default 32)
+    int32_t max_neighbours;             ///< nearest neighbours kept, 1..64 (default 16)
+    float similar_goal_distance;        ///< pixels, >= 0 (default 64)
+    float avoid_look_ahead;             ///< seconds of travel looked ahead for agents (default 0.5)
+    float wall_look_ahead;              ///< feeler length, pixels (default: one tile)
+    tn_wander wander;                   ///< wander parameters (angle ignored; default 24, 12, 0.5)
+    int32_t period[TN_BEHAVIOUR_COUNT]; ///< steps between runs, >= 1 (default all 1)
+    tn_combine combine;                 ///< default TN_COMBINE_WEIGHTED
+    bool push_apart;          ///< separate overlapping circles after moving (default false)
+    bool record_forces;       ///< keep each behaviour's last force (tn_crowd_forces; default false)
+    int32_t max_flows;        ///< flow view slots, 0..TN_CROWD_MAX_FLOWS (default 8)
+    uint64_t seed;            ///< random seed (wander)
+    tn_allocator allocator;   ///< zeroed = malloc/free
+    uint32_t internal_cookie; ///< set by tn_crowd_def_default(); do not touch
+} tn_crowd_def;
+
+/// Definition of an agent. Get one from tn_agent_def_default().
+typedef struct tn_agent_def {
+    tn_vec2 pos;     ///< pixels; the circle must not overlap an impassable cell
+    tn_vec2 vel;     ///< pixels per second
+    float radius;    ///< pixels, >= 0 and < half the smaller tile side (default 6)
+    float max_speed; ///< pixels per second, > 0 (default 120)
+    float max_force; ///< pixels per second squared, > 0 (default 480)
+    float weights[TN_BEHAVIOUR_COUNT]; ///< default: target 1, separation 2, cohesion 0.2,
+                                       ///< alignment 0.5 (the tutorial's), agents 1, walls 1,
+                                       ///< wander 0
+    tn_target_kind target;             ///< default TN_TARGET_NONE
+    tn_vec2 target_pos;                ///< pixels (SEEK, ARRIVE, FLEE)
+    int32_t flow;                      ///< flow view slot (FLOW)
+    float slow_radius;        ///< arrive: pixels where the agent starts slowing (default 32)
+    float arrive_radius;      ///< pixels: within this of the goal the agent counts as arrived (8)
+    uint32_t internal_cookie; ///< set by tn_agent_def_default(); do not touch
+} tn_agent_def;
+
+/// The state of an agent.
+typedef struct tn_agent_state {
+    tn_vec2 pos;   ///< pixels
+    tn_vec2 vel;   ///< pixels per second
+    float heading; ///< radians, atan2 of the last non-zero velocity (0 at first)
+    float radius;  ///< pixels
+    tn_target_kind target;
+    bool arrived; ///< within arrive_radius of its goal (set by steps; cleared on retarget)
+} tn_agent_state;
+
+/// Defaults described on each field.
+TN_API tn_crowd_def tn_crowd_def_default(void);
+/// Defaults described on each field.
+TN_API tn_agent_def tn_agent_def_default(void);
+
+/// Create a crowd. On failure `*out` is NULL.
+/// @return TN_E_INVALID_ARG (NULL, no cookie, bad value), TN_E_TOO_LARGE, TN_E_NOMEM.
+TN_API TN_NODISCARD tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out);
+/// Destroy a crowd. NULL is a no-op.
+TN_API void tn_crowd_destroy(tn_crowd *crowd);
+
+/// Add an agent. @return TN_E_INVALID_ARG (bad field, circle overlapping a wall or off the map,
+/// flow slot out of range), TN_E_FULL (capacity reached).
+TN_API TN_NODISCARD tn_status tn_crowd_add(tn_crowd *crowd, const tn_agent_def *def,
+                                           tn_agent_id *out);
+/// Remove an agent. @return TN_E_STALE_ID for a removed or never-issued id, TN_E_INVALID_ARG.
+TN_API TN_NODISCARD tn_status tn_crowd_remove(tn_crowd *crowd, tn_agent_id id);
+/// Is the id a live agent?
+TN_API bool tn_crowd_valid(const tn_crowd *crowd, tn_agent_id id);
+/// Number of live agents.
+TN_API int32_t tn_crowd_count(const tn_crowd *crowd);
+/// The id of the live agent number `index` (0..count-1, an order that changes on removal).
+TN_API tn_agent_id tn_crowd_agent_at(const tn_crowd *crowd, int32_t index);
+
+/// Read an agent's state. @return TN_E_STALE_ID, TN_E_INVALID_ARG.
+TN_API TN_NODISCARD tn_status tn_crowd_get(const tn_crowd *crowd, tn_agent_id id,
+                                           tn_agent_state *out);
+/// Change an agent's target (clears its arrived flag). `flow` is used by TN_TARGET_FLOW.
+/// @return TN_E_STALE_ID, TN_E_INVALID_ARG (bad kind, non-finite position, bad flow slot).
+TN_API TN_NODISCARD tn_status tn_crowd_set_target(tn_crowd *crowd, tn_agent_id id,
+                                                  tn_target_kind kind, tn_vec2 pos, int32_t flow);
+/// Set an agent's velocity (pixels per second; clamped to its max speed at the next step).
+TN_API TN_NODISCARD tn_status tn_crowd_set_velocity(tn_crowd *crowd, tn_agent_id id, tn_vec2 vel);
+/// Set one behaviour weight of an agent.
+TN_API TN_NODISCARD tn_status tn_crowd_set_weight(tn_crowd *crowd, tn_agent_id id,
+                                                  tn_behaviour behaviour, float weight);
+
+/// Install (or with view == NULL, clear) flow view number `slot`. The view is copied; its arrays
+/// are referenced. Agents following a cleared slot get no target force.
+/// @return TN_E_INVALID_ARG (slot out of range, bad sizes, NULL dir).
+TN_API TN_NODISCARD tn_status tn_crowd_set_flow(tn_crowd *crowd, int32_t slot,
+                                                const tn_flow_view *view);
+
+/// Advance every agent by one fixed step of dt seconds.
+TN_API TN_NODISCARD tn_status tn_crowd_step(tn_crowd *crowd);
+/// Steps taken so far.
+TN_API uint64_t tn_crowd_steps(const tn_crowd *crowd);
+
+/// With def.record_forces: each behaviour's force on the agent at the last step (before
+/// weighting), `out` has TN_BEHAVIOUR_COUNT entries, and the combined force in `total`
+/// (may be NULL). @return TN_E_STATE when forces are not recorded.
+TN_API TN_NODISCARD tn_status tn_crowd_forces(const tn_crowd *crowd, tn_agent_id id, tn_vec2 *out,
+                                              tn_vec2 *total);
+
+/// A 64-bit hash of the whole simulation state (step count, every agent's handle, position,
+/// velocity, heading and flags, bit for bit).
+TN_API uint64_t tn_crowd_hash(const tn_crowd *crowd);
+/// Largest overlap, in pixels, of any agent's circle with an impassable cell or the outside of
+/// the map (0 when none overlaps). O(agents).
+TN_API float tn_crowd_max_wall_overlap(const tn_crowd *crowd);
+/// Bytes of memory the crowd holds.
+TN_API size_t tn_crowd_memory_bytes(const tn_crowd *crowd);
+
+/// Sample a flow view at a pixel position: bilinear blend of the directions at the four nearest
+/// cell centres (cells without a direction left out), normalised; the cell's own direction when
+/// the blend cancels; zero when there is none. Exposed for tests and custom movers.
+TN_API tn_vec2 tn_flow_view_sample(const tn_flow_view *view, tn_vec2 pos);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

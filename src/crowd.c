@@ -1,0 +1,1053 @@
+/* The crowd: SoA agent store with generation-checked handles, a counting-sort neighbour grid
+ * rebuilt every step, neighbour lists gathered once per agent and shared by every behaviour,
+ * fixed-step integration and tile collision. See crowd.h. */
+#include "tilenav/crowd.h"
+
+#include "internal.h"
+#include "steer_math.h"
+#include "tile_mover.h"
+
+#include <string.h>
+
+#define COOKIE_AGENT 0x41474e54u
+#define SLOT_BITS 20
+#define SLOT_MASK ((1u << SLOT_BITS) - 1u)
+#define GEN_MASK 0xFFFu
+#define MAX_GRID_CELLS (1 << 26)
+
+/* One agent as the neighbour scans read it, in grid order: 32 bytes, two per cache line. */
+typedef struct scan_rec {
+    float x, y, vx, vy, r, gx, gy;
+    uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal */
+} scan_rec;
+
+struct tn_crowd {
+    tn_allocator alloc;
+    void *block; /* every array below lives in this one allocation */
+    size_t block_size;
+
+    const tn_map *map;
+    tn__mover mover;
+    uint64_t map_revision;
+    bool clear_valid;
+    uint8_t *clear; /* per map cell: every cell within clear_r (Chebyshev) is passable */
+    int32_t clear_r;
+    float clear_reach; /* clear_r * smaller tile side, pixels */
+
+    int32_t cap, n;
+    float dt, nr, nr2, inv_nr, sim2, avoid_la, wall_la;
+    tn_wander wander;
+    int32_t period[TN_BEHAVIOUR_COUNT];
+    bool periodic; /* some period > 1 */
+    tn_combine combine;
+    bool push_apart, record;
+    int32_t kmax;
+    uint64_t seed, step;
+
+    /* dense agent arrays, [0, n) */
+    float *px, *py, *vx, *vy, *hx, *hy, *rad, *maxs, *maxf, *slow, *arr_r, *tgx, *tgy, *wang;
+    float *w; /* n * TN_BEHAVIOUR_COUNT weights */
+    uint8_t *kind, *arrived, *fresh;
+    int32_t *flow;
+    uint32_t *slot_of;
+    float *fx, *fy;
+    tn_vec2 *cache; /* n * TN_BEHAVIOUR_COUNT, when periodic or record */
+    tn_vec2 *total; /* n, when record */
+
+    /* slots */
+    uint16_t *gen;
+    int32_t *dense_of; /* -1 when free */
+    int32_t *free_list;
+    int32_t free_n, slot_hi;
+
+    /* grid */
+    int32_t gw, gh;
+    int32_t *cell_start; /* gw*gh + 1 */
+    int32_t *cell_of;    /* per dense agent */
+    int32_t *order;      /* grid position -> dense index */
+    scan_rec *srec;      /* grid order */
+    float *dispx, *dispy;
+
+    tn_flow_view *flows;
+    uint8_t *flow_set;
+    int32_t max_flows;
+};
+
+/* ---- definitions ----------------------------------------------------------------------- */
+
+tn_crowd_def tn_crowd_def_default(void)
+{
+    tn_crowd_def d;
+    memset(&d, 0, sizeof d);
+    d.capacity = 1024;
+    d.dt = 1.0f / 60.0f;
+    d.neighbour_radius = 32.0f;
+    d.max_neighbours = 16;
+    d.similar_goal_distance = 64.0f;
+    d.avoid_look_ahead = 0.5f;
+    d.wall_look_ahead = 0.0f; /* 0 = one tile */
+    d.wander.distance = 24.0f;
+    d.wander.radius = 12.0f;
+    d.wander.jitter = 0.5f;
+    for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+        d.period[b] = 1;
+    d.combine = TN_COMBINE_WEIGHTED;
+    d.max_flows = 8;
+    d.internal_cookie = TN_COOKIE_CROWD;
+    return d;
+}
+
+tn_agent_def tn_agent_def_default(void)
+{
+    tn_agent_def d;
+    memset(&d, 0, sizeof d);
+    d.radius = 6.0f;
+    d.max_speed = 120.0f;
+    d.max_force = 480.0f;
+    d.weights[TN_BEHAVIOUR_TARGET] = 1.0f;
+    d.weights[TN_BEHAVIOUR_SEPARATION] = 2.0f;
+    d.weights[TN_BEHAVIOUR_COHESION] = 0.2f;
+    d.weights[TN_BEHAVIOUR_ALIGNMENT] = 0.5f;
+    d.weights[TN_BEHAVIOUR_AVOID_AGENTS] = 1.0f;
+    d.weights[TN_BEHAVIOUR_AVOID_WALLS] = 1.0f;
+    d.weights[TN_BEHAVIOUR_WANDER] = 0.0f;
+    d.target = TN_TARGET_NONE;
+    d.slow_radius = 32.0f;
+    d.arrive_radius = 8.0f;
+    d.internal_cookie = COOKIE_AGENT;
+    return d;
+}
+
+/* ---- allocation: one block, 64-byte aligned sub-arrays --------------------------------- */
+
+typedef struct layout {
+    size_t size;
+    bool overflow;
+} layout;
+
+static size_t lay(layout *l, size_t count, size_t elem)
+{
+    size_t bytes;
+    if (!tn__mul_size(count, elem, &bytes) || bytes > SIZE_MAX / 2 - l->size) {
+        l->overflow = true;
+        return 0;
+    }
+    size_t at = (l->size + 63u) & ~(size_t)63u;
+    l->size = at + bytes;
+    return at;
+}
+
+static bool finite_pos(float f)
+{
+    return isfinite(f) && f > 0.0f;
+}
+
+tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_CROWD || !def->map)
+        return TN_E_INVALID_ARG;
+    if (def->capacity < 1 || !finite_pos(def->dt) || !finite_pos(def->neighbour_radius) ||
+        def->max_neighbours < 1 || def->max_neighbours > TN_CROWD_MAX_NEIGHBOURS ||
+        !isfinite(def->similar_goal_distance) || def->similar_goal_distance < 0.0f ||
+        !finite_pos(def->avoid_look_ahead) || !isfinite(def->wall_look_ahead) ||
+        def->wall_look_ahead < 0.0f || !isfinite(def->wander.distance) ||
+        !isfinite(def->wander.radius) || !isfinite(def->wander.jitter) ||
+        (unsigned)def->combine > (unsigned)TN_COMBINE_PRIORITIZED || def->max_flows < 0 ||
+        def->max_flows > TN_CROWD_MAX_FLOWS)
+        return TN_E_INVALID_ARG;
+    for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+        if (def->period[b] < 1 || def->period[b] > 1024)
+            return TN_E_INVALID_ARG;
+    if ((def->allocator.alloc == NULL) != (def->allocator.free == NULL))
+        return TN_E_INVALID_ARG;
+    if (def->capacity > TN_CROWD_MAX_AGENTS)
+        return TN_E_TOO_LARGE;
+
+    const tn_map *map = def->map;
+    float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);
+    double world_w = (double)tn_map_width(map) * (double)tw;
+    double world_h = (double)tn_map_height(map) * (double)th;
+    double gwd = ceil(world_w / (double)def->neighbour_radius);
+    double ghd = ceil(world_h / (double)def->neighbour_radius);
+    if (gwd * ghd > (double)MAX_GRID_CELLS)
+        return TN_E_TOO_LARGE;
+
+    tn_crowd tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.gw = (int32_t)gwd < 1 ? 1 : (int32_t)gwd;
+    tmp.gh = (int32_t)ghd < 1 ? 1 : (int32_t)ghd;
+    tmp.record = def->record_forces;
+    for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+        tmp.periodic = tmp.periodic || def->period[b] > 1;
+
+    size_t cap = (size_t)def->capacity,
+           cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
+    size_t nb = TN_BEHAVIOUR_COUNT;
+    layout l = {sizeof(tn_crowd), false};
+    size_t o_f[14];
+    for (int k = 0; k < 14; k++)
+        o_f[k] = lay(&l, cap, sizeof(float));
+    size_t o_w = lay(&l, cap * nb, sizeof(float));
+    size_t o_kind = lay(&l, cap, 1), o_arr = lay(&l, cap, 1), o_fresh = lay(&l, cap, 1);
+    size_t o_flow = lay(&l, cap, sizeof(int32_t)), o_slot = lay(&l, cap, sizeof(uint32_t));
+    size_t o_fx = lay(&l, cap, sizeof(float)), o_fy = lay(&l, cap, sizeof(float));
+    size_t o_cache = (tmp.periodic || tmp.record) ? lay(&l, cap * nb, sizeof(tn_vec2)) : 0;
+    size_t o_total = tmp.record ? lay(&l, cap, sizeof(tn_vec2)) : 0;
+    size_t o_gen = lay(&l, cap, sizeof(uint16_t)), o_dense = lay(&l, cap, sizeof(int32_t));
+    size_t o_free = lay(&l, cap, sizeof(int32_t));
+    size_t o_cs = lay(&l, (size_t)tmp.gw * (size_t)tmp.gh + 1, sizeof(int32_t));
+    size_t o_cell = lay(&l, cap, sizeof(int32_t)), o_order = lay(&l, cap, sizeof(int32_t));
+    size_t o_srec = lay(&l, cap, sizeof(scan_rec));
+    size_t o_dx = lay(&l, cap, sizeof(float)), o_dy = lay(&l, cap, sizeof(float));
+    size_t o_flows = lay(&l, (size_t)def->max_flows, sizeof(tn_flow_view));
+    size_t o_fset = lay(&l, (size_t)def->max_flows, 1);
+    size_t o_clear = lay(&l, cells, 1);
+    if (l.overflow)
+        return TN_E_TOO_LARGE;
+
+    char *block = tn__calloc(&def->allocator, l.size);
+    if (!block)
+        return TN_E_NOMEM;
+    tn_crowd *c = (tn_crowd *)(void *)block;
+    *c = tmp;
+    c->alloc = def->allocator;
+    c->block = block;
+    c->block_size = l.size;
+    c->map = map;
+    c->cap = def->capacity;
+    c->dt = def->dt;
+    c->nr = def->neighbour_radius;
+    c->nr2 = c->nr * c->nr;
+    c->inv_nr = 1.0f / c->nr;
+    c->sim2 = def->similar_goal_distance * def->similar_goal_distance;
+    c->avoid_la = def->avoid_look_ahead;
+    c->wall_la = def->wall_look_ahead > 0.0f ? def->wall_look_ahead : (tw < th ? tw : th);
+    c->wander = def->wander;
+    memcpy(c->period, def->period, sizeof c->period);
+    c->combine = def->combine;
+    c->push_apart = def->push_apart;
+    c->kmax = def->max_neighbours;
+    c->seed = def->seed;
+    c->max_flows = def->max_flows;
+
+    float **fa[14] = {&c->px,   &c->py,   &c->vx,   &c->vy,    &c->hx,  &c->hy,  &c->rad,
+                      &c->maxs, &c->maxf, &c->slow, &c->arr_r, &c->tgx, &c->tgy, &c->wang};
+    for (int k = 0; k < 14; k++)
+        *fa[k] = (float *)(void *)(block + o_f[k]);
+    c->w = (float *)(void *)(block + o_w);
+    c->kind = (uint8_t *)(block + o_kind);
+    c->arrived = (uint8_t *)(block + o_arr);
+    c->fresh = (uint8_t *)(block + o_fresh);
+    c->flow = (int32_t *)(void *)(block + o_flow);
+    c->slot_of = (uint32_t *)(void *)(block + o_slot);
+    c->fx = (float *)(void *)(block + o_fx);
+    c->fy = (float *)(void *)(block + o_fy);
+    c->cache = (tmp.periodic || tmp.record) ? (tn_vec2 *)(void *)(block + o_cache) : NULL;
+    c->total = tmp.record ? (tn_vec2 *)(void *)(block + o_total) : NULL;
+    c->gen = (uint16_t *)(void *)(block + o_gen);
+    c->dense_of = (int32_t *)(void *)(block + o_dense);
+    c->free_list = (int32_t *)(void *)(block + o_free);
+    c->cell_start = (int32_t *)(void *)(block + o_cs);
+    c->cell_of = (int32_t *)(void *)(block + o_cell);
+    c->order = (int32_t *)(void *)(block + o_order);
+    c->srec = (scan_rec *)(void *)(block + o_srec);
+    c->dispx = (float *)(void *)(block + o_dx);
+    c->dispy = (float *)(void *)(block + o_dy);
+    c->flows = (tn_flow_view *)(void *)(block + o_flows);
+    c->flow_set = (uint8_t *)(block + o_fset);
+    c->clear = (uint8_t *)(block + o_clear);
+    for (int32_t s = 0; s < c->cap; s++) {
+        c->dense_of[s] = -1;
+        c->gen[s] = 1;
+    }
+    *out = c;
+    return TN_OK;
+}
+
+void tn_crowd_destroy(tn_crowd *c)
+{
+    if (!c)
+        return;
+    tn_allocator a = c->alloc;
+    tn__free(&a, c->block, c->block_size);
+}
+
+size_t tn_crowd_memory_bytes(const tn_crowd *c)
+{
+    return c ? c->block_size : 0;
+}
+
+/* ---- handles ----------------------------------------------------------------------------- */
+
+static int32_t dense_index(const tn_crowd *c, tn_agent_id id, tn_status *st)
+{
+    uint32_t s1 = id.id & SLOT_MASK, g = id.id >> SLOT_BITS;
+    if (id.id == 0 || s1 == 0 || s1 > (uint32_t)c->slot_hi) {
+        *st = TN_E_STALE_ID;
+        return -1;
+    }
+    int32_t slot = (int32_t)s1 - 1;
+    if (c->gen[slot] != g || c->dense_of[slot] < 0) {
+        *st = TN_E_STALE_ID;
+        return -1;
+    }
+    *st = TN_OK;
+    return c->dense_of[slot];
+}
+
+bool tn_crowd_valid(const tn_crowd *c, tn_agent_id id)
+{
+    tn_status st;
+    return c && dense_index(c, id, &st) >= 0;
+}
+
+int32_t tn_crowd_count(const tn_crowd *c)
+{
+    return c ? c->n : 0;
+}
+
+static tn_agent_id id_of_slot(const tn_crowd *c, uint32_t slot)
+{
+    tn_agent_id id = {((uint32_t)c->gen[slot] << SLOT_BITS) | (slot + 1u)};
+    return id;
+}
+
+tn_agent_id tn_crowd_agent_at(const tn_crowd *c, int32_t index)
+{
+    tn_agent_id none = {0};
+    if (!c || index < 0 || index >= c->n)
+        return none;
+    return id_of_slot(c, c->slot_of[index]);
+}
+
+/* ---- map helpers --------------------------------------------------------------------------- */
+
+static void bind_map(tn_crowd *c)
+{
+    c->mover = tn__mover_of_map(c->map);
+}
+
+/* Per cell: is every cell within clear_r passable (and inside the map)? Then neither wall
+ * avoidance nor collision can see a wall from an agent whose centre is in that cell. */
+static void build_clear(tn_crowd *c)
+{
+    bind_map(c);
+    const tn__mover *m = &c->mover;
+    float tmin = m->tw < m->th ? m->tw : m->th;
+    int32_t r = (int32_t)ceilf(c->wall_la / tmin);
+    if (r < 1)
+        r = 1;
+    c->clear_r = r;
+    c->clear_reach = (float)r * tmin;
+    int32_t w = m->w, h = m->h;
+    /* rows: run of passable cells to the left/right; a simple O(cells * r) pass is plenty */
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            uint8_t ok = 1;
+            if (x - r < 0 || y - r < 0 || x + r >= w || y + r >= h)
+                ok = 0;
+            for (int32_t yy = y - r; ok && yy <= y + r; yy++)
+                for (int32_t xx = x - r; xx <= x + r; xx++)
+                    if (!m->pass[(size_t)yy * (size_t)w + (size_t)xx]) {
+                        ok = 0;
+                        break;
+                    }
+            c->clear[(size_t)y * (size_t)w + (size_t)x] = ok;
+        }
+    c->map_revision = tn_map_revision(c->map);
+    c->clear_valid = true;
+}
+
+static void refresh_map(tn_crowd *c)
+{
+    if (!c->clear_valid || tn_map_revision(c->map) != c->map_revision)
+        build_clear(c);
+    else
+        bind_map(c); /* the passability array may have moved */
+}
+
+static int32_t cell_index_px(const tn__mover *m, float x, float y)
+{
+    int32_t cx = (int32_t)floorf(x / m->tw), cy = (int32_t)floorf(y / m->th);
+    if (cx < 0 || cy < 0 || cx >= m->w || cy >= m->h)
+        return -1;
+    return cy * m->w + cx;
+}
+
+/* ---- add / remove / set ------------------------------------------------------------------ */
+
+static bool target_ok(const tn_crowd *c, tn_target_kind kind, tn_vec2 pos, int32_t flow)
+{
+    if ((unsigned)kind > (unsigned)TN_TARGET_FLOW)
+        return false;
+    if (kind == TN_TARGET_FLOW)
+        return flow >= 0 && flow < c->max_flows;
+    if (kind != TN_TARGET_NONE)
+        return isfinite(pos.x) && isfinite(pos.y);
+    return true;
+}
+
+tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
+{
+    if (out)
+        out->id = 0;
+    if (!c || !d || !out || d->internal_cookie != COOKIE_AGENT)
+        return TN_E_INVALID_ARG;
+    refresh_map(c);
+    float tmin = c->mover.tw < c->mover.th ? c->mover.tw : c->mover.th;
+    if (!isfinite(d->pos.x) || !isfinite(d->pos.y) || !isfinite(d->vel.x) || !isfinite(d->vel.y) ||
+        !isfinite(d->radius) || d->radius < 0.0f || !(d->radius < 0.5f * tmin) ||
+        !finite_pos(d->max_speed) || !finite_pos(d->max_force) || !isfinite(d->slow_radius) ||
+        d->slow_radius < 0.0f || !isfinite(d->arrive_radius) || d->arrive_radius < 0.0f ||
+        !target_ok(c, d->target, d->target_pos, d->flow))
+        return TN_E_INVALID_ARG;
+    for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+        if (!isfinite(d->weights[b]))
+            return TN_E_INVALID_ARG;
+    if (!tn__mover_fits(&c->mover, d->pos.x, d->pos.y, d->radius))
+        return TN_E_INVALID_ARG;
+    if (c->n >= c->cap)
+        return TN_E_FULL;
+    int32_t slot;
+    if (c->free_n > 0)
+        slot = c->free_list[--c->free_n];
+    else
+        slot = c->slot_hi++;
+    int32_t i = c->n++;
+    c->dense_of[slot] = i;
+    c->slot_of[i] = (uint32_t)slot;
+    c->px[i] = d->pos.x;
+    c->py[i] = d->pos.y;
+    c->vx[i] = d->vel.x;
+    c->vy[i] = d->vel.y;
+    tn_vec2 h = tn__v2_with_len(d->vel, 1.0f);
+    c->hx[i] = h.x == 0.0f && h.y == 0.0f ? 1.0f : h.x;
+    c->hy[i] = h.y;
+    c->rad[i] = d->radius;
+    c->maxs[i] = d->max_speed;
+    c->maxf[i] = d->max_force;
+    c->slow[i] = d->slow_radius;
+    c->arr_r[i] = d->arrive_radius;
+    c->kind[i] = (uint8_t)d->target;
+    c->tgx[i] = d->target_pos.x;
+    c->tgy[i] = d->target_pos.y;
+    c->flow[i] = d->target == TN_TARGET_FLOW ? d->flow : -1;
+    c->wang[i] = 0.0f;
+    c->arrived[i] = 0;
+    c->fresh[i] = 1;
+    memcpy(c->w + (size_t)i * TN_BEHAVIOUR_COUNT, d->weights, sizeof d->weights);
+    if (c->cache)
+        memset(c->cache + (size_t)i * TN_BEHAVIOUR_COUNT, 0, sizeof(tn_vec2) * TN_BEHAVIOUR_COUNT);
+    if (c->total)
+        c->total[i] = tn__v2(0.0f, 0.0f);
+    *out = id_of_slot(c, (uint32_t)slot);
+    return TN_OK;
+}
+
+static void copy_agent(tn_crowd *c, int32_t dst, int32_t src)
+{
+    float *fa[14] = {c->px,   c->py,   c->vx,   c->vy,    c->hx,  c->hy,  c->rad,
+                     c->maxs, c->maxf, c->slow, c->arr_r, c->tgx, c->tgy, c->wang};
+    for (int k = 0; k < 14; k++)
+        fa[k][dst] = fa[k][src];
+    memcpy(c->w + (size_t)dst * TN_BEHAVIOUR_COUNT, c->w + (size_t)src * TN_BEHAVIOUR_COUNT,
+           sizeof(float) * TN_BEHAVIOUR_COUNT);
+    c->kind[dst] = c->kind[src];
+    c->arrived[dst] = c->arrived[src];
+    c->fresh[dst] = c->fresh[src];
+    c->flow[dst] = c->flow[src];
+    c->slot_of[dst] = c->slot_of[src];
+    c->fx[dst] = c->fx[src];
+    c->fy[dst] = c->fy[src];
+    if (c->cache)
+        memcpy(c->cache + (size_t)dst * TN_BEHAVIOUR_COUNT,
+               c->cache + (size_t)src * TN_BEHAVIOUR_COUNT, sizeof(tn_vec2) * TN_BEHAVIOUR_COUNT);
+    if (c->total)
+        c->total[dst] = c->total[src];
+    c->dense_of[c->slot_of[dst]] = dst;
+}
+
+tn_status tn_crowd_remove(tn_crowd *c, tn_agent_id id)
+{
+    if (!c)
+        return TN_E_INVALID_ARG;
+    tn_status st;
+    int32_t i = dense_index(c, id, &st);
+    if (i < 0)
+        return st;
+    uint32_t slot = c->slot_of[i];
+    int32_t last = c->n - 1;
+    if (i != last)
+        copy_agent(c, i, last);
+    c->n--;
+    c->dense_of[slot] = -1;
+    c->gen[slot] = (uint16_t)((c->gen[slot] & GEN_MASK) + 1u);
+    if (c->gen[slot] > GEN_MASK)
+        c->gen[slot] = 1;
+    c->free_list[c->free_n++] = (int32_t)slot;
+    return TN_OK;
+}
+
+tn_status tn_crowd_get(const tn_crowd *c, tn_agent_id id, tn_agent_state *out)
+{
+    if (!c || !out)
+        return TN_E_INVALID_ARG;
+    tn_status st;
+    int32_t i = dense_index(c, id, &st);
+    if (i < 0)
+        return st;
+    out->pos = tn__v2(c->px[i], c->py[i]);
+    out->vel = tn__v2(c->vx[i], c->vy[i]);
+    out->heading = atan2f(c->hy[i], c->hx[i]);
+    out->radius = c->rad[i];
+    out->target = (tn_target_kind)c->kind[i];
+    out->arrived = c->arrived[i] != 0;
+    return TN_OK;
+}
+
+tn_status tn_crowd_set_target(tn_crowd *c, tn_agent_id id, tn_target_kind kind, tn_vec2 pos,
+                              int32_t flow)
+{
+    if (!c)
+        return TN_E_INVALID_ARG;
+    tn_status st;
+    int32_t i = dense_index(c, id, &st);
+    if (i < 0)
+        return st;
+    if (!target_ok(c, kind, pos, flow))
+        return TN_E_INVALID_ARG;
+    c->kind[i] = (uint8_t)kind;
+    c->tgx[i] = pos.x;
+    c->tgy[i] = pos.y;
+    c->flow[i] = kind == TN_TARGET_FLOW ? flow : -1;
+    c->arrived[i] = 0;
+    return TN_OK;
+}
+
+tn_status tn_crowd_set_velocity(tn_crowd *c, tn_agent_id id, tn_vec2 vel)
+{
+    if (!c)
+        return TN_E_INVALID_ARG;
+    tn_status st;
+    int32_t i = dense_index(c, id, &st);
+    if (i < 0)
+        return st;
+    if (!isfinite(vel.x) || !isfinite(vel.y))
+        return TN_E_INVALID_ARG;
+    c->vx[i] = vel.x;
+    c->vy[i] = vel.y;
+    return TN_OK;
+}
+
+tn_status tn_crowd_set_weight(tn_crowd *c, tn_agent_id id, tn_behaviour b, float weight)
+{
+    if (!c)
+        return TN_E_INVALID_ARG;
+    tn_status st;
+    int32_t i = dense_index(c, id, &st);
+    if (i < 0)
+        return st;
+    if ((unsigned)b >= (unsigned)TN_BEHAVIOUR_COUNT || !isfinite(weight))
+        return TN_E_INVALID_ARG;
+    c->w[(size_t)i * TN_BEHAVIOUR_COUNT + (size_t)b] = weight;
+    return TN_OK;
+}
+
+tn_status tn_crowd_set_flow(tn_crowd *c, int32_t slot, const tn_flow_view *v)
+{
+    if (!c || slot < 0 || slot >= c->max_flows)
+        return TN_E_INVALID_ARG;
+    if (!v) {
+        c->flow_set[slot] = 0;
+        return TN_OK;
+    }
+    if (v->width < 1 || v->height < 1 || (int64_t)v->width * v->height > TN_MAX_CELLS ||
+        !finite_pos(v->cell_width) || !finite_pos(v->cell_height) || !v->dir ||
+        !isfinite(v->goal.x) || !isfinite(v->goal.y))
+        return TN_E_INVALID_ARG;
+    c->flows[slot] = *v;
+    c->flow_set[slot] = 1;
+    return TN_OK;
+}
+
+uint64_t tn_crowd_steps(const tn_crowd *c)
+{
+    return c ? c->step : 0;
+}
+
+tn_status tn_crowd_forces(const tn_crowd *c, tn_agent_id id, tn_vec2 *out, tn_vec2 *total)
+{
+    if (!c || !out)
+        return TN_E_INVALID_ARG;
+    tn_status st;
+    int32_t i = dense_index(c, id, &st);
+    if (i < 0)
+        return st;
+    if (!c->record)
+        return TN_E_STATE;
+    memcpy(out, c->cache + (size_t)i * TN_BEHAVIOUR_COUNT, sizeof(tn_vec2) * TN_BEHAVIOUR_COUNT);
+    if (total)
+        *total = c->total[i];
+    return TN_OK;
+}
+
+/* ---- flow sampling ------------------------------------------------------------------------- */
+
+static inline tn_vec2 flow_sample(const tn_flow_view *v, float x, float y)
+{
+    float fx = x / v->cell_width - 0.5f, fy = y / v->cell_height - 0.5f;
+    float flx = floorf(fx), fly = floorf(fy);
+    int32_t x0 = (int32_t)flx, y0 = (int32_t)fly;
+    float tx = fx - flx, ty = fy - fly;
+    float sx = 0.0f, sy = 0.0f;
+    for (int k = 0; k < 4; k++) {
+        int32_t cx = x0 + (k & 1), cy = y0 + (k >> 1);
+        if (cx < 0 || cy < 0 || cx >= v->width || cy >= v->height)
+            continue;
+        tn_vec2 d = v->dir[(size_t)cy * (size_t)v->width + (size_t)cx];
+        float wgt = ((k & 1) ? tx : 1.0f - tx) * ((k >> 1) ? ty : 1.0f - ty);
+        sx += d.x * wgt;
+        sy += d.y * wgt;
+    }
+    float l2 = sx * sx + sy * sy;
+    if (!(l2 > 1e-12f)) {
+        int32_t cx = (int32_t)floorf(x / v->cell_width), cy = (int32_t)floorf(y / v->cell_height);
+        if (cx < 0 || cy < 0 || cx >= v->width || cy >= v->height)
+            return tn__v2(0.0f, 0.0f);
+        return v->dir[(size_t)cy * (size_t)v->width + (size_t)cx];
+    }
+    float l = sqrtf(l2);
+    return tn__v2(sx / l, sy / l);
+}
+
+tn_vec2 tn_flow_view_sample(const tn_flow_view *v, tn_vec2 pos)
+{
+    if (!v || !v->dir || v->width < 1 || v->height < 1 || !finite_pos(v->cell_width) ||
+        !finite_pos(v->cell_height) || !isfinite(pos.x) || !isfinite(pos.y))
+        return tn__v2(0.0f, 0.0f);
+    return flow_sample(v, pos.x, pos.y);
+}
+
+/* ---- the step -------------------------------------------------------------------------------- */
+
+static uint32_t goal_key(const tn_crowd *c, int32_t i, float *gx, float *gy)
+{
+    uint8_t k = c->kind[i];
+    if (k == TN_TARGET_FLOW) {
+        int32_t f = c->flow[i];
+        if (c->flow_set[f]) {
+            *gx = c->flows[f].goal.x;
+            *gy = c->flows[f].goal.y;
+        } else {
+            *gx = *gy = 0.0f;
+        }
+        return (uint32_t)k | ((uint32_t)f << 8);
+    }
+    *gx = c->tgx[i];
+    *gy = c->tgy[i];
+    return k;
+}
+
+/* Counting sort of the agents into grid cells; fills cell_start, order and srec. */
+static void build_grid(tn_crowd *c)
+{
+    int32_t n = c->n, gw = c->gw, gh = c->gh;
+    size_t ncell = (size_t)gw * (size_t)gh;
+    int32_t *cs = c->cell_start;
+    memset(cs, 0, (ncell + 1) * sizeof(int32_t));
+    for (int32_t i = 0; i < n; i++) {
+        int32_t cx = (int32_t)(c->px[i] * c->inv_nr), cy = (int32_t)(c->py[i] * c->inv_nr);
+        cx = cx < 0 ? 0 : cx >= gw ? gw - 1 : cx;
+        cy = cy < 0 ? 0 : cy >= gh ? gh - 1 : cy;
+        int32_t cell = cy * gw + cx;
+        c->cell_of[i] = cell;
+        cs[cell]++;
+    }
+    /* cs[cell] = end of the cell; scattering backwards leaves cs[cell] = start, stable */
+    int32_t run = 0;
+    for (size_t k = 0; k < ncell; k++) {
+        run += cs[k];
+        cs[k] = run;
+    }
+    cs[ncell] = n;
+    for (int32_t i = n - 1; i >= 0; i--) {
+        int32_t k = --cs[c->cell_of[i]];
+        c->order[k] = i;
+        scan_rec *r = &c->srec[k];
+        r->x = c->px[i];
+        r->y = c->py[i];
+        r->vx = c->vx[i];
+        r->vy = c->vy[i];
+        r->r = c->rad[i];
+        r->key = goal_key(c, i, &r->gx, &r->gy);
+    }
+}
+
+/* Is behaviour b due for agent i this step? */
+static inline bool due(const tn_crowd *c, int32_t i, int b)
+{
+    int32_t p = c->period[b];
+    return p == 1 || c->fresh[i] || (c->step + c->slot_of[i]) % (uint64_t)p == 0;
+}
+
+typedef struct nb_list {
+    int32_t idx[TN_CROWD_MAX_NEIGHBOURS];
+    float d2[TN_CROWD_MAX_NEIGHBOURS];
+    int32_t n, worst;
+} nb_list;
+
+/* The kmax nearest agents closer than the neighbour radius, in scan order. */
+static void gather(const tn_crowd *c, int32_t k, nb_list *L)
+{
+    const scan_rec *self = &c->srec[k];
+    int32_t i = c->order[k], cell = c->cell_of[i];
+    int32_t cx = cell % c->gw, cy = cell / c->gw;
+    int32_t kmax = c->kmax;
+    float nr2 = c->nr2;
+    L->n = 0;
+    L->worst = 0;
+    int32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < c->gh ? cy + 1 : cy;
+    int32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < c->gw ? cx + 1 : cx;
+    for (int32_t y = y0; y <= y1; y++) {
+        const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
+        int32_t m0 = row[x0], m1 = row[x1 + 1]; /* the cells x0..x1 are contiguous */
+        for (int32_t m = m0; m < m1; m++) {
+            if (m == k)
+                continue;
+            float dx = self->x - c->srec[m].x, dy = self->y - c->srec[m].y;
+            float d2 = dx * dx + dy * dy;
+            if (!(d2 < nr2))
+                continue;
+            if (L->n < kmax) {
+                if (L->n == 0 || d2 > L->d2[L->worst])
+                    L->worst = L->n;
+                L->idx[L->n] = m;
+                L->d2[L->n] = d2;
+                L->n++;
+            } else if (d2 < L->d2[L->worst]) {
+                L->idx[L->worst] = m;
+                L->d2[L->worst] = d2;
+                int32_t wi = 0;
+                for (int32_t q = 1; q < L->n; q++)
+                    if (L->d2[q] > L->d2[wi])
+                        wi = q;
+                L->worst = wi;
+            }
+        }
+    }
+}
+
+static tn_steer_agent agent_value(const tn_crowd *c, int32_t i)
+{
+    tn_steer_agent a;
+    a.pos = tn__v2(c->px[i], c->py[i]);
+    a.vel = tn__v2(c->vx[i], c->vy[i]);
+    a.radius = c->rad[i];
+    a.max_speed = c->maxs[i];
+    a.max_force = c->maxf[i];
+    return a;
+}
+
+static tn_vec2 target_force(const tn_crowd *c, int32_t i)
+{
+    tn_vec2 pos = tn__v2(c->px[i], c->py[i]), vel = tn__v2(c->vx[i], c->vy[i]);
+    float ms = c->maxs[i], mf = c->maxf[i];
+    tn_vec2 tg = tn__v2(c->tgx[i], c->tgy[i]), desired;
+    switch ((tn_target_kind)c->kind[i]) {
+    case TN_TARGET_SEEK: desired = tn__seek_desired(pos, tg, ms); break;
+    case TN_TARGET_ARRIVE: desired = tn__arrive_desired(pos, tg, ms, c->slow[i]); break;
+    case TN_TARGET_FLEE: desired = tn__v2_with_len(tn__v2_sub(pos, tg), ms); break;
+    case TN_TARGET_FLOW: {
+        int32_t f = c->flow[i];
+        if (!c->flow_set[f])
+            return tn__v2(0.0f, 0.0f);
+        const tn_flow_view *v = &c->flows[f];
+        int32_t cx = (int32_t)floorf(pos.x / v->cell_width);
+        int32_t cy = (int32_t)floorf(pos.y / v->cell_height);
+        bool sees = false;
+        if (v->los && cx >= 0 && cy >= 0 && cx < v->width && cy < v->height)
+            sees = v->los[(size_t)cy * (size_t)v->width + (size_t)cx] != 0;
+        if (sees) {
+            desired = tn__arrive_desired(pos, v->goal, ms, c->slow[i]);
+        } else {
+            tn_vec2 d = flow_sample(v, pos.x, pos.y);
+            desired = tn__v2(d.x * ms, d.y * ms);
+        }
+        break;
+    }
+    case TN_TARGET_NONE:
+    default: return tn__v2(0.0f, 0.0f);
+    }
+    return tn__steer_toward(vel, desired, ms, mf);
+}
+
+static tn_vec2 wander_force(tn_crowd *c, int32_t i)
+{
+    tn_steer_agent a = agent_value(c, i);
+    tn_wander w = c->wander;
+    w.angle = c->wang[i];
+    tn_rng rng = tn_rng_seed(c->seed ^ ((uint64_t)c->slot_of[i] * 0x9E3779B97F4A7C15ull) ^
+                             (c->step * 0xD1B54A32D192ED03ull));
+    tn_vec2 f = tn_steer_wander(&a, &w, &rng);
+    c->wang[i] = w.angle;
+    return f;
+}
+
+/* Priority order for TN_COMBINE_PRIORITIZED. */
+static const int priority[TN_BEHAVIOUR_COUNT] = {
+    TN_BEHAVIOUR_AVOID_WALLS, TN_BEHAVIOUR_AVOID_AGENTS, TN_BEHAVIOUR_SEPARATION,
+    TN_BEHAVIOUR_TARGET,      TN_BEHAVIOUR_ALIGNMENT,    TN_BEHAVIOUR_COHESION,
+    TN_BEHAVIOUR_WANDER};
+
+static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
+{
+    int32_t i = c->order[k];
+    const float *w = c->w + (size_t)i * TN_BEHAVIOUR_COUNT;
+    tn_vec2 *cache = c->cache ? c->cache + (size_t)i * TN_BEHAVIOUR_COUNT : NULL;
+    tn_vec2 f[TN_BEHAVIOUR_COUNT];
+    bool run[TN_BEHAVIOUR_COUNT];
+    for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++) {
+        run[b] = (w[b] != 0.0f || c->record) && due(c, i, b);
+        f[b] = (cache && !run[b]) ? cache[b] : tn__v2(0.0f, 0.0f);
+    }
+    const scan_rec *self = &c->srec[k];
+    tn_vec2 pos = tn__v2(self->x, self->y), vel = tn__v2(self->vx, self->vy);
+    float ms = c->maxs[i], mf = c->maxf[i];
+
+    if (run[TN_BEHAVIOUR_SEPARATION] || run[TN_BEHAVIOUR_COHESION] || run[TN_BEHAVIOUR_ALIGNMENT] ||
+        run[TN_BEHAVIOUR_AVOID_AGENTS]) {
+        gather(c, k, L);
+        tn__flock_acc acc = {{0, 0}, 0, {0, 0}, 0, {0, 0}, 0};
+        float speed = tn__v2_len(vel);
+        bool avoid = run[TN_BEHAVIOUR_AVOID_AGENTS] && speed > 0.0f;
+        tn_vec2 h = avoid ? tn__v2_scale(vel, 1.0f / speed) : tn__v2(0.0f, 0.0f);
+        float reach = speed * c->avoid_la;
+        tn__avoid_acc av = {reach, 0.0f, false};
+        bool do_sep = run[TN_BEHAVIOUR_SEPARATION];
+        bool do_flock = run[TN_BEHAVIOUR_COHESION] || run[TN_BEHAVIOUR_ALIGNMENT];
+        for (int32_t q = 0; q < L->n; q++) {
+            const scan_rec *o = &c->srec[L->idx[q]];
+            tn_vec2 d = tn__v2(pos.x - o->x, pos.y - o->y);
+            tn__flock_add_sep(&acc, d, L->d2[q], c->inv_nr, do_sep);
+            if (do_flock && o->key == self->key) {
+                float gx = o->gx - self->gx, gy = o->gy - self->gy;
+                if (self->key == TN_TARGET_NONE || gx * gx + gy * gy <= c->sim2) {
+                    tn__flock_add_com(&acc, tn__v2(o->x, o->y));
+                    tn__flock_add_head(&acc, tn__v2(o->vx, o->vy));
+                }
+            }
+            if (avoid)
+                tn__avoid_add(&av, h, reach, tn__v2(-d.x, -d.y), self->r + o->r);
+        }
+        if (run[TN_BEHAVIOUR_SEPARATION])
+            f[TN_BEHAVIOUR_SEPARATION] = tn__flock_separation(&acc, mf);
+        if (run[TN_BEHAVIOUR_COHESION])
+            f[TN_BEHAVIOUR_COHESION] = tn__flock_cohesion(&acc, pos, vel, ms, mf);
+        if (run[TN_BEHAVIOUR_ALIGNMENT])
+            f[TN_BEHAVIOUR_ALIGNMENT] = tn__flock_alignment(&acc, vel, ms, mf);
+        if (run[TN_BEHAVIOUR_AVOID_AGENTS])
+            f[TN_BEHAVIOUR_AVOID_AGENTS] = tn__avoid_force(&av, h, reach, mf);
+    }
+    if (run[TN_BEHAVIOUR_TARGET])
+        f[TN_BEHAVIOUR_TARGET] = target_force(c, i);
+    if (run[TN_BEHAVIOUR_AVOID_WALLS]) {
+        int32_t ci = cell_index_px(&c->mover, pos.x, pos.y);
+        if (ci >= 0 && c->clear[ci] && c->wall_la <= c->clear_reach) {
+            f[TN_BEHAVIOUR_AVOID_WALLS] = tn__v2(0.0f, 0.0f);
+        } else {
+            tn_steer_agent a = agent_value(c, i);
+            f[TN_BEHAVIOUR_AVOID_WALLS] = tn_steer_avoid_walls(&a, c->map, c->wall_la);
+        }
+    }
+    if (run[TN_BEHAVIOUR_WANDER])
+        f[TN_BEHAVIOUR_WANDER] = wander_force(c, i);
+
+    if (cache)
+        for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+            if (run[b])
+                cache[b] = f[b];
+
+    tn_vec2 tot;
+    if (c->combine == TN_COMBINE_WEIGHTED) {
+        tot = tn__v2(0.0f, 0.0f);
+        for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++) {
+            tot.x += f[b].x * w[b];
+            tot.y += f[b].y * w[b];
+        }
+        tot = tn__v2_cap(tot, mf);
+    } else {
+        tn_vec2 pf[TN_BEHAVIOUR_COUNT];
+        float pw[TN_BEHAVIOUR_COUNT];
+        for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++) {
+            pf[b] = f[priority[b]];
+            pw[b] = w[priority[b]];
+        }
+        tot = tn_steer_combine_prioritized(pf, pw, TN_BEHAVIOUR_COUNT, mf);
+    }
+    c->fx[i] = tot.x;
+    c->fy[i] = tot.y;
+    if (c->total)
+        c->total[i] = tot;
+}
+
+/* Move agent i by (dx, dy) through the map; true when the walls changed the move. */
+static bool move_agent(tn_crowd *c, int32_t i, float dx, float dy)
+{
+    float x = c->px[i], y = c->py[i], r = c->rad[i];
+    int32_t ci = cell_index_px(&c->mover, x, y);
+    if (ci >= 0 && c->clear[ci] && r + fmaxf(fabsf(dx), fabsf(dy)) < c->clear_reach) {
+        c->px[i] = x + dx;
+        c->py[i] = y + dy;
+        return false;
+    }
+    float nx = x, ny = y;
+    tn__mover_move(&c->mover, &nx, &ny, r, dx, dy);
+    c->px[i] = nx;
+    c->py[i] = ny;
+    return nx != x + dx || ny != y + dy;
+}
+
+static void integrate(tn_crowd *c)
+{
+    float dt = c->dt, inv_dt = 1.0f / dt;
+    for (int32_t i = 0; i < c->n; i++) {
+        float vx = c->vx[i] + c->fx[i] * dt, vy = c->vy[i] + c->fy[i] * dt;
+        float s2 = vx * vx + vy * vy, ms = c->maxs[i];
+        if (s2 > ms * ms) {
+            float k = ms / sqrtf(s2);
+            vx *= k;
+            vy *= k;
+            s2 = vx * vx + vy * vy;
+        }
+        float x0 = c->px[i], y0 = c->py[i];
+        if (move_agent(c, i, vx * dt, vy * dt)) {
+            /* the wall took part of the move: keep the velocity that was actually achieved */
+            vx = (c->px[i] - x0) * inv_dt;
+            vy = (c->py[i] - y0) * inv_dt;
+            s2 = vx * vx + vy * vy;
+        }
+        c->vx[i] = vx;
+        c->vy[i] = vy;
+        if (s2 > 0.0f) {
+            float l = sqrtf(s2);
+            c->hx[i] = vx / l;
+            c->hy[i] = vy / l;
+        }
+        c->fresh[i] = 0;
+        uint8_t k = c->kind[i];
+        if (k == TN_TARGET_SEEK || k == TN_TARGET_ARRIVE || k == TN_TARGET_FLOW) {
+            float gx, gy;
+            goal_key(c, i, &gx, &gy);
+            if (k != TN_TARGET_FLOW || c->flow_set[c->flow[i]]) {
+                float ex = c->px[i] - gx, ey = c->py[i] - gy, ar = c->arr_r[i];
+                if (ex * ex + ey * ey <= ar * ar)
+                    c->arrived[i] = 1;
+            }
+        }
+    }
+}
+
+/* Push overlapping circles apart (Jacobi: every push computed from the same positions). */
+static void push_apart(tn_crowd *c)
+{
+    build_grid(c);
+    int32_t n = c->n;
+    for (int32_t k = 0; k < n; k++) {
+        const scan_rec *self = &c->srec[k];
+        int32_t i = c->order[k], cell = c->cell_of[i];
+        int32_t cx = cell % c->gw, cy = cell / c->gw;
+        float ax = 0.0f, ay = 0.0f;
+        int32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < c->gh ? cy + 1 : cy;
+        int32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < c->gw ? cx + 1 : cx;
+        for (int32_t y = y0; y <= y1; y++) {
+            const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
+            for (int32_t m = row[x0]; m < row[x1 + 1]; m++) {
+                if (m == k)
+                    continue;
+                const scan_rec *o = &c->srec[m];
+                float dx = self->x - o->x, dy = self->y - o->y, rs = self->r + o->r;
+                float d2 = dx * dx + dy * dy;
+                if (!(d2 < rs * rs))
+                    continue;
+                if (d2 > 0.0f) {
+                    float d = sqrtf(d2), s = 0.5f * (rs - d) / d;
+                    ax += dx * s;
+                    ay += dy * s;
+                } else {
+                    /* exactly on top of each other: split along x by slot order */
+                    float s = c->slot_of[i] < c->slot_of[c->order[m]] ? -0.5f : 0.5f;
+                    ax += rs * s;
+                }
+            }
+        }
+        c->dispx[i] = ax;
+        c->dispy[i] = ay;
+    }
+    for (int32_t i = 0; i < n; i++)
+        if (c->dispx[i] != 0.0f || c->dispy[i] != 0.0f)
+            move_agent(c, i, c->dispx[i], c->dispy[i]);
+}
+
+tn_status tn_crowd_step(tn_crowd *c)
+{
+    if (!c)
+        return TN_E_INVALID_ARG;
+    refresh_map(c);
+    if (c->n > 0) {
+        build_grid(c);
+        nb_list L;
+        for (int32_t k = 0; k < c->n; k++)
+            agent_forces(c, k, &L);
+        integrate(c);
+        if (c->push_apart)
+            push_apart(c);
+    }
+    c->step++;
+    return TN_OK;
+}
+
+/* ---- hash and checks --------------------------------------------------------------------- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint64_t tn_crowd_hash(const tn_crowd *c)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (!c)
+        return h;
+    h = fnv(h, &c->step, sizeof c->step);
+    h = fnv(h, &c->n, sizeof c->n);
+    for (int32_t i = 0; i < c->n; i++) {
+        uint32_t id = id_of_slot(c, c->slot_of[i]).id;
+        float v[7] = {c->px[i], c->py[i], c->vx[i], c->vy[i], c->hx[i], c->hy[i], c->wang[i]};
+        h = fnv(h, &id, sizeof id);
+        h = fnv(h, v, sizeof v);
+        h = fnv(h, &c->arrived[i], 1);
+    }
+    return h;
+}
+
+float tn_crowd_max_wall_overlap(const tn_crowd *c)
+{
+    if (!c || c->n == 0)
+        return 0.0f;
+    tn__mover m = tn__mover_of_map(c->map);
+    float worst = 0.0f;
+    for (int32_t i = 0; i < c->n; i++) {
+        float o = tn__mover_overlap(&m, c->px[i], c->py[i], c->rad[i]);
+        if (o > worst)
+            worst = o;
+    }
+    return worst;
+}

@@ -1,0 +1,656 @@
+/* The crowd: handles, bad input, forces against the single-agent functions of steer.h with
+ * brute-force neighbour lists, flow following with a field built from the oracle, walls never
+ * overlapped, update rates, push-apart, determinism. */
+#include "oracle.h"
+#include "support.h"
+#include "tilenav/crowd.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a flow field from the oracle: per cell the direction to the neighbour nearest the goal,
+ * line of sight by sampling the segment to the goal every pixel ---------------------------- */
+typedef struct test_flow {
+    tn_vec2 *dir;
+    uint8_t *los;
+    double *dist;
+    tn_flow_view view;
+} test_flow;
+
+static void flow_build(test_flow *f, const tn_map *m, tn_cell goal)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    float tw = (float)tn_map_tile_width(m), th = (float)tn_map_tile_height(m);
+    size_t n = (size_t)w * (size_t)h;
+    f->dir = calloc(n, sizeof *f->dir);
+    f->los = calloc(n, 1);
+    f->dist = calloc(n, sizeof *f->dist);
+    assert_non_null(f->dir);
+    tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    tn_oracle_dijkstra(m, &mv, NULL, &goal, 1, true, f->dist);
+    tn_vec2 gp = tn_map_cell_center_px(m, goal.x, goal.y);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            if (!isfinite(f->dist[i]))
+                continue;
+            double best = f->dist[i];
+            int bx = 0, by = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    tn_cell a = {x, y}, b = {x + dx, y + dy};
+                    if ((dx || dy) && tn_oracle_step_ok(m, &mv, a, b)) {
+                        double d = f->dist[(size_t)b.y * (size_t)w + (size_t)b.x];
+                        if (d < best) {
+                            best = d;
+                            bx = dx;
+                            by = dy;
+                        }
+                    }
+                }
+            if (bx || by) {
+                float l = sqrtf((float)(bx * bx + by * by));
+                f->dir[i] = (tn_vec2){(float)bx / l, (float)by / l};
+            }
+            /* line of sight: every pixel sample of the segment in a passable cell */
+            tn_vec2 cp = tn_map_cell_center_px(m, x, y);
+            float ex = gp.x - cp.x, ey = gp.y - cp.y, len = sqrtf(ex * ex + ey * ey);
+            int steps = (int)len + 1;
+            bool ok = true;
+            for (int s = 0; s <= steps && ok; s++) {
+                float t = (float)s / (float)steps;
+                tn_cell c;
+                ok = tn_map_cell_at_px(m, cp.x + ex * t, cp.y + ey * t, &c) &&
+                     tn_map_passable(m, c.x, c.y);
+            }
+            f->los[i] = ok;
+        }
+    f->view = (tn_flow_view){w, h, tw, th, f->dir, f->los, gp};
+}
+
+static void flow_free(test_flow *f)
+{
+    free(f->dir);
+    free(f->los);
+    free(f->dist);
+}
+
+/* Random agents whose circles fit on the map (rejection sampling). */
+static int spawn(tn_crowd *c, const tn_map *m, int n, uint64_t seed, tn_agent_def def,
+                 tn_agent_id *ids)
+{
+    tn_test_rng r = {seed};
+    float W = (float)(tn_map_width(m) * tn_map_tile_width(m));
+    float H = (float)(tn_map_height(m) * tn_map_tile_height(m));
+    int made = 0;
+    for (int tries = 0; made < n && tries < n * 200; tries++) {
+        def.pos = (tn_vec2){(float)tn_test_u01(&r) * W, (float)tn_test_u01(&r) * H};
+        tn_agent_id id;
+        if (tn_crowd_add(c, &def, &id) == TN_OK)
+            ids[made++] = id;
+    }
+    return made;
+}
+
+static tn_map *open_map(int32_t w, int32_t h)
+{
+    return tn_test_random_map(w, h, 0.0, 1);
+}
+
+static void test_handles(void **state)
+{
+    (void)state;
+    tn_map *m = open_map(8, 8);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 3;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    tn_agent_id a, b, d, e;
+    ad.pos = (tn_vec2){40, 40};
+    assert_int_equal(tn_crowd_add(c, &ad, &a), TN_OK);
+    ad.pos = (tn_vec2){80, 40};
+    assert_int_equal(tn_crowd_add(c, &ad, &b), TN_OK);
+    ad.pos = (tn_vec2){120, 40};
+    assert_int_equal(tn_crowd_add(c, &ad, &d), TN_OK);
+    assert_true(a.id != 0 && b.id != 0 && d.id != 0 && a.id != b.id);
+    assert_int_equal(tn_crowd_add(c, &ad, &e), TN_E_FULL);
+    assert_int_equal(e.id, 0);
+    assert_int_equal(tn_crowd_count(c), 3);
+    assert_int_equal(tn_crowd_remove(c, a), TN_OK);
+    assert_int_equal(tn_crowd_remove(c, a), TN_E_STALE_ID);
+    tn_agent_state s;
+    assert_int_equal(tn_crowd_get(c, a, &s), TN_E_STALE_ID);
+    assert_int_equal(tn_crowd_set_target(c, a, TN_TARGET_SEEK, (tn_vec2){1, 1}, 0), TN_E_STALE_ID);
+    assert_false(tn_crowd_valid(c, a));
+    /* the slot is reused under a new generation: the old id stays stale */
+    ad.pos = (tn_vec2){160, 40};
+    assert_int_equal(tn_crowd_add(c, &ad, &e), TN_OK);
+    assert_true(e.id != a.id);
+    assert_int_equal(tn_crowd_get(c, a, &s), TN_E_STALE_ID);
+    assert_int_equal(tn_crowd_get(c, e, &s), TN_OK);
+    assert_true(s.pos.x == 160.0f && s.pos.y == 40.0f);
+    /* the swap on removal kept the others intact */
+    assert_int_equal(tn_crowd_get(c, d, &s), TN_OK);
+    assert_true(s.pos.x == 120.0f);
+    assert_int_equal(tn_crowd_get(c, (tn_agent_id){0}, &s), TN_E_STALE_ID);
+    assert_int_equal(tn_crowd_get(c, (tn_agent_id){0xFFFFFFFFu}, &s), TN_E_STALE_ID);
+    int found = 0;
+    for (int32_t i = 0; i < tn_crowd_count(c); i++) {
+        tn_agent_id x = tn_crowd_agent_at(c, i);
+        found += x.id == b.id || x.id == d.id || x.id == e.id;
+    }
+    assert_int_equal(found, 3);
+    assert_int_equal(tn_crowd_agent_at(c, 5).id, 0);
+    tn_crowd_destroy(c);
+    tn_crowd_destroy(NULL);
+    tn_map_destroy(m);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    const char *rows[] = {"....", ".#..", "....", "...."};
+    tn_map *m = tn_test_map_from_rows(rows, 4);
+    tn_crowd *c = NULL;
+    tn_crowd_def cd = tn_crowd_def_default();
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_E_INVALID_ARG); /* no map */
+    assert_null(c);
+    cd.map = m;
+    assert_int_equal(tn_crowd_create(NULL, &c), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_create(&cd, NULL), TN_E_INVALID_ARG);
+    tn_crowd_def bad = cd;
+    bad.internal_cookie = 0;
+    assert_int_equal(tn_crowd_create(&bad, &c), TN_E_INVALID_ARG);
+    bad = cd;
+    bad.dt = NAN;
+    assert_int_equal(tn_crowd_create(&bad, &c), TN_E_INVALID_ARG);
+    bad = cd;
+    bad.capacity = 0;
+    assert_int_equal(tn_crowd_create(&bad, &c), TN_E_INVALID_ARG);
+    bad = cd;
+    bad.capacity = TN_CROWD_MAX_AGENTS + 1;
+    assert_int_equal(tn_crowd_create(&bad, &c), TN_E_TOO_LARGE);
+    bad = cd;
+    bad.period[2] = 0;
+    assert_int_equal(tn_crowd_create(&bad, &c), TN_E_INVALID_ARG);
+    bad = cd;
+    bad.max_neighbours = 65;
+    assert_int_equal(tn_crowd_create(&bad, &c), TN_E_INVALID_ARG);
+    bad = cd;
+    bad.neighbour_radius = 0.001f; /* a grid past the limit */
+    assert_int_equal(tn_crowd_create(&bad, &c), TN_E_TOO_LARGE);
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+
+    tn_agent_def ad = tn_agent_def_default();
+    tn_agent_id id;
+    assert_int_equal(tn_crowd_add(c, NULL, &id), TN_E_INVALID_ARG);
+    ad.pos = (tn_vec2){48, 48}; /* centre of the wall cell (1,1) */
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_E_INVALID_ARG);
+    ad.pos = (tn_vec2){16, 16};
+    ad.radius = 17.0f; /* bigger than half a tile; also overlaps */
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_E_INVALID_ARG);
+    ad.radius = 6.0f;
+    ad.pos = (tn_vec2){2, 16}; /* sticks out of the map */
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_E_INVALID_ARG);
+    ad.pos = (tn_vec2){NAN, 16};
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_E_INVALID_ARG);
+    ad.pos = (tn_vec2){16, 16};
+    ad.max_speed = 0.0f;
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_E_INVALID_ARG);
+    ad.max_speed = 100.0f;
+    ad.target = TN_TARGET_FLOW;
+    ad.flow = 99;
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_E_INVALID_ARG);
+    ad.target = TN_TARGET_NONE;
+    tn_agent_def nocookie = ad;
+    nocookie.internal_cookie = 0;
+    assert_int_equal(tn_crowd_add(c, &nocookie, &id), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_OK);
+    assert_int_equal(tn_crowd_set_target(c, id, (tn_target_kind)9, (tn_vec2){0, 0}, 0),
+                     TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_set_target(c, id, TN_TARGET_SEEK, (tn_vec2){INFINITY, 0}, 0),
+                     TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_set_velocity(c, id, (tn_vec2){NAN, 0}), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_set_weight(c, id, TN_BEHAVIOUR_COUNT, 1.0f), TN_E_INVALID_ARG);
+    tn_flow_view v = {0};
+    assert_int_equal(tn_crowd_set_flow(c, 0, &v), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_set_flow(c, -1, NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_set_flow(c, 0, NULL), TN_OK);
+    tn_vec2 f[TN_BEHAVIOUR_COUNT];
+    assert_int_equal(tn_crowd_forces(c, id, f, NULL), TN_E_STATE);
+    assert_int_equal(tn_crowd_step(NULL), TN_E_INVALID_ARG);
+    assert_true(tn_flow_view_sample(NULL, (tn_vec2){0, 0}).x == 0.0f);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
+/* Each recorded behaviour force equals steer.h's function fed with the neighbours found by
+ * brute force (every pair), on random crowds with two goals and some walls. */
+static void test_forces_match_steer(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        tn_map *m = tn_test_random_map(24, 20, 0.08, seed);
+        tn_crowd_def cd = tn_crowd_def_default();
+        cd.map = m;
+        cd.capacity = 400;
+        cd.max_neighbours = TN_CROWD_MAX_NEIGHBOURS;
+        cd.record_forces = true;
+        cd.neighbour_radius = 40.0f;
+        cd.similar_goal_distance = 50.0f;
+        cd.seed = seed;
+        tn_crowd *c = NULL;
+        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        tn_agent_def ad = tn_agent_def_default();
+        tn_agent_id ids[300];
+        tn_test_rng r = {seed * 77};
+        int n = spawn(c, m, 300, seed, ad, ids);
+        assert_true(n > 200);
+        tn_vec2 goals[3] = {{50, 50}, {80, 60}, {600, 500}}; /* first two are "similar" */
+        for (int i = 0; i < n; i++) {
+            tn_target_kind k = (tn_target_kind)(1 + tn_test_below(&r, 3));
+            assert_int_equal(tn_crowd_set_target(c, ids[i], k, goals[tn_test_below(&r, 3)], 0),
+                             TN_OK);
+            tn_vec2 v = {(float)(tn_test_u01(&r) * 200 - 100),
+                         (float)(tn_test_u01(&r) * 200 - 100)};
+            assert_int_equal(tn_crowd_set_velocity(c, ids[i], v), TN_OK);
+        }
+        /* the snapshot the step will see */
+        tn_agent_state *st = calloc((size_t)n, sizeof *st);
+        tn_target_kind *kind = calloc((size_t)n, sizeof *kind);
+        tn_vec2 *goal = calloc((size_t)n, sizeof *goal);
+        tn_vec2 *np = calloc((size_t)n, sizeof *np), *nv = calloc((size_t)n, sizeof *nv);
+        tn_vec2 *cp = calloc((size_t)n, sizeof *cp), *cv = calloc((size_t)n, sizeof *cv);
+        float *nr = calloc((size_t)n, sizeof *nr);
+        /* recover each agent's goal: set again from a fresh draw sequence */
+        tn_test_rng r2 = {seed * 77};
+        for (int i = 0; i < n; i++) {
+            kind[i] = (tn_target_kind)(1 + tn_test_below(&r2, 3));
+            goal[i] = goals[tn_test_below(&r2, 3)];
+            tn_test_u01(&r2);
+            tn_test_u01(&r2);
+            assert_int_equal(tn_crowd_get(c, ids[i], &st[i]), TN_OK);
+        }
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        int checked = 0;
+        for (int i = 0; i < n; i++) {
+            tn_steer_agent a = {st[i].pos, st[i].vel, st[i].radius, ad.max_speed, ad.max_force};
+            size_t k = 0, kc = 0;
+            for (int j = 0; j < n; j++) {
+                if (j == i)
+                    continue;
+                float dx = st[j].pos.x - a.pos.x, dy = st[j].pos.y - a.pos.y;
+                if (!(dx * dx + dy * dy < cd.neighbour_radius * cd.neighbour_radius))
+                    continue;
+                np[k] = st[j].pos;
+                nv[k] = st[j].vel;
+                nr[k] = st[j].radius;
+                k++;
+                float gx = goal[j].x - goal[i].x, gy = goal[j].y - goal[i].y;
+                if (kind[j] == kind[i] && gx * gx + gy * gy <= 50.0f * 50.0f) {
+                    cp[kc] = st[j].pos;
+                    cv[kc] = st[j].vel;
+                    kc++;
+                }
+            }
+            tn_vec2 want[TN_BEHAVIOUR_COUNT] = {{0, 0}};
+            want[TN_BEHAVIOUR_TARGET] = kind[i] == TN_TARGET_SEEK ? tn_steer_seek(&a, goal[i])
+                                        : kind[i] == TN_TARGET_FLEE
+                                            ? tn_steer_flee(&a, goal[i])
+                                            : tn_steer_arrive(&a, goal[i], ad.slow_radius);
+            want[TN_BEHAVIOUR_SEPARATION] = tn_steer_separation(&a, np, k, cd.neighbour_radius);
+            want[TN_BEHAVIOUR_COHESION] = tn_steer_cohesion(&a, cp, kc, cd.neighbour_radius);
+            want[TN_BEHAVIOUR_ALIGNMENT] = tn_steer_alignment(&a, cp, cv, kc, cd.neighbour_radius);
+            want[TN_BEHAVIOUR_AVOID_AGENTS] =
+                tn_steer_avoid_agents(&a, np, nr, k, cd.avoid_look_ahead);
+            want[TN_BEHAVIOUR_AVOID_WALLS] =
+                tn_steer_avoid_walls(&a, m, (float)tn_map_tile_width(m));
+            tn_vec2 got[TN_BEHAVIOUR_COUNT], total;
+            assert_int_equal(tn_crowd_forces(c, ids[i], got, &total), TN_OK);
+            for (int b = 0; b < TN_BEHAVIOUR_WANDER; b++) {
+                double ex = fabs((double)(got[b].x - want[b].x));
+                double ey = fabs((double)(got[b].y - want[b].y));
+                double tol = 1e-3 * (1.0 + fabs((double)want[b].x) + fabs((double)want[b].y));
+                if (ex > tol || ey > tol)
+                    fail_msg("seed %llu agent %d behaviour %d: got (%g,%g) want (%g,%g)",
+                             (unsigned long long)seed, i, b, (double)got[b].x, (double)got[b].y,
+                             (double)want[b].x, (double)want[b].y);
+            }
+            /* the combination: weighted sum capped at max force */
+            tn_vec2 comb =
+                tn_steer_combine_weighted(got, ad.weights, TN_BEHAVIOUR_COUNT, ad.max_force);
+            assert_true(fabs((double)(comb.x - total.x)) < 1e-2);
+            assert_true(fabs((double)(comb.y - total.y)) < 1e-2);
+            checked += k > 0;
+        }
+        assert_true(checked > n / 2);
+        free(st);
+        free(kind);
+        free(goal);
+        free(np);
+        free(nv);
+        free(cp);
+        free(cv);
+        free(nr);
+        tn_crowd_destroy(c);
+        tn_map_destroy(m);
+    }
+}
+
+/* A crowd follows an oracle flow field around walls to the goal; no circle ever overlaps. */
+static void test_flow_following(void **state)
+{
+    (void)state;
+    const char *rows[] = {
+        "....................", "....................", "..######..######....",
+        "..#..........#......", "..#..........#......", "..#...######.#......",
+        "......#.......#.....", "......#.......#.....", "..######...######...",
+        "....................", "..........#.........", "....................",
+    };
+    tn_map *m = tn_test_map_from_rows(rows, 12);
+    test_flow f;
+    flow_build(&f, m, (tn_cell){4, 4});
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 200;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    assert_int_equal(tn_crowd_set_flow(c, 0, &f.view), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_FLOW;
+    ad.flow = 0;
+    ad.arrive_radius = 24.0f;
+    tn_agent_id ids[150];
+    int n = spawn(c, m, 150, 5, ad, ids);
+    assert_true(n == 150);
+    int arrived = 0;
+    for (int s = 0; s < 3000 && tn_crowd_count(c) > 0; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
+        /* arrived agents leave, like creeps reaching the exit */
+        for (int32_t i = tn_crowd_count(c) - 1; i >= 0; i--) {
+            tn_agent_id id = tn_crowd_agent_at(c, i);
+            tn_agent_state st;
+            assert_int_equal(tn_crowd_get(c, id, &st), TN_OK);
+            if (st.arrived) {
+                assert_int_equal(tn_crowd_remove(c, id), TN_OK);
+                arrived++;
+            }
+        }
+    }
+    assert_int_equal(arrived, n);
+    /* the sampler: inside a cell far from others it gives that cell's direction */
+    tn_vec2 d = tn_flow_view_sample(&f.view, tn_map_cell_center_px(m, 18, 11));
+    size_t ci = 11 * 20 + 18;
+    assert_true(fabsf(d.x - f.dir[ci].x) < 1e-5f && fabsf(d.y - f.dir[ci].y) < 1e-5f);
+    tn_crowd_destroy(c);
+    flow_free(&f);
+    tn_map_destroy(m);
+}
+
+/* Many fast agents wandering, flocking and pushing on a cluttered map never overlap a wall. */
+static void run_wall_stress(int agents, int steps, uint64_t seed)
+{
+    tn_map *m = tn_test_random_map(48, 48, 0.22, seed);
+    test_flow f;
+    tn_cell goal = {24, 24};
+    assert_int_equal(tn_map_set(m, 0, 24, 24, 0), TN_OK);
+    flow_build(&f, m, goal);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = agents;
+    cd.push_apart = true;
+    cd.seed = seed;
+    cd.period[TN_BEHAVIOUR_COHESION] = 3;
+    cd.period[TN_BEHAVIOUR_AVOID_WALLS] = 2;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    assert_int_equal(tn_crowd_set_flow(c, 0, &f.view), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.weights[TN_BEHAVIOUR_WANDER] = 1.0f;
+    tn_agent_id *ids = calloc((size_t)agents, sizeof *ids);
+    int n = spawn(c, m, agents, seed, ad, ids);
+    assert_int_equal(n, agents);
+    tn_test_rng r = {seed};
+    for (int i = 0; i < n; i++) {
+        /* a third wander, a third follow the flow, a third are very fast seekers */
+        int kind = (int)tn_test_below(&r, 3);
+        if (kind == 1)
+            assert_int_equal(tn_crowd_set_target(c, ids[i], TN_TARGET_FLOW, (tn_vec2){0, 0}, 0),
+                             TN_OK);
+        if (kind == 2)
+            assert_int_equal(tn_crowd_set_target(c, ids[i], TN_TARGET_SEEK,
+                                                 (tn_vec2){(float)tn_test_below(&r, 1536),
+                                                           (float)tn_test_below(&r, 1536)},
+                                                 0),
+                             TN_OK);
+        if (kind == 2)
+            assert_int_equal(tn_crowd_set_velocity(c, ids[i], (tn_vec2){5000, -3000}), TN_OK);
+    }
+    for (int s = 0; s < steps; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        if (s % 10 == 9 || s < 50) {
+            float o = tn_crowd_max_wall_overlap(c);
+            if (o > 0.0f)
+                fail_msg("step %d: overlap %g px", s, (double)o);
+        }
+        if (s % 500 == 250) /* retarget the seekers now and then */
+            for (int i = 0; i < n; i += 3)
+                assert_int_equal(tn_crowd_set_target(c, ids[i], TN_TARGET_SEEK,
+                                                     (tn_vec2){(float)tn_test_below(&r, 1536),
+                                                               (float)tn_test_below(&r, 1536)},
+                                                     0),
+                                 TN_OK);
+    }
+    free(ids);
+    tn_crowd_destroy(c);
+    flow_free(&f);
+    tn_map_destroy(m);
+}
+
+static void test_walls_never_overlapped(void **state)
+{
+    (void)state;
+    const char *full = getenv("TN_TEST_FULL");
+    if (full && *full == '1')
+        run_wall_stress(1000, 10000, 3);
+    else
+        run_wall_stress(1000, 1500, 3);
+}
+
+static uint64_t run_hash(uint64_t seed, int steps, int32_t period)
+{
+    tn_map *m = tn_test_random_map(32, 32, 0.15, 9);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 300;
+    cd.seed = seed;
+    cd.push_apart = true;
+    cd.period[TN_BEHAVIOUR_SEPARATION] = period;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.weights[TN_BEHAVIOUR_WANDER] = 0.7f;
+    ad.target = TN_TARGET_ARRIVE;
+    ad.target_pos = (tn_vec2){500, 500};
+    tn_agent_id ids[300];
+    int n = spawn(c, m, 300, 4, ad, ids);
+    for (int s = 0; s < steps; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        if (s == steps / 2) /* removals and additions in the middle take part */
+            for (int i = 0; i < n; i += 7)
+                assert_int_equal(tn_crowd_remove(c, ids[i]), TN_OK);
+    }
+    uint64_t h = tn_crowd_hash(c);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+    return h;
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    uint64_t a = run_hash(11, 300, 1), b = run_hash(11, 300, 1);
+    assert_true(a == b);
+    assert_true(run_hash(12, 300, 1) != a); /* wander draws from the seed */
+    assert_true(run_hash(11, 300, 2) != a); /* update rates change the result */
+    assert_true(run_hash(11, 300, 2) == run_hash(11, 300, 2));
+}
+
+/* With period k, an agent's force is recomputed exactly on the steps where (step + slot) % k
+ * is 0, and reused (bit for bit) otherwise. */
+static void test_update_rates(void **state)
+{
+    (void)state;
+    tn_map *m = open_map(30, 30);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 200;
+    cd.record_forces = true;
+    cd.period[TN_BEHAVIOUR_SEPARATION] = 3;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_SEEK;
+    ad.target_pos = (tn_vec2){480, 480};
+    ad.radius = 4.0f;
+    tn_agent_id ids[200];
+    tn_test_rng r = {5};
+    int n = 0;
+    while (n < 200) { /* a packed square so everyone has neighbours */
+        ad.pos = (tn_vec2){400 + (float)tn_test_u01(&r) * 160, 400 + (float)tn_test_u01(&r) * 160};
+        if (tn_crowd_add(c, &ad, &ids[n]) == TN_OK)
+            n++;
+    }
+    tn_vec2 prev[200], now[TN_BEHAVIOUR_COUNT];
+    assert_int_equal(tn_crowd_step(c), TN_OK); /* the first step runs everything */
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(tn_crowd_forces(c, ids[i], now, NULL), TN_OK);
+        prev[i] = now[TN_BEHAVIOUR_SEPARATION];
+    }
+    for (int s = 1; s < 10; s++) {
+        uint64_t step = tn_crowd_steps(c);
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        int changed = 0, due_n = 0;
+        for (int i = 0; i < n; i++) {
+            assert_int_equal(tn_crowd_forces(c, ids[i], now, NULL), TN_OK);
+            uint32_t slot = (ids[i].id & 0xFFFFFu) - 1u;
+            bool due = (step + slot) % 3 == 0;
+            bool same = now[TN_BEHAVIOUR_SEPARATION].x == prev[i].x &&
+                        now[TN_BEHAVIOUR_SEPARATION].y == prev[i].y;
+            if (!due)
+                assert_true(same);
+            due_n += due;
+            changed += !same;
+            prev[i] = now[TN_BEHAVIOUR_SEPARATION];
+        }
+        /* spread evenly: a third of the agents per step, and most of those changed */
+        assert_true(due_n >= n / 3 - 1 && due_n <= n / 3 + 1);
+        assert_true(changed > due_n / 2);
+    }
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
+static void test_push_apart_and_arrive(void **state)
+{
+    (void)state;
+    tn_map *m = open_map(10, 10);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 4;
+    cd.push_apart = true;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+        ad.weights[b] = 0.0f;
+    ad.radius = 8.0f;
+    tn_agent_id a, b, d;
+    ad.pos = (tn_vec2){100, 100};
+    assert_int_equal(tn_crowd_add(c, &ad, &a), TN_OK);
+    ad.pos = (tn_vec2){104, 103}; /* 5 px apart, radius sum 16 */
+    assert_int_equal(tn_crowd_add(c, &ad, &b), TN_OK);
+    ad.pos = (tn_vec2){100, 100}; /* exactly on top of the first */
+    assert_int_equal(tn_crowd_add(c, &ad, &d), TN_OK);
+    for (int s = 0; s < 20; s++)
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+    tn_agent_state sa, sb, sd;
+    assert_int_equal(tn_crowd_get(c, a, &sa), TN_OK);
+    assert_int_equal(tn_crowd_get(c, b, &sb), TN_OK);
+    assert_int_equal(tn_crowd_get(c, d, &sd), TN_OK);
+    tn_agent_state all[3] = {sa, sb, sd};
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++) {
+            float dx = all[i].pos.x - all[j].pos.x, dy = all[i].pos.y - all[j].pos.y;
+            assert_true(sqrtf(dx * dx + dy * dy) > 15.5f);
+        }
+    /* arrive: one agent comes to rest on its target */
+    assert_int_equal(tn_crowd_remove(c, b), TN_OK);
+    assert_int_equal(tn_crowd_remove(c, d), TN_OK);
+    assert_int_equal(tn_crowd_set_weight(c, a, TN_BEHAVIOUR_TARGET, 1.0f), TN_OK);
+    assert_int_equal(tn_crowd_set_target(c, a, TN_TARGET_ARRIVE, (tn_vec2){250, 200}, 0), TN_OK);
+    for (int s = 0; s < 600; s++)
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+    assert_int_equal(tn_crowd_get(c, a, &sa), TN_OK);
+    assert_true(sa.arrived);
+    assert_true(fabsf(sa.pos.x - 250.0f) < 0.5f && fabsf(sa.pos.y - 200.0f) < 0.5f);
+    assert_true(sqrtf(sa.vel.x * sa.vel.x + sa.vel.y * sa.vel.y) < 1.0f);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
+/* Prioritised combination never exceeds max force; walls come first. */
+static void test_prioritized(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(20, 20, 0.1, 2);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 100;
+    cd.combine = TN_COMBINE_PRIORITIZED;
+    cd.record_forces = true;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_SEEK;
+    ad.target_pos = (tn_vec2){320, 320};
+    tn_agent_id ids[100];
+    int n = spawn(c, m, 100, 8, ad, ids);
+    for (int s = 0; s < 50; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        for (int i = 0; i < n; i++) {
+            tn_vec2 f[TN_BEHAVIOUR_COUNT], t;
+            assert_int_equal(tn_crowd_forces(c, ids[i], f, &t), TN_OK);
+            assert_true(sqrtf(t.x * t.x + t.y * t.y) <= ad.max_force * 1.0001f);
+            tn_vec2 order[TN_BEHAVIOUR_COUNT] = {f[5], f[4], f[1], f[0], f[3], f[2], f[6]};
+            float w[TN_BEHAVIOUR_COUNT] = {ad.weights[5], ad.weights[4], ad.weights[1],
+                                           ad.weights[0], ad.weights[3], ad.weights[2],
+                                           ad.weights[6]};
+            tn_vec2 e = tn_steer_combine_prioritized(order, w, TN_BEHAVIOUR_COUNT, ad.max_force);
+            assert_true(fabsf(e.x - t.x) < 1e-3f && fabsf(e.y - t.y) < 1e-3f);
+        }
+        assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
+    }
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_handles),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_forces_match_steer),
+        cmocka_unit_test(test_flow_following),
+        cmocka_unit_test(test_update_rates),
+        cmocka_unit_test(test_push_apart_and_arrive),
+        cmocka_unit_test(test_prioritized),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_walls_never_overlapped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
