@@ -14,10 +14,18 @@
 #define SLOT_MASK ((1u << SLOT_BITS) - 1u)
 #define GEN_MASK 0xFFFu
 #define MAX_GRID_CELLS (1 << 26)
+/* Grid cells per neighbour radius. Cells of R/2 and a 5x5 scan look at 6.25 R^2 instead of
+ * 9 R^2 (R-sized cells, 3x3 scan), but callgrind counted 23% more instructions per step at
+ * 10,000 agents on a 256x256 map (4x the cells to clear and prefix-sum), so cells are R. */
+#ifndef GRID_SPLIT
+#define GRID_SPLIT 1
+#endif
 
 /* One agent as the neighbour scans read it, in grid order: 32 bytes, two per cache line. */
 typedef struct scan_rec {
-    float x, y, vx, vy, r, gx, gy;
+    float x, y;
+    float ux, uy; /* unit velocity, zero when standing still (alignment) */
+    float r, gx, gy;
     uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal */
 } scan_rec;
 
@@ -35,7 +43,7 @@ struct tn_crowd {
     float clear_reach; /* clear_r * smaller tile side, pixels */
 
     int32_t cap, n;
-    float dt, nr, nr2, inv_nr, sim2, avoid_la, wall_la;
+    float dt, nr, nr2, inv_nr, inv_cell, sim2, avoid_la, wall_la;
     tn_wander wander;
     int32_t period[TN_BEHAVIOUR_COUNT];
     bool periodic; /* some period > 1 */
@@ -66,7 +74,16 @@ struct tn_crowd {
     int32_t *cell_of;    /* per dense agent */
     int32_t *order;      /* grid position -> dense index */
     scan_rec *srec;      /* grid order */
+    tn_vec2 *sxy;        /* grid order, positions only: the candidate scan reads 8 per line */
     float *dispx, *dispy;
+
+    /* second copies of the per-agent arrays: each step the agents are gathered into grid
+     * order, so the force loop reads every array in sequence */
+    float *alt_f[14], *alt_w;
+    uint8_t *alt_kind, *alt_arrived, *alt_fresh;
+    int32_t *alt_flow, *alt_cell;
+    uint32_t *alt_slot;
+    tn_vec2 *alt_cache, *alt_total;
 
     tn_flow_view *flows;
     uint8_t *flow_set;
@@ -170,8 +187,8 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);
     double world_w = (double)tn_map_width(map) * (double)tw;
     double world_h = (double)tn_map_height(map) * (double)th;
-    double gwd = ceil(world_w / (double)def->neighbour_radius);
-    double ghd = ceil(world_h / (double)def->neighbour_radius);
+    double gwd = ceil(world_w * GRID_SPLIT / (double)def->neighbour_radius);
+    double ghd = ceil(world_h * GRID_SPLIT / (double)def->neighbour_radius);
     if (gwd * ghd > (double)MAX_GRID_CELLS)
         return TN_E_TOO_LARGE;
 
@@ -200,8 +217,17 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     size_t o_free = lay(&l, cap, sizeof(int32_t));
     size_t o_cs = lay(&l, (size_t)tmp.gw * (size_t)tmp.gh + 1, sizeof(int32_t));
     size_t o_cell = lay(&l, cap, sizeof(int32_t)), o_order = lay(&l, cap, sizeof(int32_t));
-    size_t o_srec = lay(&l, cap, sizeof(scan_rec));
+    size_t o_srec = lay(&l, cap, sizeof(scan_rec)), o_sxy = lay(&l, cap, sizeof(tn_vec2));
     size_t o_dx = lay(&l, cap, sizeof(float)), o_dy = lay(&l, cap, sizeof(float));
+    size_t a_f[14];
+    for (int k = 0; k < 14; k++)
+        a_f[k] = lay(&l, cap, sizeof(float));
+    size_t a_w = lay(&l, cap * nb, sizeof(float));
+    size_t a_kind = lay(&l, cap, 1), a_arr = lay(&l, cap, 1), a_fresh = lay(&l, cap, 1);
+    size_t a_flow = lay(&l, cap, sizeof(int32_t)), a_slot = lay(&l, cap, sizeof(uint32_t));
+    size_t a_cell = lay(&l, cap, sizeof(int32_t));
+    size_t a_cache = (tmp.periodic || tmp.record) ? lay(&l, cap * nb, sizeof(tn_vec2)) : 0;
+    size_t a_total = tmp.record ? lay(&l, cap, sizeof(tn_vec2)) : 0;
     size_t o_flows = lay(&l, (size_t)def->max_flows, sizeof(tn_flow_view));
     size_t o_fset = lay(&l, (size_t)def->max_flows, 1);
     size_t o_clear = lay(&l, cells, 1);
@@ -222,6 +248,7 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->nr = def->neighbour_radius;
     c->nr2 = c->nr * c->nr;
     c->inv_nr = 1.0f / c->nr;
+    c->inv_cell = (float)GRID_SPLIT / c->nr;
     c->sim2 = def->similar_goal_distance * def->similar_goal_distance;
     c->avoid_la = def->avoid_look_ahead;
     c->wall_la = def->wall_look_ahead > 0.0f ? def->wall_look_ahead : (tw < th ? tw : th);
@@ -254,8 +281,20 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->cell_of = (int32_t *)(void *)(block + o_cell);
     c->order = (int32_t *)(void *)(block + o_order);
     c->srec = (scan_rec *)(void *)(block + o_srec);
+    c->sxy = (tn_vec2 *)(void *)(block + o_sxy);
     c->dispx = (float *)(void *)(block + o_dx);
     c->dispy = (float *)(void *)(block + o_dy);
+    for (int k = 0; k < 14; k++)
+        c->alt_f[k] = (float *)(void *)(block + a_f[k]);
+    c->alt_w = (float *)(void *)(block + a_w);
+    c->alt_kind = (uint8_t *)(block + a_kind);
+    c->alt_arrived = (uint8_t *)(block + a_arr);
+    c->alt_fresh = (uint8_t *)(block + a_fresh);
+    c->alt_flow = (int32_t *)(void *)(block + a_flow);
+    c->alt_slot = (uint32_t *)(void *)(block + a_slot);
+    c->alt_cell = (int32_t *)(void *)(block + a_cell);
+    c->alt_cache = c->cache ? (tn_vec2 *)(void *)(block + a_cache) : NULL;
+    c->alt_total = c->total ? (tn_vec2 *)(void *)(block + a_total) : NULL;
     c->flows = (tn_flow_view *)(void *)(block + o_flows);
     c->flow_set = (uint8_t *)(block + o_fset);
     c->clear = (uint8_t *)(block + o_clear);
@@ -371,7 +410,7 @@ static void refresh_map(tn_crowd *c)
 
 static int32_t cell_index_px(const tn__mover *m, float x, float y)
 {
-    int32_t cx = (int32_t)floorf(x / m->tw), cy = (int32_t)floorf(y / m->th);
+    int32_t cx = tn__ifloor(x / m->tw), cy = tn__ifloor(y / m->th);
     if (cx < 0 || cy < 0 || cx >= m->w || cy >= m->h)
         return -1;
     return cy * m->w + cx;
@@ -599,9 +638,8 @@ tn_status tn_crowd_forces(const tn_crowd *c, tn_agent_id id, tn_vec2 *out, tn_ve
 static inline tn_vec2 flow_sample(const tn_flow_view *v, float x, float y)
 {
     float fx = x / v->cell_width - 0.5f, fy = y / v->cell_height - 0.5f;
-    float flx = floorf(fx), fly = floorf(fy);
-    int32_t x0 = (int32_t)flx, y0 = (int32_t)fly;
-    float tx = fx - flx, ty = fy - fly;
+    int32_t x0 = tn__ifloor(fx), y0 = tn__ifloor(fy);
+    float tx = fx - (float)x0, ty = fy - (float)y0;
     float sx = 0.0f, sy = 0.0f;
     for (int k = 0; k < 4; k++) {
         int32_t cx = x0 + (k & 1), cy = y0 + (k >> 1);
@@ -614,7 +652,7 @@ static inline tn_vec2 flow_sample(const tn_flow_view *v, float x, float y)
     }
     float l2 = sx * sx + sy * sy;
     if (!(l2 > 1e-12f)) {
-        int32_t cx = (int32_t)floorf(x / v->cell_width), cy = (int32_t)floorf(y / v->cell_height);
+        int32_t cx = tn__ifloor(x / v->cell_width), cy = tn__ifloor(y / v->cell_height);
         if (cx < 0 || cy < 0 || cx >= v->width || cy >= v->height)
             return tn__v2(0.0f, 0.0f);
         return v->dir[(size_t)cy * (size_t)v->width + (size_t)cx];
@@ -659,7 +697,7 @@ static void build_grid(tn_crowd *c)
     int32_t *cs = c->cell_start;
     memset(cs, 0, (ncell + 1) * sizeof(int32_t));
     for (int32_t i = 0; i < n; i++) {
-        int32_t cx = (int32_t)(c->px[i] * c->inv_nr), cy = (int32_t)(c->py[i] * c->inv_nr);
+        int32_t cx = (int32_t)(c->px[i] * c->inv_cell), cy = (int32_t)(c->py[i] * c->inv_cell);
         cx = cx < 0 ? 0 : cx >= gw ? gw - 1 : cx;
         cy = cy < 0 ? 0 : cy >= gh ? gh - 1 : cy;
         int32_t cell = cy * gw + cx;
@@ -679,11 +717,81 @@ static void build_grid(tn_crowd *c)
         scan_rec *r = &c->srec[k];
         r->x = c->px[i];
         r->y = c->py[i];
-        r->vx = c->vx[i];
-        r->vy = c->vy[i];
+        c->sxy[k].x = r->x;
+        c->sxy[k].y = r->y;
+        float vx = c->vx[i], vy = c->vy[i], l2 = vx * vx + vy * vy;
+        if (l2 > 0.0f) {
+            float l = sqrtf(l2);
+            r->ux = vx / l;
+            r->uy = vy / l;
+        } else {
+            r->ux = r->uy = 0.0f;
+        }
         r->r = c->rad[i];
         r->key = goal_key(c, i, &r->gx, &r->gy);
     }
+}
+
+#define SWAP_PTR(T, a, b)                                                                          \
+    do {                                                                                           \
+        T *t_ = (a);                                                                               \
+        (a) = (b);                                                                                 \
+        (b) = t_;                                                                                  \
+    } while (0)
+
+/* Gather every per-agent array into grid order (the order build_grid found), so that agent k
+ * of the grid is dense agent k. Agents move little between steps, so after the first step the
+ * permutation is close to the identity and this pass streams through memory. */
+static void sort_agents(tn_crowd *c)
+{
+    int32_t n = c->n;
+    const int32_t *order = c->order;
+    int32_t moved = 0;
+    for (int32_t k = 0; k < n; k++)
+        moved += order[k] != k;
+    if (moved == 0)
+        return;
+    float **cols[14] = {&c->px,   &c->py,   &c->vx,   &c->vy,    &c->hx,  &c->hy,  &c->rad,
+                        &c->maxs, &c->maxf, &c->slow, &c->arr_r, &c->tgx, &c->tgy, &c->wang};
+    for (int a = 0; a < 14; a++) {
+        const float *src = *cols[a];
+        float *dst = c->alt_f[a];
+        for (int32_t k = 0; k < n; k++)
+            dst[k] = src[order[k]];
+        c->alt_f[a] = *cols[a];
+        *cols[a] = dst;
+    }
+    for (int32_t k = 0; k < n; k++) {
+        int32_t i = order[k];
+        memcpy(c->alt_w + (size_t)k * TN_BEHAVIOUR_COUNT, c->w + (size_t)i * TN_BEHAVIOUR_COUNT,
+               sizeof(float) * TN_BEHAVIOUR_COUNT);
+        c->alt_kind[k] = c->kind[i];
+        c->alt_arrived[k] = c->arrived[i];
+        c->alt_fresh[k] = c->fresh[i];
+        c->alt_flow[k] = c->flow[i];
+        c->alt_slot[k] = c->slot_of[i];
+        c->alt_cell[k] = c->cell_of[i];
+        c->dense_of[c->slot_of[i]] = k;
+    }
+    if (c->cache)
+        for (int32_t k = 0; k < n; k++)
+            memcpy(c->alt_cache + (size_t)k * TN_BEHAVIOUR_COUNT,
+                   c->cache + (size_t)order[k] * TN_BEHAVIOUR_COUNT,
+                   sizeof(tn_vec2) * TN_BEHAVIOUR_COUNT);
+    if (c->total)
+        for (int32_t k = 0; k < n; k++)
+            c->alt_total[k] = c->total[order[k]];
+    SWAP_PTR(float, c->w, c->alt_w);
+    SWAP_PTR(uint8_t, c->kind, c->alt_kind);
+    SWAP_PTR(uint8_t, c->arrived, c->alt_arrived);
+    SWAP_PTR(uint8_t, c->fresh, c->alt_fresh);
+    SWAP_PTR(int32_t, c->flow, c->alt_flow);
+    SWAP_PTR(uint32_t, c->slot_of, c->alt_slot);
+    SWAP_PTR(int32_t, c->cell_of, c->alt_cell);
+    SWAP_PTR(tn_vec2, c->cache, c->alt_cache);
+    SWAP_PTR(tn_vec2, c->total, c->alt_total);
+    for (int32_t k = 0; k < n; k++)
+        c->order[k] = k;
 }
 
 /* Is behaviour b due for agent i this step? */
@@ -706,18 +814,21 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
     int32_t i = c->order[k], cell = c->cell_of[i];
     int32_t cx = cell % c->gw, cy = cell / c->gw;
     int32_t kmax = c->kmax;
-    float nr2 = c->nr2;
+    float nr2 = c->nr2, sx = self->x, sy = self->y;
+    const tn_vec2 *sxy = c->sxy;
     L->n = 0;
     L->worst = 0;
-    int32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < c->gh ? cy + 1 : cy;
-    int32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < c->gw ? cx + 1 : cx;
+    int32_t y0 = cy > GRID_SPLIT ? cy - GRID_SPLIT : 0;
+    int32_t y1 = cy + GRID_SPLIT < c->gh ? cy + GRID_SPLIT : c->gh - 1;
+    int32_t x0 = cx > GRID_SPLIT ? cx - GRID_SPLIT : 0;
+    int32_t x1 = cx + GRID_SPLIT < c->gw ? cx + GRID_SPLIT : c->gw - 1;
     for (int32_t y = y0; y <= y1; y++) {
         const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
         int32_t m0 = row[x0], m1 = row[x1 + 1]; /* the cells x0..x1 are contiguous */
         for (int32_t m = m0; m < m1; m++) {
             if (m == k)
                 continue;
-            float dx = self->x - c->srec[m].x, dy = self->y - c->srec[m].y;
+            float dx = sx - sxy[m].x, dy = sy - sxy[m].y;
             float d2 = dx * dx + dy * dy;
             if (!(d2 < nr2))
                 continue;
@@ -765,8 +876,8 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i)
         if (!c->flow_set[f])
             return tn__v2(0.0f, 0.0f);
         const tn_flow_view *v = &c->flows[f];
-        int32_t cx = (int32_t)floorf(pos.x / v->cell_width);
-        int32_t cy = (int32_t)floorf(pos.y / v->cell_height);
+        int32_t cx = tn__ifloor(pos.x / v->cell_width);
+        int32_t cy = tn__ifloor(pos.y / v->cell_height);
         bool sees = false;
         if (v->los && cx >= 0 && cy >= 0 && cx < v->width && cy < v->height)
             sees = v->los[(size_t)cy * (size_t)v->width + (size_t)cx] != 0;
@@ -810,11 +921,11 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
     tn_vec2 f[TN_BEHAVIOUR_COUNT];
     bool run[TN_BEHAVIOUR_COUNT];
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++) {
-        run[b] = (w[b] != 0.0f || c->record) && due(c, i, b);
+        run[b] = (w[b] != 0.0f || c->record) && (!c->periodic || due(c, i, b));
         f[b] = (cache && !run[b]) ? cache[b] : tn__v2(0.0f, 0.0f);
     }
     const scan_rec *self = &c->srec[k];
-    tn_vec2 pos = tn__v2(self->x, self->y), vel = tn__v2(self->vx, self->vy);
+    tn_vec2 pos = tn__v2(self->x, self->y), vel = tn__v2(c->vx[i], c->vy[i]);
     float ms = c->maxs[i], mf = c->maxf[i];
 
     if (run[TN_BEHAVIOUR_SEPARATION] || run[TN_BEHAVIOUR_COHESION] || run[TN_BEHAVIOUR_ALIGNMENT] ||
@@ -836,7 +947,7 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
                 float gx = o->gx - self->gx, gy = o->gy - self->gy;
                 if (self->key == TN_TARGET_NONE || gx * gx + gy * gy <= c->sim2) {
                     tn__flock_add_com(&acc, tn__v2(o->x, o->y));
-                    tn__flock_add_head(&acc, tn__v2(o->vx, o->vy));
+                    tn__flock_add_unit(&acc, o->ux, o->uy);
                 }
             }
             if (avoid)
@@ -960,8 +1071,10 @@ static void push_apart(tn_crowd *c)
         int32_t i = c->order[k], cell = c->cell_of[i];
         int32_t cx = cell % c->gw, cy = cell / c->gw;
         float ax = 0.0f, ay = 0.0f;
-        int32_t y0 = cy > 0 ? cy - 1 : 0, y1 = cy + 1 < c->gh ? cy + 1 : cy;
-        int32_t x0 = cx > 0 ? cx - 1 : 0, x1 = cx + 1 < c->gw ? cx + 1 : cx;
+        int32_t y0 = cy > GRID_SPLIT ? cy - GRID_SPLIT : 0;
+        int32_t y1 = cy + GRID_SPLIT < c->gh ? cy + GRID_SPLIT : c->gh - 1;
+        int32_t x0 = cx > GRID_SPLIT ? cx - GRID_SPLIT : 0;
+        int32_t x1 = cx + GRID_SPLIT < c->gw ? cx + GRID_SPLIT : c->gw - 1;
         for (int32_t y = y0; y <= y1; y++) {
             const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
             for (int32_t m = row[x0]; m < row[x1 + 1]; m++) {
@@ -998,6 +1111,7 @@ tn_status tn_crowd_step(tn_crowd *c)
     refresh_map(c);
     if (c->n > 0) {
         build_grid(c);
+        sort_agents(c);
         nb_list L;
         for (int32_t k = 0; k < c->n; k++)
             agent_forces(c, k, &L);

@@ -144,14 +144,16 @@ tn_vec2 tn_steer_avoid_agents(const tn_steer_agent *a, const tn_vec2 *npos, cons
 }
 
 /* Is the pixel inside an impassable cell (or off the map)? Sets the cell's rectangle. */
-static bool probe_blocked(const tn_map *map, const uint8_t *pass, tn_vec2 p, float tw, float th,
+static bool probe_blocked(const uint8_t *pass, int32_t w, int32_t h, tn_vec2 p, float tw, float th,
                           float *x0, float *y0)
 {
-    int32_t cx = (int32_t)floorf(p.x / tw), cy = (int32_t)floorf(p.y / th);
+    *x0 = *y0 = 0.0f;
+    if (!(fabsf(p.x) < 1e9f) || !(fabsf(p.y) < 1e9f))
+        return true;
+    int32_t cx = tn__ifloor(p.x / tw), cy = tn__ifloor(p.y / th);
     *x0 = (float)cx * tw;
     *y0 = (float)cy * th;
-    int32_t i = tn_map_index(map, cx, cy);
-    return i < 0 || !pass[i];
+    return cx < 0 || cy < 0 || cx >= w || cy >= h || !pass[(size_t)cy * (size_t)w + (size_t)cx];
 }
 
 /* Push for a probe that hit the cell at (x0, y0): from the nearest point of the cell to pos. */
@@ -173,6 +175,7 @@ tn_vec2 tn_steer_avoid_walls(const tn_steer_agent *a, const tn_map *map, float l
     if (speed <= 0.0f)
         return zero2;
     const uint8_t *pass = tn_map_passable_data(map);
+    int32_t mw = tn_map_width(map), mh = tn_map_height(map);
     float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);
     tn_vec2 h = tn__v2_scale(a->vel, 1.0f / speed);
     /* cos/sin of 30 degrees; left of the heading is (hy, -hx) in y-down pixels */
@@ -188,7 +191,7 @@ tn_vec2 tn_steer_avoid_walls(const tn_steer_agent *a, const tn_map *map, float l
             tn_vec2 p = tn__v2(a->pos.x + dirs[f].x * lens[f] * frac,
                                a->pos.y + dirs[f].y * lens[f] * frac);
             float x0, y0;
-            if (probe_blocked(map, pass, p, tw, th, &x0, &y0)) {
+            if (probe_blocked(pass, mw, mh, p, tw, th, &x0, &y0)) {
                 float s = a->max_force * (1.25f - frac);
                 if (s > best_s) {
                     best_s = s;

@@ -7,6 +7,14 @@
 
 #include <math.h>
 
+/* floor() to an integer without the libm call (baseline x86-64 has no SSE4.1 round);
+ * exact for |x| < 2^31. */
+static inline int32_t tn__ifloor(float x)
+{
+    int32_t i = (int32_t)x;
+    return i - ((float)i > x);
+}
+
 static inline tn_vec2 tn__v2(float x, float y)
 {
     tn_vec2 v = {x, y};
@@ -121,6 +129,16 @@ static inline void tn__flock_add_head(tn__flock_acc *a, tn_vec2 v)
         float l = sqrtf(l2);
         a->head.x += v.x / l;
         a->head.y += v.y / l;
+        a->nhead++;
+    }
+}
+
+/* Add a neighbour's unit heading (zero when it stands still). */
+static inline void tn__flock_add_unit(tn__flock_acc *a, float ux, float uy)
+{
+    if (ux != 0.0f || uy != 0.0f) {
+        a->head.x += ux;
+        a->head.y += uy;
         a->nhead++;
     }
 }

@@ -1,6 +1,8 @@
 /* STAND-IN tile collision for circles; see tile_mover.h. To be replaced by the shared mover. */
 #include "tile_mover.h"
 
+#include "steer_math.h"
+
 #include <math.h>
 
 #define SKIN 1e-3f
@@ -59,8 +61,8 @@ static float cell_overlap(const tn__mover *m, int32_t cx, int32_t cy, float x, f
 
 float tn__mover_overlap(const tn__mover *m, float x, float y, float r)
 {
-    int32_t cx0 = (int32_t)floorf((x - r) / m->tw), cx1 = (int32_t)floorf((x + r) / m->tw);
-    int32_t cy0 = (int32_t)floorf((y - r) / m->th), cy1 = (int32_t)floorf((y + r) / m->th);
+    int32_t cx0 = tn__ifloor((x - r) / m->tw), cx1 = tn__ifloor((x + r) / m->tw);
+    int32_t cy0 = tn__ifloor((y - r) / m->th), cy1 = tn__ifloor((y + r) / m->th);
     float worst = 0.0f, nx, ny;
     for (int32_t cy = cy0; cy <= cy1; cy++)
         for (int32_t cx = cx0; cx <= cx1; cx++)
@@ -83,8 +85,8 @@ bool tn__mover_fits(const tn__mover *m, float x, float y, float r)
 static bool push_out(const tn__mover *m, float *x, float *y, float r)
 {
     for (int round = 0; round < 4; round++) {
-        int32_t cx0 = (int32_t)floorf((*x - r) / m->tw), cx1 = (int32_t)floorf((*x + r) / m->tw);
-        int32_t cy0 = (int32_t)floorf((*y - r) / m->th), cy1 = (int32_t)floorf((*y + r) / m->th);
+        int32_t cx0 = tn__ifloor((*x - r) / m->tw), cx1 = tn__ifloor((*x + r) / m->tw);
+        int32_t cy0 = tn__ifloor((*y - r) / m->th), cy1 = tn__ifloor((*y + r) / m->th);
         bool any = false;
         for (int32_t cy = cy0; cy <= cy1; cy++)
             for (int32_t cx = cx0; cx <= cx1; cx++) {

@@ -1,0 +1,385 @@
+/* tilenav sim: a crowd streaming to a goal through a flow field, with flocking and tile
+ * collision; prints one summary line. --bench runs the agent-count curve. */
+#include "cli.h"
+#include "tilenav/io.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tn_cmd_sim(int argc, char **argv);
+extern const char tn_cmd_sim_summary[];
+const char tn_cmd_sim_summary[] = "run a crowd to a goal through a flow field (agents, bench)";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tilenav sim MAP GX GY --agents N --steps S [--seed K] [--json] [--png FILE]\n"
+            "       tilenav sim MAP GX GY --bench [--steps S] [--seed K] [--counts A,B,...]\n\n"
+            "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
+            "runs S fixed steps of 1/60 s: flow field following (straight seek where the cell\n"
+            "sees the goal), separation, cohesion, alignment, look-ahead avoidance of agents and\n"
+            "walls, tile collision. Agents leave the crowd when they reach the goal. Prints\n"
+            "  sim agents=N arrived=A steps=S ms_per_step=X max_wall_overlap=D hash=H\n"
+            "where X is the mean time of one crowd step, D the deepest overlap (pixels) of any\n"
+            "agent with an impassable cell seen after any step (always 0), H the state hash.\n"
+            "--bench prints ms per step and ns per agent for each agent count (default\n"
+            "1000,3000,10000,30000,100000; S defaults to 120 steps; an agent that arrives\n"
+            "re-enters at a random cell, so the count holds).\n");
+}
+
+/* ---- STAND-IN flow field (to be replaced by tilenav/field.h when it lands) ----------------
+ * Dijkstra from the goal with 8-connected moves without corner cutting; each cell's
+ * direction points at its cheapest legal neighbour; line of sight by stepping the segment from
+ * the cell centre to the goal centre every quarter tile. */
+typedef struct sim_flow {
+    tn_vec2 *dir;
+    uint8_t *los;
+    float *dist;
+} sim_flow;
+
+typedef struct heap_item {
+    float d;
+    int32_t i;
+} heap_item;
+
+static void heap_push(heap_item *h, size_t *n, heap_item it)
+{
+    size_t k = (*n)++;
+    while (k > 0) {
+        size_t p = (k - 1) / 2;
+        if (h[p].d < it.d || (h[p].d == it.d && h[p].i <= it.i))
+            break;
+        h[k] = h[p];
+        k = p;
+    }
+    h[k] = it;
+}
+
+static heap_item heap_pop(heap_item *h, size_t *n)
+{
+    heap_item top = h[0], last = h[--(*n)];
+    size_t k = 0;
+    for (;;) {
+        size_t l = 2 * k + 1, r = l + 1, m = k;
+        heap_item best = last;
+        if (l < *n && (h[l].d < best.d || (h[l].d == best.d && h[l].i < best.i))) {
+            m = l;
+            best = h[l];
+        }
+        if (r < *n && (h[r].d < best.d || (h[r].d == best.d && h[r].i < best.i)))
+            m = r;
+        if (m == k)
+            break;
+        h[k] = h[m];
+        k = m;
+    }
+    if (*n > 0)
+        h[k] = last;
+    return top;
+}
+
+static bool flow_build(const tn_map *m, tn_cell goal, sim_flow *f)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    size_t n = (size_t)w * (size_t)h;
+    const uint8_t *pass = tn_map_passable_data(m);
+    f->dir = calloc(n, sizeof *f->dir);
+    f->los = calloc(n, 1);
+    f->dist = malloc(n * sizeof *f->dist);
+    heap_item *heap = malloc(n * 8 * sizeof *heap);
+    if (!f->dir || !f->los || !f->dist || !heap) {
+        free(heap);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        f->dist[i] = INFINITY;
+    size_t hn = 0;
+    int32_t gi = goal.y * w + goal.x;
+    f->dist[gi] = 0.0f;
+    heap_push(heap, &hn, (heap_item){0.0f, gi});
+    static const int dx8[8] = {1, -1, 0, 0, 1, 1, -1, -1}, dy8[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+    while (hn) {
+        heap_item it = heap_pop(heap, &hn);
+        if (it.d > f->dist[it.i])
+            continue;
+        int32_t x = it.i % w, y = it.i / w;
+        for (int k = 0; k < 8; k++) {
+            int32_t nx = x + dx8[k], ny = y + dy8[k];
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h || !pass[ny * w + nx])
+                continue;
+            if (k >= 4 && (!pass[y * w + nx] || !pass[ny * w + x]))
+                continue;
+            /* walking backwards: the step ny -> y enters (x, y) */
+            float cost = (k >= 4 ? 1.41421356f : 1.0f) * tn_map_cost(m, x, y);
+            float nd = it.d + cost;
+            if (nd < f->dist[ny * w + nx]) {
+                f->dist[ny * w + nx] = nd;
+                heap_push(heap, &hn, (heap_item){nd, ny * w + nx});
+            }
+        }
+    }
+    free(heap);
+    float tw = (float)tn_map_tile_width(m), th = (float)tn_map_tile_height(m);
+    tn_vec2 gp = tn_map_cell_center_px(m, goal.x, goal.y);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            int32_t i = y * w + x;
+            if (!isfinite(f->dist[i]))
+                continue;
+            float best = f->dist[i];
+            int bk = -1;
+            for (int k = 0; k < 8; k++) {
+                int32_t nx = x + dx8[k], ny = y + dy8[k];
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h || !pass[ny * w + nx])
+                    continue;
+                if (k >= 4 && (!pass[y * w + nx] || !pass[ny * w + x]))
+                    continue;
+                if (f->dist[ny * w + nx] < best) {
+                    best = f->dist[ny * w + nx];
+                    bk = k;
+                }
+            }
+            if (bk >= 0) {
+                float l = bk >= 4 ? 0.70710678f : 1.0f;
+                f->dir[i] = (tn_vec2){(float)dx8[bk] * l, (float)dy8[bk] * l};
+            }
+            tn_vec2 cp = tn_map_cell_center_px(m, x, y);
+            float ex = gp.x - cp.x, ey = gp.y - cp.y;
+            float len = sqrtf(ex * ex + ey * ey), step = 0.25f * (tw < th ? tw : th);
+            int32_t ns = (int32_t)(len / step) + 1;
+            bool ok = true;
+            for (int32_t s = 1; s <= ns && ok; s++) {
+                float t = (float)s / (float)ns;
+                int32_t cx = (int32_t)floorf((cp.x + ex * t) / tw);
+                int32_t cy = (int32_t)floorf((cp.y + ey * t) / th);
+                ok = cx >= 0 && cy >= 0 && cx < w && cy < h && pass[cy * w + cx];
+            }
+            f->los[i] = ok;
+        }
+    return true;
+}
+
+static void flow_free(sim_flow *f)
+{
+    free(f->dir);
+    free(f->los);
+    free(f->dist);
+}
+
+/* ---- the run -------------------------------------------------------------------------------- */
+
+typedef struct sim_result {
+    int32_t spawned, arrived;
+    double ms_per_step;
+    float max_overlap;
+    uint64_t hash;
+} sim_result;
+
+static int spawn_one(tn_crowd *c, tn_agent_def *ad, const int32_t *reach, int32_t nreach, int32_t w,
+                     float tw, float th, tn_rng *rng)
+{
+    int32_t i = reach[tn_rng_below(rng, (uint32_t)nreach)];
+    float margin = ad->radius + 0.01f;
+    ad->pos.x = (float)(i % w) * tw + margin + tn_rng_float(rng) * (tw - 2.0f * margin);
+    ad->pos.y = (float)(i / w) * th + margin + tn_rng_float(rng) * (th - 2.0f * margin);
+    tn_agent_id id;
+    return tn_crowd_add(c, ad, &id) == TN_OK;
+}
+
+static tn_status sim_run(const tn_map *m, const sim_flow *f, tn_cell goal, int32_t agents,
+                         int32_t steps, uint64_t seed, bool recycle, sim_result *res)
+{
+    memset(res, 0, sizeof *res);
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    float tw = (float)tn_map_tile_width(m), th = (float)tn_map_tile_height(m);
+    float tmin = tw < th ? tw : th;
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = agents > 0 ? agents : 1;
+    cd.neighbour_radius = tmin;
+    cd.max_neighbours = 8;
+    cd.seed = seed;
+    tn_crowd *c = NULL;
+    tn_status st = tn_crowd_create(&cd, &c);
+    if (st < 0)
+        return st;
+    tn_flow_view view = {w, h, tw, th, f->dir, f->los, tn_map_cell_center_px(m, goal.x, goal.y)};
+    st = tn_crowd_set_flow(c, 0, &view);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.radius = 0.2f * tmin;
+    ad.max_speed = 4.0f * tmin;
+    ad.max_force = 16.0f * tmin;
+    ad.slow_radius = tmin;
+    ad.arrive_radius = 0.75f * tmin;
+    ad.target = TN_TARGET_FLOW;
+    ad.flow = 0;
+    /* spawn on reachable cells, anywhere inside the cell where the circle fits */
+    tn_rng rng = tn_rng_seed(seed);
+    size_t cells = (size_t)w * (size_t)h;
+    int32_t *reach = malloc(cells * sizeof *reach);
+    int32_t nreach = 0;
+    if (!reach) {
+        tn_crowd_destroy(c);
+        return TN_E_NOMEM;
+    }
+    for (size_t i = 0; i < cells; i++)
+        if (isfinite(f->dist[i]) && f->dist[i] > 0.0f)
+            reach[nreach++] = (int32_t)i;
+    for (int64_t tries = 0;
+         st >= 0 && nreach > 0 && res->spawned < agents && tries < (int64_t)agents * 20; tries++)
+        res->spawned += spawn_one(c, &ad, reach, nreach, w, tw, th, &rng);
+    double total = 0.0;
+    for (int32_t s = 0; st >= 0 && s < steps; s++) {
+        double t0 = tn_cli_now();
+        st = tn_crowd_step(c);
+        total += tn_cli_now() - t0;
+        float o = tn_crowd_max_wall_overlap(c);
+        if (o > res->max_overlap)
+            res->max_overlap = o;
+        int32_t left = 0;
+        for (int32_t i = tn_crowd_count(c) - 1; st >= 0 && i >= 0; i--) {
+            tn_agent_id id = tn_crowd_agent_at(c, i);
+            tn_agent_state as;
+            st = tn_crowd_get(c, id, &as);
+            if (st >= 0 && as.arrived) {
+                st = tn_crowd_remove(c, id);
+                res->arrived++;
+                left++;
+            }
+        }
+        /* the benchmark keeps the count: every agent that arrives re-enters somewhere else */
+        for (int32_t tries = 0; recycle && left > 0 && tries < 1000; tries++)
+            left -= spawn_one(c, &ad, reach, nreach, w, tw, th, &rng);
+    }
+    free(reach);
+    res->ms_per_step = steps > 0 ? total * 1000.0 / steps : 0.0;
+    res->hash = tn_crowd_hash(c);
+    tn_crowd_destroy(c);
+    return st;
+}
+
+int tn_cmd_sim(int argc, char **argv)
+{
+    const char *cmd = "sim";
+    const char *pos[3] = {NULL, NULL, NULL};
+    int npos = 0;
+    int64_t agents = -1, steps = -1, seed = 1;
+    bool json = false, bench = false;
+    const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (tn_cli_is_help(a)) {
+            usage(stdout);
+            return TN_EXIT_OK;
+        }
+        bool has = i + 1 < argc;
+        if (strcmp(a, "--agents") == 0 && has) {
+            if (!tn_cli_parse_int(argv[++i], 0, TN_CROWD_MAX_AGENTS, &agents))
+                return tn_cli_usage_error(cmd, "bad --agents '%s'", argv[i]);
+        } else if (strcmp(a, "--steps") == 0 && has) {
+            if (!tn_cli_parse_int(argv[++i], 0, 100000000, &steps))
+                return tn_cli_usage_error(cmd, "bad --steps '%s'", argv[i]);
+        } else if (strcmp(a, "--seed") == 0 && has) {
+            if (!tn_cli_parse_int(argv[++i], 0, INT64_MAX, &seed))
+                return tn_cli_usage_error(cmd, "bad --seed '%s'", argv[i]);
+        } else if (strcmp(a, "--png") == 0 && has) {
+            png = argv[++i];
+        } else if (strcmp(a, "--counts") == 0 && has) {
+            counts = argv[++i];
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--bench") == 0) {
+            bench = true;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return tn_cli_usage_error(cmd, "unknown option '%s'", a);
+        } else if (npos < 3) {
+            pos[npos++] = a;
+        } else {
+            return tn_cli_usage_error(cmd, "too many arguments");
+        }
+    }
+    if (npos != 3)
+        return tn_cli_usage_error(cmd, "expected MAP GX GY");
+    if (!bench && (agents < 0 || steps < 0))
+        return tn_cli_usage_error(cmd, "--agents and --steps are required");
+    if (png)
+        return tn_cli_usage_error(cmd, "--png is not available yet (needs tools/render)");
+    tn_map *m = NULL;
+    tn_diag diag;
+    memset(&diag, 0, sizeof diag);
+    tn_status st = tn_map_load(pos[0], NULL, &m, &diag);
+    if (st < 0) {
+        char msg[1024];
+        tn_diag_format(&diag, msg, sizeof msg);
+        tn_cli_error(cmd, "%s", msg);
+        return TN_EXIT_INPUT;
+    }
+    int64_t gx, gy;
+    if (!tn_cli_parse_int(pos[1], 0, tn_map_width(m) - 1, &gx) ||
+        !tn_cli_parse_int(pos[2], 0, tn_map_height(m) - 1, &gy)) {
+        tn_map_destroy(m);
+        return tn_cli_usage_error(cmd, "goal (%s, %s) is not a cell of the map", pos[1], pos[2]);
+    }
+    tn_cell goal = {(int32_t)gx, (int32_t)gy};
+    if (!tn_map_passable(m, goal.x, goal.y)) {
+        tn_map_destroy(m);
+        tn_cli_error(cmd, "goal (%d, %d) is blocked", goal.x, goal.y);
+        return TN_EXIT_FAIL;
+    }
+    sim_flow f;
+    memset(&f, 0, sizeof f);
+    if (!flow_build(m, goal, &f)) {
+        flow_free(&f);
+        tn_map_destroy(m);
+        return TN_EXIT_NOMEM;
+    }
+    int rc = TN_EXIT_OK;
+    if (bench) {
+        int32_t bsteps = steps > 0 ? (int32_t)steps : 120;
+        printf("agents  ms_per_step  ns_per_agent  arrived  max_wall_overlap\n");
+        const char *p = counts;
+        while (*p && rc == TN_EXIT_OK) {
+            char *end = NULL;
+            long n = strtol(p, &end, 10);
+            if (end == p || n < 1 || n > TN_CROWD_MAX_AGENTS) {
+                rc = tn_cli_usage_error(cmd, "bad --counts '%s'", counts);
+                break;
+            }
+            sim_result r;
+            st = sim_run(m, &f, goal, (int32_t)n, bsteps, (uint64_t)seed, true, &r);
+            if (st < 0) {
+                tn_cli_error(cmd, "%s", tn_status_str(st));
+                rc = tn_cli_exit_for(st);
+                break;
+            }
+            printf("%6d  %11.3f  %12.1f  %7d  %g\n", r.spawned, r.ms_per_step,
+                   r.ms_per_step * 1e6 / (r.spawned > 0 ? r.spawned : 1), r.arrived,
+                   (double)r.max_overlap);
+            fflush(stdout);
+            p = *end == ',' ? end + 1 : end;
+        }
+    } else {
+        sim_result r;
+        st = sim_run(m, &f, goal, (int32_t)agents, (int32_t)steps, (uint64_t)seed, false, &r);
+        if (st < 0) {
+            tn_cli_error(cmd, "%s", tn_status_str(st));
+            rc = tn_cli_exit_for(st);
+        } else if (json) {
+            printf("{\"agents\":%d,\"arrived\":%d,\"steps\":%" PRId64
+                   ",\"ms_per_step\":%.4f,\"max_wall_overlap\":%g,\"hash\":\"%016" PRIx64 "\"}\n",
+                   r.spawned, r.arrived, steps, r.ms_per_step, (double)r.max_overlap, r.hash);
+        } else {
+            printf("sim agents=%d arrived=%d steps=%" PRId64
+                   " ms_per_step=%.4f max_wall_overlap=%g hash=%016" PRIx64 "\n",
+                   r.spawned, r.arrived, steps, r.ms_per_step, (double)r.max_overlap, r.hash);
+        }
+        if (rc == TN_EXIT_OK && r.max_overlap > 0.0f)
+            rc = TN_EXIT_FAIL;
+    }
+    flow_free(&f);
+    tn_map_destroy(m);
+    return rc;
+}
