@@ -9,6 +9,7 @@
 
 #include "base.h"
 #include "crowd.h"
+#include "follow.h"
 #include "map.h"
 #include "moves.h"
 #include "rng.h"
