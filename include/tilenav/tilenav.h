@@ -10,6 +10,7 @@
 #include "base.h"
 #include "crowd.h"
 #include "follow.h"
+#include "formation.h"
 #include "map.h"
 #include "moves.h"
 #include "rng.h"
