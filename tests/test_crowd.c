@@ -259,12 +259,12 @@ static void test_forces_match_steer(void **state)
             assert_int_equal(tn_crowd_set_velocity(c, ids[i], v), TN_OK);
         }
         /* the snapshot the step will see */
-        tn_agent_state *st = calloc((size_t)n, sizeof *st);
-        tn_target_kind *kind = calloc((size_t)n, sizeof *kind);
-        tn_vec2 *goal = calloc((size_t)n, sizeof *goal);
-        tn_vec2 *np = calloc((size_t)n, sizeof *np), *nv = calloc((size_t)n, sizeof *nv);
-        tn_vec2 *cp = calloc((size_t)n, sizeof *cp), *cv = calloc((size_t)n, sizeof *cv);
-        float *nr = calloc((size_t)n, sizeof *nr);
+        tn_agent_state *st = calloc(300, sizeof *st);
+        tn_target_kind *kind = calloc(300, sizeof *kind);
+        tn_vec2 *goal = calloc(300, sizeof *goal);
+        tn_vec2 *np = calloc(300, sizeof *np), *nv = calloc(300, sizeof *nv);
+        tn_vec2 *cp = calloc(300, sizeof *cp), *cv = calloc(300, sizeof *cv);
+        float *nr = calloc(300, sizeof *nr);
         /* recover each agent's goal: set again from a fresh draw sequence */
         tn_test_rng r2 = {seed * 77};
         for (int i = 0; i < n; i++) {
@@ -454,14 +454,23 @@ static void run_wall_stress(int agents, int steps, uint64_t seed)
 static void test_walls_never_overlapped(void **state)
 {
     (void)state;
+    /* the issue's 1,000 agents over 10,000 steps; under AddressSanitizer (about 10x slower)
+     * 2,000 steps keep the test under a minute unless TN_TEST_FULL=1 */
+    int steps = 10000;
+#if defined(__SANITIZE_ADDRESS__)
+    steps = 2000;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    steps = 2000;
+#endif
+#endif
     const char *full = getenv("TN_TEST_FULL");
     if (full && *full == '1')
-        run_wall_stress(1000, 10000, 3);
-    else
-        run_wall_stress(1000, 1500, 3);
+        steps = 10000;
+    run_wall_stress(1000, steps, 3);
 }
 
-static uint64_t run_hash(uint64_t seed, int steps, int32_t period)
+static uint64_t run_hash_wander(uint64_t seed, int steps, int32_t period, float wander)
 {
     tn_map *m = tn_test_random_map(32, 32, 0.15, 9);
     tn_crowd_def cd = tn_crowd_def_default();
@@ -473,7 +482,7 @@ static uint64_t run_hash(uint64_t seed, int steps, int32_t period)
     tn_crowd *c = NULL;
     assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
     tn_agent_def ad = tn_agent_def_default();
-    ad.weights[TN_BEHAVIOUR_WANDER] = 0.7f;
+    ad.weights[TN_BEHAVIOUR_WANDER] = wander;
     ad.target = TN_TARGET_ARRIVE;
     ad.target_pos = (tn_vec2){500, 500};
     tn_agent_id ids[300];
@@ -488,6 +497,26 @@ static uint64_t run_hash(uint64_t seed, int steps, int32_t period)
     tn_crowd_destroy(c);
     tn_map_destroy(m);
     return h;
+}
+
+static uint64_t run_hash(uint64_t seed, int steps, int32_t period)
+{
+    return run_hash_wander(seed, steps, period, 0.7f);
+}
+
+/* The same scenario without wander uses only + - * / and sqrt, which IEEE 754 rounds exactly,
+ * so with -ffp-contract=off the hash is the same in every build (-O0, -O2, -O3, gcc, clang,
+ * sanitizers). The constant was printed by the Debug build; Release and the clang build must
+ * agree with it. A change of the algorithm changes it on purpose: update it then. */
+#define GOLDEN_HASH 0xbcf9d593fda94e6full
+
+static void test_golden_hash(void **state)
+{
+    (void)state;
+    uint64_t h = run_hash_wander(5, 400, 2, 0.0f);
+    if (h != GOLDEN_HASH)
+        fail_msg("crowd hash %016llx, expected %016llx", (unsigned long long)h,
+                 (unsigned long long)GOLDEN_HASH);
 }
 
 static void test_determinism(void **state)
@@ -650,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_push_apart_and_arrive),
         cmocka_unit_test(test_prioritized),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_golden_hash),
         cmocka_unit_test(test_walls_never_overlapped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
