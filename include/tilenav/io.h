@@ -46,7 +46,17 @@ typedef struct tn_load_options {
     size_t max_file_bytes;  ///< files larger than this are refused (default 256 MiB)
     int32_t tile_width;     ///< pixel size for formats without one (Moving AI; default 32)
     int32_t tile_height;    ///< (default 32)
+    /// Largest sum of W*H over all tile layers a loader allocates (default 2^28 gids, 1 GiB):
+    /// a small compressed file cannot make a loader allocate more. Past it: TN_E_TOO_LARGE.
+    size_t max_layer_cells;
+    /// Largest number of JSON values (numbers, strings, arrays, objects...) in one Tiled file,
+    /// counted before parsing (default 2^24; the parsed tree costs about 64 bytes per value).
+    size_t max_json_values;
 } tn_load_options;
+
+/// Deepest nesting of JSON arrays/objects accepted in a Tiled file (a map needs about 8 plus
+/// 2 per group level).
+#define TN_MAX_JSON_DEPTH 64
 
 TN_API tn_load_options tn_load_options_default(void);
 
