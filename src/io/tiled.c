@@ -243,7 +243,7 @@ static void line_col(const char *data, size_t pos, int32_t *line, int32_t *col)
 }
 
 /* Bound the value count and the nesting depth before cJSON sees the text. */
-static tn_status prescan(tl_ctx *c, const char *data, size_t len)
+static tn_status prescan(tl_ctx *c, const char *data, size_t len, bool *open)
 {
     size_t values = 1;
     int depth = 0;
@@ -282,6 +282,7 @@ static tn_status prescan(tl_ctx *c, const char *data, size_t len)
         default: break;
         }
     }
+    *open = in_str || depth > 0;
     return TN_OK;
 }
 
@@ -291,7 +292,8 @@ static tn_status parse_json(tl_ctx *c, const char *data, size_t len, cJSON **out
     size_t skip = 0;
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         skip = 3;
-    tn_status st = prescan(c, data + skip, len - skip);
+    bool open = false;
+    tn_status st = prescan(c, data + skip, len - skip, &open);
     if (st != TN_OK)
         return st;
     const char *end = NULL;
@@ -299,14 +301,12 @@ static tn_status parse_json(tl_ctx *c, const char *data, size_t len, cJSON **out
     size_t pos = end && end >= data + skip && end <= data + len ? (size_t)(end - data) : len;
     int32_t line, col;
     if (!root) {
-        bool at_end = true;
-        for (size_t i = pos; i < len; i++)
-            if (data[i] != ' ' && data[i] != '\t' && data[i] != '\r' && data[i] != '\n')
-                at_end = false;
-        line_col(data, pos, &line, &col);
-        if (at_end)
+        if (open) { /* an unclosed string, array or object: the text was cut short */
+            line_col(data, len, &line, &col);
             return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL,
-                            "truncated JSON: the text ends inside a value");
+                            "truncated JSON: the text ends inside a string, array or object");
+        }
+        line_col(data, pos, &line, &col);
         return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL, "invalid JSON near '%.20s'",
                         data + pos);
     }
