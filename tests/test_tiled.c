@@ -841,6 +841,68 @@ static void test_malformed(void **state)
     }
 }
 
+/* A counting allocator: the loader's peak use for tiny hostile files stays tiny. */
+typedef struct counter {
+    size_t now, peak;
+} counter;
+
+static void *count_alloc(size_t size, size_t align, void *user)
+{
+    (void)align;
+    counter *c = user;
+    c->now += size;
+    c->peak = c->now > c->peak ? c->now : c->peak;
+    return malloc(size);
+}
+
+static void count_free(void *ptr, size_t size, void *user)
+{
+    counter *c = user;
+    c->now -= size;
+    free(ptr);
+}
+
+static void test_no_overallocation(void **state)
+{
+    (void)state;
+    /* a 16384 x 16384 map (2^28 cells, the limit) whose data cannot hold it */
+    static const char *const bombs[][2] = {
+        {"\"encoding\":\"base64\",\"compression\":\"zlib\",", "\"eJwDAAAAAAE=\""},
+        {"\"encoding\":\"base64\",\"compression\":\"zstd\",", "\"KLUv/QBYq83vq83v\""},
+        {"\"encoding\":\"base64\",", "\"AAAAAAAA\""},
+        {"", "[0, 0, 0]"},
+    };
+    static const char *const frag[] = {"cannot hold 16384 x 16384", "cannot hold 16384 x 16384",
+                                       "decodes to 6 bytes", "has 3 gids"};
+    for (size_t i = 0; i < 4; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "{\"width\":16384,\"height\":16384,\"tilewidth\":8,\"tileheight\":8,"
+                 "\"layers\":[{\"type\":\"tilelayer\",%s\"data\":%s}]}",
+                 bombs[i][0], bombs[i][1]);
+        counter c = {0, 0};
+        tn_load_options o = tn_load_options_default();
+        o.allocator = (tn_allocator){count_alloc, count_free, &c};
+        expect_err_opts(text, strlen(text), &o, TN_E_PARSE, frag[i], 0, 0, "layers[0].data");
+        assert_true(c.peak < 65536);
+        assert_int_equal(c.now, 0);
+    }
+    /* the same allocator on a real map: everything is returned */
+    char path[1024];
+    counter c = {0, 0};
+    tn_load_options o = tn_load_options_default();
+    o.allocator = (tn_allocator){count_alloc, count_free, &c};
+    tn_map *m = NULL;
+    tn_diag d;
+    assert_int_equal(
+        tn_map_load(tn_test_shared(path, sizeof path, "bench/tiled/excalibur/test-gzip.json"), &o,
+                    &m, &d),
+        TN_OK);
+    assert_true(c.now > 0);
+    tn_map_destroy(m);
+    assert_int_equal(c.now, 0);
+}
+
 static void test_nesting_bomb(void **state)
 {
     (void)state;
@@ -860,7 +922,7 @@ int main(void)
         cmocka_unit_test(test_bench_maps),       cmocka_unit_test(test_bench_details),
         cmocka_unit_test(test_encodings_random), cmocka_unit_test(test_features),
         cmocka_unit_test(test_external_tileset), cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_nesting_bomb),
+        cmocka_unit_test(test_nesting_bomb),     cmocka_unit_test(test_no_overallocation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

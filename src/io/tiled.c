@@ -767,6 +767,7 @@ static tn_status decode_data(tl_ctx *c, const cJSON *data, const char *enc, cons
                    "the layers hold more than %zu cells in all (max_layer_cells)",
                    c->o->max_layer_cells);
     c->decoded_cells += count;
+    bool check_only = out == NULL;
     if (!enc || strcmp(enc, "csv") == 0) {
         if (comp && comp[0])
             return err(c, TN_E_PARSE, where, "compression '%s' needs base64 encoding", comp);
@@ -779,6 +780,8 @@ static tn_status decode_data(tl_ctx *c, const cJSON *data, const char *enc, cons
         if (n != count)
             return err(c, TN_E_PARSE, where, "has %zu gids, expected %d x %d = %zu", n, (int)dw,
                        (int)dh, count);
+        if (check_only)
+            return TN_OK;
         size_t i = 0;
         for (const cJSON *e = data->child; e; e = e->next, i++) {
             double d = cJSON_IsNumber(e) ? e->valuedouble : -1.0;
@@ -815,6 +818,23 @@ static tn_status decode_data(tl_ctx *c, const cJSON *data, const char *enc, cons
     tn_status st = tn__base64_size(s, slen, &raw, msg, sizeof msg);
     if (st != TN_OK)
         return err(c, st, where, "%s", msg);
+    if (check_only) {
+        /* Compressed data cannot expand past its format's best ratio (deflate 1032:1, zstd
+         * about 43700:1 with 3-byte RLE blocks of 128 KiB): a tiny file never justifies a
+         * huge allocation. */
+        double most = kind == 0   ? (double)raw
+                      : kind == 1 ? (double)raw * 1032.0 + 64.0
+                                  : (double)raw * 65536.0 + 4096.0;
+        if (kind == 0 && raw != want)
+            return err(c, TN_E_PARSE, where,
+                       "base64 data decodes to %zu bytes, expected %d x %d cells x 4 = %zu", raw,
+                       (int)dw, (int)dh, want);
+        if ((double)want > most)
+            return err(c, TN_E_PARSE, where,
+                       "%zu bytes of %s data cannot hold %d x %d cells (%zu bytes)", raw, comp,
+                       (int)dw, (int)dh, want);
+        return TN_OK;
+    }
     if (kind == 0) {
         if (raw != want)
             return err(c, TN_E_PARSE, where,
@@ -842,6 +862,7 @@ static tn_status decode_data(tl_ctx *c, const cJSON *data, const char *enc, cons
     return TN_OK;
 }
 
+/* gids == NULL: only check that each data item can hold its cells (before allocating). */
 static tn_status read_tile_layer(tl_ctx *c, const tl_layer *L, uint32_t *gids)
 {
     const char *enc, *comp;
@@ -852,7 +873,8 @@ static tn_status read_tile_layer(tl_ctx *c, const tl_layer *L, uint32_t *gids)
     if (st != TN_OK)
         return st;
     size_t cells = (size_t)c->w * (size_t)c->h;
-    memset(gids, 0, cells * sizeof(uint32_t));
+    if (gids)
+        memset(gids, 0, cells * sizeof(uint32_t));
     if (!c->infinite) {
         int64_t w, h;
         st = get_int(c, L->node, L->path, "width", false, c->w, 0, INT32_MAX, &w);
@@ -880,6 +902,11 @@ static tn_status read_tile_layer(tl_ctx *c, const tl_layer *L, uint32_t *gids)
         if (!tn__mul_size((size_t)w, (size_t)h, &n) || n > TN_MAX_CELLS)
             return err(c, TN_E_TOO_LARGE, base, "chunk of %d x %d cells is too large", (int)w,
                        (int)h);
+        if (!gids) {
+            st = decode_data(c, cJSON_GetObjectItemCaseSensitive(ch, "data"), enc, comp, NULL, n,
+                             path_key(where, base, "data"), w, h);
+            continue;
+        }
         if (n > c->scratch_cap) {
             void *p = c->scratch;
             st = tn__grow(c->a, &p, sizeof(uint32_t), &c->scratch_cap, n);
@@ -1074,6 +1101,14 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
         return err(c, TN_E_TOO_LARGE, "layers",
                    "%zu tile layers of %d x %d cells are past max_layer_cells (%zu)", ntile,
                    (int)c->w, (int)c->h, c->o->max_layer_cells);
+
+    /* Every data item must be able to hold its cells before W x H memory is committed. */
+    for (size_t k = 0; k < c->nlayers && st == TN_OK; k++)
+        if (c->layers[k].tiles)
+            st = read_tile_layer(c, &c->layers[k], NULL);
+    c->decoded_cells = 0;
+    if (st != TN_OK)
+        return st;
 
     tn_map_def d = tn_map_def_default();
     d.width = c->w;
