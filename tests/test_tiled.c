@@ -916,6 +916,79 @@ static void test_nesting_bomb(void **state)
     free(text);
 }
 
+/* Seeded mutations of valid files (byte flips, cuts, duplicated spans): each load either
+ * succeeds or fails with a message; never a crash, a leak (under ASan) or a hang. */
+static void test_mutations(void **state)
+{
+    (void)state;
+    uint32_t g[24];
+    for (int i = 0; i < 24; i++)
+        g[i] = (uint32_t)(i % 5) | (i % 7 == 0 ? TN_GID_FLIP_V : 0);
+    char b64z[512], b64s[512], seeds[3][2048];
+    encode_layer(g, 24, "zlib", b64z);
+    encode_layer(g, 24, "zstd", b64s);
+    snprintf(seeds[0], sizeof seeds[0],
+             "{\"width\":6,\"height\":4,\"tilewidth\":8,\"tileheight\":8,\"layers\":["
+             "{\"type\":\"tilelayer\",\"name\":\"z\",\"encoding\":\"base64\","
+             "\"compression\":\"zlib\",\"data\":\"%s\"},{\"type\":\"group\",\"name\":\"g\","
+             "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"s\",\"encoding\":\"base64\","
+             "\"compression\":\"zstd\",\"data\":\"%s\"}]},{\"type\":\"objectgroup\","
+             "\"objects\":[{\"name\":\"p\",\"point\":true,\"x\":3,\"y\":4},{\"polygon\":"
+             "[{\"x\":1,\"y\":2}],\"x\":0,\"y\":0}]}],\"tilesets\":[{\"firstgid\":1,"
+             "\"tiles\":[{\"id\":1,\"properties\":[{\"name\":\"cost\",\"value\":2}]}]}]}",
+             b64z, b64s);
+    snprintf(seeds[1], sizeof seeds[1],
+             "{\"width\":1,\"height\":1,\"tilewidth\":8,\"tileheight\":8,\"infinite\":true,"
+             "\"layers\":[{\"type\":\"tilelayer\",\"chunks\":[{\"x\":-4,\"y\":0,\"width\":"
+             "2,\"height\":2,\"data\":[1,0,2147483650,3]},{\"x\":0,\"y\":-2,\"width\":1,"
+             "\"height\":1,\"data\":[4]}]}]}");
+    snprintf(seeds[2], sizeof seeds[2],
+             "tilenav-ascii 1\nsize 4 3\ntile 8 8\nlegend . 0\nlegend # 1 block\n"
+             "legend ~ 2 cost 2.5\nlayer a\n.#~.\n....\n~~##\nobjects o\npoint p 1 1\n"
+             "rect r 0 0 2 2 t\n");
+    tn_test_rng rng = {4242};
+    char buf[4096];
+    int ok = 0, bad = 0;
+    for (int round = 0; round < 3000; round++) {
+        const char *seed = seeds[round % 3];
+        size_t n = strlen(seed);
+        memcpy(buf, seed, n);
+        int edits = 1 + (int)tn_test_below(&rng, 4);
+        for (int e = 0; e < edits; e++) {
+            uint32_t kind = tn_test_below(&rng, 4), at = tn_test_below(&rng, (uint32_t)n);
+            static const char junk[] = "{}[],:\"0123456789-.eE \ntruefalsnl#~@";
+            if (kind == 0)
+                buf[at] = junk[tn_test_below(&rng, sizeof junk - 1)];
+            else if (kind == 1)
+                n = at + 1;                              /* cut */
+            else if (kind == 2 && n + 16 < sizeof buf) { /* duplicate a span */
+                uint32_t len = 1 + tn_test_below(&rng, 16);
+                if (at + len > n)
+                    len = (uint32_t)(n - at);
+                memmove(buf + at + len, buf + at, n - at);
+                n += len;
+            } else {
+                buf[at] = (char)tn_test_below(&rng, 256);
+            }
+        }
+        tn_map *m = NULL;
+        tn_diag d;
+        memset(&d, 0, sizeof d);
+        tn_status st = tn_map_parse(buf, n, round % 3 == 2 ? "f.txt" : "f.json", NULL, &m, &d);
+        if (st == TN_OK) {
+            ok++;
+            assert_non_null(m);
+            tn_map_destroy(m);
+        } else {
+            bad++;
+            assert_null(m);
+            assert_true(st < 0);
+            assert_true(d.message[0] != 0);
+        }
+    }
+    assert_true(ok > 0 && bad > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -923,6 +996,7 @@ int main(void)
         cmocka_unit_test(test_encodings_random), cmocka_unit_test(test_features),
         cmocka_unit_test(test_external_tileset), cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_nesting_bomb),     cmocka_unit_test(test_no_overallocation),
+        cmocka_unit_test(test_mutations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
