@@ -6,7 +6,13 @@
 /// (line and column for text formats, a field path for JSON) and what was wrong, and returns
 /// TN_E_PARSE, TN_E_IO, TN_E_UNSUPPORTED or TN_E_TOO_LARGE. No loader trusts a size from the
 /// file before checking it against the limits in base.h, so bad input never causes a huge
-/// allocation. Loaders keep no state between calls and are safe to call from many threads.
+/// allocation. Loaders keep no state between calls and are safe to call from many threads, with
+/// one caveat: Tiled files are parsed by cJSON, which writes its last-error position into a
+/// process-wide variable of its own, so concurrent Tiled loads race on that variable (the
+/// result of each load is unaffected; ThreadSanitizer reports it).
+///
+/// The formats, the Tiled property names that block or cost, the origin convention for
+/// infinite Tiled maps and the ASCII grammar are in docs/formats.md.
 #ifndef TILENAV_IO_H
 #define TILENAV_IO_H
 
@@ -61,6 +67,9 @@ typedef struct tn_load_options {
 TN_API tn_load_options tn_load_options_default(void);
 
 /// Load a map file. `opts` and `diag` may be NULL. On failure `*out` is NULL.
+/// Tiled maps: one layer per tile or object layer (groups flattened as "group/child", image
+/// layers skipped), terrain from per-tile properties, objects and tilesets recorded; an
+/// infinite map spans its chunks and gets an object "origin" of type "tilenav:origin".
 TN_API TN_NODISCARD tn_status tn_map_load(const char *path, const tn_load_options *opts,
                                           tn_map **out, tn_diag *diag);
 
