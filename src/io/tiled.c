@@ -402,14 +402,14 @@ static tn_status apply_prop(tl_ctx *c, const char *name, const cJSON *v, const c
         return TN_OK;
     }
     if (name_in(name, cost_names)) {
-        double d = NAN;
+        double d = (double)NAN;
         if (cJSON_IsNumber(v))
             d = v->valuedouble;
         else if (cJSON_IsString(v)) {
             char *e = NULL;
             d = strtod(v->valuestring, &e);
             if (!v->valuestring[0] || (e && *e))
-                d = NAN;
+                d = (double)NAN;
         }
         if (!isfinite(d) || !(d > 0.0) || d > 1e9)
             return err(c, TN_E_PARSE, where,
@@ -736,7 +736,7 @@ static tn_status chunk_bounds(tl_ctx *c, const cJSON *root)
         }
     }
     if (x0 == INT64_MAX) { /* no chunk at all: use the declared size */
-        int64_t w, h;
+        int64_t w = 1, h = 1;
         st = get_int(c, root, "", "width", true, 0, 1, TN_MAX_DIM, &w);
         if (st == TN_OK)
             st = get_int(c, root, "", "height", true, 0, 1, TN_MAX_DIM, &h);
@@ -979,7 +979,7 @@ static tn_status read_object(tl_ctx *c, const cJSON *o, const char *base, int32_
         if (!cJSON_IsArray(poly) || !poly->child)
             return err(c, TN_E_PARSE, pw, "expected a non-empty array of points, found %s",
                        json_type(poly));
-        double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+        double x0 = (double)INFINITY, y0 = x0, x1 = -x0, y1 = -x0;
         int i = 0;
         for (const cJSON *p = poly->child; p; p = p->next, i++) {
             char eb[TL_PATH];
@@ -987,9 +987,9 @@ static tn_status read_object(tl_ctx *c, const cJSON *o, const char *base, int32_
             if (!cJSON_IsObject(p))
                 return err(c, TN_E_PARSE, eb, "expected a point {x, y}, found %s", json_type(p));
             double px, py;
-            st = get_num(c, p, eb, "x", NAN, -lim, lim, &px);
+            st = get_num(c, p, eb, "x", (double)NAN, -lim, lim, &px);
             if (st == TN_OK)
-                st = get_num(c, p, eb, "y", NAN, -lim, lim, &py);
+                st = get_num(c, p, eb, "y", (double)NAN, -lim, lim, &py);
             if (st != TN_OK)
                 return st;
             if (isnan(px) || isnan(py))
