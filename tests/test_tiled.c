@@ -608,6 +608,16 @@ static void test_features(void **state)
     assert_true(tile->x == 32.0f && tile->y == 32.0f); /* bottom-left anchor moved to top-left */
     tn_map_destroy(m);
 
+    /* no name: detection from the content, messages say <input> */
+    const char *tiny = "{\"width\":1,\"height\":1,\"tilewidth\":4,\"tileheight\":4,\"layers\":[]}";
+    assert_int_equal(tn_map_parse(tiny, strlen(tiny), NULL, NULL, &m, &d), TN_OK);
+    assert_int_equal(tn_map_layer_count(m), 0);
+    tn_map_destroy(m);
+    assert_int_equal(tn_map_parse(tiny, 5, NULL, NULL, &m, &d), TN_E_PARSE);
+    char msg[512];
+    tn_diag_format(&d, msg, sizeof msg);
+    assert_non_null(strstr(msg, "<input>:1:6: truncated JSON"));
+
     /* infinite map: bounds from chunks (negative ones too), origin recorded, objects shifted */
     const char *inf =
         "{\"width\": 1, \"height\": 1, \"tilewidth\": 10, \"tileheight\": 10, \"infinite\": true,"

@@ -338,7 +338,10 @@ static tn_status join_path(tl_ctx *c, const char *dir, const char *rel, char *ou
 
 static void dir_of(const char *file, char *out, size_t cap)
 {
-    const char *slash = file ? strrchr(file, '/') : NULL;
+    out[0] = '\0';
+    if (!file)
+        return;
+    const char *slash = strrchr(file, '/');
     size_t n = slash ? (size_t)(slash - file) + 1 : 0;
     if (n >= cap)
         n = 0;
