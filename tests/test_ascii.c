@@ -51,7 +51,7 @@ static const struct {
     uint32_t gid;
     int kind;
     float cost;
-} legend[] = {{'.', 0, 0, 1}, {'g', 1, 0, 1},   {'#', 2, 1, 1},        {'~', 3, 2, 3.0f},
+} legend[] = {{'.', 0, 0, 1},    {'g', 1, 0, 1},           {'#', 2, 1, 1}, {'~', 3, 2, 3.0f},
               {'r', 4, 2, 0.5f}, {'W', 0x80000002u, 1, 1}, {'x', 5, 1, 1}};
 #define NLEG (sizeof legend / sizeof legend[0])
 
