@@ -8,6 +8,7 @@
 #   ./build.sh strict    clang -O2, asserts on, warnings as errors, tests
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
 #   ./build.sh examples  install to a temporary prefix and build/run examples/ against it
+#   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
 #   ./build.sh deps      only install the missing Debian packages
 #
 # Build trees go to build/<mode>. Set JOBS to limit parallel jobs (default: all cores).
@@ -76,6 +77,25 @@ format)
     files=$(git ls-files --cached --others --exclude-standard -- '*.c' '*.h')
     clang-format --dry-run -Werror $files
     echo "format: $(echo "$files" | wc -w) files clean"
+    ;;
+fuzz)
+    deps
+    secs=${2:-60}
+    CC=clang configure_build build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILENAV_FUZZ=ON \
+        -DTILENAV_BUILD_TESTS=OFF -DTILENAV_BUILD_CLI=OFF -DTILENAV_ASSERT=ON
+    for bin in build/fuzz/fuzz_*; do
+        name=$(basename "$bin")
+        corpus="build/fuzz/corpus/$name"
+        rm -rf "$corpus"
+        fuzz/seeds.sh "$name" "$corpus"
+        mkdir -p "fuzz-out/$name"
+        echo "fuzz: $name for ${secs}s"
+        "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+            -artifact_prefix="fuzz-out/$name/" -print_final_stats=1 "$corpus" 2>"fuzz-out/$name/log.txt" ||
+            { tail -40 "fuzz-out/$name/log.txt"; exit 1; }
+        grep -E "stat::number_of_executed_units|stat::average_exec_per_sec" "fuzz-out/$name/log.txt" | tr '\n' ' '
+        echo
+    done
     ;;
 examples)
     deps

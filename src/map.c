@@ -284,10 +284,9 @@ static void map_rebuild_terrain_layers(tn_map *m)
             m->terrain_layers[m->terrain_layer_count++] = i;
 }
 
-tn_status tn_map_set_terrain(tn_map *m, uint32_t gid, tn_terrain t)
+/* Store one terrain entry; *changed tells whether the table changed. No cell update. */
+static tn_status terrain_put(tn_map *m, uint32_t gid, tn_terrain t, bool *changed)
 {
-    if (!m)
-        return TN_E_INVALID_ARG;
     uint32_t id = tn_gid_id(gid);
     if (id == 0 || !isfinite(t.cost) || !(t.cost > 0.0f))
         return TN_E_INVALID_ARG;
@@ -308,8 +307,40 @@ tn_status tn_map_set_terrain(tn_map *m, uint32_t gid, tn_terrain t)
     if (cur->set == s.set && cur->passable == s.passable && cur->cost == s.cost)
         return TN_OK;
     *cur = s;
-    map_update_all(m);
+    *changed = true;
     return TN_OK;
+}
+
+tn_status tn_map_set_terrain(tn_map *m, uint32_t gid, tn_terrain t)
+{
+    if (!m)
+        return TN_E_INVALID_ARG;
+    bool changed = false;
+    tn_status st = terrain_put(m, gid, t, &changed);
+    if (st == TN_OK && changed)
+        map_update_all(m);
+    return st;
+}
+
+tn_status tn_map_set_terrain_many(tn_map *m, const uint32_t *gids, const tn_terrain *t,
+                                  size_t count)
+{
+    if (!m || (count && (!gids || !t)))
+        return TN_E_INVALID_ARG;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t id = tn_gid_id(gids[i]);
+        if (id == 0 || !isfinite(t[i].cost) || !(t[i].cost > 0.0f))
+            return TN_E_INVALID_ARG;
+        if (id >= TN_MAX_TERRAIN_GID)
+            return TN_E_TOO_LARGE;
+    }
+    bool changed = false;
+    tn_status st = TN_OK;
+    for (size_t i = 0; i < count && st == TN_OK; i++)
+        st = terrain_put(m, gids[i], t[i], &changed);
+    if (changed)
+        map_update_all(m);
+    return st;
 }
 
 tn_status tn_map_set_obstacles(tn_map *m, const uint32_t *gids, size_t count)
@@ -620,10 +651,26 @@ tn_status tn_map_set_layer_data(tn_map *m, int32_t layer, const uint32_t *gids, 
         return st;
     if (!gids || count != m->cells)
         return TN_E_INVALID_ARG;
-    memcpy(l->gids, gids, count * sizeof(uint32_t));
-    if (l->flags & TN_LAYER_TERRAIN)
-        map_update_rect(m, map_full_rect(m));
-    map_log_change(m, map_full_rect(m));
+    /* Only the cells whose gid changes are updated: loading many layers stays linear. */
+    tn_rect box = {m->w, m->h, 0, 0};
+    bool terrain = (l->flags & TN_LAYER_TERRAIN) != 0;
+    for (int32_t y = 0; y < m->h; y++) {
+        uint32_t *row = l->gids + (size_t)y * (size_t)m->w;
+        const uint32_t *src = gids + (size_t)y * (size_t)m->w;
+        for (int32_t x = 0; x < m->w; x++) {
+            if (row[x] == src[x])
+                continue;
+            bool id_changed = tn_gid_id(row[x]) != tn_gid_id(src[x]);
+            row[x] = src[x];
+            if (terrain && id_changed)
+                map_update_rect(m, (tn_rect){x, y, x + 1, y + 1});
+            box.x0 = x < box.x0 ? x : box.x0;
+            box.y0 = y < box.y0 ? y : box.y0;
+            box.x1 = x + 1 > box.x1 ? x + 1 : box.x1;
+            box.y1 = y + 1 > box.y1 ? y + 1 : box.y1;
+        }
+    }
+    map_log_change(m, box.x0 < box.x1 ? box : (tn_rect){0, 0, 0, 0});
     return TN_OK;
 }
 

@@ -6,7 +6,13 @@
 /// (line and column for text formats, a field path for JSON) and what was wrong, and returns
 /// TN_E_PARSE, TN_E_IO, TN_E_UNSUPPORTED or TN_E_TOO_LARGE. No loader trusts a size from the
 /// file before checking it against the limits in base.h, so bad input never causes a huge
-/// allocation. Loaders keep no state between calls and are safe to call from many threads.
+/// allocation. Loaders keep no state between calls and are safe to call from many threads, with
+/// one caveat: Tiled files are parsed by cJSON, which writes its last-error position into a
+/// process-wide variable of its own, so concurrent Tiled loads race on that variable (the
+/// result of each load is unaffected; ThreadSanitizer reports it).
+///
+/// The formats, the Tiled property names that block or cost, the origin convention for
+/// infinite Tiled maps and the ASCII grammar are in docs/formats.md.
 #ifndef TILENAV_IO_H
 #define TILENAV_IO_H
 
@@ -46,11 +52,24 @@ typedef struct tn_load_options {
     size_t max_file_bytes;  ///< files larger than this are refused (default 256 MiB)
     int32_t tile_width;     ///< pixel size for formats without one (Moving AI; default 32)
     int32_t tile_height;    ///< (default 32)
+    /// Largest sum of W*H over all tile layers a loader allocates (default 2^28 gids, 1 GiB):
+    /// a small compressed file cannot make a loader allocate more. Past it: TN_E_TOO_LARGE.
+    size_t max_layer_cells;
+    /// Largest number of JSON values (numbers, strings, arrays, objects...) in one Tiled file,
+    /// counted before parsing (default 2^24; the parsed tree costs about 64 bytes per value).
+    size_t max_json_values;
 } tn_load_options;
+
+/// Deepest nesting of JSON arrays/objects accepted in a Tiled file (a map needs about 8 plus
+/// 2 per group level).
+#define TN_MAX_JSON_DEPTH 64
 
 TN_API tn_load_options tn_load_options_default(void);
 
 /// Load a map file. `opts` and `diag` may be NULL. On failure `*out` is NULL.
+/// Tiled maps: one layer per tile or object layer (groups flattened as "group/child", image
+/// layers skipped), terrain from per-tile properties, objects and tilesets recorded; an
+/// infinite map spans its chunks and gets an object "origin" of type "tilenav:origin".
 TN_API TN_NODISCARD tn_status tn_map_load(const char *path, const tn_load_options *opts,
                                           tn_map **out, tn_diag *diag);
 

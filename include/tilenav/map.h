@@ -154,6 +154,12 @@ TN_API TN_NODISCARD tn_status tn_map_set_layer_data(tn_map *map, int32_t layer,
 /// @return TN_E_INVALID_ARG (gid 0, cost not finite or <= 0), TN_E_TOO_LARGE (id past
 ///         TN_MAX_TERRAIN_GID), TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_map_set_terrain(tn_map *map, uint32_t gid, tn_terrain terrain);
+/// Set `count` terrain entries at once (gids[i] gets t[i]; later entries win) and update the
+/// cells once, which is much faster than calling tn_map_set_terrain() in a loop on a big map.
+/// Every entry is checked first; on TN_E_INVALID_ARG / TN_E_TOO_LARGE nothing is changed.
+/// @return as tn_map_set_terrain(); TN_E_NOMEM may leave part of the entries set.
+TN_API TN_NODISCARD tn_status tn_map_set_terrain_many(tn_map *map, const uint32_t *gids,
+                                                      const tn_terrain *terrain, size_t count);
 /// Shorthand: every gid in the list blocks (the book's obstacle-gid list).
 TN_API TN_NODISCARD tn_status tn_map_set_obstacles(tn_map *map, const uint32_t *gids, size_t count);
 /// Terrain entry of a gid (passable, cost 1 when it has none).

@@ -60,6 +60,8 @@ tn_load_options tn_load_options_default(void)
     o.max_file_bytes = (size_t)256 << 20;
     o.tile_width = 32;
     o.tile_height = 32;
+    o.max_layer_cells = (size_t)1 << 28;
+    o.max_json_values = (size_t)1 << 24;
     return o;
 }
 

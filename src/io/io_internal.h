@@ -16,4 +16,16 @@ tn_status tn__parse_tiled(const char *data, size_t len, const char *name,
 tn_status tn__parse_ascii(const char *data, size_t len, const char *name,
                           const tn_load_options *opts, tn_map **out, tn_diag *diag);
 
+/* ---- byte decoders (decode.c); `msg` receives the reason on failure ---- */
+/* Validate base64 text (whitespace allowed) and compute its decoded length. */
+tn_status tn__base64_size(const char *s, size_t len, size_t *out, char *msg, size_t cap);
+/* Decode base64 validated by tn__base64_size into `out` (of the size it reported). */
+void tn__base64_decode(const char *s, size_t len, uint8_t *out);
+/* Inflate a zlib or gzip stream into exactly `want` bytes; more or fewer is an error. */
+tn_status tn__inflate_exact(const uint8_t *in, size_t n, uint8_t *out, size_t want,
+                            const char *what, char *msg, size_t cap);
+/* Decompress zstd frames into exactly `want` bytes; more or fewer is an error. */
+tn_status tn__zstd_exact(const uint8_t *in, size_t n, uint8_t *out, size_t want, char *msg,
+                         size_t cap);
+
 #endif

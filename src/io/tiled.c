@@ -1,14 +1,1202 @@
-/* Tiled JSON loader: in progress (see issue 2); refuses every input with a clear message for now.
- */
+/* Tiled JSON maps (`.tmj` / `.json`), orthogonal, finite or infinite.
+ *
+ * Steps: a pre-scan of the text bounds the number of JSON values and the nesting depth (so
+ * cJSON never builds a huge tree or recurses deeply), cJSON parses, tilesets (embedded or
+ * external `.tsj`/`.json`) give the terrain table from per-tile properties, layers are
+ * flattened (groups become "group/child" names), infinite maps get their bounds from their
+ * chunks, then the map is built. Every field is checked for type, range and integer-ness, and
+ * a failure names the field path in tn_diag.where (e.g. "layers[3].data[17]").
+ *
+ * Terrain properties (see docs/formats.md): a tile blocks when it has a property named
+ * collides / collision / collide / solid / blocked / blocks / blocking / wall / obstacle /
+ * impassable whose value is true (bool true, a non-zero number, or the string "true", "1",
+ * "yes"), or passable / walkable whose value is false, or Kaetram's `c` (any value). Its cost
+ * is the number in cost / movementCost / movement_cost / moveCost / move_cost / terrainCost
+ * (names compared without case), which must be finite and > 0.
+ *
+ * Threads: the loader keeps no state, but cJSON records the last parse error in a global of
+ * its own; loading from several threads at once works, that global aside. */
 #include "io_internal.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define TL_PATH 256
+
+typedef struct tl_layer {
+    const cJSON *node;
+    char name[TN_MAX_NAME];
+    char path[TL_PATH];
+    uint32_t hidden;
+    bool tiles; /* tile layer (else object layer) */
+} tl_layer;
+
+typedef struct tl_ctx {
+    const tn_load_options *o;
+    const tn_allocator *a;
+    tn_diag *diag;
+    const char *file; /* the file being read: the map or an external tileset */
+    char dir[1024];   /* folder of the map, with a trailing '/', or "" */
+    int32_t w, h, tw, th;
+    bool infinite;
+    int64_t ox, oy; /* infinite maps: the Tiled cell that becomes (0, 0) */
+    tl_layer *layers;
+    size_t nlayers, cap_layers;
+    uint32_t *tgid;
+    tn_terrain *tter;
+    size_t nterr, cap_tgid, cap_tter;
+    tn_tileset *tilesets;
+    size_t nts, cap_ts;
+    size_t decoded_cells; /* decoded so far, against max_layer_cells */
+    uint32_t *scratch;    /* chunk buffer */
+    size_t scratch_cap;   /* in elements */
+} tl_ctx;
+
+/* snprintf through a va_list: names are cut at the buffer size on purpose. */
+static int pathf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int pathf(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+static tn_status err(tl_ctx *c, tn_status st, const char *where, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static tn_status err(tl_ctx *c, tn_status st, const char *where, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tn__diag(c->diag, st, c->file, 0, 0, where, "%s", msg);
+}
+
+/* "base.key" (or "key" at the top) into buf. */
+static const char *path_key(char *buf, const char *base, const char *key)
+{
+    pathf(buf, TL_PATH, "%s%s%s", base, base[0] ? "." : "", key);
+    return buf;
+}
+
+static const char *json_type(const cJSON *j)
+{
+    if (!j)
+        return "nothing";
+    if (cJSON_IsBool(j))
+        return "a boolean";
+    if (cJSON_IsNull(j))
+        return "null";
+    if (cJSON_IsNumber(j))
+        return "a number";
+    if (cJSON_IsString(j))
+        return "a string";
+    if (cJSON_IsArray(j))
+        return "an array";
+    if (cJSON_IsObject(j))
+        return "an object";
+    return "an unknown value";
+}
+
+/* A whole number in [lo, hi] (JSON numbers are doubles: exact up to 2^53). */
+static tn_status check_int(tl_ctx *c, const cJSON *v, const char *where, int64_t lo, int64_t hi,
+                           tn_status range_status, int64_t *out)
+{
+    if (!cJSON_IsNumber(v))
+        return err(c, TN_E_PARSE, where, "expected a whole number, found %s", json_type(v));
+    double d = v->valuedouble;
+    if (!isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0)
+        return err(c, TN_E_PARSE, where, "expected a whole number, found %.17g", d);
+    if (d < (double)lo || d > (double)hi)
+        return err(c, range_status, where, "%.17g is outside [%lld, %lld]", d, (long long)lo,
+                   (long long)hi);
+    *out = (int64_t)d;
+    return TN_OK;
+}
+
+/* Optional (required=false: missing gives def) whole-number field. */
+static tn_status get_int(tl_ctx *c, const cJSON *obj, const char *base, const char *key,
+                         bool required, int64_t def, int64_t lo, int64_t hi, int64_t *out)
+{
+    char where[TL_PATH];
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        if (required)
+            return err(c, TN_E_PARSE, path_key(where, base, key), "missing field");
+        *out = def;
+        return TN_OK;
+    }
+    return check_int(c, v, path_key(where, base, key), lo, hi, TN_E_PARSE, out);
+}
+
+static tn_status get_num(tl_ctx *c, const cJSON *obj, const char *base, const char *key, double def,
+                         double lo, double hi, double *out)
+{
+    char where[TL_PATH];
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        *out = def;
+        return TN_OK;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        return err(c, TN_E_PARSE, path_key(where, base, key), "expected a number, found %s",
+                   json_type(v));
+    if (v->valuedouble < lo || v->valuedouble > hi)
+        return err(c, TN_E_PARSE, path_key(where, base, key), "%.17g is outside [%g, %g]",
+                   v->valuedouble, lo, hi);
+    *out = v->valuedouble;
+    return TN_OK;
+}
+
+/* Optional string field: *out = NULL when missing. */
+static tn_status get_str(tl_ctx *c, const cJSON *obj, const char *base, const char *key,
+                         const char **out)
+{
+    char where[TL_PATH];
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    if (!v)
+        return TN_OK;
+    if (!cJSON_IsString(v))
+        return err(c, TN_E_PARSE, path_key(where, base, key), "expected a string, found %s",
+                   json_type(v));
+    *out = v->valuestring;
+    return TN_OK;
+}
+
+static tn_status get_bool(tl_ctx *c, const cJSON *obj, const char *base, const char *key, bool def,
+                          bool *out)
+{
+    char where[TL_PATH];
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v) {
+        *out = def;
+        return TN_OK;
+    }
+    if (!cJSON_IsBool(v))
+        return err(c, TN_E_PARSE, path_key(where, base, key), "expected true or false, found %s",
+                   json_type(v));
+    *out = cJSON_IsTrue(v);
+    return TN_OK;
+}
+
+/* Copy a + b, cut to TN_MAX_NAME-1 bytes without splitting a UTF-8 character. */
+static void copy_name(char *dst, const char *a, const char *b)
+{
+    size_t n = 0;
+    bool cut = false;
+    const char *parts[2] = {a, b};
+    for (int k = 0; k < 2 && !cut; k++)
+        for (const char *s = parts[k]; s && *s; s++) {
+            if (n == TN_MAX_NAME - 1) {
+                cut = true;
+                break;
+            }
+            dst[n++] = *s;
+        }
+    if (cut && n > 0) {
+        size_t i = n - 1;
+        while (i > 0 && ((unsigned char)dst[i] & 0xC0) == 0x80)
+            i--;
+        unsigned char lead = (unsigned char)dst[i];
+        size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        if (i + len > n)
+            n = i;
+    }
+    dst[n] = '\0';
+}
+
+/* ASCII case-insensitive equality. */
+static bool same_ci(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
+        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+/* ---- JSON text --------------------------------------------------------------------------- */
+
+static void line_col(const char *data, size_t pos, int32_t *line, int32_t *col)
+{
+    int32_t l = 1;
+    size_t start = 0;
+    for (size_t i = 0; i < pos; i++)
+        if (data[i] == '\n') {
+            if (l < INT32_MAX)
+                l++;
+            start = i + 1;
+        }
+    *line = l;
+    size_t cc = pos - start + 1;
+    *col = cc > INT32_MAX ? INT32_MAX : (int32_t)cc;
+}
+
+/* Bound the value count and the nesting depth before cJSON sees the text. */
+static tn_status prescan(tl_ctx *c, const char *data, size_t len, bool *open)
+{
+    size_t values = 1;
+    int depth = 0;
+    bool in_str = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = data[i];
+        if (in_str) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                in_str = false;
+            continue;
+        }
+        int32_t line, col;
+        switch (ch) {
+        case '"': in_str = true; break;
+        case '[':
+        case '{':
+            if (++depth > TN_MAX_JSON_DEPTH) {
+                line_col(data, i, &line, &col);
+                return tn__diag(c->diag, TN_E_TOO_LARGE, c->file, line, col, NULL,
+                                "JSON nesting deeper than %d levels", TN_MAX_JSON_DEPTH);
+            }
+            values++;
+            break;
+        case ']':
+        case '}': depth--; break;
+        case ',':
+            if (++values > c->o->max_json_values) {
+                line_col(data, i, &line, &col);
+                return tn__diag(c->diag, TN_E_TOO_LARGE, c->file, line, col, NULL,
+                                "more than %zu JSON values (max_json_values)",
+                                c->o->max_json_values);
+            }
+            break;
+        default: break;
+        }
+    }
+    *open = in_str || depth > 0;
+    return TN_OK;
+}
+
+static tn_status parse_json(tl_ctx *c, const char *data, size_t len, cJSON **out)
+{
+    *out = NULL;
+    size_t skip = 0;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        skip = 3;
+    bool open = false;
+    tn_status st = prescan(c, data + skip, len - skip, &open);
+    if (st != TN_OK)
+        return st;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(data + skip, len - skip, &end, 0);
+    size_t pos = end && end >= data + skip && end <= data + len ? (size_t)(end - data) : len;
+    int32_t line, col;
+    if (!root) {
+        if (open) { /* an unclosed string, array or object: the text was cut short */
+            line_col(data, len, &line, &col);
+            return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL,
+                            "truncated JSON: the text ends inside a string, array or object");
+        }
+        line_col(data, pos, &line, &col);
+        return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL, "invalid JSON near '%.20s'",
+                        data + pos);
+    }
+    for (size_t i = pos; i < len; i++)
+        if (data[i] != ' ' && data[i] != '\t' && data[i] != '\r' && data[i] != '\n') {
+            cJSON_Delete(root);
+            line_col(data, i, &line, &col);
+            return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL,
+                            "unexpected text after the JSON value");
+        }
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return tn__diag(c->diag, TN_E_PARSE, c->file, 1, 1, NULL,
+                        "expected a JSON object at the top level");
+    }
+    *out = root;
+    return TN_OK;
+}
+
+/* dir + rel into out (rel unchanged when absolute). */
+static tn_status join_path(tl_ctx *c, const char *dir, const char *rel, char *out, size_t cap,
+                           const char *where)
+{
+    int n = rel[0] == '/' ? pathf(out, cap, "%s", rel) : pathf(out, cap, "%s%s", dir, rel);
+    if (n < 0 || (size_t)n >= cap)
+        return err(c, TN_E_TOO_LARGE, where, "path longer than %zu bytes", cap - 1);
+    return TN_OK;
+}
+
+static void dir_of(const char *file, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (!file)
+        return;
+    const char *slash = strrchr(file, '/');
+    size_t n = slash ? (size_t)(slash - file) + 1 : 0;
+    if (n >= cap)
+        n = 0;
+    memcpy(out, file, n);
+    out[n] = '\0';
+}
+
+/* ---- tilesets and terrain ----------------------------------------------------------------- */
+
+typedef struct tl_props {
+    bool has_block, block, has_cost;
+    double cost;
+} tl_props;
+
+static bool name_in(const char *name, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (same_ci(name, list[i]))
+            return true;
+    return false;
+}
+
+/* A truth value: 1 true, 0 false, -1 not one. */
+static int truth(const cJSON *v)
+{
+    if (cJSON_IsBool(v))
+        return cJSON_IsTrue(v) ? 1 : 0;
+    if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+        return v->valuedouble != 0.0;
+    if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        if (same_ci(s, "true") || !strcmp(s, "1") || same_ci(s, "yes"))
+            return 1;
+        if (same_ci(s, "false") || !strcmp(s, "0") || same_ci(s, "no") || !s[0])
+            return 0;
+    }
+    return -1;
+}
+
+static const char *const block_names[] = {"collides", "collision",  "collide",  "solid",
+                                          "blocked",  "blocks",     "blocking", "wall",
+                                          "obstacle", "impassable", NULL};
+static const char *const pass_names[] = {"passable", "walkable", NULL};
+static const char *const cost_names[] = {"cost",      "movementCost", "movement_cost", "moveCost",
+                                         "move_cost", "terrainCost",  "terrain_cost",  NULL};
+
+static tn_status apply_prop(tl_ctx *c, const char *name, const cJSON *v, const char *where,
+                            tl_props *p)
+{
+    if (strcmp(name, "c") == 0) { /* Kaetram: the property's presence marks a collision tile */
+        p->has_block = p->block = true;
+        return TN_OK;
+    }
+    if (name_in(name, block_names) || name_in(name, pass_names)) {
+        int t = truth(v);
+        if (t < 0)
+            return TN_OK; /* not a truth value (e.g. a class): not a terrain rule */
+        bool block = name_in(name, block_names) ? t == 1 : t == 0;
+        p->has_block = true;
+        p->block = p->block || block;
+        return TN_OK;
+    }
+    if (name_in(name, cost_names)) {
+        double d = (double)NAN;
+        if (cJSON_IsNumber(v))
+            d = v->valuedouble;
+        else if (cJSON_IsString(v)) {
+            char *e = NULL;
+            d = strtod(v->valuestring, &e);
+            if (!v->valuestring[0] || (e && *e))
+                d = (double)NAN;
+        }
+        if (!isfinite(d) || !(d > 0.0) || d > 1e9)
+            return err(c, TN_E_PARSE, where,
+                       "terrain cost '%s' must be a number > 0 and <= 1e9, found %s", name,
+                       cJSON_IsNumber(v) ? "a number out of range" : json_type(v));
+        p->has_cost = true;
+        p->cost = d;
+    }
+    return TN_OK;
+}
+
+static tn_status push_terrain(tl_ctx *c, uint32_t gid, const tl_props *p, const char *where)
+{
+    if (!p->has_block && !p->has_cost)
+        return TN_OK;
+    if (gid >= TN_MAX_TERRAIN_GID)
+        return err(c, TN_E_TOO_LARGE, where, "tile gid %u is past the terrain table limit %d", gid,
+                   TN_MAX_TERRAIN_GID);
+    void *pg = c->tgid, *pt = c->tter;
+    tn_status st = tn__grow(c->a, &pg, sizeof(uint32_t), &c->cap_tgid, c->nterr + 1);
+    if (st == TN_OK)
+        c->tgid = pg;
+    if (st == TN_OK)
+        st = tn__grow(c->a, &pt, sizeof(tn_terrain), &c->cap_tter, c->nterr + 1);
+    if (st != TN_OK)
+        return err(c, st, where, "out of memory");
+    c->tter = pt;
+    c->tgid[c->nterr] = gid;
+    c->tter[c->nterr] = (tn_terrain){!p->block, p->has_cost ? (float)p->cost : 1.0f};
+    c->nterr++;
+    return TN_OK;
+}
+
+static tn_status tile_props(tl_ctx *c, const cJSON *props, const char *base, uint32_t gid)
+{
+    char where[TL_PATH];
+    tl_props p = {false, false, false, 1.0};
+    if (!props)
+        return TN_OK;
+    tn_status st = TN_OK;
+    if (cJSON_IsArray(props)) { /* Tiled >= 1.2: [{name, type, value}] */
+        int i = 0;
+        for (const cJSON *e = props->child; e && st == TN_OK; e = e->next, i++) {
+            pathf(where, sizeof where, "%s[%d]", base, i);
+            if (!cJSON_IsObject(e))
+                return err(c, TN_E_PARSE, where, "expected a property object, found %s",
+                           json_type(e));
+            const char *name;
+            st = get_str(c, e, where, "name", &name);
+            if (st == TN_OK && !name)
+                st = err(c, TN_E_PARSE, where, "property without a name");
+            if (st == TN_OK) {
+                char vw[TL_PATH];
+                st = apply_prop(c, name, cJSON_GetObjectItemCaseSensitive(e, "value"),
+                                path_key(vw, where, "value"), &p);
+            }
+        }
+    } else if (cJSON_IsObject(props)) { /* Tiled < 1.2: {name: value} */
+        for (const cJSON *e = props->child; e && st == TN_OK; e = e->next)
+            st = apply_prop(c, e->string ? e->string : "", e, path_key(where, base, e->string), &p);
+    } else {
+        return err(c, TN_E_PARSE, base, "expected an array of properties, found %s",
+                   json_type(props));
+    }
+    if (st == TN_OK)
+        st = push_terrain(c, gid, &p, base);
+    return st;
+}
+
+/* One tileset object (embedded, or the root of an external file). `dir` resolves its image. */
+static tn_status read_tileset(tl_ctx *c, const cJSON *ts, const char *base, int64_t firstgid,
+                              const char *dir)
+{
+    char where[TL_PATH];
+    tn_tileset t;
+    memset(&t, 0, sizeof t);
+    t.first_gid = (uint32_t)firstgid;
+    int64_t v;
+    const char *s;
+    tn_status st = get_int(c, ts, base, "tilecount", false, 0, 0, 1 << 28, &v);
+    t.tile_count = (int32_t)v;
+    if (st == TN_OK)
+        st = get_int(c, ts, base, "columns", false, 0, 0, 1 << 28, &v);
+    t.columns = (int32_t)v;
+    if (st == TN_OK)
+        st = get_int(c, ts, base, "tilewidth", false, 0, 0, 1 << 16, &v);
+    t.tile_width = (int32_t)v;
+    if (st == TN_OK)
+        st = get_int(c, ts, base, "tileheight", false, 0, 0, 1 << 16, &v);
+    t.tile_height = (int32_t)v;
+    if (st == TN_OK)
+        st = get_int(c, ts, base, "margin", false, 0, 0, 1 << 16, &v);
+    t.margin = (int32_t)v;
+    if (st == TN_OK)
+        st = get_int(c, ts, base, "spacing", false, 0, 0, 1 << 16, &v);
+    t.spacing = (int32_t)v;
+    if (st == TN_OK)
+        st = get_str(c, ts, base, "name", &s);
+    if (st == TN_OK)
+        copy_name(t.name, s, NULL);
+    if (st == TN_OK)
+        st = get_str(c, ts, base, "image", &s);
+    if (st == TN_OK && s && s[0])
+        st = join_path(c, dir, s, t.image, sizeof t.image, path_key(where, base, "image"));
+    if (st != TN_OK)
+        return st;
+    int64_t max_id = 0x0FFFFFFF - firstgid;
+    const cJSON *tiles = cJSON_GetObjectItemCaseSensitive(ts, "tiles");
+    if (tiles && !cJSON_IsArray(tiles))
+        return err(c, TN_E_PARSE, path_key(where, base, "tiles"), "expected an array, found %s",
+                   json_type(tiles));
+    int i = 0;
+    for (const cJSON *e = tiles ? tiles->child : NULL; e && st == TN_OK; e = e->next, i++) {
+        char tb[TL_PATH], pb[TL_PATH];
+        pathf(tb, sizeof tb, "%s.tiles[%d]", base, i);
+        if (!cJSON_IsObject(e))
+            return err(c, TN_E_PARSE, tb, "expected a tile object, found %s", json_type(e));
+        st = get_int(c, e, tb, "id", true, 0, 0, max_id, &v);
+        if (st == TN_OK)
+            st = tile_props(c, cJSON_GetObjectItemCaseSensitive(e, "properties"),
+                            path_key(pb, tb, "properties"), (uint32_t)(firstgid + v));
+    }
+    const cJSON *legacy = cJSON_GetObjectItemCaseSensitive(ts, "tileproperties");
+    if (st == TN_OK && legacy) {
+        if (!cJSON_IsObject(legacy))
+            return err(c, TN_E_PARSE, path_key(where, base, "tileproperties"),
+                       "expected an object, found %s", json_type(legacy));
+        for (const cJSON *e = legacy->child; e && st == TN_OK; e = e->next) {
+            char tb[TL_PATH];
+            pathf(tb, sizeof tb, "%s.tileproperties.%s", base, e->string);
+            char *end = NULL;
+            long long id = strtoll(e->string, &end, 10);
+            if (!e->string[0] || *end || id < 0 || id > max_id)
+                return err(c, TN_E_PARSE, tb, "tile id must be a whole number in [0, %lld]",
+                           (long long)max_id);
+            if (!cJSON_IsObject(e))
+                return err(c, TN_E_PARSE, tb, "expected an object, found %s", json_type(e));
+            st = tile_props(c, e, tb, (uint32_t)(firstgid + id));
+        }
+    }
+    if (st != TN_OK)
+        return st;
+    void *p = c->tilesets;
+    st = tn__grow(c->a, &p, sizeof(tn_tileset), &c->cap_ts, c->nts + 1);
+    if (st != TN_OK)
+        return err(c, st, base, "out of memory");
+    c->tilesets = p;
+    c->tilesets[c->nts++] = t;
+    return TN_OK;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && same_ci(s + n - k, suffix);
+}
+
+static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "tilesets");
+    if (!arr)
+        return TN_OK;
+    if (!cJSON_IsArray(arr))
+        return err(c, TN_E_PARSE, "tilesets", "expected an array, found %s", json_type(arr));
+    tn_status st = TN_OK;
+    int i = 0;
+    for (const cJSON *ts = arr->child; ts && st == TN_OK; ts = ts->next, i++) {
+        char base[TL_PATH], where[TL_PATH];
+        pathf(base, sizeof base, "tilesets[%d]", i);
+        if (!cJSON_IsObject(ts))
+            return err(c, TN_E_PARSE, base, "expected a tileset object, found %s", json_type(ts));
+        int64_t firstgid;
+        st = get_int(c, ts, base, "firstgid", true, 0, 1, 0x0FFFFFFF, &firstgid);
+        const char *src = NULL;
+        if (st == TN_OK)
+            st = get_str(c, ts, base, "source", &src);
+        if (st != TN_OK)
+            return st;
+        if (!src) {
+            st = read_tileset(c, ts, base, firstgid, c->dir);
+            continue;
+        }
+        path_key(where, base, "source");
+        if (ends_with(src, ".tsx") || ends_with(src, ".xml"))
+            return err(c, TN_E_UNSUPPORTED, where,
+                       "external tileset '%s' is XML; only JSON tilesets (.tsj/.json) are "
+                       "supported (re-export it from Tiled as JSON)",
+                       src);
+        char path[1024];
+        st = join_path(c, c->dir, src, path, sizeof path, where);
+        if (st != TN_OK)
+            return st;
+        char *text = NULL;
+        size_t len = 0;
+        tn_diag sub;
+        st = tn_file_read(path, c->o->max_file_bytes, NULL, &text, &len, &sub);
+        if (st != TN_OK)
+            return err(c, st, where, "external tileset '%s' (from \"%s\"): %s", path, src,
+                       sub.message);
+        const char *saved = c->file;
+        c->file = path;
+        cJSON *tj = NULL;
+        st = parse_json(c, text, len, &tj);
+        tn_file_free(NULL, text, len);
+        if (st == TN_OK) {
+            char tdir[1024];
+            dir_of(path, tdir, sizeof tdir);
+            const cJSON *type = cJSON_GetObjectItemCaseSensitive(tj, "type");
+            if (cJSON_IsString(type) && strcmp(type->valuestring, "tileset") != 0)
+                st = err(c, TN_E_PARSE, "type", "expected a tileset, found type '%s'",
+                         type->valuestring);
+            else
+                st = read_tileset(c, tj, "", firstgid, tdir);
+        }
+        cJSON_Delete(tj);
+        c->file = saved;
+    }
+    return st;
+}
+
+/* ---- layers ------------------------------------------------------------------------------ */
+
+static tn_status flatten(tl_ctx *c, const cJSON *arr, const char *base, const char *prefix,
+                         uint32_t hidden)
+{
+    if (!cJSON_IsArray(arr))
+        return err(c, TN_E_PARSE, base, "expected an array of layers, found %s", json_type(arr));
+    int i = 0;
+    tn_status st = TN_OK;
+    for (const cJSON *l = arr->child; l && st == TN_OK; l = l->next, i++) {
+        char path[TL_PATH], where[TL_PATH];
+        pathf(path, sizeof path, "%s[%d]", base, i);
+        if (!cJSON_IsObject(l))
+            return err(c, TN_E_PARSE, path, "expected a layer object, found %s", json_type(l));
+        const char *type, *name;
+        bool visible;
+        st = get_str(c, l, path, "type", &type);
+        if (st == TN_OK)
+            st = get_str(c, l, path, "name", &name);
+        if (st == TN_OK)
+            st = get_bool(c, l, path, "visible", true, &visible);
+        if (st != TN_OK)
+            return st;
+        if (!type)
+            return err(c, TN_E_PARSE, path_key(where, path, "type"), "missing field");
+        uint32_t hid = hidden | (visible ? 0u : (uint32_t)TN_LAYER_HIDDEN);
+        if (strcmp(type, "group") == 0) {
+            char full[TN_MAX_NAME];
+            copy_name(full, prefix, name);
+            size_t n = strlen(full);
+            if (n + 1 < TN_MAX_NAME) {
+                full[n] = '/';
+                full[n + 1] = '\0';
+            }
+            const cJSON *sub = cJSON_GetObjectItemCaseSensitive(l, "layers");
+            if (!sub)
+                continue; /* an empty group */
+            st = flatten(c, sub, path_key(where, path, "layers"), full, hid);
+            continue;
+        }
+        if (strcmp(type, "imagelayer") == 0)
+            continue; /* pictures only: nothing to navigate */
+        bool tiles = strcmp(type, "tilelayer") == 0;
+        if (!tiles && strcmp(type, "objectgroup") != 0)
+            return err(c, TN_E_PARSE, path_key(where, path, "type"),
+                       "unknown layer type '%s' (expected tilelayer, objectgroup, group or "
+                       "imagelayer)",
+                       type);
+        if (c->nlayers >= TN_MAX_LAYERS)
+            return err(c, TN_E_TOO_LARGE, path, "more than %d layers", TN_MAX_LAYERS);
+        void *p = c->layers;
+        st = tn__grow(c->a, &p, sizeof(tl_layer), &c->cap_layers, c->nlayers + 1);
+        if (st != TN_OK)
+            return err(c, st, path, "out of memory");
+        c->layers = p;
+        tl_layer *L = &c->layers[c->nlayers++];
+        memset(L, 0, sizeof *L);
+        L->node = l;
+        copy_name(L->name, prefix, name);
+        pathf(L->path, sizeof L->path, "%s", path);
+        L->hidden = hid;
+        L->tiles = tiles;
+    }
+    return st;
+}
+
+/* Bounds of every chunk of every tile layer (infinite maps). */
+static tn_status chunk_bounds(tl_ctx *c, const cJSON *root)
+{
+    int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = INT64_MIN, y1 = INT64_MIN;
+    tn_status st = TN_OK;
+    for (size_t k = 0; k < c->nlayers && st == TN_OK; k++) {
+        const tl_layer *L = &c->layers[k];
+        if (!L->tiles)
+            continue;
+        char where[TL_PATH];
+        const cJSON *chunks = cJSON_GetObjectItemCaseSensitive(L->node, "chunks");
+        if (!chunks)
+            return err(c, TN_E_PARSE, path_key(where, L->path, "chunks"),
+                       "missing field (the map is infinite)");
+        if (!cJSON_IsArray(chunks))
+            return err(c, TN_E_PARSE, path_key(where, L->path, "chunks"),
+                       "expected an array, found %s", json_type(chunks));
+        int i = 0;
+        for (const cJSON *ch = chunks->child; ch && st == TN_OK; ch = ch->next, i++) {
+            char base[TL_PATH];
+            pathf(base, sizeof base, "%s.chunks[%d]", L->path, i);
+            if (!cJSON_IsObject(ch))
+                return err(c, TN_E_PARSE, base, "expected a chunk object, found %s", json_type(ch));
+            int64_t x, y, w, h;
+            st = get_int(c, ch, base, "x", true, 0, INT32_MIN, INT32_MAX, &x);
+            if (st == TN_OK)
+                st = get_int(c, ch, base, "y", true, 0, INT32_MIN, INT32_MAX, &y);
+            if (st == TN_OK)
+                st = get_int(c, ch, base, "width", true, 0, 1, TN_MAX_DIM, &w);
+            if (st == TN_OK)
+                st = get_int(c, ch, base, "height", true, 0, 1, TN_MAX_DIM, &h);
+            if (st != TN_OK)
+                return st;
+            x0 = x < x0 ? x : x0;
+            y0 = y < y0 ? y : y0;
+            x1 = x + w > x1 ? x + w : x1;
+            y1 = y + h > y1 ? y + h : y1;
+        }
+    }
+    if (x0 == INT64_MAX) { /* no chunk at all: use the declared size */
+        int64_t w = 1, h = 1;
+        st = get_int(c, root, "", "width", true, 0, 1, TN_MAX_DIM, &w);
+        if (st == TN_OK)
+            st = get_int(c, root, "", "height", true, 0, 1, TN_MAX_DIM, &h);
+        c->w = (int32_t)w;
+        c->h = (int32_t)h;
+        c->ox = c->oy = 0;
+        return st;
+    }
+    if (x1 - x0 > TN_MAX_DIM || y1 - y0 > TN_MAX_DIM || (x1 - x0) * (y1 - y0) > TN_MAX_CELLS)
+        return err(c, TN_E_TOO_LARGE, "layers",
+                   "the chunks span %lld x %lld cells, past the limit (%d per side, %d cells)",
+                   (long long)(x1 - x0), (long long)(y1 - y0), TN_MAX_DIM, TN_MAX_CELLS);
+    c->w = (int32_t)(x1 - x0);
+    c->h = (int32_t)(y1 - y0);
+    c->ox = x0;
+    c->oy = y0;
+    return TN_OK;
+}
+
+/* Decode one `data` (array or base64 string) of `count` gids into out. */
+static tn_status decode_data(tl_ctx *c, const cJSON *data, const char *enc, const char *comp,
+                             uint32_t *out, size_t count, const char *where, int32_t dw, int32_t dh)
+{
+    if (!data)
+        return err(c, TN_E_PARSE, where, "missing field");
+    if (count > c->o->max_layer_cells || c->decoded_cells > c->o->max_layer_cells - count)
+        return err(c, TN_E_TOO_LARGE, where,
+                   "the layers hold more than %zu cells in all (max_layer_cells)",
+                   c->o->max_layer_cells);
+    c->decoded_cells += count;
+    bool check_only = out == NULL;
+    if (!enc || strcmp(enc, "csv") == 0) {
+        if (comp && comp[0])
+            return err(c, TN_E_PARSE, where, "compression '%s' needs base64 encoding", comp);
+        if (!cJSON_IsArray(data))
+            return err(c, TN_E_PARSE, where, "expected an array of gids, found %s",
+                       json_type(data));
+        size_t n = 0;
+        for (const cJSON *e = data->child; e; e = e->next)
+            n++;
+        if (n != count)
+            return err(c, TN_E_PARSE, where, "has %zu gids, expected %d x %d = %zu", n, (int)dw,
+                       (int)dh, count);
+        if (check_only)
+            return TN_OK;
+        size_t i = 0;
+        for (const cJSON *e = data->child; e; e = e->next, i++) {
+            double d = cJSON_IsNumber(e) ? e->valuedouble : -1.0;
+            if (!(d >= 0.0 && d <= 4294967295.0 && d == floor(d))) {
+                char w2[TL_PATH];
+                pathf(w2, sizeof w2, "%s[%zu]", where, i);
+                if (!cJSON_IsNumber(e))
+                    return err(c, TN_E_PARSE, w2, "gid must be a whole number, found %s",
+                               json_type(e));
+                return err(c, TN_E_PARSE, w2,
+                           "gid must be a whole number in [0, 4294967295], found %.17g", d);
+            }
+            out[i] = (uint32_t)d;
+        }
+        return TN_OK;
+    }
+    if (strcmp(enc, "base64") != 0)
+        return err(c, TN_E_PARSE, where, "unknown encoding '%s' (expected csv or base64)", enc);
+    int kind = 0; /* 0 none, 1 zlib/gzip, 2 zstd */
+    if (!comp || !comp[0])
+        kind = 0;
+    else if (strcmp(comp, "zlib") == 0 || strcmp(comp, "gzip") == 0)
+        kind = 1;
+    else if (strcmp(comp, "zstd") == 0)
+        kind = 2;
+    else
+        return err(c, TN_E_PARSE, where,
+                   "unknown compression '%s' (expected zlib, gzip, zstd or none)", comp);
+    if (!cJSON_IsString(data))
+        return err(c, TN_E_PARSE, where, "expected a base64 string, found %s", json_type(data));
+    const char *s = data->valuestring;
+    size_t slen = strlen(s), raw = 0, want = count * 4;
+    char msg[200];
+    tn_status st = tn__base64_size(s, slen, &raw, msg, sizeof msg);
+    if (st != TN_OK)
+        return err(c, st, where, "%s", msg);
+    if (check_only) {
+        /* Compressed data cannot expand past its format's best ratio (deflate 1032:1, zstd
+         * about 43700:1 with 3-byte RLE blocks of 128 KiB): a tiny file never justifies a
+         * huge allocation. */
+        double most = kind == 0   ? (double)raw
+                      : kind == 1 ? (double)raw * 1032.0 + 64.0
+                                  : (double)raw * 65536.0 + 4096.0;
+        if (kind == 0 && raw != want)
+            return err(c, TN_E_PARSE, where,
+                       "base64 data decodes to %zu bytes, expected %d x %d cells x 4 = %zu", raw,
+                       (int)dw, (int)dh, want);
+        if ((double)want > most)
+            return err(c, TN_E_PARSE, where,
+                       "%zu bytes of %s data cannot hold %d x %d cells (%zu bytes)", raw, comp,
+                       (int)dw, (int)dh, want);
+        return TN_OK;
+    }
+    if (kind == 0) {
+        if (raw != want)
+            return err(c, TN_E_PARSE, where,
+                       "base64 data decodes to %zu bytes, expected %d x %d cells x 4 = %zu", raw,
+                       (int)dw, (int)dh, want);
+        tn__base64_decode(s, slen, (uint8_t *)out);
+    } else {
+        uint8_t *tmp = tn__alloc(c->a, raw ? raw : 1);
+        if (!tmp)
+            return err(c, TN_E_NOMEM, where, "out of memory");
+        tn__base64_decode(s, slen, tmp);
+        st = kind == 1 ? tn__inflate_exact(tmp, raw, (uint8_t *)out, want, comp, msg, sizeof msg)
+                       : tn__zstd_exact(tmp, raw, (uint8_t *)out, want, msg, sizeof msg);
+        tn__free(c->a, tmp, raw ? raw : 1);
+        if (st != TN_OK)
+            return err(c, st, where, "%s", msg);
+    }
+    /* Tiled stores gids little-endian. */
+    const uint8_t *b = (const uint8_t *)out;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t g = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+                     (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
+        memcpy(&out[i], &g, sizeof g);
+    }
+    return TN_OK;
+}
+
+/* gids == NULL: only check that each data item can hold its cells (before allocating). */
+static tn_status read_tile_layer(tl_ctx *c, const tl_layer *L, uint32_t *gids)
+{
+    const char *enc, *comp;
+    char where[TL_PATH];
+    tn_status st = get_str(c, L->node, L->path, "encoding", &enc);
+    if (st == TN_OK)
+        st = get_str(c, L->node, L->path, "compression", &comp);
+    if (st != TN_OK)
+        return st;
+    size_t cells = (size_t)c->w * (size_t)c->h;
+    if (gids)
+        memset(gids, 0, cells * sizeof(uint32_t));
+    if (!c->infinite) {
+        int64_t w, h;
+        st = get_int(c, L->node, L->path, "width", false, c->w, 0, INT32_MAX, &w);
+        if (st == TN_OK)
+            st = get_int(c, L->node, L->path, "height", false, c->h, 0, INT32_MAX, &h);
+        if (st == TN_OK && (w != c->w || h != c->h))
+            st = err(c, TN_E_PARSE, L->path, "layer is %lld x %lld cells, the map %d x %d",
+                     (long long)w, (long long)h, (int)c->w, (int)c->h);
+        if (st != TN_OK)
+            return st;
+        return decode_data(c, cJSON_GetObjectItemCaseSensitive(L->node, "data"), enc, comp, gids,
+                           cells, path_key(where, L->path, "data"), c->w, c->h);
+    }
+    const cJSON *chunks = cJSON_GetObjectItemCaseSensitive(L->node, "chunks");
+    int i = 0;
+    for (const cJSON *ch = chunks->child; ch && st == TN_OK; ch = ch->next, i++) {
+        char base[TL_PATH];
+        pathf(base, sizeof base, "%s.chunks[%d]", L->path, i);
+        /* chunk_bounds checked these fields already */
+        int64_t x = (int64_t)cJSON_GetObjectItemCaseSensitive(ch, "x")->valuedouble - c->ox;
+        int64_t y = (int64_t)cJSON_GetObjectItemCaseSensitive(ch, "y")->valuedouble - c->oy;
+        int32_t w = (int32_t)cJSON_GetObjectItemCaseSensitive(ch, "width")->valuedouble;
+        int32_t h = (int32_t)cJSON_GetObjectItemCaseSensitive(ch, "height")->valuedouble;
+        size_t n;
+        if (!tn__mul_size((size_t)w, (size_t)h, &n) || n > TN_MAX_CELLS)
+            return err(c, TN_E_TOO_LARGE, base, "chunk of %d x %d cells is too large", (int)w,
+                       (int)h);
+        if (!gids) {
+            st = decode_data(c, cJSON_GetObjectItemCaseSensitive(ch, "data"), enc, comp, NULL, n,
+                             path_key(where, base, "data"), w, h);
+            continue;
+        }
+        if (n > c->scratch_cap) {
+            void *p = c->scratch;
+            st = tn__grow(c->a, &p, sizeof(uint32_t), &c->scratch_cap, n);
+            if (st != TN_OK)
+                return err(c, st, base, "out of memory");
+            c->scratch = p;
+        }
+        st = decode_data(c, cJSON_GetObjectItemCaseSensitive(ch, "data"), enc, comp, c->scratch, n,
+                         path_key(where, base, "data"), w, h);
+        for (int32_t r = 0; r < h && st == TN_OK; r++)
+            memcpy(gids + (size_t)(y + r) * (size_t)c->w + (size_t)x,
+                   c->scratch + (size_t)r * (size_t)w, (size_t)w * sizeof(uint32_t));
+    }
+    return st;
+}
+
+static tn_status read_object(tl_ctx *c, const cJSON *o, const char *base, int32_t layer, tn_map *m)
+{
+    tn_map_object ob;
+    memset(&ob, 0, sizeof ob);
+    ob.layer = layer;
+    const double lim = 1e9;
+    int64_t id, gid;
+    double x, y, w, h;
+    const char *name, *type, *cls;
+    tn_status st = get_int(c, o, base, "id", false, 0, 0, INT32_MAX, &id);
+    if (st == TN_OK)
+        st = get_int(c, o, base, "gid", false, 0, 0, 0xFFFFFFFFll, &gid);
+    if (st == TN_OK)
+        st = get_num(c, o, base, "x", 0, -lim, lim, &x);
+    if (st == TN_OK)
+        st = get_num(c, o, base, "y", 0, -lim, lim, &y);
+    if (st == TN_OK)
+        st = get_num(c, o, base, "width", 0, 0, lim, &w);
+    if (st == TN_OK)
+        st = get_num(c, o, base, "height", 0, 0, lim, &h);
+    if (st == TN_OK)
+        st = get_str(c, o, base, "name", &name);
+    if (st == TN_OK)
+        st = get_str(c, o, base, "type", &type);
+    if (st == TN_OK)
+        st = get_str(c, o, base, "class", &cls);
+    if (st != TN_OK)
+        return st;
+    copy_name(ob.name, name, NULL);
+    copy_name(ob.type, type && type[0] ? type : cls, NULL);
+    ob.id = (int32_t)id;
+    ob.gid = (uint32_t)gid;
+    bool point, ellipse;
+    st = get_bool(c, o, base, "point", false, &point);
+    if (st == TN_OK)
+        st = get_bool(c, o, base, "ellipse", false, &ellipse);
+    if (st != TN_OK)
+        return st;
+    const cJSON *poly = cJSON_GetObjectItemCaseSensitive(o, "polygon");
+    const char *pkey = "polygon";
+    if (!poly) {
+        poly = cJSON_GetObjectItemCaseSensitive(o, "polyline");
+        pkey = "polyline";
+    }
+    if (point) {
+        ob.shape = 1;
+        w = h = 0;
+    } else if (ellipse) {
+        ob.shape = 2;
+    } else if (poly) {
+        char pw[TL_PATH];
+        path_key(pw, base, pkey);
+        ob.shape = pkey[4] == 'g' ? 3u : 4u;
+        if (!cJSON_IsArray(poly) || !poly->child)
+            return err(c, TN_E_PARSE, pw, "expected a non-empty array of points, found %s",
+                       json_type(poly));
+        double x0 = (double)INFINITY, y0 = x0, x1 = -x0, y1 = -x0;
+        int i = 0;
+        for (const cJSON *p = poly->child; p; p = p->next, i++) {
+            char eb[TL_PATH];
+            pathf(eb, sizeof eb, "%s[%d]", pw, i);
+            if (!cJSON_IsObject(p))
+                return err(c, TN_E_PARSE, eb, "expected a point {x, y}, found %s", json_type(p));
+            double px, py;
+            st = get_num(c, p, eb, "x", (double)NAN, -lim, lim, &px);
+            if (st == TN_OK)
+                st = get_num(c, p, eb, "y", (double)NAN, -lim, lim, &py);
+            if (st != TN_OK)
+                return st;
+            if (isnan(px) || isnan(py))
+                return err(c, TN_E_PARSE, eb, "point without x or y");
+            x0 = fmin(x0, px);
+            y0 = fmin(y0, py);
+            x1 = fmax(x1, px);
+            y1 = fmax(y1, py);
+        }
+        x += x0;
+        y += y0;
+        w = x1 - x0;
+        h = y1 - y0;
+    } else if (cJSON_GetObjectItemCaseSensitive(o, "text")) {
+        ob.shape = 5;
+    } else if (gid) {
+        y -= h; /* Tiled anchors tile objects at their bottom-left corner */
+    }
+    ob.x = (float)(x - (double)c->ox * c->tw);
+    ob.y = (float)(y - (double)c->oy * c->th);
+    ob.w = (float)w;
+    ob.h = (float)h;
+    st = tn_map_add_object(m, &ob);
+    if (st != TN_OK)
+        return err(c, st, base, "cannot add the object: %s", tn_status_str(st));
+    return TN_OK;
+}
+
+static tn_status read_objects(tl_ctx *c, const tl_layer *L, int32_t layer, tn_map *m)
+{
+    char where[TL_PATH];
+    const cJSON *objs = cJSON_GetObjectItemCaseSensitive(L->node, "objects");
+    if (!objs)
+        return TN_OK;
+    if (!cJSON_IsArray(objs))
+        return err(c, TN_E_PARSE, path_key(where, L->path, "objects"),
+                   "expected an array, found %s", json_type(objs));
+    int i = 0;
+    tn_status st = TN_OK;
+    for (const cJSON *o = objs->child; o && st == TN_OK; o = o->next, i++) {
+        char base[TL_PATH];
+        pathf(base, sizeof base, "%s.objects[%d]", L->path, i);
+        if (!cJSON_IsObject(o))
+            return err(c, TN_E_PARSE, base, "expected an object, found %s", json_type(o));
+        st = read_object(c, o, base, layer, m);
+    }
+    return st;
+}
+
+static tn_status read_header(tl_ctx *c, const cJSON *root)
+{
+    const char *type, *orient;
+    tn_status st = get_str(c, root, "", "type", &type);
+    if (st == TN_OK && type && strcmp(type, "map") != 0)
+        return err(c, TN_E_PARSE, "type", "expected a Tiled map, found type '%s'", type);
+    if (st == TN_OK)
+        st = get_str(c, root, "", "orientation", &orient);
+    if (st == TN_OK && orient && strcmp(orient, "orthogonal") != 0)
+        return err(c, TN_E_UNSUPPORTED, "orientation",
+                   "'%s' maps are not supported (only orthogonal)", orient);
+    int64_t w = 0, h = 0, tw = 0, th = 0;
+    if (st == TN_OK)
+        st = get_bool(c, root, "", "infinite", false, &c->infinite);
+    if (st == TN_OK)
+        st = get_int(c, root, "", "width", true, 0, -((int64_t)1 << 53), (int64_t)1 << 53, &w);
+    if (st == TN_OK)
+        st = get_int(c, root, "", "height", true, 0, -((int64_t)1 << 53), (int64_t)1 << 53, &h);
+    if (st == TN_OK)
+        st = get_int(c, root, "", "tilewidth", true, 0, 1, 1 << 16, &tw);
+    if (st == TN_OK)
+        st = get_int(c, root, "", "tileheight", true, 0, 1, 1 << 16, &th);
+    if (st != TN_OK)
+        return st;
+    if (!c->infinite) {
+        if (w < 1 || h < 1)
+            return err(c, TN_E_PARSE, w < 1 ? "width" : "height", "must be >= 1, found %lld",
+                       (long long)(w < 1 ? w : h));
+        if (w > TN_MAX_DIM || h > TN_MAX_DIM || w * h > TN_MAX_CELLS)
+            return err(c, TN_E_TOO_LARGE, w > TN_MAX_DIM ? "width" : "height",
+                       "map of %lld x %lld cells is past the limit (%d per side, %d cells)",
+                       (long long)w, (long long)h, TN_MAX_DIM, TN_MAX_CELLS);
+    }
+    c->w = (int32_t)(w > 0 && w <= TN_MAX_DIM ? w : 1);
+    c->h = (int32_t)(h > 0 && h <= TN_MAX_DIM ? h : 1);
+    c->tw = (int32_t)tw;
+    c->th = (int32_t)th;
+    return TN_OK;
+}
+
+static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
+{
+    tn_status st = read_header(c, root);
+    if (st == TN_OK)
+        st = read_tilesets(c, root);
+    const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
+    if (st == TN_OK && !layers)
+        st = err(c, TN_E_PARSE, "layers", "missing field");
+    if (st == TN_OK)
+        st = flatten(c, layers, "layers", "", 0);
+    if (st == TN_OK && c->infinite)
+        st = chunk_bounds(c, root);
+    if (st != TN_OK)
+        return st;
+    size_t cells = (size_t)c->w * (size_t)c->h, ntile = 0;
+    for (size_t k = 0; k < c->nlayers; k++)
+        ntile += c->layers[k].tiles;
+    size_t total;
+    if (!tn__mul_size(cells, ntile, &total) || total > c->o->max_layer_cells)
+        return err(c, TN_E_TOO_LARGE, "layers",
+                   "%zu tile layers of %d x %d cells are past max_layer_cells (%zu)", ntile,
+                   (int)c->w, (int)c->h, c->o->max_layer_cells);
+
+    /* Every data item must be able to hold its cells before W x H memory is committed. */
+    for (size_t k = 0; k < c->nlayers && st == TN_OK; k++)
+        if (c->layers[k].tiles)
+            st = read_tile_layer(c, &c->layers[k], NULL);
+    c->decoded_cells = 0;
+    if (st != TN_OK)
+        return st;
+
+    tn_map_def d = tn_map_def_default();
+    d.width = c->w;
+    d.height = c->h;
+    d.tile_width = c->tw;
+    d.tile_height = c->th;
+    d.allocator = c->o->allocator;
+    tn_map *m = NULL;
+    st = tn_map_create(&d, &m);
+    if (st != TN_OK)
+        return err(c, st, NULL, "cannot create the map: %s", tn_status_str(st));
+    /* Terrain first, in one go: layers added afterwards update their cells once each. */
+    st = tn_map_set_terrain_many(m, c->tgid, c->tter, c->nterr);
+    if (st != TN_OK)
+        st = err(c, st, "tilesets", "cannot set the terrain table: %s", tn_status_str(st));
+    uint32_t *gids = NULL;
+    if (st == TN_OK && ntile) {
+        gids = tn__alloc(c->a, cells * sizeof(uint32_t));
+        if (!gids)
+            st =
+                err(c, TN_E_NOMEM, NULL, "out of memory for a %d x %d layer", (int)c->w, (int)c->h);
+    }
+    for (size_t k = 0; k < c->nlayers && st == TN_OK; k++) {
+        const tl_layer *L = &c->layers[k];
+        int32_t idx = -1;
+        st = tn_map_add_layer(m, L->name, L->tiles ? TN_LAYER_TILES : TN_LAYER_OBJECTS, &idx);
+        if (st != TN_OK) {
+            st = err(c, st, L->path, "cannot add the layer: %s", tn_status_str(st));
+            break;
+        }
+        if (L->hidden)
+            st = tn_map_set_layer_flags(m, idx, tn_map_layer_flags(m, idx) | TN_LAYER_HIDDEN);
+        if (st == TN_OK && L->tiles) {
+            st = read_tile_layer(c, L, gids);
+            if (st == TN_OK && (st = tn_map_set_layer_data(m, idx, gids, cells)) != TN_OK)
+                st = err(c, st, L->path, "cannot set the layer: %s", tn_status_str(st));
+        } else if (st == TN_OK) {
+            st = read_objects(c, L, idx, m);
+        }
+    }
+    tn__free(c->a, gids, cells * sizeof(uint32_t));
+    for (size_t k = 0; k < c->nts && st == TN_OK; k++)
+        if ((st = tn_map_add_tileset(m, &c->tilesets[k])) != TN_OK)
+            st = err(c, st, "tilesets", "cannot add a tileset: %s", tn_status_str(st));
+    if (st == TN_OK && c->infinite) {
+        /* Where the map's cell (0, 0) lies in Tiled's coordinates, in pixels. */
+        tn_map_object org;
+        memset(&org, 0, sizeof org);
+        pathf(org.name, sizeof org.name, "origin");
+        pathf(org.type, sizeof org.type, "tilenav:origin");
+        org.layer = -1;
+        org.shape = 1;
+        org.x = (float)((double)c->ox * c->tw);
+        org.y = (float)((double)c->oy * c->th);
+        if ((st = tn_map_add_object(m, &org)) != TN_OK)
+            st = err(c, st, NULL, "cannot record the origin: %s", tn_status_str(st));
+    }
+    if (st != TN_OK) {
+        tn_map_destroy(m);
+        return st;
+    }
+    *out = m;
+    return TN_OK;
+}
 
 tn_status tn__parse_tiled(const char *data, size_t len, const char *name,
                           const tn_load_options *opts, tn_map **out, tn_diag *diag)
 {
-    (void)data;
-    (void)len;
-    (void)opts;
     *out = NULL;
-    return tn__diag(diag, TN_E_UNSUPPORTED, name, 0, 0, NULL,
-                    "Tiled JSON maps are not supported yet");
+    tl_ctx c;
+    memset(&c, 0, sizeof c);
+    c.o = opts;
+    c.a = &opts->allocator;
+    c.diag = diag;
+    c.file = name;
+    dir_of(name, c.dir, sizeof c.dir);
+    cJSON *root = NULL;
+    tn_status st = parse_json(&c, data, len, &root);
+    if (st == TN_OK)
+        st = build(&c, root, out);
+    cJSON_Delete(root);
+    tn__free(c.a, c.layers, c.cap_layers * sizeof(tl_layer));
+    tn__free(c.a, c.tgid, c.cap_tgid * sizeof(uint32_t));
+    tn__free(c.a, c.tter, c.cap_tter * sizeof(tn_terrain));
+    tn__free(c.a, c.tilesets, c.cap_ts * sizeof(tn_tileset));
+    tn__free(c.a, c.scratch, c.scratch_cap * sizeof(uint32_t));
+    return st;
 }

@@ -43,7 +43,7 @@ void tn_oracle_dijkstra(const tn_map *map, const tn_moves *moves, const float *e
     int w = tn_map_width(map), h = tn_map_height(map), n = w * h;
     char *done = calloc((size_t)n, 1);
     for (int i = 0; i < n; i++)
-        dist[i] = INFINITY;
+        dist[i] = HUGE_VAL;
     for (int s = 0; s < nsources; s++)
         if (tn_map_passable(map, sources[s].x, sources[s].y))
             dist[tn_map_index(map, sources[s].x, sources[s].y)] = 0.0;

@@ -1,0 +1,209 @@
+/* tilenav info MAP [--json] [--format FMT]: what a map file holds, as the loaders read it. */
+#include "cli.h"
+#include "tilenav/io.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int tn_cmd_info(int argc, char **argv);
+extern const char tn_cmd_info_summary[];
+const char tn_cmd_info_summary[] = "describe a map: format, size, layers, objects, passable cells";
+
+static void help(FILE *f)
+{
+    fprintf(f,
+            "usage: tilenav info MAP [--json] [--format FMT]\n\n"
+            "Load MAP (Moving AI .map, Tiled JSON .tmj/.json, tilenav ASCII .txt) and print its\n"
+            "format, width and height in cells, tile size in pixels, every layer (name, kind,\n"
+            "flags, non-empty cells), object and tileset counts, and the number of passable\n"
+            "cells under the map's terrain rules (docs/formats.md says which tile properties\n"
+            "block or cost).\n\n"
+            "Options:\n"
+            "  --json         print one JSON object instead of text\n"
+            "  --format FMT   auto (default: from the content, then the extension), movingai,\n"
+            "                 tiled or ascii\n"
+            "  -h, --help     this text\n\n"
+            "Exit status: 0 ok, 2 bad command line, 3 the map cannot be read or parsed (the\n"
+            "message names the file, the line/column or JSON field, and the reason), 5 the map\n"
+            "is past a documented limit or memory ran out.\n");
+}
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static const char *shape_name(uint32_t s)
+{
+    static const char *const names[] = {"rectangle", "point",    "ellipse",
+                                        "polygon",   "polyline", "text"};
+    return s < 6 ? names[s] : "unknown";
+}
+
+int tn_cmd_info(int argc, char **argv)
+{
+    const char *path = NULL;
+    bool json = false;
+    tn_load_options o = tn_load_options_default();
+    for (int i = 1; i < argc; i++) {
+        if (tn_cli_is_help(argv[i])) {
+            help(stdout);
+            return TN_EXIT_OK;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--format") == 0) {
+            if (i + 1 >= argc)
+                return tn_cli_usage_error("info", "--format needs a value");
+            const char *f = argv[++i];
+            if (strcmp(f, "auto") == 0)
+                o.format = TN_FORMAT_AUTO;
+            else if (strcmp(f, "movingai") == 0)
+                o.format = TN_FORMAT_MOVINGAI;
+            else if (strcmp(f, "tiled") == 0)
+                o.format = TN_FORMAT_TILED;
+            else if (strcmp(f, "ascii") == 0)
+                o.format = TN_FORMAT_ASCII;
+            else
+                return tn_cli_usage_error("info", "unknown format '%s'", f);
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return tn_cli_usage_error("info", "unknown option '%s'", argv[i]);
+        } else if (path) {
+            return tn_cli_usage_error("info", "only one MAP, got '%s' and '%s'", path, argv[i]);
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path)
+        return tn_cli_usage_error("info", "missing MAP");
+
+    /* Detect the format here too, to report it. */
+    tn_format fmt = o.format;
+    if (fmt == TN_FORMAT_AUTO) {
+        char *data = NULL;
+        size_t len = 0;
+        tn_diag d;
+        tn_status st = tn_file_read(path, o.max_file_bytes, NULL, &data, &len, &d);
+        if (st != TN_OK) {
+            char msg[1024];
+            tn_diag_format(&d, msg, sizeof msg);
+            tn_cli_error("info", "%s", msg);
+            return tn_cli_exit_for(st);
+        }
+        fmt = tn_map_detect_format(path, data, len);
+        tn_file_free(NULL, data, len);
+    }
+    tn_map *m = NULL;
+    tn_diag d;
+    memset(&d, 0, sizeof d);
+    tn_status st = tn_map_load(path, &o, &m, &d);
+    if (st != TN_OK) {
+        char msg[1024];
+        tn_diag_format(&d, msg, sizeof msg);
+        tn_cli_error("info", "%s", msg);
+        return tn_cli_exit_for(st);
+    }
+    int32_t w = tn_map_width(m), h = tn_map_height(m), nl = tn_map_layer_count(m);
+    int64_t cells = (int64_t)w * h;
+    if (json) {
+        printf("{\"file\": ");
+        json_str(path);
+        printf(", \"format\": \"%s\", \"width\": %d, \"height\": %d, \"tile_width\": %d, "
+               "\"tile_height\": %d,\n \"layers\": [",
+               tn_format_name(fmt), (int)w, (int)h, (int)tn_map_tile_width(m),
+               (int)tn_map_tile_height(m));
+    } else {
+        printf("file: %s\nformat: %s\nwidth: %d\nheight: %d\ntile size: %dx%d\nlayers: %d\n", path,
+               tn_format_name(fmt), (int)w, (int)h, (int)tn_map_tile_width(m),
+               (int)tn_map_tile_height(m), (int)nl);
+    }
+    for (int32_t i = 0; i < nl; i++) {
+        bool tiles = tn_map_layer_kind(m, i) == TN_LAYER_TILES;
+        uint32_t flags = tn_map_layer_flags(m, i);
+        int64_t count = 0;
+        if (tiles) {
+            const uint32_t *g = tn_map_layer_data(m, i);
+            for (int64_t k = 0; k < cells; k++)
+                count += g[k] != 0;
+        } else {
+            for (int32_t k = 0; k < tn_map_object_count(m); k++)
+                count += tn_map_object_at(m, k)->layer == i;
+        }
+        if (json) {
+            printf("%s\n  {\"index\": %d, \"name\": ", i ? "," : "", (int)i);
+            json_str(tn_map_layer_name(m, i));
+            printf(", \"kind\": \"%s\", \"terrain\": %s, \"hidden\": %s, \"%s\": %lld}",
+                   tiles ? "tiles" : "objects", flags & TN_LAYER_TERRAIN ? "true" : "false",
+                   flags & TN_LAYER_HIDDEN ? "true" : "false", tiles ? "non_empty" : "objects",
+                   (long long)count);
+        } else {
+            printf("  layer %d: %s (%s%s%s, %lld %s)\n", (int)i, tn_map_layer_name(m, i),
+                   tiles ? "tiles" : "objects", flags & TN_LAYER_TERRAIN ? ", terrain" : "",
+                   flags & TN_LAYER_HIDDEN ? ", hidden" : "", (long long)count,
+                   tiles ? "non-empty cells" : "objects");
+        }
+    }
+    int32_t no = tn_map_object_count(m), nt = tn_map_tileset_count(m);
+    if (json) {
+        printf("],\n \"objects\": [");
+        for (int32_t k = 0; k < no; k++) {
+            const tn_map_object *ob = tn_map_object_at(m, k);
+            printf("%s\n  {\"name\": ", k ? "," : "");
+            json_str(ob->name);
+            printf(", \"type\": ");
+            json_str(ob->type);
+            printf(", \"layer\": %d, \"shape\": \"%s\", \"x\": %g, \"y\": %g, \"w\": %g, "
+                   "\"h\": %g, \"gid\": %u}",
+                   (int)ob->layer, shape_name(ob->shape), (double)ob->x, (double)ob->y,
+                   (double)ob->w, (double)ob->h, ob->gid);
+        }
+        printf("],\n \"tilesets\": [");
+    } else {
+        printf("objects: %d\n", (int)no);
+        for (int32_t k = 0; k < no && k < 20; k++) {
+            const tn_map_object *ob = tn_map_object_at(m, k);
+            printf("  object %d: %s%s%s (%s, layer %d) at %g,%g size %gx%g\n", (int)k,
+                   ob->name[0] ? ob->name : "-", ob->type[0] ? " : " : "", ob->type,
+                   shape_name(ob->shape), (int)ob->layer, (double)ob->x, (double)ob->y,
+                   (double)ob->w, (double)ob->h);
+        }
+        if (no > 20)
+            printf("  ... %d more\n", (int)(no - 20));
+        printf("tilesets: %d\n", (int)nt);
+    }
+    for (int32_t k = 0; k < nt; k++) {
+        const tn_tileset *t = tn_map_tileset_at(m, k);
+        if (json) {
+            printf("%s\n  {\"name\": ", k ? "," : "");
+            json_str(t->name);
+            printf(", \"first_gid\": %u, \"tile_count\": %d, \"tile_width\": %d, "
+                   "\"tile_height\": %d, \"image\": ",
+                   t->first_gid, (int)t->tile_count, (int)t->tile_width, (int)t->tile_height);
+            json_str(t->image);
+            putchar('}');
+        } else {
+            printf("  tileset %d: %s, first gid %u, %d tiles of %dx%d, image %s\n", (int)k,
+                   t->name[0] ? t->name : "-", t->first_gid, (int)t->tile_count, (int)t->tile_width,
+                   (int)t->tile_height, t->image[0] ? t->image : "-");
+        }
+    }
+    int32_t pass = tn_map_passable_count(m);
+    if (json)
+        printf("],\n \"cells\": %lld, \"passable\": %d, \"min_cost\": %g, \"uniform_cost\": %s}\n",
+               (long long)cells, (int)pass, (double)tn_map_min_cost(m),
+               tn_map_uniform_cost(m) ? "true" : "false");
+    else
+        printf("passable: %d of %lld cells\nmin cost: %g\nuniform cost: %s\n", (int)pass,
+               (long long)cells, (double)tn_map_min_cost(m), tn_map_uniform_cost(m) ? "yes" : "no");
+    tn_map_destroy(m);
+    return TN_EXIT_OK;
+}
