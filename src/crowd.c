@@ -17,6 +17,9 @@
 /* Grid cells per neighbour radius. Cells of R/2 and a 5x5 scan look at 6.25 R^2 instead of
  * 9 R^2 (R-sized cells, 3x3 scan), but callgrind counted 23% more instructions per step at
  * 10,000 agents on a 256x256 map (4x the cells to clear and prefix-sum), so cells are R. */
+#ifndef RESORT_PERIOD
+#define RESORT_PERIOD 8
+#endif
 #ifndef GRID_SPLIT
 #define GRID_SPLIT 1
 #endif
@@ -49,7 +52,7 @@ struct tn_crowd {
     bool periodic; /* some period > 1 */
     tn_combine combine;
     bool push_apart, record;
-    int32_t kmax;
+    int32_t kmax, max_scan;
     uint64_t seed, step;
 
     /* dense agent arrays, [0, n) */
@@ -168,10 +171,11 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
         return TN_E_INVALID_ARG;
     if (def->capacity < 1 || !finite_pos(def->dt) || !finite_pos(def->neighbour_radius) ||
         def->max_neighbours < 1 || def->max_neighbours > TN_CROWD_MAX_NEIGHBOURS ||
-        !isfinite(def->similar_goal_distance) || def->similar_goal_distance < 0.0f ||
-        !finite_pos(def->avoid_look_ahead) || !isfinite(def->wall_look_ahead) ||
-        def->wall_look_ahead < 0.0f || !isfinite(def->wander.distance) ||
-        !isfinite(def->wander.radius) || !isfinite(def->wander.jitter) ||
+        def->max_scan < 0 || !isfinite(def->similar_goal_distance) ||
+        def->similar_goal_distance < 0.0f || !finite_pos(def->avoid_look_ahead) ||
+        !isfinite(def->wall_look_ahead) || def->wall_look_ahead < 0.0f ||
+        !isfinite(def->wander.distance) || !isfinite(def->wander.radius) ||
+        !isfinite(def->wander.jitter) ||
         (unsigned)def->combine > (unsigned)TN_COMBINE_PRIORITIZED || def->max_flows < 0 ||
         def->max_flows > TN_CROWD_MAX_FLOWS)
         return TN_E_INVALID_ARG;
@@ -257,6 +261,7 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->combine = def->combine;
     c->push_apart = def->push_apart;
     c->kmax = def->max_neighbours;
+    c->max_scan = def->max_scan;
     c->seed = def->seed;
     c->max_flows = def->max_flows;
 
@@ -751,6 +756,11 @@ static void sort_agents(tn_crowd *c)
         moved += order[k] != k;
     if (moved == 0)
         return;
+    /* between full re-sorts the force loop reads through order[], nearly sequential anyway;
+     * a re-sort moves ~250 bytes per agent, so it runs every RESORT_PERIOD steps (and always
+     * when the agents are far out of order, as after a batch of additions) */
+    if (c->step % RESORT_PERIOD != 0 && moved < n / 2)
+        return;
     float **cols[14] = {&c->px,   &c->py,   &c->vx,   &c->vy,    &c->hx,  &c->hy,  &c->rad,
                         &c->maxs, &c->maxf, &c->slow, &c->arr_r, &c->tgx, &c->tgy, &c->wang};
     for (int a = 0; a < 14; a++) {
@@ -813,24 +823,28 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
     const scan_rec *self = &c->srec[k];
     int32_t i = c->order[k], cell = c->cell_of[i];
     int32_t cx = cell % c->gw, cy = cell / c->gw;
-    int32_t kmax = c->kmax;
-    float nr2 = c->nr2, sx = self->x, sy = self->y;
+    int32_t kmax = c->kmax, budget = c->max_scan > 0 ? c->max_scan : INT32_MAX;
+    float nr2 = c->nr2, px = self->x, py = self->y;
     const tn_vec2 *sxy = c->sxy;
     L->n = 0;
     L->worst = 0;
-    int32_t y0 = cy > GRID_SPLIT ? cy - GRID_SPLIT : 0;
-    int32_t y1 = cy + GRID_SPLIT < c->gh ? cy + GRID_SPLIT : c->gh - 1;
     int32_t x0 = cx > GRID_SPLIT ? cx - GRID_SPLIT : 0;
     int32_t x1 = cx + GRID_SPLIT < c->gw ? cx + GRID_SPLIT : c->gw - 1;
-    for (int32_t y = y0; y <= y1; y++) {
+    /* rows in the order own, above, below (then further ones when cells are split), so that a
+     * scan budget keeps the closest rows */
+    for (int32_t r = 0; r <= 2 * GRID_SPLIT; r++) {
+        int32_t y = cy + ((r & 1) ? -((r + 1) / 2) : r / 2);
+        if (y < 0 || y >= c->gh)
+            continue;
         const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
         int32_t m0 = row[x0], m1 = row[x1 + 1]; /* the cells x0..x1 are contiguous */
+        if (m1 - m0 > budget)
+            m1 = m0 + budget;
+        budget -= m1 - m0;
         for (int32_t m = m0; m < m1; m++) {
-            if (m == k)
-                continue;
-            float dx = sx - sxy[m].x, dy = sy - sxy[m].y;
+            float dx = px - sxy[m].x, dy = py - sxy[m].y;
             float d2 = dx * dx + dy * dy;
-            if (!(d2 < nr2))
+            if (!(d2 < nr2) || m == k)
                 continue;
             if (L->n < kmax) {
                 if (L->n == 0 || d2 > L->d2[L->worst])
@@ -842,12 +856,14 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
                 L->idx[L->worst] = m;
                 L->d2[L->worst] = d2;
                 int32_t wi = 0;
-                for (int32_t q = 1; q < L->n; q++)
-                    if (L->d2[q] > L->d2[wi])
-                        wi = q;
+                for (int32_t t = 1; t < L->n; t++)
+                    if (L->d2[t] > L->d2[wi])
+                        wi = t;
                 L->worst = wi;
             }
         }
+        if (budget <= 0)
+            break;
     }
 }
 

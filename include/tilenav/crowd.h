@@ -101,11 +101,12 @@ typedef enum tn_combine {
 
 /// Definition of a crowd. Get one from tn_crowd_def_default().
 typedef struct tn_crowd_def {
-    const tn_map *map;                  ///< required: walls for collision and avoidance
-    int32_t capacity;                   ///< most live agents, 1..TN_CROWD_MAX_AGENTS (default 1024)
-    float dt;                           ///< seconds per step, > 0 (default 1/60)
-    float neighbour_radius;             ///< pixels, > 0: flocking radius and grid cell (default 32)
-    int32_t max_neighbours;             ///< nearest neighbours kept, 1..64 (default 16)
+    const tn_map *map;      ///< required: walls for collision and avoidance
+    int32_t capacity;       ///< most live agents, 1..TN_CROWD_MAX_AGENTS (default 1024)
+    float dt;               ///< seconds per step, > 0 (default 1/60)
+    float neighbour_radius; ///< pixels, > 0: flocking radius and grid cell (default 32)
+    int32_t max_neighbours; ///< nearest neighbours kept, 1..64 (default 16)
+    int32_t max_scan; ///< candidates examined per agent, own grid row first; 0 = all (default)
     float similar_goal_distance;        ///< pixels, >= 0 (default 64)
     float avoid_look_ahead;             ///< seconds of travel looked ahead for agents (default 0.5)
     float wall_look_ahead;              ///< feeler length, pixels (default: one tile)
