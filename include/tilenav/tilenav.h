@@ -9,5 +9,6 @@
 
 #include "base.h"
 #include "map.h"
+#include "tile_collision.h"
 
 #endif
