@@ -668,23 +668,38 @@ static bool circle_first_contact(const tc_view *v, double px, double py, double 
     return true;
 }
 
-/* The float position nearest to the wanted one on the way back to `from` that is clear. */
-static bool settle(const tc_view *v, float fx, float fy, double wx, double wy, double r, float *ox,
-                   float *oy)
+/* A clear float position at or just before the wanted one (wx, wy) on the way from (fx, fy):
+ * rounding to float may put an exact contact position a hair inside the wall. Tries the
+ * rounded position, then nudges along the contact normal (nx, ny) (when there is one) by a
+ * few ulps, then backs off along the path by doubling steps. False when only the start is
+ * clear (the caller then stays there). */
+static bool settle(const tc_view *v, float fx, float fy, double wx, double wy, double nx, double ny,
+                   double r, float *ox, float *oy)
 {
     float x = (float)wx, y = (float)wy;
-    for (int i = 0; i < 8; i++) {
-        if (circle_clear(v, (double)x, (double)y, r)) {
-            *ox = x;
-            *oy = y;
-            return true;
+    bool ok = circle_clear(v, (double)x, (double)y, r);
+    double ax = fabs(wx), ay = fabs(wy);
+    double ulp = (ax > ay ? ax : ay) * 0x1p-23 + 0x1p-126; /* a float ulp at this magnitude */
+    if (!ok && (nx != 0.0 || ny != 0.0)) {
+        for (int k = 0; k < 4 && !ok; k++) {
+            double e = ulp * (double)(1 << k);
+            x = (float)(wx + nx * e);
+            y = (float)(wy + ny * e);
+            ok = circle_clear(v, (double)x, (double)y, r);
         }
-        if (x != fx)
-            x = nextafterf(x, fx);
-        if (y != fy)
-            y = nextafterf(y, fy);
     }
-    return false;
+    double bx = (double)fx - wx, by = (double)fy - wy;
+    double len = sqrt(bx * bx + by * by);
+    for (double e = ulp; !ok && e < len; e *= 2.0) {
+        x = (float)(wx + bx / len * e);
+        y = (float)(wy + by / len * e);
+        ok = circle_clear(v, (double)x, (double)y, r);
+    }
+    if (ok) {
+        *ox = x;
+        *oy = y;
+    }
+    return ok;
 }
 
 tn_status tn_tile_move_circle(const tn_map *map, tn_vec2 centre, float radius, tn_vec2 delta,
@@ -718,7 +733,7 @@ tn_status tn_tile_move_circle(const tn_map *map, tn_vec2 centre, float radius, t
         double t = 1.0, nx = 0.0, ny = 0.0;
         bool contact = circle_first_contact(&v, px, py, remx, remy, r, &t, &nx, &ny);
         float sx, sy;
-        if (settle(&v, fx, fy, px + t * remx, py + t * remy, r, &sx, &sy)) {
+        if (settle(&v, fx, fy, px + t * remx, py + t * remy, nx, ny, r, &sx, &sy)) {
             fx = sx;
             fy = sy;
         }

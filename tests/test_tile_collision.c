@@ -72,6 +72,18 @@ static long floor_div(long a, long b)
     return q;
 }
 
+/* Print a map on failure, to reproduce a random case. */
+static void dump_map(const tn_map *m)
+{
+    fprintf(stderr, "map %dx%d tiles %dx%d\n", tn_map_width(m), tn_map_height(m),
+            tn_map_tile_width(m), tn_map_tile_height(m));
+    for (int32_t y = 0; y < tn_map_height(m); y++) {
+        for (int32_t x = 0; x < tn_map_width(m); x++)
+            fputc(tn_map_passable(m, x, y) ? '.' : '#', stderr);
+        fputc('\n', stderr);
+    }
+}
+
 /* ---- hit tests against pixel enumeration ---------------------------------------------------- */
 
 /* The box is given in units of 1/s pixel (integers). Each unit square is a "pixel"; the
@@ -600,8 +612,10 @@ static bool seg_hits_rect(double ax, double ay, double bx, double by, double x0,
     return t0 <= t1;
 }
 
-/* Smallest distance from the segment to a blocked cell or to the outside of the map. */
-static double bf_seg_clearance(const tn_map *m, double ax, double ay, double bx, double by)
+/* Smallest distance from the segment to a blocked cell or to the outside of the map; stops
+ * early (with some distance below `enough`) once the answer is known to be below it. */
+static double bf_seg_clearance_below(const tn_map *m, double ax, double ay, double bx, double by,
+                                     double enough)
 {
     double best = fmin(fmin(ax, bx), fmin(ay, by));
     best = fmin(best, fmin(map_w_px(m) - fmax(ax, bx), map_h_px(m) - fmax(ay, by)));
@@ -617,8 +631,15 @@ static double bf_seg_clearance(const tn_map *m, double ax, double ay, double bx,
             d = fmin(d, fmin(pt_seg(x0, y0, ax, ay, bx, by), pt_seg(x1, y0, ax, ay, bx, by)));
             d = fmin(d, fmin(pt_seg(x0, y1, ax, ay, bx, by), pt_seg(x1, y1, ax, ay, bx, by)));
             best = fmin(best, d);
+            if (best < enough)
+                return best;
         }
     return best;
+}
+
+static double bf_seg_clearance(const tn_map *m, double ax, double ay, double bx, double by)
+{
+    return bf_seg_clearance_below(m, ax, ay, bx, by, -INFINITY);
 }
 
 static void test_circle_overlap_random(void **state)
@@ -644,6 +665,71 @@ static void test_circle_overlap_random(void **state)
     }
 }
 
+/* Nearest point of the blocked region (cells and outside) to q, brute force: the unit normal
+ * pointing from it to q. False when two different walls are (nearly) equally near. */
+static bool bf_contact_normal(const tn_map *m, double qx, double qy, double *nx, double *ny)
+{
+    double best = INFINITY, second = INFINITY, bx = 0, by = 0, sbx = 0, sby = 0;
+    double tw = tn_map_tile_width(m), th = tn_map_tile_height(m);
+    double cand[4][3] = {
+        {qx, 1, 0}, {map_w_px(m) - qx, -1, 0}, {qy, 0, 1}, {map_h_px(m) - qy, 0, -1}};
+    for (int i = 0; i < 4; i++) {
+        double d = cand[i][0];
+        if (d < best) {
+            second = best;
+            sbx = bx;
+            sby = by;
+            best = d;
+            bx = cand[i][1];
+            by = cand[i][2];
+        } else if (d < second) {
+            second = d;
+            sbx = cand[i][1];
+            sby = cand[i][2];
+        }
+    }
+    for (int32_t y = 0; y < tn_map_height(m); y++)
+        for (int32_t x = 0; x < tn_map_width(m); x++) {
+            if (tn_map_passable(m, x, y))
+                continue;
+            double x0 = x * tw, x1 = x0 + tw, y0 = y * th, y1 = y0 + th;
+            double px = qx < x0 ? x0 : qx > x1 ? x1 : qx, py = qy < y0 ? y0 : qy > y1 ? y1 : qy;
+            double d = sqrt((qx - px) * (qx - px) + (qy - py) * (qy - py));
+            double ux = d > 0 ? (qx - px) / d : 0, uy = d > 0 ? (qy - py) / d : 0;
+            if (d < best) {
+                second = best;
+                sbx = bx;
+                sby = by;
+                best = d;
+                bx = ux;
+                by = uy;
+            } else if (d < second) {
+                second = d;
+                sbx = ux;
+                sby = uy;
+            }
+        }
+    *nx = bx;
+    *ny = by;
+    /* a tie between walls with different normals (a concave corner) is ambiguous */
+    return !(second - best < 1e-6 && fabs(sbx - bx) + fabs(sby - by) > 1e-9);
+}
+
+/* Largest t in [0, 1] such that the circle moving from a by t*d stays clear (bisection). */
+static double bf_first_contact(const tn_map *m, double ax, double ay, double dx, double dy,
+                               double r)
+{
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 40; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (bf_seg_clearance_below(m, ax, ay, ax + mid * dx, ay + mid * dy, r) >= r)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A random clear spot for a circle, or false. */
 static bool random_clear_spot(tn_test_rng *rng, const tn_map *m, double r, tn_vec2 *out)
 {
@@ -662,8 +748,8 @@ static void test_move_circle_random(void **state)
 {
     (void)state;
     tn_test_rng rng = {0xc12c1e5};
-    int moves = 0, free_runs = 0, stopped = 0;
-    for (int mapi = 0; mapi < 60; mapi++) {
+    int moves = 0, free_runs = 0, stopped = 0, slides = 0;
+    for (int mapi = 0; mapi < 45; mapi++) {
         const int32_t sizes[5] = {8, 16, 32, 13, 24};
         int32_t tw = sizes[tn_test_below(&rng, 5)], th = sizes[tn_test_below(&rng, 5)];
         tn_map *m = random_map(&rng, 12, 10, tw, th, 0.05 + 0.3 * tn_test_u01(&rng));
@@ -719,6 +805,36 @@ static void test_move_circle_random(void **state)
                 }
                 if (mv.contacts == 0)
                     assert_true(err <= 1e-5 * (1.0 + fabs(cx) + fabs(cy)));
+                if (clear <= rr - 1e-3) {
+                    /* collide and slide, predicted by brute force: the first contact along the
+                     * straight path, then the rest of the motion minus its part into the wall;
+                     * when that slide is clear of everything, the mover must end there */
+                    double t = bf_first_contact(m, cx, cy, dx, dy, rr);
+                    double qx = cx + t * dx, qy = cy + t * dy, nx, ny;
+                    if (bf_contact_normal(m, qx, qy, &nx, &ny)) {
+                        double sx = (1 - t) * dx, sy = (1 - t) * dy;
+                        double vn = sx * nx + sy * ny;
+                        if (vn < 0) {
+                            sx -= vn * nx;
+                            sy -= vn * ny;
+                        }
+                        double sl = sqrt(sx * sx + sy * sy);
+                        if (sl > 1e-2 && sx * dx + sy * dy > 0 &&
+                            bf_seg_clearance(m, qx, qy, qx + sx, qy + sy) >= rr - 1e-6) {
+                            double fx = (double)mv.position.x, fy = (double)mv.position.y;
+                            if (!(fabs(fx - (qx + sx)) + fabs(fy - (qy + sy)) < 2e-3))
+                                dump_map(m);
+                            if (!(fabs(fx - (qx + sx)) + fabs(fy - (qy + sy)) < 2e-3))
+                                fprintf(stderr,
+                                        "slide: c %.9g %.9g r %.9g d %.9g %.9g t %.9g n %g %g "
+                                        "-> want %.9g %.9g got %.9g %.9g contacts %d n %g %g\n",
+                                        cx, cy, rr, dx, dy, t, nx, ny, qx + sx, qy + sy, fx, fy,
+                                        mv.contacts, (double)mv.normal.x, (double)mv.normal.y);
+                            assert_true(fabs(fx - (qx + sx)) + fabs(fy - (qy + sy)) < 2e-3);
+                            slides++;
+                        }
+                    }
+                }
                 c = mv.position;
             }
         }
@@ -727,6 +843,9 @@ static void test_move_circle_random(void **state)
     assert_true(moves > 10000);
     assert_true(free_runs > moves / 20);
     assert_true(stopped > moves / 4);
+    print_message("circle moves %d: %d free, %d blocked, %d slides checked\n", moves, free_runs,
+                  stopped, slides);
+    assert_true(slides > moves / 20);
 }
 
 static void test_move_circle_handmade(void **state)
@@ -839,17 +958,10 @@ static void test_push_out_random(void **state)
             double ddx = (double)p.x - (double)c.x, ddy = (double)p.y - (double)c.y;
             double dist = sqrt(ddx * ddx + ddy * ddy);
             if (dist > best + 1e-3) {
-                fprintf(stderr, "map %dx%d tiles %dx%d\n", tn_map_width(m), tn_map_height(m), tw,
-                        th);
-                for (int32_t yy = 0; yy < tn_map_height(m); yy++) {
-                    for (int32_t xx = 0; xx < tn_map_width(m); xx++)
-                        fputc(tn_map_passable(m, xx, yy) ? '.' : '#', stderr);
-                    fputc('\n', stderr);
-                }
-            }
-            if (dist > best + 1e-3)
+                dump_map(m);
                 fprintf(stderr, "push-out c %.9g %.9g r %.9g: got %.9g %.9g (%.6g), grid %.6g\n",
                         (double)c.x, (double)c.y, (double)r, (double)p.x, (double)p.y, dist, best);
+            }
             if (isinf(best)) {
                 assert_true(dist >= md - 2 * step);
             } else {
