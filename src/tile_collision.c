@@ -17,8 +17,30 @@ typedef struct tc_view {
     const uint8_t *pass;
     int32_t w, h;
     double tw, th;
-    double mw, mh; /* map size in pixels */
+    double itw, ith; /* 1 / tw, 1 / th */
+    double mw, mh;   /* map size in pixels */
 } tc_view;
+
+/* 1 / t, without a division for power-of-two tiles (divisions dominate the cheap queries):
+ * 2^-k is built from its exponent bits. Other sizes divide. */
+static inline double tile_inverse(int32_t t)
+{
+    uint32_t u = (uint32_t)t;
+    if ((u & (u - 1)) == 0) {
+#if defined(__GNUC__) || defined(__clang__)
+        int k = __builtin_ctz(u);
+#else
+        int k = 0;
+        while ((u >> k) > 1u)
+            k++;
+#endif
+        uint64_t bits = (uint64_t)(1023 - k) << 52;
+        double inv;
+        memcpy(&inv, &bits, sizeof inv);
+        return inv;
+    }
+    return 1.0 / (double)t;
+}
 
 static void view_init(tc_view *v, const tn_map *m)
 {
@@ -27,6 +49,9 @@ static void view_init(tc_view *v, const tn_map *m)
     v->h = tn_map_height(m);
     v->tw = (double)tn_map_tile_width(m);
     v->th = (double)tn_map_tile_height(m);
+    /* exact for power-of-two tiles; otherwise the cell functions correct the rounding */
+    v->itw = tile_inverse(tn_map_tile_width(m));
+    v->ith = tile_inverse(tn_map_tile_height(m));
     v->mw = v->tw * v->w;
     v->mh = v->th * v->h;
 }
@@ -38,16 +63,19 @@ static inline bool view_blocked(const tc_view *v, int32_t x, int32_t y)
     return v->pass[(size_t)y * (size_t)v->w + (size_t)x] == 0;
 }
 
-/* floor(a / t) as a cell coordinate, clamped to [lo, hi]; exact at cell boundaries. */
-static inline int32_t cell_floor(double a, double t, int32_t lo, int32_t hi)
+/* floor(a / t) as a cell coordinate, clamped to [lo, hi]; exact at cell boundaries (the
+ * product with the inverse `it` = 1 / t is corrected with exact products). */
+static inline int32_t cell_floor(double a, double t, double it, int32_t lo, int32_t hi)
 {
-    double q = floor(a / t);
-    if (!(q > (double)lo))
+    double q = a * it;
+    if (!(q > (double)lo)) /* also NaN */
         return lo;
     if (q >= (double)hi)
         return hi;
-    int32_t c = (int32_t)q;
-    /* the division may round across a boundary: fix with exact products */
+    int32_t c = (int32_t)q; /* in range now; truncation is cheaper than floor() without SSE4.1 */
+    if ((double)c > q)
+        c--;
+    /* the product with the inverse may round across a boundary: fix with exact products */
     if ((double)c * t > a)
         c--;
     else if ((double)(c + 1) * t <= a)
@@ -56,14 +84,16 @@ static inline int32_t cell_floor(double a, double t, int32_t lo, int32_t hi)
 }
 
 /* Smallest c with c * t >= a, clamped to [lo, hi]. */
-static inline int32_t cell_ceil(double a, double t, int32_t lo, int32_t hi)
+static inline int32_t cell_ceil(double a, double t, double it, int32_t lo, int32_t hi)
 {
-    double q = ceil(a / t);
+    double q = a * it;
     if (!(q > (double)lo))
         return lo;
     if (q >= (double)hi)
         return hi;
     int32_t c = (int32_t)q;
+    if ((double)c < q)
+        c++;
     if ((double)c * t < a)
         c++;
     else if ((double)(c - 1) * t >= a)
@@ -120,10 +150,10 @@ static tc_box box_of(const tn_tile_box *b)
 static void box_cells(const tc_view *v, const tc_box *b, int32_t *c0, int32_t *c1, int32_t *r0,
                       int32_t *r1)
 {
-    *c0 = cell_floor(b->x, v->tw, -1, v->w);
-    *c1 = cell_ceil(b->x + b->w, v->tw, -1, v->w + 1) - 1;
-    *r0 = cell_floor(b->y, v->th, -1, v->h);
-    *r1 = cell_ceil(b->y + b->h, v->th, -1, v->h + 1) - 1;
+    *c0 = cell_floor(b->x, v->tw, v->itw, -1, v->w);
+    *c1 = cell_ceil(b->x + b->w, v->tw, v->itw, -1, v->w + 1) - 1;
+    *r0 = cell_floor(b->y, v->th, v->ith, -1, v->h);
+    *r1 = cell_ceil(b->y + b->h, v->th, v->ith, -1, v->h + 1) - 1;
     if (*c1 < *c0)
         *c1 = *c0;
     if (*r1 < *r0)
@@ -168,8 +198,8 @@ static tn_status hit_run(const tc_view *v, const tc_target *t, const tn_tile_box
     uint32_t raw = 0;
     switch (points) {
     case TN_POINTS_CENTER: {
-        int32_t x = cell_floor(b.x + b.w * 0.5, v->tw, -1, v->w);
-        int32_t y = cell_floor(b.y + b.h * 0.5, v->th, -1, v->h);
+        int32_t x = cell_floor(b.x + b.w * 0.5, v->tw, v->itw, -1, v->w);
+        int32_t y = cell_floor(b.y + b.h * 0.5, v->th, v->ith, -1, v->h);
         h.hit = cell_matches(v, t, x, y, &raw);
         h.mask = h.hit ? 1u : 0u;
         h.tested = 1;
@@ -230,7 +260,13 @@ static tn_status hit_run(const tc_view *v, const tc_target *t, const tn_tile_box
     }
     default: return TN_E_INVALID_ARG;
     }
-    *out = h;
+    /* field by field: a whole-struct copy of a just-written local stalls on store forwarding */
+    out->hit = h.hit;
+    out->index = h.index;
+    out->cell = h.cell;
+    out->gid = h.gid;
+    out->mask = h.mask;
+    out->tested = h.tested;
     return TN_OK;
 }
 
@@ -324,13 +360,13 @@ static bool row_blocked(const tc_view *v, int32_t r, int32_t c0, int32_t c1)
 static double sweep_axis(const tc_view *v, bool xaxis, double lo, double len, int32_t o0,
                          int32_t o1, double d)
 {
-    double t = xaxis ? v->tw : v->th;
+    double t = xaxis ? v->tw : v->th, it = xaxis ? v->itw : v->ith;
     int32_t n = xaxis ? v->w : v->h;
     if (d > 0.0) {
         double edge = lo + len;
         double target = edge + d;
-        int32_t first = cell_ceil(edge, t, -1, n + 1);
-        int32_t last = cell_ceil(target, t, -1, n + 1) - 1;
+        int32_t first = cell_ceil(edge, t, it, -1, n + 1);
+        int32_t last = cell_ceil(target, t, it, -1, n + 1) - 1;
         if (first < 0)
             first = 0; /* the box is left of the map: column 0 is the first ahead */
         for (int32_t c = first; c <= last; c++) {
@@ -344,8 +380,8 @@ static double sweep_axis(const tc_view *v, bool xaxis, double lo, double len, in
     }
     if (d < 0.0) {
         double target = lo + d;
-        int32_t first = cell_floor(lo, t, -1, n) - 1;
-        int32_t last = cell_floor(target, t, -2, n);
+        int32_t first = cell_floor(lo, t, it, -1, n) - 1;
+        int32_t last = cell_floor(target, t, it, -2, n);
         if (first > n - 1)
             first = n - 1;
         for (int32_t c = first; c >= last; c--) {
@@ -442,10 +478,10 @@ static double circle_depth(const tc_view *v, double cx, double cy, double r, boo
         e = r - (v->mh - cy);
     if (e > 0.0)
         best = e; /* exact: differences of floats and whole pixels */
-    int32_t c0 = cell_floor(cx - r, v->tw, 0, v->w - 1);
-    int32_t c1 = cell_ceil(cx + r, v->tw, 0, v->w) - 1;
-    int32_t r0 = cell_floor(cy - r, v->th, 0, v->h - 1);
-    int32_t r1 = cell_ceil(cy + r, v->th, 0, v->h) - 1;
+    int32_t c0 = cell_floor(cx - r, v->tw, v->itw, 0, v->w - 1);
+    int32_t c1 = cell_ceil(cx + r, v->tw, v->itw, 0, v->w) - 1;
+    int32_t r0 = cell_floor(cy - r, v->th, v->ith, 0, v->h - 1);
+    int32_t r1 = cell_ceil(cy + r, v->th, v->ith, 0, v->h) - 1;
     double r2 = r * r;
     /* d2 is exact when dx or dy is 0 (a face); near a corner it is a rounded sum, so positions
      * the movers hand out keep a relative 1e-12 margin there */
@@ -640,10 +676,10 @@ static bool circle_first_contact(const tc_view *v, double px, double py, double 
         double ay = py + ta * vy, by = py + tb * vy;
         double lx = ax < bx ? ax : bx, hx = ax < bx ? bx : ax;
         double ly = ay < by ? ay : by, hy = ay < by ? by : ay;
-        int32_t c0 = cell_floor(lx - r, v->tw, 0, v->w - 1);
-        int32_t c1 = cell_ceil(hx + r, v->tw, 0, v->w) - 1;
-        int32_t r0 = cell_floor(ly - r, v->th, 0, v->h - 1);
-        int32_t r1 = cell_ceil(hy + r, v->th, 0, v->h) - 1;
+        int32_t c0 = cell_floor(lx - r, v->tw, v->itw, 0, v->w - 1);
+        int32_t c1 = cell_ceil(hx + r, v->tw, v->itw, 0, v->w) - 1;
+        int32_t r0 = cell_floor(ly - r, v->th, v->ith, 0, v->h - 1);
+        int32_t r1 = cell_ceil(hy + r, v->th, v->ith, 0, v->h) - 1;
         for (int32_t y = r0; y <= r1; y++) {
             const uint8_t *p = v->pass + (size_t)y * (size_t)v->w;
             for (int32_t x = c0; x <= c1; x++) {
@@ -702,6 +738,38 @@ static bool settle(const tc_view *v, float fx, float fy, double wx, double wy, d
     return ok;
 }
 
+/* True when the bounding box of the whole move, grown by r and a rounding margin, lies inside
+ * the map and holds no blocked cell: then the start, the path and the (rounded) end are clear
+ * and the move is free. Only small moves (a few cells) are tried. */
+static bool fast_free_move(const tc_view *v, double px, double py, double dx, double dy, double r)
+{
+    double lx = (dx < 0.0 ? px + dx : px) - r, hx = (dx < 0.0 ? px : px + dx) + r;
+    double ly = (dy < 0.0 ? py + dy : py) - r, hy = (dy < 0.0 ? py : py + dy) + r;
+    double margin = 1e-6 * (1.0 + fabs(lx) + fabs(hx) + fabs(ly) + fabs(hy));
+    lx -= margin;
+    ly -= margin;
+    hx += margin;
+    hy += margin;
+    if (!(lx >= 0.0 && ly >= 0.0 && hx <= v->mw && hy <= v->mh))
+        return false;
+    /* the grown box is inside the map, so these are in range before clamping */
+    int32_t c0 = (int32_t)(lx * v->itw), c1 = (int32_t)(hx * v->itw);
+    int32_t r0 = (int32_t)(ly * v->ith), r1 = (int32_t)(hy * v->ith);
+    if (c1 >= v->w)
+        c1 = v->w - 1;
+    if (r1 >= v->h)
+        r1 = v->h - 1;
+    if ((c1 - c0 + 1) * (r1 - r0 + 1) > 16)
+        return false;
+    for (int32_t y = r0; y <= r1; y++) {
+        const uint8_t *p = v->pass + (size_t)y * (size_t)v->w;
+        for (int32_t x = c0; x <= c1; x++)
+            if (p[x] == 0)
+                return false;
+    }
+    return true;
+}
+
 tn_status tn_tile_move_circle(const tn_map *map, tn_vec2 centre, float radius, tn_vec2 delta,
                               tn_tile_circle_move *out)
 {
@@ -714,6 +782,15 @@ tn_status tn_tile_move_circle(const tn_map *map, tn_vec2 centre, float radius, t
     tn_tile_circle_move res;
     memset(&res, 0, sizeof res);
     float fx = centre.x, fy = centre.y;
+    if (fast_free_move(&v, (double)fx, (double)fy, (double)delta.x, (double)delta.y, r)) {
+        /* the common case: nothing blocked anywhere near the whole move */
+        res.position.x = (float)((double)fx + (double)delta.x);
+        res.position.y = (float)((double)fy + (double)delta.y);
+        res.applied.x = res.position.x - centre.x;
+        res.applied.y = res.position.y - centre.y;
+        *out = res;
+        return TN_OK;
+    }
     if (!circle_clear(&v, (double)fx, (double)fy, r)) {
         res.flags |= TN_TILE_STARTED_INSIDE;
         tn_vec2 p;
@@ -942,10 +1019,10 @@ tn_status tn_tile_circle_push_out(const tn_map *map, tn_vec2 centre, float radiu
     }
     /* the boundary of the union of grown blocked cells within reach: faces next to a free
      * cell, and corner arcs where the three cells around the corner are free */
-    int32_t c0 = cell_floor(px - md - r, v.tw, 0, v.w - 1);
-    int32_t c1 = cell_ceil(px + md + r, v.tw, 0, v.w) - 1;
-    int32_t r0 = cell_floor(py - md - r, v.th, 0, v.h - 1);
-    int32_t r1 = cell_ceil(py + md + r, v.th, 0, v.h) - 1;
+    int32_t c0 = cell_floor(px - md - r, v.tw, v.itw, 0, v.w - 1);
+    int32_t c1 = cell_ceil(px + md + r, v.tw, v.itw, 0, v.w) - 1;
+    int32_t r0 = cell_floor(py - md - r, v.th, v.ith, 0, v.h - 1);
+    int32_t r1 = cell_ceil(py + md + r, v.th, v.ith, 0, v.h) - 1;
     for (int32_t y = r0; y <= r1; y++) {
         for (int32_t x = c0; x <= c1; x++) {
             if (!view_blocked(&v, x, y))
@@ -1032,8 +1109,8 @@ bool tn_tile_point_centered(const tn_map *map, tn_vec2 p, float tolerance, tn_ce
         return false;
     tc_view v;
     view_init(&v, map);
-    int32_t cx = cell_floor((double)p.x, v.tw, -TN_MAX_DIM, 2 * TN_MAX_DIM);
-    int32_t cy = cell_floor((double)p.y, v.th, -TN_MAX_DIM, 2 * TN_MAX_DIM);
+    int32_t cx = cell_floor((double)p.x, v.tw, v.itw, -TN_MAX_DIM, 2 * TN_MAX_DIM);
+    int32_t cy = cell_floor((double)p.y, v.th, v.ith, -TN_MAX_DIM, 2 * TN_MAX_DIM);
     if (cell) {
         cell->x = cx;
         cell->y = cy;
@@ -1051,8 +1128,8 @@ bool tn_tile_box_centered(const tn_map *map, const tn_tile_box *box, float toler
     view_init(&v, map);
     tc_box b = box_of(box);
     double cx = b.x + b.w * 0.5, cy = b.y + b.h * 0.5;
-    int32_t kx = cell_floor(cx, v.tw, -TN_MAX_DIM, 2 * TN_MAX_DIM);
-    int32_t ky = cell_floor(cy, v.th, -TN_MAX_DIM, 2 * TN_MAX_DIM);
+    int32_t kx = cell_floor(cx, v.tw, v.itw, -TN_MAX_DIM, 2 * TN_MAX_DIM);
+    int32_t ky = cell_floor(cy, v.th, v.ith, -TN_MAX_DIM, 2 * TN_MAX_DIM);
     if (cell) {
         cell->x = kx;
         cell->y = ky;
