@@ -539,8 +539,9 @@ float tn_tile_circle_overlap(const tn_map *map, tn_vec2 c, float radius)
 
 /* Earliest entry time in [0, 1) of a circle at p moving by (vx, vy) into the open rectangle
  * grown by r (a rounded rectangle); false when it does not enter during the move. */
-static bool toi_cell(double px, double py, double vx, double vy, double r, double x0, double y0,
-                     double x1, double y1, double *t_out, double *nx, double *ny)
+static bool toi_cell(double px, double py, double vx, double vy, double ivx, double ivy, double r,
+                     double x0, double y0, double x1, double y1, double *t_out, double *nx,
+                     double *ny)
 {
     double t_enter = -INFINITY, t_exit = INFINITY;
     int axis = -1;
@@ -548,7 +549,7 @@ static bool toi_cell(double px, double py, double vx, double vy, double r, doubl
         if (!(px > x0 - r && px < x1 + r))
             return false;
     } else {
-        double ta = (x0 - r - px) / vx, tb = (x1 + r - px) / vx;
+        double ta = (x0 - r - px) * ivx, tb = (x1 + r - px) * ivx;
         if (ta > tb) {
             double s = ta;
             ta = tb;
@@ -562,7 +563,7 @@ static bool toi_cell(double px, double py, double vx, double vy, double r, doubl
         if (!(py > y0 - r && py < y1 + r))
             return false;
     } else {
-        double ta = (y0 - r - py) / vy, tb = (y1 + r - py) / vy;
+        double ta = (y0 - r - py) * ivy, tb = (y1 + r - py) * ivy;
         if (ta > tb) {
             double s = ta;
             ta = tb;
@@ -624,17 +625,19 @@ static bool toi_cell(double px, double py, double vx, double vy, double r, doubl
 static bool circle_first_contact(const tc_view *v, double px, double py, double vx, double vy,
                                  double r, double *t_out, double *nx, double *ny)
 {
+    /* one division per axis; every slab test below multiplies */
+    double ivx = vx != 0.0 ? 1.0 / vx : 0.0, ivy = vy != 0.0 ? 1.0 / vy : 0.0;
     double best = INFINITY, bnx = 0.0, bny = 0.0;
     /* map edges */
     if (vx < 0.0) {
-        double t = (r - px) / vx;
+        double t = (r - px) * ivx;
         if (t < best) {
             best = t;
             bnx = 1.0;
             bny = 0.0;
         }
     } else if (vx > 0.0) {
-        double t = (v->mw - r - px) / vx;
+        double t = (v->mw - r - px) * ivx;
         if (t < best) {
             best = t;
             bnx = -1.0;
@@ -642,14 +645,14 @@ static bool circle_first_contact(const tc_view *v, double px, double py, double 
         }
     }
     if (vy < 0.0) {
-        double t = (r - py) / vy;
+        double t = (r - py) * ivy;
         if (t < best) {
             best = t;
             bnx = 0.0;
             bny = 1.0;
         }
     } else if (vy > 0.0) {
-        double t = (v->mh - r - py) / vy;
+        double t = (v->mh - r - py) * ivy;
         if (t < best) {
             best = t;
             bnx = 0.0;
@@ -668,8 +671,9 @@ static bool circle_first_contact(const tc_view *v, double px, double py, double 
         double k = ceil(len / chunk);
         n = k > 1e6 ? 1000000 : (int32_t)k;
     }
+    double step = tmax / n;
     for (int32_t i = 0; i < n; i++) {
-        double ta = tmax * i / n, tb = i + 1 == n ? tmax : tmax * (i + 1) / n;
+        double ta = step * i, tb = i + 1 == n ? tmax : step * (i + 1);
         if (ta >= best)
             break;
         double ax = px + ta * vx, bx = px + tb * vx;
@@ -687,7 +691,8 @@ static bool circle_first_contact(const tc_view *v, double px, double py, double 
                     continue;
                 double t, cnx, cny;
                 double x0 = (double)x * v->tw, y0 = (double)y * v->th;
-                if (toi_cell(px, py, vx, vy, r, x0, y0, x0 + v->tw, y0 + v->th, &t, &cnx, &cny) &&
+                if (toi_cell(px, py, vx, vy, ivx, ivy, r, x0, y0, x0 + v->tw, y0 + v->th, &t, &cnx,
+                             &cny) &&
                     t < best) {
                     best = t;
                     bnx = cnx;
@@ -740,7 +745,7 @@ static bool settle(const tc_view *v, float fx, float fy, double wx, double wy, d
 
 /* True when the bounding box of the whole move, grown by r and a rounding margin, lies inside
  * the map and holds no blocked cell: then the start, the path and the (rounded) end are clear
- * and the move is free. Only small moves (a few cells) are tried. */
+ * and the move is free. Only boxes of up to 64 cells are scanned. */
 static bool fast_free_move(const tc_view *v, double px, double py, double dx, double dy, double r)
 {
     double lx = (dx < 0.0 ? px + dx : px) - r, hx = (dx < 0.0 ? px : px + dx) + r;
@@ -759,7 +764,7 @@ static bool fast_free_move(const tc_view *v, double px, double py, double dx, do
         c1 = v->w - 1;
     if (r1 >= v->h)
         r1 = v->h - 1;
-    if ((c1 - c0 + 1) * (r1 - r0 + 1) > 16)
+    if ((c1 - c0 + 1) * (r1 - r0 + 1) > 64)
         return false;
     for (int32_t y = r0; y <= r1; y++) {
         const uint8_t *p = v->pass + (size_t)y * (size_t)v->w;
