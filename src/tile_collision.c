@@ -543,7 +543,7 @@ static bool toi_cell(double px, double py, double vx, double vy, double ivx, dou
                      double x0, double y0, double x1, double y1, double *t_out, double *nx,
                      double *ny)
 {
-    double t_enter = -INFINITY, t_exit = INFINITY;
+    double t_enter = -(double)INFINITY, t_exit = (double)INFINITY;
     int axis = -1;
     if (vx == 0.0) {
         if (!(px > x0 - r && px < x1 + r))
@@ -627,7 +627,7 @@ static bool circle_first_contact(const tc_view *v, double px, double py, double 
 {
     /* one division per axis; every slab test below multiplies */
     double ivx = vx != 0.0 ? 1.0 / vx : 0.0, ivy = vy != 0.0 ? 1.0 / vy : 0.0;
-    double best = INFINITY, bnx = 0.0, bny = 0.0;
+    double best = (double)INFINITY, bnx = 0.0, bny = 0.0;
     /* map edges */
     if (vx < 0.0) {
         double t = (r - px) * ivx;
@@ -1012,7 +1012,7 @@ tn_status tn_tile_circle_push_out(const tn_map *map, tn_vec2 centre, float radiu
     tc_piece pieces[TC_MAX_PIECES];
     int np = 0;
     /* the map's edges: the centre must stay in [r, mw - r] x [r, mh - r] */
-    const double big = INFINITY;
+    const double big = (double)INFINITY;
     tc_piece edges[4] = {{0, r, 0.0, -big, big, 1, 0},
                          {0, v.mw - r, 0.0, -big, big, -1, 0},
                          {1, r, 0.0, -big, big, 1, 0},
@@ -1065,7 +1065,7 @@ tn_status tn_tile_circle_push_out(const tn_map *map, tn_vec2 centre, float radiu
                 pieces[np++] = cand[i];
         }
     }
-    tc_best b = {px, py, INFINITY, r, md * md, 0.0f, 0.0f, false};
+    tc_best b = {px, py, (double)INFINITY, r, md * md, 0.0f, 0.0f, false};
     for (int i = 0; i < np; i++)
         project_piece(&v, &b, &pieces[i]);
     for (int i = 0; i < np; i++)

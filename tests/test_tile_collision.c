@@ -4,6 +4,7 @@
 #include "support.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,7 +412,7 @@ static void test_move_box_random(void **state)
             do {
                 x = floor(tn_test_u01(&rng) * (map_w_px(m) - w) * 8.0) / 8.0;
                 y = floor(tn_test_u01(&rng) * (map_h_px(m) - h) * 8.0) / 8.0;
-            } while (bf_rect_blocked(m, x, y, (float)w, (float)h) && ++tries < 200);
+            } while (bf_rect_blocked(m, x, y, (double)(float)w, (double)(float)h) && ++tries < 200);
             if (tries >= 200)
                 continue;
             bool area = tn_test_below(&rng, 3) == 0;
@@ -425,7 +426,7 @@ static void test_move_box_random(void **state)
             tn_vec2 d = {(float)(cos(ang) * speed), (float)(sin(ang) * speed)};
             if (tn_test_below(&rng, 8) == 0)
                 d.y = 0.0f; /* axis-aligned moves too */
-            double bw = (float)w, bh = (float)h;
+            double bw = (double)(float)w, bh = (double)(float)h;
             double ex0 = (double)box.x + (double)box.area_x,
                    ey0 = (double)box.y + (double)box.area_y;
             double want_x = bf_axis_limit(m, true, ex0, ey0, bw, bh, (double)d.x);
@@ -520,8 +521,8 @@ static void test_move_box_handmade(void **state)
  * double. Negative when clear (minus the clearance). */
 static long double bf_circle_depth(const tn_map *m, double cx, double cy, double r)
 {
-    long double X = cx, Y = cy, R = r;
-    long double mw = map_w_px(m), mh = map_h_px(m);
+    long double X = (long double)cx, Y = (long double)cy, R = (long double)r;
+    long double mw = (long double)map_w_px(m), mh = (long double)map_h_px(m);
     long double best = R - X;
     if (R - (mw - X) > best)
         best = R - (mw - X);
@@ -553,8 +554,9 @@ static long double bf_circle_depth(const tn_map *m, double cx, double cy, double
 /* Exact clearance test (touching allowed), long double. */
 static bool bf_circle_clear(const tn_map *m, double cx, double cy, double r)
 {
-    long double X = cx, Y = cy, R = r;
-    if (X - R < 0 || Y - R < 0 || X + R > map_w_px(m) || Y + R > map_h_px(m))
+    long double X = (long double)cx, Y = (long double)cy, R = (long double)r;
+    if (X - R < 0 || Y - R < 0 || X + R > (long double)map_w_px(m) ||
+        Y + R > (long double)map_h_px(m))
         return false;
     long double tw = tn_map_tile_width(m), th = tn_map_tile_height(m);
     for (int32_t y = 0; y < tn_map_height(m); y++)
@@ -639,7 +641,7 @@ static double bf_seg_clearance_below(const tn_map *m, double ax, double ay, doub
 
 static double bf_seg_clearance(const tn_map *m, double ax, double ay, double bx, double by)
 {
-    return bf_seg_clearance_below(m, ax, ay, bx, by, -INFINITY);
+    return bf_seg_clearance_below(m, ax, ay, bx, by, -(double)INFINITY);
 }
 
 static void test_circle_overlap_random(void **state)
@@ -655,7 +657,7 @@ static void test_circle_overlap_random(void **state)
             tn_vec2 c = {(float)((tn_test_u01(&rng) * 1.2 - 0.1) * map_w_px(m)),
                          (float)((tn_test_u01(&rng) * 1.2 - 0.1) * map_h_px(m))};
             float got = tn_tile_circle_overlap(m, c, (float)r);
-            long double want = bf_circle_depth(m, c.x, c.y, (double)(float)r);
+            long double want = bf_circle_depth(m, (double)c.x, (double)c.y, (double)(float)r);
             if (want <= 0)
                 assert_true(got == 0.0f);
             else
@@ -669,7 +671,7 @@ static void test_circle_overlap_random(void **state)
  * pointing from it to q. False when two different walls are (nearly) equally near. */
 static bool bf_contact_normal(const tn_map *m, double qx, double qy, double *nx, double *ny)
 {
-    double best = INFINITY, second = INFINITY, bx = 0, by = 0, sbx = 0, sby = 0;
+    double best = (double)INFINITY, second = (double)INFINITY, bx = 0, by = 0, sbx = 0, sby = 0;
     double tw = tn_map_tile_width(m), th = tn_map_tile_height(m);
     double cand[4][3] = {
         {qx, 1, 0}, {map_w_px(m) - qx, -1, 0}, {qy, 0, 1}, {map_h_px(m) - qy, 0, -1}};
@@ -736,7 +738,7 @@ static bool random_clear_spot(tn_test_rng *rng, const tn_map *m, double r, tn_ve
     for (int tries = 0; tries < 100; tries++) {
         tn_vec2 c = {(float)(tn_test_u01(rng) * map_w_px(m)),
                      (float)(tn_test_u01(rng) * map_h_px(m))};
-        if (bf_circle_clear(m, c.x, c.y, r)) {
+        if (bf_circle_clear(m, (double)c.x, (double)c.y, (double)r)) {
             *out = c;
             return true;
         }
@@ -759,7 +761,7 @@ static void test_move_circle_random(void **state)
             if (tn_test_below(&rng, 10) == 0)
                 r = (float)(tmin * (1.0 + tn_test_u01(&rng))); /* bigger than a tile */
             tn_vec2 c;
-            if (!random_clear_spot(&rng, m, r, &c))
+            if (!random_clear_spot(&rng, m, (double)r, &c))
                 continue;
             /* several steps in a row, as an agent would, each checked */
             double ang = tn_test_u01(&rng) * 6.283185307179586;
@@ -773,17 +775,18 @@ static void test_move_circle_random(void **state)
                 assert_int_equal(tn_tile_move_circle(m, c, r, d, &mv), TN_OK);
                 moves++;
                 /* never inside a wall, exactly (touching allowed) */
-                if (!bf_circle_clear(m, mv.position.x, mv.position.y, r)) {
+                if (!bf_circle_clear(m, (double)mv.position.x, (double)mv.position.y, (double)r)) {
                     fprintf(stderr,
                             "overlap: c %.9g %.9g r %.9g d %.9g %.9g -> %.9g %.9g depth %Lg\n",
                             (double)c.x, (double)c.y, (double)r, (double)d.x, (double)d.y,
                             (double)mv.position.x, (double)mv.position.y,
-                            bf_circle_depth(m, mv.position.x, mv.position.y, r));
+                            bf_circle_depth(m, (double)mv.position.x, (double)mv.position.y,
+                                            (double)r));
                     fail();
                 }
                 assert_true(tn_tile_circle_overlap(m, mv.position, r) == 0.0f);
                 assert_int_equal(mv.flags & (TN_TILE_STARTED_INSIDE | TN_TILE_PUSHED_OUT), 0u);
-                double ax = mv.applied.x, ay = mv.applied.y;
+                double ax = (double)mv.applied.x, ay = (double)mv.applied.y;
                 double dx = (double)d.x, dy = (double)d.y, cx = (double)c.x, cy = (double)c.y;
                 double rr = (double)r;
                 double len = sqrt(dx * dx + dy * dy);
@@ -940,7 +943,7 @@ static void test_push_out_random(void **state)
             tn_status st = tn_tile_circle_push_out(m, c, r, (float)md, &p);
             /* grid search: the nearest free sample */
             const double step = 0.125;
-            double best = INFINITY;
+            double best = (double)INFINITY;
             for (double gy = -md; gy <= md; gy += step)
                 for (double gx = -md; gx <= md; gx += step) {
                     double d = sqrt(gx * gx + gy * gy);
@@ -954,7 +957,7 @@ static void test_push_out_random(void **state)
                 continue;
             }
             assert_int_equal(st, TN_OK);
-            assert_true(bf_circle_clear(m, p.x, p.y, r));
+            assert_true(bf_circle_clear(m, (double)p.x, (double)p.y, (double)r));
             double ddx = (double)p.x - (double)c.x, ddy = (double)p.y - (double)c.y;
             double dist = sqrt(ddx * ddx + ddy * ddy);
             if (dist > best + 1e-3) {
@@ -969,7 +972,7 @@ static void test_push_out_random(void **state)
                  * when the free spot is a sliver between walls) */
                 assert_true(dist <= best + 1e-3);
             }
-            if (bf_circle_clear(m, c.x, c.y, r))
+            if (bf_circle_clear(m, (double)c.x, (double)c.y, (double)r))
                 assert_true(p.x == c.x && p.y == c.y);
             else
                 found++;
@@ -1043,6 +1046,63 @@ static void test_alignment(void **state)
     assert_true(tn_tile_box_aligned(m, &elf, 0.0f, &cell));
     assert_true(cell.x == 2 && cell.y == 2);
     assert_true(tn_tile_box_centered(m, &elf, 0.0f, &cell));
+    tn_map_destroy(m);
+}
+
+/* ---- threads and determinism ---------------------------------------------------------------- */
+
+#define TH_MOVES 3000
+
+typedef struct th_job {
+    const tn_map *map;
+    tn_tile_circle_move out[TH_MOVES];
+    tn_tile_hit hits[TH_MOVES];
+} th_job;
+
+/* A fixed sequence of moves and hit tests on a shared const map. */
+static void *th_run(void *arg)
+{
+    th_job *j = arg;
+    tn_test_rng rng = {0x7ead5};
+    tn_vec2 c = {40.0f, 40.0f};
+    for (int i = 0; i < TH_MOVES; i++) {
+        double ang = tn_test_u01(&rng) * 6.283185307179586;
+        double sp = 1.0 + 60.0 * tn_test_u01(&rng);
+        tn_vec2 d = {(float)(cos(ang) * sp), (float)(sin(ang) * sp)};
+        if (tn_tile_move_circle(j->map, c, 7.0f, d, &j->out[i]) != TN_OK)
+            return NULL;
+        c = j->out[i].position;
+        tn_tile_box b = tn_tile_box_make(c.x - 7.0f, c.y - 7.0f, 14.0f, 14.0f);
+        if (tn_tile_hit_blocked(j->map, &b, TN_POINTS_SOME, &j->hits[i]) != TN_OK)
+            return NULL;
+    }
+    return j;
+}
+
+/* Two threads on one const map give bit-identical results to a single thread. */
+static void test_threads_deterministic(void **state)
+{
+    (void)state;
+    tn_test_rng rng = {0x7ead};
+    tn_map *m = random_map(&rng, 30, 20, 16, 16, 0.2);
+    static th_job ref, a, b;
+    ref.map = a.map = b.map = m;
+    assert_ptr_equal(th_run(&ref), &ref);
+    pthread_t ta, tb;
+    assert_int_equal(pthread_create(&ta, NULL, th_run, &a), 0);
+    assert_int_equal(pthread_create(&tb, NULL, th_run, &b), 0);
+    void *ra = NULL, *rb = NULL;
+    assert_int_equal(pthread_join(ta, &ra), 0);
+    assert_int_equal(pthread_join(tb, &rb), 0);
+    assert_ptr_equal(ra, &a);
+    assert_ptr_equal(rb, &b);
+    for (int i = 0; i < TH_MOVES; i++) {
+        assert_memory_equal(&a.out[i], &ref.out[i], sizeof ref.out[i]);
+        assert_memory_equal(&b.out[i], &ref.out[i], sizeof ref.out[i]);
+        assert_int_equal(a.hits[i].hit, ref.hits[i].hit);
+        assert_int_equal(a.hits[i].index, ref.hits[i].index);
+        assert_int_equal(b.hits[i].mask, ref.hits[i].mask);
+    }
     tn_map_destroy(m);
 }
 
@@ -1143,7 +1203,7 @@ static void test_invalid(void **state)
     assert_true(h.hit);
     assert_int_equal(tn_tile_move_box(m, &huge, (tn_vec2){3e38f, -3e38f}, NULL), TN_OK);
     assert_int_equal(tn_tile_move_circle(m, c, 4.0f, (tn_vec2){3e38f, -3e38f}, &mv), TN_OK);
-    assert_true(bf_circle_clear(m, mv.position.x, mv.position.y, 4.0f));
+    assert_true(bf_circle_clear(m, (double)mv.position.x, (double)mv.position.y, 4.0));
     assert_int_equal(tn_tile_move_circle(m, (tn_vec2){3e38f, 0.0f}, 4.0f, z, &mv),
                      TN_E_START_BLOCKED);
     tn_map_destroy(m);
@@ -1152,17 +1212,12 @@ static void test_invalid(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hit_handmade),
-        cmocka_unit_test(test_hit_random_pixels),
-        cmocka_unit_test(test_move_box_handmade),
-        cmocka_unit_test(test_move_box_random),
-        cmocka_unit_test(test_circle_overlap_random),
-        cmocka_unit_test(test_move_circle_handmade),
-        cmocka_unit_test(test_move_circle_random),
-        cmocka_unit_test(test_push_out_handmade),
-        cmocka_unit_test(test_push_out_random),
-        cmocka_unit_test(test_alignment),
-        cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_hit_handmade),          cmocka_unit_test(test_hit_random_pixels),
+        cmocka_unit_test(test_move_box_handmade),     cmocka_unit_test(test_move_box_random),
+        cmocka_unit_test(test_circle_overlap_random), cmocka_unit_test(test_move_circle_handmade),
+        cmocka_unit_test(test_move_circle_random),    cmocka_unit_test(test_push_out_handmade),
+        cmocka_unit_test(test_push_out_random),       cmocka_unit_test(test_alignment),
+        cmocka_unit_test(test_threads_deterministic), cmocka_unit_test(test_invalid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
