@@ -462,9 +462,11 @@ tn_status tn_tile_move_box(const tn_map *map, tn_tile_box *box, tn_vec2 delta,
 
 /* ---- circles -------------------------------------------------------------------------- */
 
-/* Depth of a circle into the blocked region; `conservative` makes exact touching count as a
- * (zero-depth) overlap, used to accept positions handed out by the movers. Returns < 0 when
- * there is no overlap (and then the exact value is meaningless), else the depth >= 0. */
+/* Depth of a circle into the blocked region (cells and the outside of the map). Returns < 0
+ * when there is no overlap (the value is then meaningless), else the depth >= 0. Touching is
+ * not overlapping. With `conservative`, a circle within a relative 1e-12 of touching a cell's
+ * corner counts as overlapping (depth 0): near corners d2 is a rounded sum, and positions the
+ * movers hand out must be clear under the exact predicate, not just the rounded one. */
 static double circle_depth(const tc_view *v, double cx, double cy, double r, bool conservative)
 {
     double best = -1.0;

@@ -750,7 +750,7 @@ static void test_move_circle_random(void **state)
 {
     (void)state;
     tn_test_rng rng = {0xc12c1e5};
-    int moves = 0, free_runs = 0, stopped = 0, slides = 0;
+    int moves = 0, free_runs = 0, stopped = 0, slides = 0, bad_pushed = 0, bad_blocked = 0;
     for (int mapi = 0; mapi < 45; mapi++) {
         const int32_t sizes[5] = {8, 16, 32, 13, 24};
         int32_t tw = sizes[tn_test_below(&rng, 5)], th = sizes[tn_test_below(&rng, 5)];
@@ -761,8 +761,29 @@ static void test_move_circle_random(void **state)
             if (tn_test_below(&rng, 10) == 0)
                 r = (float)(tmin * (1.0 + tn_test_u01(&rng))); /* bigger than a tile */
             tn_vec2 c;
-            if (!random_clear_spot(&rng, m, (double)r, &c))
+            if (tn_test_below(&rng, 8) == 0) {
+                /* a bad start anywhere (in a wall, off the map): pushed out, then moved */
+                c = (tn_vec2){(float)((tn_test_u01(&rng) * 1.2 - 0.1) * map_w_px(m)),
+                              (float)((tn_test_u01(&rng) * 1.2 - 0.1) * map_h_px(m))};
+                bool was_clear = bf_circle_clear(m, (double)c.x, (double)c.y, (double)r);
+                tn_vec2 d = {(float)(tmax * (tn_test_u01(&rng) - 0.5)), 0.0f};
+                tn_tile_circle_move mv;
+                tn_status st = tn_tile_move_circle(m, c, r, d, &mv);
+                if (st == TN_E_START_BLOCKED) {
+                    assert_false(was_clear);
+                    bad_blocked++;
+                    continue;
+                }
+                assert_int_equal(st, TN_OK);
+                assert_int_equal((mv.flags & TN_TILE_STARTED_INSIDE) != 0, !was_clear);
+                assert_int_equal((mv.flags & TN_TILE_PUSHED_OUT) != 0, !was_clear);
+                assert_true(
+                    bf_circle_clear(m, (double)mv.position.x, (double)mv.position.y, (double)r));
+                bad_pushed += !was_clear;
+                c = mv.position;
+            } else if (!random_clear_spot(&rng, m, (double)r, &c)) {
                 continue;
+            }
             /* several steps in a row, as an agent would, each checked */
             double ang = tn_test_u01(&rng) * 6.283185307179586;
             for (int step = 0; step < 5; step++) {
@@ -846,8 +867,10 @@ static void test_move_circle_random(void **state)
     assert_true(moves > 10000);
     assert_true(free_runs > moves / 20);
     assert_true(stopped > moves / 4);
-    print_message("circle moves %d: %d free, %d blocked, %d slides checked\n", moves, free_runs,
-                  stopped, slides);
+    print_message("circle moves %d: %d free, %d blocked, %d slides checked; bad starts: %d "
+                  "pushed out, %d hopeless\n",
+                  moves, free_runs, stopped, slides, bad_pushed, bad_blocked);
+    assert_true(bad_pushed > 50);
     assert_true(slides > moves / 20);
 }
 

@@ -172,8 +172,10 @@ typedef struct tn_tile_circle_move {
 /// handed out are always clear of blocked cells (checked, then moved back by an ulp if
 /// rounding put them a hair inside), so they may sit a few ulps short of touching.
 /// A circle that starts overlapping is first pushed out with tn_tile_circle_push_out()
-/// (search distance r + max(tile width, height)); if that fails the call returns
-/// TN_E_START_BLOCKED and leaves `*out` untouched.
+/// (search distance r + max(tile width, height)); if that fails (nothing free in reach, or a
+/// neighbourhood too cluttered for its limit) the call returns TN_E_START_BLOCKED and leaves
+/// `*out` untouched. A move whose whole bounding box (grown by r) holds no blocked cell takes
+/// a fast path with the same result.
 /// @param[in] map a map; @param[in] centre the centre, pixels; @param[in] radius > 0, pixels
 /// @param[in] delta displacement, pixels; @param[out] out the result
 TN_API TN_NODISCARD tn_status tn_tile_move_circle(const tn_map *map, tn_vec2 centre, float radius,
@@ -189,8 +191,8 @@ TN_API float tn_tile_circle_overlap(const tn_map *map, tn_vec2 centre, float rad
 /// Move an overlapping circle to the nearest position where it overlaps no blocked cell (it
 /// then touches one). The nearest position is exact: it is either the projection of the
 /// centre onto the boundary of one blocked cell grown by r, or a corner where two such
-/// boundaries meet; every candidate within `max_dist` is examined. A clear circle is
-/// returned unchanged.
+/// boundaries meet; every candidate within `max_dist` is examined, and of equally near ones
+/// the first found wins (deterministic). A clear circle is returned unchanged.
 /// @param[in] max_dist search distance in pixels (>= 0, finite)
 /// @param[out] out the new centre
 /// @return TN_OK, TN_E_NOT_FOUND (no free position within max_dist; *out untouched),
