@@ -721,6 +721,11 @@ static bool settle(const tc_view *v, float fx, float fy, double wx, double wy, d
 {
     float x = (float)wx, y = (float)wy;
     bool ok = circle_clear(v, (double)x, (double)y, r);
+    if (ok) {
+        *ox = x;
+        *oy = y;
+        return true;
+    }
     double ax = fabs(wx), ay = fabs(wy);
     double ulp = (ax > ay ? ax : ay) * 0x1p-23 + 0x1p-126; /* a float ulp at this magnitude */
     if (!ok && (nx != 0.0 || ny != 0.0)) {
