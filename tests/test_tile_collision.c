@@ -902,6 +902,12 @@ static void test_move_circle_handmade(void **state)
     assert_true(fabsf(mv.position.x - 80.0f) < 1e-3f);
     assert_true(fabsf(mv.position.y - 152.0f) < 1e-3f);
     assert_int_equal(mv.flags, TN_TILE_BLOCKED_Y);
+    /* fast along the floor, across many cell seams: one contact, all of the x motion */
+    assert_int_equal(
+        tn_tile_move_circle(m, (tn_vec2){20.0f, 130.0f}, 8.0f, (tn_vec2){250.0f, 60.0f}, &mv),
+        TN_OK);
+    assert_int_equal(mv.contacts, 1);
+    assert_true(fabsf(mv.position.x - 270.0f) < 1e-3f && fabsf(mv.position.y - 152.0f) < 1e-3f);
     /* clipping the corner of the single wall cell (x 160..192, y 64..96): deflects around it
      * and goes on past it */
     assert_int_equal(
