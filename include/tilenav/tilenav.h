@@ -11,5 +11,6 @@
 #include "map.h"
 #include "moves.h"
 #include "rng.h"
+#include "tile_collision.h"
 
 #endif
