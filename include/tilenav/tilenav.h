@@ -15,5 +15,6 @@
 #include "moves.h"
 #include "rng.h"
 #include "steer.h"
+#include "tile_collision.h"
 
 #endif

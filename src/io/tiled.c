@@ -648,7 +648,7 @@ static tn_status flatten(tl_ctx *c, const cJSON *arr, const char *base, const ch
         if (!cJSON_IsObject(l))
             return err(c, TN_E_PARSE, path, "expected a layer object, found %s", json_type(l));
         const char *type, *name;
-        bool visible;
+        bool visible = true;
         st = get_str(c, l, path, "type", &type);
         if (st == TN_OK)
             st = get_str(c, l, path, "name", &name);
@@ -932,7 +932,7 @@ static tn_status read_object(tl_ctx *c, const cJSON *o, const char *base, int32_
     memset(&ob, 0, sizeof ob);
     ob.layer = layer;
     const double lim = 1e9;
-    int64_t id, gid;
+    int64_t id = 0, gid = 0;
     double x, y, w, h;
     const char *name, *type, *cls;
     tn_status st = get_int(c, o, base, "id", false, 0, 0, INT32_MAX, &id);

@@ -11,6 +11,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Every command's entry point and summary (the list is generated from the file names). */
+#define TN_CMD(n)                                                                                  \
+    int tn_cmd_##n(int argc, char **argv);                                                         \
+    extern const char tn_cmd_##n##_summary[];
+#include "cli_commands.inc"
+#undef TN_CMD
+
 /* Exit codes, listed in `tilenav --help`. */
 enum {
     TN_EXIT_OK = 0,
