@@ -5,7 +5,7 @@
 
 #include "internal.h"
 #include "steer_math.h"
-#include "tile_mover.h"
+#include "tilenav/tile_collision.h"
 
 #include <string.h>
 
@@ -32,13 +32,21 @@ typedef struct scan_rec {
     uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal */
 } scan_rec;
 
+/* The map as the crowd's own loops read it (cell lookups, the clear map); collision itself is
+ * tile_collision.h's circle mover. */
+typedef struct map_view {
+    const uint8_t *pass; /* W*H passability */
+    int32_t w, h;
+    float tw, th;
+} map_view;
+
 struct tn_crowd {
     tn_allocator alloc;
     void *block; /* every array below lives in this one allocation */
     size_t block_size;
 
     const tn_map *map;
-    tn__mover mover;
+    map_view mover;
     uint64_t map_revision;
     bool clear_valid;
     uint8_t *clear; /* per map cell: every cell within clear_r (Chebyshev) is passable */
@@ -371,7 +379,11 @@ tn_agent_id tn_crowd_agent_at(const tn_crowd *c, int32_t index)
 
 static void bind_map(tn_crowd *c)
 {
-    c->mover = tn__mover_of_map(c->map);
+    c->mover.pass = tn_map_passable_data(c->map);
+    c->mover.w = tn_map_width(c->map);
+    c->mover.h = tn_map_height(c->map);
+    c->mover.tw = (float)tn_map_tile_width(c->map);
+    c->mover.th = (float)tn_map_tile_height(c->map);
 }
 
 /* Per cell: is every cell within clear_r passable (and inside the map)? Then neither wall
@@ -379,7 +391,7 @@ static void bind_map(tn_crowd *c)
 static void build_clear(tn_crowd *c)
 {
     bind_map(c);
-    const tn__mover *m = &c->mover;
+    const map_view *m = &c->mover;
     float tmin = m->tw < m->th ? m->tw : m->th;
     int32_t r = (int32_t)ceilf(c->wall_la / tmin);
     if (r < 1)
@@ -413,7 +425,7 @@ static void refresh_map(tn_crowd *c)
         bind_map(c); /* the passability array may have moved */
 }
 
-static int32_t cell_index_px(const tn__mover *m, float x, float y)
+static int32_t cell_index_px(const map_view *m, float x, float y)
 {
     int32_t cx = tn__ifloor(x / m->tw), cy = tn__ifloor(y / m->th);
     if (cx < 0 || cy < 0 || cx >= m->w || cy >= m->h)
@@ -451,7 +463,7 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
         if (!isfinite(d->weights[b]))
             return TN_E_INVALID_ARG;
-    if (!tn__mover_fits(&c->mover, d->pos.x, d->pos.y, d->radius))
+    if (tn_tile_circle_overlap(c->map, d->pos, d->radius) != 0.0f)
         return TN_E_INVALID_ARG;
     if (c->n >= c->cap)
         return TN_E_FULL;
@@ -1030,11 +1042,12 @@ static bool move_agent(tn_crowd *c, int32_t i, float dx, float dy)
         c->py[i] = y + dy;
         return false;
     }
-    float nx = x, ny = y;
-    tn__mover_move(&c->mover, &nx, &ny, r, dx, dy);
-    c->px[i] = nx;
-    c->py[i] = ny;
-    return nx != x + dx || ny != y + dy;
+    tn_tile_circle_move mv;
+    if (tn_tile_move_circle(c->map, tn__v2(x, y), r, tn__v2(dx, dy), &mv) < 0)
+        return true; /* cannot happen for a circle that fits; stay put */
+    c->px[i] = mv.position.x;
+    c->py[i] = mv.position.y;
+    return mv.contacts > 0 || mv.position.x != x + dx || mv.position.y != y + dy;
 }
 
 static void integrate(tn_crowd *c)
@@ -1172,10 +1185,9 @@ float tn_crowd_max_wall_overlap(const tn_crowd *c)
 {
     if (!c || c->n == 0)
         return 0.0f;
-    tn__mover m = tn__mover_of_map(c->map);
     float worst = 0.0f;
     for (int32_t i = 0; i < c->n; i++) {
-        float o = tn__mover_overlap(&m, c->px[i], c->py[i], c->rad[i]);
+        float o = tn_tile_circle_overlap(c->map, tn__v2(c->px[i], c->py[i]), c->rad[i]);
         if (o > worst)
             worst = o;
     }

@@ -2,7 +2,7 @@
 #include "tilenav/formation.h"
 
 #include "steer_math.h"
-#include "tile_mover.h"
+#include "tilenav/tile_collision.h"
 
 tn_status tn_formation_offsets(tn_formation_shape shape, int32_t count, float spacing,
                                int32_t columns, tn_vec2 *out)
@@ -33,14 +33,13 @@ tn_status tn_formation_slots(const tn_map *map, tn_vec2 leader, float heading,
                              uint8_t *reformed)
 {
     if (count < 0 || ((!offsets || !out) && count > 0) || !isfinite(leader.x) ||
-        !isfinite(leader.y) || !isfinite(heading) || !isfinite(radius) || radius < 0.0f)
+        !isfinite(leader.y) || !isfinite(heading) || !isfinite(radius) || !(radius > 0.0f))
         return TN_E_INVALID_ARG;
     float c = cosf(heading), s = sinf(heading);
-    tn__mover m;
     float step = 1.0f;
     if (map) {
-        m = tn__mover_of_map(map);
-        step = 0.25f * (m.tw < m.th ? m.tw : m.th);
+        float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);
+        step = 0.25f * (tw < th ? tw : th);
     }
     for (int32_t i = 0; i < count; i++) {
         tn_vec2 o = offsets[i];
@@ -61,7 +60,7 @@ tn_status tn_formation_slots(const tn_map *map, tn_vec2 leader, float heading,
         for (int32_t k = 1; k <= n; k++) {
             float t = (float)k / (float)n;
             tn_vec2 q = tn__v2(leader.x + d.x * t, leader.y + d.y * t);
-            if (!tn__mover_fits(&m, q.x, q.y, radius)) {
+            if (tn_tile_circle_overlap(map, q, radius) != 0.0f) {
                 all = false;
                 break;
             }

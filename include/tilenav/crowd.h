@@ -123,11 +123,11 @@ typedef struct tn_crowd_def {
 
 /// Definition of an agent. Get one from tn_agent_def_default().
 typedef struct tn_agent_def {
-    tn_vec2 pos;     ///< pixels; the circle must not overlap an impassable cell
-    tn_vec2 vel;     ///< pixels per second
-    float radius;    ///< pixels, >= 0 and < half the smaller tile side (default 6)
-    float max_speed; ///< pixels per second, > 0 (default 120)
-    float max_force; ///< pixels per second squared, > 0 (default 480)
+    tn_vec2 pos;                       ///< pixels; the circle must not overlap an impassable cell
+    tn_vec2 vel;                       ///< pixels per second
+    float radius;                      ///< pixels, > 0 and < half the smaller tile side (default 6)
+    float max_speed;                   ///< pixels per second, > 0 (default 120)
+    float max_force;                   ///< pixels per second squared, > 0 (default 480)
     float weights[TN_BEHAVIOUR_COUNT]; ///< default: target 1, separation 2, cohesion 0.2,
                                        ///< alignment 0.5 (the tutorial's), agents 1, walls 1,
                                        ///< wander 0
