@@ -60,6 +60,8 @@ struct tn_crowd {
     bool periodic; /* some period > 1 */
     tn_combine combine;
     bool push_apart, record;
+    tn_crowd_parallel_for parallel_for;
+    void *parallel_user;
     int32_t kmax, max_scan;
     uint64_t seed, step;
 
@@ -268,6 +270,8 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     memcpy(c->period, def->period, sizeof c->period);
     c->combine = def->combine;
     c->push_apart = def->push_apart;
+    c->parallel_for = def->parallel_for;
+    c->parallel_user = def->parallel_user;
     c->kmax = def->max_neighbours;
     c->max_scan = def->max_scan;
     c->seed = def->seed;
@@ -1050,10 +1054,10 @@ static bool move_agent(tn_crowd *c, int32_t i, float dx, float dy)
     return mv.contacts > 0 || mv.position.x != x + dx || mv.position.y != y + dy;
 }
 
-static void integrate(tn_crowd *c)
+static void integrate_range(tn_crowd *c, int32_t begin, int32_t end)
 {
     float dt = c->dt, inv_dt = 1.0f / dt;
-    for (int32_t i = 0; i < c->n; i++) {
+    for (int32_t i = begin; i < end; i++) {
         float vx = c->vx[i] + c->fx[i] * dt, vy = c->vy[i] + c->fy[i] * dt;
         float s2 = vx * vx + vy * vy, ms = c->maxs[i];
         if (s2 > ms * ms) {
@@ -1133,6 +1137,19 @@ static void push_apart(tn_crowd *c)
             move_agent(c, i, c->dispx[i], c->dispy[i]);
 }
 
+static void forces_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    nb_list L;
+    for (int32_t k = begin; k < end; k++)
+        agent_forces(c, k, &L);
+}
+
+static void integrate_task(void *ctx, int32_t begin, int32_t end)
+{
+    integrate_range(ctx, begin, end);
+}
+
 tn_status tn_crowd_step(tn_crowd *c)
 {
     if (!c)
@@ -1141,10 +1158,14 @@ tn_status tn_crowd_step(tn_crowd *c)
     if (c->n > 0) {
         build_grid(c);
         sort_agents(c);
-        nb_list L;
-        for (int32_t k = 0; k < c->n; k++)
-            agent_forces(c, k, &L);
-        integrate(c);
+        /* both passes touch only their own agents' data: any split gives the same bits */
+        if (c->parallel_for) {
+            c->parallel_for(forces_task, c, c->n, c->parallel_user);
+            c->parallel_for(integrate_task, c, c->n, c->parallel_user);
+        } else {
+            forces_task(c, 0, c->n);
+            integrate_task(c, 0, c->n);
+        }
         if (c->push_apart)
             push_apart(c);
     }

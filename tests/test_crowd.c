@@ -6,6 +6,7 @@
 #include "tilenav/crowd.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -470,6 +471,44 @@ static void test_walls_never_overlapped(void **state)
     run_wall_stress(1000, steps, 3);
 }
 
+/* Parallel-for flavours for the crowd: two real threads, and an odd serial split (uneven
+ * chunks run back to front). */
+typedef struct half_job {
+    tn_crowd_task task;
+    void *ctx;
+    int32_t begin, end;
+} half_job;
+
+static void *run_half(void *arg)
+{
+    half_job *j = arg;
+    j->task(j->ctx, j->begin, j->end);
+    return NULL;
+}
+
+static void two_threads(tn_crowd_task task, void *ctx, int32_t count, void *user)
+{
+    (void)user;
+    half_job j = {task, ctx, count / 2, count};
+    pthread_t t;
+    bool spawned = pthread_create(&t, NULL, run_half, &j) == 0;
+    task(ctx, 0, count / 2);
+    if (spawned)
+        pthread_join(t, NULL);
+    else
+        task(ctx, count / 2, count);
+}
+
+static void odd_split(tn_crowd_task task, void *ctx, int32_t count, void *user)
+{
+    (void)user;
+    int32_t cuts[4] = {0, count / 7, count / 7 + count / 3, count};
+    for (int k = 2; k >= 0; k--)
+        task(ctx, cuts[k], cuts[k + 1]);
+}
+
+static tn_crowd_parallel_for hash_pfor = NULL;
+
 static uint64_t run_hash_wander(uint64_t seed, int steps, int32_t period, float wander)
 {
     tn_map *m = tn_test_random_map(32, 32, 0.15, 9);
@@ -479,6 +518,7 @@ static uint64_t run_hash_wander(uint64_t seed, int steps, int32_t period, float 
     cd.seed = seed;
     cd.push_apart = true;
     cd.period[TN_BEHAVIOUR_SEPARATION] = period;
+    cd.parallel_for = hash_pfor;
     tn_crowd *c = NULL;
     assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
     tn_agent_def ad = tn_agent_def_default();
@@ -522,6 +562,14 @@ static void test_golden_hash(void **state)
 static void test_determinism(void **state)
 {
     (void)state;
+    /* a two-thread step and an odd split give the single-threaded bits */
+    uint64_t one = run_hash(11, 300, 1);
+    hash_pfor = two_threads;
+    uint64_t two = run_hash(11, 300, 1);
+    hash_pfor = odd_split;
+    uint64_t odd = run_hash(11, 300, 1);
+    hash_pfor = NULL;
+    assert_true(one == two && one == odd);
     uint64_t a = run_hash(11, 300, 1), b = run_hash(11, 300, 1);
     assert_true(a == b);
     assert_true(run_hash(12, 300, 1) != a); /* wander draws from the seed */

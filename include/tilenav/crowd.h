@@ -33,7 +33,9 @@
 /// Handles: agents are named by ::tn_agent_id, generation-checked. 0 is never valid; the id of a
 /// removed agent returns TN_E_STALE_ID (generations wrap after 4095 reuses of one slot).
 ///
-/// Threads: one crowd is used by one thread at a time. Distinct crowds are independent.
+/// Threads: one crowd is used by one thread at a time. Distinct crowds are independent. The
+/// step can spread its per-agent passes over the caller's threads (`parallel_for`, the way
+/// Box2D takes a task system); the result is the same bit for bit.
 #ifndef TILENAV_CROWD_H
 #define TILENAV_CROWD_H
 
@@ -99,6 +101,14 @@ typedef enum tn_combine {
     TN_COMBINE_PRIORITIZED = 1, ///< prioritised truncated running sum
 } tn_combine;
 
+/// A range of work: handle items [begin, end).
+typedef void (*tn_crowd_task)(void *task_ctx, int32_t begin, int32_t end);
+/// The caller's parallel for: run `task` over [0, count), split into ranges in any way, on any
+/// threads, and return when every range is done. The crowd's per-agent passes write only their
+/// own agents' data, so the result is bit-identical to the single-threaded step.
+typedef void (*tn_crowd_parallel_for)(tn_crowd_task task, void *task_ctx, int32_t count,
+                                      void *user);
+
 /// Definition of a crowd. Get one from tn_crowd_def_default().
 typedef struct tn_crowd_def {
     const tn_map *map;      ///< required: walls for collision and avoidance
@@ -113,12 +123,14 @@ typedef struct tn_crowd_def {
     tn_wander wander;                   ///< wander parameters (angle ignored; default 24, 12, 0.5)
     int32_t period[TN_BEHAVIOUR_COUNT]; ///< steps between runs, >= 1 (default all 1)
     tn_combine combine;                 ///< default TN_COMBINE_WEIGHTED
-    bool push_apart;          ///< separate overlapping circles after moving (default false)
-    bool record_forces;       ///< keep each behaviour's last force (tn_crowd_forces; default false)
-    int32_t max_flows;        ///< flow view slots, 0..TN_CROWD_MAX_FLOWS (default 8)
-    uint64_t seed;            ///< random seed (wander)
-    tn_allocator allocator;   ///< zeroed = malloc/free
-    uint32_t internal_cookie; ///< set by tn_crowd_def_default(); do not touch
+    bool push_apart;    ///< separate overlapping circles after moving (default false)
+    bool record_forces; ///< keep each behaviour's last force (tn_crowd_forces; default false)
+    int32_t max_flows;  ///< flow view slots, 0..TN_CROWD_MAX_FLOWS (default 8)
+    uint64_t seed;      ///< random seed (wander)
+    tn_crowd_parallel_for parallel_for; ///< optional: spreads the force and move passes (NULL)
+    void *parallel_user;                ///< passed to parallel_for
+    tn_allocator allocator;             ///< zeroed = malloc/free
+    uint32_t internal_cookie;           ///< set by tn_crowd_def_default(); do not touch
 } tn_crowd_def;
 
 /// Definition of an agent. Get one from tn_agent_def_default().

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: tilenav sim MAP GX GY --agents N --steps S [--seed K] [--json] [--png FILE]\n"
             "       tilenav sim MAP GX GY --bench [--steps S] [--seed K] [--counts A,B,...]\n"
-            "options: --scan C   examine at most C neighbour candidates per agent (0 = all)\n\n"
+            "options: --scan C     examine at most C neighbour candidates per agent (0 = all)\n"
+            "         --threads T  spread the step over T threads (same result bit for bit)\n\n"
             "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
             "runs S fixed steps of 1/60 s: flow field following (straight seek where the cell\n"
             "sees the goal), separation, cohesion, alignment, look-ahead avoidance of agents and\n"
@@ -171,6 +173,111 @@ static void flow_free(sim_flow *f)
     free(f->dist);
 }
 
+/* ---- a small thread pool for the crowd's parallel_for -------------------------------------- */
+#define SIM_MAX_THREADS 16
+
+typedef struct sim_pool sim_pool;
+
+typedef struct sim_worker {
+    sim_pool *pool;
+    int index; /* 1..nthreads; the caller is range 0 */
+} sim_worker;
+
+struct sim_pool {
+    pthread_t threads[SIM_MAX_THREADS];
+    sim_worker workers[SIM_MAX_THREADS];
+    int nthreads; /* workers besides the calling thread */
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    uint64_t generation;
+    int pending;
+    bool quit;
+    tn_crowd_task task;
+    void *ctx;
+    int32_t count;
+};
+
+static void pool_range(const sim_pool *p, int index, int32_t *b, int32_t *e)
+{
+    int parts = p->nthreads + 1;
+    *b = (int32_t)((int64_t)p->count * index / parts);
+    *e = (int32_t)((int64_t)p->count * (index + 1) / parts);
+}
+
+static void *pool_main(void *arg)
+{
+    sim_worker *w = arg;
+    sim_pool *p = w->pool;
+    uint64_t seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (!p->quit && p->generation == seen)
+            pthread_cond_wait(&p->go, &p->mu);
+        if (p->quit) {
+            pthread_mutex_unlock(&p->mu);
+            return NULL;
+        }
+        seen = p->generation;
+        pthread_mutex_unlock(&p->mu);
+        int32_t b, e;
+        pool_range(p, w->index, &b, &e);
+        p->task(p->ctx, b, e);
+        pthread_mutex_lock(&p->mu);
+        if (--p->pending == 0)
+            pthread_cond_signal(&p->done);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+static void pool_for(tn_crowd_task task, void *ctx, int32_t count, void *user)
+{
+    sim_pool *p = user;
+    pthread_mutex_lock(&p->mu);
+    p->task = task;
+    p->ctx = ctx;
+    p->count = count;
+    p->pending = p->nthreads;
+    p->generation++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    int32_t b, e;
+    pool_range(p, 0, &b, &e);
+    task(ctx, b, e);
+    pthread_mutex_lock(&p->mu);
+    while (p->pending > 0)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static bool pool_start(sim_pool *p, int threads)
+{
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_cond_init(&p->done, NULL);
+    for (int i = 0; i < threads - 1; i++) {
+        p->workers[i].pool = p;
+        p->workers[i].index = i + 1;
+        if (pthread_create(&p->threads[i], NULL, pool_main, &p->workers[i]) != 0)
+            return false;
+        p->nthreads++;
+    }
+    return true;
+}
+
+static void pool_stop(sim_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->nthreads; i++)
+        pthread_join(p->threads[i], NULL);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
+}
+
 /* ---- the run -------------------------------------------------------------------------------- */
 
 /* CPU time of this thread, seconds: on a shared machine it leaves out the time the thread
@@ -203,7 +310,7 @@ static int spawn_one(tn_crowd *c, tn_agent_def *ad, const int32_t *reach, int32_
 
 static tn_status sim_run(const tn_map *m, const sim_flow *f, tn_cell goal, int32_t agents,
                          int32_t steps, uint64_t seed, bool recycle, int32_t max_scan,
-                         sim_result *res)
+                         sim_pool *pool, sim_result *res)
 {
     memset(res, 0, sizeof *res);
     int32_t w = tn_map_width(m), h = tn_map_height(m);
@@ -215,6 +322,10 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, tn_cell goal, int32
     cd.neighbour_radius = tmin;
     cd.max_neighbours = 8;
     cd.max_scan = max_scan;
+    if (pool && pool->nthreads > 0) {
+        cd.parallel_for = pool_for;
+        cd.parallel_user = pool;
+    }
     cd.seed = seed;
     tn_crowd *c = NULL;
     tn_status st = tn_crowd_create(&cd, &c);
@@ -282,7 +393,7 @@ int tn_cmd_sim(int argc, char **argv)
     const char *cmd = "sim";
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0;
-    int64_t agents = -1, steps = -1, seed = 1, scan = 0;
+    int64_t agents = -1, steps = -1, seed = 1, scan = 0, threads = 1;
     bool json = false, bench = false;
     const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
     for (int i = 1; i < argc; i++) {
@@ -304,6 +415,9 @@ int tn_cmd_sim(int argc, char **argv)
         } else if (strcmp(a, "--scan") == 0 && has) {
             if (!tn_cli_parse_int(argv[++i], 0, 1000000, &scan))
                 return tn_cli_usage_error(cmd, "bad --scan '%s'", argv[i]);
+        } else if (strcmp(a, "--threads") == 0 && has) {
+            if (!tn_cli_parse_int(argv[++i], 1, SIM_MAX_THREADS, &threads))
+                return tn_cli_usage_error(cmd, "bad --threads '%s'", argv[i]);
         } else if (strcmp(a, "--png") == 0 && has) {
             png = argv[++i];
         } else if (strcmp(a, "--counts") == 0 && has) {
@@ -356,6 +470,14 @@ int tn_cmd_sim(int argc, char **argv)
         return TN_EXIT_NOMEM;
     }
     int rc = TN_EXIT_OK;
+    sim_pool pool;
+    if (!pool_start(&pool, (int)threads)) {
+        pool_stop(&pool);
+        flow_free(&f);
+        tn_map_destroy(m);
+        tn_cli_error(cmd, "cannot start %d threads", (int)threads);
+        return TN_EXIT_INTERNAL;
+    }
     if (bench) {
         int32_t bsteps = steps > 0 ? (int32_t)steps : 120;
         printf("agents  ms_per_step  cpu_ms_per_step  cpu_ns_per_agent  arrived  "
@@ -369,7 +491,8 @@ int tn_cmd_sim(int argc, char **argv)
                 break;
             }
             sim_result r;
-            st = sim_run(m, &f, goal, (int32_t)n, bsteps, (uint64_t)seed, true, (int32_t)scan, &r);
+            st = sim_run(m, &f, goal, (int32_t)n, bsteps, (uint64_t)seed, true, (int32_t)scan,
+                         &pool, &r);
             if (st < 0) {
                 tn_cli_error(cmd, "%s", tn_status_str(st));
                 rc = tn_cli_exit_for(st);
@@ -384,7 +507,7 @@ int tn_cmd_sim(int argc, char **argv)
     } else {
         sim_result r;
         st = sim_run(m, &f, goal, (int32_t)agents, (int32_t)steps, (uint64_t)seed, false,
-                     (int32_t)scan, &r);
+                     (int32_t)scan, &pool, &r);
         if (st < 0) {
             tn_cli_error(cmd, "%s", tn_status_str(st));
             rc = tn_cli_exit_for(st);
@@ -400,6 +523,7 @@ int tn_cmd_sim(int argc, char **argv)
         if (rc == TN_EXIT_OK && r.max_overlap > 0.0f)
             rc = TN_EXIT_FAIL;
     }
+    pool_stop(&pool);
     flow_free(&f);
     tn_map_destroy(m);
     return rc;
