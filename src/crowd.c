@@ -113,6 +113,7 @@ tn_crowd_def tn_crowd_def_default(void)
     d.dt = 1.0f / 60.0f;
     d.neighbour_radius = 32.0f;
     d.max_neighbours = 16;
+    d.max_scan = 64;
     d.similar_goal_distance = 64.0f;
     d.avoid_look_ahead = 0.5f;
     d.wall_look_ahead = 0.0f; /* 0 = one tile */
@@ -834,6 +835,31 @@ typedef struct nb_list {
 } nb_list;
 
 /* The kmax nearest agents closer than the neighbour radius, in scan order. */
+/* Keep the kmax nearest of the candidates in buf (in order). */
+static inline void keep_nearest(nb_list *L, int32_t kmax, const int32_t *bi, const float *bd,
+                                int32_t nb)
+{
+    for (int32_t q = 0; q < nb; q++) {
+        float d2 = bd[q];
+        if (L->n < kmax) {
+            if (L->n == 0 || d2 > L->d2[L->worst])
+                L->worst = L->n;
+            L->idx[L->n] = bi[q];
+            L->d2[L->n] = d2;
+            L->n++;
+        } else if (d2 < L->d2[L->worst]) {
+            L->idx[L->worst] = bi[q];
+            L->d2[L->worst] = d2;
+            int32_t wi = 0;
+            for (int32_t t = 1; t < L->n; t++)
+                if (L->d2[t] > L->d2[wi])
+                    wi = t;
+            L->worst = wi;
+        }
+    }
+}
+
+/* The kmax nearest agents closer than the neighbour radius, in scan order. */
 static void gather(const tn_crowd *c, int32_t k, nb_list *L)
 {
     const scan_rec *self = &c->srec[k];
@@ -842,6 +868,10 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
     int32_t kmax = c->kmax, budget = c->max_scan > 0 ? c->max_scan : INT32_MAX;
     float nr2 = c->nr2, px = self->x, py = self->y;
     const tn_vec2 *sxy = c->sxy;
+    enum { BUF = 64 };
+    int32_t bi[BUF + 1];
+    float bd[BUF + 1];
+    int32_t nb = 0;
     L->n = 0;
     L->worst = 0;
     int32_t x0 = cx > GRID_SPLIT ? cx - GRID_SPLIT : 0;
@@ -860,27 +890,19 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
         for (int32_t m = m0; m < m1; m++) {
             float dx = px - sxy[m].x, dy = py - sxy[m].y;
             float d2 = dx * dx + dy * dy;
-            if (!(d2 < nr2) || m == k)
-                continue;
-            if (L->n < kmax) {
-                if (L->n == 0 || d2 > L->d2[L->worst])
-                    L->worst = L->n;
-                L->idx[L->n] = m;
-                L->d2[L->n] = d2;
-                L->n++;
-            } else if (d2 < L->d2[L->worst]) {
-                L->idx[L->worst] = m;
-                L->d2[L->worst] = d2;
-                int32_t wi = 0;
-                for (int32_t t = 1; t < L->n; t++)
-                    if (L->d2[t] > L->d2[wi])
-                        wi = t;
-                L->worst = wi;
+            /* branch-free: always write, advance only for a neighbour (the test mispredicts) */
+            bi[nb] = m;
+            bd[nb] = d2;
+            nb += (int32_t)((d2 < nr2) & (m != k));
+            if (nb == BUF) {
+                keep_nearest(L, kmax, bi, bd, nb);
+                nb = 0;
             }
         }
         if (budget <= 0)
             break;
     }
+    keep_nearest(L, kmax, bi, bd, nb);
 }
 
 static tn_steer_agent agent_value(const tn_crowd *c, int32_t i)
@@ -990,7 +1012,8 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
         if (run[TN_BEHAVIOUR_COHESION])
             f[TN_BEHAVIOUR_COHESION] = tn__flock_cohesion(&acc, pos, vel, ms, mf);
         if (run[TN_BEHAVIOUR_ALIGNMENT])
-            f[TN_BEHAVIOUR_ALIGNMENT] = tn__flock_alignment(&acc, vel, ms, mf);
+            f[TN_BEHAVIOUR_ALIGNMENT] =
+                tn__flock_alignment_unit(&acc, self->ux, self->uy, vel, ms, mf);
         if (run[TN_BEHAVIOUR_AVOID_AGENTS])
             f[TN_BEHAVIOUR_AVOID_AGENTS] = tn__avoid_force(&av, h, reach, mf);
     }

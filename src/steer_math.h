@@ -173,6 +173,18 @@ static inline tn_vec2 tn__flock_alignment(const tn__flock_acc *acc, tn_vec2 vel,
     return tn__steer_toward(vel, tn__v2(a.head.x * k, a.head.y * k), max_speed, max_force);
 }
 
+/* The same, with the agent's own unit velocity already known (zero when still). */
+static inline tn_vec2 tn__flock_alignment_unit(const tn__flock_acc *acc, float ux, float uy,
+                                               tn_vec2 vel, float max_speed, float max_force)
+{
+    if (acc->nhead == 0)
+        return tn__v2(0.0f, 0.0f);
+    tn__flock_acc a = *acc;
+    tn__flock_add_unit(&a, ux, uy);
+    float k = max_speed / (float)a.nhead;
+    return tn__steer_toward(vel, tn__v2(a.head.x * k, a.head.y * k), max_speed, max_force);
+}
+
 /* Agent avoidance: track the nearest threat along the heading. */
 typedef struct tn__avoid_acc {
     float best_along; /* distance along the heading of the nearest threat; reach when none */

@@ -116,7 +116,9 @@ typedef struct tn_crowd_def {
     float dt;               ///< seconds per step, > 0 (default 1/60)
     float neighbour_radius; ///< pixels, > 0: flocking radius and grid cell (default 32)
     int32_t max_neighbours; ///< nearest neighbours kept, 1..64 (default 16)
-    int32_t max_scan; ///< candidates examined per agent, own grid row first; 0 = all (default)
+    int32_t max_scan;       ///< candidates examined per agent, own grid row first; 0 = all. Bounds
+                            ///< the cost in a pile-up (agents may overlap each other without
+                            ///< push-apart). Default 64.
     float similar_goal_distance;        ///< pixels, >= 0 (default 64)
     float avoid_look_ahead;             ///< seconds of travel looked ahead for agents (default 0.5)
     float wall_look_ahead;              ///< feeler length, pixels (default: one tile)

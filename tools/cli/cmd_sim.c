@@ -20,7 +20,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: tilenav sim MAP GX GY --agents N --steps S [--seed K] [--json] [--png FILE]\n"
             "       tilenav sim MAP GX GY --bench [--steps S] [--seed K] [--counts A,B,...]\n"
-            "options: --scan C     examine at most C neighbour candidates per agent (0 = all)\n"
+            "options: --scan C     at most C neighbour candidates per agent (default 48, 0 = all)\n"
             "         --threads T  spread the step over T threads (same result bit for bit)\n\n"
             "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
             "runs S fixed steps of 1/60 s: flow field following (straight seek where the cell\n"
@@ -393,7 +393,7 @@ int tn_cmd_sim(int argc, char **argv)
     const char *cmd = "sim";
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0;
-    int64_t agents = -1, steps = -1, seed = 1, scan = 0, threads = 1;
+    int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1;
     bool json = false, bench = false;
     const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
     for (int i = 1; i < argc; i++) {
