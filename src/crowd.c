@@ -993,10 +993,25 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
         tn__avoid_acc av = {reach, 0.0f, false};
         bool do_sep = run[TN_BEHAVIOUR_SEPARATION];
         bool do_flock = run[TN_BEHAVIOUR_COHESION] || run[TN_BEHAVIOUR_ALIGNMENT];
+        /* separation's sqrt and divide for the whole list first: independent, so they
+         * overlap (and the divides vectorise); the same operations per neighbour as
+         * tn__flock_add_sep, so the same bits */
+        float sep_s[TN_CROWD_MAX_NEIGHBOURS];
+        if (do_sep) {
+            float inv_nr = c->inv_nr;
+            for (int32_t q = 0; q < L->n; q++)
+                sep_s[q] = L->d2[q] > 0.0f ? sqrtf(L->d2[q]) : 1.0f;
+            for (int32_t q = 0; q < L->n; q++)
+                sep_s[q] = (1.0f - sep_s[q] * inv_nr) / sep_s[q];
+        }
         for (int32_t q = 0; q < L->n; q++) {
             const scan_rec *o = &c->srec[L->idx[q]];
             tn_vec2 d = tn__v2(pos.x - o->x, pos.y - o->y);
-            tn__flock_add_sep(&acc, d, L->d2[q], c->inv_nr, do_sep);
+            if (do_sep && L->d2[q] > 0.0f) {
+                acc.sep.x += d.x * sep_s[q];
+                acc.sep.y += d.y * sep_s[q];
+                acc.nsep++;
+            }
             if (do_flock && o->key == self->key) {
                 float gx = o->gx - self->gx, gy = o->gy - self->gy;
                 if (self->key == TN_TARGET_NONE || gx * gx + gy * gy <= c->sim2) {

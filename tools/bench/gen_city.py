@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write a W x W Moving AI map for the agent benchmarks: city blocks (4..10-cell buildings on a
-16-cell lattice, streets between them), seeded, with the centre cell open. Used to run the
+16-cell lattice, streets between them), seeded, with an open 13x13 square around the centre cell (the goal). Used to run the
 crowd at a constant density (map area growing with the agent count).
 Usage: python3 tools/bench/gen_city.py W SEED OUT.map"""
 import random
@@ -17,8 +17,8 @@ for by in range(0, w, 16):
             for x in range(ox, min(ox + bw, w)):
                 grid[y][x] = "@"
 c = w // 2
-for y in range(c - 2, c + 3):
-    for x in range(c - 2, c + 3):
+for y in range(c - 6, c + 7):
+    for x in range(c - 6, c + 7):
         grid[y][x] = "."
 with open(out, "w") as f:
     f.write(f"type octile\nheight {w}\nwidth {w}\nmap\n")
