@@ -1,0 +1,1179 @@
+/* Integration and flow fields: distances to the goal(s) by a FIFO breadth-first sweep (uniform
+ * 4-connected), a bucket queue (every other case at build time) or a binary heap (incremental
+ * repair), 8-way directions, paths read off the field, incremental updates and the wall-off
+ * query. Line of sight lives in field_los.c. */
+#include "field_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Directions clockwise on screen from "right". */
+static const int32_t DX[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+static const int32_t DY[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+
+#define TN_MAX_BUCKETS 65536
+
+int32_t tn_dir_dx(int32_t dir)
+{
+    return dir >= 0 && dir < 8 ? DX[dir] : 0;
+}
+
+int32_t tn_dir_dy(int32_t dir)
+{
+    return dir >= 0 && dir < 8 ? DY[dir] : 0;
+}
+
+tn_field_def tn_field_def_default(void)
+{
+    tn_field_def d;
+    memset(&d, 0, sizeof d);
+    d.flow = TN_FLOW_OPTIMAL;
+    d.los = TN_LOS_OFF;
+    d.internal_cookie = TN_COOKIE_FIELD;
+    return d;
+}
+
+tn_status tn_field_create(const tn_field_def *def, tn_field **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_FIELD || !def->map ||
+        !tn_moves_valid(&def->moves) || (unsigned)def->flow > (unsigned)TN_FLOW_STEEPEST ||
+        (unsigned)def->los > (unsigned)TN_LOS_SIMPLE ||
+        (def->allocator.alloc == NULL) != (def->allocator.free == NULL))
+        return TN_E_INVALID_ARG;
+    tn_field *f = tn__calloc(&def->allocator, sizeof *f);
+    if (!f)
+        return TN_E_NOMEM;
+    f->alloc = def->allocator;
+    f->map = def->map;
+    f->moves = def->moves;
+    f->flow = def->flow;
+    f->los = def->los;
+    f->extra = def->extra;
+    f->w = tn_map_width(def->map);
+    f->h = tn_map_height(def->map);
+    f->n = (size_t)f->w * (size_t)f->h;
+    f->dist = tn__alloc(&f->alloc, f->n * sizeof(float));
+    f->bits = tn__calloc(&f->alloc, f->n);
+    f->qa = tn__alloc(&f->alloc, f->n * sizeof(int32_t));
+    f->qb = tn__alloc(&f->alloc, f->n * sizeof(int32_t));
+    if (!f->dist || !f->bits || !f->qa || !f->qb) {
+        tn_field_destroy(f);
+        return TN_E_NOMEM;
+    }
+    for (size_t i = 0; i < f->n; i++)
+        f->dist[i] = INFINITY;
+    *out = f;
+    return TN_OK;
+}
+
+void tn_field_destroy(tn_field *f)
+{
+    if (!f)
+        return;
+    tn_allocator a = f->alloc;
+    tn__free(&a, f->dist, f->n * sizeof(float));
+    tn__free(&a, f->bits, f->n);
+    tn__free(&a, f->qa, f->n * sizeof(int32_t));
+    tn__free(&a, f->qb, f->n * sizeof(int32_t));
+    tn__free(&a, f->heads, f->heads_cap * sizeof(int32_t));
+    tn__free(&a, f->touched, f->touched_cap * sizeof(int32_t));
+    tn__free(&a, f->goals, f->goals_cap * sizeof(tn_cell));
+    for (int k = 0; k < 3; k++)
+        tn__free(&a, f->ivs[k], f->ivs_cap[k] * sizeof(tn_los_iv));
+    tn__free(&a, f, sizeof *f);
+}
+
+size_t tn_field_memory_bytes(const tn_field *f)
+{
+    if (!f)
+        return 0;
+    size_t b = sizeof *f + f->n * (sizeof(float) + 1 + 2 * sizeof(int32_t));
+    b += f->heads_cap * sizeof(int32_t) + f->touched_cap * sizeof(int32_t) +
+         f->goals_cap * sizeof(tn_cell);
+    for (int k = 0; k < 3; k++)
+        b += f->ivs_cap[k] * sizeof(tn_los_iv);
+    return b;
+}
+
+/* ---- step costs ------------------------------------------------------------------------ */
+
+/* Cost of a step into cell i: base * terrain + extra, in float, the one formula every part of
+ * the field uses so that values compare bit for bit. */
+static inline float step_cost(const tn_field *f, size_t i, bool diag)
+{
+    float c = (diag ? f->bd : f->bs) * f->cost[i];
+    return f->extra ? c + f->extra[i] : c;
+}
+
+static inline bool diag_rule_ok(tn_diagonal d, bool a, bool b)
+{
+    return tn_moves_diagonal_ok(d, a, b);
+}
+
+static inline bool in_map(const tn_field *f, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < f->w && y < f->h;
+}
+
+/* Is the step from (x, y) in direction k legal under the field's moves? (x, y) passable. */
+static inline bool step_ok(const tn_field *f, int32_t x, int32_t y, int k)
+{
+    int32_t nx = x + DX[k], ny = y + DY[k];
+    if (!in_map(f, nx, ny) || !f->pass[(size_t)ny * (size_t)f->w + (size_t)nx])
+        return false;
+    if ((k & 1) == 0)
+        return true;
+    if (f->moves.diagonal == TN_DIAGONAL_NEVER)
+        return false;
+    bool a = f->pass[(size_t)y * (size_t)f->w + (size_t)nx] != 0;
+    bool b = f->pass[(size_t)ny * (size_t)f->w + (size_t)x] != 0;
+    return diag_rule_ok(f->moves.diagonal, a, b);
+}
+
+/* ---- binary heap keyed by dist (qa = heap, qb = position or -1) ---------------------------- */
+
+typedef struct heap {
+    int32_t *h, *pos;
+    const float *key;
+    int32_t n;
+} heap;
+
+static inline bool heap_less(const heap *hp, int32_t a, int32_t b)
+{
+    float ka = hp->key[a], kb = hp->key[b];
+    return ka < kb || (ka == kb && a < b);
+}
+
+static void heap_up(heap *hp, int32_t i)
+{
+    int32_t c = hp->h[i];
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (!heap_less(hp, c, hp->h[p]))
+            break;
+        hp->h[i] = hp->h[p];
+        hp->pos[hp->h[i]] = i;
+        i = p;
+    }
+    hp->h[i] = c;
+    hp->pos[c] = i;
+}
+
+static void heap_down(heap *hp, int32_t i)
+{
+    int32_t c = hp->h[i];
+    for (;;) {
+        int32_t l = 2 * i + 1;
+        if (l >= hp->n)
+            break;
+        int32_t m = l;
+        if (l + 1 < hp->n && heap_less(hp, hp->h[l + 1], hp->h[l]))
+            m = l + 1;
+        if (!heap_less(hp, hp->h[m], c))
+            break;
+        hp->h[i] = hp->h[m];
+        hp->pos[hp->h[i]] = i;
+        i = m;
+    }
+    hp->h[i] = c;
+    hp->pos[c] = i;
+}
+
+/* Insert, or restore order after the key of a queued cell decreased. */
+static void heap_push(heap *hp, int32_t c)
+{
+    if (hp->pos[c] >= 0) {
+        heap_up(hp, hp->pos[c]);
+        return;
+    }
+    hp->h[hp->n] = c;
+    hp->pos[c] = hp->n;
+    hp->n++;
+    heap_up(hp, hp->n - 1);
+}
+
+static int32_t heap_pop(heap *hp)
+{
+    int32_t top = hp->h[0];
+    hp->pos[top] = -1;
+    hp->n--;
+    if (hp->n > 0) {
+        hp->h[0] = hp->h[hp->n];
+        hp->pos[hp->h[0]] = 0;
+        heap_down(hp, 0);
+    }
+    return top;
+}
+
+static heap heap_init(tn_field *f)
+{
+    heap hp = {f->qa, f->qb, f->dist, 0};
+    for (size_t i = 0; i < f->n; i++)
+        f->qb[i] = -1;
+    return hp;
+}
+
+/* ---- the HowToRTS line-of-sight rule (TN_LOS_SIMPLE), evaluated as cells are settled ----------
+ */
+
+static void simple_los(tn_field *f, int32_t x, int32_t y)
+{
+    const tn_cell g = f->goals[0];
+    int32_t xd = g.x - x, yd = g.y - y;
+    int32_t ax = xd < 0 ? -xd : xd, ay = yd < 0 ? -yd : yd;
+    int32_t sx = (xd > 0) - (xd < 0), sy = (yd > 0) - (yd < 0);
+    size_t w = (size_t)f->w;
+    bool los = false;
+    if (ax >= ay && (f->bits[(size_t)y * w + (size_t)(x + sx)] & TN_F_LOS))
+        los = true;
+    if (ay >= ax && (f->bits[(size_t)(y + sy) * w + (size_t)x] & TN_F_LOS))
+        los = true;
+    if (ax > 0 && ay > 0) {
+        if (!(f->bits[(size_t)(y + sy) * w + (size_t)(x + sx)] & TN_F_LOS))
+            los = false;
+        else if (ax == ay && (!f->pass[(size_t)y * w + (size_t)(x + sx)] ||
+                              !f->pass[(size_t)(y + sy) * w + (size_t)x]))
+            los = false;
+    }
+    if (los)
+        f->bits[(size_t)y * w + (size_t)x] |= TN_F_LOS;
+}
+
+/* ---- integration ------------------------------------------------------------------------- */
+
+/* Uniform cost, 4-connected: a plain FIFO breadth-first sweep. Queue entries pack (y << 16 | x). */
+static void integrate_bfs(tn_field *f)
+{
+    uint32_t *q = (uint32_t *)f->qa;
+    size_t head = 0, tail = 0;
+    const int32_t w = f->w, h = f->h;
+    const uint8_t *pass = f->pass;
+    float *dist = f->dist;
+    const bool simple = f->los == TN_LOS_SIMPLE;
+    for (int32_t k = 0; k < f->ngoals; k++) {
+        tn_cell g = f->goals[k];
+        size_t i = (size_t)g.y * (size_t)w + (size_t)g.x;
+        if (dist[i] == 0.0f)
+            continue;
+        dist[i] = 0.0f;
+        q[tail++] = (uint32_t)g.y << 16 | (uint32_t)g.x;
+    }
+    const float bs = f->bs;
+    while (head < tail) {
+        uint32_t e = q[head++];
+        int32_t x = (int32_t)(e & 0xffffu), y = (int32_t)(e >> 16);
+        size_t i = (size_t)y * (size_t)w + (size_t)x;
+        if (simple && dist[i] != 0.0f)
+            simple_los(f, x, y);
+        float nd = dist[i] + bs;
+        if (x > 0 && pass[i - 1] && dist[i - 1] == INFINITY) {
+            dist[i - 1] = nd;
+            q[tail++] = e - 1;
+        }
+        if (y > 0 && pass[i - (size_t)w] && dist[i - (size_t)w] == INFINITY) {
+            dist[i - (size_t)w] = nd;
+            q[tail++] = e - (1u << 16);
+        }
+        if (x < w - 1 && pass[i + 1] && dist[i + 1] == INFINITY) {
+            dist[i + 1] = nd;
+            q[tail++] = e + 1;
+        }
+        if (y < h - 1 && pass[i + (size_t)w] && dist[i + (size_t)w] == INFINITY) {
+            dist[i + (size_t)w] = nd;
+            q[tail++] = e + (1u << 16);
+        }
+    }
+    f->reachable = (int32_t)tail;
+}
+
+/* Relax the predecessors of settled cell v = (x, y): every u with a legal step u -> v. Calls
+ * `relax(ctx, u, nd)` when nd improves dist[u]. */
+#define FOR_PREDECESSORS(f, x, y, v, BODY)                                                         \
+    do {                                                                                           \
+        const float s_ = step_cost(f, v, false);                                                   \
+        const float d_ = (f)->moves.diagonal == TN_DIAGONAL_NEVER ? 0.0f : step_cost(f, v, true);  \
+        const float dv_ = (f)->dist[v];                                                            \
+        for (int k_ = 0; k_ < 8; k_++) {                                                           \
+            int32_t ux_ = (x) + DX[k_], uy_ = (y) + DY[k_];                                        \
+            if (!in_map(f, ux_, uy_))                                                              \
+                continue;                                                                          \
+            size_t u = (size_t)uy_ * (size_t)(f)->w + (size_t)ux_;                                 \
+            if (!(f)->pass[u])                                                                     \
+                continue;                                                                          \
+            float nd;                                                                              \
+            if (k_ & 1) {                                                                          \
+                if ((f)->moves.diagonal == TN_DIAGONAL_NEVER)                                      \
+                    continue;                                                                      \
+                bool a_ = (f)->pass[(size_t)(y) * (size_t)(f)->w + (size_t)ux_] != 0;              \
+                bool b_ = (f)->pass[(size_t)uy_ * (size_t)(f)->w + (size_t)(x)] != 0;              \
+                if (!diag_rule_ok((f)->moves.diagonal, a_, b_))                                    \
+                    continue;                                                                      \
+                nd = dv_ + d_;                                                                     \
+            } else {                                                                               \
+                nd = dv_ + s_;                                                                     \
+            }                                                                                      \
+            if (nd < (f)->dist[u]) {                                                               \
+                BODY                                                                               \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* Smallest and largest step cost over passable cells. */
+static void step_range(const tn_field *f, float *lo, float *hi)
+{
+    bool diag = f->moves.diagonal != TN_DIAGONAL_NEVER;
+    float mn = INFINITY, mx = 0.0f;
+    if (!f->extra && tn_map_uniform_cost(f->map)) {
+        mn = f->bs;
+        mx = diag ? f->bd : f->bs;
+    } else {
+        for (size_t i = 0; i < f->n; i++) {
+            if (!f->pass[i])
+                continue;
+            float s = step_cost(f, i, false), d = diag ? step_cost(f, i, true) : s;
+            if (s < mn)
+                mn = s;
+            if (d > mx)
+                mx = d;
+        }
+    }
+    *lo = mn;
+    *hi = mx;
+}
+
+/* Bucket queue (Dial with float keys): bucket width 0.9 x the smallest step cost, so a cell
+ * settled from bucket k can never be improved by a cell of bucket >= k; within a bucket the
+ * order does not matter. Buckets are circular doubly-linked lists through qa (next) and qb
+ * (prev; -2 = not queued, <= -3 = head of bucket -3 - prev). */
+static void bucket_unlink(tn_field *f, int32_t c)
+{
+    int32_t p = f->qb[c], nx = f->qa[c];
+    if (p <= -3) {
+        f->heads[-3 - p] = nx;
+        if (nx >= 0)
+            f->qb[nx] = p;
+    } else {
+        f->qa[p] = nx;
+        if (nx >= 0)
+            f->qb[nx] = p;
+    }
+    f->qb[c] = -2;
+}
+
+static void bucket_link(tn_field *f, int32_t c, int32_t slot)
+{
+    int32_t hd = f->heads[slot];
+    f->qa[c] = hd;
+    f->qb[c] = -3 - slot;
+    if (hd >= 0)
+        f->qb[hd] = c;
+    f->heads[slot] = c;
+}
+
+static tn_status integrate_heap(tn_field *f);
+
+static tn_status integrate_buckets(tn_field *f, float lo, float hi)
+{
+    double width = 0.9 * (double)lo;
+    double nbd = ceil((double)hi / width) + 2.0;
+    if (!(width > 0.0) || nbd > TN_MAX_BUCKETS)
+        return integrate_heap(f);
+    size_t nb = (size_t)nbd;
+    tn_status st = tn__grow(&f->alloc, (void **)&f->heads, sizeof(int32_t), &f->heads_cap, nb);
+    if (st != TN_OK)
+        return st;
+    for (size_t s = 0; s < nb; s++)
+        f->heads[s] = -1;
+    for (size_t i = 0; i < f->n; i++)
+        f->qb[i] = -2;
+    const double inv = 1.0 / width;
+    const bool simple = f->los == TN_LOS_SIMPLE;
+    size_t queued = 0;
+    for (int32_t k = 0; k < f->ngoals; k++) {
+        tn_cell g = f->goals[k];
+        int32_t i = g.y * f->w + g.x;
+        if (f->qb[i] != -2)
+            continue;
+        f->dist[i] = 0.0f;
+        bucket_link(f, i, 0);
+        queued++;
+    }
+    int32_t reach = 0;
+    for (uint64_t kb = 0; queued > 0; kb++) {
+        int32_t slot = (int32_t)(kb % nb);
+        while (f->heads[slot] >= 0) {
+            int32_t v = f->heads[slot];
+            bucket_unlink(f, v);
+            queued--;
+            reach++;
+            int32_t y = v / f->w, x = v - y * f->w;
+            if (simple && f->dist[v] != 0.0f)
+                simple_los(f, x, y);
+            FOR_PREDECESSORS(f, x, y, (size_t)v, {
+                if (f->qb[u] != -2)
+                    bucket_unlink(f, (int32_t)u);
+                else
+                    queued++;
+                f->dist[u] = nd;
+                uint64_t b = (uint64_t)((double)nd * inv);
+                TN_ASSERT(b > kb && b < kb + nb);
+                bucket_link(f, (int32_t)u, (int32_t)(b % nb));
+            });
+        }
+    }
+    f->reachable = reach;
+    return TN_OK;
+}
+
+static tn_status integrate_heap(tn_field *f)
+{
+    heap hp = heap_init(f);
+    const bool simple = f->los == TN_LOS_SIMPLE;
+    for (int32_t k = 0; k < f->ngoals; k++) {
+        tn_cell g = f->goals[k];
+        int32_t i = g.y * f->w + g.x;
+        f->dist[i] = 0.0f;
+        heap_push(&hp, i);
+    }
+    int32_t reach = 0;
+    while (hp.n > 0) {
+        int32_t v = heap_pop(&hp);
+        reach++;
+        int32_t y = v / f->w, x = v - y * f->w;
+        if (simple && f->dist[v] != 0.0f)
+            simple_los(f, x, y);
+        FOR_PREDECESSORS(f, x, y, (size_t)v, {
+            f->dist[u] = nd;
+            heap_push(&hp, (int32_t)u);
+        });
+    }
+    f->reachable = reach;
+    return TN_OK;
+}
+
+/* ---- flow -------------------------------------------------------------------------------- */
+
+/* Direction byte (without LOS/GOAL flags) of one cell from the distances. */
+static uint8_t flow_cell(const tn_field *f, int32_t x, int32_t y)
+{
+    size_t w = (size_t)f->w, i = (size_t)y * w + (size_t)x;
+    float di = f->dist[i];
+    if (di == INFINITY || di == 0.0f)
+        return 0;
+    int best = -1;
+    float bv = INFINITY, bd = INFINITY;
+    if (f->flow == TN_FLOW_OPTIMAL) {
+        for (int k = 0; k < 8; k++) {
+            if (!step_ok(f, x, y, k))
+                continue;
+            size_t n = (size_t)(y + DY[k]) * w + (size_t)(x + DX[k]);
+            float dn = f->dist[n];
+            if (dn == INFINITY)
+                continue;
+            float v = dn + step_cost(f, n, (k & 1) != 0);
+            if (v < bv || (v == bv && dn < bd)) {
+                bv = v;
+                bd = dn;
+                best = k;
+            }
+        }
+    } else {
+        tn_diagonal corner = tn__los_corner(f->moves.diagonal);
+        for (int k = 0; k < 8; k++) {
+            int32_t nx = x + DX[k], ny = y + DY[k];
+            if (!in_map(f, nx, ny))
+                continue;
+            size_t n = (size_t)ny * w + (size_t)nx;
+            float dn = f->dist[n];
+            if (!(dn < bv))
+                continue;
+            if (k & 1) {
+                bool a = f->pass[(size_t)y * w + (size_t)nx] != 0;
+                bool b = f->pass[(size_t)ny * w + (size_t)x] != 0;
+                if (!diag_rule_ok(corner, a, b))
+                    continue;
+            }
+            bv = dn;
+            best = k;
+        }
+    }
+    return best < 0 ? 0 : (uint8_t)(TN_F_HAS_DIR | (unsigned)best);
+}
+
+/* Fast interior pass of TN_FLOW_STEEPEST with "no corner cutting" on rows 1..h-2: a reachable
+ * cell's 4-neighbour is passable exactly when its distance is finite, so the corner rule needs
+ * distances only. */
+static void flow_rows_steepest_nocut(tn_field *f, int32_t y)
+{
+    const size_t w = (size_t)f->w;
+    const float *d = f->dist + (size_t)y * w;
+    uint8_t *bits = f->bits + (size_t)y * w;
+    for (int32_t x = 1; x < f->w - 1; x++) {
+        float di = d[x];
+        uint8_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
+        if (di == INFINITY || di == 0.0f) {
+            bits[x] = keep;
+            continue;
+        }
+        const float e = d[x + 1], s = d[(size_t)x + w], wv = d[x - 1], nn = d[(size_t)x - w];
+        float bv = e;
+        unsigned best = 0;
+        const bool fe = e != INFINITY, fs = s != INFINITY, fw = wv != INFINITY, fn = nn != INFINITY;
+        if (fe && fs && d[(size_t)x + w + 1] < bv) {
+            bv = d[(size_t)x + w + 1];
+            best = 1;
+        }
+        if (s < bv) {
+            bv = s;
+            best = 2;
+        }
+        if (fs && fw && d[(size_t)x + w - 1] < bv) {
+            bv = d[(size_t)x + w - 1];
+            best = 3;
+        }
+        if (wv < bv) {
+            bv = wv;
+            best = 4;
+        }
+        if (fw && fn && d[(size_t)x - w - 1] < bv) {
+            bv = d[(size_t)x - w - 1];
+            best = 5;
+        }
+        if (nn < bv) {
+            bv = nn;
+            best = 6;
+        }
+        if (fn && fe && d[(size_t)x - w + 1] < bv) {
+            bv = d[(size_t)x - w + 1];
+            best = 7;
+        }
+        bits[x] = (uint8_t)(keep | (bv == INFINITY ? 0u : (TN_F_HAS_DIR | best)));
+    }
+}
+
+static void flow_set(tn_field *f, int32_t x, int32_t y)
+{
+    size_t i = (size_t)y * (size_t)f->w + (size_t)x;
+    f->bits[i] = (uint8_t)((f->bits[i] & (TN_F_LOS | TN_F_GOAL | TN_F_MARK)) | flow_cell(f, x, y));
+}
+
+static void flow_all(tn_field *f)
+{
+    bool fast = f->flow == TN_FLOW_STEEPEST &&
+                tn__los_corner(f->moves.diagonal) == TN_DIAGONAL_NO_CUT && f->w >= 3 && f->h >= 3;
+    for (int32_t y = 0; y < f->h; y++) {
+        if (fast && y > 0 && y < f->h - 1) {
+            flow_rows_steepest_nocut(f, y);
+            flow_set(f, 0, y);
+            flow_set(f, f->w - 1, y);
+            continue;
+        }
+        for (int32_t x = 0; x < f->w; x++)
+            flow_set(f, x, y);
+    }
+}
+
+/* ---- build ------------------------------------------------------------------------------- */
+
+static tn_status check_extra(const tn_field *f, tn_rect r)
+{
+    if (!f->extra)
+        return TN_OK;
+    for (int32_t y = r.y0; y < r.y1; y++)
+        for (int32_t x = r.x0; x < r.x1; x++) {
+            float e = f->extra[(size_t)y * (size_t)f->w + (size_t)x];
+            if (!(e >= 0.0f) || e == INFINITY)
+                return TN_E_INVALID_ARG;
+        }
+    return TN_OK;
+}
+
+static void refresh_map(tn_field *f)
+{
+    f->pass = tn_map_passable_data(f->map);
+    f->cost = tn_map_cost_data(f->map);
+    bool k1014 = f->moves.costs == TN_COSTS_10_14;
+    f->bs = k1014 ? 10.0f : 1.0f;
+    f->bd = k1014 ? 14.0f : (float)TN_SQRT2;
+}
+
+static tn_status build_all(tn_field *f)
+{
+    refresh_map(f);
+    f->ready = false;
+    tn_status st = check_extra(f, (tn_rect){0, 0, f->w, f->h});
+    if (st != TN_OK)
+        return st;
+    for (int32_t k = 0; k < f->ngoals; k++)
+        if (!f->pass[(size_t)f->goals[k].y * (size_t)f->w + (size_t)f->goals[k].x])
+            return TN_E_GOAL_BLOCKED;
+    for (size_t i = 0; i < f->n; i++)
+        f->dist[i] = INFINITY;
+    memset(f->bits, 0, f->n);
+    for (int32_t k = 0; k < f->ngoals; k++)
+        f->bits[(size_t)f->goals[k].y * (size_t)f->w + (size_t)f->goals[k].x] |= TN_F_GOAL;
+    if (f->los == TN_LOS_SIMPLE)
+        f->bits[(size_t)f->goals[0].y * (size_t)f->w + (size_t)f->goals[0].x] |= TN_F_LOS;
+    bool uniform = !f->extra && tn_map_uniform_cost(f->map);
+    if (uniform && f->moves.diagonal == TN_DIAGONAL_NEVER) {
+        integrate_bfs(f);
+    } else {
+        float lo, hi;
+        step_range(f, &lo, &hi);
+        st = integrate_buckets(f, lo, hi);
+        if (st != TN_OK)
+            return st;
+    }
+    if (f->los == TN_LOS_EXACT) {
+        st = tn__field_los_full(f);
+        if (st != TN_OK)
+            return st;
+    } else if (f->los == TN_LOS_SIMPLE) {
+        int32_t c = 0;
+        for (size_t i = 0; i < f->n; i++)
+            c += (f->bits[i] & TN_F_LOS) != 0;
+        f->los_count = c;
+    } else {
+        f->los_count = 0;
+    }
+    flow_all(f);
+    f->revision = tn_map_revision(f->map);
+    f->ready = true;
+    return TN_OK;
+}
+
+tn_status tn_field_build(tn_field *f, const tn_cell *goals, int32_t count)
+{
+    if (!f || !goals || count < 1 || (size_t)count > f->n * 8u)
+        return TN_E_INVALID_ARG;
+    for (int32_t k = 0; k < count; k++)
+        if (!in_map(f, goals[k].x, goals[k].y))
+            return TN_E_OUT_OF_MAP;
+    if (f->los != TN_LOS_OFF && count > 1) {
+        for (int32_t k = 1; k < count; k++)
+            if (goals[k].x != goals[0].x || goals[k].y != goals[0].y)
+                return TN_E_UNSUPPORTED;
+    }
+    f->ready = false;
+    tn_status st =
+        tn__grow(&f->alloc, (void **)&f->goals, sizeof(tn_cell), &f->goals_cap, (size_t)count);
+    if (st != TN_OK)
+        return st;
+    memcpy(f->goals, goals, (size_t)count * sizeof(tn_cell));
+    f->ngoals = count;
+    return build_all(f);
+}
+
+/* ---- readers ----------------------------------------------------------------------------- */
+
+int32_t tn_field_width(const tn_field *f)
+{
+    return f ? f->w : 0;
+}
+
+int32_t tn_field_height(const tn_field *f)
+{
+    return f ? f->h : 0;
+}
+
+bool tn_field_ready(const tn_field *f)
+{
+    return f && f->ready;
+}
+
+const float *tn_field_distances(const tn_field *f)
+{
+    return f ? f->dist : NULL;
+}
+
+float tn_field_distance(const tn_field *f, int32_t x, int32_t y)
+{
+    if (!f || !f->ready || !in_map(f, x, y))
+        return INFINITY;
+    return f->dist[(size_t)y * (size_t)f->w + (size_t)x];
+}
+
+int32_t tn_field_dir(const tn_field *f, int32_t x, int32_t y)
+{
+    if (!f || !f->ready || !in_map(f, x, y))
+        return TN_DIR_NONE;
+    uint8_t b = f->bits[(size_t)y * (size_t)f->w + (size_t)x];
+    return (b & TN_F_HAS_DIR) ? (int32_t)(b & TN_F_DIR_MASK) : TN_DIR_NONE;
+}
+
+bool tn_field_los(const tn_field *f, int32_t x, int32_t y)
+{
+    if (!f || !f->ready || !in_map(f, x, y))
+        return false;
+    return (f->bits[(size_t)y * (size_t)f->w + (size_t)x] & TN_F_LOS) != 0;
+}
+
+int32_t tn_field_reachable_count(const tn_field *f)
+{
+    return f && f->ready ? f->reachable : 0;
+}
+
+int32_t tn_field_los_count(const tn_field *f)
+{
+    return f && f->ready ? f->los_count : 0;
+}
+
+static tn_vec2 unit(float x, float y)
+{
+    float l = sqrtf(x * x + y * y);
+    if (!(l > 0.0f))
+        return (tn_vec2){0.0f, 0.0f};
+    return (tn_vec2){x / l, y / l};
+}
+
+tn_vec2 tn_field_vector(const tn_field *f, int32_t x, int32_t y)
+{
+    if (!f || !f->ready || !in_map(f, x, y))
+        return (tn_vec2){0.0f, 0.0f};
+    uint8_t b = f->bits[(size_t)y * (size_t)f->w + (size_t)x];
+    if (!(b & TN_F_HAS_DIR))
+        return (tn_vec2){0.0f, 0.0f};
+    if (b & TN_F_LOS)
+        return unit((float)(f->goals[0].x - x), (float)(f->goals[0].y - y));
+    int k = b & TN_F_DIR_MASK;
+    return unit((float)DX[k], (float)DY[k]);
+}
+
+/* ---- sampler ----------------------------------------------------------------------------- */
+
+static bool passable_at(const tn_field *f, int32_t x, int32_t y)
+{
+    return in_map(f, x, y) && f->pass[(size_t)y * (size_t)f->w + (size_t)x];
+}
+
+/* Zero the components of v that point into a blocked orthogonal neighbour of (cx, cy), and
+ * the smaller one when v points into a blocked diagonal neighbour. */
+static tn_vec2 clamp_walls(const tn_field *f, int32_t cx, int32_t cy, tn_vec2 v)
+{
+    int32_t sx = (v.x > 0.0f) - (v.x < 0.0f), sy = (v.y > 0.0f) - (v.y < 0.0f);
+    if (sx && !passable_at(f, cx + sx, cy)) {
+        v.x = 0.0f;
+        sx = 0;
+    }
+    if (sy && !passable_at(f, cx, cy + sy)) {
+        v.y = 0.0f;
+        sy = 0;
+    }
+    if (sx && sy && !passable_at(f, cx + sx, cy + sy)) {
+        if (fabsf(v.x) >= fabsf(v.y))
+            v.y = 0.0f;
+        else
+            v.x = 0.0f;
+    }
+    return v;
+}
+
+tn_vec2 tn_field_sample(const tn_field *f, float px, float py)
+{
+    const tn_vec2 zero = {0.0f, 0.0f};
+    if (!f || !f->ready || !isfinite(px) || !isfinite(py))
+        return zero;
+    float tw = (float)tn_map_tile_width(f->map), th = (float)tn_map_tile_height(f->map);
+    float cxf = floorf(px / tw), cyf = floorf(py / th);
+    if (cxf < 0.0f || cyf < 0.0f || cxf >= (float)f->w || cyf >= (float)f->h)
+        return zero;
+    int32_t cx = (int32_t)cxf, cy = (int32_t)cyf;
+    size_t ci = (size_t)cy * (size_t)f->w + (size_t)cx;
+    if (f->dist[ci] == INFINITY)
+        return zero;
+    if (f->bits[ci] & TN_F_GOAL) {
+        tn_vec2 c = tn_map_cell_center_px(f->map, cx, cy);
+        return unit(c.x - px, c.y - py);
+    }
+    /* cell centres at integer coordinates */
+    float u = px / tw - 0.5f, v = py / th - 0.5f;
+    float x0f = floorf(u), y0f = floorf(v);
+    float fx = u - x0f, fy = v - y0f;
+    int32_t x0 = (int32_t)x0f, y0 = (int32_t)y0f;
+    tn_vec2 a = tn_field_vector(f, x0, y0), b = tn_field_vector(f, x0 + 1, y0);
+    tn_vec2 c = tn_field_vector(f, x0, y0 + 1), d = tn_field_vector(f, x0 + 1, y0 + 1);
+    float top_x = a.x * (1.0f - fx) + b.x * fx, top_y = a.y * (1.0f - fx) + b.y * fx;
+    float bot_x = c.x * (1.0f - fx) + d.x * fx, bot_y = c.y * (1.0f - fx) + d.y * fx;
+    tn_vec2 r = {top_x * (1.0f - fy) + bot_x * fy, top_y * (1.0f - fy) + bot_y * fy};
+    r = clamp_walls(f, cx, cy, unit(r.x, r.y));
+    if (r.x == 0.0f && r.y == 0.0f) {
+        r = clamp_walls(f, cx, cy, tn_field_vector(f, cx, cy));
+        if (r.x == 0.0f && r.y == 0.0f) {
+            int32_t k = tn_field_dir(f, cx, cy);
+            return k < 0 ? zero : unit((float)DX[k], (float)DY[k]);
+        }
+    }
+    return unit(r.x, r.y);
+}
+
+/* ---- paths ------------------------------------------------------------------------------- */
+
+tn_status tn_field_path(const tn_field *f, tn_cell start, tn_cell *out, int32_t cap, int32_t *len,
+                        double *cost)
+{
+    if (!f || !len || cap < 0 || (cap > 0 && !out))
+        return TN_E_INVALID_ARG;
+    *len = 0;
+    if (cost)
+        *cost = 0.0;
+    if (!f->ready)
+        return TN_E_STATE;
+    if (!in_map(f, start.x, start.y))
+        return TN_E_OUT_OF_MAP;
+    if (f->dist[(size_t)start.y * (size_t)f->w + (size_t)start.x] == INFINITY)
+        return TN_NO_PATH;
+    int32_t n = 0;
+    double c = 0.0;
+    tn_cell at = start;
+    for (;;) {
+        if (n < cap)
+            out[n] = at;
+        n++;
+        size_t i = (size_t)at.y * (size_t)f->w + (size_t)at.x;
+        uint8_t b = f->bits[i];
+        if (b & TN_F_GOAL)
+            break;
+        TN_ASSERT((b & TN_F_HAS_DIR) && (size_t)n <= f->n);
+        int k = b & TN_F_DIR_MASK;
+        at.x += DX[k];
+        at.y += DY[k];
+        size_t j = (size_t)at.y * (size_t)f->w + (size_t)at.x;
+        double base = (k & 1) ? (f->moves.costs == TN_COSTS_10_14 ? 14.0 : TN_SQRT2)
+                              : (f->moves.costs == TN_COSTS_10_14 ? 10.0 : 1.0);
+        c += base * (double)f->cost[j] + (f->extra ? (double)f->extra[j] : 0.0);
+    }
+    *len = n;
+    if (cost)
+        *cost = c;
+    return n > cap ? TN_E_BUFFER_TOO_SMALL : TN_OK;
+}
+
+/* ---- incremental update ------------------------------------------------------------------ */
+
+static tn_status touch(tn_field *f, size_t *nt, int32_t c)
+{
+    if (*nt == f->touched_cap) {
+        tn_status st =
+            tn__grow(&f->alloc, (void **)&f->touched, sizeof(int32_t), &f->touched_cap, *nt + 1);
+        if (st != TN_OK)
+            return st;
+    }
+    f->touched[(*nt)++] = c;
+    f->bits[c] |= TN_F_MARK;
+    if (f->dist[c] != INFINITY)
+        f->reachable--;
+    return TN_OK;
+}
+
+/* Does cell p (not marked) keep a cheapest step into an unmarked cell? */
+static bool has_support(const tn_field *f, int32_t p)
+{
+    int32_t y = p / f->w, x = p - y * f->w;
+    float dp = f->dist[p];
+    for (int k = 0; k < 8; k++) {
+        if (!step_ok(f, x, y, k))
+            continue;
+        size_t v = (size_t)(y + DY[k]) * (size_t)f->w + (size_t)(x + DX[k]);
+        if ((f->bits[v] & TN_F_MARK) || f->dist[v] == INFINITY)
+            continue;
+        if (f->dist[v] + step_cost(f, v, (k & 1) != 0) == dp)
+            return true;
+    }
+    return false;
+}
+
+static tn_rect rect_union(tn_rect a, tn_rect b)
+{
+    if (a.x0 >= a.x1 || a.y0 >= a.y1)
+        return b;
+    if (b.x0 >= b.x1 || b.y0 >= b.y1)
+        return a;
+    return (tn_rect){a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0,
+                     a.x1 > b.x1 ? a.x1 : b.x1, a.y1 > b.y1 ? a.y1 : b.y1};
+}
+
+static tn_rect rect_clip(const tn_field *f, tn_rect r)
+{
+    if (r.x0 < 0)
+        r.x0 = 0;
+    if (r.y0 < 0)
+        r.y0 = 0;
+    if (r.x1 > f->w)
+        r.x1 = f->w;
+    if (r.y1 > f->h)
+        r.y1 = f->h;
+    if (r.x0 >= r.x1 || r.y0 >= r.y1)
+        r = (tn_rect){0, 0, 0, 0};
+    return r;
+}
+
+static tn_status update_region(tn_field *f, tn_rect r, int32_t *out_touched)
+{
+    tn_rect g = rect_clip(f, (tn_rect){r.x0 - 1, r.y0 - 1, r.x1 + 1, r.y1 + 1});
+    size_t nt = 0;
+    tn_status st = TN_OK;
+    heap hp = {f->qa, f->qb, f->dist, 0};
+    /* qb must be all -1 between updates: heap_init once per field lifetime is too costly, so
+     * every pop/exit below leaves positions at -1; build_all may have used qb as scratch. */
+    if (f->stamp != 1) {
+        for (size_t i = 0; i < f->n; i++)
+            f->qb[i] = -1;
+        f->stamp = 1;
+    }
+    /* 1. the cells near the change, then everything that loses its support through them */
+    for (int32_t y = g.y0; y < g.y1 && st == TN_OK; y++)
+        for (int32_t x = g.x0; x < g.x1 && st == TN_OK; x++)
+            st = touch(f, &nt, y * f->w + x);
+    for (size_t t = 0; t < nt && st == TN_OK; t++) {
+        int32_t c = f->touched[t];
+        int32_t y = c / f->w, x = c - y * f->w;
+        for (int k = 0; k < 8; k++) {
+            int32_t px = x + DX[k], py = y + DY[k];
+            if (!in_map(f, px, py))
+                continue;
+            int32_t p = py * f->w + px;
+            if (!(f->bits[p] & TN_F_MARK) && f->dist[p] != INFINITY && f->dist[p] != 0.0f)
+                heap_push(&hp, p);
+        }
+    }
+    size_t seeded = nt;
+    while (hp.n > 0 && st == TN_OK) {
+        int32_t p = heap_pop(&hp);
+        if ((f->bits[p] & TN_F_MARK) || has_support(f, p))
+            continue;
+        st = touch(f, &nt, p);
+        int32_t y = p / f->w, x = p - y * f->w;
+        for (int k = 0; k < 8 && st == TN_OK; k++) {
+            int32_t qx = x + DX[k], qy = y + DY[k];
+            if (!in_map(f, qx, qy))
+                continue;
+            int32_t q = qy * f->w + qx;
+            if (!(f->bits[q] & TN_F_MARK) && f->dist[q] != INFINITY && f->dist[q] > f->dist[p])
+                heap_push(&hp, q);
+        }
+    }
+    (void)seeded;
+    if (st != TN_OK) {
+        while (hp.n > 0)
+            (void)heap_pop(&hp);
+        return st;
+    }
+    /* 2. forget the marked distances, then seed each from its unmarked neighbours */
+    for (size_t t = 0; t < nt; t++)
+        f->dist[f->touched[t]] = INFINITY;
+    for (size_t t = 0; t < nt; t++) {
+        int32_t c = f->touched[t];
+        if (!f->pass[c])
+            continue;
+        if (f->bits[c] & TN_F_GOAL) {
+            f->dist[c] = 0.0f;
+            heap_push(&hp, c);
+            continue;
+        }
+        int32_t y = c / f->w, x = c - y * f->w;
+        float best = INFINITY;
+        for (int k = 0; k < 8; k++) {
+            if (!step_ok(f, x, y, k))
+                continue;
+            size_t v = (size_t)(y + DY[k]) * (size_t)f->w + (size_t)(x + DX[k]);
+            if ((f->bits[v] & TN_F_MARK) || f->dist[v] == INFINITY)
+                continue;
+            float nd = f->dist[v] + step_cost(f, v, (k & 1) != 0);
+            if (nd < best)
+                best = nd;
+        }
+        if (best != INFINITY) {
+            f->dist[c] = best;
+            heap_push(&hp, c);
+        }
+    }
+    /* 3. Dijkstra from the seeds; improvements may spread beyond the marked cells */
+    while (hp.n > 0 && st == TN_OK) {
+        int32_t v = heap_pop(&hp);
+        int32_t y = v / f->w, x = v - y * f->w;
+        FOR_PREDECESSORS(f, x, y, (size_t)v, {
+            if (!(f->bits[u] & TN_F_MARK)) {
+                st = touch(f, &nt, (int32_t)u);
+                if (st != TN_OK)
+                    break;
+            }
+            f->dist[u] = nd;
+            heap_push(&hp, (int32_t)u);
+        });
+    }
+    if (st != TN_OK) {
+        while (hp.n > 0)
+            (void)heap_pop(&hp);
+        return st;
+    }
+    /* 4. directions of the recomputed cells and their neighbours; counts; clear marks */
+    for (size_t t = 0; t < nt; t++) {
+        int32_t c = f->touched[t];
+        if (f->dist[c] != INFINITY)
+            f->reachable++;
+        int32_t y = c / f->w, x = c - y * f->w;
+        for (int32_t yy = y - 1; yy <= y + 1; yy++)
+            for (int32_t xx = x - 1; xx <= x + 1; xx++)
+                if (in_map(f, xx, yy))
+                    flow_set(f, xx, yy);
+    }
+    for (size_t t = 0; t < nt; t++)
+        f->bits[f->touched[t]] &= (uint8_t)~TN_F_MARK;
+    if (out_touched)
+        *out_touched = (int32_t)nt;
+    if (f->los == TN_LOS_EXACT)
+        return tn__field_los_region(f, g);
+    return TN_OK;
+}
+
+tn_status tn_field_update(tn_field *f, const tn_rect *extra_changed, int32_t *out_touched)
+{
+    if (out_touched)
+        *out_touched = 0;
+    if (!f)
+        return TN_E_INVALID_ARG;
+    if (!f->ready)
+        return TN_E_STATE;
+    tn_rect r = {0, 0, 0, 0};
+    bool logged = tn_map_changed_region(f->map, f->revision, &r);
+    if (extra_changed)
+        r = rect_union(r, *extra_changed);
+    r = rect_clip(f, r);
+    refresh_map(f);
+    f->revision = tn_map_revision(f->map);
+    if (r.x0 >= r.x1)
+        return TN_OK;
+    tn_status st = check_extra(f, r);
+    if (st != TN_OK)
+        return st;
+    for (int32_t k = 0; k < f->ngoals; k++)
+        if (!f->pass[(size_t)f->goals[k].y * (size_t)f->w + (size_t)f->goals[k].x]) {
+            f->ready = false;
+            return TN_E_GOAL_BLOCKED;
+        }
+    size_t area = (size_t)(r.x1 - r.x0 + 2) * (size_t)(r.y1 - r.y0 + 2);
+    if (!logged || f->los == TN_LOS_SIMPLE || area * 4 > f->n) {
+        f->stamp = 0;
+        st = build_all(f);
+        if (out_touched)
+            *out_touched = (int32_t)f->n;
+        return st;
+    }
+    st = update_region(f, r, out_touched);
+    if (st != TN_OK)
+        f->ready = false;
+    return st;
+}
+
+/* ---- wall-off query ---------------------------------------------------------------------- */
+
+tn_status tn_field_would_wall_off(tn_field *f, const tn_cell *cells, int32_t ncells,
+                                  const tn_cell *spawns, int32_t nspawns, bool *cut)
+{
+    if (!f || !cut || ncells < 0 || nspawns < 0 || (ncells > 0 && !cells) ||
+        (nspawns > 0 && !spawns))
+        return TN_E_INVALID_ARG;
+    *cut = false;
+    if (!f->ready)
+        return TN_E_STATE;
+    for (int32_t s = 0; s < nspawns; s++)
+        if (!in_map(f, spawns[s].x, spawns[s].y))
+            return TN_E_OUT_OF_MAP;
+    /* stamps in qb: base = blocked by the query, base + 1 + s = reached by spawn s's search */
+    uint64_t need = (uint64_t)f->stamp + (uint64_t)nspawns + 3u;
+    if (need >= 0x7fffffffu || f->stamp < 2) {
+        for (size_t i = 0; i < f->n; i++)
+            f->qb[i] = 0;
+        f->stamp = 2;
+    }
+    int32_t base = (int32_t)f->stamp;
+    f->stamp += (uint32_t)nspawns + 2u;
+    for (int32_t k = 0; k < ncells; k++) {
+        if (!in_map(f, cells[k].x, cells[k].y))
+            continue;
+        int32_t c = cells[k].y * f->w + cells[k].x;
+        if (f->bits[c] & TN_F_GOAL) {
+            *cut = nspawns > 0;
+            f->stamp = 0; /* qb no longer holds heap positions */
+            return TN_OK;
+        }
+        f->qb[c] = base;
+    }
+    /* the heap here is a plain array in qa ordered by dist, positions unused */
+    int32_t *hq = f->qa;
+    for (int32_t s = 0; s < nspawns && !*cut; s++) {
+        int32_t c0 = spawns[s].y * f->w + spawns[s].x;
+        int32_t mine = base + 1 + s;
+        if (f->qb[c0] == base || f->dist[c0] == INFINITY) {
+            *cut = true;
+            break;
+        }
+        if (f->qb[c0] > base)
+            continue; /* an earlier spawn's search already reached it */
+        int32_t hn = 0;
+        hq[hn++] = c0;
+        f->qb[c0] = mine;
+        bool found = false;
+        while (hn > 0 && !found) {
+            /* pop min by dist (binary heap over hq) */
+            int32_t top = hq[0];
+            hq[0] = hq[--hn];
+            for (int32_t i = 0;;) {
+                int32_t l = 2 * i + 1, m = i;
+                if (l < hn && f->dist[hq[l]] < f->dist[hq[m]])
+                    m = l;
+                if (l + 1 < hn && f->dist[hq[l + 1]] < f->dist[hq[m]])
+                    m = l + 1;
+                if (m == i)
+                    break;
+                int32_t tmp = hq[i];
+                hq[i] = hq[m];
+                hq[m] = tmp;
+                i = m;
+            }
+            if (f->bits[top] & TN_F_GOAL) {
+                found = true;
+                break;
+            }
+            int32_t y = top / f->w, x = top - y * f->w;
+            for (int k = 0; k < 8; k++) {
+                if (!step_ok(f, x, y, k))
+                    continue;
+                int32_t nx = x + DX[k], ny = y + DY[k];
+                int32_t q = ny * f->w + nx;
+                if (f->qb[q] == base || f->qb[q] == mine)
+                    continue;
+                if (f->qb[q] > base) { /* reached by an earlier, successful spawn */
+                    found = true;
+                    break;
+                }
+                /* the corner rule also sees the query's cells as blocked */
+                if ((k & 1) && f->moves.diagonal != TN_DIAGONAL_ALWAYS) {
+                    bool a = f->qb[y * f->w + nx] != base, b = f->qb[ny * f->w + x] != base;
+                    if (!diag_rule_ok(f->moves.diagonal, a && f->pass[y * f->w + nx],
+                                      b && f->pass[ny * f->w + x]))
+                        continue;
+                }
+                f->qb[q] = mine;
+                hq[hn++] = q;
+                for (int32_t i = hn - 1; i > 0;) {
+                    int32_t p = (i - 1) / 2;
+                    if (!(f->dist[hq[i]] < f->dist[hq[p]]))
+                        break;
+                    int32_t tmp = hq[i];
+                    hq[i] = hq[p];
+                    hq[p] = tmp;
+                    i = p;
+                }
+            }
+        }
+        if (!found)
+            *cut = true;
+    }
+    /* qb holds stamps now; update_region resets it before using it as heap positions */
+    f->stamp = f->stamp < 2 ? 2 : f->stamp;
+    return TN_OK;
+}

@@ -1,0 +1,71 @@
+/* Private parts of the field (field.c, field_los.c): the struct, per-cell flag bits and the
+ * line-of-sight entry points. Never installed. */
+#ifndef TILENAV_FIELD_INTERNAL_H
+#define TILENAV_FIELD_INTERNAL_H
+
+#include "internal.h"
+#include "tilenav/field.h"
+
+/* Per-cell byte: bits 0-2 direction, then flags. */
+#define TN_F_DIR_MASK 0x07u
+#define TN_F_HAS_DIR 0x08u
+#define TN_F_LOS 0x10u
+#define TN_F_GOAL 0x20u
+#define TN_F_MARK 0x40u /* scratch mark used by tn_field_update */
+
+/* One element of the line-of-sight sweep's blocked-slope set: an interval of slopes
+ * [ln/ld, hn/hd] whose ends are open or closed; denominators are positive. */
+typedef struct tn_los_iv {
+    int64_t ln, ld, hn, hd;
+    uint8_t lc, hc; /* 1 when the end is closed (included) */
+} tn_los_iv;
+
+struct tn_field {
+    tn_allocator alloc;
+    const tn_map *map;
+    tn_moves moves;
+    tn_flow_rule flow;
+    tn_los_mode los;
+    const float *extra;
+    int32_t w, h;
+    size_t n;
+
+    float *dist;   /* W*H, INFINITY = unreachable/blocked */
+    uint8_t *bits; /* W*H direction and flags */
+    int32_t *qa;   /* W*H scratch: FIFO / bucket next / heap */
+    int32_t *qb;   /* W*H scratch: bucket prev / heap position / stamps */
+
+    int32_t *heads; /* bucket heads for the weighted sweep */
+    size_t heads_cap;
+    int32_t *touched; /* cells recomputed by an update */
+    size_t touched_cap;
+    tn_cell *goals;
+    size_t goals_cap;
+    int32_t ngoals;
+
+    tn_los_iv *ivs[3]; /* line-of-sight sweep: current set, next set, column additions */
+    size_t ivs_cap[3];
+
+    /* per-build cache */
+    const uint8_t *pass;
+    const float *cost;
+    float bs, bd; /* base costs of straight and diagonal steps */
+
+    uint64_t revision;
+    uint32_t stamp;
+    int32_t reachable;
+    int32_t los_count;
+    bool ready;
+};
+
+/* Exact line of sight for the whole field (clears and recomputes every LOS bit). */
+tn_status tn__field_los_full(tn_field *f);
+/* Recompute line of sight for the cells whose segment to the goal touches `r` (clipped). */
+tn_status tn__field_los_region(tn_field *f, tn_rect r);
+/* Corner rule used for line of sight: NEVER behaves as NO_CUT. */
+static inline tn_diagonal tn__los_corner(tn_diagonal d)
+{
+    return d == TN_DIAGONAL_NEVER ? TN_DIAGONAL_NO_CUT : d;
+}
+
+#endif

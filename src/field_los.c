@@ -1,0 +1,364 @@
+/* Exact line of sight: a shadow sweep per octant in exact rational slopes, and the supercover
+ * walk of tn_los_clear().
+ *
+ * Octant coordinates: the goal centre is the origin, cell (i, j) with 0 <= j <= i maps to the
+ * map cell g + (sx*i, sy*j) (or g + (sx*j, sy*i) when the axes are swapped). The segment from
+ * the origin to the centre of (i, j) has slope s = j/i. A blocked cell (a, b), a >= 1, meets
+ * the segments of slopes in the open interval ((2b-1)/(2a+1), (2b+1)/(2a-1)) through its
+ * interior; a segment of slope exactly (2q+1)/(2p+1) passes through the grid corner
+ * (p+1/2, q+1/2) from cell (p, q) to (p+1, q+1), and the corner rule then judges the two other
+ * cells (p+1, q) and (p, q+1). A cell (i, j) sees the origin iff its slope lies in no interval
+ * and on no bad corner from columns < i (a blocked cell of column i cannot meet a segment that
+ * ends at the centre of a cell of column i, except through a corner at x = i - 1/2). The sweep
+ * visits columns outwards, keeping the union of those sets as a sorted list of disjoint
+ * intervals with open or closed ends. */
+#include "field_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct octant {
+    int32_t sx, sy;
+    bool swap;
+    int32_t imax, jmax; /* largest i and j inside the map */
+} octant;
+
+/* a/b < c/d for positive b, d */
+static inline bool lt(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    return a * d < c * b;
+}
+
+static inline bool eq(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    return a * d == c * b;
+}
+
+static inline void oct_cell(const tn_field *f, const octant *o, int32_t i, int32_t j, int32_t *x,
+                            int32_t *y)
+{
+    tn_cell g = f->goals[0];
+    if (o->swap) {
+        *x = g.x + o->sx * j;
+        *y = g.y + o->sy * i;
+    } else {
+        *x = g.x + o->sx * i;
+        *y = g.y + o->sy * j;
+    }
+}
+
+static inline bool oct_pass(const tn_field *f, const octant *o, int32_t i, int32_t j)
+{
+    int32_t x, y;
+    oct_cell(f, o, i, j, &x, &y);
+    return x >= 0 && y >= 0 && x < f->w && y < f->h &&
+           f->pass[(size_t)y * (size_t)f->w + (size_t)x];
+}
+
+static octant make_octant(const tn_field *f, int k)
+{
+    octant o;
+    o.sx = (k & 1) ? -1 : 1;
+    o.sy = (k & 2) ? -1 : 1;
+    o.swap = (k & 4) != 0;
+    tn_cell g = f->goals[0];
+    int32_t ex = o.sx > 0 ? f->w - 1 - g.x : g.x;
+    int32_t ey = o.sy > 0 ? f->h - 1 - g.y : g.y;
+    o.imax = o.swap ? ey : ex;
+    o.jmax = o.swap ? ex : ey;
+    return o;
+}
+
+static tn_status ensure(tn_field *f, int k, size_t need)
+{
+    if (need <= f->ivs_cap[k])
+        return TN_OK;
+    return tn__grow(&f->alloc, (void **)&f->ivs[k], sizeof(tn_los_iv), &f->ivs_cap[k], need);
+}
+
+/* Append `e` to list `out` (length *n), merging with the last element when they overlap or
+ * touch without a gap. Elements must arrive sorted by their low end. */
+static void push_merge(tn_los_iv *out, size_t *n, tn_los_iv e)
+{
+    if (*n > 0) {
+        tn_los_iv *l = &out[*n - 1];
+        bool joins =
+            lt(e.ln, e.ld, l->hn, l->hd) || (eq(e.ln, e.ld, l->hn, l->hd) && (l->hc || e.lc));
+        if (joins) {
+            if (eq(e.ln, e.ld, l->ln, l->ld))
+                l->lc = (uint8_t)(l->lc | e.lc);
+            if (lt(l->hn, l->hd, e.hn, e.hd)) {
+                l->hn = e.hn;
+                l->hd = e.hd;
+                l->hc = e.hc;
+            } else if (eq(l->hn, l->hd, e.hn, e.hd)) {
+                l->hc = (uint8_t)(l->hc | e.hc);
+            }
+            return;
+        }
+    }
+    out[(*n)++] = e;
+}
+
+static bool low_before(const tn_los_iv *a, const tn_los_iv *b)
+{
+    return lt(a->ln, a->ld, b->ln, b->ld) || (eq(a->ln, a->ld, b->ln, b->ld) && a->lc);
+}
+
+/* Is slope s = sn/sd inside element e? */
+static inline bool contains(const tn_los_iv *e, int64_t sn, int64_t sd)
+{
+    bool above = lt(e->ln, e->ld, sn, sd) || (e->lc && eq(e->ln, e->ld, sn, sd));
+    bool below = lt(sn, sd, e->hn, e->hd) || (e->hc && eq(e->hn, e->hd, sn, sd));
+    return above && below;
+}
+
+/* Is element e entirely below slope s (so it cannot contain s or anything larger)? */
+static inline bool ends_before(const tn_los_iv *e, int64_t sn, int64_t sd)
+{
+    return lt(e->hn, e->hd, sn, sd) || (!e->hc && eq(e->hn, e->hd, sn, sd));
+}
+
+static void set_los(tn_field *f, int32_t x, int32_t y, bool v)
+{
+    size_t i = (size_t)y * (size_t)f->w + (size_t)x;
+    bool old = (f->bits[i] & TN_F_LOS) != 0;
+    if (old == v)
+        return;
+    if (v) {
+        f->bits[i] |= TN_F_LOS;
+        f->los_count++;
+    } else {
+        f->bits[i] &= (uint8_t)~TN_F_LOS;
+        f->los_count--;
+    }
+}
+
+/* Sweep one octant, writing the cells of columns >= i_write whose slopes lie in the closed
+ * window [lo, hi]; only blockers that can meet segments in the window are collected. */
+static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, int64_t hin,
+                       int64_t hid, int32_t i_write, bool write_false)
+{
+    size_t ncur = 0;
+    const tn_diagonal corner = tn__los_corner(f->moves.diagonal);
+    const double lo = (double)lon / (double)lod, hi = (double)hin / (double)hid;
+    /* the corner at (1/2, 1/2), beside the goal cell, judged by cells (1, 0) and (0, 1) */
+    if (o->imax >= 1 && !tn_moves_diagonal_ok(corner, oct_pass(f, o, 1, 0), oct_pass(f, o, 0, 1)) &&
+        !lt(hin, hid, 1, 1)) {
+        tn_status st = ensure(f, 0, 1);
+        if (st != TN_OK)
+            return st;
+        f->ivs[0][0] = (tn_los_iv){1, 1, 1, 1, 1, 1};
+        ncur = 1;
+    }
+    for (int32_t i = 1; i <= o->imax; i++) {
+        int32_t jcap = i < o->jmax ? i : o->jmax;
+        /* 1. cells of column i in the window */
+        if (i >= i_write) {
+            int64_t jlo = (lon * i + lod - 1) / lod, jhi = (hin * i) / hid;
+            if (jlo < 0)
+                jlo = 0;
+            if (jhi > jcap)
+                jhi = jcap;
+            size_t p = 0;
+            for (int64_t j = jlo; j <= jhi; j++) {
+                while (p < ncur && ends_before(&f->ivs[0][p], j, i))
+                    p++;
+                bool vis =
+                    oct_pass(f, o, i, (int32_t)j) && !(p < ncur && contains(&f->ivs[0][p], j, i));
+                if (vis || write_false) {
+                    int32_t x, y;
+                    oct_cell(f, o, i, (int32_t)j, &x, &y);
+                    set_los(f, x, y, vis);
+                }
+            }
+        }
+        if (i == o->imax)
+            break;
+        /* 2. blockers of column i and bad corners at x = i + 1/2, in the window */
+        int64_t blo = (int64_t)floor(lo * ((double)i - 0.5) - 0.5) - 1;
+        int64_t bhi = (int64_t)ceil(hi * ((double)i + 0.5) + 0.5) + 1;
+        if (blo < 0)
+            blo = 0;
+        if (bhi > jcap)
+            bhi = jcap;
+        if (blo > bhi)
+            continue;
+        size_t need = (size_t)(bhi - blo + 2) * 2 + 2;
+        tn_status st = ensure(f, 2, need);
+        if (st != TN_OK)
+            return st;
+        tn_los_iv *add = f->ivs[2];
+        size_t nadd = 0;
+        /* intervals of runs of blocked cells and corner points, merged in slope order: the
+         * run starting at b begins at (2b-1)/(2i+1), the corner q sits at (2q+1)/(2i+1) */
+        int64_t b = blo;
+        int64_t q = blo;
+        int64_t di = 2 * (int64_t)i + 1;
+        while (b <= bhi || q <= bhi) {
+            /* next run */
+            while (b <= bhi && oct_pass(f, o, i, (int32_t)b))
+                b++;
+            /* next bad corner */
+            while (q <= bhi) {
+                bool a = oct_pass(f, o, i + 1, (int32_t)q), c = oct_pass(f, o, i, (int32_t)q + 1);
+                if (!tn_moves_diagonal_ok(corner, a, c))
+                    break;
+                q++;
+            }
+            bool has_run = b <= bhi, has_q = q <= bhi;
+            if (!has_run && !has_q)
+                break;
+            /* run low end (2b-1)/di vs corner (2q+1)/di: compare numerators */
+            if (has_run && (!has_q || 2 * b - 1 <= 2 * q + 1)) {
+                int64_t e = b;
+                while (e + 1 <= bhi && !oct_pass(f, o, i, (int32_t)(e + 1)))
+                    e++;
+                tn_los_iv iv = {2 * b - 1, di, 2 * e + 1, 2 * (int64_t)i - 1, 0, 0};
+                push_merge(add, &nadd, iv);
+                b = e + 1;
+            } else {
+                tn_los_iv pt = {2 * q + 1, di, 2 * q + 1, di, 1, 1};
+                push_merge(add, &nadd, pt);
+                q++;
+            }
+        }
+        if (nadd == 0)
+            continue;
+        st = ensure(f, 1, ncur + nadd + 1);
+        if (st == TN_OK)
+            st = ensure(f, 0, ncur + nadd + 1);
+        if (st != TN_OK)
+            return st;
+        /* 3. merge into the set, dropping what lies outside the window */
+        tn_los_iv *cur = f->ivs[0], *add2 = f->ivs[2], *nxt = f->ivs[1];
+        size_t a = 0, c = 0, nn = 0;
+        while (a < ncur || c < nadd) {
+            tn_los_iv e;
+            if (c >= nadd || (a < ncur && low_before(&cur[a], &add2[c])))
+                e = cur[a++];
+            else
+                e = add2[c++];
+            if (lt(e.hn, e.hd, lon, lod) || lt(hin, hid, e.ln, e.ld))
+                continue;
+            push_merge(nxt, &nn, e);
+        }
+        f->ivs[0] = nxt;
+        f->ivs[1] = cur;
+        size_t tcap = f->ivs_cap[0];
+        f->ivs_cap[0] = f->ivs_cap[1];
+        f->ivs_cap[1] = tcap;
+        ncur = nn;
+        /* the whole window in shadow: nothing further out is visible */
+        if (ncur == 1 && contains(&f->ivs[0][0], lon, lod) && contains(&f->ivs[0][0], hin, hid)) {
+            if (!write_false)
+                return TN_OK;
+            for (int32_t i2 = i + 1; i2 <= o->imax; i2++) {
+                if (i2 < i_write)
+                    continue;
+                int32_t jc = i2 < o->jmax ? i2 : o->jmax;
+                int64_t jlo = (lon * i2 + lod - 1) / lod, jhi = (hin * i2) / hid;
+                if (jlo < 0)
+                    jlo = 0;
+                if (jhi > jc)
+                    jhi = jc;
+                for (int64_t j = jlo; j <= jhi; j++) {
+                    int32_t x, y;
+                    oct_cell(f, o, i2, (int32_t)j, &x, &y);
+                    set_los(f, x, y, false);
+                }
+            }
+            return TN_OK;
+        }
+    }
+    return TN_OK;
+}
+
+tn_status tn__field_los_full(tn_field *f)
+{
+    f->los_count = 0;
+    for (size_t i = 0; i < f->n; i++)
+        f->bits[i] &= (uint8_t)~TN_F_LOS;
+    tn_cell g = f->goals[0];
+    set_los(f, g.x, g.y, true);
+    for (int k = 0; k < 8; k++) {
+        octant o = make_octant(f, k);
+        tn_status st = sweep(f, &o, 0, 1, 1, 1, 1, false);
+        if (st != TN_OK)
+            return st;
+    }
+    return TN_OK;
+}
+
+tn_status tn__field_los_region(tn_field *f, tn_rect r)
+{
+    tn_cell g = f->goals[0];
+    for (int k = 0; k < 8; k++) {
+        octant o = make_octant(f, k);
+        /* the rectangle in octant coordinates */
+        int32_t ax0 = (r.x0 - g.x) * o.sx, ax1 = (r.x1 - 1 - g.x) * o.sx;
+        int32_t ay0 = (r.y0 - g.y) * o.sy, ay1 = (r.y1 - 1 - g.y) * o.sy;
+        int32_t xlo = ax0 < ax1 ? ax0 : ax1, xhi = ax0 < ax1 ? ax1 : ax0;
+        int32_t ylo = ay0 < ay1 ? ay0 : ay1, yhi = ay0 < ay1 ? ay1 : ay0;
+        int32_t ilo = o.swap ? ylo : xlo, ihi = o.swap ? yhi : xhi;
+        int32_t jlo = o.swap ? xlo : ylo, jhi = o.swap ? xhi : yhi;
+        if (ihi < 0 || jhi < 0 || jlo > ihi + 1)
+            continue;
+        int64_t lon = 0, lod = 1, hin = 1, hid = 1;
+        int32_t iw = 1;
+        if (ilo >= 1) {
+            /* slopes of every segment that touches a closed square of the rectangle */
+            lon = 2 * (int64_t)jlo - 1;
+            lod = 2 * (int64_t)ihi + 1;
+            hin = 2 * (int64_t)jhi + 1;
+            hid = 2 * (int64_t)ilo - 1;
+            if (lon < 0)
+                lon = 0;
+            if (lt(1, 1, hin, hid)) {
+                hin = 1;
+                hid = 1;
+            }
+            if (lt(hin, hid, lon, lod))
+                continue;
+            iw = ilo;
+        }
+        tn_status st = sweep(f, &o, lon, lod, hin, hid, iw, true);
+        if (st != TN_OK)
+            return st;
+    }
+    set_los(f, g.x, g.y, true);
+    return TN_OK;
+}
+
+bool tn_los_clear(const tn_map *map, tn_cell a, tn_cell b, tn_diagonal corner)
+{
+    if (!map || !tn_map_passable(map, a.x, a.y) || !tn_map_passable(map, b.x, b.y))
+        return false;
+    corner = tn__los_corner(corner);
+    int64_t dx = (int64_t)b.x - a.x, dy = (int64_t)b.y - a.y;
+    int64_t nx = dx < 0 ? -dx : dx, ny = dy < 0 ? -dy : dy;
+    int32_t sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    int32_t x = a.x, y = a.y;
+    for (int64_t ix = 0, iy = 0; ix < nx || iy < ny;) {
+        /* next vertical grid line at t = (1+2ix)/(2nx), next horizontal at (1+2iy)/(2ny) */
+        int64_t cmp = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
+        if (cmp == 0) {
+            bool fa = tn_map_passable(map, x + sx, y), fb = tn_map_passable(map, x, y + sy);
+            if (!tn_moves_diagonal_ok(corner, fa, fb))
+                return false;
+            x += sx;
+            y += sy;
+            ix++;
+            iy++;
+        } else if (cmp < 0) {
+            x += sx;
+            ix++;
+        } else {
+            y += sy;
+            iy++;
+        }
+        if (!tn_map_passable(map, x, y))
+            return false;
+    }
+    return true;
+}

@@ -1,0 +1,671 @@
+/* Fields: distances against the brute-force Dijkstra, flow legality and paths, exact line of
+ * sight against a geometric brute force (and the two cases the HowToRTS rule misses), the
+ * sampler's wall guarantee, incremental updates against full rebuilds, the wall-off query,
+ * bad arguments. */
+#include "los_oracle.h"
+#include "oracle.h"
+#include "support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka's assert_false trips -Wsign-conversion on some expressions */
+#define ASSERT_NOT(c) assert_true(!(c))
+
+static const tn_diagonal DIAGS[4] = {TN_DIAGONAL_NO_CUT, TN_DIAGONAL_NEVER, TN_DIAGONAL_ONE,
+                                     TN_DIAGONAL_ALWAYS};
+
+static tn_field *make_field(const tn_map *m, tn_moves mv, tn_flow_rule flow, tn_los_mode los,
+                            const float *extra)
+{
+    tn_field_def d = tn_field_def_default();
+    d.map = m;
+    d.moves = mv;
+    d.flow = flow;
+    d.los = los;
+    d.extra = extra;
+    tn_field *f = NULL;
+    assert_int_equal(tn_field_create(&d, &f), TN_OK);
+    assert_non_null(f);
+    return f;
+}
+
+/* a passable cell chosen at random (the map must have one) */
+static tn_cell random_free(const tn_map *m, tn_test_rng *r)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    for (;;) {
+        tn_cell c = {(int32_t)tn_test_below(r, (uint32_t)w),
+                     (int32_t)tn_test_below(r, (uint32_t)h)};
+        if (tn_map_passable(m, c.x, c.y))
+            return c;
+    }
+}
+
+/* integer-valued costs are exact in float; otherwise float sums drift from double slightly */
+static void assert_dist_eq(double oracle, float got, bool exact)
+{
+    if (isinf(oracle)) {
+        assert_true(0 != isinf(got));
+        return;
+    }
+    ASSERT_NOT(0 != isinf(got));
+    if (exact)
+        assert_true(oracle == (double)got);
+    else
+        assert_true(fabs(oracle - (double)got) <= 1e-4 * (1.0 + oracle));
+}
+
+static void sprinkle_mud(tn_map *m, tn_test_rng *r, double p)
+{
+    for (int32_t y = 0; y < tn_map_height(m); y++)
+        for (int32_t x = 0; x < tn_map_width(m); x++)
+            if (tn_map_passable(m, x, y) && tn_test_u01(r) < p)
+                assert_int_equal(tn_map_set(m, 0, x, y, 2), TN_OK);
+}
+
+/* ---- distances -------------------------------------------------------------------------- */
+
+static void check_field_vs_oracle(const tn_map *m, tn_moves mv, const float *extra,
+                                  const tn_cell *goals, int ng, bool exact)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    double *od = malloc(sizeof(double) * (size_t)(w * h));
+    tn_oracle_dijkstra(m, &mv, extra, goals, ng, true, od);
+    for (int rule = 0; rule < 2; rule++) {
+        tn_field *f = make_field(m, mv, (tn_flow_rule)rule, TN_LOS_OFF, extra);
+        assert_int_equal(tn_field_build(f, goals, ng), TN_OK);
+        int32_t reach = 0;
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                double o = od[y * w + x];
+                float d = tn_field_distance(f, x, y);
+                assert_dist_eq(o, d, exact);
+                assert_true(tn_field_distances(f)[y * w + x] == d);
+                reach += isfinite(o);
+                int32_t k = tn_field_dir(f, x, y);
+                if (isinf(o) || o == 0.0) {
+                    assert_int_equal(k, TN_DIR_NONE);
+                    continue;
+                }
+                assert_true(k >= 0 && k < 8);
+                tn_cell a = {x, y}, b = {x + tn_dir_dx(k), y + tn_dir_dy(k)};
+                double onb = od[b.y * w + b.x];
+                assert_true(onb < o); /* always downhill */
+                if (rule == TN_FLOW_OPTIMAL) {
+                    assert_true(tn_oracle_step_ok(m, &mv, a, b));
+                    /* on a cheapest path */
+                    double via = onb + tn_oracle_step_cost(m, &mv, extra, a, b);
+                    assert_true(fabs(via - o) <= 1e-4 * (1.0 + o));
+                } else {
+                    /* never into a wall, never across a corner the (no-cut) rule forbids */
+                    tn_moves m8 = mv;
+                    if (m8.diagonal == TN_DIAGONAL_NEVER)
+                        m8.diagonal = TN_DIAGONAL_NO_CUT;
+                    assert_true(tn_oracle_step_ok(m, &m8, a, b));
+                }
+            }
+        assert_int_equal(tn_field_reachable_count(f), reach);
+        /* following the field reaches a goal from every reachable cell; with the optimal rule
+         * at A*'s (the oracle's) cost */
+        tn_cell path[4096];
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                int32_t len = 0;
+                double cost = -1;
+                tn_status st = tn_field_path(f, (tn_cell){x, y}, path, 4096, &len, &cost);
+                double o = od[y * w + x];
+                if (isinf(o)) {
+                    assert_int_equal(st, TN_NO_PATH);
+                    assert_int_equal(len, 0);
+                    continue;
+                }
+                assert_int_equal(st, TN_OK);
+                bool at_goal = false;
+                for (int g = 0; g < ng; g++)
+                    at_goal |= path[len - 1].x == goals[g].x && path[len - 1].y == goals[g].y;
+                assert_true(at_goal);
+                tn_moves pm = mv;
+                if (rule == TN_FLOW_STEEPEST && pm.diagonal == TN_DIAGONAL_NEVER)
+                    pm.diagonal = TN_DIAGONAL_NO_CUT;
+                double pc =
+                    tn_oracle_path_cost(m, &pm, extra, path, len, (tn_cell){x, y}, path[len - 1]);
+                assert_true(pc >= 0.0);
+                assert_true(fabs(pc - cost) <= 1e-6 * (1.0 + pc));
+                if (rule == TN_FLOW_OPTIMAL)
+                    assert_true(fabs(pc - o) <= 1e-4 * (1.0 + o));
+            }
+        tn_field_destroy(f);
+    }
+    free(od);
+}
+
+static void test_distances_random(void **state)
+{
+    (void)state;
+    tn_test_rng r = {11};
+    for (int it = 0; it < 24; it++) {
+        int32_t w = 6 + (int32_t)tn_test_below(&r, 20), h = 5 + (int32_t)tn_test_below(&r, 16);
+        tn_map *m = tn_test_random_map(w, h, 0.1 + 0.25 * tn_test_u01(&r), 100 + (uint64_t)it);
+        bool mud = it % 3 == 1;
+        if (mud)
+            sprinkle_mud(m, &r, 0.3);
+        float *extra = NULL;
+        if (it % 3 == 2) {
+            extra = malloc(sizeof(float) * (size_t)(w * h));
+            for (int32_t i = 0; i < w * h; i++)
+                extra[i] = tn_test_u01(&r) < 0.3 ? (float)tn_test_below(&r, 5) : 0.0f;
+        }
+        if (tn_map_passable_count(m) == 0) {
+            tn_map_destroy(m);
+            free(extra);
+            continue;
+        }
+        int ng = 1 + (it % 4 == 3 ? (int)tn_test_below(&r, 3) : 0);
+        tn_cell goals[4];
+        for (int g = 0; g < ng; g++)
+            goals[g] = random_free(m, &r);
+        for (int d = 0; d < 4; d++)
+            for (int c = 0; c < 2; c++) {
+                tn_moves mv = {DIAGS[d], (tn_step_costs)c};
+                bool exact = mv.diagonal == TN_DIAGONAL_NEVER || c == TN_COSTS_10_14;
+                check_field_vs_oracle(m, mv, extra, goals, ng, exact);
+            }
+        tn_map_destroy(m);
+        free(extra);
+    }
+}
+
+/* A large-ish open map hits the bucket queue's wrap-around and the fast flow rows. */
+static void test_distances_open(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(61, 47, 0.02, 7);
+    tn_test_rng r = {5};
+    tn_cell g = random_free(m, &r);
+    tn_cell goals[2] = {g, random_free(m, &r)};
+    check_field_vs_oracle(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, NULL, &g, 1, false);
+    check_field_vs_oracle(m, (tn_moves){TN_DIAGONAL_NEVER, TN_COSTS_EXACT}, NULL, goals, 2, true);
+    tn_map_destroy(m);
+}
+
+/* ---- line of sight ---------------------------------------------------------------------- */
+
+static void test_los_exact_random(void **state)
+{
+    (void)state;
+    tn_test_rng r = {21};
+    for (int it = 0; it < 40; it++) {
+        int32_t w = 5 + (int32_t)tn_test_below(&r, 26), h = 4 + (int32_t)tn_test_below(&r, 20);
+        tn_map *m = tn_test_random_map(w, h, 0.05 + 0.3 * tn_test_u01(&r), 500 + (uint64_t)it);
+        if (tn_map_passable_count(m) == 0) {
+            tn_map_destroy(m);
+            continue;
+        }
+        tn_cell g = random_free(m, &r);
+        tn_moves mv = {DIAGS[it % 4], TN_COSTS_EXACT};
+        tn_field *f = make_field(m, mv, TN_FLOW_OPTIMAL, TN_LOS_EXACT, NULL);
+        tn_field *s = make_field(m, mv, TN_FLOW_STEEPEST, TN_LOS_SIMPLE, NULL);
+        assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+        assert_int_equal(tn_field_build(s, &g, 1), TN_OK);
+        int32_t count = 0;
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                tn_cell c = {x, y};
+                bool want = tn_oracle_los(m, c, g, mv.diagonal);
+                assert_int_equal(tn_field_los(f, x, y), want);
+                assert_int_equal(tn_los_clear(m, c, g, mv.diagonal), want);
+                assert_int_equal(tn_los_clear(m, g, c, mv.diagonal), want); /* symmetric */
+                count += want;
+                if (want) { /* seeing implies reachable; the vector points at the goal */
+                    assert_true(0 != isfinite(tn_field_distance(f, x, y)));
+                    tn_vec2 v = tn_field_vector(f, x, y);
+                    if (x != g.x || y != g.y) {
+                        float ex = (float)(g.x - x), ey = (float)(g.y - y);
+                        float l = sqrtf(ex * ex + ey * ey);
+                        assert_true(fabsf(v.x - ex / l) < 1e-5f && fabsf(v.y - ey / l) < 1e-5f);
+                    }
+                }
+                /* the tutorial's rule only ever misses cells, under its own corner rule */
+                if (mv.diagonal == TN_DIAGONAL_NO_CUT || mv.diagonal == TN_DIAGONAL_NEVER)
+                    if (tn_field_los(s, x, y))
+                        assert_true(want);
+            }
+        assert_int_equal(tn_field_los_count(f), count);
+        /* random pairs for the walk */
+        for (int k = 0; k < 50; k++) {
+            tn_cell a = random_free(m, &r), b = random_free(m, &r);
+            for (int d = 0; d < 4; d++)
+                assert_int_equal(tn_los_clear(m, a, b, DIAGS[d]), tn_oracle_los(m, a, b, DIAGS[d]));
+        }
+        tn_field_destroy(f);
+        tn_field_destroy(s);
+        tn_map_destroy(m);
+    }
+}
+
+/* The two cases of the reference notes where the HowToRTS rule misses a cell that sees the
+ * goal. Goal G at (1,1); the cell C at (7,2) is "x-dominant", so the rule asks its neighbour
+ * towards the goal (6,2) and the diagonal (6,1). */
+static void test_los_missed_cases(void **state)
+{
+    (void)state;
+    /* case 1: the dominant neighbour (6,2) is cut off by the wall at (3,2) (its segment passes
+     * exactly through the corner between (3,1) and (4,2) beside that wall), but C's own segment
+     * passes below that corner and sees G. */
+    const char *case1[] = {
+        ".........",
+        ".........",
+        "...#.....",
+        ".........",
+    };
+    /* case 2: the diagonal (6,1) is blocked along row 1 by the wall at (5,1), but C's segment
+     * leaves row 2 only at x = 4.5, left of the wall, and sees G. */
+    const char *case2[] = {
+        ".........",
+        ".....#...",
+        ".........",
+        ".........",
+    };
+    const char *const *maps[2] = {case1, case2};
+    tn_cell g = {1, 1}, c = {7, 2};
+    for (int k = 0; k < 2; k++) {
+        tn_map *m = tn_test_map_from_rows(maps[k], 4);
+        tn_moves mv = {TN_DIAGONAL_NEVER, TN_COSTS_EXACT};
+        tn_field *simple = make_field(m, mv, TN_FLOW_STEEPEST, TN_LOS_SIMPLE, NULL);
+        tn_field *exact = make_field(m, mv, TN_FLOW_STEEPEST, TN_LOS_EXACT, NULL);
+        assert_int_equal(tn_field_build(simple, &g, 1), TN_OK);
+        assert_int_equal(tn_field_build(exact, &g, 1), TN_OK);
+        assert_true(tn_oracle_los(m, c, g, mv.diagonal));
+        assert_true(tn_field_los(exact, c.x, c.y));
+        ASSERT_NOT(tn_field_los(simple, c.x, c.y)); /* the rule misses it */
+        if (k == 0) {
+            ASSERT_NOT(tn_field_los(exact, 6, 2)); /* the neighbour it relies on */
+            assert_true(tn_field_los(exact, 6, 1));
+        } else {
+            ASSERT_NOT(tn_field_los(exact, 6, 1)); /* the diagonal it relies on */
+            assert_true(tn_field_los(exact, 6, 2));
+        }
+        /* the exact field's vector at C points straight at G, the simple one's does not */
+        tn_vec2 v = tn_field_vector(exact, c.x, c.y);
+        assert_true(fabsf(v.x + 6.0f / sqrtf(37.0f)) < 1e-6f);
+        tn_vec2 vs = tn_field_vector(simple, c.x, c.y);
+        assert_true(fabsf(vs.x - v.x) > 1e-3f || fabsf(vs.y - v.y) > 1e-3f);
+        tn_field_destroy(simple);
+        tn_field_destroy(exact);
+        tn_map_destroy(m);
+    }
+}
+
+/* ---- sampler ---------------------------------------------------------------------------- */
+
+static void test_sampler_never_into_walls(void **state)
+{
+    (void)state;
+    tn_test_rng r = {31};
+    for (int it = 0; it < 30; it++) {
+        int32_t w = 8 + (int32_t)tn_test_below(&r, 20), h = 6 + (int32_t)tn_test_below(&r, 15);
+        tn_map *m = tn_test_random_map(w, h, 0.3, 900 + (uint64_t)it);
+        if (tn_map_passable_count(m) == 0) {
+            tn_map_destroy(m);
+            continue;
+        }
+        tn_cell g = random_free(m, &r);
+        tn_moves mv = {it % 2 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+        tn_field *f =
+            make_field(m, mv, (tn_flow_rule)(it % 2), it % 3 ? TN_LOS_EXACT : TN_LOS_OFF, NULL);
+        assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+        float tw = (float)tn_map_tile_width(m), th = (float)tn_map_tile_height(m);
+        for (int k = 0; k < 4000; k++) {
+            float px = (float)(tn_test_u01(&r) * w) * tw, py = (float)(tn_test_u01(&r) * h) * th;
+            if (k % 7 == 0) { /* exactly on cell edges and corners */
+                px = floorf(px / tw) * tw;
+                py = (k % 14 == 0) ? floorf(py / th) * th : py;
+            }
+            tn_vec2 d = tn_field_sample(f, px, py);
+            int32_t cx = (int32_t)floorf(px / tw), cy = (int32_t)floorf(py / th);
+            bool reach = isfinite(tn_field_distance(f, cx, cy));
+            if (!reach) {
+                assert_true(d.x == 0.0f && d.y == 0.0f);
+                continue;
+            }
+            if (cx == g.x && cy == g.y)
+                continue;
+            float len = sqrtf(d.x * d.x + d.y * d.y);
+            assert_true(fabsf(len - 1.0f) < 1e-4f); /* never stuck off the goal */
+            int32_t sx = (d.x > 0) - (d.x < 0), sy = (d.y > 0) - (d.y < 0);
+            if (sx)
+                assert_true(tn_map_passable(m, cx + sx, cy));
+            if (sy)
+                assert_true(tn_map_passable(m, cx, cy + sy));
+            if (sx && sy)
+                assert_true(tn_map_passable(m, cx + sx, cy + sy));
+        }
+        tn_field_destroy(f);
+        tn_map_destroy(m);
+    }
+}
+
+/* ---- incremental updates ---------------------------------------------------------------- */
+
+static void assert_fields_equal(const tn_field *a, const tn_field *b)
+{
+    int32_t w = tn_field_width(a), h = tn_field_height(a);
+    assert_memory_equal(tn_field_distances(a), tn_field_distances(b),
+                        sizeof(float) * (size_t)(w * h));
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            assert_int_equal(tn_field_dir(a, x, y), tn_field_dir(b, x, y));
+            assert_int_equal(tn_field_los(a, x, y), tn_field_los(b, x, y));
+        }
+    assert_int_equal(tn_field_reachable_count(a), tn_field_reachable_count(b));
+    assert_int_equal(tn_field_los_count(a), tn_field_los_count(b));
+}
+
+static void test_incremental_equals_full(void **state)
+{
+    (void)state;
+    tn_test_rng r = {41};
+    int edits = 0;
+    for (int it = 0; it < 8; it++) {
+        int32_t w = 30 + (int32_t)tn_test_below(&r, 20), h = 20 + (int32_t)tn_test_below(&r, 15);
+        tn_map *m = tn_test_random_map(w, h, 0.15, 1200 + (uint64_t)it);
+        sprinkle_mud(m, &r, it % 2 ? 0.1 : 0.0);
+        tn_cell g = random_free(m, &r);
+        tn_moves mv = {DIAGS[it % 4], (tn_step_costs)(it / 4 % 2)};
+        float *extra = calloc((size_t)(w * h), sizeof(float));
+        tn_los_mode los = it % 3 == 2 ? TN_LOS_OFF : TN_LOS_EXACT;
+        tn_field *inc = make_field(m, mv, (tn_flow_rule)(it % 2), los, extra);
+        tn_field *full = make_field(m, mv, (tn_flow_rule)(it % 2), los, extra);
+        assert_int_equal(tn_field_build(inc, &g, 1), TN_OK);
+        for (int e = 0; e < 160; e++) {
+            int kind = (int)tn_test_below(&r, 10);
+            tn_rect extra_rect = {0, 0, 0, 0};
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+            int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
+            if (kind < 4) { /* a 2x2 tower placed or sold */
+                uint32_t gid = tn_test_below(&r, 2) ? 1u : 0u;
+                tn_rect t = {x, y, x + 2, y + 2};
+                if (gid && g.x >= x && g.x < x + 2 && g.y >= y && g.y < y + 2)
+                    continue;
+                assert_int_equal(tn_map_fill(m, 0, t, gid), TN_OK);
+            } else if (kind < 8) { /* one cell toggled between wall, mud and ground */
+                if (x == g.x && y == g.y)
+                    continue;
+                assert_int_equal(tn_map_set(m, 0, x, y, tn_test_below(&r, 3)), TN_OK);
+            } else { /* the extra-cost layer changes in a small rectangle */
+                int32_t x1 = x + 1 + (int32_t)tn_test_below(&r, 3);
+                int32_t y1 = y + 1 + (int32_t)tn_test_below(&r, 3);
+                for (int32_t yy = y; yy < y1 && yy < h; yy++)
+                    for (int32_t xx = x; xx < x1 && xx < w; xx++)
+                        extra[yy * w + xx] = (float)tn_test_below(&r, 4);
+                extra_rect = (tn_rect){x, y, x1, y1};
+            }
+            int32_t touched = -1;
+            assert_int_equal(tn_field_update(inc, kind >= 8 ? &extra_rect : NULL, &touched), TN_OK);
+            assert_true(touched >= 0);
+            assert_int_equal(tn_field_build(full, &g, 1), TN_OK);
+            assert_fields_equal(inc, full);
+            edits++;
+        }
+        /* several edits between two updates */
+        for (int e = 0; e < 5; e++) {
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+            int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
+            if (x != g.x || y != g.y)
+                assert_int_equal(tn_map_set(m, 0, x, y, 1), TN_OK);
+        }
+        assert_int_equal(tn_field_update(inc, NULL, NULL), TN_OK);
+        assert_int_equal(tn_field_build(full, &g, 1), TN_OK);
+        assert_fields_equal(inc, full);
+        /* a blocked goal is reported */
+        assert_int_equal(tn_map_set(m, 0, g.x, g.y, 1), TN_OK);
+        assert_int_equal(tn_field_update(inc, NULL, NULL), TN_E_GOAL_BLOCKED);
+        ASSERT_NOT(tn_field_ready(inc));
+        assert_int_equal(tn_field_update(inc, NULL, NULL), TN_E_STATE);
+        tn_field_destroy(inc);
+        tn_field_destroy(full);
+        free(extra);
+        tn_map_destroy(m);
+    }
+    assert_true(edits >= 1000);
+}
+
+/* ---- wall-off --------------------------------------------------------------------------- */
+
+static void test_wall_off(void **state)
+{
+    (void)state;
+    tn_test_rng r = {51};
+    int cuts = 0, fine = 0;
+    for (int it = 0; it < 30; it++) {
+        int32_t w = 10 + (int32_t)tn_test_below(&r, 15), h = 8 + (int32_t)tn_test_below(&r, 10);
+        tn_map *m = tn_test_random_map(w, h, 0.28, 1500 + (uint64_t)it);
+        if (tn_map_passable_count(m) < 2) {
+            tn_map_destroy(m);
+            continue;
+        }
+        tn_cell g = random_free(m, &r);
+        tn_moves mv = {DIAGS[it % 4], TN_COSTS_EXACT};
+        tn_field *f = make_field(m, mv, TN_FLOW_OPTIMAL, TN_LOS_OFF, NULL);
+        assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+        double *od = malloc(sizeof(double) * (size_t)(w * h));
+        for (int q = 0; q < 40; q++) {
+            tn_cell spawns[3];
+            int ns = 1 + (int)tn_test_below(&r, 3);
+            for (int s = 0; s < ns; s++)
+                spawns[s] = random_free(m, &r);
+            tn_cell cells[4];
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w - 1);
+            int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h - 1);
+            int nc = q % 2 ? 4 : 1;
+            for (int k = 0; k < nc; k++)
+                cells[k] = (tn_cell){x + k % 2, y + k / 2};
+            bool cut = false;
+            assert_int_equal(tn_field_would_wall_off(f, cells, nc, spawns, ns, &cut), TN_OK);
+            /* brute force: block the cells on a copy and run the oracle */
+            tn_map *c = NULL;
+            assert_int_equal(tn_map_clone(m, &c), TN_OK);
+            for (int k = 0; k < nc; k++)
+                assert_int_equal(tn_map_set(c, 0, cells[k].x, cells[k].y, 1), TN_OK);
+            tn_oracle_dijkstra(c, &mv, NULL, &g, 1, true, od);
+            bool want = false;
+            for (int s = 0; s < ns; s++)
+                want |= isinf(od[spawns[s].y * w + spawns[s].x]);
+            assert_int_equal(cut, want);
+            cuts += want;
+            fine += !want;
+            tn_map_destroy(c);
+        }
+        /* the query left the field usable: an update after an edit still matches a rebuild */
+        assert_int_equal(tn_map_set(m, 0, (g.x + 1) % w, g.y, 1), TN_OK);
+        assert_int_equal(tn_field_update(f, NULL, NULL), TN_OK);
+        tn_field *full = make_field(m, mv, TN_FLOW_OPTIMAL, TN_LOS_OFF, NULL);
+        assert_int_equal(tn_field_build(full, &g, 1), TN_OK);
+        assert_fields_equal(f, full);
+        tn_field_destroy(full);
+        free(od);
+        tn_field_destroy(f);
+        tn_map_destroy(m);
+    }
+    assert_true(cuts > 10 && fine > 10);
+}
+
+/* A corridor: blocking its one cell cuts the spawn off, blocking a side cell does not. */
+static void test_wall_off_corridor(void **state)
+{
+    (void)state;
+    const char *rows[] = {
+        "#####", "..#..", ".....", "..#..", "#####",
+    };
+    tn_map *m = tn_test_map_from_rows(rows, 5);
+    tn_field *f = make_field(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, TN_FLOW_OPTIMAL,
+                             TN_LOS_OFF, NULL);
+    tn_cell g = {4, 2}, spawn = {0, 2};
+    assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+    bool cut = true;
+    tn_cell door = {2, 2}, side = {1, 1};
+    assert_int_equal(tn_field_would_wall_off(f, &door, 1, &spawn, 1, &cut), TN_OK);
+    assert_true(cut);
+    assert_int_equal(tn_field_would_wall_off(f, &side, 1, &spawn, 1, &cut), TN_OK);
+    ASSERT_NOT(cut);
+    assert_int_equal(tn_field_would_wall_off(f, &g, 1, &spawn, 1, &cut), TN_OK);
+    assert_true(cut); /* blocking the goal walls everything off */
+    assert_int_equal(tn_field_would_wall_off(f, &spawn, 1, &spawn, 1, &cut), TN_OK);
+    assert_true(cut);
+    assert_int_equal(tn_field_would_wall_off(f, NULL, 0, &spawn, 1, &cut), TN_OK);
+    ASSERT_NOT(cut);
+    tn_cell off = {9, 9};
+    assert_int_equal(tn_field_would_wall_off(f, &door, 1, &off, 1, &cut), TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_field_would_wall_off(f, &door, 1, &spawn, 1, NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_field_would_wall_off(f, NULL, 1, &spawn, 1, &cut), TN_E_INVALID_ARG);
+    tn_field_destroy(f);
+    tn_map_destroy(m);
+}
+
+/* ---- API edges -------------------------------------------------------------------------- */
+
+static void test_bad_args(void **state)
+{
+    (void)state;
+    const char *rows[] = {"....", ".#..", "...."};
+    tn_map *m = tn_test_map_from_rows(rows, 3);
+    tn_field *f = (tn_field *)0x1;
+    tn_field_def d = tn_field_def_default();
+    assert_int_equal(tn_field_create(&d, &f), TN_E_INVALID_ARG); /* no map */
+    assert_null(f);
+    assert_int_equal(tn_field_create(NULL, &f), TN_E_INVALID_ARG);
+    d.map = m;
+    assert_int_equal(tn_field_create(&d, NULL), TN_E_INVALID_ARG);
+    tn_field_def raw;
+    memset(&raw, 0, sizeof raw);
+    raw.map = m;
+    assert_int_equal(tn_field_create(&raw, &f), TN_E_INVALID_ARG); /* no cookie */
+    d.moves.diagonal = (tn_diagonal)9;
+    assert_int_equal(tn_field_create(&d, &f), TN_E_INVALID_ARG);
+    d.moves.diagonal = TN_DIAGONAL_NO_CUT;
+    d.flow = (tn_flow_rule)5;
+    assert_int_equal(tn_field_create(&d, &f), TN_E_INVALID_ARG);
+    d.flow = TN_FLOW_OPTIMAL;
+    d.los = (tn_los_mode)7;
+    assert_int_equal(tn_field_create(&d, &f), TN_E_INVALID_ARG);
+    d.los = TN_LOS_EXACT;
+    assert_int_equal(tn_field_create(&d, &f), TN_OK);
+    assert_true(tn_field_memory_bytes(f) >= 12 * 13);
+
+    /* before the first build */
+    tn_cell cells[8];
+    int32_t len = 5;
+    assert_int_equal(tn_field_path(f, (tn_cell){0, 0}, cells, 8, &len, NULL), TN_E_STATE);
+    assert_int_equal(tn_field_update(f, NULL, NULL), TN_E_STATE);
+    bool cut;
+    assert_int_equal(tn_field_would_wall_off(f, NULL, 0, NULL, 0, &cut), TN_E_STATE);
+    assert_int_equal(tn_field_dir(f, 0, 0), TN_DIR_NONE);
+    assert_true(0 != isinf(tn_field_distance(f, 0, 0)));
+
+    tn_cell g = {3, 2};
+    assert_int_equal(tn_field_build(NULL, &g, 1), TN_E_INVALID_ARG);
+    assert_int_equal(tn_field_build(f, NULL, 1), TN_E_INVALID_ARG);
+    assert_int_equal(tn_field_build(f, &g, 0), TN_E_INVALID_ARG);
+    assert_int_equal(tn_field_build(f, (tn_cell[]){{4, 0}}, 1), TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_field_build(f, (tn_cell[]){{-1, 0}}, 1), TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_field_build(f, (tn_cell[]){{1, 1}}, 1), TN_E_GOAL_BLOCKED);
+    assert_int_equal(tn_field_build(f, (tn_cell[]){{0, 0}, {3, 2}}, 2), TN_E_UNSUPPORTED);
+    assert_int_equal(tn_field_build(f, (tn_cell[]){{3, 2}, {3, 2}}, 2), TN_OK);
+    assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+    assert_true(tn_field_ready(f));
+    assert_int_equal(tn_field_reachable_count(f), 11);
+
+    /* paths: short buffer, out of map, blocked start */
+    double cost = 0;
+    assert_int_equal(tn_field_path(f, (tn_cell){0, 0}, cells, 8, &len, &cost), TN_OK);
+    assert_int_equal(len, 5); /* around the wall at (1,1): 3 straight steps and 1 diagonal */
+    assert_true(fabs(cost - (3.0 + sqrt(2.0))) < 1e-6);
+    len = 0;
+    assert_int_equal(tn_field_path(f, (tn_cell){0, 0}, cells, 2, &len, NULL),
+                     TN_E_BUFFER_TOO_SMALL);
+    assert_int_equal(len, 5);
+    assert_int_equal(tn_field_path(f, (tn_cell){0, 0}, NULL, 0, &len, NULL), TN_E_BUFFER_TOO_SMALL);
+    assert_int_equal(len, 5);
+    assert_int_equal(tn_field_path(f, (tn_cell){7, 0}, cells, 8, &len, NULL), TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_field_path(f, (tn_cell){1, 1}, cells, 8, &len, NULL), TN_NO_PATH);
+    assert_int_equal(tn_field_path(f, (tn_cell){0, 0}, cells, 8, NULL, NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_field_path(f, (tn_cell){0, 0}, NULL, 8, &len, NULL), TN_E_INVALID_ARG);
+
+    /* sampler on bad input */
+    tn_vec2 v = tn_field_sample(f, NAN, 3.0f);
+    assert_true(v.x == 0.0f && v.y == 0.0f);
+    v = tn_field_sample(f, -5.0f, 3.0f);
+    assert_true(v.x == 0.0f && v.y == 0.0f);
+    v = tn_field_sample(f, 48.0f, 48.0f); /* the wall */
+    assert_true(v.x == 0.0f && v.y == 0.0f);
+    v = tn_field_sample(f, 3 * 32 + 16, 2 * 32 + 16); /* the goal centre */
+    assert_true(v.x == 0.0f && v.y == 0.0f);
+    v = tn_field_sample(f, 3 * 32 + 2, 2 * 32 + 16); /* inside the goal cell */
+    assert_true(v.x > 0.99f);
+    tn_field_destroy(f);
+    tn_field_destroy(NULL);
+    assert_int_equal(tn_field_memory_bytes(NULL), 0);
+
+    /* a bad extra layer */
+    float extra[12] = {0};
+    extra[5] = -1.0f;
+    d.extra = extra;
+    assert_int_equal(tn_field_create(&d, &f), TN_OK);
+    assert_int_equal(tn_field_build(f, &g, 1), TN_E_INVALID_ARG);
+    extra[5] = INFINITY;
+    assert_int_equal(tn_field_build(f, &g, 1), TN_E_INVALID_ARG);
+    extra[5] = NAN;
+    assert_int_equal(tn_field_build(f, &g, 1), TN_E_INVALID_ARG);
+    extra[5] = 2.0f;
+    assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+    tn_field_destroy(f);
+
+    assert_int_equal(tn_dir_dx(TN_DIR_NONE), 0);
+    assert_int_equal(tn_dir_dx(TN_DIR_E), 1);
+    assert_int_equal(tn_dir_dy(TN_DIR_S), 1);
+    assert_int_equal(tn_dir_dy(TN_DIR_NE), -1);
+    ASSERT_NOT(tn_los_clear(NULL, g, g, TN_DIAGONAL_NO_CUT));
+    ASSERT_NOT(tn_los_clear(m, (tn_cell){1, 1}, g, TN_DIAGONAL_NO_CUT));
+    ASSERT_NOT(tn_los_clear(m, (tn_cell){-1, 1}, g, TN_DIAGONAL_NO_CUT));
+    tn_map_destroy(m);
+}
+
+/* Several fields share one map; each keeps its own goal. */
+static void test_shared_map(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(20, 14, 0.2, 77);
+    tn_test_rng r = {3};
+    tn_field *fs[3];
+    tn_cell gs[3];
+    for (int k = 0; k < 3; k++) {
+        fs[k] = make_field(m, (tn_moves){0}, TN_FLOW_OPTIMAL, TN_LOS_EXACT, NULL);
+        gs[k] = random_free(m, &r);
+        assert_int_equal(tn_field_build(fs[k], &gs[k], 1), TN_OK);
+    }
+    for (int k = 0; k < 3; k++) {
+        assert_true(tn_field_distance(fs[k], gs[k].x, gs[k].y) == 0.0f);
+        assert_true(tn_field_los(fs[k], gs[k].x, gs[k].y));
+        tn_field_destroy(fs[k]);
+    }
+    tn_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_args),
+        cmocka_unit_test(test_distances_random),
+        cmocka_unit_test(test_distances_open),
+        cmocka_unit_test(test_los_exact_random),
+        cmocka_unit_test(test_los_missed_cases),
+        cmocka_unit_test(test_sampler_never_into_walls),
+        cmocka_unit_test(test_incremental_equals_full),
+        cmocka_unit_test(test_wall_off),
+        cmocka_unit_test(test_wall_off_corridor),
+        cmocka_unit_test(test_shared_map),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
