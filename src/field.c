@@ -10,8 +10,11 @@
 /* Directions clockwise on screen from "right". */
 static const int32_t DX[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 static const int32_t DY[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+/* The same steps on packed (y << 16 | x) cells, as wrapping unsigned offsets. */
+static const uint32_t POFF[8] = {1u,          0x10001u,    0x10000u,    0xffffu,
+                                 0xffffffffu, 0xfffeffffu, 0xffff0000u, 0xffff0001u};
 
-#define TN_MAX_BUCKETS 65536
+#define TN_MAX_BUCKETS 4096
 
 int32_t tn_dir_dx(int32_t dir)
 {
@@ -78,11 +81,14 @@ void tn_field_destroy(tn_field *f)
     tn__free(&a, f->bits, f->n);
     tn__free(&a, f->qa, f->n * sizeof(int32_t));
     tn__free(&a, f->qb, f->n * sizeof(int32_t));
-    tn__free(&a, f->heads, f->heads_cap * sizeof(int32_t));
+    for (size_t k = 0; k < f->bk_cap; k++)
+        tn__free(&a, f->bk[k].e, f->bk[k].cap * sizeof(uint32_t));
+    tn__free(&a, f->bk, f->bk_cap * sizeof(tn_bucket));
     tn__free(&a, f->touched, f->touched_cap * sizeof(int32_t));
     tn__free(&a, f->goals, f->goals_cap * sizeof(tn_cell));
     for (int k = 0; k < 3; k++)
         tn__free(&a, f->ivs[k], f->ivs_cap[k] * sizeof(tn_los_iv));
+    tn__free(&a, f->colb, f->colb_cap);
     tn__free(&a, f, sizeof *f);
 }
 
@@ -91,10 +97,13 @@ size_t tn_field_memory_bytes(const tn_field *f)
     if (!f)
         return 0;
     size_t b = sizeof *f + f->n * (sizeof(float) + 1 + 2 * sizeof(int32_t));
-    b += f->heads_cap * sizeof(int32_t) + f->touched_cap * sizeof(int32_t) +
+    for (size_t k = 0; k < f->bk_cap; k++)
+        b += f->bk[k].cap * sizeof(uint32_t);
+    b += f->bk_cap * sizeof(tn_bucket) + f->touched_cap * sizeof(int32_t) +
          f->goals_cap * sizeof(tn_cell);
     for (int k = 0; k < 3; k++)
         b += f->ivs_cap[k] * sizeof(tn_los_iv);
+    b += f->colb_cap;
     return b;
 }
 
@@ -345,32 +354,94 @@ static void step_range(const tn_field *f, float *lo, float *hi)
 }
 
 /* Bucket queue (Dial with float keys): bucket width 0.9 x the smallest step cost, so a cell
- * settled from bucket k can never be improved by a cell of bucket >= k; within a bucket the
- * order does not matter. Buckets are circular doubly-linked lists through qa (next) and qb
- * (prev; -2 = not queued, <= -3 = head of bucket -3 - prev). */
-static void bucket_unlink(tn_field *f, int32_t c)
+ * settled from bucket k can never be improved by a cell of bucket >= k, and within a bucket the
+ * order does not matter. A ring of buckets, each a plain array of packed (y << 16 | x) entries;
+ * a cell improved again leaves a stale entry behind, skipped through the settled mark. */
+static tn_status bucket_push(tn_field *f, tn_bucket *b, uint32_t e)
 {
-    int32_t p = f->qb[c], nx = f->qa[c];
-    if (p <= -3) {
-        f->heads[-3 - p] = nx;
-        if (nx >= 0)
-            f->qb[nx] = p;
-    } else {
-        f->qa[p] = nx;
-        if (nx >= 0)
-            f->qb[nx] = p;
+    if (b->n == b->cap) {
+        tn_status st = tn__grow(&f->alloc, (void **)&b->e, sizeof(uint32_t), &b->cap, b->n + 1);
+        if (st != TN_OK)
+            return st;
     }
-    f->qb[c] = -2;
+    b->e[b->n++] = e;
+    return TN_OK;
 }
 
-static void bucket_link(tn_field *f, int32_t c, int32_t slot)
+/* Uniform terrain, no extra layer, 8-connected: every step costs one of two constants, so two
+ * FIFO queues (cells reached by a straight step, by a diagonal step) are each sorted by the key
+ * they were pushed with, and popping the head with the smaller current distance is a valid
+ * Dijkstra order (a head's current distance is at most its push key, which bounds every
+ * entry behind it). A cell enters each queue at most once: qa and qb are the queues. */
+static void integrate_two_queues(tn_field *f)
 {
-    int32_t hd = f->heads[slot];
-    f->qa[c] = hd;
-    f->qb[c] = -3 - slot;
-    if (hd >= 0)
-        f->qb[hd] = c;
-    f->heads[slot] = c;
+    const int32_t w = f->w, h = f->h;
+    const size_t sw = (size_t)w;
+    const uint8_t *pass = f->pass;
+    float *dist = f->dist;
+    uint8_t *bits = f->bits;
+    const tn_diagonal rule = f->moves.diagonal;
+    const bool simple = f->los == TN_LOS_SIMPLE;
+    const float bs = f->bs, bd = f->bd;
+    uint32_t *qs = (uint32_t *)f->qa, *qd = (uint32_t *)f->qb;
+    size_t hs = 0, ts = 0, hd = 0, td = 0;
+    const ptrdiff_t off[8] = {1,  (ptrdiff_t)sw + 1,  (ptrdiff_t)sw,  (ptrdiff_t)sw - 1,
+                              -1, -(ptrdiff_t)sw - 1, -(ptrdiff_t)sw, -(ptrdiff_t)sw + 1};
+    for (int32_t k = 0; k < f->ngoals; k++) {
+        tn_cell g = f->goals[k];
+        size_t i = (size_t)g.y * sw + (size_t)g.x;
+        if (dist[i] == 0.0f)
+            continue;
+        dist[i] = 0.0f;
+        qs[ts++] = (uint32_t)g.y << 16 | (uint32_t)g.x;
+    }
+    int32_t reach = 0;
+    for (;;) {
+        /* drop settled heads, then take the head with the smaller current distance */
+        while (hs < ts && (bits[(size_t)(qs[hs] >> 16) * sw + (qs[hs] & 0xffffu)] & TN_F_MARK))
+            hs++;
+        while (hd < td && (bits[(size_t)(qd[hd] >> 16) * sw + (qd[hd] & 0xffffu)] & TN_F_MARK))
+            hd++;
+        uint32_t e;
+        if (hs < ts && hd < td) {
+            float a = dist[(size_t)(qs[hs] >> 16) * sw + (qs[hs] & 0xffffu)];
+            float b = dist[(size_t)(qd[hd] >> 16) * sw + (qd[hd] & 0xffffu)];
+            e = a <= b ? qs[hs++] : qd[hd++];
+        } else if (hs < ts) {
+            e = qs[hs++];
+        } else if (hd < td) {
+            e = qd[hd++];
+        } else {
+            break;
+        }
+        int32_t x = (int32_t)(e & 0xffffu), y = (int32_t)(e >> 16);
+        size_t v = (size_t)y * sw + (size_t)x;
+        bits[v] |= TN_F_MARK;
+        reach++;
+        if (simple && dist[v] != 0.0f)
+            simple_los(f, x, y);
+        const float ns = dist[v] + bs, nd = dist[v] + bd;
+        const bool inner = x > 0 && y > 0 && x < w - 1 && y < h - 1;
+        for (int k = 0; k < 8; k++) {
+            if (!inner && !in_map(f, x + DX[k], y + DY[k]))
+                continue;
+            size_t u = (size_t)((ptrdiff_t)v + off[k]);
+            if (k & 1) {
+                if (!(nd < dist[u]) || !pass[u] || rule == TN_DIAGONAL_NEVER)
+                    continue;
+                bool a = pass[(size_t)((ptrdiff_t)v + DX[k])] != 0;
+                bool c = pass[(size_t)((ptrdiff_t)v + DY[k] * (ptrdiff_t)sw)] != 0;
+                if (diag_rule_ok(rule, a, c)) {
+                    dist[u] = nd;
+                    qd[td++] = e + POFF[k];
+                }
+            } else if (ns < dist[u] && pass[u]) {
+                dist[u] = ns;
+                qs[ts++] = e + POFF[k];
+            }
+        }
+    }
+    f->reachable = reach;
 }
 
 static tn_status integrate_heap(tn_field *f);
@@ -382,50 +453,82 @@ static tn_status integrate_buckets(tn_field *f, float lo, float hi)
     if (!(width > 0.0) || nbd > TN_MAX_BUCKETS)
         return integrate_heap(f);
     size_t nb = (size_t)nbd;
-    tn_status st = tn__grow(&f->alloc, (void **)&f->heads, sizeof(int32_t), &f->heads_cap, nb);
-    if (st != TN_OK)
-        return st;
+    if (f->bk_cap < nb) {
+        size_t old = f->bk_cap;
+        tn_status st = tn__grow(&f->alloc, (void **)&f->bk, sizeof(tn_bucket), &f->bk_cap, nb);
+        if (st != TN_OK)
+            return st;
+        memset(f->bk + old, 0, (f->bk_cap - old) * sizeof(tn_bucket));
+    }
     for (size_t s = 0; s < nb; s++)
-        f->heads[s] = -1;
-    for (size_t i = 0; i < f->n; i++)
-        f->qb[i] = -2;
+        f->bk[s].n = 0;
     const double inv = 1.0 / width;
     const bool simple = f->los == TN_LOS_SIMPLE;
-    size_t queued = 0;
-    for (int32_t k = 0; k < f->ngoals; k++) {
+    const int32_t w = f->w, h = f->h;
+    const size_t sw = (size_t)w;
+    const uint8_t *pass = f->pass;
+    float *dist = f->dist;
+    uint8_t *bits = f->bits;
+    const tn_diagonal rule = f->moves.diagonal;
+    const ptrdiff_t off[8] = {1,  (ptrdiff_t)sw + 1,  (ptrdiff_t)sw,  (ptrdiff_t)sw - 1,
+                              -1, -(ptrdiff_t)sw - 1, -(ptrdiff_t)sw, -(ptrdiff_t)sw + 1};
+    size_t pending = 0;
+    tn_status st = TN_OK;
+    for (int32_t k = 0; k < f->ngoals && st == TN_OK; k++) {
         tn_cell g = f->goals[k];
-        int32_t i = g.y * f->w + g.x;
-        if (f->qb[i] != -2)
-            continue;
-        f->dist[i] = 0.0f;
-        bucket_link(f, i, 0);
-        queued++;
+        dist[(size_t)g.y * sw + (size_t)g.x] = 0.0f;
+        st = bucket_push(f, &f->bk[0], (uint32_t)g.y << 16 | (uint32_t)g.x);
+        pending++;
     }
     int32_t reach = 0;
-    for (uint64_t kb = 0; queued > 0; kb++) {
-        int32_t slot = (int32_t)(kb % nb);
-        while (f->heads[slot] >= 0) {
-            int32_t v = f->heads[slot];
-            bucket_unlink(f, v);
-            queued--;
+    for (uint64_t kb = 0; pending > 0 && st == TN_OK; kb++) {
+        tn_bucket *b = &f->bk[kb % nb];
+        for (size_t t = 0; t < b->n && st == TN_OK; t++) {
+            uint32_t e = b->e[t];
+            int32_t x = (int32_t)(e & 0xffffu), y = (int32_t)(e >> 16);
+            size_t v = (size_t)y * sw + (size_t)x;
+            if (bits[v] & TN_F_MARK)
+                continue;
+            bits[v] |= TN_F_MARK;
             reach++;
-            int32_t y = v / f->w, x = v - y * f->w;
-            if (simple && f->dist[v] != 0.0f)
+            if (simple && dist[v] != 0.0f)
                 simple_los(f, x, y);
-            FOR_PREDECESSORS(f, x, y, (size_t)v, {
-                if (f->qb[u] != -2)
-                    bucket_unlink(f, (int32_t)u);
-                else
-                    queued++;
-                f->dist[u] = nd;
-                uint64_t b = (uint64_t)((double)nd * inv);
-                TN_ASSERT(b > kb && b < kb + nb);
-                bucket_link(f, (int32_t)u, (int32_t)(b % nb));
-            });
+            const float sc = step_cost(f, v, false);
+            const float dc = rule == TN_DIAGONAL_NEVER ? 0.0f : step_cost(f, v, true);
+            const float dv = dist[v];
+            const bool inner = x > 0 && y > 0 && x < w - 1 && y < h - 1;
+            for (int k = 0; k < 8; k++) {
+                if ((k & 1) && rule == TN_DIAGONAL_NEVER)
+                    continue;
+                if (!inner && !in_map(f, x + DX[k], y + DY[k]))
+                    continue;
+                size_t u = (size_t)((ptrdiff_t)v + off[k]);
+                if (!pass[u])
+                    continue;
+                float nd;
+                if (k & 1) {
+                    bool a = pass[(size_t)((ptrdiff_t)v + DX[k])] != 0;
+                    bool c = pass[(size_t)((ptrdiff_t)v + DY[k] * (ptrdiff_t)sw)] != 0;
+                    if (!diag_rule_ok(rule, a, c))
+                        continue;
+                    nd = dv + dc;
+                } else {
+                    nd = dv + sc;
+                }
+                if (nd < dist[u]) {
+                    dist[u] = nd;
+                    uint64_t bi = (uint64_t)((double)nd * inv);
+                    TN_ASSERT(bi > kb && bi < kb + nb);
+                    st = bucket_push(f, &f->bk[bi % nb], e + POFF[k]);
+                    pending++;
+                }
+            }
         }
+        pending -= b->n;
+        b->n = 0;
     }
     f->reachable = reach;
-    return TN_OK;
+    return st;
 }
 
 static tn_status integrate_heap(tn_field *f)
@@ -560,13 +663,117 @@ static void flow_set(tn_field *f, int32_t x, int32_t y)
     f->bits[i] = (uint8_t)((f->bits[i] & (TN_F_LOS | TN_F_GOAL | TN_F_MARK)) | flow_cell(f, x, y));
 }
 
+/* Fast interior pass of TN_FLOW_OPTIMAL on row y (1..h-2), same choice as flow_cell(). */
+static void flow_row_optimal(tn_field *f, int32_t y)
+{
+    const size_t w = (size_t)f->w;
+    const ptrdiff_t sw = (ptrdiff_t)w;
+    const ptrdiff_t off[8] = {1, sw + 1, sw, sw - 1, -1, -sw - 1, -sw, -sw + 1};
+    const tn_diagonal rule = f->moves.diagonal;
+    const float *d = f->dist;
+    const bool uni = f->uniform;
+    for (int32_t x = 1; x < f->w - 1; x++) {
+        size_t i = (size_t)y * w + (size_t)x;
+        float di = d[i];
+        uint8_t keep = f->bits[i] & (TN_F_LOS | TN_F_GOAL);
+        if (di == INFINITY || di == 0.0f) {
+            f->bits[i] = keep;
+            continue;
+        }
+        int best = -1;
+        float bv = INFINITY, bd = INFINITY;
+        for (int k = 0; k < 8; k++) {
+            size_t n = (size_t)((ptrdiff_t)i + off[k]);
+            float dn = d[n];
+            if (dn == INFINITY)
+                continue;
+            float v;
+            if (k & 1) {
+                if (rule == TN_DIAGONAL_NEVER)
+                    continue;
+                bool a = d[(size_t)((ptrdiff_t)i + DX[k])] != INFINITY;
+                bool c = d[(size_t)((ptrdiff_t)i + DY[k] * sw)] != INFINITY;
+                if (!diag_rule_ok(rule, a, c))
+                    continue;
+                v = dn + (uni ? f->bd : step_cost(f, n, true));
+            } else {
+                v = dn + (uni ? f->bs : step_cost(f, n, false));
+            }
+            if (v < bv || (v == bv && dn < bd)) {
+                bv = v;
+                bd = dn;
+                best = k;
+            }
+        }
+        f->bits[i] = (uint8_t)(keep | (best < 0 ? 0u : (TN_F_HAS_DIR | (unsigned)best)));
+    }
+}
+
+/* TN_FLOW_OPTIMAL on row y (1..h-2) with uniform step costs, unrolled; same choice as
+ * flow_cell(). A cell that is not finite never wins (INFINITY + c is never below the best). */
+static void flow_row_optimal_uniform(tn_field *f, int32_t y)
+{
+    const size_t w = (size_t)f->w;
+    const float *d = f->dist + (size_t)y * w;
+    uint8_t *bits = f->bits + (size_t)y * w;
+    const tn_diagonal rule = f->moves.diagonal;
+    const bool diag = rule != TN_DIAGONAL_NEVER;
+    bool ok[4]; /* ok[a*2+b]: may a diagonal pass two orthogonal cells with these states */
+    for (int k = 0; k < 4; k++)
+        ok[k] = diag && diag_rule_ok(rule, (k & 2) != 0, (k & 1) != 0);
+    const float bs = f->bs, bdg = f->bd;
+    for (int32_t x = 1; x < f->w - 1; x++) {
+        float di = d[x];
+        uint8_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
+        if (di == INFINITY || di == 0.0f) {
+            bits[x] = keep;
+            continue;
+        }
+        const float e = d[x + 1], s = d[(size_t)x + w], wv = d[x - 1], nn = d[(size_t)x - w];
+        const int fe = e != INFINITY, fs = s != INFINITY, fw = wv != INFINITY, fn = nn != INFINITY;
+        float bv = INFINITY, bd = INFINITY;
+        unsigned best = 8;
+#define TN_TRY(k, dn, c)                                                                           \
+    do {                                                                                           \
+        float dn_ = (dn), v_ = dn_ + (c);                                                          \
+        if (v_ < bv || (v_ == bv && dn_ < bd)) {                                                   \
+            bv = v_;                                                                               \
+            bd = dn_;                                                                              \
+            best = (k);                                                                            \
+        }                                                                                          \
+    } while (0)
+        TN_TRY(0u, e, bs);
+        if (ok[fe * 2 + fs])
+            TN_TRY(1u, d[(size_t)x + w + 1], bdg);
+        TN_TRY(2u, s, bs);
+        if (ok[fs * 2 + fw])
+            TN_TRY(3u, d[(size_t)x + w - 1], bdg);
+        TN_TRY(4u, wv, bs);
+        if (ok[fw * 2 + fn])
+            TN_TRY(5u, d[(size_t)x - w - 1], bdg);
+        TN_TRY(6u, nn, bs);
+        if (ok[fn * 2 + fe])
+            TN_TRY(7u, d[(size_t)x - w + 1], bdg);
+#undef TN_TRY
+        bits[x] = (uint8_t)(keep | (best == 8 ? 0u : (TN_F_HAS_DIR | best)));
+    }
+}
+
 static void flow_all(tn_field *f)
 {
-    bool fast = f->flow == TN_FLOW_STEEPEST &&
-                tn__los_corner(f->moves.diagonal) == TN_DIAGONAL_NO_CUT && f->w >= 3 && f->h >= 3;
+    for (size_t i = 0; i < f->n; i++)
+        f->bits[i] &= (uint8_t)~TN_F_MARK;
+    bool big = f->w >= 3 && f->h >= 3;
+    bool steep = f->flow == TN_FLOW_STEEPEST;
+    bool steep_fast = steep && tn__los_corner(f->moves.diagonal) == TN_DIAGONAL_NO_CUT;
     for (int32_t y = 0; y < f->h; y++) {
-        if (fast && y > 0 && y < f->h - 1) {
-            flow_rows_steepest_nocut(f, y);
+        if (big && y > 0 && y < f->h - 1 && (steep_fast || !steep)) {
+            if (steep_fast)
+                flow_rows_steepest_nocut(f, y);
+            else if (f->uniform)
+                flow_row_optimal_uniform(f, y);
+            else
+                flow_row_optimal(f, y);
             flow_set(f, 0, y);
             flow_set(f, f->w - 1, y);
             continue;
@@ -598,6 +805,7 @@ static void refresh_map(tn_field *f)
     bool k1014 = f->moves.costs == TN_COSTS_10_14;
     f->bs = k1014 ? 10.0f : 1.0f;
     f->bd = k1014 ? 14.0f : (float)TN_SQRT2;
+    f->uniform = !f->extra && tn_map_uniform_cost(f->map);
 }
 
 static tn_status build_all(tn_field *f)
@@ -617,9 +825,10 @@ static tn_status build_all(tn_field *f)
         f->bits[(size_t)f->goals[k].y * (size_t)f->w + (size_t)f->goals[k].x] |= TN_F_GOAL;
     if (f->los == TN_LOS_SIMPLE)
         f->bits[(size_t)f->goals[0].y * (size_t)f->w + (size_t)f->goals[0].x] |= TN_F_LOS;
-    bool uniform = !f->extra && tn_map_uniform_cost(f->map);
-    if (uniform && f->moves.diagonal == TN_DIAGONAL_NEVER) {
+    if (f->uniform && f->moves.diagonal == TN_DIAGONAL_NEVER) {
         integrate_bfs(f);
+    } else if (f->uniform) {
+        integrate_two_queues(f);
     } else {
         float lo, hi;
         step_range(f, &lo, &hi);

@@ -20,6 +20,12 @@ typedef struct tn_los_iv {
     uint8_t lc, hc; /* 1 when the end is closed (included) */
 } tn_los_iv;
 
+/* One bucket of the weighted sweep: packed (y << 16 | x) cells. */
+typedef struct tn_bucket {
+    uint32_t *e;
+    size_t n, cap;
+} tn_bucket;
+
 struct tn_field {
     tn_allocator alloc;
     const tn_map *map;
@@ -35,8 +41,8 @@ struct tn_field {
     int32_t *qa;   /* W*H scratch: FIFO / bucket next / heap */
     int32_t *qb;   /* W*H scratch: bucket prev / heap position / stamps */
 
-    int32_t *heads; /* bucket heads for the weighted sweep */
-    size_t heads_cap;
+    tn_bucket *bk; /* ring of buckets for the weighted sweep */
+    size_t bk_cap;
     int32_t *touched; /* cells recomputed by an update */
     size_t touched_cap;
     tn_cell *goals;
@@ -45,11 +51,14 @@ struct tn_field {
 
     tn_los_iv *ivs[3]; /* line-of-sight sweep: current set, next set, column additions */
     size_t ivs_cap[3];
+    uint8_t *colb; /* line-of-sight sweep: blocked flags of two columns */
+    size_t colb_cap;
 
     /* per-build cache */
     const uint8_t *pass;
     const float *cost;
     float bs, bd; /* base costs of straight and diagonal steps */
+    bool uniform; /* every passable cell costs 1 and there is no extra layer */
 
     uint64_t revision;
     uint32_t stamp;

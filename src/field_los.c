@@ -119,9 +119,8 @@ static inline bool ends_before(const tn_los_iv *e, int64_t sn, int64_t sd)
     return lt(e->hn, e->hd, sn, sd) || (!e->hc && eq(e->hn, e->hd, sn, sd));
 }
 
-static void set_los(tn_field *f, int32_t x, int32_t y, bool v)
+static void set_los(tn_field *f, size_t i, bool v)
 {
-    size_t i = (size_t)y * (size_t)f->w + (size_t)x;
     bool old = (f->bits[i] & TN_F_LOS) != 0;
     if (old == v)
         return;
@@ -134,6 +133,42 @@ static void set_los(tn_field *f, int32_t x, int32_t y, bool v)
     }
 }
 
+/* Blocked flags of column i for j in the range [r0, r1] (j > jmax reads as blocked). */
+static void fill_column(const tn_field *f, const octant *o, uint8_t *col, int32_t i, int64_t r0,
+                        int64_t r1)
+{
+    tn_cell g = f->goals[0];
+    const ptrdiff_t w = (ptrdiff_t)f->w;
+    const ptrdiff_t di = o->swap ? o->sy * w : o->sx, dj = o->swap ? o->sx : o->sy * w;
+    const ptrdiff_t base = (ptrdiff_t)g.y * w + g.x + (ptrdiff_t)i * di;
+    for (int64_t j = r0; j <= r1; j++)
+        col[j] = j > o->jmax ? 1 : (uint8_t)!f->pass[base + (ptrdiff_t)j * dj];
+}
+
+/* Rows of column i whose blockers can meet segments with slopes in [lo, hi] (a superset). */
+static void blocker_range(const octant *o, int32_t i, double lo, double hi, int64_t *b0,
+                          int64_t *b1)
+{
+    *b0 = (int64_t)floor(lo * ((double)i - 0.5) - 0.5) - 1;
+    *b1 = (int64_t)ceil(hi * ((double)i + 0.5) + 0.5) + 1;
+    if (*b0 < 0)
+        *b0 = 0;
+    int32_t jcap = i < o->jmax ? i : o->jmax;
+    if (*b1 > jcap)
+        *b1 = jcap;
+}
+
+/* The flags kept for column i: the blocker range with a margin, clipped to [0, jmax + 1]. */
+static void flag_range(const octant *o, int32_t i, double lo, double hi, int64_t *r0, int64_t *r1)
+{
+    *r0 = (int64_t)floor(lo * ((double)i - 0.5) - 0.5) - 3;
+    *r1 = (int64_t)ceil(hi * ((double)i + 0.5) + 0.5) + 4;
+    if (*r0 < 0)
+        *r0 = 0;
+    if (*r1 > o->jmax + 1)
+        *r1 = o->jmax + 1;
+}
+
 /* Sweep one octant, writing the cells of columns >= i_write whose slopes lie in the closed
  * window [lo, hi]; only blockers that can meet segments in the window are collected. */
 static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, int64_t hin,
@@ -142,16 +177,33 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
     size_t ncur = 0;
     const tn_diagonal corner = tn__los_corner(f->moves.diagonal);
     const double lo = (double)lon / (double)lod, hi = (double)hin / (double)hid;
+    tn_cell g = f->goals[0];
+    const ptrdiff_t w = (ptrdiff_t)f->w;
+    const ptrdiff_t di = o->swap ? o->sy * w : o->sx, dj = o->swap ? o->sx : o->sy * w;
+    const ptrdiff_t gidx = (ptrdiff_t)g.y * w + g.x;
+    const size_t stride = (size_t)o->jmax + 3;
+    tn_status st = ensure(f, 0, 1);
+    if (st != TN_OK)
+        return st;
+    if (f->colb_cap < 2 * stride) {
+        st = tn__grow(&f->alloc, (void **)&f->colb, 1, &f->colb_cap, 2 * stride);
+        if (st != TN_OK)
+            return st;
+    }
+    uint8_t *cur = f->colb, *nxt = f->colb + stride;
     /* the corner at (1/2, 1/2), beside the goal cell, judged by cells (1, 0) and (0, 1) */
     if (o->imax >= 1 && !tn_moves_diagonal_ok(corner, oct_pass(f, o, 1, 0), oct_pass(f, o, 0, 1)) &&
         !lt(hin, hid, 1, 1)) {
-        tn_status st = ensure(f, 0, 1);
-        if (st != TN_OK)
-            return st;
         f->ivs[0][0] = (tn_los_iv){1, 1, 1, 1, 1, 1};
         ncur = 1;
     }
+    int64_t r0, r1;
+    if (o->imax >= 1) {
+        flag_range(o, 1, lo, hi, &r0, &r1);
+        fill_column(f, o, cur, 1, r0, r1);
+    }
     for (int32_t i = 1; i <= o->imax; i++) {
+        const ptrdiff_t col = gidx + (ptrdiff_t)i * di;
         int32_t jcap = i < o->jmax ? i : o->jmax;
         /* 1. cells of column i in the window */
         if (i >= i_write) {
@@ -164,28 +216,26 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
             for (int64_t j = jlo; j <= jhi; j++) {
                 while (p < ncur && ends_before(&f->ivs[0][p], j, i))
                     p++;
-                bool vis =
-                    oct_pass(f, o, i, (int32_t)j) && !(p < ncur && contains(&f->ivs[0][p], j, i));
-                if (vis || write_false) {
-                    int32_t x, y;
-                    oct_cell(f, o, i, (int32_t)j, &x, &y);
-                    set_los(f, x, y, vis);
-                }
+                bool vis = !cur[j] && !(p < ncur && contains(&f->ivs[0][p], j, i));
+                if (vis || write_false)
+                    set_los(f, (size_t)(col + (ptrdiff_t)j * dj), vis);
             }
         }
         if (i == o->imax)
             break;
         /* 2. blockers of column i and bad corners at x = i + 1/2, in the window */
-        int64_t blo = (int64_t)floor(lo * ((double)i - 0.5) - 0.5) - 1;
-        int64_t bhi = (int64_t)ceil(hi * ((double)i + 0.5) + 0.5) + 1;
-        if (blo < 0)
-            blo = 0;
-        if (bhi > jcap)
-            bhi = jcap;
-        if (blo > bhi)
+        int64_t blo, bhi;
+        blocker_range(o, i, lo, hi, &blo, &bhi);
+        flag_range(o, i + 1, lo, hi, &r0, &r1);
+        fill_column(f, o, nxt, i + 1, r0, r1);
+        if (blo > bhi) {
+            uint8_t *t = cur;
+            cur = nxt;
+            nxt = t;
             continue;
+        }
         size_t need = (size_t)(bhi - blo + 2) * 2 + 2;
-        tn_status st = ensure(f, 2, need);
+        st = ensure(f, 2, need);
         if (st != TN_OK)
             return st;
         tn_los_iv *add = f->ivs[2];
@@ -194,35 +244,35 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
          * run starting at b begins at (2b-1)/(2i+1), the corner q sits at (2q+1)/(2i+1) */
         int64_t b = blo;
         int64_t q = blo;
-        int64_t di = 2 * (int64_t)i + 1;
-        while (b <= bhi || q <= bhi) {
-            /* next run */
-            while (b <= bhi && oct_pass(f, o, i, (int32_t)b))
+        int64_t dd = 2 * (int64_t)i + 1;
+        for (;;) {
+            while (b <= bhi && !cur[b])
                 b++;
-            /* next bad corner */
-            while (q <= bhi) {
-                bool a = oct_pass(f, o, i + 1, (int32_t)q), c = oct_pass(f, o, i, (int32_t)q + 1);
-                if (!tn_moves_diagonal_ok(corner, a, c))
-                    break;
-                q++;
-            }
+            if (corner != TN_DIAGONAL_ALWAYS)
+                while (q <= bhi && tn_moves_diagonal_ok(corner, !nxt[q], !cur[q + 1]))
+                    q++;
+            else
+                q = bhi + 1;
             bool has_run = b <= bhi, has_q = q <= bhi;
             if (!has_run && !has_q)
                 break;
-            /* run low end (2b-1)/di vs corner (2q+1)/di: compare numerators */
+            /* run low end (2b-1)/dd vs corner (2q+1)/dd: compare numerators */
             if (has_run && (!has_q || 2 * b - 1 <= 2 * q + 1)) {
                 int64_t e = b;
-                while (e + 1 <= bhi && !oct_pass(f, o, i, (int32_t)(e + 1)))
+                while (e + 1 <= bhi && cur[e + 1])
                     e++;
-                tn_los_iv iv = {2 * b - 1, di, 2 * e + 1, 2 * (int64_t)i - 1, 0, 0};
+                tn_los_iv iv = {2 * b - 1, dd, 2 * e + 1, 2 * (int64_t)i - 1, 0, 0};
                 push_merge(add, &nadd, iv);
                 b = e + 1;
             } else {
-                tn_los_iv pt = {2 * q + 1, di, 2 * q + 1, di, 1, 1};
+                tn_los_iv pt = {2 * q + 1, dd, 2 * q + 1, dd, 1, 1};
                 push_merge(add, &nadd, pt);
                 q++;
             }
         }
+        uint8_t *t = cur;
+        cur = nxt;
+        nxt = t;
         if (nadd == 0)
             continue;
         st = ensure(f, 1, ncur + nadd + 1);
@@ -231,20 +281,20 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
         if (st != TN_OK)
             return st;
         /* 3. merge into the set, dropping what lies outside the window */
-        tn_los_iv *cur = f->ivs[0], *add2 = f->ivs[2], *nxt = f->ivs[1];
+        tn_los_iv *cv = f->ivs[0], *add2 = f->ivs[2], *nx = f->ivs[1];
         size_t a = 0, c = 0, nn = 0;
         while (a < ncur || c < nadd) {
             tn_los_iv e;
-            if (c >= nadd || (a < ncur && low_before(&cur[a], &add2[c])))
-                e = cur[a++];
+            if (c >= nadd || (a < ncur && low_before(&cv[a], &add2[c])))
+                e = cv[a++];
             else
                 e = add2[c++];
             if (lt(e.hn, e.hd, lon, lod) || lt(hin, hid, e.ln, e.ld))
                 continue;
-            push_merge(nxt, &nn, e);
+            push_merge(nx, &nn, e);
         }
-        f->ivs[0] = nxt;
-        f->ivs[1] = cur;
+        f->ivs[0] = nx;
+        f->ivs[1] = cv;
         size_t tcap = f->ivs_cap[0];
         f->ivs_cap[0] = f->ivs_cap[1];
         f->ivs_cap[1] = tcap;
@@ -256,17 +306,15 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
             for (int32_t i2 = i + 1; i2 <= o->imax; i2++) {
                 if (i2 < i_write)
                     continue;
+                const ptrdiff_t col2 = gidx + (ptrdiff_t)i2 * di;
                 int32_t jc = i2 < o->jmax ? i2 : o->jmax;
                 int64_t jlo = (lon * i2 + lod - 1) / lod, jhi = (hin * i2) / hid;
                 if (jlo < 0)
                     jlo = 0;
                 if (jhi > jc)
                     jhi = jc;
-                for (int64_t j = jlo; j <= jhi; j++) {
-                    int32_t x, y;
-                    oct_cell(f, o, i2, (int32_t)j, &x, &y);
-                    set_los(f, x, y, false);
-                }
+                for (int64_t j = jlo; j <= jhi; j++)
+                    set_los(f, (size_t)(col2 + (ptrdiff_t)j * dj), false);
             }
             return TN_OK;
         }
@@ -280,7 +328,7 @@ tn_status tn__field_los_full(tn_field *f)
     for (size_t i = 0; i < f->n; i++)
         f->bits[i] &= (uint8_t)~TN_F_LOS;
     tn_cell g = f->goals[0];
-    set_los(f, g.x, g.y, true);
+    set_los(f, (size_t)g.y * (size_t)f->w + (size_t)g.x, true);
     for (int k = 0; k < 8; k++) {
         octant o = make_octant(f, k);
         tn_status st = sweep(f, &o, 0, 1, 1, 1, 1, false);
@@ -326,7 +374,7 @@ tn_status tn__field_los_region(tn_field *f, tn_rect r)
         if (st != TN_OK)
             return st;
     }
-    set_los(f, g.x, g.y, true);
+    set_los(f, (size_t)g.y * (size_t)f->w + (size_t)g.x, true);
     return TN_OK;
 }
 
