@@ -60,8 +60,9 @@ tn_status tn_field_create(const tn_field_def *def, tn_field **out)
     f->n = (size_t)f->w * (size_t)f->h;
     f->dist = tn__alloc(&f->alloc, f->n * sizeof(float));
     f->bits = tn__calloc(&f->alloc, f->n);
-    f->qa = tn__alloc(&f->alloc, f->n * sizeof(int32_t));
-    f->qb = tn__alloc(&f->alloc, f->n * sizeof(int32_t));
+    /* one spare entry: the breadth-first sweep writes q[tail] before deciding to keep it */
+    f->qa = tn__alloc(&f->alloc, (f->n + 1) * sizeof(int32_t));
+    f->qb = tn__alloc(&f->alloc, (f->n + 1) * sizeof(int32_t));
     if (!f->dist || !f->bits || !f->qa || !f->qb) {
         tn_field_destroy(f);
         return TN_E_NOMEM;
@@ -79,8 +80,8 @@ void tn_field_destroy(tn_field *f)
     tn_allocator a = f->alloc;
     tn__free(&a, f->dist, f->n * sizeof(float));
     tn__free(&a, f->bits, f->n);
-    tn__free(&a, f->qa, f->n * sizeof(int32_t));
-    tn__free(&a, f->qb, f->n * sizeof(int32_t));
+    tn__free(&a, f->qa, (f->n + 1) * sizeof(int32_t));
+    tn__free(&a, f->qb, (f->n + 1) * sizeof(int32_t));
     for (size_t k = 0; k < f->bk_cap; k++)
         tn__free(&a, f->bk[k].e, f->bk[k].cap * sizeof(uint32_t));
     tn__free(&a, f->bk, f->bk_cap * sizeof(tn_bucket));
@@ -96,7 +97,7 @@ size_t tn_field_memory_bytes(const tn_field *f)
 {
     if (!f)
         return 0;
-    size_t b = sizeof *f + f->n * (sizeof(float) + 1 + 2 * sizeof(int32_t));
+    size_t b = sizeof *f + f->n * (sizeof(float) + 1) + (f->n + 1) * 2 * sizeof(int32_t);
     for (size_t k = 0; k < f->bk_cap; k++)
         b += f->bk[k].cap * sizeof(uint32_t);
     b += f->bk_cap * sizeof(tn_bucket) + f->touched_cap * sizeof(int32_t) +
@@ -259,9 +260,13 @@ static void integrate_bfs(tn_field *f)
     uint32_t *q = (uint32_t *)f->qa;
     size_t head = 0, tail = 0;
     const int32_t w = f->w, h = f->h;
+    const size_t n = f->n;
     const uint8_t *pass = f->pass;
     float *dist = f->dist;
     const bool simple = f->los == TN_LOS_SIMPLE;
+    /* blocked cells hold -1 during the sweep, so "unvisited" is one test: == INFINITY */
+    for (size_t i = 0; i < n; i++)
+        dist[i] = pass[i] ? INFINITY : -1.0f;
     for (int32_t k = 0; k < f->ngoals; k++) {
         tn_cell g = f->goals[k];
         size_t i = (size_t)g.y * (size_t)w + (size_t)g.x;
@@ -278,23 +283,25 @@ static void integrate_bfs(tn_field *f)
         if (simple && dist[i] != 0.0f)
             simple_los(f, x, y);
         float nd = dist[i] + bs;
-        if (x > 0 && pass[i - 1] && dist[i - 1] == INFINITY) {
+        if (x > 0 && dist[i - 1] == INFINITY) {
             dist[i - 1] = nd;
             q[tail++] = e - 1;
         }
-        if (y > 0 && pass[i - (size_t)w] && dist[i - (size_t)w] == INFINITY) {
+        if (y > 0 && dist[i - (size_t)w] == INFINITY) {
             dist[i - (size_t)w] = nd;
             q[tail++] = e - (1u << 16);
         }
-        if (x < w - 1 && pass[i + 1] && dist[i + 1] == INFINITY) {
+        if (x < w - 1 && dist[i + 1] == INFINITY) {
             dist[i + 1] = nd;
             q[tail++] = e + 1;
         }
-        if (y < h - 1 && pass[i + (size_t)w] && dist[i + (size_t)w] == INFINITY) {
+        if (y < h - 1 && dist[i + (size_t)w] == INFINITY) {
             dist[i + (size_t)w] = nd;
             q[tail++] = e + (1u << 16);
         }
     }
+    for (size_t i = 0; i < n; i++)
+        dist[i] = dist[i] < 0.0f ? INFINITY : dist[i];
     f->reachable = (int32_t)tail;
 }
 
@@ -612,48 +619,40 @@ static uint8_t flow_cell(const tn_field *f, int32_t x, int32_t y)
 static void flow_rows_steepest_nocut(tn_field *f, int32_t y)
 {
     const size_t w = (size_t)f->w;
-    const float *d = f->dist + (size_t)y * w;
-    uint8_t *bits = f->bits + (size_t)y * w;
-    for (int32_t x = 1; x < f->w - 1; x++) {
-        float di = d[x];
-        uint8_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
-        if (di == INFINITY || di == 0.0f) {
-            bits[x] = keep;
-            continue;
-        }
-        const float e = d[x + 1], s = d[(size_t)x + w], wv = d[x - 1], nn = d[(size_t)x - w];
-        float bv = e;
-        unsigned best = 0;
+    const float *restrict d = f->dist + (size_t)y * w;
+    const float *restrict up = d - w;
+    const float *restrict dn = d + w;
+    uint8_t *restrict bits = f->bits + (size_t)y * w;
+    const int32_t xe = f->w - 1;
+    /* branch-free so that the compiler can vectorise: candidates in direction order, a
+     * diagonal replaced by INFINITY when a side is blocked, strict "<" keeps the first minimum */
+    for (int32_t x = 1; x < xe; x++) {
+        const float di = d[x];
+        const float e = d[x + 1], s = dn[x], wv = d[x - 1], nn = up[x];
         const bool fe = e != INFINITY, fs = s != INFINITY, fw = wv != INFINITY, fn = nn != INFINITY;
-        if (fe && fs && d[(size_t)x + w + 1] < bv) {
-            bv = d[(size_t)x + w + 1];
-            best = 1;
-        }
-        if (s < bv) {
-            bv = s;
-            best = 2;
-        }
-        if (fs && fw && d[(size_t)x + w - 1] < bv) {
-            bv = d[(size_t)x + w - 1];
-            best = 3;
-        }
-        if (wv < bv) {
-            bv = wv;
-            best = 4;
-        }
-        if (fw && fn && d[(size_t)x - w - 1] < bv) {
-            bv = d[(size_t)x - w - 1];
-            best = 5;
-        }
-        if (nn < bv) {
-            bv = nn;
-            best = 6;
-        }
-        if (fn && fe && d[(size_t)x - w + 1] < bv) {
-            bv = d[(size_t)x - w + 1];
-            best = 7;
-        }
-        bits[x] = (uint8_t)(keep | (bv == INFINITY ? 0u : (TN_F_HAS_DIR | best)));
+        const float c1 = (fe & fs) ? dn[x + 1] : INFINITY;
+        const float c3 = (fs & fw) ? dn[x - 1] : INFINITY;
+        const float c5 = (fw & fn) ? up[x - 1] : INFINITY;
+        const float c7 = (fn & fe) ? up[x + 1] : INFINITY;
+        float bv = e;
+        uint32_t best = 0;
+        best = c1 < bv ? 1u : best;
+        bv = c1 < bv ? c1 : bv;
+        best = s < bv ? 2u : best;
+        bv = s < bv ? s : bv;
+        best = c3 < bv ? 3u : best;
+        bv = c3 < bv ? c3 : bv;
+        best = wv < bv ? 4u : best;
+        bv = wv < bv ? wv : bv;
+        best = c5 < bv ? 5u : best;
+        bv = c5 < bv ? c5 : bv;
+        best = nn < bv ? 6u : best;
+        bv = nn < bv ? nn : bv;
+        best = c7 < bv ? 7u : best;
+        bv = c7 < bv ? c7 : bv;
+        const uint32_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
+        const bool none = di == INFINITY || di == 0.0f || bv == INFINITY;
+        bits[x] = (uint8_t)(none ? keep : (keep | TN_F_HAS_DIR | best));
     }
 }
 
@@ -759,10 +758,11 @@ static void flow_row_optimal_uniform(tn_field *f, int32_t y)
     }
 }
 
-static void flow_all(tn_field *f)
+static void flow_all(tn_field *f, bool marks)
 {
-    for (size_t i = 0; i < f->n; i++)
-        f->bits[i] &= (uint8_t)~TN_F_MARK;
+    if (marks)
+        for (size_t i = 0; i < f->n; i++)
+            f->bits[i] &= (uint8_t)~TN_F_MARK;
     bool big = f->w >= 3 && f->h >= 3;
     bool steep = f->flow == TN_FLOW_STEEPEST;
     bool steep_fast = steep && tn__los_corner(f->moves.diagonal) == TN_DIAGONAL_NO_CUT;
@@ -818,14 +818,16 @@ static tn_status build_all(tn_field *f)
     for (int32_t k = 0; k < f->ngoals; k++)
         if (!f->pass[(size_t)f->goals[k].y * (size_t)f->w + (size_t)f->goals[k].x])
             return TN_E_GOAL_BLOCKED;
-    for (size_t i = 0; i < f->n; i++)
-        f->dist[i] = INFINITY;
+    bool bfs = f->uniform && f->moves.diagonal == TN_DIAGONAL_NEVER;
+    if (!bfs)
+        for (size_t i = 0; i < f->n; i++)
+            f->dist[i] = INFINITY;
     memset(f->bits, 0, f->n);
     for (int32_t k = 0; k < f->ngoals; k++)
         f->bits[(size_t)f->goals[k].y * (size_t)f->w + (size_t)f->goals[k].x] |= TN_F_GOAL;
     if (f->los == TN_LOS_SIMPLE)
         f->bits[(size_t)f->goals[0].y * (size_t)f->w + (size_t)f->goals[0].x] |= TN_F_LOS;
-    if (f->uniform && f->moves.diagonal == TN_DIAGONAL_NEVER) {
+    if (bfs) {
         integrate_bfs(f);
     } else if (f->uniform) {
         integrate_two_queues(f);
@@ -848,7 +850,7 @@ static tn_status build_all(tn_field *f)
     } else {
         f->los_count = 0;
     }
-    flow_all(f);
+    flow_all(f, !bfs);
     f->revision = tn_map_revision(f->map);
     f->ready = true;
     return TN_OK;

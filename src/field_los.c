@@ -134,15 +134,23 @@ static void set_los(tn_field *f, size_t i, bool v)
 }
 
 /* Blocked flags of column i for j in the range [r0, r1] (j > jmax reads as blocked). */
-static void fill_column(const tn_field *f, const octant *o, uint8_t *col, int32_t i, int64_t r0,
-                        int64_t r1)
+static size_t fill_column(const tn_field *f, const octant *o, uint8_t *col, int32_t i, int64_t r0,
+                          int64_t r1)
 {
+    size_t blocked = 0;
     tn_cell g = f->goals[0];
     const ptrdiff_t w = (ptrdiff_t)f->w;
     const ptrdiff_t di = o->swap ? o->sy * w : o->sx, dj = o->swap ? o->sx : o->sy * w;
     const ptrdiff_t base = (ptrdiff_t)g.y * w + g.x + (ptrdiff_t)i * di;
-    for (int64_t j = r0; j <= r1; j++)
-        col[j] = j > o->jmax ? 1 : (uint8_t)!f->pass[base + (ptrdiff_t)j * dj];
+    const int64_t jend = r1 < o->jmax ? r1 : o->jmax;
+    for (int64_t j = r0; j <= jend; j++) {
+        uint8_t b = (uint8_t)!f->pass[base + (ptrdiff_t)j * dj];
+        col[j] = b;
+        blocked += b;
+    }
+    for (int64_t j = jend + 1; j <= r1; j++, blocked++)
+        col[j] = 1;
+    return blocked;
 }
 
 /* Rows of column i whose blockers can meet segments with slopes in [lo, hi] (a superset). */
@@ -198,9 +206,10 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
         ncur = 1;
     }
     int64_t r0, r1;
+    size_t bcur = 0, bnxt = 0; /* blocked flags in the current and next column */
     if (o->imax >= 1) {
         flag_range(o, 1, lo, hi, &r0, &r1);
-        fill_column(f, o, cur, 1, r0, r1);
+        bcur = fill_column(f, o, cur, 1, r0, r1);
     }
     for (int32_t i = 1; i <= o->imax; i++) {
         const ptrdiff_t col = gidx + (ptrdiff_t)i * di;
@@ -227,11 +236,12 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
         int64_t blo, bhi;
         blocker_range(o, i, lo, hi, &blo, &bhi);
         flag_range(o, i + 1, lo, hi, &r0, &r1);
-        fill_column(f, o, nxt, i + 1, r0, r1);
-        if (blo > bhi) {
+        bnxt = fill_column(f, o, nxt, i + 1, r0, r1);
+        if (blo > bhi || (bcur == 0 && bnxt == 0)) {
             uint8_t *t = cur;
             cur = nxt;
             nxt = t;
+            bcur = bnxt;
             continue;
         }
         size_t need = (size_t)(bhi - blo + 2) * 2 + 2;
@@ -273,6 +283,7 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
         uint8_t *t = cur;
         cur = nxt;
         nxt = t;
+        bcur = bnxt;
         if (nadd == 0)
             continue;
         st = ensure(f, 1, ncur + nadd + 1);
@@ -324,9 +335,7 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
 
 tn_status tn__field_los_full(tn_field *f)
 {
-    f->los_count = 0;
-    for (size_t i = 0; i < f->n; i++)
-        f->bits[i] &= (uint8_t)~TN_F_LOS;
+    f->los_count = 0; /* build_all cleared every bit */
     tn_cell g = f->goals[0];
     set_los(f, (size_t)g.y * (size_t)f->w + (size_t)g.x, true);
     for (int k = 0; k < 8; k++) {
