@@ -195,8 +195,10 @@ static void heap_down(heap *hp, int32_t i)
 /* Insert, or restore order after the key of a queued cell decreased. */
 static void heap_push(heap *hp, int32_t c)
 {
-    if (hp->pos[c] >= 0) {
-        heap_up(hp, hp->pos[c]);
+    /* positions are validated against the heap (a sparse set), so pos needs no clearing */
+    int32_t p = hp->pos[c];
+    if (p >= 0 && p < hp->n && hp->h[p] == c) {
+        heap_up(hp, p);
         return;
     }
     hp->h[hp->n] = c;
@@ -811,6 +813,7 @@ static void refresh_map(tn_field *f)
 static tn_status build_all(tn_field *f)
 {
     refresh_map(f);
+    f->stamp = 0; /* the sweeps below overwrite qb, so the wall-off stamps restart */
     f->ready = false;
     tn_status st = check_extra(f, (tn_rect){0, 0, f->w, f->h});
     if (st != TN_OK)
@@ -1127,13 +1130,6 @@ static tn_status update_region(tn_field *f, tn_rect r, int32_t *out_touched)
     size_t nt = 0;
     tn_status st = TN_OK;
     heap hp = {f->qa, f->qb, f->dist, 0};
-    /* qb must be all -1 between updates: heap_init once per field lifetime is too costly, so
-     * every pop/exit below leaves positions at -1; build_all may have used qb as scratch. */
-    if (f->stamp != 1) {
-        for (size_t i = 0; i < f->n; i++)
-            f->qb[i] = -1;
-        f->stamp = 1;
-    }
     /* 1. the cells near the change, then everything that loses its support through them */
     for (int32_t y = g.y0; y < g.y1 && st == TN_OK; y++)
         for (int32_t x = g.x0; x < g.x1 && st == TN_OK; x++)
@@ -1267,7 +1263,6 @@ tn_status tn_field_update(tn_field *f, const tn_rect *extra_changed, int32_t *ou
         }
     size_t area = (size_t)(r.x1 - r.x0 + 2) * (size_t)(r.y1 - r.y0 + 2);
     if (!logged || f->los == TN_LOS_SIMPLE || area * 4 > f->n) {
-        f->stamp = 0;
         st = build_all(f);
         if (out_touched)
             *out_touched = (int32_t)f->n;
@@ -1308,7 +1303,6 @@ tn_status tn_field_would_wall_off(tn_field *f, const tn_cell *cells, int32_t nce
         int32_t c = cells[k].y * f->w + cells[k].x;
         if (f->bits[c] & TN_F_GOAL) {
             *cut = nspawns > 0;
-            f->stamp = 0; /* qb no longer holds heap positions */
             return TN_OK;
         }
         f->qb[c] = base;
@@ -1357,16 +1351,16 @@ tn_status tn_field_would_wall_off(tn_field *f, const tn_cell *cells, int32_t nce
                 int32_t q = ny * f->w + nx;
                 if (f->qb[q] == base || f->qb[q] == mine)
                     continue;
-                if (f->qb[q] > base) { /* reached by an earlier, successful spawn */
-                    found = true;
-                    break;
-                }
                 /* the corner rule also sees the query's cells as blocked */
                 if ((k & 1) && f->moves.diagonal != TN_DIAGONAL_ALWAYS) {
                     bool a = f->qb[y * f->w + nx] != base, b = f->qb[ny * f->w + x] != base;
                     if (!diag_rule_ok(f->moves.diagonal, a && f->pass[y * f->w + nx],
                                       b && f->pass[ny * f->w + x]))
                         continue;
+                }
+                if (f->qb[q] > base) { /* reached by an earlier, successful spawn */
+                    found = true;
+                    break;
                 }
                 f->qb[q] = mine;
                 hq[hn++] = q;
@@ -1384,7 +1378,6 @@ tn_status tn_field_would_wall_off(tn_field *f, const tn_cell *cells, int32_t nce
         if (!found)
             *cut = true;
     }
-    /* qb holds stamps now; update_region resets it before using it as heap positions */
-    f->stamp = f->stamp < 2 ? 2 : f->stamp;
+    /* qb keeps the stamps (all below the next base); the update's heap validates its positions */
     return TN_OK;
 }
