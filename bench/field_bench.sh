@@ -3,8 +3,10 @@
 # (bench/tutorial_flowfield.js), in one run. Usage:
 #   bench/field_bench.sh [TILENAV] [ROUNDS]
 # TILENAV defaults to build/release/tilenav (configure with -DCMAKE_BUILD_TYPE=Release).
-# Every configuration runs ROUNDS times (default 3), interleaved with the others, and the
-# figures quoted are the best median over the rounds (the machine is shared).
+# Every configuration runs ROUNDS times (default 3), interleaved with the others; a figure is
+# the best (lowest) per-build median over the rounds. Times are CPU time (tilenav: the thread's;
+# node: the process's, so garbage collection on helper threads counts), because on a shared
+# machine wall time mostly measures waiting for a core; the open-map row also gives wall time.
 set -eu
 cd "$(dirname "$0")/.."
 T=${1:-build/release/tilenav}
@@ -20,12 +22,13 @@ open_map() { # size file
 [ -f "$TMP/open1024.map" ] || open_map 1024 "$TMP/open1024.map"
 [ -f "$TMP/open512.map" ] || open_map 512 "$TMP/open512.map"
 
+KEY=${KEY:-cpu_median_ms}
 field() { # map gx gy args... -> median ms of --bench 11
     m=$1; x=$2; y=$3; shift 3
-    "$T" field "$m" "$x" "$y" "$@" --bench 11 | awk '/^bench/{split($3,a,"="); print a[2]}'
+    "$T" field "$m" "$x" "$y" "$@" --bench 11 | awk -v k="$KEY" '/^bench/{for(i=1;i<=NF;i++){split($i,a,"="); if(a[1]==k) print a[2]}}'
 }
 js() { # map gx gy -> median ms of 3 reps
-    node bench/tutorial_flowfield.js "$1" "$2" "$3" 3 | awk '{for(i=1;i<=NF;i++) if($i ~ /^median_ms=/){split($i,a,"="); print a[2]}}'
+    node bench/tutorial_flowfield.js "$1" "$2" "$3" 3 | awk -v k="$KEY" '{for(i=1;i<=NF;i++){split($i,a,"="); if(a[1]==k) print a[2]}}'
 }
 best() { sort -g | head -1; }
 
@@ -53,8 +56,9 @@ run_map() { # label map gx gy
             l, j, u, j/u, us, w, wl, w/u, w/us }'
 }
 
-echo "| map | JS tutorial ms | unit 4-conn + flow + LOS ms | speed-up | unit, no LOS ms | octile no-cut + flow ms | octile + LOS ms | octile / unit+LOS | octile / unit |"
+echo "| map | JS tutorial | unit 4-conn + flow + LOS | speed-up | unit, no LOS | octile no-cut + flow | octile + LOS | octile / unit+LOS | octile / unit |"
 echo "|---|---|---|---|---|---|---|---|---|"
+KEY=median_ms run_map "open 1024x1024 (wall ms)" "$TMP/open1024.map" 512 512
 run_map "open 1024x1024" "$TMP/open1024.map" 512 512
 for f in dao/arena.map dao/den520d.map mazes/maze512-1-0.map random/random512-10-0.map rooms/8room_000.map bg512/AR0011SR.map sc1/Aftershock.map cities/Berlin_0_256.map; do
     [ -f "$MAI/$f" ] || continue
@@ -63,9 +67,11 @@ for f in dao/arena.map dao/den520d.map mazes/maze512-1-0.map random/random512-10
     run_map "$f" "$MAI/$f" "$1" "$2"
 done
 echo
-echo "Incremental update after placing / selling a 2x2 tower (open 512x512, goal 100,100, exact LOS):"
-"$T" field "$TMP/open512.map" 100 100 --los --bench-towers 200 | tail -1
-"$T" field "$TMP/open512.map" 100 100 --moves 4 --flow steepest --los --bench-towers 200 | tail -1
-"$T" field "$TMP/open512.map" 100 100 --bench-towers 200 | tail -1
+echo "(CPU ms per build, median; speed-up = JS / unit 4-conn + flow + LOS)"
+echo
+echo "Incremental update after placing / selling a 2x2 tower (CPU ms, medians over 200 towers):"
+echo "open 512, goal 100,100, octile + LOS:  $("$T" field "$TMP/open512.map" 100 100 --los --bench-towers 200 | tail -1)"
+echo "open 512, goal 100,100, 4-conn + LOS:  $("$T" field "$TMP/open512.map" 100 100 --moves 4 --flow steepest --los --bench-towers 200 | tail -1)"
+echo "open 512, goal 100,100, octile:        $("$T" field "$TMP/open512.map" 100 100 --bench-towers 200 | tail -1)"
 set -- $(awk 'NR==2{print $7, $8}' "$MAI/random/random512-10-0.map.scen")
-"$T" field "$MAI/random/random512-10-0.map" "$1" "$2" --los --bench-towers 200 | tail -1
+echo "random512-10-0, goal $1,$2, octile + LOS: $("$T" field "$MAI/random/random512-10-0.map" "$1" "$2" --los --bench-towers 200 | tail -1)"

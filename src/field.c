@@ -16,6 +16,17 @@ static const uint32_t POFF[8] = {1u,          0x10001u,    0x10000u,    0xffffu,
 
 #define TN_MAX_BUCKETS 4096
 
+/* Non-negative floats order like their bit patterns as integers, and +INFINITY is the largest;
+ * integer compares let the compiler vectorise row loops (float compares may trap, which stops
+ * GCC's if-conversion unless -fno-trapping-math). */
+#define TN_INF_BITS 0x7f800000
+static inline int32_t fbits(const float *p)
+{
+    int32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 int32_t tn_dir_dx(int32_t dir)
 {
     return dir >= 0 && dir < 8 ? DX[dir] : 0;
@@ -302,8 +313,11 @@ static void integrate_bfs(tn_field *f)
             q[tail++] = e + (1u << 16);
         }
     }
-    for (size_t i = 0; i < n; i++)
-        dist[i] = dist[i] < 0.0f ? INFINITY : dist[i];
+    for (size_t i = 0; i < n; i++) { /* -1 back to +INFINITY, as integers (vectorises) */
+        int32_t v = fbits(dist + i);
+        v = v < 0 ? TN_INF_BITS : v;
+        memcpy(dist + i, &v, sizeof v);
+    }
     f->reachable = (int32_t)tail;
 }
 
@@ -626,35 +640,38 @@ static void flow_rows_steepest_nocut(tn_field *f, int32_t y)
     const float *restrict dn = d + w;
     uint8_t *restrict bits = f->bits + (size_t)y * w;
     const int32_t xe = f->w - 1;
-    /* branch-free so that the compiler can vectorise: candidates in direction order, a
-     * diagonal replaced by INFINITY when a side is blocked, strict "<" keeps the first minimum */
+    /* branch-free: candidates in direction order, a diagonal replaced by INFINITY when a side is
+     * blocked, strict "<" keeps the first minimum */
     for (int32_t x = 1; x < xe; x++) {
-        const float di = d[x];
-        const float e = d[x + 1], s = dn[x], wv = d[x - 1], nn = up[x];
-        const bool fe = e != INFINITY, fs = s != INFINITY, fw = wv != INFINITY, fn = nn != INFINITY;
-        const float c1 = (fe & fs) ? dn[x + 1] : INFINITY;
-        const float c3 = (fs & fw) ? dn[x - 1] : INFINITY;
-        const float c5 = (fw & fn) ? up[x - 1] : INFINITY;
-        const float c7 = (fn & fe) ? up[x + 1] : INFINITY;
-        float bv = e;
-        uint32_t best = 0;
-        best = c1 < bv ? 1u : best;
+        const int32_t di = fbits(d + x);
+        const int32_t e = fbits(d + x + 1), s = fbits(dn + x), wv = fbits(d + x - 1),
+                      nn = fbits(up + x);
+        const int32_t se = fbits(dn + x + 1), sw = fbits(dn + x - 1), nw = fbits(up + x - 1),
+                      ne = fbits(up + x + 1);
+        const int32_t fe = e != TN_INF_BITS, fs = s != TN_INF_BITS, fw = wv != TN_INF_BITS,
+                      fn = nn != TN_INF_BITS;
+        const int32_t c1 = (fe & fs) ? se : TN_INF_BITS;
+        const int32_t c3 = (fs & fw) ? sw : TN_INF_BITS;
+        const int32_t c5 = (fw & fn) ? nw : TN_INF_BITS;
+        const int32_t c7 = (fn & fe) ? ne : TN_INF_BITS;
+        int32_t bv = e, best = 0;
+        best = c1 < bv ? 1 : best;
         bv = c1 < bv ? c1 : bv;
-        best = s < bv ? 2u : best;
+        best = s < bv ? 2 : best;
         bv = s < bv ? s : bv;
-        best = c3 < bv ? 3u : best;
+        best = c3 < bv ? 3 : best;
         bv = c3 < bv ? c3 : bv;
-        best = wv < bv ? 4u : best;
+        best = wv < bv ? 4 : best;
         bv = wv < bv ? wv : bv;
-        best = c5 < bv ? 5u : best;
+        best = c5 < bv ? 5 : best;
         bv = c5 < bv ? c5 : bv;
-        best = nn < bv ? 6u : best;
+        best = nn < bv ? 6 : best;
         bv = nn < bv ? nn : bv;
-        best = c7 < bv ? 7u : best;
+        best = c7 < bv ? 7 : best;
         bv = c7 < bv ? c7 : bv;
-        const uint32_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
-        const bool none = di == INFINITY || di == 0.0f || bv == INFINITY;
-        bits[x] = (uint8_t)(none ? keep : (keep | TN_F_HAS_DIR | best));
+        const int32_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
+        const int32_t none = (di == TN_INF_BITS) | (di == 0) | (bv == TN_INF_BITS);
+        bits[x] = (uint8_t)(none ? keep : (keep | (int32_t)TN_F_HAS_DIR | best));
     }
 }
 
