@@ -2,6 +2,15 @@
  * 4-connected), a bucket queue (every other case at build time) or a binary heap (incremental
  * repair), 8-way directions, paths read off the field, incremental updates and the wall-off
  * query. Line of sight lives in field_los.c. */
+
+/* GCC keeps float operations in place when they might raise a floating-point exception flag
+ * (-ftrapping-math, its default), which stops it from vectorising the flow rows. Nothing here
+ * reads those flags, and the option changes no result (no reassociation, no contraction), so it
+ * is turned off for this file; before the includes so that inline helpers share the setting. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+
 #include "field_internal.h"
 
 #include <math.h>
@@ -727,53 +736,63 @@ static void flow_row_optimal(tn_field *f, int32_t y)
     }
 }
 
-/* TN_FLOW_OPTIMAL on row y (1..h-2) with uniform step costs, unrolled; same choice as
- * flow_cell(). A cell that is not finite never wins (INFINITY + c is never below the best). */
+/* TN_FLOW_OPTIMAL on row y (1..h-2) with uniform step costs, unrolled and branch-free (integer
+ * compares of the float bits, see fbits) so that it vectorises; same choice as flow_cell(). A
+ * candidate that is not finite never wins (INFINITY + c is never below the best). */
 static void flow_row_optimal_uniform(tn_field *f, int32_t y)
 {
     const size_t w = (size_t)f->w;
-    const float *d = f->dist + (size_t)y * w;
-    uint8_t *bits = f->bits + (size_t)y * w;
+    const float *restrict d = f->dist + (size_t)y * w;
+    const float *restrict up = d - w;
+    const float *restrict dn = d + w;
+    uint8_t *restrict bits = f->bits + (size_t)y * w;
     const tn_diagonal rule = f->moves.diagonal;
-    const bool diag = rule != TN_DIAGONAL_NEVER;
-    bool ok[4]; /* ok[a*2+b]: may a diagonal pass two orthogonal cells with these states */
-    for (int k = 0; k < 4; k++)
-        ok[k] = diag && diag_rule_ok(rule, (k & 2) != 0, (k & 1) != 0);
+    /* the corner rule as bit masks: no-cut = both sides, one = either side, always = 1 */
+    const int32_t m_and = rule == TN_DIAGONAL_NO_CUT, m_or = rule == TN_DIAGONAL_ONE,
+                  m_all = rule == TN_DIAGONAL_ALWAYS;
     const float bs = f->bs, bdg = f->bd;
-    for (int32_t x = 1; x < f->w - 1; x++) {
-        float di = d[x];
-        uint8_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
-        if (di == INFINITY || di == 0.0f) {
-            bits[x] = keep;
-            continue;
-        }
-        const float e = d[x + 1], s = d[(size_t)x + w], wv = d[x - 1], nn = d[(size_t)x - w];
-        const int fe = e != INFINITY, fs = s != INFINITY, fw = wv != INFINITY, fn = nn != INFINITY;
-        float bv = INFINITY, bd = INFINITY;
-        unsigned best = 8;
-#define TN_TRY(k, dn, c)                                                                           \
+    const int32_t xe = f->w - 1;
+    for (int32_t x = 1; x < xe; x++) {
+        const int32_t di = fbits(d + x);
+        const float e = d[x + 1], s = dn[x], wv = d[x - 1], nn = up[x];
+        const float se = dn[x + 1], sw = dn[x - 1], nw = up[x - 1], ne = up[x + 1];
+        const int32_t ie = fbits(d + x + 1), is = fbits(dn + x), iw = fbits(d + x - 1),
+                      in = fbits(up + x);
+        const int32_t fe = ie != TN_INF_BITS, fs = is != TN_INF_BITS, fw = iw != TN_INF_BITS,
+                      fn = in != TN_INF_BITS;
+        /* corner rule per diagonal from the two sides' states */
+#define TN_OK(a, b) ((((a) & (b)) & m_and) | (((a) | (b)) & m_or) | m_all)
+        const int32_t o1 = TN_OK(fe, fs), o3 = TN_OK(fs, fw), o5 = TN_OK(fw, fn),
+                      o7 = TN_OK(fn, fe);
+#undef TN_OK
+        /* candidate values (dist + step) and distances, as integer bits */
+        float v0f = e + bs, v1f = se + bdg, v2f = s + bs, v3f = sw + bdg;
+        float v4f = wv + bs, v5f = nw + bdg, v6f = nn + bs, v7f = ne + bdg;
+        int32_t v0 = fbits(&v0f), v1 = o1 ? fbits(&v1f) : TN_INF_BITS, v2 = fbits(&v2f),
+                v3 = o3 ? fbits(&v3f) : TN_INF_BITS, v4 = fbits(&v4f),
+                v5 = o5 ? fbits(&v5f) : TN_INF_BITS, v6 = fbits(&v6f),
+                v7 = o7 ? fbits(&v7f) : TN_INF_BITS;
+        int32_t d1 = fbits(dn + x + 1), d3 = fbits(dn + x - 1), d5 = fbits(up + x - 1),
+                d7 = fbits(up + x + 1);
+        int32_t bv = v0, bd = ie, best = 0;
+#define TN_TRY(k, v, dd)                                                                           \
     do {                                                                                           \
-        float dn_ = (dn), v_ = dn_ + (c);                                                          \
-        if (v_ < bv || (v_ == bv && dn_ < bd)) {                                                   \
-            bv = v_;                                                                               \
-            bd = dn_;                                                                              \
-            best = (k);                                                                            \
-        }                                                                                          \
+        int32_t take_ = ((v) < bv) | (((v) == bv) & ((dd) < bd));                                  \
+        best = take_ ? (k) : best;                                                                 \
+        bv = take_ ? (v) : bv;                                                                     \
+        bd = take_ ? (dd) : bd;                                                                    \
     } while (0)
-        TN_TRY(0u, e, bs);
-        if (ok[fe * 2 + fs])
-            TN_TRY(1u, d[(size_t)x + w + 1], bdg);
-        TN_TRY(2u, s, bs);
-        if (ok[fs * 2 + fw])
-            TN_TRY(3u, d[(size_t)x + w - 1], bdg);
-        TN_TRY(4u, wv, bs);
-        if (ok[fw * 2 + fn])
-            TN_TRY(5u, d[(size_t)x - w - 1], bdg);
-        TN_TRY(6u, nn, bs);
-        if (ok[fn * 2 + fe])
-            TN_TRY(7u, d[(size_t)x - w + 1], bdg);
+        TN_TRY(1, v1, d1);
+        TN_TRY(2, v2, is);
+        TN_TRY(3, v3, d3);
+        TN_TRY(4, v4, iw);
+        TN_TRY(5, v5, d5);
+        TN_TRY(6, v6, in);
+        TN_TRY(7, v7, d7);
 #undef TN_TRY
-        bits[x] = (uint8_t)(keep | (best == 8 ? 0u : (TN_F_HAS_DIR | best)));
+        const int32_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
+        const int32_t none = (di == TN_INF_BITS) | (di == 0) | (bv == TN_INF_BITS);
+        bits[x] = (uint8_t)(none ? keep : (keep | (int32_t)TN_F_HAS_DIR | best));
     }
 }
 
