@@ -190,6 +190,54 @@ static void test_distances_open(void **state)
     tn_map_destroy(m);
 }
 
+/* Every goal of small maps (1..4 cells a side, lines included), every corner rule: distances,
+ * directions and line of sight against the references, so edge paths and the row fast paths
+ * meet maps too small for them. */
+static void test_tiny_maps(void **state)
+{
+    (void)state;
+    uint64_t seed = 1;
+    for (int32_t w = 1; w <= 4; w++)
+        for (int32_t h = 1; h <= 4; h++)
+            for (int rep = 0; rep < 3; rep++) {
+                tn_map *m = tn_test_random_map(w, h, rep == 0 ? 0.0 : 0.3, seed++);
+                double *od = malloc(sizeof(double) * (size_t)(w * h));
+                for (int32_t gi = 0; gi < w * h; gi++) {
+                    tn_cell g = {gi % w, gi / w};
+                    if (!tn_map_passable(m, g.x, g.y))
+                        continue;
+                    for (int d = 0; d < 4; d++) {
+                        tn_moves mv = {DIAGS[d], TN_COSTS_EXACT};
+                        tn_oracle_dijkstra(m, &mv, NULL, &g, 1, true, od);
+                        for (int rule = 0; rule < 2; rule++) {
+                            tn_field *f = make_field(m, mv, (tn_flow_rule)rule, TN_LOS_EXACT, NULL);
+                            assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+                            for (int32_t i = 0; i < w * h; i++) {
+                                tn_cell c = {i % w, i / w};
+                                assert_dist_eq(od[i], tn_field_distances(f)[i], d == 1);
+                                assert_int_equal(tn_field_los(f, c.x, c.y),
+                                                 tn_oracle_los(m, c, g, mv.diagonal));
+                                int32_t k = tn_field_dir(f, c.x, c.y);
+                                if (isinf(od[i]) || od[i] == 0.0) {
+                                    assert_int_equal(k, TN_DIR_NONE);
+                                    continue;
+                                }
+                                tn_cell b = {c.x + tn_dir_dx(k), c.y + tn_dir_dy(k)};
+                                tn_moves m8 = mv;
+                                if (rule == TN_FLOW_STEEPEST && m8.diagonal == TN_DIAGONAL_NEVER)
+                                    m8.diagonal = TN_DIAGONAL_NO_CUT;
+                                assert_true(tn_oracle_step_ok(m, &m8, c, b));
+                                assert_true(od[b.y * w + b.x] < od[i]);
+                            }
+                            tn_field_destroy(f);
+                        }
+                    }
+                }
+                free(od);
+                tn_map_destroy(m);
+            }
+}
+
 /* ---- line of sight ---------------------------------------------------------------------- */
 
 static void test_los_exact_random(void **state)
@@ -674,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_bad_args),
         cmocka_unit_test(test_distances_random),
         cmocka_unit_test(test_distances_open),
+        cmocka_unit_test(test_tiny_maps),
         cmocka_unit_test(test_los_exact_random),
         cmocka_unit_test(test_los_missed_cases),
         cmocka_unit_test(test_sampler_never_into_walls),

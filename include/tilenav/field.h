@@ -26,8 +26,10 @@
 /// extra-cost layer, which must outlive it. Several fields may share one map.
 ///
 /// Memory: 13 bytes per cell (float distance, 1 byte direction/flags, 8 bytes of queue
-/// scratch), plus the line-of-sight sweep's interval lists (grown on demand, about
-/// 64 bytes per row of the taller side). tn_field_memory_bytes() reports the exact figure.
+/// scratch), allocated at create; plus O(max(W, H)) bytes of line-of-sight scratch and, with
+/// terrain costs or an extra layer, the bucket queue (about the size of the wavefront), both
+/// grown during a build when needed, never while reading. tn_field_memory_bytes() reports the
+/// exact figure.
 ///
 /// Threads: building or updating writes the field only; any number of fields may be built at
 /// once from different threads on one map as long as nobody edits the map meanwhile. Readers
