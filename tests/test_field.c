@@ -190,6 +190,27 @@ static void test_distances_open(void **state)
     tn_map_destroy(m);
 }
 
+/* A cost ratio beyond the bucket ring (extra costs up to 20000 against steps of 1) takes the
+ * binary-heap path; still the oracle's distances. */
+static void test_heap_fallback(void **state)
+{
+    (void)state;
+    tn_test_rng r = {61};
+    for (int it = 0; it < 4; it++) {
+        tn_map *m = tn_test_random_map(23, 17, 0.2, 3000 + (uint64_t)it);
+        sprinkle_mud(m, &r, 0.2);
+        float *extra = calloc(23 * 17, sizeof(float));
+        for (int i = 0; i < 23 * 17; i++)
+            if (tn_test_u01(&r) < 0.2)
+                extra[i] = (float)tn_test_below(&r, 20000);
+        tn_cell g = random_free(m, &r);
+        check_field_vs_oracle(m, (tn_moves){DIAGS[it], TN_COSTS_EXACT}, extra, &g, 1, false);
+        check_field_vs_oracle(m, (tn_moves){DIAGS[it], TN_COSTS_10_14}, extra, &g, 1, true);
+        free(extra);
+        tn_map_destroy(m);
+    }
+}
+
 /* Every goal of small maps (1..4 cells a side, lines included), every corner rule: distances,
  * directions and line of sight against the references, so edge paths and the row fast paths
  * meet maps too small for them. */
@@ -723,6 +744,7 @@ int main(void)
         cmocka_unit_test(test_distances_random),
         cmocka_unit_test(test_distances_open),
         cmocka_unit_test(test_tiny_maps),
+        cmocka_unit_test(test_heap_fallback),
         cmocka_unit_test(test_los_exact_random),
         cmocka_unit_test(test_los_missed_cases),
         cmocka_unit_test(test_sampler_never_into_walls),
