@@ -25,11 +25,15 @@ typedef struct tn_dirmap_def {
     uint32_t internal_cookie; ///< set by tn_dirmap_def_default(); do not touch
 } tn_dirmap_def;
 
+/// A 1x1 definition with malloc/free.
 TN_API tn_dirmap_def tn_dirmap_def_default(void);
 /// Create a map with no heading anywhere (NaN). On failure `*out` is NULL.
 TN_API TN_NODISCARD tn_status tn_dirmap_create(const tn_dirmap_def *def, tn_dirmap **out);
+/// Destroy. NULL is a no-op.
 TN_API void tn_dirmap_destroy(tn_dirmap *dm);
+/// Width in cells; 0 for NULL.
 TN_API int32_t tn_dirmap_width(const tn_dirmap *dm);
+/// Height in cells; 0 for NULL.
 TN_API int32_t tn_dirmap_height(const tn_dirmap *dm);
 
 /// Set one heading in degrees (any finite value, wrapped into [0, 360)), or NaN for none.

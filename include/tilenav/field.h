@@ -132,7 +132,9 @@ TN_API TN_NODISCARD tn_status tn_field_update(tn_field *field, const tn_rect *ex
 
 /// @name Reading the field
 /// @{
+/// Width of the field in cells (the map's at create); 0 for NULL.
 TN_API int32_t tn_field_width(const tn_field *field);
+/// Height of the field in cells; 0 for NULL.
 TN_API int32_t tn_field_height(const tn_field *field);
 /// True once a build succeeded (and no update failed since).
 TN_API bool tn_field_ready(const tn_field *field);
