@@ -716,6 +716,90 @@ static void test_bad_args(void **state)
     tn_map_destroy(m);
 }
 
+/* A counting allocator: every free must name the size allocated; can fail after N calls. */
+typedef struct count_alloc {
+    size_t outstanding;
+    long calls, fail_after; /* fail_after < 0: never fail */
+    bool bad_free;
+} count_alloc;
+
+static void *ca_alloc(size_t size, size_t align, void *user)
+{
+    count_alloc *c = user;
+    (void)align;
+    if (c->fail_after >= 0 && c->calls >= c->fail_after)
+        return NULL;
+    c->calls++;
+    unsigned char *p = malloc(size + 16);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    c->outstanding += size;
+    return p + 16;
+}
+
+static void ca_free(void *ptr, size_t size, void *user)
+{
+    count_alloc *c = user;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    size_t got;
+    memcpy(&got, p, sizeof got);
+    if (got != size)
+        c->bad_free = true;
+    c->outstanding -= got;
+    free(p);
+}
+
+static void test_allocator(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(40, 30, 0.2, 4242);
+    tn_test_rng r = {8};
+    sprinkle_mud(m, &r, 0.2); /* terrain costs: the bucket queue grows its buckets */
+    tn_cell g = random_free(m, &r);
+    count_alloc ca = {0, 0, -1, false};
+    tn_field_def d = tn_field_def_default();
+    d.map = m;
+    d.los = TN_LOS_EXACT;
+    d.allocator = (tn_allocator){ca_alloc, ca_free, &ca};
+    tn_field *f = NULL;
+    assert_int_equal(tn_field_create(&d, &f), TN_OK);
+    assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+    tn_cell t = random_free(m, &r);
+    if (t.x != g.x || t.y != g.y)
+        assert_int_equal(tn_map_set(m, 0, t.x, t.y, 1), TN_OK);
+    assert_int_equal(tn_field_update(f, NULL, NULL), TN_OK);
+    bool cut;
+    assert_int_equal(tn_field_would_wall_off(f, &t, 1, &g, 1, &cut), TN_OK);
+    /* the field reports exactly what it holds */
+    assert_int_equal(tn_field_memory_bytes(f), ca.outstanding);
+    tn_field_destroy(f);
+    assert_int_equal(ca.outstanding, 0);
+    ASSERT_NOT(ca.bad_free);
+    /* every allocation failing in turn: a status, never a leak or a crash */
+    int nomem = 0;
+    for (long k = 0; k < 40; k++) {
+        count_alloc cf = {0, 0, k, false};
+        d.allocator = (tn_allocator){ca_alloc, ca_free, &cf};
+        tn_field *ff = NULL;
+        tn_status st = tn_field_create(&d, &ff);
+        if (st == TN_OK) {
+            st = tn_field_build(ff, &g, 1);
+            if (st != TN_OK)
+                ASSERT_NOT(tn_field_ready(ff));
+            tn_field_destroy(ff);
+        } else {
+            assert_null(ff);
+        }
+        nomem += st == TN_E_NOMEM;
+        assert_true(st == TN_OK || st == TN_E_NOMEM);
+        assert_int_equal(cf.outstanding, 0);
+        ASSERT_NOT(cf.bad_free);
+    }
+    assert_true(nomem >= 5);
+    tn_map_destroy(m);
+}
+
 /* Several fields share one map; each keeps its own goal. */
 static void test_shared_map(void **state)
 {
@@ -752,6 +836,7 @@ int main(void)
         cmocka_unit_test(test_wall_off),
         cmocka_unit_test(test_wall_off_corridor),
         cmocka_unit_test(test_shared_map),
+        cmocka_unit_test(test_allocator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
