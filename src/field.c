@@ -1071,6 +1071,8 @@ tn_status tn_field_path(const tn_field *f, tn_cell start, tn_cell *out, int32_t 
         *cost = 0.0;
     if (!f->ready)
         return TN_E_STATE;
+    if (tn_map_revision(f->map) != f->revision)
+        return TN_E_MAP_CHANGED;
     if (!in_map(f, start.x, start.y))
         return TN_E_OUT_OF_MAP;
     if (f->dist[(size_t)start.y * (size_t)f->w + (size_t)start.x] == INFINITY)
@@ -1321,6 +1323,8 @@ tn_status tn_field_would_wall_off(tn_field *f, const tn_cell *cells, int32_t nce
     *cut = false;
     if (!f->ready)
         return TN_E_STATE;
+    if (tn_map_revision(f->map) != f->revision)
+        return TN_E_MAP_CHANGED;
     for (int32_t s = 0; s < nspawns; s++)
         if (!in_map(f, spawns[s].x, spawns[s].y))
             return TN_E_OUT_OF_MAP;

@@ -478,6 +478,21 @@ static void test_incremental_equals_full(void **state)
             assert_fields_equal(inc, full);
             edits++;
         }
+        /* a stale field refuses paths and wall-off queries until it is updated */
+        {
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+            if (x != g.x || g.y != 0)
+                assert_int_equal(tn_map_set(m, 0, x, 0, tn_map_get(m, 0, x, 0) ? 0u : 1u), TN_OK);
+            if (tn_map_revision(m) != 0) {
+                int32_t len;
+                bool cut;
+                if (x != g.x || g.y != 0) {
+                    assert_int_equal(tn_field_path(inc, g, NULL, 0, &len, NULL), TN_E_MAP_CHANGED);
+                    assert_int_equal(tn_field_would_wall_off(inc, NULL, 0, &g, 1, &cut),
+                                     TN_E_MAP_CHANGED);
+                }
+            }
+        }
         /* several edits between two updates */
         for (int e = 0; e < 5; e++) {
             int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);

@@ -31,6 +31,10 @@
 /// grown during a build when needed, never while reading. tn_field_memory_bytes() reports the
 /// exact figure.
 ///
+/// Staleness: after editing the map, call tn_field_update() before reading. Until then the
+/// readers see the previous field (memory-safe; directions may point into new walls), and
+/// tn_field_path() and tn_field_would_wall_off() return TN_E_MAP_CHANGED.
+///
 /// Threads: building or updating writes the field only; any number of fields may be built at
 /// once from different threads on one map as long as nobody edits the map meanwhile. Readers
 /// (`const tn_field*`) may run concurrently with each other.
@@ -171,7 +175,8 @@ TN_API tn_vec2 tn_field_sample(const tn_field *field, float px, float py);
 /// `*cost` (may be NULL) to its cost. With TN_FLOW_OPTIMAL the cost equals the distance of
 /// `start`, i.e. A*'s.
 /// @return TN_OK; TN_NO_PATH (start unreachable or blocked; *len = 0);
-///         TN_E_BUFFER_TOO_SMALL (*len = length needed); TN_E_OUT_OF_MAP; TN_E_STATE.
+///         TN_E_BUFFER_TOO_SMALL (*len = length needed); TN_E_OUT_OF_MAP; TN_E_STATE;
+///         TN_E_MAP_CHANGED (the map was edited since the last build/update: update first).
 TN_API TN_NODISCARD tn_status tn_field_path(const tn_field *field, tn_cell start, tn_cell *out,
                                             int32_t cap, int32_t *len, double *cost);
 
@@ -181,7 +186,8 @@ TN_API TN_NODISCARD tn_status tn_field_path(const tn_field *field, tn_cell start
 /// spawn already reached). `*cut` is true when some spawn could no longer reach a goal
 /// (also when a spawn or a goal is among `cells`, or a spawn is unreachable already).
 /// The field must be up to date with the map (build or update first).
-/// @return TN_OK; TN_E_INVALID_ARG; TN_E_OUT_OF_MAP (a spawn outside); TN_E_STATE.
+/// @return TN_OK; TN_E_INVALID_ARG; TN_E_OUT_OF_MAP (a spawn outside); TN_E_STATE;
+///         TN_E_MAP_CHANGED (the map was edited since the last build/update).
 TN_API TN_NODISCARD tn_status tn_field_would_wall_off(tn_field *field, const tn_cell *cells,
                                                       int32_t ncells, const tn_cell *spawns,
                                                       int32_t nspawns, bool *cut);
