@@ -5,8 +5,10 @@
 #include "los_oracle.h"
 #include "oracle.h"
 #include "support.h"
+#include "tilenav/io.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -731,6 +733,45 @@ static void test_bad_args(void **state)
     tn_map_destroy(m);
 }
 
+/* Moving AI benchmark scenarios (8-connected, no corner cutting, diagonal sqrt 2): a field
+ * built at each scenario's goal gives the published optimal length at its start, and the path
+ * read off the field has that cost. */
+static void test_movingai_scenarios(void **state)
+{
+    (void)state;
+    const char *maps[] = {"dao/arena", "dao/den520d", "mazes/maze512-1-0"};
+    const int limit[] = {1000, 150, 40};
+    tn_cell *path = malloc(sizeof(tn_cell) * 262144);
+    for (int i = 0; i < 3; i++) {
+        char rel[256], mp[1024], sp[1024];
+        snprintf(rel, sizeof rel, "bench/movingai/%s.map", maps[i]);
+        tn_test_shared(mp, sizeof mp, rel);
+        snprintf(rel, sizeof rel, "bench/movingai/%s.map.scen", maps[i]);
+        tn_test_shared(sp, sizeof sp, rel);
+        tn_map *m = NULL;
+        tn_scenarios *sc = NULL;
+        assert_int_equal(tn_map_load(mp, NULL, &m, NULL), TN_OK);
+        assert_int_equal(tn_scenarios_load(sp, NULL, &sc, NULL), TN_OK);
+        tn_field *f = make_field(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, TN_FLOW_OPTIMAL,
+                                 TN_LOS_OFF, NULL);
+        int n = tn_scenarios_count(sc) < limit[i] ? tn_scenarios_count(sc) : limit[i];
+        for (int k = 0; k < n; k++) {
+            const tn_scenario *s = tn_scenarios_at(sc, k);
+            assert_int_equal(tn_field_build(f, &s->goal, 1), TN_OK);
+            double d = (double)tn_field_distance(f, s->start.x, s->start.y);
+            assert_true(tn_scenario_matches(s, d));
+            int32_t len = 0;
+            double cost = 0;
+            assert_int_equal(tn_field_path(f, s->start, path, 262144, &len, &cost), TN_OK);
+            assert_true(tn_scenario_matches(s, cost));
+        }
+        tn_field_destroy(f);
+        tn_scenarios_destroy(sc);
+        tn_map_destroy(m);
+    }
+    free(path);
+}
+
 /* A counting allocator: every free must name the size allocated; can fail after N calls. */
 typedef struct count_alloc {
     size_t outstanding;
@@ -852,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_wall_off_corridor),
         cmocka_unit_test(test_shared_map),
         cmocka_unit_test(test_allocator),
+        cmocka_unit_test(test_movingai_scenarios),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
