@@ -75,6 +75,8 @@ tn_status tn_field_create(const tn_field_def *def, tn_field **out)
     f->flow = def->flow;
     f->los = def->los;
     f->extra = def->extra;
+    f->parallel_for = def->parallel_for;
+    f->parallel_user = def->parallel_user;
     f->w = tn_map_width(def->map);
     f->h = tn_map_height(def->map);
     f->n = (size_t)f->w * (size_t)f->h;
@@ -107,9 +109,11 @@ void tn_field_destroy(tn_field *f)
     tn__free(&a, f->bk, f->bk_cap * sizeof(tn_bucket));
     tn__free(&a, f->touched, f->touched_cap * sizeof(int32_t));
     tn__free(&a, f->goals, f->goals_cap * sizeof(tn_cell));
-    for (int k = 0; k < 3; k++)
-        tn__free(&a, f->ivs[k], f->ivs_cap[k] * sizeof(tn_los_iv));
-    tn__free(&a, f->colb, f->colb_cap);
+    for (int o = 0; o < 8; o++) {
+        for (int k = 0; k < 3; k++)
+            tn__free(&a, f->lsc[o].ivs[k], f->lsc[o].ivs_cap[k] * sizeof(tn_los_iv));
+        tn__free(&a, f->lsc[o].colb, f->lsc[o].colb_cap);
+    }
     tn__free(&a, f, sizeof *f);
 }
 
@@ -122,9 +126,11 @@ size_t tn_field_memory_bytes(const tn_field *f)
         b += f->bk[k].cap * sizeof(uint32_t);
     b += f->bk_cap * sizeof(tn_bucket) + f->touched_cap * sizeof(int32_t) +
          f->goals_cap * sizeof(tn_cell);
-    for (int k = 0; k < 3; k++)
-        b += f->ivs_cap[k] * sizeof(tn_los_iv);
-    b += f->colb_cap;
+    for (int o = 0; o < 8; o++) {
+        for (int k = 0; k < 3; k++)
+            b += f->lsc[o].ivs_cap[k] * sizeof(tn_los_iv);
+        b += f->lsc[o].colb_cap;
+    }
     return b;
 }
 
@@ -796,15 +802,24 @@ static void flow_row_optimal_uniform(tn_field *f, int32_t y)
     }
 }
 
-static void flow_all(tn_field *f, bool marks)
+typedef struct flow_job {
+    tn_field *f;
+    bool marks;
+} flow_job;
+
+/* Flow of rows [y0, y1). Rows only write their own bytes and read distances. */
+static void flow_rows(void *ctx, int32_t y0, int32_t y1)
 {
-    if (marks)
-        for (size_t i = 0; i < f->n; i++)
-            f->bits[i] &= (uint8_t)~TN_F_MARK;
+    const flow_job *job = ctx;
+    tn_field *f = job->f;
+    const size_t w = (size_t)f->w;
     bool big = f->w >= 3 && f->h >= 3;
     bool steep = f->flow == TN_FLOW_STEEPEST;
     bool steep_fast = steep && tn__los_corner(f->moves.diagonal) == TN_DIAGONAL_NO_CUT;
-    for (int32_t y = 0; y < f->h; y++) {
+    for (int32_t y = y0; y < y1; y++) {
+        if (job->marks)
+            for (size_t x = 0; x < w; x++)
+                f->bits[(size_t)y * w + x] &= (uint8_t)~TN_F_MARK;
         if (big && y > 0 && y < f->h - 1 && (steep_fast || !steep)) {
             if (steep_fast)
                 flow_rows_steepest_nocut(f, y);
@@ -819,6 +834,15 @@ static void flow_all(tn_field *f, bool marks)
         for (int32_t x = 0; x < f->w; x++)
             flow_set(f, x, y);
     }
+}
+
+static void flow_all(tn_field *f, bool marks)
+{
+    flow_job job = {f, marks};
+    if (f->parallel_for)
+        f->parallel_for(flow_rows, &job, f->h, f->parallel_user);
+    else
+        flow_rows(&job, 0, f->h);
 }
 
 /* ---- build ------------------------------------------------------------------------------- */

@@ -20,6 +20,16 @@ typedef struct tn_los_iv {
     uint8_t lc, hc; /* 1 when the end is closed (included) */
 } tn_los_iv;
 
+/* Scratch of one line-of-sight sweep: the blocked-slope set (current, next, column additions),
+ * the blocked flags of two columns, and the change it made to the count of cells that see. */
+typedef struct tn_los_scratch {
+    tn_los_iv *ivs[3];
+    size_t ivs_cap[3];
+    uint8_t *colb;
+    size_t colb_cap;
+    int32_t delta;
+} tn_los_scratch;
+
 /* One bucket of the weighted sweep: packed (y << 16 | x) cells. */
 typedef struct tn_bucket {
     uint32_t *e;
@@ -49,10 +59,9 @@ struct tn_field {
     size_t goals_cap;
     int32_t ngoals;
 
-    tn_los_iv *ivs[3]; /* line-of-sight sweep: current set, next set, column additions */
-    size_t ivs_cap[3];
-    uint8_t *colb; /* line-of-sight sweep: blocked flags of two columns */
-    size_t colb_cap;
+    tn_los_scratch lsc[8]; /* line-of-sight scratch: one per octant when run in parallel */
+    void (*parallel_for)(tn_field_task task, void *ctx, int32_t count, void *user);
+    void *parallel_user;
 
     /* per-build cache */
     const uint8_t *pass;

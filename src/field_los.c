@@ -21,6 +21,8 @@ typedef struct octant {
     int32_t sx, sy;
     bool swap;
     int32_t imax, jmax; /* largest i and j inside the map */
+    bool own_axis;      /* writes its j = 0 cells (each axis is shared by two octants) */
+    bool own_diag;      /* writes its j = i cells (each diagonal is shared by two octants) */
 } octant;
 
 /* a/b < c/d for positive b, d */
@@ -66,14 +68,17 @@ static octant make_octant(const tn_field *f, int k)
     int32_t ey = o.sy > 0 ? f->h - 1 - g.y : g.y;
     o.imax = o.swap ? ey : ex;
     o.jmax = o.swap ? ex : ey;
+    /* exactly one writer per cell, so octants may run on different threads */
+    o.own_axis = o.swap ? o.sx > 0 : o.sy > 0;
+    o.own_diag = !o.swap;
     return o;
 }
 
-static tn_status ensure(tn_field *f, int k, size_t need)
+static tn_status ensure(tn_field *f, tn_los_scratch *sc, int k, size_t need)
 {
-    if (need <= f->ivs_cap[k])
+    if (need <= sc->ivs_cap[k])
         return TN_OK;
-    return tn__grow(&f->alloc, (void **)&f->ivs[k], sizeof(tn_los_iv), &f->ivs_cap[k], need);
+    return tn__grow(&f->alloc, (void **)&sc->ivs[k], sizeof(tn_los_iv), &sc->ivs_cap[k], need);
 }
 
 /* Append `e` to list `out` (length *n), merging with the last element when they overlap or
@@ -119,17 +124,17 @@ static inline bool ends_before(const tn_los_iv *e, int64_t sn, int64_t sd)
     return lt(e->hn, e->hd, sn, sd) || (!e->hc && eq(e->hn, e->hd, sn, sd));
 }
 
-static void set_los(tn_field *f, size_t i, bool v)
+static void set_los(tn_field *f, tn_los_scratch *sc, size_t i, bool v)
 {
     bool old = (f->bits[i] & TN_F_LOS) != 0;
     if (old == v)
         return;
     if (v) {
         f->bits[i] |= TN_F_LOS;
-        f->los_count++;
+        sc->delta++;
     } else {
         f->bits[i] &= (uint8_t)~TN_F_LOS;
-        f->los_count--;
+        sc->delta--;
     }
 }
 
@@ -179,8 +184,8 @@ static void flag_range(const octant *o, int32_t i, double lo, double hi, int64_t
 
 /* Sweep one octant, writing the cells of columns >= i_write whose slopes lie in the closed
  * window [lo, hi]; only blockers that can meet segments in the window are collected. */
-static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, int64_t hin,
-                       int64_t hid, int32_t i_write, bool write_false)
+static tn_status sweep(tn_field *f, tn_los_scratch *sc, const octant *o, int64_t lon, int64_t lod,
+                       int64_t hin, int64_t hid, int32_t i_write, bool write_false)
 {
     size_t ncur = 0;
     const tn_diagonal corner = tn__los_corner(f->moves.diagonal);
@@ -190,19 +195,20 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
     const ptrdiff_t di = o->swap ? o->sy * w : o->sx, dj = o->swap ? o->sx : o->sy * w;
     const ptrdiff_t gidx = (ptrdiff_t)g.y * w + g.x;
     const size_t stride = (size_t)o->jmax + 3;
-    tn_status st = ensure(f, 0, 1);
+    tn_status st = ensure(f, sc, 0, 1);
     if (st != TN_OK)
         return st;
-    if (f->colb_cap < 2 * stride) {
-        st = tn__grow(&f->alloc, (void **)&f->colb, 1, &f->colb_cap, 2 * stride);
+    if (sc->colb_cap < 2 * stride) {
+        st = tn__grow(&f->alloc, (void **)&sc->colb, 1, &sc->colb_cap, 2 * stride);
         if (st != TN_OK)
             return st;
     }
-    uint8_t *cur = f->colb, *nxt = f->colb + stride;
+    uint8_t *cur = sc->colb, *nxt = sc->colb + stride;
+    const int64_t jskip0 = o->own_axis ? -1 : 0; /* j values this octant leaves to another */
     /* the corner at (1/2, 1/2), beside the goal cell, judged by cells (1, 0) and (0, 1) */
     if (o->imax >= 1 && !tn_moves_diagonal_ok(corner, oct_pass(f, o, 1, 0), oct_pass(f, o, 0, 1)) &&
         !lt(hin, hid, 1, 1)) {
-        f->ivs[0][0] = (tn_los_iv){1, 1, 1, 1, 1, 1};
+        sc->ivs[0][0] = (tn_los_iv){1, 1, 1, 1, 1, 1};
         ncur = 1;
     }
     int64_t r0, r1;
@@ -223,11 +229,13 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
                 jhi = jcap;
             size_t p = 0;
             for (int64_t j = jlo; j <= jhi; j++) {
-                while (p < ncur && ends_before(&f->ivs[0][p], j, i))
+                while (p < ncur && ends_before(&sc->ivs[0][p], j, i))
                     p++;
-                bool vis = !cur[j] && !(p < ncur && contains(&f->ivs[0][p], j, i));
+                if (j == jskip0 || (j == i && !o->own_diag))
+                    continue;
+                bool vis = !cur[j] && !(p < ncur && contains(&sc->ivs[0][p], j, i));
                 if (vis || write_false)
-                    set_los(f, (size_t)(col + (ptrdiff_t)j * dj), vis);
+                    set_los(f, sc, (size_t)(col + (ptrdiff_t)j * dj), vis);
             }
         }
         if (i == o->imax)
@@ -245,10 +253,10 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
             continue;
         }
         size_t need = (size_t)(bhi - blo + 2) * 2 + 2;
-        st = ensure(f, 2, need);
+        st = ensure(f, sc, 2, need);
         if (st != TN_OK)
             return st;
-        tn_los_iv *add = f->ivs[2];
+        tn_los_iv *add = sc->ivs[2];
         size_t nadd = 0;
         /* intervals of runs of blocked cells and corner points, merged in slope order: the
          * run starting at b begins at (2b-1)/(2i+1), the corner q sits at (2q+1)/(2i+1) */
@@ -286,13 +294,13 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
         bcur = bnxt;
         if (nadd == 0)
             continue;
-        st = ensure(f, 1, ncur + nadd + 1);
+        st = ensure(f, sc, 1, ncur + nadd + 1);
         if (st == TN_OK)
-            st = ensure(f, 0, ncur + nadd + 1);
+            st = ensure(f, sc, 0, ncur + nadd + 1);
         if (st != TN_OK)
             return st;
         /* 3. merge into the set, dropping what lies outside the window */
-        tn_los_iv *cv = f->ivs[0], *add2 = f->ivs[2], *nx = f->ivs[1];
+        tn_los_iv *cv = sc->ivs[0], *add2 = sc->ivs[2], *nx = sc->ivs[1];
         size_t a = 0, c = 0, nn = 0;
         while (a < ncur || c < nadd) {
             tn_los_iv e;
@@ -304,14 +312,14 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
                 continue;
             push_merge(nx, &nn, e);
         }
-        f->ivs[0] = nx;
-        f->ivs[1] = cv;
-        size_t tcap = f->ivs_cap[0];
-        f->ivs_cap[0] = f->ivs_cap[1];
-        f->ivs_cap[1] = tcap;
+        sc->ivs[0] = nx;
+        sc->ivs[1] = cv;
+        size_t tcap = sc->ivs_cap[0];
+        sc->ivs_cap[0] = sc->ivs_cap[1];
+        sc->ivs_cap[1] = tcap;
         ncur = nn;
         /* the whole window in shadow: nothing further out is visible */
-        if (ncur == 1 && contains(&f->ivs[0][0], lon, lod) && contains(&f->ivs[0][0], hin, hid)) {
+        if (ncur == 1 && contains(&sc->ivs[0][0], lon, lod) && contains(&sc->ivs[0][0], hin, hid)) {
             if (!write_false)
                 return TN_OK;
             for (int32_t i2 = i + 1; i2 <= o->imax; i2++) {
@@ -325,7 +333,8 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
                 if (jhi > jc)
                     jhi = jc;
                 for (int64_t j = jlo; j <= jhi; j++)
-                    set_los(f, (size_t)(col2 + (ptrdiff_t)j * dj), false);
+                    if (j != jskip0 && (j != i2 || o->own_diag))
+                        set_los(f, sc, (size_t)(col2 + (ptrdiff_t)j * dj), false);
             }
             return TN_OK;
         }
@@ -333,58 +342,99 @@ static tn_status sweep(tn_field *f, const octant *o, int64_t lon, int64_t lod, i
     return TN_OK;
 }
 
+/* One octant's job: the window (whole octant for a full build) and where to start writing. */
+typedef struct los_job {
+    tn_field *f;
+    bool region;
+    tn_rect r;
+    tn_status st[8];
+} los_job;
+
+static tn_status octant_run(tn_field *f, tn_los_scratch *sc, int k, bool region, tn_rect r)
+{
+    octant o = make_octant(f, k);
+    if (!region)
+        return sweep(f, sc, &o, 0, 1, 1, 1, 1, false);
+    tn_cell g = f->goals[0];
+    /* the rectangle in octant coordinates */
+    int32_t ax0 = (r.x0 - g.x) * o.sx, ax1 = (r.x1 - 1 - g.x) * o.sx;
+    int32_t ay0 = (r.y0 - g.y) * o.sy, ay1 = (r.y1 - 1 - g.y) * o.sy;
+    int32_t xlo = ax0 < ax1 ? ax0 : ax1, xhi = ax0 < ax1 ? ax1 : ax0;
+    int32_t ylo = ay0 < ay1 ? ay0 : ay1, yhi = ay0 < ay1 ? ay1 : ay0;
+    int32_t ilo = o.swap ? ylo : xlo, ihi = o.swap ? yhi : xhi;
+    int32_t jlo = o.swap ? xlo : ylo, jhi = o.swap ? xhi : yhi;
+    if (ihi < 0 || jhi < 0 || jlo > ihi + 1)
+        return TN_OK;
+    int64_t lon = 0, lod = 1, hin = 1, hid = 1;
+    int32_t iw = 1;
+    if (ilo >= 1) {
+        /* slopes of every segment that touches a closed square of the rectangle */
+        lon = 2 * (int64_t)jlo - 1;
+        lod = 2 * (int64_t)ihi + 1;
+        hin = 2 * (int64_t)jhi + 1;
+        hid = 2 * (int64_t)ilo - 1;
+        if (lon < 0)
+            lon = 0;
+        if (lt(1, 1, hin, hid)) {
+            hin = 1;
+            hid = 1;
+        }
+        if (lt(hin, hid, lon, lod))
+            return TN_OK;
+        iw = ilo;
+    }
+    return sweep(f, sc, &o, lon, lod, hin, hid, iw, true);
+}
+
+static void los_task(void *ctx, int32_t b, int32_t e)
+{
+    los_job *job = ctx;
+    for (int32_t k = b; k < e; k++) {
+        tn_los_scratch *sc = &job->f->lsc[k];
+        sc->delta = 0;
+        job->st[k] = octant_run(job->f, sc, k, job->region, job->r);
+    }
+}
+
+static tn_status los_run(tn_field *f, bool region, tn_rect r)
+{
+    los_job job;
+    memset(&job, 0, sizeof job);
+    job.f = f;
+    job.region = region;
+    job.r = r;
+    int32_t delta = 0;
+    if (f->parallel_for) {
+        f->parallel_for(los_task, &job, 8, f->parallel_user);
+        for (int k = 0; k < 8; k++)
+            delta += f->lsc[k].delta;
+    } else {
+        tn_los_scratch *sc = &f->lsc[0]; /* one scratch serves the octants in turn */
+        for (int k = 0; k < 8; k++) {
+            sc->delta = 0;
+            job.st[k] = octant_run(f, sc, k, region, r);
+            delta += sc->delta;
+        }
+    }
+    f->los_count += delta;
+    for (int k = 0; k < 8; k++)
+        if (job.st[k] != TN_OK)
+            return job.st[k];
+    return TN_OK;
+}
+
 tn_status tn__field_los_full(tn_field *f)
 {
-    f->los_count = 0; /* build_all cleared every bit */
+    /* build_all cleared every bit */
     tn_cell g = f->goals[0];
-    set_los(f, (size_t)g.y * (size_t)f->w + (size_t)g.x, true);
-    for (int k = 0; k < 8; k++) {
-        octant o = make_octant(f, k);
-        tn_status st = sweep(f, &o, 0, 1, 1, 1, 1, false);
-        if (st != TN_OK)
-            return st;
-    }
-    return TN_OK;
+    f->bits[(size_t)g.y * (size_t)f->w + (size_t)g.x] |= TN_F_LOS;
+    f->los_count = 1;
+    return los_run(f, false, (tn_rect){0, 0, 0, 0});
 }
 
 tn_status tn__field_los_region(tn_field *f, tn_rect r)
 {
-    tn_cell g = f->goals[0];
-    for (int k = 0; k < 8; k++) {
-        octant o = make_octant(f, k);
-        /* the rectangle in octant coordinates */
-        int32_t ax0 = (r.x0 - g.x) * o.sx, ax1 = (r.x1 - 1 - g.x) * o.sx;
-        int32_t ay0 = (r.y0 - g.y) * o.sy, ay1 = (r.y1 - 1 - g.y) * o.sy;
-        int32_t xlo = ax0 < ax1 ? ax0 : ax1, xhi = ax0 < ax1 ? ax1 : ax0;
-        int32_t ylo = ay0 < ay1 ? ay0 : ay1, yhi = ay0 < ay1 ? ay1 : ay0;
-        int32_t ilo = o.swap ? ylo : xlo, ihi = o.swap ? yhi : xhi;
-        int32_t jlo = o.swap ? xlo : ylo, jhi = o.swap ? xhi : yhi;
-        if (ihi < 0 || jhi < 0 || jlo > ihi + 1)
-            continue;
-        int64_t lon = 0, lod = 1, hin = 1, hid = 1;
-        int32_t iw = 1;
-        if (ilo >= 1) {
-            /* slopes of every segment that touches a closed square of the rectangle */
-            lon = 2 * (int64_t)jlo - 1;
-            lod = 2 * (int64_t)ihi + 1;
-            hin = 2 * (int64_t)jhi + 1;
-            hid = 2 * (int64_t)ilo - 1;
-            if (lon < 0)
-                lon = 0;
-            if (lt(1, 1, hin, hid)) {
-                hin = 1;
-                hid = 1;
-            }
-            if (lt(hin, hid, lon, lod))
-                continue;
-            iw = ilo;
-        }
-        tn_status st = sweep(f, &o, lon, lod, hin, hid, iw, true);
-        if (st != TN_OK)
-            return st;
-    }
-    set_los(f, (size_t)g.y * (size_t)f->w + (size_t)g.x, true);
-    return TN_OK;
+    return los_run(f, true, r);
 }
 
 bool tn_los_clear(const tn_map *map, tn_cell a, tn_cell b, tn_diagonal corner)

@@ -8,6 +8,7 @@
 #include "tilenav/io.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -733,6 +734,83 @@ static void test_bad_args(void **state)
     tn_map_destroy(m);
 }
 
+/* ---- parallel builds ---------------------------------------------------------------------- */
+
+typedef struct par_piece {
+    tn_field_task task;
+    void *ctx;
+    int32_t b, e;
+} par_piece;
+
+static void *par_run(void *arg)
+{
+    par_piece *p = arg;
+    p->task(p->ctx, p->b, p->e);
+    return NULL;
+}
+
+/* A parallel loop on three threads (two spawned, one the caller), uneven pieces. */
+static void par_for(tn_field_task task, void *ctx, int32_t count, void *user)
+{
+    int *calls = user;
+    (*calls)++;
+    par_piece pc[3];
+    int32_t cut1 = count / 4, cut2 = count / 2 + 1;
+    if (cut2 > count)
+        cut2 = count;
+    pc[0] = (par_piece){task, ctx, 0, cut1};
+    pc[1] = (par_piece){task, ctx, cut1, cut2};
+    pc[2] = (par_piece){task, ctx, cut2, count};
+    pthread_t th[2];
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pthread_create(&th[k], NULL, par_run, &pc[k + 1]), 0);
+    par_run(&pc[0]);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pthread_join(th[k], NULL), 0);
+}
+
+/* Builds and updates split over threads give the same field as in one thread. */
+static void test_parallel_equals_serial(void **state)
+{
+    (void)state;
+    tn_test_rng r = {71};
+    int calls = 0;
+    for (int it = 0; it < 8; it++) {
+        int32_t w = 20 + (int32_t)tn_test_below(&r, 40), h = 15 + (int32_t)tn_test_below(&r, 30);
+        tn_map *m = tn_test_random_map(w, h, 0.2, 5000 + (uint64_t)it);
+        sprinkle_mud(m, &r, it % 2 ? 0.1 : 0.0);
+        tn_cell g = random_free(m, &r);
+        tn_field_def d = tn_field_def_default();
+        d.map = m;
+        d.moves = (tn_moves){DIAGS[it % 4], TN_COSTS_EXACT};
+        d.flow = (tn_flow_rule)(it / 4);
+        d.los = TN_LOS_EXACT;
+        tn_field *serial = NULL, *par = NULL;
+        assert_int_equal(tn_field_create(&d, &serial), TN_OK);
+        d.parallel_for = par_for;
+        d.parallel_user = &calls;
+        assert_int_equal(tn_field_create(&d, &par), TN_OK);
+        assert_int_equal(tn_field_build(serial, &g, 1), TN_OK);
+        assert_int_equal(tn_field_build(par, &g, 1), TN_OK);
+        assert_fields_equal(par, serial);
+        for (int e = 0; e < 40; e++) {
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w - 1);
+            int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h - 1);
+            if (g.x >= x && g.x < x + 2 && g.y >= y && g.y < y + 2)
+                continue;
+            assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + 2, y + 2}, tn_test_below(&r, 3)),
+                             TN_OK);
+            assert_int_equal(tn_field_update(par, NULL, NULL), TN_OK);
+            assert_int_equal(tn_field_build(serial, &g, 1), TN_OK);
+            assert_fields_equal(par, serial);
+        }
+        tn_field_destroy(serial);
+        tn_field_destroy(par);
+        tn_map_destroy(m);
+    }
+    assert_true(calls > 100);
+}
+
 /* Moving AI benchmark scenarios (8-connected, no corner cutting, diagonal sqrt 2): a field
  * built at each scenario's goal gives the published optimal length at its start, and the path
  * read off the field has that cost. */
@@ -894,6 +972,7 @@ int main(void)
         cmocka_unit_test(test_shared_map),
         cmocka_unit_test(test_allocator),
         cmocka_unit_test(test_movingai_scenarios),
+        cmocka_unit_test(test_parallel_equals_serial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include "tilenav/io.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ static void usage(FILE *f)
             "usage: tilenav field MAP GX GY [--moves 4|8] [--diagonal nocut|one|always]\n"
             "                     [--costs exact|10-14] [--flow optimal|steepest]\n"
             "                     [--los | --los-simple] [--ascii | --png FILE [--scale PX]]\n"
-            "                     [--out FILE] [--bench N] [--bench-towers N]\n\n"
+            "                     [--out FILE] [--threads N] [--bench N] [--bench-towers N]\n\n"
             "Builds the integration field (cost from every cell to the goal cell GX,GY), the\n"
             "8-way flow and, with --los, the cells that see the goal in a straight line, then\n"
             "prints one line:\n"
@@ -37,6 +38,8 @@ static void usage(FILE *f)
             "  --png FILE         heat map of distances with flow arrows and LOS cells\n"
             "  --scale PX         pixels per cell in the PNG (default: fit about 1024 px)\n"
             "  --out FILE         distances as CSV, one map row per line, -1 = unreachable\n"
+            "  --threads N        split the flow rows and the line-of-sight octants over N\n"
+            "                     threads (1..16, default 1); distances stay on one thread\n"
             "  --bench N          time N full builds; prints 'bench builds=N median_ms=...'\n"
             "                     (wall and thread CPU time, medians and minima)\n"
             "  --bench-towers N   place and sell N 2x2 towers at seeded random places, timing\n"
@@ -45,7 +48,7 @@ static void usage(FILE *f)
 
 typedef struct opts {
     const char *map, *png, *out;
-    int64_t gx, gy, scale, bench, towers;
+    int64_t gx, gy, scale, bench, towers, threads;
     tn_moves moves;
     tn_flow_rule flow;
     tn_los_mode los;
@@ -115,6 +118,10 @@ static int parse(int argc, char **argv, opts *o)
             if (!tn_cli_parse_int(v, 1, 64, &o->scale))
                 return tn_cli_usage_error(cmd, "--scale takes 1..64, not '%s'", v);
             i++;
+        } else if (strcmp(a, "--threads") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, 16, &o->threads))
+                return tn_cli_usage_error(cmd, "--threads takes 1..16, not '%s'", v);
+            i++;
         } else if (strcmp(a, "--bench") == 0 && v) {
             if (!tn_cli_parse_int(v, 1, 100000, &o->bench))
                 return tn_cli_usage_error(cmd, "--bench takes 1..100000, not '%s'", v);
@@ -147,6 +154,40 @@ static int parse(int argc, char **argv, opts *o)
         o->moves.diagonal = TN_DIAGONAL_NEVER;
     }
     return 0;
+}
+
+/* tn_field_def::parallel_for on plain threads: the caller runs the first piece. */
+typedef struct piece {
+    tn_field_task task;
+    void *ctx;
+    int32_t b, e;
+} piece;
+
+static void *run_piece(void *arg)
+{
+    piece *p = arg;
+    p->task(p->ctx, p->b, p->e);
+    return NULL;
+}
+
+static void thread_for(tn_field_task task, void *ctx, int32_t count, void *user)
+{
+    int32_t n = *(const int32_t *)user;
+    piece pc[16];
+    pthread_t th[16];
+    bool started[16] = {false};
+    for (int32_t k = 0; k < n; k++)
+        pc[k] = (piece){task, ctx, (int32_t)((int64_t)count * k / n),
+                        (int32_t)((int64_t)count * (k + 1) / n)};
+    for (int32_t k = 1; k < n; k++)
+        started[k] = pthread_create(&th[k], NULL, run_piece, &pc[k]) == 0;
+    run_piece(&pc[0]);
+    for (int32_t k = 1; k < n; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            run_piece(&pc[k]); /* no thread: do it here */
+    }
 }
 
 static const char ARROWS[8] = {'>', '\\', 'v', '/', '<', '\\', '^', '/'};
@@ -402,6 +443,11 @@ int tn_cmd_field(int argc, char **argv)
     def.moves = o.moves;
     def.flow = o.flow;
     def.los = o.los;
+    int32_t nthreads = o.threads > 1 ? (int32_t)o.threads : 1;
+    if (nthreads > 1) {
+        def.parallel_for = thread_for;
+        def.parallel_user = &nthreads;
+    }
     tn_field *f = NULL;
     st = tn_field_create(&def, &f);
     tn_cell goal = {(int32_t)o.gx, (int32_t)o.gy};
