@@ -8,6 +8,9 @@
 #define TILENAV_TILENAV_H
 
 #include "base.h"
+#include "dirmap.h"
+#include "field.h"
+#include "influence.h"
 #include "map.h"
 #include "moves.h"
 #include "rng.h"
