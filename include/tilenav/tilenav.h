@@ -8,6 +8,8 @@
 #define TILENAV_TILENAV_H
 
 #include "base.h"
+#include "broadphase.h"
+#include "contact.h"
 #include "map.h"
 
 #endif
