@@ -204,6 +204,9 @@ tn_status tn_bp_insert(tn_bp *bp, tn_box box, uint32_t user, tn_bp_id *out)
     } else {
         return TN_E_FULL;
     }
+    if (bp->kind == TN_BP_SAP && bp->norder == bp->cap)
+        (void)sap_compact(bp); /* before s is alive, so that its old entry is dropped */
+    TN_ASSERT(bp->kind != TN_BP_SAP || bp->norder < bp->cap);
     bp->alive[s] = 1;
     bp_set_box(bp, s, box);
     bp->user[s] = user;
@@ -213,12 +216,8 @@ tn_status tn_bp_insert(tn_bp *bp, tn_box box, uint32_t user, tn_bp_id *out)
     bp->dirty = true;
     if (bp->kind == TN_BP_GRID || bp->kind == TN_BP_HASH)
         tn__grid_insert(bp, s);
-    else if (bp->kind == TN_BP_SAP) {
-        if (bp->norder == bp->cap)
-            (void)sap_compact(bp);
-        TN_ASSERT(bp->norder < bp->cap);
+    else if (bp->kind == TN_BP_SAP)
         bp->order[bp->norder++] = s;
-    }
     out->id = tn__bp_make_id(bp, s);
     return TN_OK;
 }

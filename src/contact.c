@@ -31,23 +31,19 @@ bool tn_overlap_circle_circle(double ax, double ay, double ar, double bx, double
 
 bool tn_overlap_box_box(tn_box a, tn_box b, tn_contact *out)
 {
-    const double ox = fmin(a.x1, b.x1) - fmax(a.x0, b.x0);
-    const double oy = fmin(a.y1, b.y1) - fmax(a.y0, b.y0);
-    if (!(ox > 0.0) || !(oy > 0.0))
+    if (!(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1))
         return false;
     if (out) {
-        /* centres doubled: (a.x0 + a.x1) vs (b.x0 + b.x1), halves cancel */
-        const double dcx = (0.5 * b.x0 + 0.5 * b.x1) - (0.5 * a.x0 + 0.5 * a.x1);
-        const double dcy = (0.5 * b.y0 + 0.5 * b.y1) - (0.5 * a.y0 + 0.5 * a.y1);
-        if (ox <= oy) {
-            out->nx = dcx < 0.0 ? -1.0 : 1.0;
-            out->ny = 0.0;
-            out->depth = ox;
-        } else {
-            out->nx = 0.0;
-            out->ny = dcy < 0.0 ? -1.0 : 1.0;
-            out->depth = oy;
-        }
+        /* the shortest of the four moves of b that separate them */
+        const double d[4] = {a.x1 - b.x0, b.x1 - a.x0, a.y1 - b.y0, b.y1 - a.y0};
+        static const double n[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+        int k = 0;
+        for (int i = 1; i < 4; i++)
+            if (d[i] < d[k])
+                k = i;
+        out->nx = n[k][0];
+        out->ny = n[k][1];
+        out->depth = d[k];
     }
     return true;
 }
@@ -204,23 +200,45 @@ static void world_bounce(tn_marble *m, tn_box w, double e)
 /* Interim circle-vs-impassable-cells push-out (cells outside the map are walls): up to eight
  * passes, each pushing the circle out of the cell it penetrates deepest and bouncing the
  * velocity. To be replaced by the shared tile-collision mover (tile_collision.h). */
+static bool wall_at(const tn_map *map, int32_t cx, int32_t cy)
+{
+    return !tn_map_passable(map, cx, cy); /* outside the map reads as impassable */
+}
+
 static bool push_out_of_walls(const tn_map *map, tn_marble *m, double e)
 {
     const double tw = tn_map_tile_width(map), th = tn_map_tile_height(map);
     bool moved = false;
     for (int pass = 0; pass < 8; pass++) {
-        const int32_t x0 = (int32_t)floor((m->x - m->r) / tw),
-                      x1 = (int32_t)floor((m->x + m->r) / tw);
-        const int32_t y0 = (int32_t)floor((m->y - m->r) / th),
-                      y1 = (int32_t)floor((m->y + m->r) / th);
+        const int32_t x0 = (int32_t)floor((m->x - m->r) / tw);
+        const int32_t x1 = (int32_t)floor((m->x + m->r) / tw);
+        const int32_t y0 = (int32_t)floor((m->y - m->r) / th);
+        const int32_t y1 = (int32_t)floor((m->y + m->r) / th);
         tn_contact best = {0.0, 0.0, 0.0};
         for (int32_t cy = y0; cy <= y1; cy++)
             for (int32_t cx = x0; cx <= x1; cx++) {
-                if (tn_map_passable(map, cx, cy))
+                if (!wall_at(map, cx, cy))
                     continue;
                 tn_box cell = {cx * tw, cy * th, (cx + 1) * tw, (cy + 1) * th};
                 tn_contact c;
-                if (tn_overlap_circle_box(m->x, m->y, m->r, cell, &c) && c.depth > best.depth)
+                if (!tn_overlap_circle_box(m->x, m->y, m->r, cell, &c))
+                    continue;
+                if (m->x >= cell.x0 && m->x <= cell.x1 && m->y >= cell.y0 && m->y <= cell.y1) {
+                    /* centre inside: leave through the nearest face with open ground behind */
+                    const double d[4] = {m->x - cell.x0, cell.x1 - m->x, m->y - cell.y0,
+                                         cell.y1 - m->y};
+                    static const int32_t nb[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+                    int k = -1;
+                    for (int i = 0; i < 4; i++)
+                        if (!wall_at(map, cx + nb[i][0], cy + nb[i][1]) && (k < 0 || d[i] < d[k]))
+                            k = i;
+                    if (k >= 0) {
+                        c.nx = (double)-nb[k][0];
+                        c.ny = (double)-nb[k][1];
+                        c.depth = d[k] + m->r;
+                    }
+                }
+                if (c.depth > best.depth)
                     best = c;
             }
         if (!(best.depth > 0.0))
@@ -236,6 +254,24 @@ static bool push_out_of_walls(const tn_map *map, tn_marble *m, double e)
         moved = true;
     }
     return moved;
+}
+
+/* Move a marble by its velocity against the walls of `map`, in sub-steps of at most a quarter
+ * tile so that it cannot tunnel through a wall. */
+static void move_with_walls(const tn_map *map, tn_marble *m, double e)
+{
+    const double step = 0.25 * fmin(tn_map_tile_width(map), tn_map_tile_height(map));
+    const double dist = sqrt(m->vx * m->vx + m->vy * m->vy);
+    int32_t k = dist > step ? (int32_t)ceil(dist / step) : 1;
+    if (k > 256)
+        k = 256;
+    (void)push_out_of_walls(map, m, e); /* a push from another marble may have reached a wall */
+    for (int32_t i = 0; i < k; i++) {
+        /* the velocity may change at a bounce: move by the remaining fraction of it */
+        m->x += m->vx / (double)k;
+        m->y += m->vy / (double)k;
+        (void)push_out_of_walls(map, m, e);
+    }
 }
 
 /* ---- the step --------------------------------------------------------------------------- */
@@ -315,12 +351,14 @@ tn_status tn_marbles_step(tn_marble *m, int32_t n, tn_bp *bp, const tn_bp_id *id
         }
     }
     for (int32_t i = 0; i < n; i++) {
-        m[i].x += m[i].vx;
-        m[i].y += m[i].vy;
+        if (p->map) {
+            move_with_walls(p->map, &m[i], e);
+        } else {
+            m[i].x += m[i].vx;
+            m[i].y += m[i].vy;
+        }
         if (p->world_walls)
             world_bounce(&m[i], p->world, e);
-        if (p->map)
-            (void)push_out_of_walls(p->map, &m[i], e);
     }
     if (stats) {
         stats->pairs = np;

@@ -36,8 +36,8 @@ typedef struct tn_contact {
 TN_API bool tn_overlap_circle_circle(double ax, double ay, double ar, double bx, double by,
                                      double br, tn_contact *out);
 
-/// Boxes a and b: true when their interiors overlap (positive area in common). The normal is
-/// along the axis of least penetration, from a's centre towards b's. `out` may be NULL.
+/// Boxes a and b: true when their interiors overlap (positive area in common). Normal and depth
+/// are the shortest move of b that separates them, along +x, -x, +y or -y. `out` may be NULL.
 TN_API bool tn_overlap_box_box(tn_box a, tn_box b, tn_contact *out);
 
 /// Circle (cx, cy, r) and box b: true when the distance from the centre to the box is strictly
