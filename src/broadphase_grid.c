@@ -31,14 +31,16 @@ static inline int32_t floor_shift(int32_t v, int32_t s)
     return v >= 0 ? v >> s : -((-v - 1) >> s) - 1;
 }
 
+/* floor((v - origin) * inv) clamped to [lo, hi]; the clamp keeps neighbours neighbours. */
 static inline int32_t cell_coord(double v, double origin, double inv, int32_t lo, int32_t hi)
 {
-    double u = floor((v - origin) * inv);
+    double u = (v - origin) * inv;
     if (!(u >= (double)lo))
         return lo;
-    if (u > (double)hi)
+    if (u >= (double)hi)
         return hi;
-    return (int32_t)u;
+    int32_t t = (int32_t)u; /* truncation; u is in range here */
+    return (double)t > u ? t - 1 : t;
 }
 
 static inline bool is_hash(const tn_bp *bp)
@@ -422,22 +424,43 @@ static void sort_loose(tn_bp *bp)
         bp->loose_pos[bp->loose[i]] = i;
 }
 
+/* True when slot s would be filed somewhere else than it is now. */
+static bool changes_cell(tn_bp *bp, int32_t s)
+{
+    if (bp->where[s] != TN_BP_IN_MAIN)
+        return true;
+    int8_t l;
+    int32_t cx, cy;
+    uint32_t k;
+    locate(bp, s, &l, &cx, &cy, &k);
+    return l != bp->lev[s] || cx != bp->cx0[s] || cy != bp->cy0[s];
+}
+
 void tn__grid_update(tn_bp *bp, bool force)
 {
     const double limit = (double)bp->count * bp->rebuild_fraction;
-    bool rb = force || (double)bp->nmoved > limit;
+    bool rb = force;
+    if (!rb) {
+        /* count the objects that would leave their cell: few -> incremental, many -> rebuild */
+        int32_t changes = bp->nloose;
+        for (int32_t i = 0; i < bp->nmoved && (double)changes <= limit; i++) {
+            int32_t s = bp->moved[i];
+            if (bp->alive[s] && changes_cell(bp, s))
+                changes++;
+        }
+        rb = (double)changes > limit || (double)bp->ndead > 0.5 * (double)bp->m;
+    }
     if (!rb) {
         for (int32_t i = 0; i < bp->nmoved; i++) {
             int32_t s = bp->moved[i];
             if (bp->alive[s])
                 refile(bp, s);
         }
-        rb = (double)bp->nloose > limit || (double)bp->ndead > 0.5 * (double)bp->m;
-        if (rb) {
+        rb = (double)bp->ndead > 0.5 * (double)bp->m;
+        if (rb)
             rebuild(bp, false);
-        } else if (bp->nloose > 0) {
+        else if (bp->nloose > 0)
             sort_loose(bp);
-        }
     } else {
         rebuild(bp, true);
     }

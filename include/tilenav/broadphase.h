@@ -22,11 +22,16 @@
 ///   which is nearly linear when objects move little. No cell size to tune; suits mixed sizes.
 /// - ::TN_BP_BRUTE: every pair tested; the reference, and fine below a few dozen objects.
 ///
-/// Incremental updates (grids): a move that keeps an object in its cell costs O(1). Objects
-/// that change cell (and new objects) are kept on a "loose" list that is tested by queries
-/// until the next rebuild; tn_bp_update() rebuilds by counting sort on the cell index only
-/// when the loose list is longer than `rebuild_fraction * count`. Objects larger than the
-/// largest cell are kept on a separate "big" list and tested against everything.
+/// Updates: tn_bp_insert/move/remove only record the change (O(1)); tn_bp_update() applies
+/// them. Grids: when more than `rebuild_fraction * count` objects moved, the update rebuilds
+/// everything with one counting sort on the cell key (cache-friendly, O(n + cells)); otherwise
+/// it is incremental: an object still in its cell has its copy rewritten in place, one that
+/// changed cell joins a small "loose" list (sorted by cell, paired by the same stencil plus a
+/// box query against the rest) until the loose list itself passes the threshold. Objects
+/// larger than the largest cell are kept on a "big" list and tested by box query. SAP: the
+/// update re-sorts by insertion sort (falling back to a merge sort when the order changed a
+/// lot). Pairs need an up-to-date structure; queries are exact at any time (between a change
+/// and the update they scan every object).
 ///
 /// Ownership: the ::tn_bp owns all its memory, sized from the def at creation; nothing is
 /// allocated afterwards (a full container reports ::TN_E_FULL, a short buffer
@@ -46,7 +51,8 @@ typedef struct tn_box {
     double x0, y0, x1, y1;
 } tn_box;
 
-/// Handle of an object in a broad phase. 0 is never a valid id; a removed object's id is stale.
+/// Handle of an object in a broad phase: 22 bits of slot and 10 bits of generation. 0 is never
+/// a valid id; a removed object's id is stale (until its slot has been reused 1024 times).
 typedef struct tn_bp_id {
     uint32_t id;
 } tn_bp_id;
@@ -121,8 +127,7 @@ TN_API int32_t tn_bp_count(const tn_bp *bp);
 /// Insert an object with box `box` and user value `user`; `*out` receives its handle.
 /// @return TN_E_FULL at capacity, TN_E_INVALID_ARG (NULL, non-finite or inverted box).
 TN_API TN_NODISCARD tn_status tn_bp_insert(tn_bp *bp, tn_box box, uint32_t user, tn_bp_id *out);
-/// Give an object a new box (takes effect for pairs after the next tn_bp_update(); queries see
-/// it at once).
+/// Give an object a new box (pairs see it after the next tn_bp_update(); queries at once).
 /// @return TN_E_STALE_ID (removed or never issued), TN_E_INVALID_ARG.
 TN_API TN_NODISCARD tn_status tn_bp_move(tn_bp *bp, tn_bp_id id, tn_box box);
 /// Remove an object; its id becomes stale. @return TN_E_STALE_ID, TN_E_INVALID_ARG.
@@ -138,8 +143,9 @@ TN_API TN_NODISCARD tn_status tn_bp_update(tn_bp *bp, tn_bp_stats *stats);
 /// Force a full rebuild (grids: counting sort; SAP: full sort).
 TN_API TN_NODISCARD tn_status tn_bp_rebuild(tn_bp *bp);
 
-/// Report every pair of live objects whose boxes overlap, once each, in no particular order.
-/// Needs an up-to-date structure (TN_E_STATE if objects moved since tn_bp_update()).
+/// Report every pair of live objects whose boxes overlap, once each, in no particular order
+/// (each pair's a/b order is arbitrary too). Needs an up-to-date structure: TN_E_STATE after
+/// any insert, move or remove that tn_bp_update() has not seen.
 /// @return TN_OK, TN_PARTIAL when the callback stopped early, TN_E_STATE, TN_E_INVALID_ARG.
 TN_API TN_NODISCARD tn_status tn_bp_pairs(const tn_bp *bp, tn_bp_pair_fn fn, void *ctx);
 /// The same into a buffer of `cap` pairs. `*len` = pairs found; when more than `cap`, the
@@ -147,7 +153,8 @@ TN_API TN_NODISCARD tn_status tn_bp_pairs(const tn_bp *bp, tn_bp_pair_fn fn, voi
 TN_API TN_NODISCARD tn_status tn_bp_pairs_buf(const tn_bp *bp, tn_bp_pair *out, int64_t cap,
                                               int64_t *len);
 
-/// Every object whose box overlaps `box` (closed). Works between updates too.
+/// Every object whose box overlaps `box` (closed), each once, in no particular order. Exact at
+/// any time; fast after tn_bp_update().
 /// @return TN_OK, TN_PARTIAL (stopped early), TN_E_INVALID_ARG.
 TN_API TN_NODISCARD tn_status tn_bp_query_box(const tn_bp *bp, tn_box box, tn_bp_query_fn fn,
                                               void *ctx);

@@ -58,7 +58,7 @@ typedef struct options {
     int64_t n, steps;
     uint64_t seed;
     bool mixed, kinematic, verbose;
-    double w, h, radius, speed, cell, restitution;
+    double w, h, radius, speed, cell, restitution, rebuild_fraction;
     int64_t levels;
     const char *bp_name;
     tn_bp_kind kind;
@@ -158,7 +158,7 @@ static void usage(FILE *f)
             "usage: tilenav collide --objects N --steps S [--world W H] [--radius R]\n"
             "                       [--broadphase grid|hash|sap|brute] [--seed K] [--kinematic]\n"
             "                       [--mixed] [--speed V] [--cell C] [--levels L]\n"
-            "                       [--restitution E] [--verbose]\n"
+            "                       [--restitution E] [--rebuild-fraction F] [--verbose]\n"
             "Runs N circles in a W x H world (default 4096 x 4096, radius 4, speed 2, seed 1)\n"
             "and prints one line:\n"
             "  collide objects=N steps=S broadphase=B pairs=P contacts=C ms_per_step=X "
@@ -166,7 +166,8 @@ static void usage(FILE *f)
             "--kinematic: the peers' workload (no response; circles pass through each other).\n"
             "Otherwise the marbles: circles bounce off each other (restitution E, default 1)\n"
             "and off the world's edges. --mixed: radii 2..128. --cell/--levels override the\n"
-            "grid's cell size and level count; --verbose adds a phase split on stderr.\n");
+            "grid's cell size and level count, --rebuild-fraction its rebuild threshold;\n"
+            "--verbose adds a phase split on stderr.\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -179,6 +180,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->radius = 4.0;
     o->speed = 2.0;
     o->restitution = 1.0;
+    o->rebuild_fraction = -1.0;
     o->bp_name = "grid";
     o->kind = TN_BP_GRID;
     const char *cmd = "collide";
@@ -216,6 +218,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--levels") && more >= 1) {
             if (!tn_cli_parse_int(argv[++i], 1, TN_BP_MAX_LEVELS, &o->levels))
                 return tn_cli_usage_error(cmd, "bad --levels '%s'", argv[i]);
+        } else if (!strcmp(a, "--rebuild-fraction") && more >= 1) {
+            if (!tn_cli_parse_double(argv[++i], 0.0, 1e9, &o->rebuild_fraction))
+                return tn_cli_usage_error(cmd, "bad --rebuild-fraction '%s'", argv[i]);
         } else if (!strcmp(a, "--restitution") && more >= 1) {
             if (!tn_cli_parse_double(argv[++i], 0.0, 1.0, &o->restitution))
                 return tn_cli_usage_error(cmd, "bad --restitution '%s'", argv[i]);
@@ -268,6 +273,8 @@ static tn_status make_bp(const options *o, const scene *s, tn_bp **out)
     while (levels < TN_BP_MAX_LEVELS && ldexp(d.cell_size, levels - 1) <= 2.0 * rmax + grow)
         levels++;
     d.levels = o->levels > 0 ? (int32_t)o->levels : levels;
+    if (o->rebuild_fraction >= 0.0)
+        d.rebuild_fraction = o->rebuild_fraction;
     return tn_bp_create(&d, out);
 }
 
