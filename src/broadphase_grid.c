@@ -70,28 +70,14 @@ static inline uint32_t cell_key(const tn_bp *bp, int32_t l, int32_t cx, int32_t 
     return is_hash(bp) ? hash_key(bp, l, cx, cy) : dense_key(bp, l, cx, cy);
 }
 
-static void lo_hi(const tn_bp *bp, int32_t axis, int32_t *lo, int32_t *hi)
+/* Level-0 cell of a point (clamped to the grid, or to +-HASH_LIMIT for hashed grids). */
+static inline void cell0(const tn_bp *bp, double x, double y, int32_t *cx, int32_t *cy)
 {
-    if (is_hash(bp)) {
-        *lo = -HASH_LIMIT;
-        *hi = HASH_LIMIT;
-    } else {
-        *lo = 0;
-        *hi = (axis == 0 ? bp->cols[0] : bp->rows[0]) - 1;
-    }
+    *cx = cell_coord(x, bp->ox, bp->inv_cell0, bp->clo[0], bp->chi[0]);
+    *cy = cell_coord(y, bp->oy, bp->inv_cell0, bp->clo[1], bp->chi[1]);
 }
 
-/* Level-0 cell of a point (clamped). */
-static void cell0(const tn_bp *bp, double x, double y, int32_t *cx, int32_t *cy)
-{
-    int32_t lo, hi;
-    lo_hi(bp, 0, &lo, &hi);
-    *cx = cell_coord(x, bp->ox, bp->inv_cell0, lo, hi);
-    lo_hi(bp, 1, &lo, &hi);
-    *cy = cell_coord(y, bp->oy, bp->inv_cell0, lo, hi);
-}
-
-static int32_t level_of(const tn_bp *bp, double size)
+static inline int32_t level_of(const tn_bp *bp, double size)
 {
     for (int32_t l = 0; l < bp->levels; l++)
         if (size <= bp->cell[l] * FIT_MARGIN)
@@ -100,7 +86,8 @@ static int32_t level_of(const tn_bp *bp, double size)
 }
 
 /* Level, cell (at its level) and key of slot s from its box. */
-static void locate(tn_bp *bp, int32_t s, int8_t *lev, int32_t *cx, int32_t *cy, uint32_t *key)
+static inline void locate(tn_bp *bp, int32_t s, int8_t *lev, int32_t *cx, int32_t *cy,
+                          uint32_t *key)
 {
     double w = bp->box[s].x1 - bp->box[s].x0, h = bp->box[s].y1 - bp->box[s].y0;
     int32_t l = level_of(bp, w > h ? w : h);
@@ -158,6 +145,14 @@ tn_status tn__grid_init(tn_bp *bp, const tn_bp_def *def)
         nkeys = k;
     }
     bp->nkeys = (uint32_t)nkeys;
+    if (def->kind == TN_BP_HASH) {
+        bp->clo[0] = bp->clo[1] = -HASH_LIMIT;
+        bp->chi[0] = bp->chi[1] = HASH_LIMIT;
+    } else {
+        bp->clo[0] = bp->clo[1] = 0;
+        bp->chi[0] = bp->cols[0] - 1;
+        bp->chi[1] = bp->rows[0] - 1;
+    }
     size_t n = (size_t)bp->cap;
     bp->cell_start = tn__calloc(&bp->alloc, (nkeys + 1) * sizeof(uint32_t));
     bp->cx0 = tn__alloc(&bp->alloc, n * sizeof(int32_t));

@@ -53,6 +53,7 @@ struct tn_bp {
     double cell[TN_BP_MAX_LEVELS];
     double inv_cell0;
     double ox, oy;                       /* dense: world origin */
+    int32_t clo[2], chi[2];              /* level-0 cell clamp per axis */
     int32_t cols[TN_BP_MAX_LEVELS];      /* dense: real columns per level (>= 2) */
     int32_t rows[TN_BP_MAX_LEVELS];      /* dense: real rows per level */
     int32_t colsp[TN_BP_MAX_LEVELS];     /* dense: cols + 1 (one empty pad column) */
