@@ -3,9 +3,9 @@
  * Each object is filed under one cell: the cell of its box centre in the finest level whose
  * cells are larger than the box (by a relative margin of 1e-6, so that rounding can never put
  * two overlapping objects two cells apart). Two overlapping objects of the same level then sit
- * in the same or adjacent cells; an object and a coarser one sit in adjacent cells of the
- * coarser level. Level-k cell coordinates are the level-0 ones shifted right by k, so the
- * levels nest exactly.
+ * in the same or adjacent cells (the half stencil finds them); a pair across levels is found
+ * by the coarser object with a box query over the finer levels. Level-k cell coordinates are
+ * the level-0 ones shifted right by k, so the levels nest exactly.
  *
  * Storage: a counting sort on the cell key copies the boxes into arrays ordered by key
  * ("main"), with cell_start[key] .. cell_start[key + 1] the entries of a key. Dense keys are
@@ -527,88 +527,16 @@ static inline bool scan_main_cell(const emit_ctx *e, int32_t i, uint32_t from, u
     return true;
 }
 
-/* Level and cell of main entry i. */
-static inline void main_cell(const tn_bp *bp, int32_t l, int32_t i, int32_t *cx, int32_t *cy)
-{
-    if (is_hash(bp)) {
-        *cx = bp->scx[i];
-        *cy = bp->scy[i];
-    } else {
-        int32_t r = (int32_t)(bp->smeta[i].key - bp->base[l]);
-        *cy = r / bp->colsp[l] - 1;
-        *cx = r % bp->colsp[l];
-    }
-}
-
-static bool main_pairs_dense(const emit_ctx *e)
-{
-    const tn_bp *bp = e->bp;
-    const uint32_t *cs = bp->cell_start;
-    for (int32_t l = 0; l < bp->levels; l++) {
-        const int32_t colsp = bp->colsp[l];
-        const uint32_t first = cs[bp->base[l]], last = cs[bp->base[l + 1]];
-        for (uint32_t i = first; i < last; i++) {
-            const uint32_t c = bp->smeta[i].key;
-            /* same cell (after i) and the right neighbour */
-            if (!scan_main(e, (int32_t)i, i + 1, cs[c + 2]))
-                return false;
-            /* the three cells below */
-            if (!scan_main(e, (int32_t)i, cs[c + (uint32_t)colsp - 1], cs[c + (uint32_t)colsp + 2]))
-                return false;
-            if (l + 1 < bp->levels) {
-                int32_t cx, cy;
-                main_cell(bp, l, (int32_t)i, &cx, &cy);
-                for (int32_t L = l + 1; L < bp->levels; L++) {
-                    int32_t x = floor_shift(cx, L - l), y = floor_shift(cy, L - l);
-                    for (int32_t dy = -1; dy <= 1; dy++) {
-                        uint32_t k = dense_key(bp, L, x, y + dy);
-                        if (!scan_main(e, (int32_t)i, cs[k - 1], cs[k + 2]))
-                            return false;
-                    }
-                }
-            }
-        }
-    }
-    return true;
-}
-
-static bool main_pairs_hash(const emit_ctx *e)
-{
-    const tn_bp *bp = e->bp;
-    const uint32_t *cs = bp->cell_start;
-    static const int32_t half[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
-    for (int32_t i = 0; i < bp->m; i++) {
-        const int32_t l = bp->slev[i], cx = bp->scx[i], cy = bp->scy[i];
-        if (bp->sbox[i].x0 > bp->sbox[i].x1)
-            continue; /* dead */
-        const uint32_t c = bp->smeta[i].key;
-        if (!scan_main_cell(e, i, (uint32_t)i + 1, cs[c + 1], l, cx, cy))
-            return false;
-        for (int32_t d = 0; d < 4; d++) {
-            uint32_t k = hash_key(bp, l, cx + half[d][0], cy + half[d][1]);
-            if (!scan_main_cell(e, i, cs[k], cs[k + 1], l, cx + half[d][0], cy + half[d][1]))
-                return false;
-        }
-        for (int32_t L = l + 1; L < bp->levels; L++) {
-            int32_t x = floor_shift(cx, L - l), y = floor_shift(cy, L - l);
-            for (int32_t dy = -1; dy <= 1; dy++)
-                for (int32_t dx = -1; dx <= 1; dx++) {
-                    uint32_t k = hash_key(bp, L, x + dx, y + dy);
-                    if (!scan_main_cell(e, i, cs[k], cs[k + 1], L, x + dx, y + dy))
-                        return false;
-                }
-        }
-    }
-    return true;
-}
-
-/* Visit the main entries whose box overlaps q; fn(ctx, entry) returns false to stop. */
+/* Visit the main entries whose box overlaps q; fn(ctx, entry) returns false to stop. A level
+ * whose cell range is larger than its number of entries is scanned linearly instead. */
 typedef bool (*main_visit_fn)(void *ctx, int32_t entry);
 
-static bool main_query(const tn_bp *bp, tn_box q, main_visit_fn fn, void *ctx)
+/* The same for the levels [l0, l1) only. */
+static bool main_query_levels(const tn_bp *bp, tn_box q, int32_t l0, int32_t l1, main_visit_fn fn,
+                              void *ctx)
 {
     const uint32_t *cs = bp->cell_start;
-    for (int32_t l = 0; l < bp->levels; l++) {
+    for (int32_t l = l0; l < l1; l++) {
         double h = 0.5 * bp->cell[l];
         int32_t ax, ay, bx, by;
         cell0(bp, q.x0 - h, q.y0 - h, &ax, &ay);
@@ -658,6 +586,76 @@ static bool main_query(const tn_bp *bp, tn_box q, main_visit_fn fn, void *ctx)
                         return false;
             }
         }
+    }
+    return true;
+}
+
+static bool main_query(const tn_bp *bp, tn_box q, main_visit_fn fn, void *ctx)
+{
+    return main_query_levels(bp, q, 0, bp->levels, fn, ctx);
+}
+
+/* Cross-level pairs are found from the coarser object: a box query over the finer levels
+ * (it visits about area / cell^2 cells, far fewer than the finer objects would visit if
+ * each looked at the coarse cells around it, which hold many large objects as n grows). */
+typedef struct cross_ctx {
+    const emit_ctx *e;
+    int32_t i;
+} cross_ctx;
+
+static bool cross_fn(void *ctx, int32_t j)
+{
+    const cross_ctx *c = ctx;
+    return emit_main(c->e, c->i, j);
+}
+
+static bool cross_levels(const emit_ctx *e, int32_t i, int32_t l)
+{
+    cross_ctx c = {e, i};
+    return main_query_levels(e->bp, e->bp->sbox[i], 0, l, cross_fn, &c);
+}
+
+static bool main_pairs_dense(const emit_ctx *e)
+{
+    const tn_bp *bp = e->bp;
+    const uint32_t *cs = bp->cell_start;
+    for (int32_t l = 0; l < bp->levels; l++) {
+        const int32_t colsp = bp->colsp[l];
+        const uint32_t first = cs[bp->base[l]], last = cs[bp->base[l + 1]];
+        for (uint32_t i = first; i < last; i++) {
+            const uint32_t c = bp->smeta[i].key;
+            /* same cell (after i) and the right neighbour */
+            if (!scan_main(e, (int32_t)i, i + 1, cs[c + 2]))
+                return false;
+            /* the three cells below */
+            if (!scan_main(e, (int32_t)i, cs[c + (uint32_t)colsp - 1], cs[c + (uint32_t)colsp + 2]))
+                return false;
+            if (l > 0 && !cross_levels(e, (int32_t)i, l))
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool main_pairs_hash(const emit_ctx *e)
+{
+    const tn_bp *bp = e->bp;
+    const uint32_t *cs = bp->cell_start;
+    static const int32_t half[4][2] = {{1, 0}, {-1, 1}, {0, 1}, {1, 1}};
+    for (int32_t i = 0; i < bp->m; i++) {
+        const int32_t l = bp->slev[i], cx = bp->scx[i], cy = bp->scy[i];
+        if (bp->sbox[i].x0 > bp->sbox[i].x1)
+            continue; /* dead */
+        const uint32_t c = bp->smeta[i].key;
+        if (!scan_main_cell(e, i, (uint32_t)i + 1, cs[c + 1], l, cx, cy))
+            return false;
+        for (int32_t d = 0; d < 4; d++) {
+            uint32_t k = hash_key(bp, l, cx + half[d][0], cy + half[d][1]);
+            if (!scan_main_cell(e, i, cs[k], cs[k + 1], l, cx + half[d][0], cy + half[d][1]))
+                return false;
+        }
+        if (l > 0 && !cross_levels(e, i, l))
+            return false;
     }
     return true;
 }
