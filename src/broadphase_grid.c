@@ -435,7 +435,12 @@ void tn__grid_update(tn_bp *bp, bool force)
 {
     const double limit = (double)bp->count * bp->rebuild_fraction;
     bool rb = force;
-    if (!rb) {
+    /* when the last update rebuilt because many objects changed cell and most objects moved
+     * again, rebuild without counting (re-checked every 16th update) */
+    if (!rb && bp->many_changes && 2 * (int64_t)bp->nmoved >= (int64_t)bp->count &&
+        (bp->stats.updates & 15u) != 0)
+        rb = true;
+    if (!force && !rb) {
         /* count the objects that would leave their cell: few -> incremental, many -> rebuild */
         int32_t changes = bp->nloose;
         for (int32_t i = 0; i < bp->nmoved && (double)changes <= limit; i++) {
@@ -443,7 +448,8 @@ void tn__grid_update(tn_bp *bp, bool force)
             if (bp->alive[s] && changes_cell(bp, s))
                 changes++;
         }
-        rb = (double)changes > limit || (double)bp->ndead > 0.5 * (double)bp->m;
+        bp->many_changes = (double)changes > limit;
+        rb = bp->many_changes || (double)bp->ndead > 0.5 * (double)bp->m;
     }
     if (!rb) {
         for (int32_t i = 0; i < bp->nmoved; i++) {

@@ -72,6 +72,7 @@ struct tn_bp {
     uint8_t *where;                      /* per slot: TN_BP_IN_* */
     uint8_t *mflag;                      /* per slot: on the moved list */
     int32_t *moved, nmoved;              /* inserted or moved since the last update */
+    bool many_changes;                   /* the last counted update found many cell changes */
 
     /* SAP */
     double rebuild_fraction;

@@ -58,7 +58,7 @@ typedef struct options {
     int64_t n, steps;
     uint64_t seed;
     bool mixed, kinematic, verbose;
-    double w, h, radius, speed, cell, restitution, rebuild_fraction;
+    double w, h, radius, speed, cell, restitution, rebuild_fraction, active;
     int64_t levels;
     const char *bp_name;
     tn_bp_kind kind;
@@ -158,7 +158,8 @@ static void usage(FILE *f)
             "usage: tilenav collide --objects N --steps S [--world W H] [--radius R]\n"
             "                       [--broadphase grid|hash|sap|brute] [--seed K] [--kinematic]\n"
             "                       [--mixed] [--speed V] [--cell C] [--levels L]\n"
-            "                       [--restitution E] [--rebuild-fraction F] [--verbose]\n"
+            "                       [--restitution E] [--rebuild-fraction F] [--active A]\n"
+            "                       [--verbose]\n"
             "Runs N circles in a W x H world (default 4096 x 4096, radius 4, speed 2, seed 1)\n"
             "and prints one line:\n"
             "  collide objects=N steps=S broadphase=B pairs=P contacts=C ms_per_step=X "
@@ -167,7 +168,9 @@ static void usage(FILE *f)
             "Otherwise the marbles: circles bounce off each other (restitution E, default 1)\n"
             "and off the world's edges. --mixed: radii 2..128. --cell/--levels override the\n"
             "grid's cell size and level count, --rebuild-fraction its rebuild threshold;\n"
-            "--verbose adds a phase split on stderr.\n");
+            "--active A (kinematic, not a peer workload): only the first A*N circles move, the\n"
+            "others rest and are not passed to the broad phase again. --verbose adds a phase\n"
+            "split on stderr.\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -181,6 +184,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->speed = 2.0;
     o->restitution = 1.0;
     o->rebuild_fraction = -1.0;
+    o->active = 1.0;
     o->bp_name = "grid";
     o->kind = TN_BP_GRID;
     const char *cmd = "collide";
@@ -221,6 +225,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--rebuild-fraction") && more >= 1) {
             if (!tn_cli_parse_double(argv[++i], 0.0, 1e9, &o->rebuild_fraction))
                 return tn_cli_usage_error(cmd, "bad --rebuild-fraction '%s'", argv[i]);
+        } else if (!strcmp(a, "--active") && more >= 1) {
+            if (!tn_cli_parse_double(argv[++i], 0.0, 1.0, &o->active))
+                return tn_cli_usage_error(cmd, "bad --active '%s'", argv[i]);
         } else if (!strcmp(a, "--restitution") && more >= 1) {
             if (!tn_cli_parse_double(argv[++i], 0.0, 1.0, &o->restitution))
                 return tn_cli_usage_error(cmd, "bad --restitution '%s'", argv[i]);
@@ -280,6 +287,10 @@ static tn_status make_bp(const options *o, const scene *s, tn_bp **out)
 
 static int run_kinematic(const options *o, scene *s, tn_bp *bp, tn_bp_id *ids)
 {
+    /* --active: the circles past `moving` rest (not part of the peers' workload) */
+    const int32_t moving = (int32_t)ceil(o->active * (double)s->n);
+    for (int32_t i = moving; i < s->n; i++)
+        s->m[i].vx = s->m[i].vy = 0.0;
     double e0 = scene_energy(s);
     counter c = {s, 0, 0};
     double t_move = 0.0, t_update = 0.0, t_pairs = 0.0;
@@ -287,7 +298,7 @@ static int run_kinematic(const options *o, scene *s, tn_bp *bp, tn_bp_id *ids)
     for (int64_t step = 0; step < o->steps; step++) {
         scene_move(s); /* not timed, as in the peers */
         double t0 = tn_cli_now();
-        for (int32_t i = 0; i < s->n; i++) {
+        for (int32_t i = 0; i < moving; i++) {
             tn_status st = tn_bp_move(bp, ids[i], circle_box(s, i));
             if (st != TN_OK)
                 return TN_EXIT_INTERNAL;
