@@ -15,7 +15,8 @@
 ///   hierarchical grid: level k has cells of `cell_size * 2^k`, and each object lives in the
 ///   finest level whose cells are at least as large as its box. Each object is filed under
 ///   the cell of its box centre; pairs come from the cell and its neighbours (the book's "cell
-///   and its 8 neighbours", visiting only half of them so that each pair is found once).
+///   and its 8 neighbours", visiting only half of them so that each pair is found once); a
+///   pair across levels is found by the coarser object, with a box query over the finer ones.
 /// - ::TN_BP_HASH: the same over an unbounded plane (negative coordinates welcome): cells are
 ///   hashed into a table of `2 * capacity` buckets (rounded up to a power of two).
 /// - ::TN_BP_SAP: sort and sweep along x; the order is kept between updates by insertion sort,
@@ -23,7 +24,7 @@
 /// - ::TN_BP_BRUTE: every pair tested; the reference, and fine below a few dozen objects.
 ///
 /// Updates: tn_bp_insert/move/remove only record the change (O(1)); tn_bp_update() applies
-/// them. Grids: when more than `rebuild_fraction * count` objects moved, the update rebuilds
+/// them. Grids: when more than `rebuild_fraction * count` objects changed cell, it rebuilds
 /// everything with one counting sort on the cell key (cache-friendly, O(n + cells)); otherwise
 /// it is incremental: an object still in its cell has its copy rewritten in place, one that
 /// changed cell joins a small "loose" list (sorted by cell, paired by the same stencil plus a
@@ -83,7 +84,8 @@ typedef struct tn_bp_def {
     double cell_size;         ///< grids: side of a level-0 cell, world units, > 0 (default 64)
     int32_t levels;           ///< grids: 1 = plain grid, up to TN_BP_MAX_LEVELS (default 1)
     tn_box world;             ///< TN_BP_GRID: the bounded world (default 0,0 - 1024,1024)
-    double rebuild_fraction;  ///< grids: rebuild when loose > fraction * count (default 0.05)
+    double rebuild_fraction;  ///< grids: rebuild when more than fraction * count objects
+                              ///< changed cell or are loose (default 0.05)
     tn_allocator allocator;   ///< zeroed = malloc/free
     uint32_t internal_cookie; ///< set by tn_bp_def_default(); do not touch
 } tn_bp_def;
