@@ -442,14 +442,17 @@ void tn__grid_update(tn_bp *bp, bool force)
         rb = true;
     if (!force && !rb) {
         /* count the objects that would leave their cell: few -> incremental, many -> rebuild */
-        int32_t changes = bp->nloose;
+        int32_t changes = bp->nloose, moves = 0; /* moves: filed objects that changed cell */
         for (int32_t i = 0; i < bp->nmoved && (double)changes <= limit; i++) {
             int32_t s = bp->moved[i];
-            if (bp->alive[s] && changes_cell(bp, s))
+            if (bp->alive[s] && changes_cell(bp, s)) {
                 changes++;
+                moves += bp->where[s] == TN_BP_IN_MAIN;
+            }
         }
-        bp->many_changes = (double)changes > limit;
-        rb = bp->many_changes || (double)bp->ndead > 0.5 * (double)bp->m;
+        /* only moves predict the next update (not inserts, which happen once) */
+        bp->many_changes = (double)moves > limit;
+        rb = (double)changes > limit || (double)bp->ndead > 0.5 * (double)bp->m;
     }
     if (!rb) {
         for (int32_t i = 0; i < bp->nmoved; i++) {

@@ -32,6 +32,11 @@ static int upair_cmp(const void *pa, const void *pb)
     return 0;
 }
 
+static double urand_range(tn_test_rng *r, double lo, double hi)
+{
+    return lo + tn_test_u01(r) * (hi - lo);
+}
+
 static bool ref_overlap(tn_box a, tn_box b)
 {
     return !(a.x1 < b.x0 || b.x1 < a.x0 || a.y1 < b.y0 || b.y1 < a.y0);
@@ -292,6 +297,59 @@ static void test_pairs_random_sap_brute(void **state)
 }
 
 /* Objects of one size exactly on a lattice of pitch = size: every neighbour touches. */
+/* The update picks the incremental path when few objects change cell and rebuilds when many
+ * do; both give the reference pairs (and the loose list is used, then folded back). */
+static void test_incremental_choice(void **state)
+{
+    (void)state;
+    static scene s;
+    memset(&s, 0, sizeof s);
+    tn_test_rng r = {77};
+    s.n = 1000;
+    for (int32_t i = 0; i < s.n; i++) {
+        double x = urand_range(&r, 0.0, 1000.0), y = urand_range(&r, 0.0, 1000.0);
+        s.box[i] = (tn_box){x, y, x + 5.0, y + 5.0};
+    }
+    tn_bp_kind kinds[] = {TN_BP_GRID, TN_BP_HASH};
+    for (int k = 0; k < 2; k++) {
+        tn_box world = {0, 0, 1000, 1000};
+        tn_bp *bp = make_bp(kinds[k], s.n, 20.0, 1, world, 0.05);
+        insert_all(bp, &s);
+        tn_bp_stats st;
+        assert_int_equal(tn_bp_update(bp, &st), TN_OK);
+        assert_true(st.rebuilt);
+        /* 10 objects jump far: incremental, 10 loose */
+        for (int32_t i = 0; i < 10; i++) {
+            s.box[i].x0 += 300.0;
+            s.box[i].x1 += 300.0;
+            assert_int_equal(tn_bp_move(bp, s.id[i], s.box[i]), TN_OK);
+        }
+        /* every object moves a little inside its cell: patched in place */
+        for (int32_t i = 10; i < s.n; i++) {
+            double c = s.box[i].x0 + 2.5, cell = floor(c / 20.0) * 20.0;
+            double c2 = cell + 0.5 * (c - cell) + 5.0; /* the centre stays in its cell */
+            s.box[i].x0 = c2 - 2.5;
+            s.box[i].x1 = c2 + 2.5;
+            assert_int_equal(tn_bp_move(bp, s.id[i], s.box[i]), TN_OK);
+        }
+        assert_int_equal(tn_bp_update(bp, &st), TN_OK);
+        assert_false(st.rebuilt);
+        assert_int_equal(st.loose, 10);
+        check_pairs(bp, &s);
+        /* half of them jump: rebuild, nothing loose */
+        for (int32_t i = 0; i < s.n; i += 2) {
+            s.box[i].y0 += 100.0;
+            s.box[i].y1 += 100.0;
+            assert_int_equal(tn_bp_move(bp, s.id[i], s.box[i]), TN_OK);
+        }
+        assert_int_equal(tn_bp_update(bp, &st), TN_OK);
+        assert_true(st.rebuilt);
+        assert_int_equal(st.loose, 0);
+        check_pairs(bp, &s);
+        tn_bp_destroy(bp);
+    }
+}
+
 static void test_pairs_lattice(void **state)
 {
     (void)state;
@@ -606,15 +664,11 @@ static void test_allocator(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_pairs_handmade),
-        cmocka_unit_test(test_pairs_random_grid),
-        cmocka_unit_test(test_pairs_random_hash),
-        cmocka_unit_test(test_pairs_random_sap_brute),
-        cmocka_unit_test(test_pairs_lattice),
-        cmocka_unit_test(test_queries),
-        cmocka_unit_test(test_handles_and_capacity),
-        cmocka_unit_test(test_create_limits),
-        cmocka_unit_test(test_allocator),
+        cmocka_unit_test(test_pairs_handmade),    cmocka_unit_test(test_pairs_random_grid),
+        cmocka_unit_test(test_pairs_random_hash), cmocka_unit_test(test_pairs_random_sap_brute),
+        cmocka_unit_test(test_pairs_lattice),     cmocka_unit_test(test_incremental_choice),
+        cmocka_unit_test(test_queries),           cmocka_unit_test(test_handles_and_capacity),
+        cmocka_unit_test(test_create_limits),     cmocka_unit_test(test_allocator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
