@@ -217,8 +217,8 @@ void tn__grid_free(tn_bp *bp)
 
 static void kill_entry(tn_bp *bp, int32_t p)
 {
-    bp->sbox[p].x0 = bp->sbox[p].y0 = INFINITY;
-    bp->sbox[p].x1 = bp->sbox[p].y1 = -INFINITY;
+    bp->sbox[p].x0 = bp->sbox[p].y0 = (double)INFINITY;
+    bp->sbox[p].x1 = bp->sbox[p].y1 = -(double)INFINITY;
     bp->ndead++;
 }
 

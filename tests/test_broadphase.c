@@ -524,7 +524,8 @@ static void test_handles_and_capacity(void **state)
         assert_int_equal(user, 9u);
         assert_true(got.x0 == 1.0 && got.y1 == 2.0);
         /* bad boxes */
-        tn_box nan_box = {NAN, 0, 1, 1}, inv = {2, 0, 1, 1}, inf_box = {0, 0, INFINITY, 1};
+        tn_box nan_box = {(double)NAN, 0, 1, 1}, inv = {2, 0, 1, 1},
+               inf_box = {0, 0, (double)INFINITY, 1};
         assert_int_equal(tn_bp_move(bp, ids[0], nan_box), TN_E_INVALID_ARG);
         assert_int_equal(tn_bp_move(bp, ids[0], inv), TN_E_INVALID_ARG);
         assert_int_equal(tn_bp_insert(bp, inf_box, 0, &again), TN_E_INVALID_ARG);
@@ -582,7 +583,7 @@ static void test_create_limits(void **state)
     d = tn_bp_def_default();
     d.cell_size = 0.0;
     assert_int_equal(tn_bp_create(&d, &bp), TN_E_INVALID_ARG);
-    d.cell_size = NAN;
+    d.cell_size = (double)NAN;
     assert_int_equal(tn_bp_create(&d, &bp), TN_E_INVALID_ARG);
     d = tn_bp_def_default();
     d.levels = 0;

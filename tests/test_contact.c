@@ -23,7 +23,7 @@ static void test_circle_circle(void **state)
     assert_false(tn_overlap_circle_circle(0, 0, 1, 2, 0, 1, &c)); /* touching is not overlap */
     assert_true(tn_overlap_circle_circle(3, 3, 1, 3, 3, 2, &c));  /* same centre */
     assert_true(c.nx == 1.0 && c.ny == 0.0 && c.depth == 3.0);
-    assert_false(tn_overlap_circle_circle(0, 0, 1, NAN, 0, 1, NULL));
+    assert_false(tn_overlap_circle_circle(0, 0, 1, (double)NAN, 0, 1, NULL));
     tn_test_rng r = {11};
     for (int i = 0; i < 2000; i++) {
         double ax = urange(&r, -10, 10), ay = urange(&r, -10, 10), ar = urange(&r, 0.1, 4);
