@@ -408,6 +408,28 @@ static void test_marbles_walls(void **state)
     }
 }
 
+/* Two fast marbles heading for each other meet inside one step: the discrete test never sees
+ * them overlap, the swept test makes them bounce instead of passing through. */
+static void test_marbles_fast_pair(void **state)
+{
+    (void)state;
+    tn_marble m[2] = {{100, 100, 40, 0.5, 2}, {160, 100, -40, 0, 2}};
+    tn_bp_id ids[2];
+    tn_bp_pair scratch[4];
+    tn_bp *bp = marbles_bp(TN_BP_GRID, m, 2, 200, 1, ids);
+    tn_marbles_params p = tn_marbles_params_default();
+    /* after one step the centres would be at 140 and 120: passed through */
+    assert_false(tn_overlap_circle_circle(140, 100.5, 2, 120, 100, 2, NULL));
+    tn_marbles_stats st;
+    assert_int_equal(tn_marbles_step(m, 2, bp, ids, &p, scratch, 4, &st), TN_OK);
+    assert_int_equal(st.contacts, 1);
+    assert_true(m[0].x < m[1].x); /* still in order */
+    assert_true(m[0].vx < 0.0 && m[1].vx > 0.0);
+    double e = tn_marbles_energy(m, 2);
+    assert_true(fabs(e - 0.5 * 4 * (1600 + 0.25 + 1600)) < 1e-9 * e);
+    tn_bp_destroy(bp);
+}
+
 /* A fast marble does not tunnel through a one-tile wall. */
 static void test_marbles_no_tunnelling(void **state)
 {
@@ -443,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_marbles_errors),
         cmocka_unit_test(test_marbles_walls),
         cmocka_unit_test(test_marbles_no_tunnelling),
+        cmocka_unit_test(test_marbles_fast_pair),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
