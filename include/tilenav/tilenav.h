@@ -8,6 +8,8 @@
 #define TILENAV_TILENAV_H
 
 #include "base.h"
+#include "broadphase.h"
+#include "contact.h"
 #include "dirmap.h"
 #include "field.h"
 #include "influence.h"
