@@ -3,6 +3,7 @@
 #include "tilenav/contact.h"
 
 #include "internal.h"
+#include "tilenav/tile_collision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -197,80 +198,28 @@ static void world_bounce(tn_marble *m, tn_box w, double e)
     m->y = lo_y <= hi_y ? fmin(fmax(m->y, lo_y), hi_y) : 0.5 * (w.y0 + w.y1);
 }
 
-/* Interim circle-vs-impassable-cells push-out (cells outside the map are walls): up to eight
- * passes, each pushing the circle out of the cell it penetrates deepest and bouncing the
- * velocity. To be replaced by the shared tile-collision mover (tile_collision.h). */
-static bool wall_at(const tn_map *map, int32_t cx, int32_t cy)
-{
-    return !tn_map_passable(map, cx, cy); /* outside the map reads as impassable */
-}
-
-static bool push_out_of_walls(const tn_map *map, tn_marble *m, double e)
-{
-    const double tw = tn_map_tile_width(map), th = tn_map_tile_height(map);
-    bool moved = false;
-    for (int pass = 0; pass < 8; pass++) {
-        const int32_t x0 = (int32_t)floor((m->x - m->r) / tw);
-        const int32_t x1 = (int32_t)floor((m->x + m->r) / tw);
-        const int32_t y0 = (int32_t)floor((m->y - m->r) / th);
-        const int32_t y1 = (int32_t)floor((m->y + m->r) / th);
-        tn_contact best = {0.0, 0.0, 0.0};
-        for (int32_t cy = y0; cy <= y1; cy++)
-            for (int32_t cx = x0; cx <= x1; cx++) {
-                if (!wall_at(map, cx, cy))
-                    continue;
-                tn_box cell = {cx * tw, cy * th, (cx + 1) * tw, (cy + 1) * th};
-                tn_contact c;
-                if (!tn_overlap_circle_box(m->x, m->y, m->r, cell, &c))
-                    continue;
-                if (m->x >= cell.x0 && m->x <= cell.x1 && m->y >= cell.y0 && m->y <= cell.y1) {
-                    /* centre inside: leave through the nearest face with open ground behind */
-                    const double d[4] = {m->x - cell.x0, cell.x1 - m->x, m->y - cell.y0,
-                                         cell.y1 - m->y};
-                    static const int32_t nb[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-                    int k = -1;
-                    for (int i = 0; i < 4; i++)
-                        if (!wall_at(map, cx + nb[i][0], cy + nb[i][1]) && (k < 0 || d[i] < d[k]))
-                            k = i;
-                    if (k >= 0) {
-                        c.nx = (double)-nb[k][0];
-                        c.ny = (double)-nb[k][1];
-                        c.depth = d[k] + m->r;
-                    }
-                }
-                if (c.depth > best.depth)
-                    best = c;
-            }
-        if (!(best.depth > 0.0))
-            break;
-        const double push = best.depth + 1e-9;
-        m->x -= best.nx * push;
-        m->y -= best.ny * push;
-        const double vn = m->vx * best.nx + m->vy * best.ny;
-        if (vn > 0.0) {
-            m->vx -= (1.0 + e) * vn * best.nx;
-            m->vy -= (1.0 + e) * vn * best.ny;
-        }
-        moved = true;
-    }
-    return moved;
-}
-
-/* Move a marble by its velocity against the walls of `map`, in sub-steps of at most a quarter
- * tile so that it cannot tunnel through a wall. */
+/* Move a marble by its velocity through the tile map with the shared circle mover
+ * (tile_collision.h: exact sweep, no tunnelling at any speed, slides along walls), then bounce:
+ * the velocity component into the last wall touched is reflected with restitution e. A marble
+ * that cannot be freed from a wall (nothing free in reach) stays where it is, at rest. */
 static void move_with_walls(const tn_map *map, tn_marble *m, double e)
 {
-    const double step = 0.25 * fmin(tn_map_tile_width(map), tn_map_tile_height(map));
-    const double dist = sqrt(m->vx * m->vx + m->vy * m->vy);
-    int32_t k = dist > step ? (int32_t)ceil(dist / step) : 1;
-    if (k > 256)
-        k = 256;
-    (void)push_out_of_walls(map, m, e); /* a push from another marble may have reached a wall */
-    for (int32_t i = 0; i < k; i++) {
-        /* the velocity may change at a bounce: move by the remaining fraction of it */
-        m->x += m->vx / (double)k;
-        m->y += m->vy / (double)k;
-        (void)push_out_of_walls(map, m, e);
+    tn_tile_circle_move mv;
+    tn_vec2 c = {(float)m->x, (float)m->y};
+    tn_vec2 d = {(float)m->vx, (float)m->vy};
+    if (tn_tile_move_circle(map, c, (float)m->r, d, &mv) != TN_OK) {
+        m->vx = m->vy = 0.0;
+        return;
+    }
+    m->x = (double)mv.position.x;
+    m->y = (double)mv.position.y;
+    if (mv.contacts > 0) {
+        const double nx = (double)mv.normal.x, ny = (double)mv.normal.y;
+        const double vn = m->vx * nx + m->vy * ny; /* the normal points out of the wall */
+        if (vn < 0.0) {
+            m->vx -= (1.0 + e) * vn * nx;
+            m->vy -= (1.0 + e) * vn * ny;
+        }
     }
 }
 

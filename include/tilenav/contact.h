@@ -94,10 +94,10 @@ TN_API double tn_marbles_energy(const tn_marble *m, int32_t n);
 /// 3. overlapping pairs are separated and bounce (tn_marble_resolve); pairs that meet during
 ///    the step (tn_sweep_circle_circle) bounce at their time of impact, so that fast marbles
 ///    do not pass through each other;
-/// 4. marbles move by their velocity, then bounce off the world edges and are pushed out of
-///    impassable cells of `map` (one private function, an interim stand-in for the shared
-///    tile-collision mover). The wall part assumes radius and per-step speed below a quarter
-///    of a tile.
+/// 4. marbles move by their velocity through the impassable cells of `map` with the shared
+///    circle mover (tn_tile_move_circle: exact sweep, no tunnelling at any speed, sliding),
+///    bounce off the last wall touched with the restitution, then off the world edges. With a
+///    map, positions are rounded to float precision by the mover.
 /// `stats` may be NULL.
 /// @return TN_OK; TN_E_BUFFER_TOO_SMALL when the pairs do not fit (nothing has moved);
 ///         TN_E_INVALID_ARG; TN_E_STALE_ID for a bad handle.
