@@ -8,9 +8,14 @@
 #define TILENAV_TILENAV_H
 
 #include "base.h"
+#include "broadphase.h"
+#include "contact.h"
 #include "crowd.h"
+#include "dirmap.h"
+#include "field.h"
 #include "follow.h"
 #include "formation.h"
+#include "influence.h"
 #include "map.h"
 #include "moves.h"
 #include "rng.h"

@@ -1,0 +1,514 @@
+/* tilenav field: build a flow field towards one goal, print a summary line, optionally render
+ * it (ASCII or PNG heat map with flow arrows and line-of-sight cells), write the distances as
+ * CSV, and benchmark full builds and incremental tower placements. */
+#include "cli.h"
+#include "render/render.h"
+#include "tilenav/io.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int tn_cmd_field(int argc, char **argv);
+extern const char tn_cmd_field_summary[];
+const char tn_cmd_field_summary[] = "flow field to a goal: distances, directions, line of sight";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tilenav field MAP GX GY [--moves 4|8] [--diagonal nocut|one|always]\n"
+            "                     [--costs exact|10-14] [--flow optimal|steepest]\n"
+            "                     [--los | --los-simple] [--ascii | --png FILE [--scale PX]]\n"
+            "                     [--out FILE] [--threads N] [--bench N] [--bench-towers N]\n\n"
+            "Builds the integration field (cost from every cell to the goal cell GX,GY), the\n"
+            "8-way flow and, with --los, the cells that see the goal in a straight line, then\n"
+            "prints one line:\n"
+            "  field width=W height=H reachable=N los=L build_ms=X\n\n"
+            "  --moves 4|8        4- or 8-connected steps (default 8)\n"
+            "  --diagonal RULE    8-connected corner rule: nocut (default), one, always\n"
+            "  --costs KIND       exact (1, sqrt 2; default) or 10-14\n"
+            "  --flow RULE        optimal (on a cheapest path; default) or steepest (the\n"
+            "                     tutorial's: lowest neighbour, 8 ways even when 4-connected)\n"
+            "  --los              exact line of sight; --los-simple: the HowToRTS rule only\n"
+            "  --ascii            print the field: arrows > v < ^ and \\ / for diagonals, * sees\n"
+            "                     the goal, G goal, # blocked, . unreachable\n"
+            "  --png FILE         heat map of distances with flow arrows and LOS cells\n"
+            "  --scale PX         pixels per cell in the PNG (default: fit about 1024 px)\n"
+            "  --out FILE         distances as CSV, one map row per line, -1 = unreachable\n"
+            "  --threads N        split the flow rows and the line-of-sight octants over N\n"
+            "                     threads (1..16, default 1); distances stay on one thread\n"
+            "  --bench N          time N full builds; prints 'bench builds=N median_ms=...'\n"
+            "                     (wall and thread CPU time, medians and minima)\n"
+            "  --bench-towers N   place and sell N 2x2 towers at seeded random places, timing\n"
+            "                     tn_field_update against full builds and checking they agree\n");
+}
+
+typedef struct opts {
+    const char *map, *png, *out;
+    int64_t gx, gy, scale, bench, towers, threads;
+    tn_moves moves;
+    tn_flow_rule flow;
+    tn_los_mode los;
+    bool ascii;
+} opts;
+
+static int parse(int argc, char **argv, opts *o)
+{
+    const char *cmd = "field";
+    memset(o, 0, sizeof *o);
+    int pos = 0;
+    bool four = false, diag_set = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (tn_cli_is_help(a)) {
+            usage(stdout);
+            return -1;
+        } else if (strcmp(a, "--moves") == 0 && v) {
+            if (strcmp(v, "4") == 0)
+                four = true;
+            else if (strcmp(v, "8") != 0)
+                return tn_cli_usage_error(cmd, "--moves takes 4 or 8, not '%s'", v);
+            i++;
+        } else if (strcmp(a, "--diagonal") == 0 && v) {
+            if (strcmp(v, "nocut") == 0)
+                o->moves.diagonal = TN_DIAGONAL_NO_CUT;
+            else if (strcmp(v, "one") == 0)
+                o->moves.diagonal = TN_DIAGONAL_ONE;
+            else if (strcmp(v, "always") == 0)
+                o->moves.diagonal = TN_DIAGONAL_ALWAYS;
+            else if (strcmp(v, "never") == 0)
+                o->moves.diagonal = TN_DIAGONAL_NEVER;
+            else
+                return tn_cli_usage_error(cmd, "unknown --diagonal '%s'", v);
+            diag_set = true;
+            i++;
+        } else if (strcmp(a, "--costs") == 0 && v) {
+            if (strcmp(v, "exact") == 0)
+                o->moves.costs = TN_COSTS_EXACT;
+            else if (strcmp(v, "10-14") == 0)
+                o->moves.costs = TN_COSTS_10_14;
+            else
+                return tn_cli_usage_error(cmd, "unknown --costs '%s'", v);
+            i++;
+        } else if (strcmp(a, "--flow") == 0 && v) {
+            if (strcmp(v, "optimal") == 0)
+                o->flow = TN_FLOW_OPTIMAL;
+            else if (strcmp(v, "steepest") == 0)
+                o->flow = TN_FLOW_STEEPEST;
+            else
+                return tn_cli_usage_error(cmd, "unknown --flow '%s'", v);
+            i++;
+        } else if (strcmp(a, "--los") == 0) {
+            o->los = TN_LOS_EXACT;
+        } else if (strcmp(a, "--los-simple") == 0) {
+            o->los = TN_LOS_SIMPLE;
+        } else if (strcmp(a, "--ascii") == 0) {
+            o->ascii = true;
+        } else if (strcmp(a, "--png") == 0 && v) {
+            o->png = v;
+            i++;
+        } else if (strcmp(a, "--out") == 0 && v) {
+            o->out = v;
+            i++;
+        } else if (strcmp(a, "--scale") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, 64, &o->scale))
+                return tn_cli_usage_error(cmd, "--scale takes 1..64, not '%s'", v);
+            i++;
+        } else if (strcmp(a, "--threads") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, 16, &o->threads))
+                return tn_cli_usage_error(cmd, "--threads takes 1..16, not '%s'", v);
+            i++;
+        } else if (strcmp(a, "--bench") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, 100000, &o->bench))
+                return tn_cli_usage_error(cmd, "--bench takes 1..100000, not '%s'", v);
+            i++;
+        } else if (strcmp(a, "--bench-towers") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, 100000, &o->towers))
+                return tn_cli_usage_error(cmd, "--bench-towers takes 1..100000, not '%s'", v);
+            i++;
+        } else if (a[0] == '-' && a[1] == '-') {
+            return tn_cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
+        } else {
+            if (pos == 0)
+                o->map = a;
+            else if (pos == 1 && !tn_cli_parse_int(a, 0, TN_MAX_DIM - 1, &o->gx))
+                return tn_cli_usage_error(cmd, "GX must be a cell column, not '%s'", a);
+            else if (pos == 2 && !tn_cli_parse_int(a, 0, TN_MAX_DIM - 1, &o->gy))
+                return tn_cli_usage_error(cmd, "GY must be a cell row, not '%s'", a);
+            else if (pos > 2)
+                return tn_cli_usage_error(cmd, "unexpected argument '%s'", a);
+            pos++;
+        }
+    }
+    if (pos != 3)
+        return tn_cli_usage_error(cmd, "expected MAP GX GY");
+    if (o->ascii && o->png)
+        return tn_cli_usage_error(cmd, "--ascii and --png exclude each other");
+    if (four) {
+        if (diag_set && o->moves.diagonal != TN_DIAGONAL_NEVER)
+            return tn_cli_usage_error(cmd, "--diagonal needs --moves 8");
+        o->moves.diagonal = TN_DIAGONAL_NEVER;
+    }
+    return 0;
+}
+
+/* tn_field_def::parallel_for on plain threads: the caller runs the first piece. */
+typedef struct piece {
+    tn_field_task task;
+    void *ctx;
+    int32_t b, e;
+} piece;
+
+static void *run_piece(void *arg)
+{
+    piece *p = arg;
+    p->task(p->ctx, p->b, p->e);
+    return NULL;
+}
+
+static void thread_for(tn_field_task task, void *ctx, int32_t count, void *user)
+{
+    int32_t n = *(const int32_t *)user;
+    piece pc[16];
+    pthread_t th[16];
+    bool started[16] = {false};
+    for (int32_t k = 0; k < n; k++)
+        pc[k] = (piece){task, ctx, (int32_t)((int64_t)count * k / n),
+                        (int32_t)((int64_t)count * (k + 1) / n)};
+    for (int32_t k = 1; k < n; k++)
+        started[k] = pthread_create(&th[k], NULL, run_piece, &pc[k]) == 0;
+    run_piece(&pc[0]);
+    for (int32_t k = 1; k < n; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            run_piece(&pc[k]); /* no thread: do it here */
+    }
+}
+
+static const char ARROWS[8] = {'>', '\\', 'v', '/', '<', '\\', '^', '/'};
+
+static void print_ascii(const tn_map *m, const tn_field *f)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    for (int32_t y = 0; y < h; y++) {
+        for (int32_t x = 0; x < w; x++) {
+            char c;
+            if (!tn_map_passable(m, x, y))
+                c = '#';
+            else if (tn_field_distance(f, x, y) == 0.0f)
+                c = 'G';
+            else if (isinf(tn_field_distance(f, x, y)))
+                c = '.';
+            else if (tn_field_los(f, x, y))
+                c = '*';
+            else
+                c = ARROWS[tn_field_dir(f, x, y) & 7];
+            putchar(c);
+        }
+        putchar('\n');
+    }
+}
+
+static int write_csv(const tn_field *f, const char *path)
+{
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return -1;
+    int32_t w = tn_field_width(f), h = tn_field_height(f);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            float d = tn_field_distance(f, x, y);
+            if (isinf(d))
+                fputs("-1", fp);
+            else
+                fprintf(fp, "%.9g", (double)d);
+            fputc(x + 1 < w ? ',' : '\n', fp);
+        }
+    return fclose(fp) == 0 ? 0 : -1;
+}
+
+static int render_png(const tn_map *m, const tn_field *f, int32_t scale, const char *path)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    if (scale < 1) {
+        int32_t big = w > h ? w : h;
+        scale = 1024 / big;
+        scale = scale < 1 ? 1 : scale > 32 ? 32 : scale;
+    }
+    if ((int64_t)w * scale > 16384 || (int64_t)h * scale > 16384)
+        return -3;
+    tn_canvas c;
+    if (!tn_canvas_init(&c, w * scale, h * scale, (tn_rgba){20, 20, 24, 255}))
+        return -3;
+    float dmax = 0.0f;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            float d = tn_field_distance(f, x, y);
+            if (!isinf(d) && d > dmax)
+                dmax = d;
+        }
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            float d = tn_field_distance(f, x, y);
+            tn_rgba col;
+            if (!tn_map_passable(m, x, y))
+                col = (tn_rgba){70, 70, 76, 255};
+            else if (isinf(d))
+                col = (tn_rgba){36, 36, 40, 255};
+            else
+                col = tn_heat_color(dmax > 0.0f ? d / dmax : 0.0f);
+            tn_canvas_fill_rect(&c, x * scale, y * scale, scale, scale, col);
+            if (tn_field_los(f, x, y))
+                tn_canvas_fill_rect(&c, x * scale, y * scale, scale, scale,
+                                    (tn_rgba){255, 255, 255, 110});
+        }
+    if (scale >= 6) {
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                tn_vec2 v = tn_field_vector(f, x, y);
+                if (v.x == 0.0f && v.y == 0.0f)
+                    continue;
+                float cx = ((float)x + 0.5f) * (float)scale, cy = ((float)y + 0.5f) * (float)scale;
+                float l = 0.4f * (float)scale;
+                tn_canvas_arrow(&c, cx - v.x * l, cy - v.y * l, cx + v.x * l, cy + v.y * l,
+                                0.3f * (float)scale, (tn_rgba){0, 0, 0, 200});
+            }
+    }
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            if (tn_field_distance(f, x, y) == 0.0f)
+                tn_canvas_circle(&c, ((float)x + 0.5f) * (float)scale,
+                                 ((float)y + 0.5f) * (float)scale, 0.4f * (float)scale + 1.0f,
+                                 (tn_rgba){255, 255, 255, 255}, true);
+    int r = tn_canvas_write_png(&c, path);
+    tn_canvas_free(&c);
+    return r;
+}
+
+/* CPU time of this thread in seconds: the machine the benchmarks run on is shared, so wall
+ * time mostly measures waiting; both figures are printed. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int64_t n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Place and sell 2x2 towers; time tn_field_update against a full build of a second field. */
+static int bench_towers(tn_map *m, tn_field *f, const tn_field_def *def, tn_cell goal, int64_t n)
+{
+    const char *cmd = "field";
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    int32_t layer = -1;
+    for (int32_t l = 0; l < tn_map_layer_count(m) && layer < 0; l++)
+        if (tn_map_layer_kind(m, l) == TN_LAYER_TILES &&
+            (tn_map_layer_flags(m, l) & TN_LAYER_TERRAIN))
+            layer = l;
+    const uint32_t tower = TN_MAX_TERRAIN_GID - 1;
+    if (layer < 0 || tn_map_set_terrain(m, tower, (tn_terrain){false, 1.0f}) != TN_OK) {
+        tn_cli_error(cmd, "the map has no terrain layer to place towers on");
+        return TN_EXIT_INPUT;
+    }
+    tn_field *full = NULL;
+    if (tn_field_create(def, &full) != TN_OK || tn_field_build(full, &goal, 1) != TN_OK ||
+        tn_field_update(f, NULL, NULL) < 0) {
+        tn_field_destroy(full);
+        return TN_EXIT_NOMEM;
+    }
+    double *tu = malloc(sizeof(double) * (size_t)n * 2), *tf = malloc(sizeof(double) * (size_t)n);
+    if (!tu || !tf) {
+        free(tu);
+        free(tf);
+        tn_field_destroy(full);
+        return TN_EXIT_NOMEM;
+    }
+    uint64_t s = 12345;
+    int64_t done = 0, nu = 0, refused = 0;
+    bool same = true;
+    long long touched_sum = 0;
+    while (done < n) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        int32_t x = (int32_t)((s >> 33) % (uint64_t)(w - 1));
+        int32_t y = (int32_t)((s >> 13) % (uint64_t)(h - 1));
+        tn_cell cells[4] = {{x, y}, {x + 1, y}, {x, y + 1}, {x + 1, y + 1}};
+        bool free_all = true;
+        for (int k = 0; k < 4; k++)
+            free_all = free_all && tn_map_passable(m, cells[k].x, cells[k].y);
+        if (!free_all)
+            continue;
+        bool cut = false;
+        if (tn_field_would_wall_off(f, cells, 4, &goal, 0, &cut) != TN_OK || cut) {
+            refused++;
+            continue;
+        }
+        uint32_t old[4];
+        for (int k = 0; k < 4; k++)
+            old[k] = tn_map_get(m, layer, cells[k].x, cells[k].y);
+        /* place */
+        double t0 = cpu_now();
+        for (int k = 0; k < 4; k++)
+            if (tn_map_set(m, layer, cells[k].x, cells[k].y, tower) != TN_OK)
+                same = false;
+        int32_t touched = 0;
+        tn_status st = tn_field_update(f, NULL, &touched);
+        double t1 = cpu_now();
+        touched_sum += touched;
+        tu[nu++] = (t1 - t0) * 1e3;
+        double t2 = cpu_now();
+        tn_status st2 = tn_field_build(full, &goal, 1);
+        double t3 = cpu_now();
+        tf[done] = (t3 - t2) * 1e3;
+        if (st != TN_OK || st2 != TN_OK)
+            same = false;
+        else
+            same = same &&
+                   memcmp(tn_field_distances(f), tn_field_distances(full),
+                          sizeof(float) * (size_t)w * (size_t)h) == 0 &&
+                   tn_field_los_count(f) == tn_field_los_count(full) &&
+                   tn_field_reachable_count(f) == tn_field_reachable_count(full);
+        for (int32_t yy = 0; yy < h && same && done < 3; yy++)
+            for (int32_t xx = 0; xx < w; xx++)
+                if (tn_field_dir(f, xx, yy) != tn_field_dir(full, xx, yy) ||
+                    tn_field_los(f, xx, yy) != tn_field_los(full, xx, yy)) {
+                    same = false;
+                    break;
+                }
+        /* sell */
+        t0 = cpu_now();
+        for (int k = 0; k < 4; k++)
+            if (tn_map_set(m, layer, cells[k].x, cells[k].y, old[k]) != TN_OK)
+                same = false;
+        st = tn_field_update(f, NULL, &touched);
+        t1 = cpu_now();
+        tu[nu++] = (t1 - t0) * 1e3;
+        if (st != TN_OK)
+            same = false;
+        done++;
+    }
+    double mu = median(tu, nu), mf = median(tf, n);
+    printf("towers placed=%lld sold=%lld refused=%lld cpu_update_ms=%.4f cpu_full_ms=%.4f "
+           "speedup=%.1f "
+           "touched_avg=%.0f identical=%s\n",
+           (long long)n, (long long)n, (long long)refused, mu, mf, mf / mu,
+           (double)touched_sum / (double)n, same ? "yes" : "no");
+    free(tu);
+    free(tf);
+    tn_field_destroy(full);
+    return same ? TN_EXIT_OK : TN_EXIT_FAIL;
+}
+
+int tn_cmd_field(int argc, char **argv)
+{
+    const char *cmd = "field";
+    opts o;
+    int r = parse(argc, argv, &o);
+    if (r < 0)
+        return TN_EXIT_OK;
+    if (r > 0)
+        return r;
+    tn_map *m = NULL;
+    tn_diag diag;
+    memset(&diag, 0, sizeof diag);
+    tn_status st = tn_map_load(o.map, NULL, &m, &diag);
+    if (st != TN_OK) {
+        char buf[1024];
+        tn_diag_format(&diag, buf, sizeof buf);
+        tn_cli_error(cmd, "%s", buf[0] ? buf : tn_status_str(st));
+        return tn_cli_exit_for(st);
+    }
+    if (o.gx >= tn_map_width(m) || o.gy >= tn_map_height(m)) {
+        tn_map_destroy(m);
+        return tn_cli_usage_error(cmd, "goal %lld,%lld is outside the %dx%d map", (long long)o.gx,
+                                  (long long)o.gy, tn_map_width(m), tn_map_height(m));
+    }
+    tn_field_def def = tn_field_def_default();
+    def.map = m;
+    def.moves = o.moves;
+    def.flow = o.flow;
+    def.los = o.los;
+    int32_t nthreads = o.threads > 1 ? (int32_t)o.threads : 1;
+    if (nthreads > 1) {
+        def.parallel_for = thread_for;
+        def.parallel_user = &nthreads;
+    }
+    tn_field *f = NULL;
+    st = tn_field_create(&def, &f);
+    tn_cell goal = {(int32_t)o.gx, (int32_t)o.gy};
+    double t0 = tn_cli_now();
+    if (st == TN_OK)
+        st = tn_field_build(f, &goal, 1);
+    double ms = (tn_cli_now() - t0) * 1e3;
+    if (st != TN_OK) {
+        tn_cli_error(cmd, "%s",
+                     st == TN_E_GOAL_BLOCKED ? "the goal cell is blocked" : tn_status_str(st));
+        tn_field_destroy(f);
+        tn_map_destroy(m);
+        return tn_cli_exit_for(st);
+    }
+    printf("field width=%d height=%d reachable=%d los=%d build_ms=%.3f\n", tn_map_width(m),
+           tn_map_height(m), tn_field_reachable_count(f), tn_field_los_count(f), ms);
+    int rc = TN_EXIT_OK;
+    if (o.ascii)
+        print_ascii(m, f);
+    if (o.png) {
+        int pr = render_png(m, f, (int32_t)o.scale, o.png);
+        if (pr != 0) {
+            tn_cli_error(cmd, "%s: %s", o.png,
+                         pr == -2   ? "this build has no PNG support"
+                         : pr == -3 ? "image too large (lower --scale)"
+                                    : "cannot write");
+            rc = pr == -3 ? TN_EXIT_USAGE : TN_EXIT_OUTPUT;
+        }
+    }
+    if (o.out && write_csv(f, o.out) != 0) {
+        tn_cli_error(cmd, "%s: cannot write", o.out);
+        rc = TN_EXIT_OUTPUT;
+    }
+    if (rc == TN_EXIT_OK && o.bench > 0) {
+        double *t = malloc(sizeof(double) * (size_t)o.bench * 2);
+        if (!t) {
+            rc = TN_EXIT_NOMEM;
+        } else {
+            double *c = t + o.bench;
+            for (int64_t i = 0; i < o.bench && st == TN_OK; i++) {
+                double a = tn_cli_now(), ca = cpu_now();
+                st = tn_field_build(f, &goal, 1);
+                c[i] = (cpu_now() - ca) * 1e3;
+                t[i] = (tn_cli_now() - a) * 1e3;
+            }
+            double mn = t[0], cmn = c[0];
+            for (int64_t i = 1; i < o.bench; i++) {
+                mn = t[i] < mn ? t[i] : mn;
+                cmn = c[i] < cmn ? c[i] : cmn;
+            }
+            printf("bench builds=%lld median_ms=%.3f min_ms=%.3f cpu_median_ms=%.3f "
+                   "cpu_min_ms=%.3f bytes_per_cell=%.2f\n",
+                   (long long)o.bench, median(t, o.bench), mn, median(c, o.bench), cmn,
+                   (double)tn_field_memory_bytes(f) /
+                       ((double)tn_map_width(m) * (double)tn_map_height(m)));
+            free(t);
+        }
+    }
+    if (rc == TN_EXIT_OK && o.towers > 0)
+        rc = bench_towers(m, f, &def, goal, o.towers);
+    tn_field_destroy(f);
+    tn_map_destroy(m);
+    return rc;
+}
