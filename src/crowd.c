@@ -683,6 +683,34 @@ static inline tn_vec2 flow_sample(const tn_flow_view *v, float x, float y)
     return tn__v2(sx / l, sy / l);
 }
 
+tn_status tn_flow_view_from_field(const tn_field *field, const tn_map *map, tn_cell goal,
+                                  tn_vec2 *dir, uint8_t *los, size_t cells, tn_flow_view *out)
+{
+    if (!field || !map || !dir || !los || !out || !tn_field_ready(field))
+        return TN_E_INVALID_ARG;
+    int32_t w = tn_field_width(field), h = tn_field_height(field);
+    if (w != tn_map_width(map) || h != tn_map_height(map))
+        return TN_E_INVALID_ARG;
+    if (cells < (size_t)w * (size_t)h)
+        return TN_E_BUFFER_TOO_SMALL;
+    if (!tn_map_contains(map, goal.x, goal.y))
+        return TN_E_OUT_OF_MAP;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            dir[i] = tn_field_vector(field, x, y);
+            los[i] = tn_field_los(field, x, y) ? 1 : 0;
+        }
+    out->width = w;
+    out->height = h;
+    out->cell_width = (float)tn_map_tile_width(map);
+    out->cell_height = (float)tn_map_tile_height(map);
+    out->dir = dir;
+    out->los = los;
+    out->goal = tn_map_cell_center_px(map, goal.x, goal.y);
+    return TN_OK;
+}
+
 tn_vec2 tn_flow_view_sample(const tn_flow_view *v, tn_vec2 pos)
 {
     if (!v || !v->dir || v->width < 1 || v->height < 1 || !finite_pos(v->cell_width) ||

@@ -393,6 +393,73 @@ static void test_flow_following(void **state)
     tn_map_destroy(m);
 }
 
+/* The same with a real field (field.h) through tn_flow_view_from_field. */
+static void test_flow_from_field(void **state)
+{
+    (void)state;
+    const char *rows[] = {
+        "....................", "....................", "..######..######....",
+        "..#..........#......", "..#..........#......", "..#...######.#......",
+        "......#.......#.....", "......#.......#.....", "..######...######...",
+        "....................", "..........#.........", "....................",
+    };
+    tn_map *m = tn_test_map_from_rows(rows, 12);
+    tn_field_def fd = tn_field_def_default();
+    fd.map = m;
+    fd.los = TN_LOS_EXACT;
+    tn_field *field = NULL;
+    assert_int_equal(tn_field_create(&fd, &field), TN_OK);
+    tn_vec2 dir[240];
+    uint8_t los[240];
+    tn_flow_view v;
+    /* not built yet, short buffers, goal off the map */
+    assert_int_equal(tn_flow_view_from_field(field, m, (tn_cell){4, 4}, dir, los, 240, &v),
+                     TN_E_INVALID_ARG);
+    tn_cell goal = {4, 4};
+    assert_int_equal(tn_field_build(field, &goal, 1), TN_OK);
+    assert_int_equal(tn_flow_view_from_field(field, m, goal, dir, los, 239, &v),
+                     TN_E_BUFFER_TOO_SMALL);
+    assert_int_equal(tn_flow_view_from_field(field, m, (tn_cell){40, 4}, dir, los, 240, &v),
+                     TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_flow_view_from_field(field, m, goal, dir, los, 240, &v), TN_OK);
+    /* the view holds the field's vectors and sight flags */
+    for (int32_t y = 0; y < 12; y++)
+        for (int32_t x = 0; x < 20; x++) {
+            tn_vec2 fv = tn_field_vector(field, x, y);
+            assert_true(dir[y * 20 + x].x == fv.x && dir[y * 20 + x].y == fv.y);
+            assert_int_equal(los[y * 20 + x], tn_field_los(field, x, y));
+        }
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 150;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    assert_int_equal(tn_crowd_set_flow(c, 0, &v), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_FLOW;
+    ad.flow = 0;
+    ad.arrive_radius = 24.0f;
+    tn_agent_id ids[150];
+    int n = spawn(c, m, 150, 6, ad, ids), arrived = 0;
+    for (int s = 0; s < 3000 && tn_crowd_count(c) > 0; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
+        for (int32_t i = tn_crowd_count(c) - 1; i >= 0; i--) {
+            tn_agent_id id = tn_crowd_agent_at(c, i);
+            tn_agent_state st;
+            assert_int_equal(tn_crowd_get(c, id, &st), TN_OK);
+            if (st.arrived) {
+                assert_int_equal(tn_crowd_remove(c, id), TN_OK);
+                arrived++;
+            }
+        }
+    }
+    assert_int_equal(arrived, n);
+    tn_crowd_destroy(c);
+    tn_field_destroy(field);
+    tn_map_destroy(m);
+}
+
 /* Many fast agents wandering, flocking and pushing on a cluttered map never overlap a wall. */
 static void run_wall_stress(int agents, int steps, uint64_t seed)
 {
@@ -724,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_forces_match_steer),
         cmocka_unit_test(test_flow_following),
+        cmocka_unit_test(test_flow_from_field),
         cmocka_unit_test(test_update_rates),
         cmocka_unit_test(test_push_apart_and_arrive),
         cmocka_unit_test(test_prioritized),

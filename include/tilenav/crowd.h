@@ -40,6 +40,7 @@
 #define TILENAV_CROWD_H
 
 #include "base.h"
+#include "field.h"
 #include "map.h"
 #include "steer.h"
 
@@ -225,6 +226,15 @@ TN_API uint64_t tn_crowd_hash(const tn_crowd *crowd);
 TN_API float tn_crowd_max_wall_overlap(const tn_crowd *crowd);
 /// Bytes of memory the crowd holds.
 TN_API size_t tn_crowd_memory_bytes(const tn_crowd *crowd);
+
+/// Fill a flow view from a built field (field.h): dir[i] = tn_field_vector() of cell i, los[i] =
+/// tn_field_los(), goal = the centre of `goal` in pixels (the cell the field was built for).
+/// `dir` and `los` are the caller's W*H arrays (`cells` entries each) and are referenced by the
+/// view; refill them after tn_field_update(). @return TN_E_INVALID_ARG (NULL, field not built),
+/// TN_E_BUFFER_TOO_SMALL (cells < W*H), TN_E_OUT_OF_MAP (goal).
+TN_API TN_NODISCARD tn_status tn_flow_view_from_field(const tn_field *field, const tn_map *map,
+                                                      tn_cell goal, tn_vec2 *dir, uint8_t *los,
+                                                      size_t cells, tn_flow_view *out);
 
 /// Sample a flow view at a pixel position: bilinear blend of the directions at the four nearest
 /// cell centres (cells without a direction left out), normalised; the cell's own direction when

@@ -23,7 +23,8 @@ static void usage(FILE *f)
             "options: --scan C     at most C neighbour candidates per agent (default 48, 0 = all)\n"
             "         --threads T  spread the step over T threads (same result bit for bit)\n\n"
             "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
-            "runs S fixed steps of 1/60 s: flow field following (straight seek where the cell\n"
+            "runs S fixed steps of 1/60 s: flow field following (field.h, exact line of sight;\n"
+            "arrive straight at the goal where the cell\n"
             "sees the goal), separation, cohesion, alignment, look-ahead avoidance of agents and\n"
             "walls, tile collision. Agents leave the crowd when they reach the goal. Prints\n"
             "  sim agents=N arrived=A steps=S ms_per_step=X max_wall_overlap=D hash=H\n"
@@ -34,143 +35,38 @@ static void usage(FILE *f)
             "re-enters at a random cell, so the count holds).\n");
 }
 
-/* ---- STAND-IN flow field (to be replaced by tilenav/field.h when it lands) ----------------
- * Dijkstra from the goal with 8-connected moves without corner cutting; each cell's
- * direction points at its cheapest legal neighbour; line of sight by stepping the segment from
- * the cell centre to the goal centre every quarter tile. */
+/* ---- the flow field (field.h) and the view the crowd reads -------------------------------- */
 typedef struct sim_flow {
+    tn_field *field;
     tn_vec2 *dir;
     uint8_t *los;
-    float *dist;
+    tn_flow_view view;
 } sim_flow;
 
-typedef struct heap_item {
-    float d;
-    int32_t i;
-} heap_item;
-
-static void heap_push(heap_item *h, size_t *n, heap_item it)
+static tn_status flow_build(const tn_map *m, tn_cell goal, sim_flow *f)
 {
-    size_t k = (*n)++;
-    while (k > 0) {
-        size_t p = (k - 1) / 2;
-        if (h[p].d < it.d || (h[p].d == it.d && h[p].i <= it.i))
-            break;
-        h[k] = h[p];
-        k = p;
-    }
-    h[k] = it;
-}
-
-static heap_item heap_pop(heap_item *h, size_t *n)
-{
-    heap_item top = h[0], last = h[--(*n)];
-    size_t k = 0;
-    for (;;) {
-        size_t l = 2 * k + 1, r = l + 1, m = k;
-        heap_item best = last;
-        if (l < *n && (h[l].d < best.d || (h[l].d == best.d && h[l].i < best.i))) {
-            m = l;
-            best = h[l];
-        }
-        if (r < *n && (h[r].d < best.d || (h[r].d == best.d && h[r].i < best.i)))
-            m = r;
-        if (m == k)
-            break;
-        h[k] = h[m];
-        k = m;
-    }
-    if (*n > 0)
-        h[k] = last;
-    return top;
-}
-
-static bool flow_build(const tn_map *m, tn_cell goal, sim_flow *f)
-{
-    int32_t w = tn_map_width(m), h = tn_map_height(m);
-    size_t n = (size_t)w * (size_t)h;
-    const uint8_t *pass = tn_map_passable_data(m);
-    f->dir = calloc(n, sizeof *f->dir);
-    f->los = calloc(n, 1);
-    f->dist = malloc(n * sizeof *f->dist);
-    heap_item *heap = malloc(n * 8 * sizeof *heap);
-    if (!f->dir || !f->los || !f->dist || !heap) {
-        free(heap);
-        return false;
-    }
-    for (size_t i = 0; i < n; i++)
-        f->dist[i] = INFINITY;
-    size_t hn = 0;
-    int32_t gi = goal.y * w + goal.x;
-    f->dist[gi] = 0.0f;
-    heap_push(heap, &hn, (heap_item){0.0f, gi});
-    static const int dx8[8] = {1, -1, 0, 0, 1, 1, -1, -1}, dy8[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-    while (hn) {
-        heap_item it = heap_pop(heap, &hn);
-        if (it.d > f->dist[it.i])
-            continue;
-        int32_t x = it.i % w, y = it.i / w;
-        for (int k = 0; k < 8; k++) {
-            int32_t nx = x + dx8[k], ny = y + dy8[k];
-            if (nx < 0 || ny < 0 || nx >= w || ny >= h || !pass[ny * w + nx])
-                continue;
-            if (k >= 4 && (!pass[y * w + nx] || !pass[ny * w + x]))
-                continue;
-            /* walking backwards: the step ny -> y enters (x, y) */
-            float cost = (k >= 4 ? 1.41421356f : 1.0f) * tn_map_cost(m, x, y);
-            float nd = it.d + cost;
-            if (nd < f->dist[ny * w + nx]) {
-                f->dist[ny * w + nx] = nd;
-                heap_push(heap, &hn, (heap_item){nd, ny * w + nx});
-            }
-        }
-    }
-    free(heap);
-    float tw = (float)tn_map_tile_width(m), th = (float)tn_map_tile_height(m);
-    tn_vec2 gp = tn_map_cell_center_px(m, goal.x, goal.y);
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++) {
-            int32_t i = y * w + x;
-            if (!isfinite(f->dist[i]))
-                continue;
-            float best = f->dist[i];
-            int bk = -1;
-            for (int k = 0; k < 8; k++) {
-                int32_t nx = x + dx8[k], ny = y + dy8[k];
-                if (nx < 0 || ny < 0 || nx >= w || ny >= h || !pass[ny * w + nx])
-                    continue;
-                if (k >= 4 && (!pass[y * w + nx] || !pass[ny * w + x]))
-                    continue;
-                if (f->dist[ny * w + nx] < best) {
-                    best = f->dist[ny * w + nx];
-                    bk = k;
-                }
-            }
-            if (bk >= 0) {
-                float l = bk >= 4 ? 0.70710678f : 1.0f;
-                f->dir[i] = (tn_vec2){(float)dx8[bk] * l, (float)dy8[bk] * l};
-            }
-            tn_vec2 cp = tn_map_cell_center_px(m, x, y);
-            float ex = gp.x - cp.x, ey = gp.y - cp.y;
-            float len = sqrtf(ex * ex + ey * ey), step = 0.25f * (tw < th ? tw : th);
-            int32_t ns = (int32_t)(len / step) + 1;
-            bool ok = true;
-            for (int32_t s = 1; s <= ns && ok; s++) {
-                float t = (float)s / (float)ns;
-                int32_t cx = (int32_t)floorf((cp.x + ex * t) / tw);
-                int32_t cy = (int32_t)floorf((cp.y + ey * t) / th);
-                ok = cx >= 0 && cy >= 0 && cx < w && cy < h && pass[cy * w + cx];
-            }
-            f->los[i] = ok;
-        }
-    return true;
+    size_t n = (size_t)tn_map_width(m) * (size_t)tn_map_height(m);
+    tn_field_def fd = tn_field_def_default();
+    fd.map = m;
+    fd.los = TN_LOS_EXACT;
+    tn_status st = tn_field_create(&fd, &f->field);
+    if (st < 0)
+        return st;
+    st = tn_field_build(f->field, &goal, 1);
+    if (st < 0)
+        return st;
+    f->dir = malloc(n * sizeof *f->dir);
+    f->los = malloc(n);
+    if (!f->dir || !f->los)
+        return TN_E_NOMEM;
+    return tn_flow_view_from_field(f->field, m, goal, f->dir, f->los, n, &f->view);
 }
 
 static void flow_free(sim_flow *f)
 {
+    tn_field_destroy(f->field);
     free(f->dir);
     free(f->los);
-    free(f->dist);
 }
 
 /* ---- a small thread pool for the crowd's parallel_for -------------------------------------- */
@@ -308,9 +204,9 @@ static int spawn_one(tn_crowd *c, tn_agent_def *ad, const int32_t *reach, int32_
     return tn_crowd_add(c, ad, &id) == TN_OK;
 }
 
-static tn_status sim_run(const tn_map *m, const sim_flow *f, tn_cell goal, int32_t agents,
-                         int32_t steps, uint64_t seed, bool recycle, int32_t max_scan,
-                         sim_pool *pool, sim_result *res)
+static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int32_t steps,
+                         uint64_t seed, bool recycle, int32_t max_scan, sim_pool *pool,
+                         sim_result *res)
 {
     memset(res, 0, sizeof *res);
     int32_t w = tn_map_width(m), h = tn_map_height(m);
@@ -331,8 +227,7 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, tn_cell goal, int32
     tn_status st = tn_crowd_create(&cd, &c);
     if (st < 0)
         return st;
-    tn_flow_view view = {w, h, tw, th, f->dir, f->los, tn_map_cell_center_px(m, goal.x, goal.y)};
-    st = tn_crowd_set_flow(c, 0, &view);
+    st = tn_crowd_set_flow(c, 0, &f->view);
     tn_agent_def ad = tn_agent_def_default();
     ad.radius = 0.2f * tmin;
     ad.max_speed = 4.0f * tmin;
@@ -350,8 +245,9 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, tn_cell goal, int32
         tn_crowd_destroy(c);
         return TN_E_NOMEM;
     }
+    const float *dist = tn_field_distances(f->field);
     for (size_t i = 0; i < cells; i++)
-        if (isfinite(f->dist[i]) && f->dist[i] > 0.0f)
+        if (isfinite(dist[i]) && dist[i] > 0.0f)
             reach[nreach++] = (int32_t)i;
     for (int64_t tries = 0;
          st >= 0 && nreach > 0 && res->spawned < agents && tries < (int64_t)agents * 20; tries++)
@@ -464,10 +360,12 @@ int tn_cmd_sim(int argc, char **argv)
     }
     sim_flow f;
     memset(&f, 0, sizeof f);
-    if (!flow_build(m, goal, &f)) {
+    st = flow_build(m, goal, &f);
+    if (st < 0) {
         flow_free(&f);
         tn_map_destroy(m);
-        return TN_EXIT_NOMEM;
+        tn_cli_error(cmd, "flow field: %s", tn_status_str(st));
+        return tn_cli_exit_for(st);
     }
     int rc = TN_EXIT_OK;
     sim_pool pool;
@@ -491,8 +389,7 @@ int tn_cmd_sim(int argc, char **argv)
                 break;
             }
             sim_result r;
-            st = sim_run(m, &f, goal, (int32_t)n, bsteps, (uint64_t)seed, true, (int32_t)scan,
-                         &pool, &r);
+            st = sim_run(m, &f, (int32_t)n, bsteps, (uint64_t)seed, true, (int32_t)scan, &pool, &r);
             if (st < 0) {
                 tn_cli_error(cmd, "%s", tn_status_str(st));
                 rc = tn_cli_exit_for(st);
@@ -506,8 +403,8 @@ int tn_cmd_sim(int argc, char **argv)
         }
     } else {
         sim_result r;
-        st = sim_run(m, &f, goal, (int32_t)agents, (int32_t)steps, (uint64_t)seed, false,
-                     (int32_t)scan, &pool, &r);
+        st = sim_run(m, &f, (int32_t)agents, (int32_t)steps, (uint64_t)seed, false, (int32_t)scan,
+                     &pool, &r);
         if (st < 0) {
             tn_cli_error(cmd, "%s", tn_status_str(st));
             rc = tn_cli_exit_for(st);
