@@ -1,6 +1,7 @@
 /* tilenav sim: a crowd streaming to a goal through a flow field, with flocking and tile
  * collision; prints one summary line. --bench runs the agent-count curve. */
 #include "cli.h"
+#include "render/render.h"
 #include "tilenav/io.h"
 
 #include <inttypes.h>
@@ -174,6 +175,39 @@ static void pool_stop(sim_pool *p)
     pthread_cond_destroy(&p->done);
 }
 
+/* ---- picture of the final state ------------------------------------------------------------ */
+static int draw_png(const tn_map *m, const tn_crowd *c, tn_vec2 goal, const char *path)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m), big = w > h ? w : h;
+    int32_t scale = big >= 1024 ? 1 : 1024 / big;
+    scale = scale > 16 ? 16 : scale;
+    float k = (float)scale / (float)tn_map_tile_width(m);
+    float ky = (float)scale / (float)tn_map_tile_height(m);
+    tn_canvas cv;
+    if (!tn_canvas_init(&cv, w * scale, h * scale, (tn_rgba){235, 235, 228, 255}))
+        return -2;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            if (!tn_map_passable(m, x, y))
+                tn_canvas_fill_rect(&cv, x * scale, y * scale, scale, scale,
+                                    (tn_rgba){40, 44, 52, 255});
+    for (int32_t i = 0; i < tn_crowd_count(c); i++) {
+        tn_agent_state as;
+        if (tn_crowd_get(c, tn_crowd_agent_at(c, i), &as) != TN_OK)
+            continue;
+        float x = as.pos.x * k, y = as.pos.y * ky, r = as.radius * k;
+        tn_canvas_circle(&cv, x, y, r < 0.7f ? 0.7f : r, (tn_rgba){30, 110, 220, 255}, true);
+        if (r >= 2.0f)
+            tn_canvas_line(&cv, x, y, x + cosf(as.heading) * r * 1.6f,
+                           y + sinf(as.heading) * r * 1.6f, (tn_rgba){10, 30, 80, 255});
+    }
+    tn_canvas_circle(&cv, goal.x * k, goal.y * ky, (float)scale * 0.6f + 2.0f,
+                     (tn_rgba){220, 40, 40, 255}, true);
+    int rc = tn_canvas_write_png(&cv, path);
+    tn_canvas_free(&cv);
+    return rc;
+}
+
 /* ---- the run -------------------------------------------------------------------------------- */
 
 /* CPU time of this thread, seconds: on a shared machine it leaves out the time the thread
@@ -191,6 +225,7 @@ typedef struct sim_result {
     double ms_per_step, cpu_ms_per_step;
     float max_overlap;
     uint64_t hash;
+    int png_rc; /* tn_canvas_write_png's result */
 } sim_result;
 
 static int spawn_one(tn_crowd *c, tn_agent_def *ad, const int32_t *reach, int32_t nreach, int32_t w,
@@ -206,7 +241,7 @@ static int spawn_one(tn_crowd *c, tn_agent_def *ad, const int32_t *reach, int32_
 
 static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int32_t steps,
                          uint64_t seed, bool recycle, int32_t max_scan, sim_pool *pool,
-                         sim_result *res)
+                         const char *png, sim_result *res)
 {
     memset(res, 0, sizeof *res);
     int32_t w = tn_map_width(m), h = tn_map_height(m);
@@ -280,6 +315,7 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     res->ms_per_step = steps > 0 ? total * 1000.0 / steps : 0.0;
     res->cpu_ms_per_step = steps > 0 ? cpu * 1000.0 / steps : 0.0;
     res->hash = tn_crowd_hash(c);
+    res->png_rc = png ? draw_png(m, c, f->view.goal, png) : 0;
     tn_crowd_destroy(c);
     return st;
 }
@@ -334,8 +370,6 @@ int tn_cmd_sim(int argc, char **argv)
         return tn_cli_usage_error(cmd, "expected MAP GX GY");
     if (!bench && (agents < 0 || steps < 0))
         return tn_cli_usage_error(cmd, "--agents and --steps are required");
-    if (png)
-        return tn_cli_usage_error(cmd, "--png is not available yet (needs tools/render)");
     tn_map *m = NULL;
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -389,7 +423,8 @@ int tn_cmd_sim(int argc, char **argv)
                 break;
             }
             sim_result r;
-            st = sim_run(m, &f, (int32_t)n, bsteps, (uint64_t)seed, true, (int32_t)scan, &pool, &r);
+            st = sim_run(m, &f, (int32_t)n, bsteps, (uint64_t)seed, true, (int32_t)scan, &pool,
+                         NULL, &r);
             if (st < 0) {
                 tn_cli_error(cmd, "%s", tn_status_str(st));
                 rc = tn_cli_exit_for(st);
@@ -404,7 +439,7 @@ int tn_cmd_sim(int argc, char **argv)
     } else {
         sim_result r;
         st = sim_run(m, &f, (int32_t)agents, (int32_t)steps, (uint64_t)seed, false, (int32_t)scan,
-                     &pool, &r);
+                     &pool, png, &r);
         if (st < 0) {
             tn_cli_error(cmd, "%s", tn_status_str(st));
             rc = tn_cli_exit_for(st);
@@ -419,6 +454,11 @@ int tn_cmd_sim(int argc, char **argv)
         }
         if (rc == TN_EXIT_OK && r.max_overlap > 0.0f)
             rc = TN_EXIT_FAIL;
+        if (rc == TN_EXIT_OK && r.png_rc != 0) {
+            tn_cli_error(cmd, "cannot write %s%s", png,
+                         r.png_rc == -2 ? " (no PNG support or out of memory)" : "");
+            rc = TN_EXIT_OUTPUT;
+        }
     }
     pool_stop(&pool);
     flow_free(&f);
