@@ -1002,9 +1002,17 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
     tn_vec2 *cache = c->cache ? c->cache + (size_t)i * TN_BEHAVIOUR_COUNT : NULL;
     tn_vec2 f[TN_BEHAVIOUR_COUNT];
     bool run[TN_BEHAVIOUR_COUNT];
-    for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++) {
-        run[b] = (w[b] != 0.0f || c->record) && (!c->periodic || due(c, i, b));
-        f[b] = (cache && !run[b]) ? cache[b] : tn__v2(0.0f, 0.0f);
+    if (!cache) {
+        /* every behaviour with a weight runs, every step */
+        for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++) {
+            run[b] = w[b] != 0.0f;
+            f[b] = tn__v2(0.0f, 0.0f);
+        }
+    } else {
+        for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++) {
+            run[b] = (w[b] != 0.0f || c->record) && (!c->periodic || due(c, i, b));
+            f[b] = run[b] ? tn__v2(0.0f, 0.0f) : cache[b];
+        }
     }
     const scan_rec *self = &c->srec[k];
     tn_vec2 pos = tn__v2(self->x, self->y), vel = tn__v2(c->vx[i], c->vy[i]);
