@@ -9,5 +9,7 @@
 
 #include "base.h"
 #include "map.h"
+#include "path.h"
+#include "search.h"
 
 #endif

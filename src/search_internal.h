@@ -1,0 +1,218 @@
+/* Private parts of the search context shared by search.c (A*, Dijkstra, sliced queries) and
+ * jps.c (Jump Point Search): the context layout, the node state encoding and the open list.
+ *
+ * Per cell the context holds three arrays (16 bytes per cell in all):
+ *   key[i]  (double)   f = g + hk(i) of a generated node, where hk is the scaled heuristic;
+ *                      g is recovered as key[i] - hk(i) when the node is expanded.
+ *   tag[i]  (uint32)   TAG_OPEN | heap position  while the node is on the open list,
+ *                      gen << 3 | dir           once expanded in the current query (dir = the
+ *                                               direction of the last step into it, 0..7),
+ *                      TAG_GOAL                 an unreached goal of the current query,
+ *                      anything else            not reached by the current query.
+ *   heap[k] (uint32)   open list entry: cell index (28 bits) | dir << 28 | goal flag << 31.
+ * Open nodes are reset to 0 when a query ends, so only expanded nodes carry a stamp and a new
+ * query starts by bumping `gen`. */
+#ifndef TILENAV_SEARCH_INTERNAL_H
+#define TILENAV_SEARCH_INTERNAL_H
+
+#include "internal.h"
+#include "tilenav/search.h"
+
+#include <math.h>
+
+#define TAG_OPEN 0x80000000u
+#define TAG_GOAL 0x7fffffffu /* gen field all ones: never a live generation */
+#define GEN_MAX 0x0ffffffeu  /* last generation before the tags are cleared */
+#define ENT_IDX 0x0fffffffu
+#define ENT_GOAL 0x80000000u
+#define ENT_DIR_SHIFT 28
+
+#define TN_COOKIE_SEARCH_CTX 0x53524348u
+#define MAX_HEUR_GOALS 64
+
+/* Query life cycle. */
+enum { Q_IDLE = 0, Q_RUNNING = 1, Q_DONE = 2 };
+
+/* The JPS cache: the map's passability as two padded bitsets (rows, and columns). A cell (x, y)
+ * is bit x + 64 of row y + 1; the padding reads as blocked. */
+typedef struct tn_jps_cache {
+    const tn_map *map;
+    uint64_t revision;
+    int32_t w, h;
+    size_t row_words; /* words per row of the row-major set */
+    size_t col_words; /* words per row of the column-major (transposed) set */
+    uint64_t *rows;   /* (h + 2) * row_words */
+    uint64_t *cols;   /* (w + 2) * col_words */
+    size_t cap_words; /* words allocated for rows + cols */
+} tn_jps_cache;
+
+struct tn_search {
+    tn_allocator alloc;
+    int32_t max_cells;
+    double *key;
+    uint32_t *tag;
+    uint32_t *heap;
+    int32_t heap_n;
+    uint32_t gen;
+
+    /* the running query */
+    int state;
+    tn_status status; /* last status reported by step */
+    const tn_map *map;
+    uint64_t revision;
+    int32_t w, h;
+    const uint8_t *pass;
+    const float *cost;
+    const float *extra;
+    tn_query q;
+    tn_algo algo;
+    int32_t start;
+    int32_t start_x, start_y;
+    const tn_cell *goals;
+    int32_t goal_count;
+    int32_t goal_x, goal_y; /* the only goal (heuristic of single-goal queries) */
+    bool multi_h;           /* heuristic is a minimum over the goals */
+    bool track;             /* keep the best node for closest/partial results */
+    bool uniform;           /* every passable cell costs 1 */
+    double straight, diagonal;
+    double hmul;  /* weight * min cost * (1 + tie epsilon) */
+    double hstr;  /* heuristic per straight unit (before hmul) */
+    double hdiag; /* octile: extra per diagonal unit (before hmul) */
+    double euc;   /* euclidean: cost per unit of distance (before hmul) */
+    tn_heuristic hkind;
+    int32_t end;  /* cell the path ends at (goal, closest or partial), -1 none */
+    int32_t best; /* best expanded node for closest/partial, -1 none */
+    double best_h, best_g;
+    int64_t expanded;
+
+    tn_jps_cache jps;
+};
+
+/* ---- the open list: a binary min-heap of entries ordered by key, then cell index ------ */
+
+static inline bool heap_less(const double *key, uint32_t a, uint32_t b)
+{
+    double ka = key[a & ENT_IDX], kb = key[b & ENT_IDX];
+    return ka < kb || (ka == kb && (a & ENT_IDX) < (b & ENT_IDX));
+}
+
+static inline void heap_sift_up(tn_search *s, int32_t pos, uint32_t e)
+{
+    uint32_t *heap = s->heap;
+    uint32_t *tag = s->tag;
+    const double *key = s->key;
+    while (pos > 0) {
+        int32_t parent = (pos - 1) >> 1;
+        uint32_t pe = heap[parent];
+        if (!heap_less(key, e, pe))
+            break;
+        heap[pos] = pe;
+        tag[pe & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+        pos = parent;
+    }
+    heap[pos] = e;
+    tag[e & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+}
+
+static inline void heap_push(tn_search *s, uint32_t e)
+{
+    TN_ASSERT(s->heap_n < s->max_cells);
+    heap_sift_up(s, s->heap_n++, e);
+}
+
+static inline uint32_t heap_pop(tn_search *s)
+{
+    uint32_t *heap = s->heap;
+    uint32_t *tag = s->tag;
+    const double *key = s->key;
+    uint32_t top = heap[0];
+    int32_t n = --s->heap_n;
+    if (n > 0) {
+        uint32_t e = heap[n];
+        int32_t pos = 0;
+        for (;;) {
+            int32_t c = 2 * pos + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && heap_less(key, heap[c + 1], heap[c]))
+                c++;
+            if (!heap_less(key, heap[c], e))
+                break;
+            heap[pos] = heap[c];
+            tag[heap[c] & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+            pos = c;
+        }
+        heap[pos] = e;
+        tag[e & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+    }
+    return top;
+}
+
+/* ---- helpers shared with jps.c -------------------------------------------------------- */
+
+/* Unscaled heuristic from (x, y) to (gx, gy). */
+static inline double search_h1(const tn_search *s, int32_t x, int32_t y, int32_t gx, int32_t gy)
+{
+    int32_t dx = x > gx ? x - gx : gx - x;
+    int32_t dy = y > gy ? y - gy : gy - y;
+    int32_t mx = dx > dy ? dx : dy, mn = dx > dy ? dy : dx;
+    switch (s->hkind) {
+    case TN_HEURISTIC_MANHATTAN: return s->hstr * (double)(dx + dy);
+    case TN_HEURISTIC_EUCLIDEAN: return s->euc * sqrt((double)dx * dx + (double)dy * dy);
+    case TN_HEURISTIC_CHEBYSHEV: return s->hstr * (double)mx;
+    case TN_HEURISTIC_ZERO: return 0.0;
+    case TN_HEURISTIC_OCTILE:
+    case TN_HEURISTIC_AUTO: break;
+    }
+    return s->hstr * (double)mx + s->hdiag * (double)mn;
+}
+
+/* Scaled heuristic of cell (x, y) towards the goal(s). */
+static inline double tn__search_hk(const tn_search *s, int32_t x, int32_t y)
+{
+    if (!s->multi_h)
+        return s->hmul * search_h1(s, x, y, s->goal_x, s->goal_y);
+    double best = INFINITY;
+    for (int32_t k = 0; k < s->goal_count; k++) {
+        double v = search_h1(s, x, y, s->goals[k].x, s->goals[k].y);
+        best = v < best ? v : best;
+    }
+    return s->hmul * best;
+}
+
+/* Generate or improve node `ni` at (nx, ny) with cost `ng`, reached by a step in direction
+ * `dir` (0..7). */
+static inline void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, double ng,
+                                uint32_t dir)
+{
+    uint32_t t = s->tag[ni];
+    if (t & TAG_OPEN) {
+        uint32_t pos = t & ~TAG_OPEN;
+        uint32_t e = s->heap[pos];
+        double nk = ng + tn__search_hk(s, nx, ny);
+        if (nk < s->key[ni]) {
+            s->key[ni] = nk;
+            heap_sift_up(s, (int32_t)pos, (e & ~(7u << ENT_DIR_SHIFT)) | dir << ENT_DIR_SHIFT);
+        }
+        return;
+    }
+    if ((t >> 3) == s->gen)
+        return; /* expanded */
+    s->key[ni] = ng + tn__search_hk(s, nx, ny);
+    heap_push(s, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u));
+}
+
+/* JPS (jps.c). */
+bool tn__jps_applicable(const tn_search *s, const tn_map *map, const tn_query *q,
+                        int32_t goal_count);
+tn_status tn__jps_prepare(tn_search *s);
+void tn__jps_expand_start(tn_search *s);
+void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
+void tn__jps_free(tn_search *s);
+size_t tn__jps_bytes(const tn_search *s);
+
+/* Direction tables: E, W, S, N, SE, NE, SW, NW. */
+extern const int8_t tn__dir_dx[8];
+extern const int8_t tn__dir_dy[8];
+
+#endif
