@@ -29,6 +29,7 @@
 
 #define TN_COOKIE_SEARCH_CTX 0x53524348u
 #define MAX_HEUR_GOALS 64
+#define TN_INLINE static inline __attribute__((always_inline))
 
 /* Query life cycle. */
 enum { Q_IDLE = 0, Q_RUNNING = 1, Q_DONE = 2 };
@@ -90,13 +91,13 @@ struct tn_search {
 
 /* ---- the open list: a binary min-heap of entries ordered by key, then cell index ------ */
 
-static inline bool heap_less(const double *key, uint32_t a, uint32_t b)
+TN_INLINE bool heap_less(const double *key, uint32_t a, uint32_t b)
 {
     double ka = key[a & ENT_IDX], kb = key[b & ENT_IDX];
     return ka < kb || (ka == kb && (a & ENT_IDX) < (b & ENT_IDX));
 }
 
-static inline void heap_sift_up(tn_search *s, int32_t pos, uint32_t e)
+TN_INLINE void heap_sift_up(tn_search *s, int32_t pos, uint32_t e)
 {
     uint32_t *heap = s->heap;
     uint32_t *tag = s->tag;
@@ -114,13 +115,13 @@ static inline void heap_sift_up(tn_search *s, int32_t pos, uint32_t e)
     tag[e & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
 }
 
-static inline void heap_push(tn_search *s, uint32_t e)
+TN_INLINE void heap_push(tn_search *s, uint32_t e)
 {
     TN_ASSERT(s->heap_n < s->max_cells);
     heap_sift_up(s, s->heap_n++, e);
 }
 
-static inline uint32_t heap_pop(tn_search *s)
+TN_INLINE uint32_t heap_pop(tn_search *s)
 {
     uint32_t *heap = s->heap;
     uint32_t *tag = s->tag;
@@ -151,7 +152,7 @@ static inline uint32_t heap_pop(tn_search *s)
 /* ---- helpers shared with jps.c -------------------------------------------------------- */
 
 /* Unscaled heuristic from (x, y) to (gx, gy). */
-static inline double search_h1(const tn_search *s, int32_t x, int32_t y, int32_t gx, int32_t gy)
+TN_INLINE double search_h1(const tn_search *s, int32_t x, int32_t y, int32_t gx, int32_t gy)
 {
     int32_t dx = x > gx ? x - gx : gx - x;
     int32_t dy = y > gy ? y - gy : gy - y;
@@ -168,7 +169,7 @@ static inline double search_h1(const tn_search *s, int32_t x, int32_t y, int32_t
 }
 
 /* Scaled heuristic of cell (x, y) towards the goal(s). */
-static inline double tn__search_hk(const tn_search *s, int32_t x, int32_t y)
+TN_INLINE double tn__search_hk(const tn_search *s, int32_t x, int32_t y)
 {
     if (!s->multi_h)
         return s->hmul * search_h1(s, x, y, s->goal_x, s->goal_y);
@@ -182,8 +183,8 @@ static inline double tn__search_hk(const tn_search *s, int32_t x, int32_t y)
 
 /* Generate or improve node `ni` at (nx, ny) with cost `ng`, reached by a step in direction
  * `dir` (0..7). */
-static inline void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, double ng,
-                                uint32_t dir)
+TN_INLINE void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, double ng,
+                            uint32_t dir)
 {
     uint32_t t = s->tag[ni];
     if (t & TAG_OPEN) {
