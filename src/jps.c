@@ -60,7 +60,7 @@ tn_status tn__jps_prepare(tn_search *s)
     /* a scan may read one word past the last padding bit it stops at */
     size_t rw = ((size_t)w + 2 * PAD + 63) / 64 + 1;
     size_t cw = ((size_t)h + 2 * PAD + 63) / 64 + 1;
-    size_t need = rw * ((size_t)h + 2) + cw * ((size_t)w + 2);
+    size_t need = rw * ((size_t)h + 2) + cw * ((size_t)w + 2) + 1;
     if (need > c->cap_words) {
         tn__jps_free(s);
         c->rows = tn__alloc(&s->alloc, need * sizeof(uint64_t));
@@ -88,25 +88,39 @@ tn_status tn__jps_prepare(tn_search *s)
     return TN_OK;
 }
 
-/* 64 bits of `row` starting at bit b (bit 0 of the result = bit b). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* At least 57 bits of `row` starting at bit b (bit 0 of the result = bit b): one unaligned
+ * load. The allocation has a spare word at the end, so the load never leaves it. */
+static inline uint64_t bits_at(const uint64_t *row, uint32_t b)
+{
+    uint64_t v;
+    memcpy(&v, (const unsigned char *)row + (b >> 3), sizeof v);
+    return v >> (b & 7);
+}
+#else
 static inline uint64_t bits_at(const uint64_t *row, uint32_t b)
 {
     uint32_t wi = b >> 6, sh = b & 63;
     return (row[wi] >> sh) | ((row[wi + 1] << 1) << (63 - sh));
 }
+#endif
+
+#define BLOCK 56
+#define LOW56 ((1ull << BLOCK) - 1)
 
 /* Scan a line forwards from position p (exclusive) in `cur`, with the neighbouring lines `a`
- * and `b`. Returns the first position that is a jump point (free, with a side cell that is free
- * while the side cell before it is blocked), or -1 when a blocked cell comes first. `*wall`
- * receives the first blocked position in that case. */
+ * and `b`, 56 cells per step. Returns the first position that is a jump point (free, with a
+ * side cell that is free while the side cell before it is blocked), or -1 when a blocked cell
+ * comes first; `*wall` then receives that position. */
 static inline int32_t scan_fwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, int32_t p,
                                int32_t *wall)
 {
     int32_t pos = p + 1;
     for (;;) {
         uint32_t bit = (uint32_t)(pos + PAD);
+        /* u, d: bit 0 = position pos - 1; c: bit 0 = position pos */
         uint64_t u = bits_at(a, bit - 1), d = bits_at(b, bit - 1), c = bits_at(cur, bit);
-        uint64_t stop = (((u >> 1) & ~u) | ((d >> 1) & ~d) | ~c) & (~0ull >> 1);
+        uint64_t stop = (((u >> 1) & ~u) | ((d >> 1) & ~d) | ~c) & LOW56;
         if (stop) {
             int j = __builtin_ctzll(stop);
             if (!((c >> j) & 1u)) {
@@ -115,7 +129,7 @@ static inline int32_t scan_fwd(const uint64_t *a, const uint64_t *cur, const uin
             }
             return pos + j;
         }
-        pos += 63;
+        pos += BLOCK;
     }
 }
 
@@ -125,11 +139,13 @@ static inline int32_t scan_bwd(const uint64_t *a, const uint64_t *cur, const uin
 {
     int32_t pos = p - 1;
     for (;;) {
-        /* bit 63 of c = position pos; bit 63 of u/d = position pos + 1 */
         uint32_t bit = (uint32_t)(pos + PAD);
-        uint64_t u = bits_at(a, bit - 62), d = bits_at(b, bit - 62), c = bits_at(cur, bit - 63);
+        /* after the shift, bit 63 of c = position pos and bit 63 of u/d = position pos + 1;
+         * bits 7..63 are valid */
+        uint64_t u = bits_at(a, bit + 1 - BLOCK) << 7, d = bits_at(b, bit + 1 - BLOCK) << 7;
+        uint64_t c = bits_at(cur, bit - BLOCK) << 7;
         uint64_t fu = (u & ~(u >> 1)) << 1, fd = (d & ~(d >> 1)) << 1;
-        uint64_t stop = (fu | fd | ~c) & ~1ull;
+        uint64_t stop = (fu | fd | ~c) & ~0xffull;
         if (stop) {
             int j = __builtin_clzll(stop);
             if (!((c >> (63 - j)) & 1u)) {
@@ -138,7 +154,7 @@ static inline int32_t scan_bwd(const uint64_t *a, const uint64_t *cur, const uin
             }
             return pos - j;
         }
-        pos -= 63;
+        pos -= BLOCK;
     }
 }
 
@@ -163,11 +179,12 @@ static inline bool cell_free(const jctx *j, int32_t x, int32_t y)
     return bit_get(row_of(j, y), x);
 }
 
-/* Straight jump from (x, y) along a row (dx = +-1): the x of the jump point, or -1. */
-static inline int32_t jump_h(const jctx *j, int32_t x, int32_t y, int32_t dx)
+/* Straight jump from (x, y) along a row (dx = +-1): the x of the jump point, or -1. `c` is
+ * the row of y. */
+static inline int32_t jump_h_row(const jctx *j, const uint64_t *c, int32_t x, int32_t y, int32_t dx)
 {
     int32_t wall = 0;
-    const uint64_t *a = row_of(j, y - 1), *c = row_of(j, y), *b = row_of(j, y + 1);
+    const uint64_t *a = c - j->rw, *b = c + j->rw;
     int32_t r = dx > 0 ? scan_fwd(a, c, b, x, &wall) : scan_bwd(a, c, b, x, &wall);
     if (y == j->gy) {
         int32_t stop = r >= 0 ? r : wall;
@@ -175,6 +192,11 @@ static inline int32_t jump_h(const jctx *j, int32_t x, int32_t y, int32_t dx)
             return j->gx;
     }
     return r;
+}
+
+static inline int32_t jump_h(const jctx *j, int32_t x, int32_t y, int32_t dx)
+{
+    return jump_h_row(j, row_of(j, y), x, y, dx);
 }
 
 /* Straight jump from (x, y) along a column (dy = +-1): the y of the jump point, or -1. */
@@ -194,14 +216,18 @@ static inline int32_t jump_v(const jctx *j, int32_t x, int32_t y, int32_t dy)
 /* Diagonal jump from (x, y): the number of diagonal steps to the jump point, or 0. */
 static int32_t jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t dy)
 {
+    const uint64_t *cur = row_of(j, y);
+    const ptrdiff_t step = dy > 0 ? (ptrdiff_t)j->rw : -(ptrdiff_t)j->rw;
     for (int32_t k = 1;; k++) {
-        if (!cell_free(j, x + dx, y) || !cell_free(j, x, y + dy) || !cell_free(j, x + dx, y + dy))
+        const uint64_t *nxt = cur + step;
+        if (!bit_get(cur, x + dx) || !bit_get(nxt, x) || !bit_get(nxt, x + dx))
             return 0;
         x += dx;
         y += dy;
+        cur = nxt;
         if (x == j->gx && y == j->gy)
             return k;
-        if (jump_h(j, x, y, dx) >= 0 || jump_v(j, x, y, dy) >= 0)
+        if (jump_h_row(j, cur, x, y, dx) >= 0 || jump_v(j, x, y, dy) >= 0)
             return k;
     }
 }

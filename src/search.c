@@ -636,49 +636,55 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
     }
     const int32_t w = s->w;
     pnode e = {end, end % w, end / w};
-    /* count, then fill backwards: every cell of the path, JPS segments included */
-    int32_t n = 1, steps;
-    pnode c = e, p;
-    while (prev_node(s, c, &p, &steps)) {
-        n += steps;
-        c = p;
-    }
-    r.length = n;
     r.end = (tn_cell){e.x, e.y};
     for (int32_t k = 0; k < s->goal_count; k++)
         if (s->goals[k].x == r.end.x && s->goals[k].y == r.end.y) {
             r.goal = k;
             break;
         }
+    /* one walk from the end: cells are written backwards from the end of the buffer (while
+     * they fit) and moved to the front afterwards */
+    int32_t n = 0, steps;
+    pnode c = e, p;
+    for (;;) {
+        bool more = prev_node(s, c, &p, &steps);
+        if (!more) {
+            if (n < cap)
+                out[cap - 1 - n] = (tn_cell){c.x, c.y};
+            n++;
+            break;
+        }
+        int32_t dx = (c.x - p.x) / steps, dy = (c.y - p.y) / steps;
+        for (int32_t j = 0; j < steps; j++, n++)
+            if (n < cap)
+                out[cap - 1 - n] = (tn_cell){c.x - j * dx, c.y - j * dy};
+        c = p;
+    }
+    r.length = n;
     if (n > cap) {
         if (res)
             *res = r;
         return TN_E_BUFFER_TOO_SMALL;
     }
-    int32_t k = n - 1;
-    c = e;
-    for (;;) {
-        if (!prev_node(s, c, &p, &steps)) {
-            out[k--] = (tn_cell){c.x, c.y};
-            break;
-        }
-        int32_t dx = (c.x - p.x) / steps, dy = (c.y - p.y) / steps;
-        for (int32_t j = 0; j < steps; j++)
-            out[k--] = (tn_cell){c.x - j * dx, c.y - j * dy};
-        c = p;
-    }
-    TN_ASSERT(k == -1);
+    if (n < cap)
+        memmove(out, out + (cap - n), (size_t)n * sizeof *out);
     /* the cost, summed from the start in the same order as any caller would */
     double cost = 0.0;
     const float *tc = s->cost, *ex = s->extra;
-    for (int32_t j = 1; j < n; j++) {
-        bool diag = out[j].x != out[j - 1].x && out[j].y != out[j - 1].y;
-        double base = diag ? s->diagonal : s->straight;
-        int32_t i = out[j].y * w + out[j].x;
-        double sc = base * (double)tc[i];
-        if (ex)
-            sc += (double)ex[i];
-        cost += sc;
+    if (s->uniform && !ex) {
+        for (int32_t j = 1; j < n; j++)
+            cost +=
+                out[j].x != out[j - 1].x && out[j].y != out[j - 1].y ? s->diagonal : s->straight;
+    } else {
+        for (int32_t j = 1; j < n; j++) {
+            bool diag = out[j].x != out[j - 1].x && out[j].y != out[j - 1].y;
+            double base = diag ? s->diagonal : s->straight;
+            int32_t i = out[j].y * w + out[j].x;
+            double sc = base * (double)tc[i];
+            if (ex)
+                sc += (double)ex[i];
+            cost += sc;
+        }
     }
     r.cost = cost;
     if (res)
