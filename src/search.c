@@ -8,11 +8,6 @@
 const int8_t tn__dir_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 const int8_t tn__dir_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 
-/* Tie-break factor on h: among nodes of equal f the one with the smaller h comes first. It
- * inflates h by 2^-30 (a relative 1e-9), far above rounding noise, far below any cost
- * difference a caller could observe. */
-#define TIE_EPS (1.0 / 1073741824.0)
-
 tn_search_def tn_search_def_default(void)
 {
     tn_search_def d;
@@ -138,9 +133,10 @@ static void search_new_generation(tn_search *s)
 /* Reset the open nodes and unreached goal marks so that the next generation starts clean. */
 static void search_finish(tn_search *s)
 {
-    for (int32_t k = 0; k < s->heap_n; k++)
-        s->tag[s->heap[k] & ENT_IDX] = 0;
+    for (int32_t k = 0; k < q_count(s); k++)
+        s->tag[q_entry(s, k) & ENT_IDX] = 0;
     s->heap_n = 0;
+    s->stack_n = 0;
     for (int32_t k = 0; k < s->goal_count; k++) {
         int32_t gi = tn_map_index(s->map, s->goals[k].x, s->goals[k].y);
         if (gi >= 0 && s->tag[gi] == TAG_GOAL)
@@ -191,7 +187,7 @@ static void search_setup_heuristic(tn_search *s)
     s->euc = per_diag < s->straight ? per_diag : s->straight;
     double w = q->weight == 0.0 ? 1.0 : q->weight;
     double minc = (double)tn_map_min_cost(s->map);
-    s->hmul = w * minc * (1.0 + TIE_EPS);
+    s->hmul = w * minc;
     s->multi_h = s->goal_count > 1 && h != TN_HEURISTIC_ZERO;
     if (s->goal_count >= 1) {
         s->goal_x = s->goals[0].x;
@@ -291,6 +287,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
 
     search_new_generation(s);
     s->heap_n = 0;
+    s->stack_n = 0;
     s->state = Q_RUNNING;
     s->status = TN_IN_PROGRESS;
     for (int32_t k = 0; k < goal_count; k++) {
@@ -301,6 +298,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     uint32_t st = (uint32_t)s->start;
     bool start_goal = s->tag[st] == TAG_GOAL;
     s->key[st] = tn__search_hk(s, start.x, start.y);
+    q_set_level(s, s->key[st]);
     if (algo == TN_ALGO_JPS && !start_goal) {
         /* JPS expands the start in all directions before the loop */
         s->tag[st] = s->gen << 3;
@@ -312,7 +310,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         }
         tn__jps_expand_start(s);
     } else {
-        heap_push(s, st | (start_goal ? ENT_GOAL : 0u));
+        q_push(s, st | (start_goal ? ENT_GOAL : 0u));
     }
     return TN_IN_PROGRESS;
 }
@@ -434,20 +432,18 @@ static tn_status astar_run_fast(tn_search *s, int64_t budget)
         if (t_ & TAG_OPEN) {                                                                       \
             double nk_ = (NG) + HK(NX, NY);                                                        \
             if (nk_ < key[ni_]) {                                                                  \
-                uint32_t pos_ = t_ & ~TAG_OPEN;                                                    \
                 key[ni_] = nk_;                                                                    \
-                heap_sift_up(s, (int32_t)pos_,                                                     \
-                             (s->heap[pos_] & ~(7u << ENT_DIR_SHIFT)) | (DIR) << ENT_DIR_SHIFT);   \
+                q_decreased(s, t_, (DIR));                                                         \
             }                                                                                      \
         } else if ((t_ >> 3) != gen) {                                                             \
             key[ni_] = (NG) + HK(NX, NY);                                                          \
-            heap_push(s, ni_ | (DIR) << ENT_DIR_SHIFT | (t_ == TAG_GOAL ? ENT_GOAL : 0u));         \
+            q_push(s, ni_ | (DIR) << ENT_DIR_SHIFT | (t_ == TAG_GOAL ? ENT_GOAL : 0u));            \
         }                                                                                          \
     } while (0)
-    while (s->heap_n > 0) {
+    while (!q_empty(s)) {
         if (budget-- <= 0)
             return TN_IN_PROGRESS;
-        uint32_t e = heap_pop(s);
+        uint32_t e = q_pop(s);
         uint32_t i = e & ENT_IDX;
         tag[i] = gen << 3 | ((e >> ENT_DIR_SHIFT) & 7u);
         s->expanded++;
@@ -496,10 +492,10 @@ static tn_status search_run(tn_search *s, int64_t budget)
     if (!jps && s->uniform && !s->extra && !s->track && s->q.moves.diagonal == TN_DIAGONAL_NO_CUT &&
         !s->multi_h && s->hkind == TN_HEURISTIC_OCTILE)
         return astar_run_fast(s, budget);
-    while (s->heap_n > 0) {
+    while (!q_empty(s)) {
         if (budget-- <= 0)
             return TN_IN_PROGRESS;
-        uint32_t e = heap_pop(s);
+        uint32_t e = q_pop(s);
         uint32_t i = e & ENT_IDX;
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
         s->tag[i] = s->gen << 3 | dir;
@@ -761,6 +757,7 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     s->hmul = 0.0;
     search_new_generation(s);
     s->heap_n = 0;
+    s->stack_n = 0;
     for (int32_t k = 0; k < source_count; k++) {
         int32_t i = tn_map_index(map, sources[k].x, sources[k].y);
         if (i < 0 || !pass[i] || (s->tag[i] & TAG_OPEN))

@@ -21,6 +21,8 @@
 #include <math.h>
 
 #define TAG_OPEN 0x80000000u
+#define TAG_STACK 0x40000000u /* with TAG_OPEN: on the f-level stack, at the position below */
+#define TAG_POS 0x0fffffffu
 #define TAG_GOAL 0x7fffffffu /* gen field all ones: never a live generation */
 #define GEN_MAX 0x0ffffffeu  /* last generation before the tags are cleared */
 #define ENT_IDX 0x0fffffffu
@@ -52,8 +54,10 @@ struct tn_search {
     int32_t max_cells;
     double *key;
     uint32_t *tag;
-    uint32_t *heap;
+    uint32_t *heap; /* the heap grows from the front, the f-level stack from the back */
     int32_t heap_n;
+    int32_t stack_n;
+    double flimit; /* nodes with a key up to this go on the stack */
     uint32_t gen;
 
     /* the running query */
@@ -149,6 +153,72 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
     return top;
 }
 
+/* ---- the open list: heap + f-level stack ----------------------------------------------
+ * A* may expand nodes of equal f in any order. Nodes whose key is within a relative 1e-10 of
+ * the key last taken from the heap (the current f level) go on a LIFO stack instead of the
+ * heap: pushing and popping them is O(1), and the last generated (deepest) node comes first,
+ * which is the tie-break that keeps A* on the straight front. The heap orders the rest by
+ * key, then cell index. Open nodes never outnumber cells, so the stack shares the heap's
+ * array from its far end. */
+#define LEVEL_EPS 1e-10
+
+TN_INLINE void q_set_level(tn_search *s, double f)
+{
+    s->flimit = f + f * LEVEL_EPS;
+}
+
+TN_INLINE void q_push(tn_search *s, uint32_t e)
+{
+    uint32_t i = e & ENT_IDX;
+    if (s->key[i] <= s->flimit) {
+        TN_ASSERT(s->heap_n + s->stack_n < s->max_cells);
+        uint32_t pos = (uint32_t)s->stack_n++;
+        s->heap[s->max_cells - 1 - (int32_t)pos] = e;
+        s->tag[i] = TAG_OPEN | TAG_STACK | pos;
+    } else {
+        TN_ASSERT(s->heap_n + s->stack_n < s->max_cells);
+        heap_sift_up(s, s->heap_n++, e);
+    }
+}
+
+TN_INLINE bool q_empty(const tn_search *s)
+{
+    return s->heap_n == 0 && s->stack_n == 0;
+}
+
+TN_INLINE uint32_t q_pop(tn_search *s)
+{
+    if (s->stack_n > 0)
+        return s->heap[s->max_cells - s->stack_n--];
+    uint32_t e = heap_pop(s);
+    q_set_level(s, s->key[e & ENT_IDX]);
+    return e;
+}
+
+/* The key of open node i (tag t) has just decreased; its entry gets direction `dir`. */
+TN_INLINE void q_decreased(tn_search *s, uint32_t t, uint32_t dir)
+{
+    uint32_t pos = t & TAG_POS;
+    if (t & TAG_STACK) {
+        uint32_t *e = &s->heap[s->max_cells - 1 - (int32_t)pos];
+        *e = (*e & ~(7u << ENT_DIR_SHIFT)) | dir << ENT_DIR_SHIFT;
+    } else {
+        heap_sift_up(s, (int32_t)pos,
+                     (s->heap[pos] & ~(7u << ENT_DIR_SHIFT)) | dir << ENT_DIR_SHIFT);
+    }
+}
+
+/* Every open entry, for clean-up: heap first, then the stack. */
+TN_INLINE int32_t q_count(const tn_search *s)
+{
+    return s->heap_n + s->stack_n;
+}
+
+TN_INLINE uint32_t q_entry(const tn_search *s, int32_t k)
+{
+    return k < s->heap_n ? s->heap[k] : s->heap[s->max_cells - 1 - (k - s->heap_n)];
+}
+
 /* ---- helpers shared with jps.c -------------------------------------------------------- */
 
 /* Unscaled heuristic from (x, y) to (gx, gy). */
@@ -188,19 +258,17 @@ TN_INLINE void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, d
 {
     uint32_t t = s->tag[ni];
     if (t & TAG_OPEN) {
-        uint32_t pos = t & ~TAG_OPEN;
-        uint32_t e = s->heap[pos];
         double nk = ng + tn__search_hk(s, nx, ny);
         if (nk < s->key[ni]) {
             s->key[ni] = nk;
-            heap_sift_up(s, (int32_t)pos, (e & ~(7u << ENT_DIR_SHIFT)) | dir << ENT_DIR_SHIFT);
+            q_decreased(s, t, dir);
         }
         return;
     }
     if ((t >> 3) == s->gen)
         return; /* expanded */
     s->key[ni] = ng + tn__search_hk(s, nx, ny);
-    heap_push(s, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u));
+    q_push(s, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u));
 }
 
 /* JPS (jps.c). */
