@@ -188,6 +188,10 @@ static void search_setup_heuristic(tn_search *s)
     double w = q->weight == 0.0 ? 1.0 : q->weight;
     double minc = (double)tn_map_min_cost(s->map);
     s->hmul = w * minc;
+    /* scale once here, so that every heuristic is one multiply-add per cell */
+    s->hstr *= s->hmul;
+    s->hdiag *= s->hmul;
+    s->euc *= s->hmul;
     s->multi_h = s->goal_count > 1 && h != TN_HEURISTIC_ZERO;
     if (s->goal_count >= 1) {
         s->goal_x = s->goals[0].x;
@@ -407,12 +411,11 @@ static void astar_expand_any(tn_search *s, uint32_t i, int32_t x, int32_t y, dou
 /* The common case spelled out: 8 neighbours without corner cutting, uniform costs, no extra
  * layer, the octile heuristic towards one goal, no closest/partial tracking. Same expansion
  * order as the generic loop, fewer loads and branches. */
-TN_INLINE double fast_hk(double hm, double hs, double hd, int32_t gx, int32_t gy, int32_t x,
-                         int32_t y)
+TN_INLINE double fast_hk(double ha, double hb, int32_t gx, int32_t gy, int32_t x, int32_t y)
 {
     int32_t dx = x > gx ? x - gx : gx - x, dy = y > gy ? y - gy : gy - y;
     int32_t mx = dx > dy ? dx : dy, mn = dx > dy ? dy : dx;
-    return hm * (hs * (double)mx + hd * (double)mn);
+    return ha * (double)mx + hb * (double)mn;
 }
 
 static tn_status astar_run_fast(tn_search *s, int64_t budget)
@@ -421,11 +424,11 @@ static tn_status astar_run_fast(tn_search *s, int64_t budget)
     const uint8_t *pass = s->pass;
     double *key = s->key;
     uint32_t *tag = s->tag;
-    const double hm = s->hmul, hs = s->hstr, hd = s->hdiag;
+    const double ha = s->hstr, hb = s->hdiag;
     const double st = s->straight, dg = s->diagonal;
     const int32_t gx = s->goal_x, gy = s->goal_y;
     const uint32_t gen = s->gen;
-#define HK(X, Y) fast_hk(hm, hs, hd, gx, gy, (X), (Y))
+#define HK(X, Y) fast_hk(ha, hb, gx, gy, (X), (Y))
 #define RELAX(NI, NX, NY, NG, DIR)                                                                 \
     do {                                                                                           \
         uint32_t ni_ = (NI), t_ = tag[ni_];                                                        \

@@ -80,10 +80,10 @@ struct tn_search {
     bool track;             /* keep the best node for closest/partial results */
     bool uniform;           /* every passable cell costs 1 */
     double straight, diagonal;
-    double hmul;  /* weight * min cost * (1 + tie epsilon) */
-    double hstr;  /* heuristic per straight unit (before hmul) */
-    double hdiag; /* octile: extra per diagonal unit (before hmul) */
-    double euc;   /* euclidean: cost per unit of distance (before hmul) */
+    double hmul;  /* weight * min cost */
+    double hstr;  /* heuristic per straight unit (hmul included) */
+    double hdiag; /* octile: extra per diagonal unit (hmul included) */
+    double euc;   /* euclidean: cost per unit of distance (hmul included) */
     tn_heuristic hkind;
     int32_t end;  /* cell the path ends at (goal, closest or partial), -1 none */
     int32_t best; /* best expanded node for closest/partial, -1 none */
@@ -242,13 +242,13 @@ TN_INLINE double search_h1(const tn_search *s, int32_t x, int32_t y, int32_t gx,
 TN_INLINE double tn__search_hk(const tn_search *s, int32_t x, int32_t y)
 {
     if (!s->multi_h)
-        return s->hmul * search_h1(s, x, y, s->goal_x, s->goal_y);
+        return search_h1(s, x, y, s->goal_x, s->goal_y);
     double best = INFINITY;
     for (int32_t k = 0; k < s->goal_count; k++) {
         double v = search_h1(s, x, y, s->goals[k].x, s->goals[k].y);
         best = v < best ? v : best;
     }
-    return s->hmul * best;
+    return best;
 }
 
 /* Generate or improve node `ni` at (nx, ny) with cost `ng`, reached by a step in direction
