@@ -409,8 +409,8 @@ static void astar_expand_any(tn_search *s, uint32_t i, int32_t x, int32_t y, dou
 }
 
 /* The common case spelled out: 8 neighbours without corner cutting, uniform costs, no extra
- * layer, the octile heuristic towards one goal, no closest/partial tracking. Same expansion
- * order as the generic loop, fewer loads and branches. */
+ * layer, the octile (or zero) heuristic towards one goal, no closest/partial tracking. Same
+ * expansion order as the generic loop, fewer loads and branches. */
 TN_INLINE double fast_hk(double ha, double hb, int32_t gx, int32_t gy, int32_t x, int32_t y)
 {
     int32_t dx = x > gx ? x - gx : gx - x, dy = y > gy ? y - gy : gy - y;
@@ -418,7 +418,7 @@ TN_INLINE double fast_hk(double ha, double hb, int32_t gx, int32_t gy, int32_t x
     return ha * (double)mx + hb * (double)mn;
 }
 
-static tn_status astar_run_fast(tn_search *s, int64_t budget)
+TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero_h)
 {
     const int32_t w = s->w, hgt = s->h;
     const uint8_t *pass = s->pass;
@@ -428,7 +428,7 @@ static tn_status astar_run_fast(tn_search *s, int64_t budget)
     const double st = s->straight, dg = s->diagonal;
     const int32_t gx = s->goal_x, gy = s->goal_y;
     const uint32_t gen = s->gen;
-#define HK(X, Y) fast_hk(ha, hb, gx, gy, (X), (Y))
+#define HK(X, Y) (zero_h ? 0.0 : fast_hk(ha, hb, gx, gy, (X), (Y)))
 #define RELAX(NI, NX, NY, NG, DIR)                                                                 \
     do {                                                                                           \
         uint32_t ni_ = (NI), t_ = tag[ni_];                                                        \
@@ -487,14 +487,28 @@ static tn_status astar_run_fast(tn_search *s, int64_t budget)
     return TN_NO_PATH;
 }
 
+static tn_status astar_run_octile(tn_search *s, int64_t budget)
+{
+    return astar_run_fast(s, budget, false);
+}
+
+static tn_status astar_run_zero(tn_search *s, int64_t budget)
+{
+    return astar_run_fast(s, budget, true);
+}
+
 /* Run at most `budget` expansions. Returns TN_IN_PROGRESS or a final status. */
 static tn_status search_run(tn_search *s, int64_t budget)
 {
     const int32_t w = s->w;
     const bool jps = s->algo == TN_ALGO_JPS;
     if (!jps && s->uniform && !s->extra && !s->track && s->q.moves.diagonal == TN_DIAGONAL_NO_CUT &&
-        !s->multi_h && s->hkind == TN_HEURISTIC_OCTILE)
-        return astar_run_fast(s, budget);
+        !s->multi_h) {
+        if (s->hkind == TN_HEURISTIC_OCTILE)
+            return astar_run_octile(s, budget);
+        if (s->hkind == TN_HEURISTIC_ZERO)
+            return astar_run_zero(s, budget);
+    }
     while (!q_empty(s)) {
         if (budget-- <= 0)
             return TN_IN_PROGRESS;
