@@ -78,7 +78,7 @@ int32_t tn_search_max_cells(const tn_search *s)
 
 static const char *const heuristic_names[] = {"auto",   "manhattan", "euclidean",
                                               "octile", "chebyshev", "zero"};
-static const char *const algo_names[] = {"astar", "dijkstra", "jps"};
+static const char *const algo_names[] = {"astar", "dijkstra", "jps", "jps+"};
 
 const char *tn_heuristic_name(tn_heuristic h)
 {
@@ -103,14 +103,14 @@ bool tn_heuristic_from_name(const char *name, tn_heuristic *out)
 
 const char *tn_algo_name(tn_algo a)
 {
-    return (unsigned)a <= (unsigned)TN_ALGO_JPS ? algo_names[a] : "unknown";
+    return (unsigned)a <= (unsigned)TN_ALGO_JPS_PLUS ? algo_names[a] : "unknown";
 }
 
 bool tn_algo_from_name(const char *name, tn_algo *out)
 {
     if (!name || !out)
         return false;
-    for (int i = 0; i <= (int)TN_ALGO_JPS; i++)
+    for (int i = 0; i <= (int)TN_ALGO_JPS_PLUS; i++)
         if (strcmp(name, algo_names[i]) == 0) {
             *out = (tn_algo)i;
             return true;
@@ -149,7 +149,7 @@ static bool query_valid(const tn_query *q)
 {
     if (!tn_moves_valid(&q->moves))
         return false;
-    if ((unsigned)q->algo > (unsigned)TN_ALGO_JPS ||
+    if ((unsigned)q->algo > (unsigned)TN_ALGO_JPS_PLUS ||
         (unsigned)q->heuristic > (unsigned)TN_HEURISTIC_ZERO)
         return false;
     if (!isfinite(q->weight) || (q->weight != 0.0 && q->weight < 1.0))
@@ -258,7 +258,14 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         return TN_E_GOAL_BLOCKED;
 
     tn_algo algo = q.algo;
-    if (algo == TN_ALGO_JPS && !tn__jps_applicable(s, map, &q, goal_count)) {
+    if (algo == TN_ALGO_JPS_PLUS) {
+        if (!q.jump_table)
+            return TN_E_INVALID_ARG;
+        if (!tn_jump_table_current(q.jump_table, map))
+            return TN_E_MAP_CHANGED;
+    }
+    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) &&
+        !tn__jps_applicable(s, map, &q, goal_count)) {
         if (!q.jps_fallback)
             return TN_E_UNSUPPORTED;
         algo = TN_ALGO_ASTAR;
@@ -303,7 +310,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     bool start_goal = s->tag[st] == TAG_GOAL;
     s->key[st] = tn__search_hk(s, start.x, start.y);
     q_set_level(s, s->key[st]);
-    if (algo == TN_ALGO_JPS && !start_goal) {
+    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && !start_goal) {
         /* JPS expands the start in all directions before the loop */
         s->tag[st] = s->gen << 3;
         s->expanded = 1;
@@ -312,7 +319,10 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
             s->best_h = search_closeness(s, start.x, start.y);
             s->best_g = 0.0;
         }
-        tn__jps_expand_start(s);
+        if (algo == TN_ALGO_JPS)
+            tn__jps_expand_start(s);
+        else
+            tn__jpsp_expand_start(s);
     } else {
         q_push(s, st | (start_goal ? ENT_GOAL : 0u));
     }
@@ -501,9 +511,9 @@ static tn_status astar_run_zero(tn_search *s, int64_t budget)
 static tn_status search_run(tn_search *s, int64_t budget)
 {
     const int32_t w = s->w;
-    const bool jps = s->algo == TN_ALGO_JPS;
-    if (!jps && s->uniform && !s->extra && !s->track && s->q.moves.diagonal == TN_DIAGONAL_NO_CUT &&
-        !s->multi_h) {
+    const bool jps = s->algo == TN_ALGO_JPS, jpsp = s->algo == TN_ALGO_JPS_PLUS;
+    if (!jps && !jpsp && s->uniform && !s->extra && !s->track &&
+        s->q.moves.diagonal == TN_DIAGONAL_NO_CUT && !s->multi_h) {
         if (s->hkind == TN_HEURISTIC_OCTILE)
             return astar_run_octile(s, budget);
         if (s->hkind == TN_HEURISTIC_ZERO)
@@ -533,6 +543,8 @@ static tn_status search_run(tn_search *s, int64_t budget)
         }
         if (jps)
             tn__jps_expand(s, x, y, g, dir);
+        else if (jpsp)
+            tn__jpsp_expand(s, x, y, g, dir);
         else
             astar_expand_any(s, i, x, y, g);
     }
@@ -603,7 +615,7 @@ static bool prev_node(const tn_search *s, pnode n, pnode *p, int32_t *steps)
     uint32_t dir = s->tag[n.i] & 7u;
     int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
     int32_t d = dx + dy * s->w;
-    if (s->algo != TN_ALGO_JPS) {
+    if (s->algo == TN_ALGO_ASTAR || s->algo == TN_ALGO_DIJKSTRA) {
         *p = (pnode){n.i - d, n.x - dx, n.y - dy};
         return true;
     }

@@ -278,6 +278,9 @@ tn_status tn__jps_prepare(tn_search *s);
 void tn__jps_expand_start(tn_search *s);
 void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 void tn__jps_free(tn_search *s);
+/* JPS+ (jpsplus.c): the same expansions by table look-ups. */
+void tn__jpsp_expand_start(tn_search *s);
+void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 size_t tn__jps_bytes(const tn_search *s);
 
 /* Direction tables: E, W, S, N, SE, NE, SW, NW. */

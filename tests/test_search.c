@@ -479,6 +479,9 @@ static void test_jps_equals_astar(void **state)
         tn_search *s = new_search(w * h);
         tn_cell *a = malloc((size_t)(w * h) * sizeof *a), *b = malloc((size_t)(w * h) * sizeof *b);
         double *dist = malloc((size_t)(w * h) * sizeof *dist);
+        tn_jump_table *jt = NULL;
+        assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+        assert_true(tn_jump_table_current(jt, m));
         tn_test_rng r = {seed};
         for (int k = 0; k < 8; k++) {
             tn_cell start = random_open_cell(m, &r);
@@ -501,8 +504,19 @@ static void test_jps_equals_astar(void **state)
                 assert_true(close_to(rj.cost, dist[goal.y * w + goal.x]));
                 double c = tn_oracle_path_cost(m, &qj.moves, NULL, b, rj.length, start, goal);
                 assert_true(close_to(c, rj.cost));
+                /* JPS+ over the jump table: the same lengths */
+                tn_query qp = qj;
+                qp.algo = TN_ALGO_JPS_PLUS;
+                qp.jump_table = jt;
+                tn_search_result rp;
+                assert_int_equal(tn_search_path(s, m, start, goal, &qp, b, w * h, &rp), TN_OK);
+                assert_int_equal(rp.algo, TN_ALGO_JPS_PLUS);
+                assert_true(close_to(rp.cost, ra.cost));
+                c = tn_oracle_path_cost(m, &qp.moves, NULL, b, rp.length, start, goal);
+                assert_true(close_to(c, rp.cost));
             }
         }
+        tn_jump_table_destroy(jt);
         free(a);
         free(b);
         free(dist);
@@ -531,6 +545,8 @@ static void test_jps_wide_maps(void **state)
     }
     tn_search *s = new_search(w * h);
     tn_cell *a = malloc((size_t)(w * h) * sizeof *a);
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
     tn_test_rng q = {5};
     for (int k = 0; k < 300; k++) {
         tn_cell start = random_open_cell(m, &q), goal = random_open_cell(m, &q);
@@ -546,7 +562,17 @@ static void test_jps_wide_maps(void **state)
             assert_true(close_to(ra.cost, rj.cost));
             assert_true(tn_oracle_path_cost(m, &qj.moves, NULL, a, rj.length, start, goal) >= 0);
         }
+        tn_query qp = qj;
+        qp.algo = TN_ALGO_JPS_PLUS;
+        qp.jump_table = jt;
+        tn_search_result rp;
+        assert_int_equal(tn_search_path(s, m, start, goal, &qp, a, w * h, &rp), sa);
+        if (sa == TN_OK) {
+            assert_true(close_to(ra.cost, rp.cost));
+            assert_true(tn_oracle_path_cost(m, &qp.moves, NULL, a, rp.length, start, goal) >= 0);
+        }
     }
+    tn_jump_table_destroy(jt);
     free(a);
     tn_search_destroy(s);
     tn_map_destroy(m);
@@ -571,6 +597,17 @@ static void test_jps_refuses_or_falls_back(void **state)
     double dist[240];
     tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
     assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    tn_query qp;
+    memset(&qp, 0, sizeof qp);
+    qp.algo = TN_ALGO_JPS_PLUS;
+    qp.jump_table = jt;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 240, &res), TN_E_UNSUPPORTED);
+    qp.jps_fallback = true;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 240, &res), TN_OK);
+    assert_int_equal(res.algo, TN_ALGO_ASTAR);
+    tn_jump_table_destroy(jt);
     /* other rules it does not handle */
     tn_map *u = tn_test_random_map(w, h, 0.1, 9);
     assert_true(tn_map_set(u, 0, start.x, start.y, 0) == TN_OK &&
@@ -612,7 +649,26 @@ static void test_jps_cache_follows_edits(void **state)
     double dist[1400];
     tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
     assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
+    /* a jump table describes one revision */
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    tn_query qp = q;
+    qp.algo = TN_ALGO_JPS_PLUS;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_E_INVALID_ARG);
+    qp.jump_table = jt;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_OK);
+    assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
     assert_int_equal(tn_map_set(m, 0, 35, h - 1, 1), TN_OK);
+    assert_false(tn_jump_table_current(jt, m));
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_E_MAP_CHANGED);
+    tn_jump_table_destroy(jt);
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    qp.jump_table = jt;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_NO_PATH);
+    assert_true(tn_jump_table_memory_bytes(jt) >= (size_t)(w * h) * 16u);
+    tn_jump_table_destroy(jt);
+    tn_jump_table_destroy(NULL);
+    assert_int_equal(tn_jump_table_build(NULL, NULL, &jt), TN_E_INVALID_ARG);
     assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 1400, &res), TN_NO_PATH);
     tn_search_destroy(s);
     tn_map_destroy(m);
@@ -974,14 +1030,17 @@ static void run_scenarios(const char *mapname, int32_t every)
     tn_cell *path = malloc((size_t)n * sizeof *path);
     int32_t mism = 0, count = 0;
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
     for (int32_t i = 0; i < tn_scenarios_count(sc); i += every) {
         const tn_scenario *e = tn_scenarios_at(sc, i);
-        for (int a = 0; a < 3; a++) {
+        for (int a = 0; a < 4; a++) {
             if (a == TN_ALGO_DIJKSTRA && i % (every * 8) != 0)
                 continue;
             tn_query q;
             memset(&q, 0, sizeof q);
             q.algo = (tn_algo)a;
+            q.jump_table = jt;
             tn_search_result res;
             tn_status st = tn_search_path(s, m, e->start, e->goal, &q, path, n, &res);
             double c = st == TN_OK
@@ -994,6 +1053,7 @@ static void run_scenarios(const char *mapname, int32_t every)
     }
     assert_true(count > 0);
     assert_int_equal(mism, 0);
+    tn_jump_table_destroy(jt);
     free(path);
     tn_search_destroy(s);
     tn_scenarios_destroy(sc);

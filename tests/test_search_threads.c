@@ -21,6 +21,7 @@ typedef struct answer {
 
 typedef struct job {
     const tn_map *map;
+    const tn_jump_table *table; /* shared, read-only */
     const tn_cell *starts, *goals;
     answer out[NQUERIES];
     int ok;
@@ -50,7 +51,8 @@ static void run_queries(job *j)
     for (int k = 0; k < NQUERIES; k++) {
         tn_query q;
         memset(&q, 0, sizeof q);
-        q.algo = (tn_algo)(k % 3);
+        q.algo = (tn_algo)(k % 4);
+        q.jump_table = j->table;
         q.closest = k % 11 == 0;
         tn_search_result res;
         memset(&res, 0, sizeof res);
@@ -102,12 +104,14 @@ static void test_threads_share_one_map(void **state)
     }
     job *ref = calloc(1, sizeof *ref);
     job *jobs = calloc(NTHREADS, sizeof *jobs);
-    *ref = (job){.map = m, .starts = starts, .goals = goals};
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    *ref = (job){.map = m, .table = jt, .starts = starts, .goals = goals};
     run_queries(ref);
     assert_true(ref->ok);
     pthread_t th[NTHREADS];
     for (int t = 0; t < NTHREADS; t++) {
-        jobs[t] = (job){.map = m, .starts = starts, .goals = goals};
+        jobs[t] = (job){.map = m, .table = jt, .starts = starts, .goals = goals};
         assert_int_equal(pthread_create(&th[t], NULL, thread_main, &jobs[t]), 0);
     }
     for (int t = 0; t < NTHREADS; t++)
@@ -126,6 +130,7 @@ static void test_threads_share_one_map(void **state)
         }
     }
     assert_true(found > NTHREADS * NQUERIES / 4);
+    tn_jump_table_destroy(jt);
     free(jobs);
     free(ref);
     free(starts);

@@ -47,6 +47,7 @@ extern "C" {
 #endif
 
 typedef struct tn_search tn_search;
+typedef struct tn_jump_table tn_jump_table;
 
 /// Heuristic estimate of the remaining cost, in base step units times tn_map_min_cost().
 typedef enum tn_heuristic {
@@ -63,6 +64,7 @@ typedef enum tn_algo {
     TN_ALGO_ASTAR = 0, ///< A* (weighted when weight > 1)
     TN_ALGO_DIJKSTRA,  ///< uniform-cost search (heuristic and weight ignored)
     TN_ALGO_JPS,       ///< Jump Point Search (see the file comment for when it applies)
+    TN_ALGO_JPS_PLUS,  ///< JPS over a precomputed ::tn_jump_table (`query->jump_table`)
 } tn_algo;
 
 /// Options of one query. Zero-initialised means: A*, 8 neighbours without corner cutting,
@@ -77,6 +79,7 @@ typedef struct tn_query {
     bool closest;           ///< goal unreachable (or blocked): return a path to the closest cell
     double closest_bound;   ///< with `closest`: never expand past this g (0 = no bound)
     int64_t max_expansions; ///< one-shot budget (0 = none); exhausted gives TN_PARTIAL
+    const tn_jump_table *jump_table; ///< for TN_ALGO_JPS_PLUS: built from this map revision
 } tn_query;
 
 /// Outcome of a query besides the cells.
@@ -168,10 +171,30 @@ TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_ma
                                                   bool reverse, double *dist, size_t cap);
 /// @}
 
+/// @name Precomputed jump tables (JPS+)
+/// For each cell and each of the 8 directions, the distance to the next jump point or to the
+/// wall, under the same rules as TN_ALGO_JPS. Queries with TN_ALGO_JPS_PLUS then jump by table
+/// look-ups instead of scanning. A table is read-only once built: any number of threads may
+/// use one table (and one map) at once, each with its own ::tn_search. It describes one map
+/// revision; after an edit, queries return TN_E_MAP_CHANGED until it is rebuilt.
+/// Memory: 16 bytes per cell. Maps up to 32767 cells wide and high.
+/// @{
+/// Build the table of `map` (any costs; queries still need a uniform-cost map).
+/// @return TN_E_INVALID_ARG, TN_E_TOO_LARGE (a side past 32767), TN_E_NOMEM.
+TN_API TN_NODISCARD tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator,
+                                                  tn_jump_table **out);
+/// Destroy a table (NULL is a no-op).
+TN_API void tn_jump_table_destroy(tn_jump_table *table);
+/// Bytes held by the table.
+TN_API size_t tn_jump_table_memory_bytes(const tn_jump_table *table);
+/// Was the table built from this map at its current revision?
+TN_API bool tn_jump_table_current(const tn_jump_table *table, const tn_map *map);
+/// @}
+
 /// The heuristic as a name ("octile", ...) and back (false on an unknown name).
 TN_API const char *tn_heuristic_name(tn_heuristic h);
 TN_API bool tn_heuristic_from_name(const char *name, tn_heuristic *out);
-/// The algorithm as a name ("astar", "dijkstra", "jps") and back.
+/// The algorithm as a name ("astar", "dijkstra", "jps", "jps+") and back.
 TN_API const char *tn_algo_name(tn_algo a);
 TN_API bool tn_algo_from_name(const char *name, tn_algo *out);
 

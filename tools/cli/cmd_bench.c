@@ -26,7 +26,8 @@ static void usage(FILE *f)
             "  algo=astar scenarios=N mismatches=M median_us=X mean_us=X p99_us=X total_ms=X\n"
             "Times are microseconds per query around tn_search_path(), after K untimed\n"
             "warm-up queries (default 20).\n\n"
-            "  --algo A     astar (default), jps, dijkstra or all\n"
+            "  --algo A     astar (default), jps, dijkstra, all (the three), or jps+ (JPS over\n"
+            "               a precomputed jump table; its build time is printed on stderr)\n"
             "  --limit N    only the first N scenarios\n"
             "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
             "  --warmup K   untimed queries before timing (default 20)\n"
@@ -101,7 +102,7 @@ static void progress(const char *name, int32_t done, int32_t total, int *last)
 
 static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn_scenarios *sc,
                     const int32_t *sel, int32_t nsel, int32_t warmup, tn_algo algo, bool tty,
-                    bench_out *out)
+                    const tn_jump_table *table, bench_out *out)
 {
     size_t cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
     tn_cell *path = malloc(cells * sizeof *path);
@@ -115,6 +116,7 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
     tn_query q;
     memset(&q, 0, sizeof q);
     q.algo = algo;
+    q.jump_table = table;
     tn_search_result res;
     for (int32_t k = 0; k < warmup && k < nsel; k++) {
         const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
@@ -274,8 +276,22 @@ int tn_cmd_bench(int argc, char **argv)
     bool tty = isatty(2) != 0;
     bench_out outs[3];
     int rc = TN_EXIT_OK;
+    tn_jump_table *table = NULL;
+    if (nalgo == 1 && algos[0] == TN_ALGO_JPS_PLUS) {
+        double t0 = tn_cli_now();
+        st = tn_jump_table_build(map, NULL, &table);
+        if (st != TN_OK) {
+            tn_cli_error(cmd, "jump table: %s", tn_status_str(st));
+            rc = tn_cli_exit_for(st);
+        } else {
+            fprintf(stderr, "jps+ table: %.3f ms, %zu bytes\n", (tn_cli_now() - t0) * 1e3,
+                    tn_jump_table_memory_bytes(table));
+        }
+    }
     for (int a = 0; a < nalgo && rc == TN_EXIT_OK; a++)
-        rc = run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, &outs[a]);
+        rc =
+            run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, table, &outs[a]);
+    tn_jump_table_destroy(table);
     if (rc == TN_EXIT_OK) {
         int32_t bad = 0;
         if (json) {

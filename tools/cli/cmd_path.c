@@ -14,27 +14,28 @@ const char tn_cmd_path_summary[] = "shortest path between two cells (A*, JPS or 
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: tilenav path MAP SX SY GX GY [--moves 4|8]\n"
-            "                    [--diagonal never|no-cut|one|always]\n"
-            "                    [--heuristic manhattan|euclidean|octile|chebyshev|zero]\n"
-            "                    [--weight W] [--algo astar|jps|dijkstra] [--costs exact|10-14]\n"
-            "                    [--closest] [--smooth] [--json] [--ascii]\n\n"
-            "Finds the cheapest path from (SX, SY) to (GX, GY); x = column, y = row, from 0.\n"
-            "Prints the cells, the cost, the nodes expanded and the time; --ascii draws the map\n"
-            "with the path ('#' blocked, '~' costly, '*' path, 'S' start, 'G' goal, 'o' smoothed\n"
-            "waypoint); --json prints one object with the keys found, status, cost, cells,\n"
-            "expanded, time_us, algo (and waypoints with --smooth).\n\n"
-            "  --moves 4|8       neighbours (8 by default; 4 = --diagonal never)\n"
-            "  --diagonal P      when a diagonal step may pass blocked corners (default no-cut)\n"
-            "  --heuristic H     default: octile with diagonals, manhattan without\n"
-            "  --weight W        weighted A* (W >= 1; paths at most W times the optimum)\n"
-            "  --algo A          astar (default), jps (falls back to A* where it does not apply,\n"
-            "                    and says so), dijkstra\n"
-            "  --costs C         exact (1 and sqrt 2, default) or 10-14 (the book's integers)\n"
-            "  --closest         when the goal cannot be reached, go to the closest cell\n"
-            "  --smooth          also print waypoints smoothed by line of sight\n\n"
-            "Exit status: 0 path found, 1 no path, 2 bad arguments or blocked/outside cells.\n");
+    fprintf(
+        f,
+        "usage: tilenav path MAP SX SY GX GY [--moves 4|8]\n"
+        "                    [--diagonal never|no-cut|one|always]\n"
+        "                    [--heuristic manhattan|euclidean|octile|chebyshev|zero]\n"
+        "                    [--weight W] [--algo astar|jps|jps+|dijkstra] [--costs exact|10-14]\n"
+        "                    [--closest] [--smooth] [--json] [--ascii]\n\n"
+        "Finds the cheapest path from (SX, SY) to (GX, GY); x = column, y = row, from 0.\n"
+        "Prints the cells, the cost, the nodes expanded and the time; --ascii draws the map\n"
+        "with the path ('#' blocked, '~' costly, '*' path, 'S' start, 'G' goal, 'o' smoothed\n"
+        "waypoint); --json prints one object with the keys found, status, cost, cells,\n"
+        "expanded, time_us, algo (and waypoints with --smooth).\n\n"
+        "  --moves 4|8       neighbours (8 by default; 4 = --diagonal never)\n"
+        "  --diagonal P      when a diagonal step may pass blocked corners (default no-cut)\n"
+        "  --heuristic H     default: octile with diagonals, manhattan without\n"
+        "  --weight W        weighted A* (W >= 1; paths at most W times the optimum)\n"
+        "  --algo A          astar (default), jps (falls back to A* where it does not apply,\n"
+        "                    and says so), jps+ (JPS over a jump table built first), dijkstra\n"
+        "  --costs C         exact (1 and sqrt 2, default) or 10-14 (the book's integers)\n"
+        "  --closest         when the goal cannot be reached, go to the closest cell\n"
+        "  --smooth          also print waypoints smoothed by line of sight\n\n"
+        "Exit status: 0 path found, 1 no path, 2 bad arguments or blocked/outside cells.\n");
 }
 
 static void print_ascii(const tn_map *map, const tn_cell *cells, int32_t n, const tn_cell *wp,
@@ -173,10 +174,24 @@ int tn_cmd_path(int argc, char **argv)
         tn_cli_error(cmd, "out of memory");
         return TN_EXIT_NOMEM;
     }
+    tn_jump_table *table = NULL;
+    if (q.algo == TN_ALGO_JPS_PLUS) {
+        st = tn_jump_table_build(map, NULL, &table);
+        if (st != TN_OK) {
+            tn_cli_error(cmd, "jump table: %s", tn_status_str(st));
+            tn_search_destroy(s);
+            free(path);
+            free(wp);
+            tn_map_destroy(map);
+            return tn_cli_exit_for(st);
+        }
+        q.jump_table = table;
+    }
     tn_search_result res;
     double t0 = tn_cli_now();
     st = tn_search_path(s, map, start, goal, &q, path, cells, &res);
     double us = (tn_cli_now() - t0) * 1e6;
+    tn_jump_table_destroy(table);
     if (st < 0) {
         const char *why = st == TN_E_OUT_OF_MAP      ? "a cell is outside the map"
                           : st == TN_E_START_BLOCKED ? "the start cell is blocked"
@@ -195,7 +210,7 @@ int tn_cmd_path(int argc, char **argv)
     int32_t n = found ? res.length : 0, nw = 0;
     if (found && smooth && tn_path_smooth(map, path, n, wp, cells, &nw) != TN_OK)
         nw = 0;
-    if (q.algo == TN_ALGO_JPS && res.algo != TN_ALGO_JPS && !json)
+    if ((q.algo == TN_ALGO_JPS || q.algo == TN_ALGO_JPS_PLUS) && res.algo == TN_ALGO_ASTAR && !json)
         fprintf(stderr, "tilenav path: JPS does not apply to these rules or this map "
                         "(terrain costs, corner policy); used A*\n");
     if (json) {
