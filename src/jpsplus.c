@@ -179,11 +179,30 @@ static void jp_succ(tn_search *s, const int16_t *row, int32_t x, int32_t y, doub
         search_relax(s, (uint32_t)(ty * s->w + tx), tx, ty, g + s->straight * (double)steps, k);
         return;
     }
-    /* diagonal: the cell level with the goal's row or column when the run gets there first */
+    /* diagonal: the cell level with the goal's row or column, when the run gets there first
+     * and the goal is in reach of a straight jump from it (then the online search stops there
+     * too) */
     if (sgn(gx - x) == dx && sgn(gy - y) == dy) {
-        int32_t m = iabs(gx - x) < iabs(gy - y) ? iabs(gx - x) : iabs(gy - y);
-        if (m <= (v > 0 ? v : -v))
-            steps = m;
+        int32_t ax = iabs(gx - x), ay = iabs(gy - y);
+        int32_t m = ax < ay ? ax : ay;
+        if (m <= (v > 0 ? v : -v)) {
+            int32_t tx = x + m * dx, ty = y + m * dy;
+            const int16_t *trow =
+                row - ((ptrdiff_t)y * s->w + x) * 8 + ((ptrdiff_t)ty * s->w + tx) * 8;
+            int32_t rest, reach;
+            if (ax == ay) {
+                rest = 0;
+                reach = 0;
+            } else if (ty == gy) {
+                rest = iabs(gx - tx);
+                reach = trow[dx > 0 ? 0 : 1];
+            } else {
+                rest = iabs(gy - ty);
+                reach = trow[dy > 0 ? 2 : 3];
+            }
+            if (rest <= (reach > 0 ? reach : -reach))
+                steps = m;
+        }
     }
     if (steps == 0) {
         if (v <= 0)
