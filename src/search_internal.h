@@ -125,6 +125,9 @@ TN_INLINE void heap_push(tn_search *s, uint32_t e)
     heap_sift_up(s, s->heap_n++, e);
 }
 
+/* Pop the top. Bottom-up: the hole left at the root walks down along the smaller children to a
+ * leaf (one comparison per level), then the last entry is sifted up from there (it came from
+ * the bottom, so it rarely rises far). */
 TN_INLINE uint32_t heap_pop(tn_search *s)
 {
     uint32_t *heap = s->heap;
@@ -141,14 +144,11 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
                 break;
             if (c + 1 < n && heap_less(key, heap[c + 1], heap[c]))
                 c++;
-            if (!heap_less(key, heap[c], e))
-                break;
             heap[pos] = heap[c];
             tag[heap[c] & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
             pos = c;
         }
-        heap[pos] = e;
-        tag[e & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+        heap_sift_up(s, pos, e);
     }
     return top;
 }
