@@ -22,5 +22,6 @@ for c in $CASES; do
     SELECT=spread PEERS="$PEERS" "$BENCH/peers/run_all.sh" "$M/$map.map" "$M/$map.map.scen" "$n" \
       | grep -v '^#'
     "$TN" bench "$M/$map.map" "$M/$map.map.scen" --algo all "${sel[@]}"
+    "$TN" bench "$M/$map.map" "$M/$map.map.scen" --algo jps+ "${sel[@]}" 2>&1
   done
 done
