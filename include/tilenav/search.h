@@ -13,18 +13,22 @@
 /// admissible and consistent for the chosen moves (octile for 8 neighbours, manhattan for 4,
 /// both scaled by tn_map_min_cost()), so default paths are optimal.
 ///
-/// Tie-breaking (deterministic, independent of addresses): the open list is ordered by
-/// f = g + w*h; among equal f the node with the smaller h (the one further along) comes first;
-/// among equal f and h the smaller cell index (row-major) comes first. Neighbours are generated
-/// in a fixed order (E, W, S, N, SE, NE, SW, NW) and a node's parent changes only on a strictly
-/// smaller g, so the same query on the same map always returns the same cells.
+/// Tie-breaking (deterministic, independent of addresses): nodes are expanded by smallest
+/// f = g + w*h; nodes whose f is within a relative 1e-10 of the current f level go on a LIFO
+/// stack, so among equal f the most recently generated (deepest) node comes first; the other
+/// open nodes are ordered by f, then by the smaller cell index (row-major). Neighbours are
+/// generated in a fixed order (E, W, S, N, SE, NE, SW, NW) and a node's parent changes only on
+/// a strictly smaller f, so the same query on the same map always returns the same cells.
+/// Paths are optimal up to that relative 1e-10; costs are re-summed from the returned cells.
 ///
 /// Jump Point Search (TN_ALGO_JPS) applies only to 8-connected moves without corner cutting
-/// on maps where every passable cell costs 1, with no extra-cost layer and weight 1. Otherwise
+/// on maps where every passable cell costs 1, with no extra-cost layer, one goal and no
+/// `closest` (any heuristic, weight and step costs are fine). Otherwise
 /// the query returns TN_E_UNSUPPORTED, or, with `jps_fallback` set, runs A* instead (reported
 /// in ::tn_search_result::algo). JPS keeps a bitset copy of the map's passability in the
-/// context, rebuilt when the map or its revision changes (about 0.3 bytes per cell, allocated
-/// on the first JPS query and reused afterwards).
+/// context, rebuilt when the map or its revision changes (about 0.3 bytes per cell on top of
+/// the 16, allocated on the first JPS query and reused afterwards). TN_ALGO_JPS_PLUS has the same
+/// rules and reads a precomputed ::tn_jump_table instead (see below).
 ///
 /// Threads: any number of threads may query one map at once, each with its own context; a
 /// context must not be used by two threads at once. Nothing here has global state.
@@ -32,6 +36,7 @@
 /// Errors: TN_E_INVALID_ARG (NULL, bad enum, non-finite or negative number), TN_E_TOO_LARGE
 /// (the map has more cells than the context), TN_E_OUT_OF_MAP, TN_E_START_BLOCKED,
 /// TN_E_GOAL_BLOCKED (every goal blocked), TN_E_UNSUPPORTED (JPS without fallback),
+/// TN_E_MAP_CHANGED (a jump table from another map revision, or an edit between slices),
 /// TN_E_BUFFER_TOO_SMALL (the path is longer than the caller's buffer; the needed length is in
 /// ::tn_search_result::length). Successes: TN_OK, TN_NO_PATH, TN_PARTIAL (expansion budget
 /// exhausted; the path leads to the expanded cell closest to the goal) and TN_CLOSEST (goal
