@@ -50,11 +50,39 @@ static inline bool bit_get(const uint64_t *row, int32_t x)
     return (row[b >> 6] >> (b & 63)) & 1u;
 }
 
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xBF58476D1CE4E5B9ull;
+}
+
+uint64_t tn__map_fingerprint(const tn_map *map)
+{
+    const uint8_t *p = tn_map_passable_data(map);
+    int32_t w = tn_map_width(map), h = tn_map_height(map);
+    uint64_t f = mix(0, (uint64_t)(uintptr_t)map);
+    f = mix(f, (uint64_t)(uintptr_t)p);
+    f = mix(f, (uint64_t)(uint32_t)w << 32 | (uint32_t)h);
+    f = mix(f, tn_map_revision(map));
+    f = mix(f, (uint64_t)(uint32_t)tn_map_passable_count(map));
+    size_t n = (size_t)w * (size_t)h, step = n / 64 + 1;
+    uint64_t bits = 0;
+    for (size_t i = 0, k = 0; i < n && k < 64; i += step, k++)
+        bits |= (uint64_t)(p[i] != 0) << k;
+    return mix(f, bits);
+}
+
+void tn_search_forget(tn_search *s)
+{
+    if (s)
+        s->jps.fingerprint = 0;
+}
+
 tn_status tn__jps_prepare(tn_search *s)
 {
     tn_jps_cache *c = &s->jps;
-    uint64_t rev = tn_map_revision(s->map);
-    if (c->rows && c->map == s->map && c->revision == rev && c->w == s->w && c->h == s->h)
+    uint64_t fp = tn__map_fingerprint(s->map);
+    if (c->rows && c->fingerprint == fp && c->w == s->w && c->h == s->h)
         return TN_OK;
     int32_t w = s->w, h = s->h;
     /* a scan may read one word past the last padding bit it stops at */
@@ -81,8 +109,7 @@ tn_status tn__jps_prepare(tn_search *s)
                 bit_set(c->cols + cw * (size_t)(x + 1), y);
             }
     }
-    c->map = s->map;
-    c->revision = rev;
+    c->fingerprint = fp;
     c->w = w;
     c->h = h;
     return TN_OK;

@@ -17,8 +17,7 @@
 
 struct tn_jump_table {
     tn_allocator alloc;
-    const tn_map *map;
-    uint64_t revision;
+    uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
     int32_t w, h;
     int16_t *d; /* cells * 8, direction order E, W, S, N, SE, NE, SW, NW */
 };
@@ -60,8 +59,7 @@ tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator, 
         tn__free(&a, t, sizeof *t);
         return TN_E_NOMEM;
     }
-    t->map = map;
-    t->revision = tn_map_revision(map);
+    t->fingerprint = tn__map_fingerprint(map);
     t->w = w;
     t->h = h;
     const uint8_t *p = tn_map_passable_data(map);
@@ -141,8 +139,8 @@ size_t tn_jump_table_memory_bytes(const tn_jump_table *t)
 
 bool tn_jump_table_current(const tn_jump_table *t, const tn_map *map)
 {
-    return t && map && t->map == map && t->revision == tn_map_revision(map) &&
-           t->w == tn_map_width(map) && t->h == tn_map_height(map);
+    return t && map && t->w == tn_map_width(map) && t->h == tn_map_height(map) &&
+           t->fingerprint == tn__map_fingerprint(map);
 }
 
 static inline int32_t sgn(int32_t v)

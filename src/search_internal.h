@@ -39,8 +39,7 @@ enum { Q_IDLE = 0, Q_RUNNING = 1, Q_DONE = 2 };
 /* The JPS cache: the map's passability as two padded bitsets (rows, and columns). A cell (x, y)
  * is bit x + 64 of row y + 1; the padding reads as blocked. */
 typedef struct tn_jps_cache {
-    const tn_map *map;
-    uint64_t revision;
+    uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
     int32_t w, h;
     size_t row_words; /* words per row of the row-major set */
     size_t col_words; /* words per row of the column-major (transposed) set */
@@ -270,6 +269,12 @@ TN_INLINE void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, d
     s->key[ni] = ng + tn__search_hk(s, nx, ny);
     q_push(s, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u));
 }
+
+/* What identifies a map's passability for the caches (JPS bitsets, jump tables): its address,
+ * the address of its passability array, size, revision, passable count and 64 sampled cells.
+ * A map destroyed and replaced by another at the same address with the same size, revision
+ * and count, differing only in unsampled cells, would still match: see tn_search_forget(). */
+uint64_t tn__map_fingerprint(const tn_map *map);
 
 /* JPS (jps.c). */
 bool tn__jps_applicable(const tn_search *s, const tn_map *map, const tn_query *q,

@@ -674,6 +674,51 @@ static void test_jps_cache_follows_edits(void **state)
     tn_map_destroy(m);
 }
 
+/* A map replaced by another of the same size (often at the same address): the JPS cache and
+ * jump tables notice. */
+static void test_jps_cache_map_replaced(void **state)
+{
+    (void)state;
+    int32_t w = 60, h = 40;
+    tn_search *s = new_search(w * h);
+    tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
+    uint32_t *gids = malloc((size_t)(w * h) * sizeof *gids);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        /* every map goes through the same edits, so all end at the same revision */
+        tn_map_def d = tn_map_def_default();
+        d.width = w;
+        d.height = h;
+        tn_map *m = NULL;
+        assert_int_equal(tn_map_create(&d, &m), TN_OK);
+        assert_int_equal(tn_map_add_layer(m, "ground", TN_LAYER_TILES, NULL), TN_OK);
+        assert_int_equal(tn_map_set_terrain(m, 1, (tn_terrain){false, 1.0f}), TN_OK);
+        tn_test_rng r = {seed};
+        for (int32_t i = 0; i < w * h; i++)
+            gids[i] = tn_test_u01(&r) < 0.3 ? 1u : 0u;
+        gids[0] = gids[w * h - 1] = 0;
+        assert_int_equal(tn_map_set_layer_data(m, 0, gids, (size_t)(w * h)), TN_OK);
+        tn_query qa, qj;
+        memset(&qa, 0, sizeof qa);
+        qj = qa;
+        qj.algo = TN_ALGO_JPS;
+        tn_search_result ra, rj;
+        tn_status sa =
+            tn_search_path(s, m, (tn_cell){0, 0}, (tn_cell){w - 1, h - 1}, &qa, path, w * h, &ra);
+        tn_status sj =
+            tn_search_path(s, m, (tn_cell){0, 0}, (tn_cell){w - 1, h - 1}, &qj, path, w * h, &rj);
+        assert_int_equal(sa, sj);
+        if (sa == TN_OK)
+            assert_true(close_to(ra.cost, rj.cost));
+        if (seed % 2)
+            tn_search_forget(s);
+        tn_map_destroy(m);
+    }
+    tn_search_forget(NULL);
+    free(gids);
+    free(path);
+    tn_search_destroy(s);
+}
+
 /* ---- weighted A*, budgets ---------------------------------------------------------------- */
 
 static void test_weighted_and_partial(void **state)
@@ -1091,6 +1136,7 @@ int main(void)
         cmocka_unit_test(test_jps_wide_maps),
         cmocka_unit_test(test_jps_refuses_or_falls_back),
         cmocka_unit_test(test_jps_cache_follows_edits),
+        cmocka_unit_test(test_jps_cache_map_replaced),
         cmocka_unit_test(test_weighted_and_partial),
         cmocka_unit_test(test_no_path_and_errors),
         cmocka_unit_test(test_buffer_too_small),

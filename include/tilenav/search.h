@@ -118,6 +118,12 @@ TN_API void tn_search_destroy(tn_search *search);
 /// Bytes held by the context (16 per cell, plus the JPS cache once used).
 TN_API size_t tn_search_memory_bytes(const tn_search *search);
 
+/// Drop what the context caches about maps (the JPS bitsets). The cache is keyed by the map's
+/// address, size, revision, passable count and a sample of its cells; call this after
+/// destroying a map and creating another that may land at the same address with the same
+/// size, to rule out a stale match.
+TN_API void tn_search_forget(tn_search *search);
+
 /// Largest cell count the context was created for.
 TN_API int32_t tn_search_max_cells(const tn_search *search);
 
@@ -192,7 +198,8 @@ TN_API TN_NODISCARD tn_status tn_jump_table_build(const tn_map *map, const tn_al
 TN_API void tn_jump_table_destroy(tn_jump_table *table);
 /// Bytes held by the table.
 TN_API size_t tn_jump_table_memory_bytes(const tn_jump_table *table);
-/// Was the table built from this map at its current revision?
+/// Was the table built from this map at its current revision? (Same identity check as the
+/// JPS cache: destroy a table together with its map.)
 TN_API bool tn_jump_table_current(const tn_jump_table *table, const tn_map *map);
 /// @}
 
