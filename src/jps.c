@@ -65,10 +65,10 @@ uint64_t tn__map_fingerprint(const tn_map *map)
     f = mix(f, (uint64_t)(uint32_t)w << 32 | (uint32_t)h);
     f = mix(f, tn_map_revision(map));
     f = mix(f, (uint64_t)(uint32_t)tn_map_passable_count(map));
-    size_t n = (size_t)w * (size_t)h, step = n / 64 + 1;
+    size_t n = (size_t)w * (size_t)h, step = n / 32 + 1;
     uint64_t bits = 0;
-    for (size_t i = 0, k = 0; i < n && k < 64; i += step, k++)
-        bits |= (uint64_t)(p[i] != 0) << k;
+    for (uint32_t k = 0; k < 32 && (size_t)k * step < n; k++)
+        bits |= (uint64_t)(p[(size_t)k * step] & 1u) << k;
     return mix(f, bits);
 }
 

@@ -271,7 +271,7 @@ TN_INLINE void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, d
 }
 
 /* What identifies a map's passability for the caches (JPS bitsets, jump tables): its address,
- * the address of its passability array, size, revision, passable count and 64 sampled cells.
+ * the address of its passability array, size, revision, passable count and 32 sampled cells.
  * A map destroyed and replaced by another at the same address with the same size, revision
  * and count, differing only in unsampled cells, would still match: see tn_search_forget(). */
 uint64_t tn__map_fingerprint(const tn_map *map);

@@ -119,7 +119,7 @@ TN_API void tn_search_destroy(tn_search *search);
 TN_API size_t tn_search_memory_bytes(const tn_search *search);
 
 /// Drop what the context caches about maps (the JPS bitsets). The cache is keyed by the map's
-/// address, size, revision, passable count and a sample of its cells; call this after
+/// address, size, revision, passable count and 32 sampled cells; call this after
 /// destroying a map and creating another that may land at the same address with the same
 /// size, to rule out a stale match.
 TN_API void tn_search_forget(tn_search *search);
