@@ -206,7 +206,7 @@ static void search_setup_heuristic(tn_search *s)
 static double search_closeness(const tn_search *s, int32_t x, int32_t y)
 {
     bool eight = s->q.moves.diagonal != TN_DIAGONAL_NEVER;
-    double best = INFINITY;
+    double best = (double)INFINITY;
     for (int32_t k = 0; k < s->goal_count; k++) {
         int32_t dx = abs(x - s->goals[k].x), dy = abs(y - s->goals[k].y);
         int32_t mx = dx > dy ? dx : dy, mn = dx > dy ? dy : dx;

@@ -242,7 +242,7 @@ TN_INLINE double tn__search_hk(const tn_search *s, int32_t x, int32_t y)
 {
     if (!s->multi_h)
         return search_h1(s, x, y, s->goal_x, s->goal_y);
-    double best = INFINITY;
+    double best = (double)INFINITY;
     for (int32_t k = 0; k < s->goal_count; k++) {
         double v = search_h1(s, x, y, s->goals[k].x, s->goals[k].y);
         best = v < best ? v : best;

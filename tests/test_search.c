@@ -263,7 +263,7 @@ static void test_multi_goal(void **state)
             memset(&q, 0, sizeof q);
             q.algo = k % 2 ? TN_ALGO_DIJKSTRA : TN_ALGO_ASTAR;
             tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
-            double best = INFINITY;
+            double best = (double)INFINITY;
             for (int32_t g = 0; g < ng; g++)
                 best = fmin(best, dist[goals[g].y * w + goals[g].x]);
             tn_search_result res;
@@ -306,7 +306,7 @@ static void test_strawberry_bushes(void **state)
     assert_int_equal(tn_search_path_multi(s, m, start, bushes, 4, &q, path, 70, &res), TN_OK);
     double dist[70];
     tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
-    double best = INFINITY;
+    double best = (double)INFINITY;
     int32_t bi = -1;
     for (int32_t b = 0; b < 4; b++)
         if (dist[bushes[b].y * 10 + bushes[b].x] < best) {
@@ -351,7 +351,7 @@ static void test_closest_reachable(void **state)
                              TN_CLOSEST);
             tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
             /* independent answer: the reachable cell (within the bound) nearest to the goal */
-            double bh = INFINITY, bg = INFINITY;
+            double bh = (double)INFINITY, bg = (double)INFINITY;
             for (int32_t i = 0; i < w * h; i++) {
                 if (!isfinite(dist[i]) || (bounded && dist[i] > q.closest_bound))
                     continue;
@@ -900,7 +900,7 @@ static void test_bad_arguments(void **state)
     qb.max_expansions = -1;
     assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
     qb = q;
-    qb.closest_bound = INFINITY;
+    qb.closest_bound = (double)INFINITY;
     assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
     float extra[50] = {0};
     extra[7] = -1.0f;
