@@ -885,7 +885,7 @@ static void test_bad_arguments(void **state)
     tn_query qb = q;
     qb.weight = 0.5;
     assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
-    qb.weight = NAN;
+    qb.weight = (double)NAN;
     assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
     qb = q;
     qb.moves.diagonal = (tn_diagonal)9;
