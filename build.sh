@@ -6,6 +6,7 @@
 #   ./build.sh test      install what is missing, build (debug), run every test with ctest
 #   ./build.sh sanitize  the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   ./build.sh strict    clang -O2, asserts on, warnings as errors, tests
+#   ./build.sh tsan      ThreadSanitizer (clang) on the tests that run many threads at once
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
 #   ./build.sh examples  install to a temporary prefix and build/run examples/ against it
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
@@ -72,6 +73,12 @@ strict)
     ;;
 fix-format)
     git ls-files --cached --others --exclude-standard -- '*.c' '*.h' | xargs clang-format -i
+    ;;
+tsan)
+    deps
+    CC=clang configure_build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILENAV_TSAN=ON -DTILENAV_ASSERT=ON
+    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --test-dir build/tsan --output-on-failure \
+        -R "${TSAN_TESTS:-search_threads|tile_collision|crowd|field}"
     ;;
 format)
     files=$(git ls-files --cached --others --exclude-standard -- '*.c' '*.h')

@@ -18,7 +18,9 @@
 #include "influence.h"
 #include "map.h"
 #include "moves.h"
+#include "path.h"
 #include "rng.h"
+#include "search.h"
 #include "steer.h"
 #include "tile_collision.h"
 

@@ -1,9 +1,11 @@
 #include "gif.h"
 
+#include <fcntl.h>
 #include <gif_lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_EXACT 256
 
@@ -128,8 +130,14 @@ bool tn_gif_end(tn_gif *g, const char *path, char *err, size_t errcap)
         }
     }
     ColorMapObject *map = GifMakeMapObject(256, pal);
-    GifFileType *f = map ? EGifOpenFileName(path, false, &e) : NULL;
+    /* open the file ourselves so that its mode follows the umask (giflib would use 0600) */
+    int fd = map ? open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
+    GifFileType *f = fd >= 0 ? EGifOpenFileHandle(fd, &e) : NULL;
     if (!f) {
+        if (fd >= 0)
+            close(fd);
+        else if (map)
+            e = E_GIF_ERR_OPEN_FAILED;
         if (err)
             snprintf(err, errcap, "cannot write %s: %s", path,
                      map ? GifErrorString(e) : "out of memory");

@@ -1,0 +1,218 @@
+/// @file search.h
+/// @brief Shortest paths on a tile map: A*, Dijkstra (nearest of many goals, full distance
+/// maps) and Jump Point Search, one-shot or time-sliced, into caller buffers.
+///
+/// Concept: a ::tn_search is a reusable search context sized once for a largest map (a cell
+/// count). It holds every per-cell array a query needs (16 bytes per cell: an 8-byte key, a
+/// 4-byte state word and a 4-byte heap slot), so a query allocates nothing, and it is reset in
+/// O(1) by a generation stamp (a full clear happens once every 2^28 queries). Queries read the
+/// map through `const tn_map*` and never write to it.
+///
+/// Rules: a query follows a ::tn_moves (4/8 neighbours, diagonal policy, 1/sqrt2 or 10/14
+/// costs). Entering cell c costs `base * tn_map_cost(c) + extra[c]`. The default heuristic is
+/// admissible and consistent for the chosen moves (octile for 8 neighbours, manhattan for 4,
+/// both scaled by tn_map_min_cost()), so default paths are optimal.
+///
+/// Tie-breaking (deterministic, independent of addresses): nodes are expanded by smallest
+/// f = g + w*h; nodes whose f is within a relative 1e-10 of the current f level go on a LIFO
+/// stack, so among equal f the most recently generated (deepest) node comes first; the other
+/// open nodes are ordered by f with h inflated by 2^-40 (so among equal f the smaller h comes
+/// first), then by the smaller cell index (row-major). Neighbours are
+/// generated in a fixed order (E, W, S, N, SE, NE, SW, NW) and a node's parent changes only on
+/// a strictly smaller f, so the same query on the same map always returns the same cells.
+/// Paths are optimal up to that relative 1e-10; costs are re-summed from the returned cells.
+///
+/// Jump Point Search (TN_ALGO_JPS) applies only to 8-connected moves without corner cutting
+/// on maps where every passable cell costs 1, with no extra-cost layer, one goal and no
+/// `closest` (any heuristic, weight and step costs are fine). Otherwise
+/// the query returns TN_E_UNSUPPORTED, or, with `jps_fallback` set, runs A* instead (reported
+/// in ::tn_search_result::algo). JPS keeps a bitset copy of the map's passability in the
+/// context, rebuilt when the map or its revision changes (about 0.3 bytes per cell on top of
+/// the 16, allocated on the first JPS query and reused afterwards). TN_ALGO_JPS_PLUS has the same
+/// rules and reads a precomputed ::tn_jump_table instead (see below).
+///
+/// Threads: any number of threads may query one map at once, each with its own context; a
+/// context must not be used by two threads at once. Nothing here has global state.
+///
+/// Errors: TN_E_INVALID_ARG (NULL, bad enum, non-finite or negative number), TN_E_TOO_LARGE
+/// (the map has more cells than the context), TN_E_OUT_OF_MAP, TN_E_START_BLOCKED,
+/// TN_E_GOAL_BLOCKED (every goal blocked), TN_E_UNSUPPORTED (JPS without fallback),
+/// TN_E_MAP_CHANGED (a jump table from another map revision, or an edit between slices),
+/// TN_E_BUFFER_TOO_SMALL (the path is longer than the caller's buffer; the needed length is in
+/// ::tn_search_result::length). Successes: TN_OK, TN_NO_PATH, TN_PARTIAL (expansion budget
+/// exhausted; the path leads to the expanded cell closest to the goal) and TN_CLOSEST (goal
+/// unreachable, `closest` requested).
+#ifndef TILENAV_SEARCH_H
+#define TILENAV_SEARCH_H
+
+#include "map.h"
+#include "moves.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tn_search tn_search;
+typedef struct tn_jump_table tn_jump_table;
+
+/// Heuristic estimate of the remaining cost, in base step units times tn_map_min_cost().
+typedef enum tn_heuristic {
+    TN_HEURISTIC_AUTO = 0,  ///< octile with diagonals, manhattan without (admissible)
+    TN_HEURISTIC_MANHATTAN, ///< dx + dy (inadmissible with diagonals)
+    TN_HEURISTIC_EUCLIDEAN, ///< sqrt(dx^2 + dy^2)
+    TN_HEURISTIC_OCTILE,    ///< max + (d - 1) * min, d = diagonal/straight cost (book: "diagonal")
+    TN_HEURISTIC_CHEBYSHEV, ///< max(dx, dy)
+    TN_HEURISTIC_ZERO,      ///< 0: Dijkstra
+} tn_heuristic;
+
+/// Search algorithm.
+typedef enum tn_algo {
+    TN_ALGO_ASTAR = 0, ///< A* (weighted when weight > 1)
+    TN_ALGO_DIJKSTRA,  ///< uniform-cost search (heuristic and weight ignored)
+    TN_ALGO_JPS,       ///< Jump Point Search (see the file comment for when it applies)
+    TN_ALGO_JPS_PLUS,  ///< JPS over a precomputed ::tn_jump_table (`query->jump_table`)
+} tn_algo;
+
+/// Options of one query. Zero-initialised means: A*, 8 neighbours without corner cutting,
+/// exact costs, the admissible default heuristic, weight 1, no extra layer, no budget.
+typedef struct tn_query {
+    tn_moves moves;
+    tn_algo algo;
+    tn_heuristic heuristic;
+    double weight;          ///< h multiplier, >= 1 (0 means 1); > 1 trades optimality for speed
+    const float *extra;     ///< W*H extra costs added on entering a cell (finite, >= 0), or NULL
+    bool jps_fallback;      ///< JPS not applicable: run A* instead of returning TN_E_UNSUPPORTED
+    bool closest;           ///< goal unreachable (or blocked): return a path to the closest cell
+    double closest_bound;   ///< with `closest`: never expand past this g (0 = no bound)
+    int64_t max_expansions; ///< one-shot budget (0 = none); exhausted gives TN_PARTIAL
+    const tn_jump_table *jump_table; ///< for TN_ALGO_JPS_PLUS: built from this map revision
+} tn_query;
+
+/// Outcome of a query besides the cells.
+typedef struct tn_search_result {
+    int32_t length;   ///< cells in the path (start and end included), or needed buffer length
+    double cost;      ///< cost of the returned path under the query's rules (0 when none)
+    int64_t expanded; ///< nodes taken off the open list
+    tn_cell end;      ///< the last cell of the path (goal, closest cell, or best partial)
+    int32_t goal;     ///< index in the goal array of the goal reached, or -1
+    tn_algo algo;     ///< the algorithm that actually ran
+} tn_search_result;
+
+/// Definition of a search context. Get one from tn_search_def_default().
+typedef struct tn_search_def {
+    int32_t max_cells;        ///< largest W*H this context can search, 1..TN_MAX_CELLS
+                              ///< (default 65536)
+    tn_allocator allocator;   ///< zeroed = malloc/free
+    uint32_t internal_cookie; ///< set by tn_search_def_default(); do not touch
+} tn_search_def;
+
+/// A definition with its defaults (65536 cells, malloc/free).
+TN_API tn_search_def tn_search_def_default(void);
+
+/// Create a context. On failure `*out` is NULL.
+/// @return TN_E_INVALID_ARG, TN_E_TOO_LARGE (max_cells past TN_MAX_CELLS), TN_E_NOMEM.
+TN_API TN_NODISCARD tn_status tn_search_create(const tn_search_def *def, tn_search **out);
+
+/// Destroy a context (NULL is a no-op).
+TN_API void tn_search_destroy(tn_search *search);
+
+/// Bytes held by the context (16 per cell, plus the JPS cache once used).
+TN_API size_t tn_search_memory_bytes(const tn_search *search);
+
+/// Drop what the context caches about maps (the JPS bitsets). The cache is keyed by the map's
+/// address, size, revision, passable count and 32 sampled cells; call this after
+/// destroying a map and creating another that may land at the same address with the same
+/// size, to rule out a stale match.
+TN_API void tn_search_forget(tn_search *search);
+
+/// Largest cell count the context was created for.
+TN_API int32_t tn_search_max_cells(const tn_search *search);
+
+/// One-shot path from `start` to `goal`.
+/// @param[out] out   receives the cells, start first; may be NULL when cap is 0
+/// @param cap        capacity of `out` in cells
+/// @param[out] res   details; may be NULL. On TN_E_BUFFER_TOO_SMALL res->length is the need.
+/// @return TN_OK, TN_NO_PATH, TN_PARTIAL, TN_CLOSEST or an error (see the file comment).
+TN_API TN_NODISCARD tn_status tn_search_path(tn_search *search, const tn_map *map, tn_cell start,
+                                             tn_cell goal, const tn_query *query, tn_cell *out,
+                                             int32_t cap, tn_search_result *res);
+
+/// One-shot path to the cheapest of several goals (ties: the goal found first). Blocked or
+/// outside goals are skipped; TN_E_GOAL_BLOCKED when all are blocked, TN_E_OUT_OF_MAP when
+/// all are outside. With more than 64 goals A* uses the zero heuristic.
+TN_API TN_NODISCARD tn_status tn_search_path_multi(tn_search *search, const tn_map *map,
+                                                   tn_cell start, const tn_cell *goals,
+                                                   int32_t goal_count, const tn_query *query,
+                                                   tn_cell *out, int32_t cap,
+                                                   tn_search_result *res);
+
+/// @name Time-sliced queries
+/// A query split over several calls (e.g. a few hundred expansions per frame). The context
+/// keeps a pointer to the map and to `query->extra`: both must stay alive and unchanged until
+/// the query ends; a map edit in between makes the next step return TN_E_MAP_CHANGED.
+/// The final path, cost and expansion count equal those of the one-shot query.
+/// @{
+/// Start a query (same arguments as tn_search_path_multi). Returns TN_IN_PROGRESS, or an
+/// error (then no query is running). `query->max_expansions` is ignored here.
+TN_API TN_NODISCARD tn_status tn_search_begin(tn_search *search, const tn_map *map, tn_cell start,
+                                              const tn_cell *goals, int32_t goal_count,
+                                              const tn_query *query);
+/// Run at most `max_expansions` (>= 1) expansions. Returns TN_IN_PROGRESS while unfinished,
+/// then the final status (TN_OK, TN_NO_PATH, TN_CLOSEST), TN_E_MAP_CHANGED when the map was
+/// edited since begin, TN_E_STATE when no query is running.
+TN_API TN_NODISCARD tn_status tn_search_step(tn_search *search, int64_t max_expansions);
+/// Status of the current query without advancing it (TN_E_STATE when none was begun).
+TN_API tn_status tn_search_poll(const tn_search *search);
+/// Copy the result of a finished query (any status from tn_search_step()). While the query is
+/// in progress: TN_IN_PROGRESS and the best partial path so far.
+TN_API TN_NODISCARD tn_status tn_search_get_path(tn_search *search, tn_cell *out, int32_t cap,
+                                                 tn_search_result *res);
+/// Abandon the current query (no-op when none runs). The context is ready for a new one.
+TN_API void tn_search_cancel(tn_search *search);
+/// @}
+
+/// @name Dijkstra distance maps
+/// @{
+/// Cost from the nearest source to every cell (or, with `reverse`, from every cell to the
+/// nearest source: the two differ when costs depend on the entered cell). Unreachable and
+/// blocked cells get +INFINITY. Blocked or outside sources are skipped (all blocked:
+/// TN_E_START_BLOCKED). `dist` must hold W*H doubles (`cap` = its length).
+TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_map *map,
+                                                  const tn_cell *sources, int32_t source_count,
+                                                  const tn_moves *moves, const float *extra,
+                                                  bool reverse, double *dist, size_t cap);
+/// @}
+
+/// @name Precomputed jump tables (JPS+)
+/// For each cell and each of the 8 directions, the distance to the next jump point or to the
+/// wall, under the same rules as TN_ALGO_JPS. Queries with TN_ALGO_JPS_PLUS then jump by table
+/// look-ups instead of scanning. A table is read-only once built: any number of threads may
+/// use one table (and one map) at once, each with its own ::tn_search. It describes one map
+/// revision; after an edit, queries return TN_E_MAP_CHANGED until it is rebuilt.
+/// Memory: 16 bytes per cell. Maps up to 32767 cells wide and high.
+/// @{
+/// Build the table of `map` (any costs; queries still need a uniform-cost map).
+/// @return TN_E_INVALID_ARG, TN_E_TOO_LARGE (a side past 32767), TN_E_NOMEM.
+TN_API TN_NODISCARD tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator,
+                                                  tn_jump_table **out);
+/// Destroy a table (NULL is a no-op).
+TN_API void tn_jump_table_destroy(tn_jump_table *table);
+/// Bytes held by the table.
+TN_API size_t tn_jump_table_memory_bytes(const tn_jump_table *table);
+/// Was the table built from this map at its current revision? (Same identity check as the
+/// JPS cache: destroy a table together with its map.)
+TN_API bool tn_jump_table_current(const tn_jump_table *table, const tn_map *map);
+/// @}
+
+/// The heuristic as a name ("octile", ...) and back (false on an unknown name).
+TN_API const char *tn_heuristic_name(tn_heuristic h);
+TN_API bool tn_heuristic_from_name(const char *name, tn_heuristic *out);
+/// The algorithm as a name ("astar", "dijkstra", "jps", "jps+") and back.
+TN_API const char *tn_algo_name(tn_algo a);
+TN_API bool tn_algo_from_name(const char *name, tn_algo *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

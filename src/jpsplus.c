@@ -1,0 +1,251 @@
+/* JPS+: Jump Point Search over precomputed jump distances (Rabin, "JPS+: An Extreme A* Speed
+ * Optimization for Static Uniform Cost Grids", Game AI Pro 2, 2015), under the same rules as
+ * jps.c (8 neighbours, no corner cutting, diagonal-first canonical paths).
+ *
+ * Table: for each cell and direction d, v > 0 is the distance to the next jump point met
+ * moving along d, v <= 0 means -v free steps before the wall and no jump point. Straight entries
+ * use jps.c's forced-neighbour rule; a diagonal entry stops at the first cell from which a
+ * straight jump along either component finds a jump point. The search prunes directions as
+ * jps.c does, and adds the goal (straight) or the cell level with the goal's row or column
+ * (diagonal, "target jump point") when it lies within a run. */
+#include "search_internal.h"
+
+#include <string.h>
+
+#define TN_COOKIE_JUMPS 0x4a505331u
+#define JT_MAX_SIDE 32767
+
+struct tn_jump_table {
+    tn_allocator alloc;
+    uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
+    int32_t w, h;
+    int16_t *d; /* cells * 8, direction order E, W, S, N, SE, NE, SW, NW */
+};
+
+static inline bool pfree(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < w && y < h && pass[(size_t)y * (size_t)w + (size_t)x];
+}
+
+/* Next value along a run: 1 when the next cell is a jump point, else extend its entry. */
+static inline int16_t extend(int16_t next, bool next_is_jp)
+{
+    if (next_is_jp)
+        return 1;
+    return (int16_t)(next > 0 ? next + 1 : next - 1);
+}
+
+tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator, tn_jump_table **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    tn_allocator a;
+    memset(&a, 0, sizeof a);
+    if (allocator)
+        a = *allocator;
+    if (!map || (a.alloc == NULL) != (a.free == NULL))
+        return TN_E_INVALID_ARG;
+    int32_t w = tn_map_width(map), h = tn_map_height(map);
+    if (w > JT_MAX_SIDE || h > JT_MAX_SIDE)
+        return TN_E_TOO_LARGE;
+    tn_jump_table *t = tn__calloc(&a, sizeof *t);
+    if (!t)
+        return TN_E_NOMEM;
+    t->alloc = a;
+    size_t n = (size_t)w * (size_t)h;
+    t->d = tn__alloc(&a, n * 8 * sizeof(int16_t));
+    if (!t->d) {
+        tn__free(&a, t, sizeof *t);
+        return TN_E_NOMEM;
+    }
+    t->fingerprint = tn__map_fingerprint(map);
+    t->w = w;
+    t->h = h;
+    const uint8_t *p = tn_map_passable_data(map);
+    int16_t *d = t->d;
+#define F(X, Y) pfree(p, w, h, (X), (Y))
+#define D(X, Y, K) d[((size_t)(Y) * (size_t)w + (size_t)(X)) * 8 + (size_t)(K)]
+    /* straight runs: E and W along rows, S and N along columns */
+    for (int32_t y = 0; y < h; y++) {
+        for (int32_t x = w - 1; x >= 0; x--) {
+            int32_t nx = x + 1;
+            D(x, y, 0) = !F(nx, y)
+                             ? 0
+                             : extend(nx < w ? D(nx, y, 0) : 0, (F(nx, y - 1) && !F(x, y - 1)) ||
+                                                                    (F(nx, y + 1) && !F(x, y + 1)));
+        }
+        for (int32_t x = 0; x < w; x++) {
+            int32_t nx = x - 1;
+            D(x, y, 1) =
+                !F(nx, y) ? 0
+                          : extend(nx >= 0 ? D(nx, y, 1) : 0, (F(nx, y - 1) && !F(x, y - 1)) ||
+                                                                  (F(nx, y + 1) && !F(x, y + 1)));
+        }
+    }
+    for (int32_t x = 0; x < w; x++) {
+        for (int32_t y = h - 1; y >= 0; y--) {
+            int32_t ny = y + 1;
+            D(x, y, 2) = !F(x, ny)
+                             ? 0
+                             : extend(ny < h ? D(x, ny, 2) : 0, (F(x - 1, ny) && !F(x - 1, y)) ||
+                                                                    (F(x + 1, ny) && !F(x + 1, y)));
+        }
+        for (int32_t y = 0; y < h; y++) {
+            int32_t ny = y - 1;
+            D(x, y, 3) =
+                !F(x, ny) ? 0
+                          : extend(ny >= 0 ? D(x, ny, 3) : 0, (F(x - 1, ny) && !F(x - 1, y)) ||
+                                                                  (F(x + 1, ny) && !F(x + 1, y)));
+        }
+    }
+    /* diagonal runs, swept so that the next cell of the run is already done */
+    for (int k = 4; k < 8; k++) {
+        int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
+        int kh = dx > 0 ? 0 : 1, kv = dy > 0 ? 2 : 3;
+        for (int32_t j = 0; j < h; j++) {
+            int32_t y = dy > 0 ? h - 1 - j : j;
+            for (int32_t i = 0; i < w; i++) {
+                int32_t x = dx > 0 ? w - 1 - i : i;
+                int32_t nx = x + dx, ny = y + dy;
+                if (!F(nx, y) || !F(x, ny) || !F(nx, ny)) {
+                    D(x, y, k) = 0;
+                    continue;
+                }
+                bool jp = D(nx, ny, kh) > 0 || D(nx, ny, kv) > 0;
+                D(x, y, k) = extend(D(nx, ny, k), jp);
+            }
+        }
+    }
+#undef D
+#undef F
+    *out = t;
+    return TN_OK;
+}
+
+void tn_jump_table_destroy(tn_jump_table *t)
+{
+    if (!t)
+        return;
+    tn_allocator a = t->alloc;
+    tn__free(&a, t->d, (size_t)t->w * (size_t)t->h * 8 * sizeof(int16_t));
+    tn__free(&a, t, sizeof *t);
+}
+
+size_t tn_jump_table_memory_bytes(const tn_jump_table *t)
+{
+    return t ? sizeof *t + (size_t)t->w * (size_t)t->h * 8 * sizeof(int16_t) : 0;
+}
+
+bool tn_jump_table_current(const tn_jump_table *t, const tn_map *map)
+{
+    return t && map && t->w == tn_map_width(map) && t->h == tn_map_height(map) &&
+           t->fingerprint == tn__map_fingerprint(map);
+}
+
+static inline int32_t sgn(int32_t v)
+{
+    return (v > 0) - (v < 0);
+}
+
+static inline int32_t iabs(int32_t v)
+{
+    return v < 0 ? -v : v;
+}
+
+/* Successor of (x, y) in direction k, if any. */
+static void jp_succ(tn_search *s, const int16_t *row, int32_t x, int32_t y, double g, uint32_t k)
+{
+    int32_t v = row[k];
+    int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
+    int32_t gx = s->goal_x, gy = s->goal_y;
+    int32_t steps = 0;
+    if (k < 4) {
+        /* the goal on this line, no further than the jump point or the wall */
+        int32_t kk = -1;
+        if (dy == 0 && gy == y && sgn(gx - x) == dx)
+            kk = iabs(gx - x);
+        else if (dx == 0 && gx == x && sgn(gy - y) == dy)
+            kk = iabs(gy - y);
+        if (kk > 0 && kk <= (v > 0 ? v : -v))
+            steps = kk;
+        else if (v > 0)
+            steps = v;
+        else
+            return;
+        int32_t tx = x + steps * dx, ty = y + steps * dy;
+        search_relax(s, (uint32_t)(ty * s->w + tx), tx, ty, g + s->straight * (double)steps, k);
+        return;
+    }
+    /* diagonal: the cell level with the goal's row or column, when the run gets there first
+     * and the goal is in reach of a straight jump from it (then the online search stops there
+     * too) */
+    if (sgn(gx - x) == dx && sgn(gy - y) == dy) {
+        int32_t ax = iabs(gx - x), ay = iabs(gy - y);
+        int32_t m = ax < ay ? ax : ay;
+        if (m <= (v > 0 ? v : -v)) {
+            int32_t tx = x + m * dx, ty = y + m * dy;
+            const int16_t *trow =
+                row - ((ptrdiff_t)y * s->w + x) * 8 + ((ptrdiff_t)ty * s->w + tx) * 8;
+            int32_t rest, reach;
+            if (ax == ay) {
+                rest = 0;
+                reach = 0;
+            } else if (ty == gy) {
+                rest = iabs(gx - tx);
+                reach = trow[dx > 0 ? 0 : 1];
+            } else {
+                rest = iabs(gy - ty);
+                reach = trow[dy > 0 ? 2 : 3];
+            }
+            if (rest <= (reach > 0 ? reach : -reach))
+                steps = m;
+        }
+    }
+    if (steps == 0) {
+        if (v <= 0)
+            return;
+        steps = v;
+    }
+    int32_t tx = x + steps * dx, ty = y + steps * dy;
+    search_relax(s, (uint32_t)(ty * s->w + tx), tx, ty, g + s->diagonal * (double)steps, k);
+}
+
+static inline const int16_t *row_at(const tn_search *s, int32_t x, int32_t y)
+{
+    return s->q.jump_table->d + ((size_t)y * (size_t)s->w + (size_t)x) * 8;
+}
+
+void tn__jpsp_expand_start(tn_search *s)
+{
+    const int16_t *row = row_at(s, s->start_x, s->start_y);
+    for (uint32_t k = 0; k < 8; k++)
+        jp_succ(s, row, s->start_x, s->start_y, 0.0, k);
+}
+
+void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
+{
+    const uint8_t *p = s->pass;
+    int32_t w = s->w, h = s->h;
+    const int16_t *row = row_at(s, x, y);
+    int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
+    if (dy == 0) {
+        jp_succ(s, row, x, y, g, dir);
+        for (int32_t sd = -1; sd <= 1; sd += 2)
+            if (pfree(p, w, h, x, y + sd) && !pfree(p, w, h, x - dx, y + sd)) {
+                jp_succ(s, row, x, y, g, sd > 0 ? 2u : 3u);
+                jp_succ(s, row, x, y, g, dx > 0 ? (sd > 0 ? 4u : 5u) : (sd > 0 ? 6u : 7u));
+            }
+    } else if (dx == 0) {
+        jp_succ(s, row, x, y, g, dir);
+        for (int32_t sd = -1; sd <= 1; sd += 2)
+            if (pfree(p, w, h, x + sd, y) && !pfree(p, w, h, x + sd, y - dy)) {
+                jp_succ(s, row, x, y, g, sd > 0 ? 0u : 1u);
+                jp_succ(s, row, x, y, g, sd > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u));
+            }
+    } else {
+        jp_succ(s, row, x, y, g, dx > 0 ? 0u : 1u);
+        jp_succ(s, row, x, y, g, dy > 0 ? 2u : 3u);
+        jp_succ(s, row, x, y, g, dir);
+    }
+}

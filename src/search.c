@@ -1,0 +1,845 @@
+/* Shortest paths: the search context, A* / Dijkstra with a binary heap, time-sliced queries,
+ * path reconstruction and Dijkstra distance maps. Jump Point Search lives in jps.c. */
+#include "search_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+const int8_t tn__dir_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+const int8_t tn__dir_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+tn_search_def tn_search_def_default(void)
+{
+    tn_search_def d;
+    memset(&d, 0, sizeof d);
+    d.max_cells = 65536;
+    d.internal_cookie = TN_COOKIE_SEARCH_CTX;
+    return d;
+}
+
+tn_status tn_search_create(const tn_search_def *def, tn_search **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_SEARCH_CTX || def->max_cells < 1)
+        return TN_E_INVALID_ARG;
+    if (def->max_cells > TN_MAX_CELLS)
+        return TN_E_TOO_LARGE;
+    if ((def->allocator.alloc == NULL) != (def->allocator.free == NULL))
+        return TN_E_INVALID_ARG;
+    tn_search *s = tn__calloc(&def->allocator, sizeof *s);
+    if (!s)
+        return TN_E_NOMEM;
+    s->alloc = def->allocator;
+    s->max_cells = def->max_cells;
+    size_t n = (size_t)def->max_cells;
+    s->key = tn__alloc(&s->alloc, n * sizeof(double));
+    s->tag = tn__calloc(&s->alloc, n * sizeof(uint32_t));
+    s->heap = tn__alloc(&s->alloc, n * sizeof(uint32_t));
+    if (!s->key || !s->tag || !s->heap) {
+        tn_search_destroy(s);
+        return TN_E_NOMEM;
+    }
+    s->gen = 1;
+    s->end = -1;
+    s->best = -1;
+    *out = s;
+    return TN_OK;
+}
+
+void tn_search_destroy(tn_search *s)
+{
+    if (!s)
+        return;
+    size_t n = (size_t)s->max_cells;
+    tn__jps_free(s);
+    tn__free(&s->alloc, s->key, n * sizeof(double));
+    tn__free(&s->alloc, s->tag, n * sizeof(uint32_t));
+    tn__free(&s->alloc, s->heap, n * sizeof(uint32_t));
+    tn_allocator a = s->alloc;
+    tn__free(&a, s, sizeof *s);
+}
+
+size_t tn_search_memory_bytes(const tn_search *s)
+{
+    if (!s)
+        return 0;
+    return sizeof *s + (size_t)s->max_cells * (sizeof(double) + 2 * sizeof(uint32_t)) +
+           tn__jps_bytes(s);
+}
+
+int32_t tn_search_max_cells(const tn_search *s)
+{
+    return s ? s->max_cells : 0;
+}
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+static const char *const heuristic_names[] = {"auto",   "manhattan", "euclidean",
+                                              "octile", "chebyshev", "zero"};
+static const char *const algo_names[] = {"astar", "dijkstra", "jps", "jps+"};
+
+const char *tn_heuristic_name(tn_heuristic h)
+{
+    return (unsigned)h <= (unsigned)TN_HEURISTIC_ZERO ? heuristic_names[h] : "unknown";
+}
+
+bool tn_heuristic_from_name(const char *name, tn_heuristic *out)
+{
+    if (!name || !out)
+        return false;
+    for (int i = 0; i <= (int)TN_HEURISTIC_ZERO; i++)
+        if (strcmp(name, heuristic_names[i]) == 0) {
+            *out = (tn_heuristic)i;
+            return true;
+        }
+    if (strcmp(name, "diagonal") == 0) {
+        *out = TN_HEURISTIC_OCTILE;
+        return true;
+    }
+    return false;
+}
+
+const char *tn_algo_name(tn_algo a)
+{
+    return (unsigned)a <= (unsigned)TN_ALGO_JPS_PLUS ? algo_names[a] : "unknown";
+}
+
+bool tn_algo_from_name(const char *name, tn_algo *out)
+{
+    if (!name || !out)
+        return false;
+    for (int i = 0; i <= (int)TN_ALGO_JPS_PLUS; i++)
+        if (strcmp(name, algo_names[i]) == 0) {
+            *out = (tn_algo)i;
+            return true;
+        }
+    return false;
+}
+
+/* ---- query set-up and tear-down ------------------------------------------------------- */
+
+/* Start a new generation; clear every tag when the stamps would wrap. */
+static void search_new_generation(tn_search *s)
+{
+    if (s->gen >= GEN_MAX) {
+        memset(s->tag, 0, (size_t)s->max_cells * sizeof(uint32_t));
+        s->gen = 0;
+    }
+    s->gen++;
+}
+
+/* Reset the open nodes and unreached goal marks so that the next generation starts clean. */
+static void search_finish(tn_search *s)
+{
+    for (int32_t k = 0; k < q_count(s); k++)
+        s->tag[q_entry(s, k) & ENT_IDX] = 0;
+    s->heap_n = 0;
+    s->stack_n = 0;
+    for (int32_t k = 0; k < s->goal_count; k++) {
+        int32_t gi = tn_map_index(s->map, s->goals[k].x, s->goals[k].y);
+        if (gi >= 0 && s->tag[gi] == TAG_GOAL)
+            s->tag[gi] = 0;
+    }
+    s->state = Q_DONE;
+}
+
+static bool query_valid(const tn_query *q)
+{
+    if (!tn_moves_valid(&q->moves))
+        return false;
+    if ((unsigned)q->algo > (unsigned)TN_ALGO_JPS_PLUS ||
+        (unsigned)q->heuristic > (unsigned)TN_HEURISTIC_ZERO)
+        return false;
+    if (!isfinite(q->weight) || (q->weight != 0.0 && q->weight < 1.0))
+        return false;
+    if (!isfinite(q->closest_bound) || q->closest_bound < 0.0 || q->max_expansions < 0)
+        return false;
+    return true;
+}
+
+static bool extra_valid(const float *extra, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(extra[i] >= 0.0f) || !isfinite(extra[i]))
+            return false;
+    return true;
+}
+
+/* Heuristic parameters from the query and the map. */
+static void search_setup_heuristic(tn_search *s)
+{
+    const tn_query *q = &s->q;
+    bool eight = q->moves.diagonal != TN_DIAGONAL_NEVER;
+    tn_heuristic h = q->heuristic;
+    if (h == TN_HEURISTIC_AUTO)
+        h = eight ? TN_HEURISTIC_OCTILE : TN_HEURISTIC_MANHATTAN;
+    if (s->algo == TN_ALGO_DIJKSTRA || (s->goal_count > MAX_HEUR_GOALS && h != TN_HEURISTIC_ZERO))
+        h = TN_HEURISTIC_ZERO;
+    s->hkind = h;
+    s->hstr = s->straight;
+    /* octile: max*S + min*(D - S); without diagonals the cheapest way over a diagonal unit is
+     * two straight steps */
+    s->hdiag = eight ? s->diagonal - s->straight : s->straight;
+    /* euclidean: the cheapest cost per unit of straight-line distance */
+    double per_diag = (eight ? s->diagonal : 2.0 * s->straight) / TN_SQRT2;
+    s->euc = per_diag < s->straight ? per_diag : s->straight;
+    double w = q->weight == 0.0 ? 1.0 : q->weight;
+    double minc = (double)tn_map_min_cost(s->map);
+    /* h is inflated by 2^-40 (a relative 9e-13): among open nodes of equal f the one with the
+     * smaller h (further along) comes first, and far below the 1e-10 of the f level */
+    s->hmul = w * minc * (1.0 + 1.0 / 1099511627776.0);
+    /* scale once here, so that every heuristic is one multiply-add per cell */
+    s->hstr *= s->hmul;
+    s->hdiag *= s->hmul;
+    s->euc *= s->hmul;
+    s->multi_h = s->goal_count > 1 && h != TN_HEURISTIC_ZERO;
+    if (s->goal_count >= 1) {
+        s->goal_x = s->goals[0].x;
+        s->goal_y = s->goals[0].y;
+    }
+}
+
+/* The geometric distance used to rank closest/partial nodes: the default heuristic,
+ * unweighted, to the nearest goal. */
+static double search_closeness(const tn_search *s, int32_t x, int32_t y)
+{
+    bool eight = s->q.moves.diagonal != TN_DIAGONAL_NEVER;
+    double best = (double)INFINITY;
+    for (int32_t k = 0; k < s->goal_count; k++) {
+        int32_t dx = abs(x - s->goals[k].x), dy = abs(y - s->goals[k].y);
+        int32_t mx = dx > dy ? dx : dy, mn = dx > dy ? dy : dx;
+        double v = eight ? (double)mx + (TN_SQRT2 - 1.0) * (double)mn : (double)(dx + dy);
+        best = v < best ? v : best;
+    }
+    return best;
+}
+
+static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, const tn_cell *goals,
+                              int32_t goal_count, const tn_query *query)
+{
+    if (!s)
+        return TN_E_INVALID_ARG;
+    if (s->state == Q_RUNNING)
+        search_finish(s);
+    s->state = Q_IDLE;
+    s->status = TN_E_STATE;
+    s->end = -1;
+    s->best = -1;
+    s->expanded = 0;
+    s->goal_count = 0;
+    if (!map || !goals || goal_count < 1)
+        return TN_E_INVALID_ARG;
+    tn_query q;
+    if (query)
+        q = *query;
+    else
+        memset(&q, 0, sizeof q);
+    if (!query_valid(&q))
+        return TN_E_INVALID_ARG;
+    int32_t w = tn_map_width(map), h = tn_map_height(map);
+    if ((int64_t)w * h > s->max_cells)
+        return TN_E_TOO_LARGE;
+    if (q.extra && !extra_valid(q.extra, (size_t)w * (size_t)h))
+        return TN_E_INVALID_ARG;
+    if (!tn_map_contains(map, start.x, start.y))
+        return TN_E_OUT_OF_MAP;
+    if (!tn_map_passable(map, start.x, start.y))
+        return TN_E_START_BLOCKED;
+    int32_t inside = 0, open = 0;
+    for (int32_t k = 0; k < goal_count; k++) {
+        if (tn_map_contains(map, goals[k].x, goals[k].y)) {
+            inside++;
+            open += tn_map_passable(map, goals[k].x, goals[k].y) ? 1 : 0;
+        }
+    }
+    if (inside == 0 && !q.closest)
+        return TN_E_OUT_OF_MAP;
+    if (open == 0 && !q.closest)
+        return TN_E_GOAL_BLOCKED;
+
+    tn_algo algo = q.algo;
+    if (algo == TN_ALGO_JPS_PLUS) {
+        if (!q.jump_table)
+            return TN_E_INVALID_ARG;
+        if (!tn_jump_table_current(q.jump_table, map))
+            return TN_E_MAP_CHANGED;
+    }
+    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) &&
+        !tn__jps_applicable(s, map, &q, goal_count)) {
+        if (!q.jps_fallback)
+            return TN_E_UNSUPPORTED;
+        algo = TN_ALGO_ASTAR;
+    }
+
+    s->map = map;
+    s->revision = tn_map_revision(map);
+    s->w = w;
+    s->h = h;
+    s->pass = tn_map_passable_data(map);
+    s->cost = tn_map_cost_data(map);
+    s->extra = q.extra;
+    s->q = q;
+    s->algo = algo;
+    s->uniform = tn_map_uniform_cost(map);
+    s->straight = tn_moves_straight(&q.moves);
+    s->diagonal = tn_moves_diagonal(&q.moves);
+    s->goals = goals;
+    s->goal_count = goal_count;
+    s->start_x = start.x;
+    s->start_y = start.y;
+    s->start = start.y * w + start.x;
+    s->track = q.closest || q.max_expansions > 0;
+    search_setup_heuristic(s);
+    if (algo == TN_ALGO_JPS) {
+        tn_status st = tn__jps_prepare(s);
+        if (st != TN_OK)
+            return st;
+    }
+
+    search_new_generation(s);
+    s->heap_n = 0;
+    s->stack_n = 0;
+    s->state = Q_RUNNING;
+    s->status = TN_IN_PROGRESS;
+    for (int32_t k = 0; k < goal_count; k++) {
+        int32_t gi = tn_map_index(map, goals[k].x, goals[k].y);
+        if (gi >= 0 && s->pass[gi])
+            s->tag[gi] = TAG_GOAL;
+    }
+    uint32_t st = (uint32_t)s->start;
+    bool start_goal = s->tag[st] == TAG_GOAL;
+    s->key[st] = tn__search_hk(s, start.x, start.y);
+    q_set_level(s, s->key[st]);
+    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && !start_goal) {
+        /* JPS expands the start in all directions before the loop */
+        s->tag[st] = s->gen << 3;
+        s->expanded = 1;
+        if (s->track) {
+            s->best = (int32_t)st;
+            s->best_h = search_closeness(s, start.x, start.y);
+            s->best_g = 0.0;
+        }
+        if (algo == TN_ALGO_JPS)
+            tn__jps_expand_start(s);
+        else
+            tn__jpsp_expand_start(s);
+    } else {
+        q_push(s, st | (start_goal ? ENT_GOAL : 0u));
+    }
+    return TN_IN_PROGRESS;
+}
+
+tn_status tn_search_begin(tn_search *s, const tn_map *map, tn_cell start, const tn_cell *goals,
+                          int32_t goal_count, const tn_query *query)
+{
+    tn_status st = search_begin(s, map, start, goals, goal_count, query);
+    if (st == TN_IN_PROGRESS)
+        s->track = true; /* sliced queries can report the best partial path at any time */
+    return st;
+}
+
+/* ---- A* / Dijkstra expansion ---------------------------------------------------------- */
+
+/* Expand node `i` at (x, y) with cost g. The constant arguments select a specialised copy. */
+static inline __attribute__((always_inline)) void
+astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_diagonal diag,
+             const bool uniform, const bool extra, const bool bounded)
+{
+    const uint8_t *pass = s->pass;
+    const int32_t w = s->w;
+    const bool xl = x > 0, xr = x<w - 1, yu = y> 0, yd = y < s->h - 1;
+    const double st = s->straight, dg = s->diagonal;
+    const double bound = s->q.closest_bound;
+    const bool ok[4] = {xr, xl, yd, yu};
+    const int32_t off[4] = {1, -1, w, -w};
+    bool free4[4];
+    for (uint32_t k = 0; k < 4; k++) {
+        free4[k] = false;
+        if (!ok[k])
+            continue;
+        uint32_t ni = (uint32_t)((int32_t)i + off[k]);
+        if (!pass[ni])
+            continue;
+        free4[k] = true;
+        double c = uniform ? st : st * (double)s->cost[ni];
+        if (extra)
+            c += (double)s->extra[ni];
+        double ng = g + c;
+        if (bounded && ng > bound)
+            continue;
+        search_relax(s, ni, x + tn__dir_dx[k], y + tn__dir_dy[k], ng, k);
+    }
+    if (diag == TN_DIAGONAL_NEVER)
+        return;
+    /* SE, NE, SW, NW: orthogonal pairs (E,S), (E,N), (W,S), (W,N) */
+    static const uint8_t ka[4] = {0, 0, 1, 1}, kb[4] = {2, 3, 2, 3};
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t a = ka[k], b = kb[k];
+        if (!ok[a] || !ok[b])
+            continue;
+        bool allowed;
+        switch (diag) {
+        case TN_DIAGONAL_NO_CUT: allowed = free4[a] && free4[b]; break;
+        case TN_DIAGONAL_ONE: allowed = free4[a] || free4[b]; break;
+        default: allowed = true; break;
+        }
+        if (!allowed)
+            continue;
+        uint32_t ni = (uint32_t)((int32_t)i + off[a] + off[b]);
+        if (!pass[ni])
+            continue;
+        double c = uniform ? dg : dg * (double)s->cost[ni];
+        if (extra)
+            c += (double)s->extra[ni];
+        double ng = g + c;
+        if (bounded && ng > bound)
+            continue;
+        search_relax(s, ni, x + tn__dir_dx[k + 4], y + tn__dir_dy[k + 4], ng, k + 4);
+    }
+}
+
+#define EXPAND_VARIANTS(DIAG)                                                                      \
+    do {                                                                                           \
+        if (uniform && !extra && !bounded)                                                         \
+            astar_expand(s, i, x, y, g, DIAG, true, false, false);                                 \
+        else                                                                                       \
+            astar_expand(s, i, x, y, g, DIAG, false, extra, bounded);                              \
+    } while (0)
+
+static void astar_expand_any(tn_search *s, uint32_t i, int32_t x, int32_t y, double g)
+{
+    const bool uniform = s->uniform, extra = s->extra != NULL;
+    const bool bounded = s->q.closest && s->q.closest_bound > 0.0;
+    switch (s->q.moves.diagonal) {
+    case TN_DIAGONAL_NO_CUT: EXPAND_VARIANTS(TN_DIAGONAL_NO_CUT); break;
+    case TN_DIAGONAL_NEVER: EXPAND_VARIANTS(TN_DIAGONAL_NEVER); break;
+    case TN_DIAGONAL_ONE: EXPAND_VARIANTS(TN_DIAGONAL_ONE); break;
+    case TN_DIAGONAL_ALWAYS: EXPAND_VARIANTS(TN_DIAGONAL_ALWAYS); break;
+    }
+}
+
+/* The common case spelled out: 8 neighbours without corner cutting, uniform costs, no extra
+ * layer, the octile (or zero) heuristic towards one goal, no closest/partial tracking. Same
+ * expansion order as the generic loop, fewer loads and branches. */
+TN_INLINE double fast_hk(double ha, double hb, int32_t gx, int32_t gy, int32_t x, int32_t y)
+{
+    int32_t dx = x > gx ? x - gx : gx - x, dy = y > gy ? y - gy : gy - y;
+    int32_t mx = dx > dy ? dx : dy, mn = dx > dy ? dy : dx;
+    return ha * (double)mx + hb * (double)mn;
+}
+
+TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero_h)
+{
+    const int32_t w = s->w, hgt = s->h;
+    const uint8_t *pass = s->pass;
+    double *key = s->key;
+    uint32_t *tag = s->tag;
+    const double ha = s->hstr, hb = s->hdiag;
+    const double st = s->straight, dg = s->diagonal;
+    const int32_t gx = s->goal_x, gy = s->goal_y;
+    const uint32_t gen = s->gen;
+#define HK(X, Y) (zero_h ? 0.0 : fast_hk(ha, hb, gx, gy, (X), (Y)))
+#define RELAX(NI, NX, NY, NG, DIR)                                                                 \
+    do {                                                                                           \
+        uint32_t ni_ = (NI), t_ = tag[ni_];                                                        \
+        if (t_ & TAG_OPEN) {                                                                       \
+            double nk_ = (NG) + HK(NX, NY);                                                        \
+            if (nk_ < key[ni_]) {                                                                  \
+                key[ni_] = nk_;                                                                    \
+                q_decreased(s, t_, (DIR));                                                         \
+            }                                                                                      \
+        } else if ((t_ >> 3) != gen) {                                                             \
+            key[ni_] = (NG) + HK(NX, NY);                                                          \
+            q_push(s, ni_ | (DIR) << ENT_DIR_SHIFT | (t_ == TAG_GOAL ? ENT_GOAL : 0u));            \
+        }                                                                                          \
+    } while (0)
+    while (!q_empty(s)) {
+        if (budget-- <= 0)
+            return TN_IN_PROGRESS;
+        uint32_t e = q_pop(s);
+        uint32_t i = e & ENT_IDX;
+        tag[i] = gen << 3 | ((e >> ENT_DIR_SHIFT) & 7u);
+        s->expanded++;
+        if (e & ENT_GOAL) {
+            s->end = (int32_t)i;
+            return TN_OK;
+        }
+        int32_t y = (int32_t)i / w, x = (int32_t)i - y * w;
+        double g = key[i] - HK(x, y);
+        bool fe = false, fw = false, fs = false, fn = false;
+        if (x + 1 < w && pass[i + 1]) {
+            fe = true;
+            RELAX(i + 1, x + 1, y, g + st, 0u);
+        }
+        if (x > 0 && pass[i - 1]) {
+            fw = true;
+            RELAX(i - 1, x - 1, y, g + st, 1u);
+        }
+        if (y + 1 < hgt && pass[i + (uint32_t)w]) {
+            fs = true;
+            RELAX(i + (uint32_t)w, x, y + 1, g + st, 2u);
+        }
+        if (y > 0 && pass[i - (uint32_t)w]) {
+            fn = true;
+            RELAX(i - (uint32_t)w, x, y - 1, g + st, 3u);
+        }
+        if (fe && fs && pass[i + (uint32_t)w + 1])
+            RELAX(i + (uint32_t)w + 1, x + 1, y + 1, g + dg, 4u);
+        if (fe && fn && pass[i - (uint32_t)w + 1])
+            RELAX(i - (uint32_t)w + 1, x + 1, y - 1, g + dg, 5u);
+        if (fw && fs && pass[i + (uint32_t)w - 1])
+            RELAX(i + (uint32_t)w - 1, x - 1, y + 1, g + dg, 6u);
+        if (fw && fn && pass[i - (uint32_t)w - 1])
+            RELAX(i - (uint32_t)w - 1, x - 1, y - 1, g + dg, 7u);
+    }
+#undef RELAX
+#undef HK
+    return TN_NO_PATH;
+}
+
+static tn_status astar_run_octile(tn_search *s, int64_t budget)
+{
+    return astar_run_fast(s, budget, false);
+}
+
+static tn_status astar_run_zero(tn_search *s, int64_t budget)
+{
+    return astar_run_fast(s, budget, true);
+}
+
+/* Run at most `budget` expansions. Returns TN_IN_PROGRESS or a final status. */
+static tn_status search_run(tn_search *s, int64_t budget)
+{
+    const int32_t w = s->w;
+    const bool jps = s->algo == TN_ALGO_JPS, jpsp = s->algo == TN_ALGO_JPS_PLUS;
+    if (!jps && !jpsp && s->uniform && !s->extra && !s->track &&
+        s->q.moves.diagonal == TN_DIAGONAL_NO_CUT && !s->multi_h) {
+        if (s->hkind == TN_HEURISTIC_OCTILE)
+            return astar_run_octile(s, budget);
+        if (s->hkind == TN_HEURISTIC_ZERO)
+            return astar_run_zero(s, budget);
+    }
+    while (!q_empty(s)) {
+        if (budget-- <= 0)
+            return TN_IN_PROGRESS;
+        uint32_t e = q_pop(s);
+        uint32_t i = e & ENT_IDX;
+        uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
+        s->tag[i] = s->gen << 3 | dir;
+        s->expanded++;
+        int32_t y = (int32_t)i / w, x = (int32_t)i - y * w;
+        if (e & ENT_GOAL) {
+            s->end = (int32_t)i;
+            return TN_OK;
+        }
+        double g = s->key[i] - tn__search_hk(s, x, y);
+        if (s->track) {
+            double hc = search_closeness(s, x, y);
+            if (s->best < 0 || hc < s->best_h || (hc == s->best_h && g < s->best_g)) {
+                s->best = (int32_t)i;
+                s->best_h = hc;
+                s->best_g = g;
+            }
+        }
+        if (jps)
+            tn__jps_expand(s, x, y, g, dir);
+        else if (jpsp)
+            tn__jpsp_expand(s, x, y, g, dir);
+        else
+            astar_expand_any(s, i, x, y, g);
+    }
+    if (s->q.closest && s->best >= 0) {
+        s->end = s->best;
+        return TN_CLOSEST;
+    }
+    return TN_NO_PATH;
+}
+
+tn_status tn_search_step(tn_search *s, int64_t max_expansions)
+{
+    if (!s || max_expansions < 1)
+        return TN_E_INVALID_ARG;
+    if (s->state != Q_RUNNING)
+        return s->state == Q_DONE ? s->status : TN_E_STATE;
+    if (tn_map_revision(s->map) != s->revision) {
+        search_finish(s);
+        s->status = TN_E_MAP_CHANGED;
+        return s->status;
+    }
+    tn_status st = search_run(s, max_expansions);
+    if (st != TN_IN_PROGRESS)
+        search_finish(s);
+    s->status = st;
+    return st;
+}
+
+tn_status tn_search_poll(const tn_search *s)
+{
+    if (!s || s->state == Q_IDLE)
+        return TN_E_STATE;
+    return s->status;
+}
+
+void tn_search_cancel(tn_search *s)
+{
+    if (!s)
+        return;
+    if (s->state == Q_RUNNING)
+        search_finish(s);
+    s->state = Q_IDLE;
+    s->status = TN_E_STATE;
+}
+
+/* ---- results -------------------------------------------------------------------------- */
+
+/* Cost of a node that was expanded: its key minus its heuristic. */
+static double node_g(const tn_search *s, int32_t i, int32_t x, int32_t y)
+{
+    return s->key[i] - tn__search_hk(s, x, y);
+}
+
+/* A node of a path being rebuilt: cell index and coordinates. */
+typedef struct pnode {
+    int32_t i, x, y;
+} pnode;
+
+/* The previous node of `n` on its path (false at the start): one step back for A*; for JPS
+ * the first expanded node met walking back along the arrival direction whose cost plus the
+ * segment's length gives the cost of `n` (the parent jump point satisfies this, and any
+ * expanded node that does lies on an equally cheap path). `*steps` = cells between them. */
+static bool prev_node(const tn_search *s, pnode n, pnode *p, int32_t *steps)
+{
+    *steps = 1;
+    if (n.i == s->start)
+        return false;
+    uint32_t dir = s->tag[n.i] & 7u;
+    int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
+    int32_t d = dx + dy * s->w;
+    if (s->algo == TN_ALGO_ASTAR || s->algo == TN_ALGO_DIJKSTRA) {
+        *p = (pnode){n.i - d, n.x - dx, n.y - dy};
+        return true;
+    }
+    double gi = node_g(s, n.i, n.x, n.y);
+    double unit = dir < 4 ? s->straight : s->diagonal;
+    double tol = 1e-9 * (gi + 1.0);
+    pnode c = n;
+    for (int32_t k = 1;; k++) {
+        c.i -= d;
+        c.x -= dx;
+        c.y -= dy;
+        TN_ASSERT(c.x >= 0 && c.y >= 0 && c.x < s->w && c.y < s->h);
+        uint32_t t = s->tag[c.i];
+        if (c.i == s->start || (!(t & TAG_OPEN) && (t >> 3) == s->gen &&
+                                fabs(node_g(s, c.i, c.x, c.y) + unit * (double)k - gi) <= tol)) {
+            *steps = k;
+            *p = c;
+            return true;
+        }
+    }
+}
+
+tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_result *res)
+{
+    if (!s || cap < 0 || (cap > 0 && !out))
+        return TN_E_INVALID_ARG;
+    if (s->state == Q_IDLE)
+        return TN_E_STATE;
+    tn_search_result r;
+    memset(&r, 0, sizeof r);
+    r.expanded = s->expanded;
+    r.goal = -1;
+    r.algo = s->algo;
+    r.end = (tn_cell){-1, -1};
+    tn_status st = s->status;
+    int32_t end = s->end;
+    if (st == TN_IN_PROGRESS || st == TN_PARTIAL)
+        end = s->best;
+    if (st < 0 || st == TN_NO_PATH || end < 0) {
+        if (res)
+            *res = r;
+        return st;
+    }
+    const int32_t w = s->w;
+    pnode e = {end, end % w, end / w};
+    r.end = (tn_cell){e.x, e.y};
+    for (int32_t k = 0; k < s->goal_count; k++)
+        if (s->goals[k].x == r.end.x && s->goals[k].y == r.end.y) {
+            r.goal = k;
+            break;
+        }
+    /* one walk from the end: cells are written backwards from the end of the buffer (while
+     * they fit) and moved to the front afterwards */
+    int32_t n = 0, steps;
+    pnode c = e, p;
+    for (;;) {
+        bool more = prev_node(s, c, &p, &steps);
+        if (!more) {
+            if (n < cap)
+                out[cap - 1 - n] = (tn_cell){c.x, c.y};
+            n++;
+            break;
+        }
+        int32_t dx = (c.x - p.x) / steps, dy = (c.y - p.y) / steps;
+        for (int32_t j = 0; j < steps; j++, n++)
+            if (n < cap)
+                out[cap - 1 - n] = (tn_cell){c.x - j * dx, c.y - j * dy};
+        c = p;
+    }
+    r.length = n;
+    if (n > cap) {
+        if (res)
+            *res = r;
+        return TN_E_BUFFER_TOO_SMALL;
+    }
+    if (n < cap)
+        memmove(out, out + (cap - n), (size_t)n * sizeof *out);
+    /* the cost, summed from the start in the same order as any caller would */
+    double cost = 0.0;
+    const float *tc = s->cost, *ex = s->extra;
+    if (s->uniform && !ex) {
+        for (int32_t j = 1; j < n; j++)
+            cost +=
+                out[j].x != out[j - 1].x && out[j].y != out[j - 1].y ? s->diagonal : s->straight;
+    } else {
+        for (int32_t j = 1; j < n; j++) {
+            bool diag = out[j].x != out[j - 1].x && out[j].y != out[j - 1].y;
+            double base = diag ? s->diagonal : s->straight;
+            int32_t i = out[j].y * w + out[j].x;
+            double sc = base * (double)tc[i];
+            if (ex)
+                sc += (double)ex[i];
+            cost += sc;
+        }
+    }
+    r.cost = cost;
+    if (res)
+        *res = r;
+    return st;
+}
+
+tn_status tn_search_path_multi(tn_search *s, const tn_map *map, tn_cell start, const tn_cell *goals,
+                               int32_t goal_count, const tn_query *query, tn_cell *out, int32_t cap,
+                               tn_search_result *res)
+{
+    if (res)
+        memset(res, 0, sizeof *res);
+    if (cap < 0 || (cap > 0 && !out))
+        return TN_E_INVALID_ARG;
+    tn_status st = search_begin(s, map, start, goals, goal_count, query);
+    if (st != TN_IN_PROGRESS)
+        return st;
+    int64_t budget = s->q.max_expansions > 0 ? s->q.max_expansions : INT64_MAX;
+    st = search_run(s, budget);
+    if (st == TN_IN_PROGRESS)
+        st = TN_PARTIAL;
+    search_finish(s);
+    s->status = st;
+    return tn_search_get_path(s, out, cap, res);
+}
+
+tn_status tn_search_path(tn_search *s, const tn_map *map, tn_cell start, tn_cell goal,
+                         const tn_query *query, tn_cell *out, int32_t cap, tn_search_result *res)
+{
+    return tn_search_path_multi(s, map, start, &goal, 1, query, out, cap, res);
+}
+
+/* ---- Dijkstra distance maps ----------------------------------------------------------- */
+
+tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *sources,
+                              int32_t source_count, const tn_moves *moves, const float *extra,
+                              bool reverse, double *dist, size_t cap)
+{
+    if (!s || !map || !sources || source_count < 1 || !moves || !dist || !tn_moves_valid(moves))
+        return TN_E_INVALID_ARG;
+    int32_t w = tn_map_width(map), h = tn_map_height(map);
+    size_t n = (size_t)w * (size_t)h;
+    if ((int64_t)w * h > s->max_cells)
+        return TN_E_TOO_LARGE;
+    if (cap < n)
+        return TN_E_BUFFER_TOO_SMALL;
+    if (extra && !extra_valid(extra, n))
+        return TN_E_INVALID_ARG;
+    if (s->state == Q_RUNNING)
+        search_finish(s);
+    s->state = Q_IDLE;
+    s->status = TN_E_STATE;
+    s->goal_count = 0;
+    int32_t inside = 0, open = 0;
+    for (int32_t k = 0; k < source_count; k++)
+        if (tn_map_contains(map, sources[k].x, sources[k].y)) {
+            inside++;
+            open += tn_map_passable(map, sources[k].x, sources[k].y) ? 1 : 0;
+        }
+    if (inside == 0)
+        return TN_E_OUT_OF_MAP;
+    if (open == 0)
+        return TN_E_START_BLOCKED;
+
+    const uint8_t *pass = tn_map_passable_data(map);
+    const float *cost = tn_map_cost_data(map);
+    double st = tn_moves_straight(moves), dg = tn_moves_diagonal(moves);
+    s->map = map;
+    s->w = w;
+    s->h = h;
+    s->hkind = TN_HEURISTIC_ZERO;
+    s->multi_h = false;
+    s->hmul = 0.0;
+    search_new_generation(s);
+    s->heap_n = 0;
+    s->stack_n = 0;
+    for (int32_t k = 0; k < source_count; k++) {
+        int32_t i = tn_map_index(map, sources[k].x, sources[k].y);
+        if (i < 0 || !pass[i] || (s->tag[i] & TAG_OPEN))
+            continue;
+        s->key[i] = 0.0;
+        heap_push(s, (uint32_t)i);
+    }
+    while (s->heap_n > 0) {
+        uint32_t i = heap_pop(s) & ENT_IDX;
+        s->tag[i] = s->gen << 3;
+        int32_t y = (int32_t)i / w, x = (int32_t)i - y * w;
+        double g = s->key[i];
+        bool fr[4];
+        for (uint32_t k = 0; k < 8; k++) {
+            int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
+            int32_t nx = x + dx, ny = y + dy;
+            if (k < 4)
+                fr[k] = false;
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+                continue;
+            uint32_t ni = (uint32_t)(ny * w + nx);
+            if (!pass[ni])
+                continue;
+            if (k < 4) {
+                fr[k] = true;
+            } else {
+                /* orthogonal cells: (x+dx, y) is E(0)/W(1), (x, y+dy) is S(2)/N(3) */
+                bool fa = fr[dx > 0 ? 0 : 1], fb = fr[dy > 0 ? 2 : 3];
+                if (!tn_moves_diagonal_ok(moves->diagonal, fa, fb))
+                    continue;
+            }
+            uint32_t into = reverse ? i : ni;
+            double c = (k < 4 ? st : dg) * (double)cost[into];
+            if (extra)
+                c += (double)extra[into];
+            double ng = g + c;
+            uint32_t t = s->tag[ni];
+            if (t & TAG_OPEN) {
+                if (ng < s->key[ni]) {
+                    s->key[ni] = ng;
+                    heap_sift_up(s, (int32_t)(t & ~TAG_OPEN), s->heap[t & ~TAG_OPEN]);
+                }
+            } else if ((t >> 3) != s->gen) {
+                s->key[ni] = ng;
+                heap_push(s, ni);
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        dist[i] =
+            (s->tag[i] >> 3) == s->gen && !(s->tag[i] & TAG_OPEN) ? s->key[i] : (double)INFINITY;
+    s->state = Q_IDLE;
+    return TN_OK;
+}

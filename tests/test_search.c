@@ -1,0 +1,1151 @@
+/* Shortest paths: A*, Dijkstra, JPS, multi-goal, closest, sliced queries and distance maps,
+ * all checked against the brute-force Dijkstra in tests/oracle on handmade and seeded random
+ * maps. */
+#include "oracle.h"
+#include "support.h"
+#include "tilenav/io.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const tn_diagonal POLICIES[4] = {TN_DIAGONAL_NO_CUT, TN_DIAGONAL_NEVER, TN_DIAGONAL_ONE,
+                                        TN_DIAGONAL_ALWAYS};
+
+static tn_search *new_search(int32_t cells)
+{
+    tn_search_def d = tn_search_def_default();
+    d.max_cells = cells;
+    tn_search *s = NULL;
+    assert_int_equal(tn_search_create(&d, &s), TN_OK);
+    assert_non_null(s);
+    return s;
+}
+
+static bool close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * (1.0 + fabs(b));
+}
+
+static tn_cell random_open_cell(const tn_map *m, tn_test_rng *r)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    for (;;) {
+        tn_cell c = {(int32_t)tn_test_below(r, (uint32_t)w),
+                     (int32_t)tn_test_below(r, (uint32_t)h)};
+        if (tn_map_passable(m, c.x, c.y))
+            return c;
+    }
+}
+
+/* Scatter mud (gid 2, cost 3) over a fraction of the open cells. */
+static void add_mud(tn_map *m, double p, uint64_t seed)
+{
+    tn_test_rng r = {seed};
+    for (int32_t y = 0; y < tn_map_height(m); y++)
+        for (int32_t x = 0; x < tn_map_width(m); x++)
+            if (tn_map_passable(m, x, y) && tn_test_u01(&r) < p)
+                assert_int_equal(tn_map_set(m, 0, x, y, 2), TN_OK);
+}
+
+static bool admissible(tn_heuristic h, tn_diagonal d)
+{
+    return h != TN_HEURISTIC_MANHATTAN || d == TN_DIAGONAL_NEVER;
+}
+
+/* Run one query and check it against the oracle distances `dist` from `start`. */
+static void check_query(tn_search *s, const tn_map *m, const tn_query *q, tn_cell start,
+                        tn_cell goal, const double *dist, bool optimal)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
+    assert_non_null(path);
+    tn_search_result res;
+    tn_status st = tn_search_path(s, m, start, goal, q, path, w * h, &res);
+    double want = dist[goal.y * w + goal.x];
+    if (!isfinite(want)) {
+        assert_int_equal(st, TN_NO_PATH);
+        assert_int_equal(res.length, 0);
+    } else {
+        assert_int_equal(st, TN_OK);
+        double c = tn_oracle_path_cost(m, &q->moves, q->extra, path, res.length, start, goal);
+        assert_true(c >= 0.0);
+        assert_true(close_to(c, res.cost));
+        if (optimal)
+            assert_true(close_to(res.cost, want));
+        else
+            assert_true(res.cost >= want - 1e-9);
+        assert_int_equal(res.end.x, goal.x);
+        assert_int_equal(res.end.y, goal.y);
+        assert_int_equal(res.goal, 0);
+        assert_true(res.expanded >= 1);
+    }
+    free(path);
+}
+
+/* ---- handmade maps ------------------------------------------------------------------- */
+
+static const char *const ROOMS[] = {
+    "..........#.........", ".####.....#..######.", ".#..#.....#.......#.", ".#..#..........#..#.",
+    ".#..####..#....#....", ".#........#....####.", ".######.###.........", "......#...#..~~~~~..",
+    "..##.#...#...~###~..", "..#..#..#....~~~~~..", "..#.....#...........", "..########..#####..."};
+
+static void test_handmade_all_policies_and_heuristics(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_map_from_rows(ROOMS, 12);
+    assert_non_null(m);
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    tn_search *s = new_search(w * h);
+    double *dist = malloc((size_t)(w * h) * sizeof *dist);
+    tn_cell starts[3] = {{0, 0}, {19, 11}, {3, 3}};
+    for (int p = 0; p < 4; p++)
+        for (int c = 0; c < 2; c++)
+            for (int hk = 0; hk <= (int)TN_HEURISTIC_ZERO; hk++)
+                for (int si = 0; si < 3; si++) {
+                    tn_query q;
+                    memset(&q, 0, sizeof q);
+                    q.moves.diagonal = POLICIES[p];
+                    q.moves.costs = (tn_step_costs)c;
+                    q.heuristic = (tn_heuristic)hk;
+                    tn_oracle_dijkstra(m, &q.moves, NULL, &starts[si], 1, false, dist);
+                    for (int32_t y = 0; y < h; y++)
+                        for (int32_t x = 0; x < w; x++) {
+                            if (!tn_map_passable(m, x, y))
+                                continue;
+                            check_query(s, m, &q, starts[si], (tn_cell){x, y}, dist,
+                                        admissible(q.heuristic, q.moves.diagonal));
+                        }
+                }
+    free(dist);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+/* ---- seeded random maps --------------------------------------------------------------- */
+
+static void random_maps(bool mud, bool extra_layer)
+{
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        int32_t w = 14 + (int32_t)(seed % 3) * 5, h = 11 + (int32_t)(seed % 2) * 6;
+        tn_map *m = tn_test_random_map(w, h, 0.12 + 0.05 * (double)(seed % 4), seed);
+        assert_non_null(m);
+        if (mud)
+            add_mud(m, 0.3, seed * 7);
+        float *extra = NULL;
+        if (extra_layer) {
+            extra = malloc((size_t)(w * h) * sizeof *extra);
+            tn_test_rng r = {seed * 13};
+            for (int32_t i = 0; i < w * h; i++)
+                extra[i] = tn_test_u01(&r) < 0.3 ? (float)(tn_test_below(&r, 8)) * 0.5f : 0.0f;
+        }
+        tn_search *s = new_search(w * h);
+        double *dist = malloc((size_t)(w * h) * sizeof *dist);
+        tn_test_rng r = {seed * 101};
+        for (int p = 0; p < 4; p++)
+            for (int c = 0; c < 2; c++)
+                for (int k = 0; k < 3; k++) {
+                    tn_query q;
+                    memset(&q, 0, sizeof q);
+                    q.moves.diagonal = POLICIES[p];
+                    q.moves.costs = (tn_step_costs)c;
+                    q.extra = extra;
+                    tn_cell start = random_open_cell(m, &r);
+                    tn_oracle_dijkstra(m, &q.moves, extra, &start, 1, false, dist);
+                    for (int g = 0; g < 12; g++) {
+                        tn_cell goal = random_open_cell(m, &r);
+                        for (int hk = 0; hk <= (int)TN_HEURISTIC_ZERO; hk++) {
+                            q.heuristic = (tn_heuristic)hk;
+                            q.algo = TN_ALGO_ASTAR;
+                            check_query(s, m, &q, start, goal, dist,
+                                        admissible(q.heuristic, q.moves.diagonal));
+                        }
+                        q.heuristic = TN_HEURISTIC_AUTO;
+                        q.algo = TN_ALGO_DIJKSTRA;
+                        check_query(s, m, &q, start, goal, dist, true);
+                    }
+                }
+        free(dist);
+        free(extra);
+        tn_search_destroy(s);
+        tn_map_destroy(m);
+    }
+}
+
+static void test_random_maps(void **state)
+{
+    (void)state;
+    random_maps(false, false);
+}
+
+static void test_random_maps_mud(void **state)
+{
+    (void)state;
+    random_maps(true, false);
+}
+
+static void test_random_maps_extra_layer(void **state)
+{
+    (void)state;
+    random_maps(true, true);
+}
+
+/* ---- terrain: the book's mud ------------------------------------------------------------ */
+
+/* Does the path enter a mud cell? */
+static bool path_enters_mud(const tn_map *m, const tn_cell *p, int32_t n)
+{
+    for (int32_t i = 1; i < n; i++)
+        if (tn_map_cost(m, p[i].x, p[i].y) > 1.0f)
+            return true;
+    return false;
+}
+
+static void test_mud_detour_and_straight(void **state)
+{
+    (void)state;
+    /* straight along the bottom row through k mud cells (cost 3 each) or around over the top
+     * (10 steps of cost 1): with one mud cell the straight way costs 8 and wins, with three it
+     * costs 12 and the detour wins */
+    const char *const through[] = {"#########", "#.......#", "#.#####.#", "#.~.....#", "#########"};
+    const char *const around[] = {"#########", "#.......#", "#.#####.#", "#.~~~...#", "#########"};
+    const char *const *maps[2] = {through, around};
+    for (int k = 0; k < 2; k++) {
+        tn_map *m = tn_test_map_from_rows(maps[k], 5);
+        int32_t w = tn_map_width(m), h = tn_map_height(m);
+        tn_cell start = {1, 3}, goal = {7, 3};
+        tn_search *s = new_search(w * h);
+        for (int a = 0; a < 2; a++) {
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.algo = a ? TN_ALGO_DIJKSTRA : TN_ALGO_ASTAR;
+            tn_cell path[64];
+            tn_search_result res;
+            assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 64, &res), TN_OK);
+            double dist[64];
+            tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+            assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
+            if (k == 0) {
+                assert_true(path_enters_mud(m, path, res.length));
+                assert_true(close_to(res.cost, 8.0));
+            } else {
+                assert_false(path_enters_mud(m, path, res.length));
+                assert_true(close_to(res.cost, 10.0));
+            }
+        }
+        tn_search_destroy(s);
+        tn_map_destroy(m);
+    }
+}
+
+/* ---- multi-goal ------------------------------------------------------------------------ */
+
+static void test_multi_goal(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        int32_t w = 20, h = 16;
+        tn_map *m = tn_test_random_map(w, h, 0.2, seed + 40);
+        if (seed % 2)
+            add_mud(m, 0.25, seed);
+        tn_search *s = new_search(w * h);
+        double *dist = malloc((size_t)(w * h) * sizeof *dist);
+        tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
+        tn_test_rng r = {seed};
+        for (int k = 0; k < 20; k++) {
+            tn_cell start = random_open_cell(m, &r);
+            tn_cell goals[5];
+            int32_t ng = 1 + (int32_t)tn_test_below(&r, 5);
+            for (int32_t g = 0; g < ng; g++)
+                goals[g] = random_open_cell(m, &r);
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.algo = k % 2 ? TN_ALGO_DIJKSTRA : TN_ALGO_ASTAR;
+            tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+            double best = (double)INFINITY;
+            for (int32_t g = 0; g < ng; g++)
+                best = fmin(best, dist[goals[g].y * w + goals[g].x]);
+            tn_search_result res;
+            tn_status st = tn_search_path_multi(s, m, start, goals, ng, &q, path, w * h, &res);
+            if (!isfinite(best)) {
+                assert_int_equal(st, TN_NO_PATH);
+                continue;
+            }
+            assert_int_equal(st, TN_OK);
+            assert_true(res.goal >= 0 && res.goal < ng);
+            tn_cell gc = goals[res.goal];
+            assert_true(gc.x == res.end.x && gc.y == res.end.y);
+            assert_true(close_to(res.cost, best));
+            assert_true(close_to(dist[gc.y * w + gc.x], best));
+            double c = tn_oracle_path_cost(m, &q.moves, NULL, path, res.length, start, gc);
+            assert_true(close_to(c, res.cost));
+        }
+        free(path);
+        free(dist);
+        tn_search_destroy(s);
+        tn_map_destroy(m);
+    }
+}
+
+/* The book's villager and four strawberry bushes: the nearest by path, not by air. */
+static void test_strawberry_bushes(void **state)
+{
+    (void)state;
+    const char *const rows[] = {"..........", ".########.", ".#......#.", ".#.####.#.",
+                                ".#......#.", ".######.#.", ".........."};
+    tn_map *m = tn_test_map_from_rows(rows, 7);
+    tn_search *s = new_search(70);
+    tn_cell start = {4, 4};
+    /* bush 0 is 2 rows up as the crow flies but behind a wall; bush 2 is reached through the gap */
+    tn_cell bushes[4] = {{4, 2}, {0, 0}, {7, 6}, {9, 3}};
+    tn_cell path[70];
+    tn_search_result res;
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    assert_int_equal(tn_search_path_multi(s, m, start, bushes, 4, &q, path, 70, &res), TN_OK);
+    double dist[70];
+    tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+    double best = (double)INFINITY;
+    int32_t bi = -1;
+    for (int32_t b = 0; b < 4; b++)
+        if (dist[bushes[b].y * 10 + bushes[b].x] < best) {
+            best = dist[bushes[b].y * 10 + bushes[b].x];
+            bi = b;
+        }
+    assert_int_equal(res.goal, bi);
+    assert_true(close_to(res.cost, best));
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+/* ---- closest reachable ------------------------------------------------------------------ */
+
+static double octile(tn_cell a, tn_cell b)
+{
+    double dx = fabs((double)a.x - b.x), dy = fabs((double)a.y - b.y);
+    return fmax(dx, dy) + (TN_SQRT2 - 1.0) * fmin(dx, dy);
+}
+
+static void test_closest_reachable(void **state)
+{
+    (void)state;
+    const char *const rows[] = {"............", "............", "......####..", "......#..#..",
+                                "......#..#..", "......####..", "............"};
+    tn_map *m = tn_test_map_from_rows(rows, 7);
+    int32_t w = 12, h = 7;
+    tn_search *s = new_search(w * h);
+    double dist[84];
+    tn_cell start = {0, 6}, path[84];
+    tn_cell goals[2] = {{7, 3}, {6, 2}}; /* enclosed, and a wall */
+    for (int gk = 0; gk < 2; gk++) {
+        for (int bounded = 0; bounded < 2; bounded++) {
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            tn_search_result res;
+            assert_int_equal(tn_search_path(s, m, start, goals[gk], &q, path, 84, &res),
+                             gk == 0 ? TN_NO_PATH : TN_E_GOAL_BLOCKED);
+            q.closest = true;
+            q.closest_bound = bounded ? 5.0 : 0.0;
+            assert_int_equal(tn_search_path(s, m, start, goals[gk], &q, path, 84, &res),
+                             TN_CLOSEST);
+            tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+            /* independent answer: the reachable cell (within the bound) nearest to the goal */
+            double bh = (double)INFINITY, bg = (double)INFINITY;
+            for (int32_t i = 0; i < w * h; i++) {
+                if (!isfinite(dist[i]) || (bounded && dist[i] > q.closest_bound))
+                    continue;
+                double hh = octile((tn_cell){i % w, i / w}, goals[gk]);
+                if (hh < bh - 1e-12 || (fabs(hh - bh) <= 1e-12 && dist[i] < bg)) {
+                    bh = hh;
+                    bg = dist[i];
+                }
+            }
+            assert_true(close_to(octile(res.end, goals[gk]), bh));
+            assert_true(close_to(res.cost, bg));
+            double c = tn_oracle_path_cost(m, &q.moves, NULL, path, res.length, start, res.end);
+            assert_true(close_to(c, res.cost));
+            assert_int_equal(res.goal, -1);
+        }
+    }
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+/* ---- time-sliced queries ---------------------------------------------------------------- */
+
+static void test_sliced_equals_one_shot(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        int32_t w = 40, h = 30;
+        tn_map *m = tn_test_random_map(w, h, 0.25, seed + 7);
+        if (seed % 2)
+            add_mud(m, 0.2, seed);
+        tn_search *one = new_search(w * h), *sl = new_search(w * h);
+        tn_cell *a = malloc((size_t)(w * h) * sizeof *a), *b = malloc((size_t)(w * h) * sizeof *b);
+        tn_test_rng r = {seed};
+        for (int k = 0; k < 30; k++) {
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.algo = (tn_algo)(k % 3);
+            q.jps_fallback = true;
+            q.moves.diagonal = POLICIES[k % 4];
+            if (q.algo == TN_ALGO_JPS)
+                q.moves.diagonal = TN_DIAGONAL_NO_CUT;
+            tn_cell start = random_open_cell(m, &r), goal = random_open_cell(m, &r);
+            tn_search_result ra, rb;
+            tn_status sa = tn_search_path(one, m, start, goal, &q, a, w * h, &ra);
+            assert_int_equal(tn_search_begin(sl, m, start, &goal, 1, &q), TN_IN_PROGRESS);
+            assert_int_equal(tn_search_poll(sl), TN_IN_PROGRESS);
+            int64_t slice = 1 + (int64_t)tn_test_below(&r, 20);
+            tn_status sb;
+            int calls = 0;
+            while ((sb = tn_search_step(sl, slice)) == TN_IN_PROGRESS) {
+                calls++;
+                /* the best partial path so far is available between slices */
+                tn_search_result pr;
+                assert_int_equal(tn_search_get_path(sl, b, w * h, &pr), TN_IN_PROGRESS);
+                assert_true(pr.length >= 1);
+                assert_true(b[0].x == start.x && b[0].y == start.y);
+                assert_true(tn_oracle_path_cost(m, &q.moves, NULL, b, pr.length, start, pr.end) >=
+                            0.0);
+            }
+            assert_int_equal(sb, sa);
+            assert_int_equal(tn_search_poll(sl), sa);
+            assert_int_equal(tn_search_get_path(sl, b, w * h, &rb), sa);
+            assert_int_equal(ra.length, rb.length);
+            assert_true(ra.cost == rb.cost);
+            assert_int_equal(ra.expanded, rb.expanded);
+            assert_int_equal(ra.algo, rb.algo);
+            assert_memory_equal(a, b, (size_t)ra.length * sizeof *a);
+            assert_true(calls >= (int)((ra.expanded - 1) / slice) - 1);
+        }
+        free(a);
+        free(b);
+        tn_search_destroy(one);
+        tn_search_destroy(sl);
+        tn_map_destroy(m);
+    }
+}
+
+static void test_sliced_states(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(30, 30, 0.1, 3);
+    tn_search *s = new_search(900);
+    tn_cell start = {0, 0}, goal = {29, 29}, path[900];
+    assert_true(tn_map_set(m, 0, 0, 0, 0) == TN_OK && tn_map_set(m, 0, 29, 29, 0) == TN_OK);
+    tn_search_result res;
+    assert_int_equal(tn_search_poll(s), TN_E_STATE);
+    assert_int_equal(tn_search_step(s, 10), TN_E_STATE);
+    assert_int_equal(tn_search_get_path(s, path, 900, &res), TN_E_STATE);
+    assert_int_equal(tn_search_begin(s, m, start, &goal, 1, NULL), TN_IN_PROGRESS);
+    assert_int_equal(tn_search_step(s, 0), TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_step(s, 3), TN_IN_PROGRESS);
+    tn_search_cancel(s);
+    assert_int_equal(tn_search_poll(s), TN_E_STATE);
+    assert_int_equal(tn_search_step(s, 3), TN_E_STATE);
+    /* a new query after cancel gives the one-shot answer */
+    assert_int_equal(tn_search_begin(s, m, start, &goal, 1, NULL), TN_IN_PROGRESS);
+    tn_status st;
+    while ((st = tn_search_step(s, 5)) == TN_IN_PROGRESS) {
+    }
+    assert_int_equal(st, TN_OK);
+    tn_search_result r2;
+    assert_int_equal(tn_search_get_path(s, path, 900, &res), TN_OK);
+    assert_int_equal(tn_search_path(s, m, start, goal, NULL, path, 900, &r2), TN_OK);
+    assert_true(res.cost == r2.cost);
+    /* an edit between slices is reported */
+    assert_int_equal(tn_search_begin(s, m, start, &goal, 1, NULL), TN_IN_PROGRESS);
+    assert_int_equal(tn_search_step(s, 2), TN_IN_PROGRESS);
+    assert_int_equal(tn_map_set(m, 0, 10, 10, 1), TN_OK);
+    assert_int_equal(tn_search_step(s, 2), TN_E_MAP_CHANGED);
+    assert_int_equal(tn_search_poll(s), TN_E_MAP_CHANGED);
+    /* and the context is usable again */
+    assert_int_equal(tn_search_path(s, m, start, goal, NULL, path, 900, &r2), TN_OK);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+/* ---- JPS ------------------------------------------------------------------------------- */
+
+static void test_jps_equals_astar(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        int32_t w = 10 + (int32_t)(seed * 7 % 50), h = 8 + (int32_t)(seed * 11 % 40);
+        tn_map *m = tn_test_random_map(w, h, 0.05 * (double)(seed % 8), seed + 1000);
+        tn_search *s = new_search(w * h);
+        tn_cell *a = malloc((size_t)(w * h) * sizeof *a), *b = malloc((size_t)(w * h) * sizeof *b);
+        double *dist = malloc((size_t)(w * h) * sizeof *dist);
+        tn_jump_table *jt = NULL;
+        assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+        assert_true(tn_jump_table_current(jt, m));
+        tn_test_rng r = {seed};
+        for (int k = 0; k < 8; k++) {
+            tn_cell start = random_open_cell(m, &r);
+            tn_query qa, qj;
+            memset(&qa, 0, sizeof qa);
+            qa.moves.costs = (tn_step_costs)(k % 2);
+            qj = qa;
+            qj.algo = TN_ALGO_JPS;
+            tn_oracle_dijkstra(m, &qa.moves, NULL, &start, 1, false, dist);
+            for (int g = 0; g < 10; g++) {
+                tn_cell goal = random_open_cell(m, &r);
+                tn_search_result ra, rj;
+                tn_status sa = tn_search_path(s, m, start, goal, &qa, a, w * h, &ra);
+                tn_status sj = tn_search_path(s, m, start, goal, &qj, b, w * h, &rj);
+                assert_int_equal(sa, sj);
+                assert_int_equal(rj.algo, TN_ALGO_JPS);
+                if (sa != TN_OK)
+                    continue;
+                assert_true(close_to(ra.cost, rj.cost));
+                assert_true(close_to(rj.cost, dist[goal.y * w + goal.x]));
+                double c = tn_oracle_path_cost(m, &qj.moves, NULL, b, rj.length, start, goal);
+                assert_true(close_to(c, rj.cost));
+                /* JPS+ over the jump table: the same lengths */
+                tn_query qp = qj;
+                qp.algo = TN_ALGO_JPS_PLUS;
+                qp.jump_table = jt;
+                tn_search_result rp;
+                assert_int_equal(tn_search_path(s, m, start, goal, &qp, b, w * h, &rp), TN_OK);
+                assert_int_equal(rp.algo, TN_ALGO_JPS_PLUS);
+                assert_true(close_to(rp.cost, ra.cost));
+                c = tn_oracle_path_cost(m, &qp.moves, NULL, b, rp.length, start, goal);
+                assert_true(close_to(c, rp.cost));
+            }
+        }
+        tn_jump_table_destroy(jt);
+        free(a);
+        free(b);
+        free(dist);
+        tn_search_destroy(s);
+        tn_map_destroy(m);
+    }
+}
+
+/* Corridors, rooms and long straight runs crossing the 63-cell blocks of the bitset scan. */
+static void test_jps_wide_maps(void **state)
+{
+    (void)state;
+    int32_t w = 300, h = 40;
+    tn_map *m = tn_test_random_map(w, h, 0.0, 1);
+    tn_test_rng r = {77};
+    for (int k = 0; k < 40; k++) {
+        int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+        int32_t y0 = (int32_t)tn_test_below(&r, (uint32_t)h),
+                len = 3 + (int32_t)tn_test_below(&r, 30);
+        for (int32_t y = y0; y < y0 + len && y < h; y++)
+            assert_int_equal(tn_map_set(m, 0, x, y, 1), TN_OK);
+        int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h),
+                x0 = (int32_t)tn_test_below(&r, (uint32_t)w);
+        for (int32_t xx = x0; xx < x0 + 5 * len && xx < w; xx++)
+            assert_int_equal(tn_map_set(m, 0, xx, y, 1), TN_OK);
+    }
+    tn_search *s = new_search(w * h);
+    tn_cell *a = malloc((size_t)(w * h) * sizeof *a);
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    tn_test_rng q = {5};
+    for (int k = 0; k < 300; k++) {
+        tn_cell start = random_open_cell(m, &q), goal = random_open_cell(m, &q);
+        tn_query qa, qj;
+        memset(&qa, 0, sizeof qa);
+        qj = qa;
+        qj.algo = TN_ALGO_JPS;
+        tn_search_result ra, rj;
+        tn_status sa = tn_search_path(s, m, start, goal, &qa, a, w * h, &ra);
+        tn_status sj = tn_search_path(s, m, start, goal, &qj, a, w * h, &rj);
+        assert_int_equal(sa, sj);
+        if (sa == TN_OK) {
+            assert_true(close_to(ra.cost, rj.cost));
+            assert_true(tn_oracle_path_cost(m, &qj.moves, NULL, a, rj.length, start, goal) >= 0);
+        }
+        tn_query qp = qj;
+        qp.algo = TN_ALGO_JPS_PLUS;
+        qp.jump_table = jt;
+        tn_search_result rp;
+        assert_int_equal(tn_search_path(s, m, start, goal, &qp, a, w * h, &rp), sa);
+        if (sa == TN_OK) {
+            assert_true(close_to(ra.cost, rp.cost));
+            assert_true(tn_oracle_path_cost(m, &qp.moves, NULL, a, rp.length, start, goal) >= 0);
+        }
+    }
+    tn_jump_table_destroy(jt);
+    free(a);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+static void test_jps_refuses_or_falls_back(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_map_from_rows(ROOMS, 12);
+    int32_t w = 20, h = 12;
+    tn_search *s = new_search(w * h);
+    tn_cell path[240], start = {0, 11}, goal = {19, 0};
+    tn_search_result res;
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    q.algo = TN_ALGO_JPS;
+    /* the map has mud: JPS would be wrong, so it refuses */
+    assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 240, &res), TN_E_UNSUPPORTED);
+    q.jps_fallback = true;
+    assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 240, &res), TN_OK);
+    assert_int_equal(res.algo, TN_ALGO_ASTAR);
+    double dist[240];
+    tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+    assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    tn_query qp;
+    memset(&qp, 0, sizeof qp);
+    qp.algo = TN_ALGO_JPS_PLUS;
+    qp.jump_table = jt;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 240, &res), TN_E_UNSUPPORTED);
+    qp.jps_fallback = true;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 240, &res), TN_OK);
+    assert_int_equal(res.algo, TN_ALGO_ASTAR);
+    tn_jump_table_destroy(jt);
+    /* other rules it does not handle */
+    tn_map *u = tn_test_random_map(w, h, 0.1, 9);
+    assert_true(tn_map_set(u, 0, start.x, start.y, 0) == TN_OK &&
+                tn_map_set(u, 0, goal.x, goal.y, 0) == TN_OK);
+    float extra[240] = {0};
+    tn_query bad[3];
+    for (int k = 0; k < 3; k++) {
+        memset(&bad[k], 0, sizeof bad[k]);
+        bad[k].algo = TN_ALGO_JPS;
+    }
+    bad[0].moves.diagonal = TN_DIAGONAL_NEVER;
+    bad[1].moves.diagonal = TN_DIAGONAL_ONE;
+    bad[2].extra = extra;
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(tn_search_path(s, u, start, goal, &bad[k], path, 240, &res),
+                         TN_E_UNSUPPORTED);
+    tn_search_destroy(s);
+    tn_map_destroy(u);
+    tn_map_destroy(m);
+}
+
+/* JPS's bitset cache follows map edits. */
+static void test_jps_cache_follows_edits(void **state)
+{
+    (void)state;
+    int32_t w = 70, h = 20;
+    tn_map *m = tn_test_random_map(w, h, 0.0, 1);
+    tn_search *s = new_search(w * h);
+    tn_cell path[1400], start = {0, 10}, goal = {69, 10};
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    q.algo = TN_ALGO_JPS;
+    tn_search_result res;
+    assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 1400, &res), TN_OK);
+    assert_true(close_to(res.cost, 69.0));
+    for (int32_t y = 0; y < h - 1; y++)
+        assert_int_equal(tn_map_set(m, 0, 35, y, 1), TN_OK);
+    assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 1400, &res), TN_OK);
+    double dist[1400];
+    tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+    assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
+    /* a jump table describes one revision */
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    tn_query qp = q;
+    qp.algo = TN_ALGO_JPS_PLUS;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_E_INVALID_ARG);
+    qp.jump_table = jt;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_OK);
+    assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
+    assert_int_equal(tn_map_set(m, 0, 35, h - 1, 1), TN_OK);
+    assert_false(tn_jump_table_current(jt, m));
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_E_MAP_CHANGED);
+    tn_jump_table_destroy(jt);
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    qp.jump_table = jt;
+    assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_NO_PATH);
+    assert_true(tn_jump_table_memory_bytes(jt) >= (size_t)(w * h) * 16u);
+    tn_jump_table_destroy(jt);
+    tn_jump_table_destroy(NULL);
+    assert_int_equal(tn_jump_table_build(NULL, NULL, &jt), TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 1400, &res), TN_NO_PATH);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+/* A map replaced by another of the same size (often at the same address): the JPS cache and
+ * jump tables notice. */
+static void test_jps_cache_map_replaced(void **state)
+{
+    (void)state;
+    int32_t w = 60, h = 40;
+    tn_search *s = new_search(w * h);
+    tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
+    uint32_t *gids = malloc((size_t)(w * h) * sizeof *gids);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        /* every map goes through the same edits, so all end at the same revision */
+        tn_map_def d = tn_map_def_default();
+        d.width = w;
+        d.height = h;
+        tn_map *m = NULL;
+        assert_int_equal(tn_map_create(&d, &m), TN_OK);
+        assert_int_equal(tn_map_add_layer(m, "ground", TN_LAYER_TILES, NULL), TN_OK);
+        assert_int_equal(tn_map_set_terrain(m, 1, (tn_terrain){false, 1.0f}), TN_OK);
+        tn_test_rng r = {seed};
+        for (int32_t i = 0; i < w * h; i++)
+            gids[i] = tn_test_u01(&r) < 0.3 ? 1u : 0u;
+        gids[0] = gids[w * h - 1] = 0;
+        assert_int_equal(tn_map_set_layer_data(m, 0, gids, (size_t)(w * h)), TN_OK);
+        tn_query qa, qj;
+        memset(&qa, 0, sizeof qa);
+        qj = qa;
+        qj.algo = TN_ALGO_JPS;
+        tn_search_result ra, rj;
+        tn_status sa =
+            tn_search_path(s, m, (tn_cell){0, 0}, (tn_cell){w - 1, h - 1}, &qa, path, w * h, &ra);
+        tn_status sj =
+            tn_search_path(s, m, (tn_cell){0, 0}, (tn_cell){w - 1, h - 1}, &qj, path, w * h, &rj);
+        assert_int_equal(sa, sj);
+        if (sa == TN_OK)
+            assert_true(close_to(ra.cost, rj.cost));
+        if (seed % 2)
+            tn_search_forget(s);
+        tn_map_destroy(m);
+    }
+    tn_search_forget(NULL);
+    free(gids);
+    free(path);
+    tn_search_destroy(s);
+}
+
+/* ---- weighted A*, budgets ---------------------------------------------------------------- */
+
+static void test_weighted_and_partial(void **state)
+{
+    (void)state;
+    int32_t w = 40, h = 40;
+    tn_map *m = tn_test_random_map(w, h, 0.25, 11);
+    tn_search *s = new_search(w * h);
+    tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
+    double *dist = malloc((size_t)(w * h) * sizeof *dist);
+    tn_test_rng r = {3};
+    for (int k = 0; k < 20; k++) {
+        tn_cell start = random_open_cell(m, &r), goal = random_open_cell(m, &r);
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+        double opt = dist[goal.y * w + goal.x];
+        if (!isfinite(opt))
+            continue;
+        tn_search_result r1, rw;
+        assert_int_equal(tn_search_path(s, m, start, goal, &q, path, w * h, &r1), TN_OK);
+        q.weight = 2.5;
+        assert_int_equal(tn_search_path(s, m, start, goal, &q, path, w * h, &rw), TN_OK);
+        assert_true(rw.cost >= opt - 1e-9 && rw.cost <= 2.5 * opt + 1e-9);
+        assert_true(tn_oracle_path_cost(m, &q.moves, NULL, path, rw.length, start, goal) >= 0);
+        /* a budget smaller than the work gives a partial path towards the goal */
+        if (r1.expanded > 3) {
+            q.weight = 0;
+            q.max_expansions = r1.expanded / 2;
+            tn_search_result rp;
+            assert_int_equal(tn_search_path(s, m, start, goal, &q, path, w * h, &rp), TN_PARTIAL);
+            assert_int_equal(rp.expanded, q.max_expansions);
+            double c = tn_oracle_path_cost(m, &q.moves, NULL, path, rp.length, start, rp.end);
+            assert_true(close_to(c, rp.cost));
+            assert_true(close_to(rp.cost, dist[rp.end.y * w + rp.end.x]));
+            assert_true(octile(rp.end, goal) <= octile(start, goal) + 1e-9);
+        }
+    }
+    free(path);
+    free(dist);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+/* ---- statuses -------------------------------------------------------------------------- */
+
+static void test_no_path_and_errors(void **state)
+{
+    (void)state;
+    const char *const rows[] = {"...#....", "...#....", "####....", "........"};
+    tn_map *m = tn_test_map_from_rows(rows, 4);
+    tn_search *s = new_search(32);
+    tn_cell path[32];
+    tn_search_result res;
+    for (int a = 0; a < 3; a++) {
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.algo = (tn_algo)a;
+        /* walled-off corner */
+        assert_int_equal(tn_search_path(s, m, (tn_cell){0, 0}, (tn_cell){7, 3}, &q, path, 32, &res),
+                         TN_NO_PATH);
+        assert_int_equal(res.length, 0);
+        assert_int_equal(tn_search_path(s, m, (tn_cell){3, 0}, (tn_cell){7, 3}, &q, path, 32, &res),
+                         TN_E_START_BLOCKED);
+        assert_int_equal(tn_search_path(s, m, (tn_cell){5, 0}, (tn_cell){3, 1}, &q, path, 32, &res),
+                         TN_E_GOAL_BLOCKED);
+        assert_int_equal(
+            tn_search_path(s, m, (tn_cell){-1, 0}, (tn_cell){7, 3}, &q, path, 32, &res),
+            TN_E_OUT_OF_MAP);
+        assert_int_equal(tn_search_path(s, m, (tn_cell){5, 0}, (tn_cell){8, 3}, &q, path, 32, &res),
+                         TN_E_OUT_OF_MAP);
+        assert_int_equal(
+            tn_search_path(s, m, (tn_cell){5, 0}, (tn_cell){5, 40}, &q, path, 32, &res),
+            TN_E_OUT_OF_MAP);
+        /* start = goal */
+        assert_int_equal(tn_search_path(s, m, (tn_cell){5, 1}, (tn_cell){5, 1}, &q, path, 32, &res),
+                         TN_OK);
+        assert_int_equal(res.length, 1);
+        assert_true(res.cost == 0.0);
+        assert_true(path[0].x == 5 && path[0].y == 1);
+        /* around the wall */
+        assert_int_equal(tn_search_path(s, m, (tn_cell){4, 0}, (tn_cell){0, 3}, &q, path, 32, &res),
+                         TN_OK);
+    }
+    /* 4-connected: a diagonal gap is no gap */
+    const char *const gap[] = {".#", "#."};
+    tn_map *g = tn_test_map_from_rows(gap, 2);
+    for (int p = 0; p < 4; p++) {
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.moves.diagonal = POLICIES[p];
+        tn_status want = POLICIES[p] == TN_DIAGONAL_ALWAYS ? TN_OK : TN_NO_PATH;
+        assert_int_equal(tn_search_path(s, g, (tn_cell){0, 0}, (tn_cell){1, 1}, &q, path, 32, &res),
+                         want);
+    }
+    tn_map_destroy(g);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+static void test_buffer_too_small(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(30, 1, 0.0, 1);
+    tn_search *s = new_search(30);
+    tn_cell path[30];
+    tn_search_result res;
+    for (int a = 0; a < 3; a++) {
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.algo = (tn_algo)a;
+        assert_int_equal(
+            tn_search_path(s, m, (tn_cell){0, 0}, (tn_cell){29, 0}, &q, path, 10, &res),
+            TN_E_BUFFER_TOO_SMALL);
+        assert_int_equal(res.length, 30);
+        assert_int_equal(tn_search_path(s, m, (tn_cell){0, 0}, (tn_cell){29, 0}, &q, NULL, 0, &res),
+                         TN_E_BUFFER_TOO_SMALL);
+        assert_int_equal(res.length, 30);
+        assert_int_equal(
+            tn_search_path(s, m, (tn_cell){0, 0}, (tn_cell){29, 0}, &q, path, 30, &res), TN_OK);
+        assert_true(close_to(res.cost, 29.0));
+        for (int32_t i = 0; i < 30; i++)
+            assert_true(path[i].x == i && path[i].y == 0);
+    }
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    tn_search_def d = tn_search_def_default();
+    tn_search *s = NULL;
+    assert_int_equal(tn_search_create(NULL, &s), TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_create(&d, NULL), TN_E_INVALID_ARG);
+    tn_search_def bad = d;
+    bad.internal_cookie = 0;
+    assert_int_equal(tn_search_create(&bad, &s), TN_E_INVALID_ARG);
+    assert_null(s);
+    bad = d;
+    bad.max_cells = 0;
+    assert_int_equal(tn_search_create(&bad, &s), TN_E_INVALID_ARG);
+    bad.max_cells = TN_MAX_CELLS + 1;
+    assert_int_equal(tn_search_create(&bad, &s), TN_E_TOO_LARGE);
+    tn_search_destroy(NULL);
+
+    d.max_cells = 50;
+    assert_int_equal(tn_search_create(&d, &s), TN_OK);
+    assert_true(tn_search_memory_bytes(s) <= 16u * 50u + 1024u);
+    assert_int_equal(tn_search_max_cells(s), 50);
+    tn_map *m = tn_test_random_map(10, 5, 0.0, 1);
+    tn_map *big = tn_test_random_map(10, 6, 0.0, 1);
+    tn_cell a = {0, 0}, b = {9, 4}, path[60];
+    tn_search_result res;
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    assert_int_equal(tn_search_path(NULL, m, a, b, &q, path, 60, &res), TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_path(s, NULL, a, b, &q, path, 60, &res), TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_path(s, m, a, b, &q, NULL, 5, &res), TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_path(s, m, a, b, &q, path, -1, &res), TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_path(s, big, a, b, &q, path, 60, &res), TN_E_TOO_LARGE);
+    assert_int_equal(tn_search_path_multi(s, m, a, NULL, 1, &q, path, 60, &res), TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_path_multi(s, m, a, &b, 0, &q, path, 60, &res), TN_E_INVALID_ARG);
+    tn_query qb = q;
+    qb.weight = 0.5;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    qb.weight = (double)NAN;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    qb = q;
+    qb.moves.diagonal = (tn_diagonal)9;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    qb = q;
+    qb.heuristic = (tn_heuristic)42;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    qb = q;
+    qb.algo = (tn_algo)-1;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    qb = q;
+    qb.max_expansions = -1;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    qb = q;
+    qb.closest_bound = (double)INFINITY;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    float extra[50] = {0};
+    extra[7] = -1.0f;
+    qb = q;
+    qb.extra = extra;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    extra[7] = NAN;
+    assert_int_equal(tn_search_path(s, m, a, b, &qb, path, 60, &res), TN_E_INVALID_ARG);
+    double dist[60];
+    tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    assert_int_equal(tn_search_distances(s, m, &a, 1, &mv, NULL, false, dist, 10),
+                     TN_E_BUFFER_TOO_SMALL);
+    assert_int_equal(tn_search_distances(s, m, &a, 1, NULL, NULL, false, dist, 60),
+                     TN_E_INVALID_ARG);
+    assert_int_equal(tn_search_distances(s, m, &a, 0, &mv, NULL, false, dist, 60),
+                     TN_E_INVALID_ARG);
+    tn_cell off = {-3, 2};
+    assert_int_equal(tn_search_distances(s, m, &off, 1, &mv, NULL, false, dist, 60),
+                     TN_E_OUT_OF_MAP);
+    /* the context still works */
+    assert_int_equal(tn_search_path(s, m, a, b, &q, path, 60, &res), TN_OK);
+    /* names */
+    tn_heuristic hh;
+    tn_algo aa;
+    assert_true(tn_heuristic_from_name("octile", &hh) && hh == TN_HEURISTIC_OCTILE);
+    assert_true(tn_heuristic_from_name("diagonal", &hh) && hh == TN_HEURISTIC_OCTILE);
+    assert_false(tn_heuristic_from_name("nope", &hh));
+    assert_true(tn_algo_from_name("jps", &aa) && aa == TN_ALGO_JPS);
+    assert_false(tn_algo_from_name("bfs", &aa));
+    assert_string_equal(tn_algo_name(TN_ALGO_DIJKSTRA), "dijkstra");
+    assert_string_equal(tn_heuristic_name(TN_HEURISTIC_CHEBYSHEV), "chebyshev");
+    tn_map_destroy(m);
+    tn_map_destroy(big);
+    tn_search_destroy(s);
+}
+
+/* ---- distance maps ----------------------------------------------------------------------- */
+
+static void test_distance_maps(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        int32_t w = 17, h = 13;
+        tn_map *m = tn_test_random_map(w, h, 0.2, seed + 300);
+        add_mud(m, 0.3, seed);
+        float extra[17 * 13];
+        tn_test_rng r = {seed};
+        for (int32_t i = 0; i < w * h; i++)
+            extra[i] = tn_test_u01(&r) < 0.2 ? 2.0f : 0.0f;
+        tn_search *s = new_search(w * h);
+        double a[17 * 13], b[17 * 13];
+        for (int k = 0; k < 8; k++) {
+            tn_moves mv = {POLICIES[k % 4], (tn_step_costs)((k / 4) % 2)};
+            tn_cell src[3];
+            int32_t ns = 1 + (int32_t)(seed % 3);
+            for (int32_t j = 0; j < ns; j++)
+                src[j] = random_open_cell(m, &r);
+            const float *ex = k % 3 == 0 ? extra : NULL;
+            bool rev = k % 2 == 1;
+            assert_int_equal(tn_search_distances(s, m, src, ns, &mv, ex, rev, a, (size_t)(w * h)),
+                             TN_OK);
+            tn_oracle_dijkstra(m, &mv, ex, src, ns, rev, b);
+            for (int32_t i = 0; i < w * h; i++) {
+                if (isinf(b[i]))
+                    assert_true(isinf(a[i]));
+                else
+                    assert_true(close_to(a[i], b[i]));
+            }
+        }
+        tn_search_destroy(s);
+        tn_map_destroy(m);
+    }
+}
+
+/* ---- the map is never written ---------------------------------------------------------------- */
+
+static void test_map_unchanged(void **state)
+{
+    (void)state;
+    int32_t w = 50, h = 40;
+    tn_map *m = tn_test_random_map(w, h, 0.2, 5);
+    add_mud(m, 0.1, 5);
+    size_t n = (size_t)(w * h);
+    uint8_t *pass = malloc(n);
+    float *cost = malloc(n * sizeof *cost);
+    uint32_t *gids = malloc(n * sizeof *gids);
+    memcpy(pass, tn_map_passable_data(m), n);
+    memcpy(cost, tn_map_cost_data(m), n * sizeof *cost);
+    memcpy(gids, tn_map_layer_data(m, 0), n * sizeof *gids);
+    uint64_t rev = tn_map_revision(m);
+    tn_search *s = new_search(w * h);
+    tn_cell *path = malloc(n * sizeof *path);
+    double *dist = malloc(n * sizeof *dist);
+    tn_test_rng r = {9};
+    const tn_map *cm = m;
+    for (int k = 0; k < 60; k++) {
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.algo = (tn_algo)(k % 3);
+        q.jps_fallback = true;
+        q.closest = k % 5 == 0;
+        tn_cell a = random_open_cell(cm, &r), b = random_open_cell(cm, &r);
+        tn_search_result res;
+        tn_status st = tn_search_path(s, cm, a, b, &q, path, (int32_t)n, &res);
+        assert_true(st >= 0);
+    }
+    tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    tn_cell a = random_open_cell(cm, &r);
+    assert_int_equal(tn_search_distances(s, cm, &a, 1, &mv, NULL, false, dist, n), TN_OK);
+    assert_memory_equal(pass, tn_map_passable_data(m), n);
+    assert_memory_equal(cost, tn_map_cost_data(m), n * sizeof *cost);
+    assert_memory_equal(gids, tn_map_layer_data(m, 0), n * sizeof *gids);
+    assert_true(tn_map_revision(m) == rev);
+    free(pass);
+    free(cost);
+    free(gids);
+    free(path);
+    free(dist);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+/* Many queries on one context: generation stamps never leak state between queries. */
+static void test_context_reuse_deterministic(void **state)
+{
+    (void)state;
+    int32_t w = 32, h = 32;
+    tn_map *m = tn_test_random_map(w, h, 0.25, 8);
+    tn_search *s = new_search(w * h), *fresh = NULL;
+    tn_cell *a = malloc((size_t)(w * h) * sizeof *a), *b = malloc((size_t)(w * h) * sizeof *b);
+    tn_test_rng r = {4};
+    for (int k = 0; k < 200; k++) {
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.algo = (tn_algo)(k % 3);
+        q.moves.diagonal = q.algo == TN_ALGO_JPS ? TN_DIAGONAL_NO_CUT : POLICIES[k % 4];
+        q.max_expansions = k % 7 == 0 ? 5 : 0;
+        tn_cell st = random_open_cell(m, &r), go = random_open_cell(m, &r);
+        tn_search_result ra, rb;
+        tn_status sa = tn_search_path(s, m, st, go, &q, a, w * h, &ra);
+        fresh = new_search(w * h);
+        tn_status sb = tn_search_path(fresh, m, st, go, &q, b, w * h, &rb);
+        tn_search_destroy(fresh);
+        assert_int_equal(sa, sb);
+        assert_int_equal(ra.length, rb.length);
+        assert_int_equal(ra.expanded, rb.expanded);
+        assert_true(ra.cost == rb.cost);
+        if (sa >= 0 && ra.length > 0)
+            assert_memory_equal(a, b, (size_t)ra.length * sizeof *a);
+    }
+    free(a);
+    free(b);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
+/* ---- Moving AI scenarios --------------------------------------------------------------------- */
+
+static void run_scenarios(const char *mapname, int32_t every)
+{
+    char mp[1024], sp[1024], rel[512];
+    snprintf(rel, sizeof rel, "bench/movingai/%s.map", mapname);
+    tn_test_shared(mp, sizeof mp, rel);
+    snprintf(rel, sizeof rel, "bench/movingai/%s.map.scen", mapname);
+    tn_test_shared(sp, sizeof sp, rel);
+    tn_map *m = NULL;
+    tn_scenarios *sc = NULL;
+    assert_int_equal(tn_map_load(mp, NULL, &m, NULL), TN_OK);
+    assert_int_equal(tn_scenarios_load(sp, NULL, &sc, NULL), TN_OK);
+    int32_t n = tn_map_width(m) * tn_map_height(m);
+    tn_search *s = new_search(n);
+    tn_cell *path = malloc((size_t)n * sizeof *path);
+    int32_t mism = 0, count = 0;
+    tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    for (int32_t i = 0; i < tn_scenarios_count(sc); i += every) {
+        const tn_scenario *e = tn_scenarios_at(sc, i);
+        for (int a = 0; a < 4; a++) {
+            if (a == TN_ALGO_DIJKSTRA && i % (every * 8) != 0)
+                continue;
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.algo = (tn_algo)a;
+            q.jump_table = jt;
+            tn_search_result res;
+            tn_status st = tn_search_path(s, m, e->start, e->goal, &q, path, n, &res);
+            double c = st == TN_OK
+                           ? tn_oracle_path_cost(m, &mv, NULL, path, res.length, e->start, e->goal)
+                           : -1.0;
+            if (st != TN_OK || c < 0 || !tn_scenario_matches(e, c))
+                mism++;
+            count++;
+        }
+    }
+    assert_true(count > 0);
+    assert_int_equal(mism, 0);
+    tn_jump_table_destroy(jt);
+    free(path);
+    tn_search_destroy(s);
+    tn_scenarios_destroy(sc);
+    tn_map_destroy(m);
+}
+
+static void test_movingai_arena_all(void **state)
+{
+    (void)state;
+    run_scenarios("dao/arena", 1);
+}
+
+static void test_movingai_sample(void **state)
+{
+    (void)state;
+    run_scenarios("dao/den520d", 9);
+    run_scenarios("mazes/maze512-1-0", 400);
+    run_scenarios("bg512/AR0011SR", 40);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_handmade_all_policies_and_heuristics),
+        cmocka_unit_test(test_random_maps),
+        cmocka_unit_test(test_random_maps_mud),
+        cmocka_unit_test(test_random_maps_extra_layer),
+        cmocka_unit_test(test_mud_detour_and_straight),
+        cmocka_unit_test(test_multi_goal),
+        cmocka_unit_test(test_strawberry_bushes),
+        cmocka_unit_test(test_closest_reachable),
+        cmocka_unit_test(test_sliced_equals_one_shot),
+        cmocka_unit_test(test_sliced_states),
+        cmocka_unit_test(test_jps_equals_astar),
+        cmocka_unit_test(test_jps_wide_maps),
+        cmocka_unit_test(test_jps_refuses_or_falls_back),
+        cmocka_unit_test(test_jps_cache_follows_edits),
+        cmocka_unit_test(test_jps_cache_map_replaced),
+        cmocka_unit_test(test_weighted_and_partial),
+        cmocka_unit_test(test_no_path_and_errors),
+        cmocka_unit_test(test_buffer_too_small),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_distance_maps),
+        cmocka_unit_test(test_map_unchanged),
+        cmocka_unit_test(test_context_reuse_deterministic),
+        cmocka_unit_test(test_movingai_arena_all),
+        cmocka_unit_test(test_movingai_sample),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,147 @@
+/* Several threads query one shared map at once, each with its own search context; every
+ * result must equal the single-threaded one. Run under ThreadSanitizer in CI. */
+#include "support.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NTHREADS 4
+#define NQUERIES 300
+#define W 96
+#define H 80
+
+typedef struct answer {
+    tn_status st;
+    int32_t length;
+    int64_t expanded;
+    double cost;
+    uint64_t hash;
+} answer;
+
+typedef struct job {
+    const tn_map *map;
+    const tn_jump_table *table; /* shared, read-only */
+    const tn_cell *starts, *goals;
+    answer out[NQUERIES];
+    int ok;
+} job;
+
+static uint64_t hash_cells(const tn_cell *c, int32_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int32_t i = 0; i < n; i++) {
+        h = (h ^ (uint32_t)c[i].x) * 1099511628211ull;
+        h = (h ^ (uint32_t)c[i].y) * 1099511628211ull;
+    }
+    return h;
+}
+
+static void run_queries(job *j)
+{
+    tn_search_def d = tn_search_def_default();
+    d.max_cells = W * H;
+    tn_search *s = NULL;
+    tn_cell *path = malloc(sizeof(tn_cell) * W * H);
+    if (tn_search_create(&d, &s) != TN_OK || !path) {
+        free(path);
+        return;
+    }
+    double *dist = malloc(sizeof(double) * W * H);
+    for (int k = 0; k < NQUERIES; k++) {
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.algo = (tn_algo)(k % 4);
+        q.jump_table = j->table;
+        q.closest = k % 11 == 0;
+        tn_search_result res;
+        memset(&res, 0, sizeof res);
+        answer *a = &j->out[k];
+        if (k % 17 == 0 && q.algo == TN_ALGO_JPS) {
+            /* sliced */
+            a->st = tn_search_begin(s, j->map, j->starts[k], &j->goals[k], 1, &q);
+            while (a->st == TN_IN_PROGRESS)
+                a->st = tn_search_step(s, 13);
+            tn_status g = tn_search_get_path(s, path, W * H, &res);
+            (void)g;
+        } else {
+            a->st = tn_search_path(s, j->map, j->starts[k], j->goals[k], &q, path, W * H, &res);
+        }
+        a->length = res.length;
+        a->expanded = res.expanded;
+        a->cost = res.cost;
+        a->hash = a->st >= 0 ? hash_cells(path, res.length) : 0;
+        if (k % 50 == 0 && dist) {
+            tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+            tn_status ds = tn_search_distances(s, j->map, &j->starts[k], 1, &mv, NULL, false, dist,
+                                               (size_t)(W * H));
+            a->hash ^= ds == TN_OK ? (uint64_t)(dist[k % (W * H)] * 1024.0) : 7u;
+        }
+    }
+    free(dist);
+    free(path);
+    tn_search_destroy(s);
+    j->ok = 1;
+}
+
+static void *thread_main(void *arg)
+{
+    run_queries(arg);
+    return NULL;
+}
+
+static void test_threads_share_one_map(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(W, H, 0.22, 12345);
+    assert_non_null(m);
+    tn_cell *starts = malloc(sizeof(tn_cell) * NQUERIES),
+            *goals = malloc(sizeof(tn_cell) * NQUERIES);
+    tn_test_rng r = {99};
+    for (int k = 0; k < NQUERIES; k++) {
+        starts[k] = (tn_cell){(int32_t)tn_test_below(&r, W), (int32_t)tn_test_below(&r, H)};
+        goals[k] = (tn_cell){(int32_t)tn_test_below(&r, W), (int32_t)tn_test_below(&r, H)};
+    }
+    job *ref = calloc(1, sizeof *ref);
+    job *jobs = calloc(NTHREADS, sizeof *jobs);
+    tn_jump_table *jt = NULL;
+    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    *ref = (job){.map = m, .table = jt, .starts = starts, .goals = goals};
+    run_queries(ref);
+    assert_true(ref->ok);
+    pthread_t th[NTHREADS];
+    for (int t = 0; t < NTHREADS; t++) {
+        jobs[t] = (job){.map = m, .table = jt, .starts = starts, .goals = goals};
+        assert_int_equal(pthread_create(&th[t], NULL, thread_main, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NTHREADS; t++)
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+    int found = 0;
+    for (int t = 0; t < NTHREADS; t++) {
+        assert_true(jobs[t].ok);
+        for (int k = 0; k < NQUERIES; k++) {
+            const answer *a = &jobs[t].out[k], *b = &ref->out[k];
+            assert_int_equal(a->st, b->st);
+            assert_int_equal(a->length, b->length);
+            assert_int_equal(a->expanded, b->expanded);
+            assert_true(a->cost == b->cost);
+            assert_true(a->hash == b->hash);
+            found += a->st == TN_OK;
+        }
+    }
+    assert_true(found > NTHREADS * NQUERIES / 4);
+    tn_jump_table_destroy(jt);
+    free(jobs);
+    free(ref);
+    free(starts);
+    free(goals);
+    tn_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads_share_one_map),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

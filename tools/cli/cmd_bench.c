@@ -1,0 +1,323 @@
+/* tilenav bench MAP SCEN: run Moving AI scenarios through the searches, check every length
+ * against the scenario's optimum and print timing figures per algorithm. */
+#include "cli.h"
+#include "tilenav/io.h"
+#include "tilenav/search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int tn_cmd_bench(int argc, char **argv);
+extern const char tn_cmd_bench_summary[];
+const char tn_cmd_bench_summary[] = "time A*, JPS and Dijkstra on a Moving AI .scen file";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tilenav bench MAP SCEN [--algo astar|jps|dijkstra|all] [--limit N]\n"
+            "                     [--spread N] [--warmup K] [--json]\n\n"
+            "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
+            "cutting, costs 1 and sqrt 2: the benchmark's rule), checks each path (legal steps,\n"
+            "length equal to the scenario's optimum within the rounding of the file) and prints\n"
+            "one line per algorithm:\n"
+            "  algo=astar scenarios=N mismatches=M median_us=X mean_us=X p99_us=X total_ms=X\n"
+            "Times are microseconds per query around tn_search_path(), after K untimed\n"
+            "warm-up queries (default 20).\n\n"
+            "  --algo A     astar (default), jps, dijkstra, all (the three), or jps+ (JPS over\n"
+            "               a precomputed jump table; its build time is printed on stderr)\n"
+            "  --limit N    only the first N scenarios\n"
+            "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
+            "  --warmup K   untimed queries before timing (default 20)\n"
+            "  --json       one JSON object instead of the text lines\n\n"
+            "Exit status 1 when any scenario mismatches.\n");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median (mean of the middle two for even counts) and p99 of sorted values. */
+static double median_of(const double *v, int32_t n)
+{
+    if (n == 0)
+        return 0.0;
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double p99_of(const double *v, int32_t n)
+{
+    if (n == 0)
+        return 0.0;
+    int32_t k = (int32_t)ceil(0.99 * (double)n) - 1;
+    return v[k < 0 ? 0 : k];
+}
+
+/* Is every step legal under the benchmark's rule (adjacent, passable, no corner cutting)? */
+static bool path_legal(const tn_map *map, const tn_cell *p, int32_t n, tn_cell s, tn_cell g)
+{
+    if (n < 1 || p[0].x != s.x || p[0].y != s.y || p[n - 1].x != g.x || p[n - 1].y != g.y)
+        return false;
+    for (int32_t i = 1; i < n; i++) {
+        int32_t dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
+        if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
+            return false;
+        if (!tn_map_passable(map, p[i].x, p[i].y))
+            return false;
+        if (dx && dy &&
+            (!tn_map_passable(map, p[i - 1].x + dx, p[i - 1].y) ||
+             !tn_map_passable(map, p[i - 1].x, p[i - 1].y + dy)))
+            return false;
+    }
+    return true;
+}
+
+typedef struct bench_out {
+    tn_algo algo;
+    int32_t n, mismatches;
+    double median, mean, p99, total_ms;
+    double expanded_mean;
+} bench_out;
+
+static void progress(const char *name, int32_t done, int32_t total, int *last)
+{
+    int pct = total ? (int)(100LL * done / total) : 100;
+    if (pct == *last)
+        return;
+    *last = pct;
+    char bar[41];
+    int fill = pct * 40 / 100;
+    for (int i = 0; i < 40; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[40] = 0;
+    fprintf(stderr, "\r%-8s [%s] %3d%%", name, bar, pct);
+    if (done == total)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn_scenarios *sc,
+                    const int32_t *sel, int32_t nsel, int32_t warmup, tn_algo algo, bool tty,
+                    const tn_jump_table *table, bench_out *out)
+{
+    size_t cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
+    tn_cell *path = malloc(cells * sizeof *path);
+    double *us = malloc((size_t)(nsel > 0 ? nsel : 1) * sizeof *us);
+    if (!path || !us) {
+        free(path);
+        free(us);
+        tn_cli_error(cmd, "out of memory");
+        return TN_EXIT_NOMEM;
+    }
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    q.algo = algo;
+    q.jump_table = table;
+    tn_search_result res;
+    for (int32_t k = 0; k < warmup && k < nsel; k++) {
+        const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
+        tn_status st = tn_search_path(ctx, map, s->start, s->goal, &q, path, (int32_t)cells, &res);
+        (void)st;
+    }
+    int32_t mism = 0, last = -1;
+    double total = 0.0, expanded = 0.0;
+    for (int32_t k = 0; k < nsel; k++) {
+        const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
+        double t0 = tn_cli_now();
+        tn_status st = tn_search_path(ctx, map, s->start, s->goal, &q, path, (int32_t)cells, &res);
+        double t1 = tn_cli_now();
+        us[k] = (t1 - t0) * 1e6;
+        total += us[k];
+        expanded += (double)res.expanded;
+        bool ok = st == TN_OK && path_legal(map, path, res.length, s->start, s->goal) &&
+                  tn_scenario_matches(s, res.cost);
+        if (!ok) {
+            if (mism < 5)
+                tn_cli_error(cmd,
+                             "%s: scenario %d (%d,%d)->(%d,%d): status %s, cost %.6f, "
+                             "expected %.6f",
+                             tn_algo_name(algo), (int)sel[k], (int)s->start.x, (int)s->start.y,
+                             (int)s->goal.x, (int)s->goal.y, tn_status_str(st), res.cost,
+                             s->optimal);
+            mism++;
+        }
+        if (tty)
+            progress(tn_algo_name(algo), k + 1, nsel, &last);
+    }
+    qsort(us, (size_t)nsel, sizeof *us, cmp_double);
+    out->algo = algo;
+    out->n = nsel;
+    out->mismatches = mism;
+    out->median = median_of(us, nsel);
+    out->mean = nsel ? total / nsel : 0.0;
+    out->p99 = p99_of(us, nsel);
+    out->total_ms = total / 1000.0;
+    out->expanded_mean = nsel ? expanded / nsel : 0.0;
+    free(path);
+    free(us);
+    return TN_EXIT_OK;
+}
+
+int tn_cmd_bench(int argc, char **argv)
+{
+    const char *cmd = "bench";
+    const char *mapf = NULL, *scenf = NULL, *algo_s = "astar";
+    int64_t limit = 0, spread = 0, warmup = 20;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (tn_cli_is_help(a)) {
+            usage(stdout);
+            return TN_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--algo") == 0 && i + 1 < argc) {
+            algo_s = argv[++i];
+        } else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
+            if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &limit))
+                return tn_cli_usage_error(cmd, "bad --limit '%s'", argv[i]);
+        } else if (strcmp(a, "--spread") == 0 && i + 1 < argc) {
+            if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &spread))
+                return tn_cli_usage_error(cmd, "bad --spread '%s'", argv[i]);
+        } else if (strcmp(a, "--warmup") == 0 && i + 1 < argc) {
+            if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &warmup))
+                return tn_cli_usage_error(cmd, "bad --warmup '%s'", argv[i]);
+        } else if (a[0] == '-' && a[1]) {
+            return tn_cli_usage_error(cmd, "unknown option '%s'", a);
+        } else if (!mapf) {
+            mapf = a;
+        } else if (!scenf) {
+            scenf = a;
+        } else {
+            return tn_cli_usage_error(cmd, "unexpected argument '%s'", a);
+        }
+    }
+    if (!mapf || !scenf) {
+        usage(stderr);
+        return TN_EXIT_USAGE;
+    }
+    tn_algo algos[3];
+    int nalgo = 0;
+    if (strcmp(algo_s, "all") == 0) {
+        algos[0] = TN_ALGO_ASTAR;
+        algos[1] = TN_ALGO_JPS;
+        algos[2] = TN_ALGO_DIJKSTRA;
+        nalgo = 3;
+    } else if (tn_algo_from_name(algo_s, &algos[0])) {
+        nalgo = 1;
+    } else {
+        return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, jps, dijkstra, all)", algo_s);
+    }
+
+    tn_diag diag;
+    memset(&diag, 0, sizeof diag);
+    tn_map *map = NULL;
+    tn_status st = tn_map_load(mapf, NULL, &map, &diag);
+    if (st != TN_OK) {
+        char msg[1024];
+        tn_diag_format(&diag, msg, sizeof msg);
+        tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+        return tn_cli_exit_for(st);
+    }
+    tn_scenarios *sc = NULL;
+    st = tn_scenarios_load(scenf, NULL, &sc, &diag);
+    if (st != TN_OK) {
+        char msg[1024];
+        tn_diag_format(&diag, msg, sizeof msg);
+        tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+        tn_map_destroy(map);
+        return tn_cli_exit_for(st);
+    }
+    int32_t ns = tn_scenarios_count(sc);
+    int32_t *sel = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *sel);
+    tn_search_def def = tn_search_def_default();
+    def.max_cells = tn_map_width(map) * tn_map_height(map);
+    tn_search *ctx = NULL;
+    if (!sel || tn_search_create(&def, &ctx) != TN_OK) {
+        free(sel);
+        tn_scenarios_destroy(sc);
+        tn_map_destroy(map);
+        tn_cli_error(cmd, "out of memory");
+        return TN_EXIT_NOMEM;
+    }
+    /* selection: the same rule as the peers (../shared/bench/peers) */
+    int32_t nsel = 0;
+    if (spread > 0 && spread < ns) {
+        double step = spread > 1 ? (double)(ns - 1) / (double)(spread - 1) : 0.0;
+        int32_t prev = -1;
+        for (int64_t i = 0; i < spread; i++) {
+            int32_t k = (int32_t)floor((double)i * step + 0.5);
+            if (k != prev)
+                sel[nsel++] = k;
+            prev = k;
+        }
+    } else {
+        nsel = limit > 0 && limit < ns ? (int32_t)limit : ns;
+        for (int32_t i = 0; i < nsel; i++)
+            sel[i] = i;
+    }
+    for (int32_t i = 0; i < nsel; i++) {
+        const tn_scenario *s = tn_scenarios_at(sc, sel[i]);
+        if (s->map_width != tn_map_width(map) || s->map_height != tn_map_height(map)) {
+            tn_cli_error(cmd, "scenario %d is for a %dx%d map, %s is %dx%d", (int)sel[i],
+                         (int)s->map_width, (int)s->map_height, mapf, (int)tn_map_width(map),
+                         (int)tn_map_height(map));
+            free(sel);
+            tn_search_destroy(ctx);
+            tn_scenarios_destroy(sc);
+            tn_map_destroy(map);
+            return TN_EXIT_INPUT;
+        }
+    }
+    bool tty = isatty(2) != 0;
+    bench_out outs[3];
+    int rc = TN_EXIT_OK;
+    tn_jump_table *table = NULL;
+    if (nalgo == 1 && algos[0] == TN_ALGO_JPS_PLUS) {
+        double t0 = tn_cli_now();
+        st = tn_jump_table_build(map, NULL, &table);
+        if (st != TN_OK) {
+            tn_cli_error(cmd, "jump table: %s", tn_status_str(st));
+            rc = tn_cli_exit_for(st);
+        } else {
+            fprintf(stderr, "jps+ table: %.3f ms, %zu bytes\n", (tn_cli_now() - t0) * 1e3,
+                    tn_jump_table_memory_bytes(table));
+        }
+    }
+    for (int a = 0; a < nalgo && rc == TN_EXIT_OK; a++)
+        rc =
+            run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, table, &outs[a]);
+    tn_jump_table_destroy(table);
+    if (rc == TN_EXIT_OK) {
+        int32_t bad = 0;
+        if (json) {
+            printf("{\"map\": \"%s\", \"scen\": \"%s\", \"results\": [", mapf, scenf);
+            for (int a = 0; a < nalgo; a++)
+                printf("%s{\"algo\": \"%s\", \"scenarios\": %d, \"mismatches\": %d, "
+                       "\"median_us\": %.3f, \"mean_us\": %.3f, \"p99_us\": %.3f, "
+                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f}",
+                       a ? ", " : "", tn_algo_name(outs[a].algo), (int)outs[a].n,
+                       (int)outs[a].mismatches, outs[a].median, outs[a].mean, outs[a].p99,
+                       outs[a].total_ms, outs[a].expanded_mean);
+            printf("]}\n");
+        } else {
+            for (int a = 0; a < nalgo; a++)
+                printf("algo=%s scenarios=%d mismatches=%d median_us=%.3f mean_us=%.3f "
+                       "p99_us=%.3f total_ms=%.3f\n",
+                       tn_algo_name(outs[a].algo), (int)outs[a].n, (int)outs[a].mismatches,
+                       outs[a].median, outs[a].mean, outs[a].p99, outs[a].total_ms);
+        }
+        for (int a = 0; a < nalgo; a++)
+            bad += outs[a].mismatches;
+        rc = bad ? TN_EXIT_FAIL : TN_EXIT_OK;
+    }
+    free(sel);
+    tn_search_destroy(ctx);
+    tn_scenarios_destroy(sc);
+    tn_map_destroy(map);
+    return rc;
+}

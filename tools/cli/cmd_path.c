@@ -1,0 +1,261 @@
+/* tilenav path MAP SX SY GX GY: one shortest-path query, printed as text, JSON or ASCII art. */
+#include "cli.h"
+#include "tilenav/io.h"
+#include "tilenav/path.h"
+#include "tilenav/search.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tn_cmd_path(int argc, char **argv);
+extern const char tn_cmd_path_summary[];
+const char tn_cmd_path_summary[] = "shortest path between two cells (A*, JPS or Dijkstra)";
+
+static void usage(FILE *f)
+{
+    fprintf(
+        f,
+        "usage: tilenav path MAP SX SY GX GY [--moves 4|8]\n"
+        "                    [--diagonal never|no-cut|one|always]\n"
+        "                    [--heuristic manhattan|euclidean|octile|chebyshev|zero]\n"
+        "                    [--weight W] [--algo astar|jps|jps+|dijkstra] [--costs exact|10-14]\n"
+        "                    [--closest] [--smooth] [--json] [--ascii]\n\n"
+        "Finds the cheapest path from (SX, SY) to (GX, GY); x = column, y = row, from 0.\n"
+        "Prints the cells, the cost, the nodes expanded and the time; --ascii draws the map\n"
+        "with the path ('#' blocked, '~' costly, '*' path, 'S' start, 'G' goal, 'o' smoothed\n"
+        "waypoint); --json prints one object with the keys found, status, cost, cells,\n"
+        "expanded, time_us, algo (and waypoints with --smooth).\n\n"
+        "  --moves 4|8       neighbours (8 by default; 4 = --diagonal never)\n"
+        "  --diagonal P      when a diagonal step may pass blocked corners (default no-cut)\n"
+        "  --heuristic H     default: octile with diagonals, manhattan without\n"
+        "  --weight W        weighted A* (W >= 1; paths at most W times the optimum)\n"
+        "  --algo A          astar (default), jps (falls back to A* where it does not apply,\n"
+        "                    and says so), jps+ (JPS over a jump table built first), dijkstra\n"
+        "  --costs C         exact (1 and sqrt 2, default) or 10-14 (the book's integers)\n"
+        "  --closest         when the goal cannot be reached, go to the closest cell\n"
+        "  --smooth          also print waypoints smoothed by line of sight\n\n"
+        "Exit status: 0 path found, 1 no path, 2 bad arguments or blocked/outside cells.\n");
+}
+
+static void print_ascii(const tn_map *map, const tn_cell *cells, int32_t n, const tn_cell *wp,
+                        int32_t nw, tn_cell s, tn_cell g)
+{
+    int32_t w = tn_map_width(map), h = tn_map_height(map);
+    char *buf = malloc((size_t)w * (size_t)h);
+    if (!buf)
+        return;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            float c = tn_map_cost(map, x, y);
+            buf[(size_t)y * (size_t)w + (size_t)x] =
+                !tn_map_passable(map, x, y) ? '#' : (c > 1.0f ? '~' : '.');
+        }
+    for (int32_t i = 0; i < n; i++)
+        buf[(size_t)cells[i].y * (size_t)w + (size_t)cells[i].x] = '*';
+    for (int32_t i = 0; i < nw; i++)
+        buf[(size_t)wp[i].y * (size_t)w + (size_t)wp[i].x] = 'o';
+    if (tn_map_contains(map, s.x, s.y))
+        buf[(size_t)s.y * (size_t)w + (size_t)s.x] = 'S';
+    if (tn_map_contains(map, g.x, g.y))
+        buf[(size_t)g.y * (size_t)w + (size_t)g.x] = 'G';
+    for (int32_t y = 0; y < h; y++) {
+        fwrite(buf + (size_t)y * (size_t)w, 1, (size_t)w, stdout);
+        fputc('\n', stdout);
+    }
+    free(buf);
+}
+
+int tn_cmd_path(int argc, char **argv)
+{
+    const char *cmd = "path";
+    const char *pos[6] = {0};
+    int npos = 0;
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    q.jps_fallback = true;
+    bool json = false, ascii = false, smooth = false, moves4 = false, diag_set = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (tn_cli_is_help(a)) {
+            usage(stdout);
+            return TN_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--ascii") == 0) {
+            ascii = true;
+        } else if (strcmp(a, "--smooth") == 0) {
+            smooth = true;
+        } else if (strcmp(a, "--closest") == 0) {
+            q.closest = true;
+        } else if (strcmp(a, "--moves") == 0 && v) {
+            i++;
+            if (strcmp(v, "4") == 0)
+                moves4 = true;
+            else if (strcmp(v, "8") != 0)
+                return tn_cli_usage_error(cmd, "--moves takes 4 or 8, not '%s'", v);
+        } else if (strcmp(a, "--diagonal") == 0 && v) {
+            i++;
+            diag_set = true;
+            if (strcmp(v, "never") == 0)
+                q.moves.diagonal = TN_DIAGONAL_NEVER;
+            else if (strcmp(v, "no-cut") == 0)
+                q.moves.diagonal = TN_DIAGONAL_NO_CUT;
+            else if (strcmp(v, "one") == 0)
+                q.moves.diagonal = TN_DIAGONAL_ONE;
+            else if (strcmp(v, "always") == 0)
+                q.moves.diagonal = TN_DIAGONAL_ALWAYS;
+            else
+                return tn_cli_usage_error(cmd, "unknown --diagonal '%s'", v);
+        } else if (strcmp(a, "--heuristic") == 0 && v) {
+            i++;
+            if (!tn_heuristic_from_name(v, &q.heuristic))
+                return tn_cli_usage_error(cmd, "unknown --heuristic '%s'", v);
+        } else if (strcmp(a, "--algo") == 0 && v) {
+            i++;
+            if (!tn_algo_from_name(v, &q.algo))
+                return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, jps, dijkstra)", v);
+        } else if (strcmp(a, "--costs") == 0 && v) {
+            i++;
+            if (strcmp(v, "exact") == 0)
+                q.moves.costs = TN_COSTS_EXACT;
+            else if (strcmp(v, "10-14") == 0 || strcmp(v, "10/14") == 0)
+                q.moves.costs = TN_COSTS_10_14;
+            else
+                return tn_cli_usage_error(cmd, "unknown --costs '%s' (exact, 10-14)", v);
+        } else if (strcmp(a, "--weight") == 0 && v) {
+            i++;
+            if (!tn_cli_parse_double(v, 1.0, 1e6, &q.weight))
+                return tn_cli_usage_error(cmd, "--weight takes a number >= 1, not '%s'", v);
+        } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
+            return tn_cli_usage_error(cmd, "unknown option '%s'", a);
+        } else if (npos < 5) {
+            pos[npos++] = a;
+        } else {
+            return tn_cli_usage_error(cmd, "unexpected argument '%s'", a);
+        }
+    }
+    if (npos != 5) {
+        usage(stderr);
+        return TN_EXIT_USAGE;
+    }
+    if (moves4) {
+        if (diag_set && q.moves.diagonal != TN_DIAGONAL_NEVER)
+            return tn_cli_usage_error(cmd, "--moves 4 allows no diagonal steps");
+        q.moves.diagonal = TN_DIAGONAL_NEVER;
+    }
+    int64_t c[4];
+    for (int k = 0; k < 4; k++)
+        if (!tn_cli_parse_int(pos[k + 1], INT32_MIN, INT32_MAX, &c[k]))
+            return tn_cli_usage_error(cmd, "bad coordinate '%s'", pos[k + 1]);
+    tn_cell start = {(int32_t)c[0], (int32_t)c[1]}, goal = {(int32_t)c[2], (int32_t)c[3]};
+
+    tn_diag diag;
+    memset(&diag, 0, sizeof diag);
+    tn_map *map = NULL;
+    tn_status st = tn_map_load(pos[0], NULL, &map, &diag);
+    if (st != TN_OK) {
+        char msg[1024];
+        tn_diag_format(&diag, msg, sizeof msg);
+        tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+        return tn_cli_exit_for(st);
+    }
+    int32_t cells = tn_map_width(map) * tn_map_height(map);
+    tn_search_def def = tn_search_def_default();
+    def.max_cells = cells;
+    tn_search *s = NULL;
+    tn_cell *path = malloc((size_t)cells * sizeof *path);
+    tn_cell *wp = malloc((size_t)cells * sizeof *wp);
+    if (!path || !wp || tn_search_create(&def, &s) != TN_OK) {
+        free(path);
+        free(wp);
+        tn_map_destroy(map);
+        tn_cli_error(cmd, "out of memory");
+        return TN_EXIT_NOMEM;
+    }
+    tn_jump_table *table = NULL;
+    if (q.algo == TN_ALGO_JPS_PLUS) {
+        st = tn_jump_table_build(map, NULL, &table);
+        if (st != TN_OK) {
+            tn_cli_error(cmd, "jump table: %s", tn_status_str(st));
+            tn_search_destroy(s);
+            free(path);
+            free(wp);
+            tn_map_destroy(map);
+            return tn_cli_exit_for(st);
+        }
+        q.jump_table = table;
+    }
+    tn_search_result res;
+    double t0 = tn_cli_now();
+    st = tn_search_path(s, map, start, goal, &q, path, cells, &res);
+    double us = (tn_cli_now() - t0) * 1e6;
+    tn_jump_table_destroy(table);
+    if (st < 0) {
+        const char *why = st == TN_E_OUT_OF_MAP      ? "a cell is outside the map"
+                          : st == TN_E_START_BLOCKED ? "the start cell is blocked"
+                          : st == TN_E_GOAL_BLOCKED  ? "the goal cell is blocked"
+                          : st == TN_E_UNSUPPORTED   ? "not supported"
+                                                     : tn_status_str(st);
+        tn_cli_error(cmd, "(%d, %d) -> (%d, %d): %s", (int)start.x, (int)start.y, (int)goal.x,
+                     (int)goal.y, why);
+        tn_search_destroy(s);
+        free(path);
+        free(wp);
+        tn_map_destroy(map);
+        return tn_cli_exit_for(st);
+    }
+    bool found = st == TN_OK || st == TN_CLOSEST;
+    int32_t n = found ? res.length : 0, nw = 0;
+    if (found && smooth && tn_path_smooth(map, path, n, wp, cells, &nw) != TN_OK)
+        nw = 0;
+    if ((q.algo == TN_ALGO_JPS || q.algo == TN_ALGO_JPS_PLUS) && res.algo == TN_ALGO_ASTAR && !json)
+        fprintf(stderr, "tilenav path: JPS does not apply to these rules or this map "
+                        "(terrain costs, corner policy); used A*\n");
+    if (json) {
+        printf("{\"found\": %s, \"status\": \"%s\", \"cost\": %.6f, \"length\": %d, "
+               "\"expanded\": %lld, \"time_us\": %.3f, \"algo\": \"%s\", \"end\": [%d, %d], "
+               "\"cells\": [",
+               st == TN_OK ? "true" : "false", tn_status_str(st), res.cost, (int)n,
+               (long long)res.expanded, us, tn_algo_name(res.algo), (int)res.end.x, (int)res.end.y);
+        for (int32_t i = 0; i < n; i++)
+            printf("%s[%d, %d]", i ? ", " : "", (int)path[i].x, (int)path[i].y);
+        printf("]");
+        if (smooth) {
+            printf(", \"waypoints\": [");
+            for (int32_t i = 0; i < nw; i++)
+                printf("%s[%d, %d]", i ? ", " : "", (int)wp[i].x, (int)wp[i].y);
+            printf("]");
+        }
+        printf("}\n");
+    } else if (!ascii) {
+        printf("found=%s status=\"%s\" cost=%.6f length=%d expanded=%lld time_us=%.3f algo=%s\n",
+               st == TN_OK ? "yes" : "no", tn_status_str(st), res.cost, (int)n,
+               (long long)res.expanded, us, tn_algo_name(res.algo));
+        if (n) {
+            printf("cells:");
+            for (int32_t i = 0; i < n; i++)
+                printf(" %d,%d", (int)path[i].x, (int)path[i].y);
+            printf("\n");
+        }
+        if (nw) {
+            printf("waypoints:");
+            for (int32_t i = 0; i < nw; i++)
+                printf(" %d,%d", (int)wp[i].x, (int)wp[i].y);
+            printf("\n");
+        }
+    }
+    if (ascii) {
+        if (!json)
+            printf("found=%s cost=%.6f length=%d expanded=%lld time_us=%.3f algo=%s\n",
+                   st == TN_OK ? "yes" : "no", res.cost, (int)n, (long long)res.expanded, us,
+                   tn_algo_name(res.algo));
+        print_ascii(map, path, n, wp, nw, start, goal);
+    }
+    tn_search_destroy(s);
+    free(path);
+    free(wp);
+    tn_map_destroy(map);
+    return st == TN_OK || st == TN_CLOSEST ? TN_EXIT_OK : TN_EXIT_FAIL;
+}
