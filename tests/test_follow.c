@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- path follower ------------------------------------------------------------------------ */
 
@@ -247,6 +248,25 @@ static tn_status bfs_plan(void *user, tn_cell from, tn_cell to, tn_cell *out, in
     return TN_OK;
 }
 
+/* The library's own search as the planner: 4-connected A* (the book's walkPath setting). */
+typedef struct search_user {
+    tn_search *search;
+    const tn_map *map;
+} search_user;
+
+static tn_status search_plan(void *user, tn_cell from, tn_cell to, tn_cell *out, int32_t cap,
+                             int32_t *len)
+{
+    search_user *u = user;
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    q.moves.diagonal = TN_DIAGONAL_NEVER;
+    tn_search_result res;
+    tn_status st = tn_search_path(u->search, u->map, from, to, &q, out, cap, &res);
+    *len = st == TN_OK ? res.length : 0;
+    return st;
+}
+
 /* On a row or column line through cell centres, never in a wall. */
 static void check_on_grid(const tn_grid_walker *wk, const tn_map *m)
 {
@@ -298,6 +318,28 @@ static void test_grid_walker(void **state)
         assert_true(tn_grid_walker_aligned(&wk, m));
         assert_int_equal(wk.replans, 2);
     }
+    /* the same walk planned by tn_search_path; the walk is as long as the oracle's */
+    tn_search_def sd = tn_search_def_default();
+    tn_search *search = NULL;
+    assert_int_equal(tn_search_create(&sd, &search), TN_OK);
+    search_user su = {search, m};
+    tn_grid_walker w2;
+    assert_int_equal(tn_grid_walker_init(&w2, m, (tn_cell){0, 0}, 4.0f, buf, 128), TN_OK);
+    assert_int_equal(tn_grid_walker_init(&wk, m, (tn_cell){0, 0}, 4.0f, buf + 128, 128), TN_OK);
+    assert_int_equal(tn_grid_walker_set_destination(&w2, (tn_cell){12, 8}), TN_OK);
+    assert_int_equal(tn_grid_walker_set_destination(&wk, (tn_cell){12, 8}), TN_OK);
+    int steps_search = 0, steps_oracle = 0;
+    for (int s = 0; s < 5000 && (w2.pending || w2.dir.x || w2.dir.y || s == 0);
+         s++, steps_search++) {
+        assert_int_equal(tn_grid_walker_step(&w2, m, search_plan, &su), TN_OK);
+        check_on_grid(&w2, m);
+    }
+    for (int s = 0; s < 5000 && (wk.pending || wk.dir.x || wk.dir.y || s == 0); s++, steps_oracle++)
+        assert_int_equal(tn_grid_walker_step(&wk, m, bfs_plan, &u), TN_OK);
+    assert_true(w2.cell.x == 12 && w2.cell.y == 8 && tn_grid_walker_aligned(&w2, m));
+    assert_int_equal(steps_search, steps_oracle); /* both shortest: same number of steps */
+    tn_search_destroy(search);
+
     /* unreachable destination: stops */
     const char *walled[] = {"..#..", "..#..", "..#.."};
     tn_map *m2 = tn_test_map_from_rows(walled, 3);
