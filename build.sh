@@ -113,6 +113,11 @@ examples)
     cmake -S examples -B build/examples -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_COMPILE_WARNING_AS_ERROR=ON >/dev/null
     cmake --build build/examples -j "$JOBS"
     ./build/examples/hello_path
+    # the README's tour, extracted from README.md exactly as it stands there
+    awk '/<!-- tour -->/{f=1;next} f&&/^```c/{g=1;next} g&&/^```/{exit} g' README.md >build/examples/readme_tour.c
+    cc -std=c11 -Wall -Wextra -Werror -o build/examples/readme_tour build/examples/readme_tour.c \
+        -I"$prefix/include" "$prefix/lib/libtilenav.a" -lm
+    ./build/examples/readme_tour
     # the same program through pkg-config and the shared library
     pcflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs tilenav)
     cc -std=c11 -Wall -Wextra -Werror -o build/examples/hello_pc examples/hello_path.c $pcflags
