@@ -18,6 +18,21 @@ fuzz_movingai)
     for f in "$shared"/movingai/*/*.scen; do seed 1 "$f"; done
     for f in "$root"/tests/data/*.map; do [ -f "$f" ] && seed 0 "$f"; done
     ;;
+fuzz_tiled)
+    find "$shared/tiled" -name '*.json' -size -200k -o -name '*.tmj' -size -200k | while read -r f; do
+        n=$((n + 1)); cp "$f" "$out/seed$n"; done
+    cp "$root"/data/maps/td.tmj "$out/" 2>/dev/null || true
+    ;;
+fuzz_ascii)
+    cp "$root"/data/maps/td.txt "$out/" 2>/dev/null || true
+    for f in "$root"/tests/data/*.txt; do [ -f "$f" ] && cp "$f" "$out/"; done
+    ;;
+fuzz_path)
+    # w h rules sx sy gx gy, then cells: a few open, walled and muddy maps
+    printf '\017\017\000\000\000\016\016' >"$out/open"
+    printf '\011\011\004\000\000\010\010\125\000\252\020\104' >"$out/mixed"
+    printf '\007\005\021\001\001\005\003\001\004\020\100\001' >"$out/los"
+    ;;
 *)
     for f in "$root"/fuzz/corpus/"$name"/*; do [ -f "$f" ] && cp "$f" "$out/"; done
     ;;

@@ -307,8 +307,10 @@ static tn_status parse_json(tl_ctx *c, const char *data, size_t len, cJSON **out
                             "truncated JSON: the text ends inside a string, array or object");
         }
         line_col(data, pos, &line, &col);
-        return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL, "invalid JSON near '%.20s'",
-                        data + pos);
+        /* the input need not end in a NUL: print at most what is there */
+        int shown = len - pos < 20 ? (int)(len - pos) : 20;
+        return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL, "invalid JSON near '%.*s'",
+                        shown, data + pos);
     }
     for (size_t i = pos; i < len; i++)
         if (data[i] != ' ' && data[i] != '\t' && data[i] != '\r' && data[i] != '\n') {

@@ -1,0 +1,108 @@
+/* libFuzzer target: path and field queries on small fuzzed maps, each result checked against
+ * the brute-force Dijkstra of tests/oracle: A*, Dijkstra and JPS (with fallback) return a legal
+ * path of the optimal cost or TN_NO_PATH exactly when the oracle finds none; a flow field's
+ * distances equal the oracle's reverse distances; no query changes the map.
+ * Input: w, h, rules byte, start/goal bytes, then 2 bits per cell (0 open, 1 wall, 2 mud). */
+#include "oracle.h"
+#include "tilenav/field.h"
+#include "tilenav/search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static bool close_enough(double a, double b)
+{
+    return fabs(a - b) <= 1e-6 * (1.0 + fabs(b));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 7)
+        return 0;
+    int32_t w = 1 + data[0] % 16, h = 1 + data[1] % 16;
+    tn_moves mv = {(tn_diagonal)(data[2] & 3), (tn_step_costs)((data[2] >> 2) & 1)};
+    tn_map_def def = tn_map_def_default();
+    def.width = w;
+    def.height = h;
+    tn_map *m = NULL;
+    int32_t layer = 0;
+    if (tn_map_create(&def, &m) != TN_OK ||
+        tn_map_add_layer(m, "g", TN_LAYER_TILES, &layer) != TN_OK ||
+        tn_map_set_terrain(m, 1, (tn_terrain){false, 1.0f}) != TN_OK ||
+        tn_map_set_terrain(m, 2, (tn_terrain){true, 2.5f}) != TN_OK)
+        abort();
+    for (int32_t i = 0; i < w * h; i++) {
+        size_t byte = 7 + (size_t)i / 4;
+        uint32_t v = byte < size ? (uint32_t)(data[byte] >> (2 * (i % 4))) & 3u : 0u;
+        if (v == 3)
+            v = 0;
+        if (tn_map_set(m, layer, i % w, i / w, v) != TN_OK)
+            abort();
+    }
+    tn_cell s = {data[3] % w, data[4] % h}, g = {data[5] % w, data[6] % h};
+    uint64_t rev = tn_map_revision(m);
+    double *dist = malloc((size_t)(w * h) * sizeof *dist);
+    tn_cell *cells = malloc((size_t)(w * h) * sizeof *cells);
+    tn_search *se = NULL;
+    tn_search_def sd = tn_search_def_default();
+    sd.max_cells = 256;
+    if (!dist || !cells || tn_search_create(&sd, &se) != TN_OK)
+        abort();
+    tn_oracle_dijkstra(m, &mv, NULL, &s, 1, false, dist);
+    double want = dist[g.y * w + g.x];
+    bool s_ok = tn_map_passable(m, s.x, s.y), g_ok = tn_map_passable(m, g.x, g.y);
+    static const tn_algo algos[3] = {TN_ALGO_ASTAR, TN_ALGO_DIJKSTRA, TN_ALGO_JPS};
+    for (int k = 0; k < 3; k++) {
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.moves = mv;
+        q.algo = algos[k];
+        q.jps_fallback = true;
+        tn_search_result r;
+        tn_status st = tn_search_path(se, m, s, g, &q, cells, w * h, &r);
+        if (!s_ok) {
+            if (st != TN_E_START_BLOCKED)
+                abort();
+        } else if (!g_ok) {
+            if (st != TN_E_GOAL_BLOCKED)
+                abort();
+        } else if (isinf(want)) {
+            if (st != TN_NO_PATH)
+                abort();
+        } else {
+            if (st != TN_OK || !close_enough(r.cost, want))
+                abort();
+            double c = tn_oracle_path_cost(m, &mv, NULL, cells, r.length, s, g);
+            if (c < 0.0 || !close_enough(c, want))
+                abort();
+        }
+    }
+    if (g_ok) { /* the field towards g: distances from every cell, checked against the oracle */
+        tn_field_def fd = tn_field_def_default();
+        fd.map = m;
+        fd.moves = mv;
+        fd.los = (data[2] & 16) ? TN_LOS_EXACT : TN_LOS_OFF;
+        tn_field *f = NULL;
+        if (tn_field_create(&fd, &f) != TN_OK || tn_field_build(f, &g, 1) != TN_OK)
+            abort();
+        tn_oracle_dijkstra(m, &mv, NULL, &g, 1, true, dist);
+        for (int32_t i = 0; i < w * h; i++) {
+            float fdist = tn_field_distance(f, i % w, i / w);
+            if (isinf(dist[i]) != isinf(fdist) ||
+                (!isinf(dist[i]) && !close_enough((double)fdist, dist[i])))
+                if (!(fabs((double)fdist - dist[i]) <= 1e-4 * (1.0 + dist[i]))) /* floats */
+                    abort();
+        }
+        tn_field_destroy(f);
+    }
+    if (tn_map_revision(m) != rev)
+        abort();
+    tn_search_destroy(se);
+    free(dist);
+    free(cells);
+    tn_map_destroy(m);
+    return 0;
+}
