@@ -55,6 +55,35 @@ bool tn_cli_parse_double(const char *s, double lo, double hi, double *out)
     return true;
 }
 
+bool tn_cli_parse_diagonal(const char *s, tn_diagonal *out)
+{
+    static const struct {
+        const char *name;
+        tn_diagonal value;
+    } names[] = {{"never", TN_DIAGONAL_NEVER},
+                 {"no-cut", TN_DIAGONAL_NO_CUT},
+                 {"nocut", TN_DIAGONAL_NO_CUT},
+                 {"one", TN_DIAGONAL_ONE},
+                 {"always", TN_DIAGONAL_ALWAYS}};
+    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i].name) == 0) {
+            *out = names[i].value;
+            return true;
+        }
+    return false;
+}
+
+bool tn_cli_parse_costs(const char *s, tn_step_costs *out)
+{
+    if (s && strcmp(s, "exact") == 0)
+        *out = TN_COSTS_EXACT;
+    else if (s && (strcmp(s, "10-14") == 0 || strcmp(s, "10/14") == 0))
+        *out = TN_COSTS_10_14;
+    else
+        return false;
+    return true;
+}
+
 int tn_cli_exit_for(tn_status st)
 {
     switch (st) {

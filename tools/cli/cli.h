@@ -6,6 +6,7 @@
 #ifndef TN_CLI_H
 #define TN_CLI_H
 
+#include "tilenav/moves.h"
 #include "tilenav/tilenav.h"
 
 #include <stdbool.h>
@@ -37,6 +38,10 @@ void tn_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(p
 /* Strict number parsing: the whole string must be a number in [lo, hi]. */
 bool tn_cli_parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
 bool tn_cli_parse_double(const char *s, double lo, double hi, double *out);
+/* Movement-rule option values shared by every command: --diagonal never|no-cut|one|always
+ * ("nocut" is accepted too) and --costs exact|10-14. False for anything else. */
+bool tn_cli_parse_diagonal(const char *s, tn_diagonal *out);
+bool tn_cli_parse_costs(const char *s, tn_step_costs *out);
 /* Map a tn_status to an exit code. */
 int tn_cli_exit_for(tn_status st);
 /* True when argv[i] is "-h" or "--help". */

@@ -19,7 +19,7 @@ const char tn_cmd_field_summary[] = "flow field to a goal: distances, directions
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: tilenav field MAP GX GY [--moves 4|8] [--diagonal nocut|one|always]\n"
+            "usage: tilenav field MAP GX GY [--moves 4|8] [--diagonal never|no-cut|one|always]\n"
             "                     [--costs exact|10-14] [--flow optimal|steepest]\n"
             "                     [--los | --los-simple] [--ascii | --png FILE [--scale PX]]\n"
             "                     [--out FILE] [--threads N] [--bench N] [--bench-towers N]\n\n"
@@ -28,7 +28,7 @@ static void usage(FILE *f)
             "prints one line:\n"
             "  field width=W height=H reachable=N los=L build_ms=X\n\n"
             "  --moves 4|8        4- or 8-connected steps (default 8)\n"
-            "  --diagonal RULE    8-connected corner rule: nocut (default), one, always\n"
+            "  --diagonal RULE    corner rule: no-cut (default), one, always; never = 4-connected\n"
             "  --costs KIND       exact (1, sqrt 2; default) or 10-14\n"
             "  --flow RULE        optimal (on a cheapest path; default) or steepest (the\n"
             "                     tutorial's: lowest neighbour, 8 ways even when 4-connected)\n"
@@ -74,24 +74,12 @@ static int parse(int argc, char **argv, opts *o)
                 return tn_cli_usage_error(cmd, "--moves takes 4 or 8, not '%s'", v);
             i++;
         } else if (strcmp(a, "--diagonal") == 0 && v) {
-            if (strcmp(v, "nocut") == 0)
-                o->moves.diagonal = TN_DIAGONAL_NO_CUT;
-            else if (strcmp(v, "one") == 0)
-                o->moves.diagonal = TN_DIAGONAL_ONE;
-            else if (strcmp(v, "always") == 0)
-                o->moves.diagonal = TN_DIAGONAL_ALWAYS;
-            else if (strcmp(v, "never") == 0)
-                o->moves.diagonal = TN_DIAGONAL_NEVER;
-            else
+            if (!tn_cli_parse_diagonal(v, &o->moves.diagonal))
                 return tn_cli_usage_error(cmd, "unknown --diagonal '%s'", v);
             diag_set = true;
             i++;
         } else if (strcmp(a, "--costs") == 0 && v) {
-            if (strcmp(v, "exact") == 0)
-                o->moves.costs = TN_COSTS_EXACT;
-            else if (strcmp(v, "10-14") == 0)
-                o->moves.costs = TN_COSTS_10_14;
-            else
+            if (!tn_cli_parse_costs(v, &o->moves.costs))
                 return tn_cli_usage_error(cmd, "unknown --costs '%s'", v);
             i++;
         } else if (strcmp(a, "--flow") == 0 && v) {

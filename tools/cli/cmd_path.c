@@ -98,15 +98,7 @@ int tn_cmd_path(int argc, char **argv)
         } else if (strcmp(a, "--diagonal") == 0 && v) {
             i++;
             diag_set = true;
-            if (strcmp(v, "never") == 0)
-                q.moves.diagonal = TN_DIAGONAL_NEVER;
-            else if (strcmp(v, "no-cut") == 0)
-                q.moves.diagonal = TN_DIAGONAL_NO_CUT;
-            else if (strcmp(v, "one") == 0)
-                q.moves.diagonal = TN_DIAGONAL_ONE;
-            else if (strcmp(v, "always") == 0)
-                q.moves.diagonal = TN_DIAGONAL_ALWAYS;
-            else
+            if (!tn_cli_parse_diagonal(v, &q.moves.diagonal))
                 return tn_cli_usage_error(cmd, "unknown --diagonal '%s'", v);
         } else if (strcmp(a, "--heuristic") == 0 && v) {
             i++;
@@ -118,11 +110,7 @@ int tn_cmd_path(int argc, char **argv)
                 return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, jps, dijkstra)", v);
         } else if (strcmp(a, "--costs") == 0 && v) {
             i++;
-            if (strcmp(v, "exact") == 0)
-                q.moves.costs = TN_COSTS_EXACT;
-            else if (strcmp(v, "10-14") == 0 || strcmp(v, "10/14") == 0)
-                q.moves.costs = TN_COSTS_10_14;
-            else
+            if (!tn_cli_parse_costs(v, &q.moves.costs))
                 return tn_cli_usage_error(cmd, "unknown --costs '%s' (exact, 10-14)", v);
         } else if (strcmp(a, "--weight") == 0 && v) {
             i++;
