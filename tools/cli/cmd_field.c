@@ -422,9 +422,10 @@ int tn_cmd_field(int argc, char **argv)
         return tn_cli_exit_for(st);
     }
     if (o.gx >= tn_map_width(m) || o.gy >= tn_map_height(m)) {
+        int rc = tn_cli_usage_error(cmd, "goal %lld,%lld is outside the %dx%d map", (long long)o.gx,
+                                    (long long)o.gy, tn_map_width(m), tn_map_height(m));
         tn_map_destroy(m);
-        return tn_cli_usage_error(cmd, "goal %lld,%lld is outside the %dx%d map", (long long)o.gx,
-                                  (long long)o.gy, tn_map_width(m), tn_map_height(m));
+        return rc;
     }
     tn_field_def def = tn_field_def_default();
     def.map = m;

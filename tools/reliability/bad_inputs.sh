@@ -1,0 +1,115 @@
+#!/bin/sh
+# Feed the tilenav CLI bad inputs and check each gives its documented exit status and a clear
+# message. Prints a Markdown table (input, command, exit status, message) for
+# docs/RELIABILITY.md and exits 1 if any case differs from the expected status or crashes.
+#   tools/reliability/bad_inputs.sh path/to/tilenav [--table]
+set -u
+TN=$1
+TABLE=${2:-}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+mai="$root/../shared/bench/movingai/dao/arena.map"
+[ -f "$mai" ] || mai="$t/ok.map"
+printf 'type octile\nheight 3\nwidth 3\nmap\n...\n.@.\n...\n' >"$t/ok.map"
+printf 'version 1\n0\tm\t3\t3\t0\t0\t2\t2\t2.82843\n' >"$t/ok.scen"
+
+# bad files
+printf '' >"$t/empty.map"
+printf 'type hex\nheight 3\nwidth 3\nmap\n' >"$t/hex.map"
+printf 'type octile\nheight 3\nwidth 2147483648\nmap\n' >"$t/wide.map"
+printf 'type octile\nheight 70000\nwidth 70000\nmap\n' >"$t/huge.map"
+printf 'type octile\nheight 3\nwidth 3\nmap\n...\n..\n...\n' >"$t/shortrow.map"
+printf 'type octile\nheight 3\nwidth 3\nmap\n...\n.x.\n...\n' >"$t/letter.map"
+printf 'type octile\nheight 3\nwidth 3\nmap\n...\n' >"$t/truncated.map"
+printf 'version 2\n' >"$t/v2.scen"
+printf 'version 1\n0\tm\t3\t3\t0\t0\t2\n' >"$t/fields.scen"
+printf 'version 1\n0\tm\t3\t3\t0\t0\t9\t2\t2.5\n' >"$t/outside.scen"
+printf '{"width":3,"height":2,' >"$t/trunc.tmj"
+printf '{"width":3,"height":2,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[{"type":"tilelayer","name":"a","width":3,"height":2,"data":[1,2,3]}],"tilesets":[]}' >"$t/len.tmj"
+printf '{"width":2147483648,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[],"tilesets":[]}' >"$t/wide.tmj"
+printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[{"type":"tilelayer","name":"a","width":2,"height":1,"encoding":"base64","data":"!!!!"}],"tilesets":[]}' >"$t/b64.tmj"
+printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[{"type":"tilelayer","name":"a","width":2,"height":1,"encoding":"base64","compression":"zlib","data":"AAAAAAAAAAA="}],"tilesets":[]}' >"$t/zlib.tmj"
+printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[{"type":"tilelayer","name":"a","width":2,"height":1,"encoding":"base64","compression":"lz4","data":"AAAAAAAAAAA="}],"tilesets":[]}' >"$t/lz4.tmj"
+printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[{"type":"tilelayer","name":"a","width":2,"height":1,"encoding":"base85","data":"AAAA"}],"tilesets":[]}' >"$t/enc.tmj"
+printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[],"tilesets":[{"firstgid":1,"source":"missing.tsj"}]}' >"$t/ts.tmj"
+printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"isometric","layers":[],"tilesets":[]}' >"$t/iso.tmj"
+printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[{"type":"tilelayer","name":"a","width":2,"height":1,"data":[1,2.5]}],"tilesets":[]}' >"$t/float.tmj"
+printf '{"width":-2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[],"tilesets":[]}' >"$t/neg.tmj"
+python3 -c "print('['*100000)" >"$t/nest.tmj" 2>/dev/null || printf '[[[[' >"$t/nest.tmj"
+printf 'tilenav-ascii 1\nsize 2 1\ntile 8 8\nlegend . 1\nlayer g\n.?\n' >"$t/legend.txt"
+printf 'tilenav-ascii 1\nsize 2 2\ntile 8 8\nlegend . 1\nlayer g\n..\n' >"$t/rows.txt"
+printf 'tilenav-ascii 2\n' >"$t/version.txt"
+printf 'just some text\n' >"$t/unknown.dat"
+mkdir -p "$t/dir.map"
+
+fail=0
+n=0
+[ -n "$TABLE" ] && printf '| # | input | command | exit | message |\n|---|---|---|---|---|\n'
+case_() { # expected-exit description command...
+    want=$1
+    what=$2
+    shift 2
+    n=$((n + 1))
+    out=$("$@" 2>&1 >/dev/null </dev/null)
+    got=$?
+    msg=$(printf '%s' "$out" | head -1 | sed "s|$t/||g; s|$root/||g; s/|/\\\\|/g")
+    shown=$(printf '%s' "$*" | sed "s|$t/||g; s|$root/||g; s|$TN|tilenav|")
+    [ -n "$TABLE" ] && printf '| %d | %s | `%s` | %d | %s |\n' "$n" "$what" "$shown" "$got" "$msg"
+    if [ "$got" -ne "$want" ] || [ "$got" -ge 128 ] || [ -z "$msg" ]; then
+        echo "MISMATCH case $n ($what): exit $got, expected $want: $msg" >&2
+        fail=1
+    fi
+}
+case_ 2 "no command" "$TN"
+case_ 2 "unknown command" "$TN" frobnicate
+case_ 2 "info without a map" "$TN" info
+case_ 3 "missing file" "$TN" info "$t/nope.map"
+case_ 3 "a folder instead of a file" "$TN" info "$t/dir.map"
+case_ 3 "empty Moving AI map" "$TN" info "$t/empty.map"
+case_ 3 "Moving AI type other than octile" "$TN" info "$t/hex.map"
+case_ 5 "Moving AI width 2^31" "$TN" info "$t/wide.map"
+case_ 5 "Moving AI 70000 x 70000" "$TN" info "$t/huge.map"
+case_ 3 "Moving AI short row" "$TN" info "$t/shortrow.map"
+case_ 3 "Moving AI unknown terrain letter" "$TN" info "$t/letter.map"
+case_ 3 "Moving AI truncated rows" "$TN" info "$t/truncated.map"
+case_ 3 "unknown format" "$TN" info "$t/unknown.dat"
+case_ 3 "truncated JSON" "$TN" info "$t/trunc.tmj"
+case_ 3 "Tiled data length != width*height" "$TN" info "$t/len.tmj"
+case_ 5 "Tiled width 2^31" "$TN" info "$t/wide.tmj"
+case_ 3 "Tiled bad base64" "$TN" info "$t/b64.tmj"
+case_ 3 "Tiled bad zlib stream" "$TN" info "$t/zlib.tmj"
+case_ 3 "Tiled unknown compression" "$TN" info "$t/lz4.tmj"
+case_ 3 "Tiled unknown encoding" "$TN" info "$t/enc.tmj"
+case_ 3 "Tiled missing external tileset" "$TN" info "$t/ts.tmj"
+case_ 3 "Tiled isometric map" "$TN" info "$t/iso.tmj"
+case_ 3 "Tiled non-integer gid" "$TN" info "$t/float.tmj"
+case_ 3 "Tiled negative width" "$TN" info "$t/neg.tmj"
+case_ 5 "JSON nested 100000 deep" "$TN" info "$t/nest.tmj"
+case_ 3 "ASCII unknown legend character" "$TN" info "$t/legend.txt"
+case_ 3 "ASCII missing rows" "$TN" info "$t/rows.txt"
+case_ 3 "ASCII unknown version" "$TN" info "$t/version.txt"
+case_ 2 "path: start outside the map" "$TN" path "$t/ok.map" 5 0 2 2
+case_ 2 "path: goal is a wall" "$TN" path "$t/ok.map" 0 0 1 1
+case_ 2 "path: coordinate not a number" "$TN" path "$t/ok.map" 0 x 2 2
+case_ 2 "path: unknown --heuristic" "$TN" path "$t/ok.map" 0 0 2 2 --heuristic fast
+case_ 2 "path: --weight below 1" "$TN" path "$t/ok.map" 0 0 2 2 --weight 0.5
+case_ 2 "path: unknown --diagonal" "$TN" path "$t/ok.map" 0 0 2 2 --diagonal sideways
+case_ 2 "path: missing arguments" "$TN" path "$t/ok.map" 0 0
+case_ 3 "bench: scenario version 2" "$TN" bench "$t/ok.map" "$t/v2.scen"
+case_ 3 "bench: scenario line with 7 fields" "$TN" bench "$t/ok.map" "$t/fields.scen"
+case_ 3 "bench: scenario outside its map" "$TN" bench "$t/ok.map" "$t/outside.scen"
+case_ 2 "bench: unknown --algo" "$TN" bench "$t/ok.map" "$t/ok.scen" --algo bfs
+case_ 2 "field: goal outside" "$TN" field "$t/ok.map" 3 3
+case_ 2 "field: goal is a wall" "$TN" field "$t/ok.map" 1 1
+case_ 4 "field: CSV into a missing folder" "$TN" field "$t/ok.map" 0 0 --out "$t/no/such/dir.csv"
+case_ 2 "sim: no --agents" "$TN" sim "$t/ok.map" 0 0 --steps 5
+case_ 2 "sim: negative agents" "$TN" sim "$t/ok.map" 0 0 --agents -3 --steps 5
+case_ 2 "collide: zero objects" "$TN" collide --objects 0 --steps 1
+case_ 2 "collide: world too small for the speed" "$TN" collide --objects 10 --steps 1 --world 10 10 --speed 50
+case_ 2 "collide: unknown broad phase" "$TN" collide --objects 10 --steps 1 --broadphase octree
+case_ 2 "demo: --steps not a number" "$TN" demo --steps many
+case_ 4 "demo: output folder cannot be created" "$TN" demo --out /proc/tilenav-demo --steps 60 --quiet
+case_ 3 "demo: map without spawn or exit" "$TN" demo --map "$t/ok.map" --steps 60 --quiet
+[ -z "$TABLE" ] && echo "bad inputs: $n cases, $([ $fail -eq 0 ] && echo 'all as documented' || echo 'MISMATCHES')"
+exit $fail
