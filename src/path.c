@@ -2,6 +2,7 @@
 #include "tilenav/path.h"
 
 #include "internal.h"
+#include "tilenav/field.h"
 
 #include <math.h>
 
@@ -56,34 +57,9 @@ tn_status tn_path_compress(const tn_cell *cells, int32_t n, tn_cell *out, int32_
 
 bool tn_path_line_clear(const tn_map *map, tn_cell a, tn_cell b)
 {
-    if (!map || !tn_map_passable(map, a.x, a.y) || !tn_map_passable(map, b.x, b.y))
-        return false;
-    int64_t nx = llabs((int64_t)b.x - a.x), ny = llabs((int64_t)b.y - a.y);
-    int32_t sx = b.x > a.x ? 1 : -1, sy = b.y > a.y ? 1 : -1;
-    int32_t x = a.x, y = a.y;
-    /* walk the cells the segment between the centres crosses; at each step compare where it
-     * leaves the current cell: through the vertical side, the horizontal side or the corner */
-    for (int64_t ix = 0, iy = 0; ix < nx || iy < ny;) {
-        int64_t d = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
-        if (d == 0) {
-            /* through the corner: the two side cells touch the segment too */
-            if (!tn_map_passable(map, x + sx, y) || !tn_map_passable(map, x, y + sy))
-                return false;
-            x += sx;
-            y += sy;
-            ix++;
-            iy++;
-        } else if (d < 0) {
-            x += sx;
-            ix++;
-        } else {
-            y += sy;
-            iy++;
-        }
-        if (!tn_map_passable(map, x, y))
-            return false;
-    }
-    return true;
+    /* the one exact line walk (field.h); a segment through a grid corner touches the two side
+     * cells too, so both must be free: the no-corner-cutting rule */
+    return tn_los_clear(map, a, b, TN_DIAGONAL_NO_CUT);
 }
 
 tn_status tn_path_smooth(const tn_map *map, const tn_cell *cells, int32_t n, tn_cell *out,
