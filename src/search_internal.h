@@ -92,12 +92,13 @@ struct tn_search {
     tn_jps_cache jps;
 };
 
-/* ---- the open list: a binary min-heap of entries ordered by key, then cell index ------ */
+/* ---- the open list: a binary min-heap of entries ordered by key ----------------------
+ * Equal keys leave the heap in an order fixed by the sequence of operations (deterministic);
+ * the heuristic's 2^-40 inflation already ranks most f ties by smaller h. */
 
 TN_INLINE bool heap_less(const double *key, uint32_t a, uint32_t b)
 {
-    double ka = key[a & ENT_IDX], kb = key[b & ENT_IDX];
-    return ka < kb || (ka == kb && (a & ENT_IDX) < (b & ENT_IDX));
+    return key[a & ENT_IDX] < key[b & ENT_IDX];
 }
 
 TN_INLINE void heap_sift_up(tn_search *s, int32_t pos, uint32_t e)
@@ -125,8 +126,8 @@ TN_INLINE void heap_push(tn_search *s, uint32_t e)
 }
 
 /* Pop the top. Bottom-up: the hole left at the root walks down along the smaller children to a
- * leaf (one comparison per level), then the last entry is sifted up from there (it came from
- * the bottom, so it rarely rises far). */
+ * leaf (one comparison per level, the loop runs while both children exist), then the last
+ * entry is sifted up from there (it came from the bottom, so it rarely rises far). */
 TN_INLINE uint32_t heap_pop(tn_search *s)
 {
     uint32_t *heap = s->heap;
@@ -136,15 +137,19 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
     int32_t n = --s->heap_n;
     if (n > 0) {
         uint32_t e = heap[n];
-        int32_t pos = 0;
-        for (;;) {
-            int32_t c = 2 * pos + 1;
-            if (c >= n)
-                break;
-            if (c + 1 < n && heap_less(key, heap[c + 1], heap[c]))
-                c++;
-            heap[pos] = heap[c];
-            tag[heap[c] & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+        int32_t pos = 0, c = 1;
+        while (c + 1 < n) {
+            c += heap_less(key, heap[c + 1], heap[c]) ? 1 : 0;
+            uint32_t ce = heap[c];
+            heap[pos] = ce;
+            tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+            pos = c;
+            c = 2 * pos + 1;
+        }
+        if (c < n) {
+            uint32_t ce = heap[c];
+            heap[pos] = ce;
+            tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
             pos = c;
         }
         heap_sift_up(s, pos, e);
@@ -157,7 +162,7 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
  * the key last taken from the heap (the current f level) go on a LIFO stack instead of the
  * heap: pushing and popping them is O(1), and the last generated (deepest) node comes first,
  * which is the tie-break that keeps A* on the straight front. The heap orders the rest by
- * key, then cell index. Open nodes never outnumber cells, so the stack shares the heap's
+ * key. Open nodes never outnumber cells, so the stack shares the heap's
  * array from its far end. */
 #define LEVEL_EPS 1e-10
 
