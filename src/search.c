@@ -1,4 +1,4 @@
-/* Shortest paths: the search context, A* / Dijkstra with a binary heap, time-sliced queries,
+/* Shortest paths: the search context, A* / Dijkstra with a 4-ary heap, time-sliced queries,
  * path reconstruction and Dijkstra distance maps. Jump Point Search lives in jps.c. */
 #include "search_internal.h"
 

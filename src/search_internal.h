@@ -92,7 +92,8 @@ struct tn_search {
     tn_jps_cache jps;
 };
 
-/* ---- the open list: a binary min-heap of entries ordered by key ----------------------
+/* ---- the open list: a 4-ary min-heap of entries ordered by key -----------------------
+ * Children of position k: 4k+1 .. 4k+4; parent of k: (k-1)/4.
  * Equal keys leave the heap in an order fixed by the sequence of operations (deterministic);
  * the heuristic's 2^-40 inflation already ranks most f ties by smaller h. */
 
@@ -107,7 +108,7 @@ TN_INLINE void heap_sift_up(tn_search *s, int32_t pos, uint32_t e)
     uint32_t *tag = s->tag;
     const double *key = s->key;
     while (pos > 0) {
-        int32_t parent = (pos - 1) >> 1;
+        int32_t parent = (pos - 1) >> 2;
         uint32_t pe = heap[parent];
         if (!heap_less(key, e, pe))
             break;
@@ -125,9 +126,9 @@ TN_INLINE void heap_push(tn_search *s, uint32_t e)
     heap_sift_up(s, s->heap_n++, e);
 }
 
-/* Pop the top. Bottom-up: the hole left at the root walks down along the smaller children to a
- * leaf (one comparison per level, the loop runs while both children exist), then the last
- * entry is sifted up from there (it came from the bottom, so it rarely rises far). */
+/* Pop the top. Bottom-up: the hole left at the root walks down along the smallest children to
+ * a leaf (three comparisons per level, no other test while all four children exist), then the
+ * last entry is sifted up from there (it came from the bottom, so it rarely rises far). */
 TN_INLINE uint32_t heap_pop(tn_search *s)
 {
     uint32_t *heap = s->heap;
@@ -138,19 +139,29 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
     if (n > 0) {
         uint32_t e = heap[n];
         int32_t pos = 0, c = 1;
-        while (c + 1 < n) {
-            c += heap_less(key, heap[c + 1], heap[c]) ? 1 : 0;
-            uint32_t ce = heap[c];
+        while (c + 3 < n) {
+            /* the smallest of the 4 children: two pairs, then the pair winners (selects,
+             * not branches) */
+            double k0 = key[heap[c] & ENT_IDX], k1 = key[heap[c + 1] & ENT_IDX];
+            double k2 = key[heap[c + 2] & ENT_IDX], k3 = key[heap[c + 3] & ENT_IDX];
+            int32_t ma = k1 < k0 ? c + 1 : c, mb = k3 < k2 ? c + 3 : c + 2;
+            double ka = k1 < k0 ? k1 : k0, kb = k3 < k2 ? k3 : k2;
+            int32_t m = kb < ka ? mb : ma;
+            uint32_t ce = heap[m];
             heap[pos] = ce;
             tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
-            pos = c;
-            c = 2 * pos + 1;
+            pos = m;
+            c = 4 * pos + 1;
         }
         if (c < n) {
-            uint32_t ce = heap[c];
+            int32_t m = c;
+            for (int32_t k = c + 1; k < n; k++)
+                if (heap_less(key, heap[k], heap[m]))
+                    m = k;
+            uint32_t ce = heap[m];
             heap[pos] = ce;
             tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
-            pos = c;
+            pos = m;
         }
         heap_sift_up(s, pos, e);
     }
