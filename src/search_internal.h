@@ -92,12 +92,14 @@ struct tn_search {
     tn_jps_cache jps;
 };
 
-/* ---- the open list: a binary min-heap of entries ordered by key, then cell index ------ */
+/* ---- the open list: a 4-ary min-heap of entries ordered by key -----------------------
+ * Children of position k: 4k+1 .. 4k+4; parent of k: (k-1)/4.
+ * Equal keys leave the heap in an order fixed by the sequence of operations (deterministic);
+ * the heuristic's 2^-40 inflation already ranks most f ties by smaller h. */
 
 TN_INLINE bool heap_less(const double *key, uint32_t a, uint32_t b)
 {
-    double ka = key[a & ENT_IDX], kb = key[b & ENT_IDX];
-    return ka < kb || (ka == kb && (a & ENT_IDX) < (b & ENT_IDX));
+    return key[a & ENT_IDX] < key[b & ENT_IDX];
 }
 
 TN_INLINE void heap_sift_up(tn_search *s, int32_t pos, uint32_t e)
@@ -106,7 +108,7 @@ TN_INLINE void heap_sift_up(tn_search *s, int32_t pos, uint32_t e)
     uint32_t *tag = s->tag;
     const double *key = s->key;
     while (pos > 0) {
-        int32_t parent = (pos - 1) >> 1;
+        int32_t parent = (pos - 1) >> 2;
         uint32_t pe = heap[parent];
         if (!heap_less(key, e, pe))
             break;
@@ -124,9 +126,9 @@ TN_INLINE void heap_push(tn_search *s, uint32_t e)
     heap_sift_up(s, s->heap_n++, e);
 }
 
-/* Pop the top. Bottom-up: the hole left at the root walks down along the smaller children to a
- * leaf (one comparison per level), then the last entry is sifted up from there (it came from
- * the bottom, so it rarely rises far). */
+/* Pop the top. Bottom-up: the hole left at the root walks down along the smallest children to
+ * a leaf (three comparisons per level, no other test while all four children exist), then the
+ * last entry is sifted up from there (it came from the bottom, so it rarely rises far). */
 TN_INLINE uint32_t heap_pop(tn_search *s)
 {
     uint32_t *heap = s->heap;
@@ -136,16 +138,30 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
     int32_t n = --s->heap_n;
     if (n > 0) {
         uint32_t e = heap[n];
-        int32_t pos = 0;
-        for (;;) {
-            int32_t c = 2 * pos + 1;
-            if (c >= n)
-                break;
-            if (c + 1 < n && heap_less(key, heap[c + 1], heap[c]))
-                c++;
-            heap[pos] = heap[c];
-            tag[heap[c] & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
-            pos = c;
+        int32_t pos = 0, c = 1;
+        while (c + 3 < n) {
+            /* the smallest of the 4 children: two pairs, then the pair winners (selects,
+             * not branches) */
+            double k0 = key[heap[c] & ENT_IDX], k1 = key[heap[c + 1] & ENT_IDX];
+            double k2 = key[heap[c + 2] & ENT_IDX], k3 = key[heap[c + 3] & ENT_IDX];
+            int32_t ma = k1 < k0 ? c + 1 : c, mb = k3 < k2 ? c + 3 : c + 2;
+            double ka = k1 < k0 ? k1 : k0, kb = k3 < k2 ? k3 : k2;
+            int32_t m = kb < ka ? mb : ma;
+            uint32_t ce = heap[m];
+            heap[pos] = ce;
+            tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+            pos = m;
+            c = 4 * pos + 1;
+        }
+        if (c < n) {
+            int32_t m = c;
+            for (int32_t k = c + 1; k < n; k++)
+                if (heap_less(key, heap[k], heap[m]))
+                    m = k;
+            uint32_t ce = heap[m];
+            heap[pos] = ce;
+            tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
+            pos = m;
         }
         heap_sift_up(s, pos, e);
     }
@@ -157,7 +173,7 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
  * the key last taken from the heap (the current f level) go on a LIFO stack instead of the
  * heap: pushing and popping them is O(1), and the last generated (deepest) node comes first,
  * which is the tie-break that keeps A* on the straight front. The heap orders the rest by
- * key, then cell index. Open nodes never outnumber cells, so the stack shares the heap's
+ * key. Open nodes never outnumber cells, so the stack shares the heap's
  * array from its far end. */
 #define LEVEL_EPS 1e-10
 

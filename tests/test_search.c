@@ -429,6 +429,72 @@ static void test_sliced_equals_one_shot(void **state)
     }
 }
 
+/* The specialised loop (one-shot A* or Dijkstra, 8 neighbours without corner cutting,
+ * uniform costs, octile or zero heuristic) against the generic loop (sliced queries always take
+ * it): the same expansions, cells and cost, on maps of many shapes including one-cell-wide
+ * strips, with weights. */
+static void test_fast_loop_equals_generic(void **state)
+{
+    (void)state;
+    static const int32_t sizes[][2] = {{1, 37}, {37, 1}, {64, 48}, {97, 13}, {13, 97}, {2, 2}};
+    static const tn_heuristic heur[] = {TN_HEURISTIC_AUTO, TN_HEURISTIC_OCTILE, TN_HEURISTIC_ZERO};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            int32_t w = sizes[si][0], h = sizes[si][1];
+            tn_map *m = tn_test_random_map(w, h, 0.1 * (double)seed, seed * 31 + si);
+            if (tn_map_passable_count(m) == 0) {
+                tn_map_destroy(m);
+                continue;
+            }
+            tn_search *one = new_search(w * h), *sl = new_search(w * h);
+            tn_cell *a = malloc((size_t)(w * h) * sizeof *a);
+            tn_cell *b = malloc((size_t)(w * h) * sizeof *b);
+            double *dist = malloc((size_t)(w * h) * sizeof *dist);
+            tn_test_rng r = {seed + 100 * si};
+            for (int k = 0; k < 24; k++) {
+                tn_query q;
+                memset(&q, 0, sizeof q);
+                q.algo = k % 4 == 3 ? TN_ALGO_DIJKSTRA : TN_ALGO_ASTAR;
+                q.heuristic = heur[k % 3];
+                q.weight = k % 5 == 4 ? 1.5 : 0.0;
+                q.moves.diagonal = TN_DIAGONAL_NO_CUT;
+                tn_cell start = random_open_cell(m, &r), goal = random_open_cell(m, &r);
+                tn_search_result ra, rb;
+                tn_status sa = tn_search_path(one, m, start, goal, &q, a, w * h, &ra);
+                assert_int_equal(tn_search_begin(sl, m, start, &goal, 1, &q), TN_IN_PROGRESS);
+                tn_status sb;
+                while ((sb = tn_search_step(sl, 1 + (int64_t)tn_test_below(&r, 50))) ==
+                       TN_IN_PROGRESS) {
+                }
+                assert_int_equal(sb, sa);
+                assert_int_equal(tn_search_get_path(sl, b, w * h, &rb), sa);
+                assert_int_equal(ra.expanded, rb.expanded);
+                assert_int_equal(ra.length, rb.length);
+                assert_true(ra.cost == rb.cost);
+                assert_memory_equal(a, b, (size_t)ra.length * sizeof *a);
+                if (sa == TN_OK)
+                    assert_true(tn_oracle_path_cost(m, &q.moves, NULL, a, ra.length, start, goal) ==
+                                ra.cost);
+                if (k < 4 && q.weight == 0.0) {
+                    /* and optimal: the brute-force reference's distance */
+                    tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+                    double d = dist[goal.y * w + goal.x];
+                    if (sa == TN_OK)
+                        assert_true(fabs(ra.cost - d) <= 1e-9 * (1.0 + d));
+                    else
+                        assert_true(sa == TN_NO_PATH && isinf(d));
+                }
+            }
+            free(a);
+            free(b);
+            free(dist);
+            tn_search_destroy(one);
+            tn_search_destroy(sl);
+            tn_map_destroy(m);
+        }
+    }
+}
+
 static void test_sliced_states(void **state)
 {
     (void)state;
@@ -1131,6 +1197,7 @@ int main(void)
         cmocka_unit_test(test_strawberry_bushes),
         cmocka_unit_test(test_closest_reachable),
         cmocka_unit_test(test_sliced_equals_one_shot),
+        cmocka_unit_test(test_fast_loop_equals_generic),
         cmocka_unit_test(test_sliced_states),
         cmocka_unit_test(test_jps_equals_astar),
         cmocka_unit_test(test_jps_wide_maps),

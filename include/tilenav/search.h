@@ -17,7 +17,8 @@
 /// f = g + w*h; nodes whose f is within a relative 1e-10 of the current f level go on a LIFO
 /// stack, so among equal f the most recently generated (deepest) node comes first; the other
 /// open nodes are ordered by f with h inflated by 2^-40 (so among equal f the smaller h comes
-/// first), then by the smaller cell index (row-major). Neighbours are
+/// first); exact key ties in the heap fall in the order its operations leave them, which
+/// depends only on the query and the map. Neighbours are
 /// generated in a fixed order (E, W, S, N, SE, NE, SW, NW) and a node's parent changes only on
 /// a strictly smaller f, so the same query on the same map always returns the same cells.
 /// Paths are optimal up to that relative 1e-10; costs are re-summed from the returned cells.
