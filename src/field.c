@@ -3,13 +3,10 @@
  * repair), 8-way directions, paths read off the field, incremental updates and the wall-off
  * query. Line of sight lives in field_los.c. */
 
-/* GCC keeps float operations in place when they might raise a floating-point exception flag
- * (-ftrapping-math, its default), which stops it from vectorising the flow rows. Nothing here
- * reads those flags, and the option changes no result (no reassociation, no contraction), so it
- * is turned off for this file; before the includes so that inline helpers share the setting. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-trapping-math")
-#endif
+/* Built with -fno-trapping-math (CMakeLists.txt): GCC keeps float operations in place when they
+ * might raise a floating-point exception flag, which stops it from vectorising the flow rows.
+ * Nothing here reads those flags, and the option changes no result (no reassociation, no
+ * contraction). */
 
 #include "field_internal.h"
 
