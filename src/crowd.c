@@ -1115,7 +1115,9 @@ static bool move_agent(tn_crowd *c, int32_t i, float dx, float dy)
 {
     float x = c->px[i], y = c->py[i], r = c->rad[i];
     int32_t ci = cell_index_px(&c->mover, x, y);
-    if (ci >= 0 && c->clear[ci] && r + fmaxf(fabsf(dx), fabsf(dy)) < c->clear_reach) {
+    /* not fmaxf: without -ffinite-math-only that is a libm call; a NaN step fails the test */
+    float ax = fabsf(dx), ay = fabsf(dy), step = ax > ay ? ax : ay;
+    if (ci >= 0 && c->clear[ci] && r + step < c->clear_reach) {
         c->px[i] = x + dx;
         c->py[i] = y + dy;
         return false;
