@@ -1040,6 +1040,10 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
             for (int32_t q = 0; q < L->n; q++)
                 sep_s[q] = (1.0f - sep_s[q] * inv_nr) / sep_s[q];
         }
+        /* equal keys of flow agents mean the same flow, hence the same goal; only seek and
+         * arrive targets need the goal-distance test */
+        bool key_says_similar =
+            self->key == TN_TARGET_NONE || (self->key & 0xFFu) == TN_TARGET_FLOW;
         for (int32_t q = 0; q < L->n; q++) {
             const scan_rec *o = &c->srec[L->idx[q]];
             tn_vec2 d = tn__v2(pos.x - o->x, pos.y - o->y);
@@ -1050,7 +1054,7 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
             }
             if (do_flock && o->key == self->key) {
                 float gx = o->gx - self->gx, gy = o->gy - self->gy;
-                if (self->key == TN_TARGET_NONE || gx * gx + gy * gy <= c->sim2) {
+                if (key_says_similar || gx * gx + gy * gy <= c->sim2) {
                     tn__flock_add_com(&acc, tn__v2(o->x, o->y));
                     tn__flock_add_unit(&acc, o->ux, o->uy);
                 }
