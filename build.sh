@@ -9,6 +9,7 @@
 #   ./build.sh tsan      ThreadSanitizer (clang) on the tests that run many threads at once
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
 #   ./build.sh examples  install to a temporary prefix and build/run examples/ against it
+#   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
 #   ./build.sh deps      only install the missing Debian packages
 #
@@ -21,7 +22,7 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # what demo and test need; the checking modes (strict, tsan, fuzz, format) add DEV_PACKAGES
 PACKAGES="build-essential cmake pkg-config libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libpng-dev libgif-dev"
-DEV_PACKAGES="clang clang-format libclang-rt-14-dev"
+DEV_PACKAGES="clang clang-format libclang-rt-14-dev valgrind python3"
 
 deps() { # [extra packages...]
     missing=""
@@ -91,6 +92,11 @@ format)
     files=$(git ls-files --cached --others --exclude-standard -- '*.c' '*.h')
     clang-format --dry-run -Werror $files
     echo "format: $(echo "$files" | wc -w) files clean"
+    ;;
+valgrind)
+    deps $DEV_PACKAGES
+    configure_build build/debug -DCMAKE_BUILD_TYPE=Debug
+    tools/reliability/valgrind.sh build/debug/tilenav
     ;;
 fuzz)
     deps $DEV_PACKAGES
