@@ -78,7 +78,6 @@ typedef struct tower {
 typedef struct planned {
     int32_t step;
     tn_cell cell;
-    bool wall_off_probe; /* the scripted placement that must be refused */
 } planned;
 
 typedef struct demo {
@@ -204,7 +203,7 @@ static void block_cells(tn_cell c, tn_cell out[4])
 
 /* The script: a tower on each tower_slot (in map order), one every 150 steps from step 120,
  * and at step 540 a probe on the cheapest 2x2 block that would wall off the exit. */
-static void make_plan(demo *d, int64_t steps)
+static void make_plan(demo *d)
 {
     int32_t step = 120;
     for (int32_t i = 0; i < tn_map_object_count(d->map) && d->nplan < MAX_TOWERS - 1; i++) {
@@ -213,7 +212,7 @@ static void make_plan(demo *d, int64_t steps)
         if (strcmp(o->name, "tower_slot") != 0 ||
             !tn_map_cell_at_px(d->map, o->x + 1, o->y + 1, &c))
             continue;
-        d->plan[d->nplan++] = (planned){step, c, false};
+        d->plan[d->nplan++] = (planned){step, c};
         step += 150;
     }
     /* probe: scan blocks by distance to the exit; the first one that cuts every spawn off */
@@ -234,8 +233,7 @@ static void make_plan(demo *d, int64_t steps)
             }
         }
     if (best.x >= 0 && d->nplan < MAX_TOWERS)
-        d->plan[d->nplan++] = (planned){540, best, true};
-    (void)steps;
+        d->plan[d->nplan++] = (planned){540, best};
 }
 
 /* Refill the crowd's flow view from the field (after a build or an update). */
@@ -798,7 +796,7 @@ int tn_cmd_demo(int argc, char **argv)
         free(d);
         return rc;
     }
-    make_plan(d, steps);
+    make_plan(d);
     if (make_dir(out) != 0) {
         tn_cli_error("demo", "cannot create the output folder '%s': %s", out, strerror(errno));
         teardown(d);
