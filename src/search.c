@@ -277,6 +277,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->revision = tn_map_revision(map);
     s->w = w;
     s->h = h;
+    s->wdiv = row_divider(w);
     s->pass = tn_map_passable_data(map);
     s->cost = tn_map_cost_data(map);
     s->extra = q.extra;
@@ -426,15 +427,23 @@ static void astar_expand_any(tn_search *s, uint32_t i, int32_t x, int32_t y, dou
 /* Octile heuristic from the distances to the goal along x and y (whole numbers, so the value
  * equals search_h1's bit for bit). The 9 distances of a node and its neighbours come from 3
  * per axis, computed once per expansion. */
-TN_INLINE double fast_hk(double ha, double hb, double ax, double ay)
+TN_INLINE double fast_hk(double ha, double hb, int32_t ax, int32_t ay)
 {
-    double mx = ax > ay ? ax : ay, mn = ax > ay ? ay : ax;
-    return ha * mx + hb * mn;
+    /* integer max/min compile to conditional moves: the comparison is unpredictable */
+    int32_t mx = ax > ay ? ax : ay;
+    int32_t mn = ax + ay - mx;
+    return ha * (double)mx + hb * (double)mn;
+}
+
+TN_INLINE int32_t iabs32(int32_t v)
+{
+    return v < 0 ? -v : v;
 }
 
 TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero_h)
 {
     const int32_t w = s->w, hgt = s->h;
+    const uint64_t wdiv = s->wdiv;
     const uint8_t *pass = s->pass;
     double *key = s->key;
     uint32_t *tag = s->tag;
@@ -468,10 +477,10 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
             s->end = (int32_t)i;
             return TN_OK;
         }
-        int32_t y = (int32_t)i / w, x = (int32_t)i - y * w;
-        const double fdx = (double)(x - gx), fdy = (double)(y - gy);
-        const double ax = fabs(fdx), axe = fabs(fdx + 1.0), axw = fabs(fdx - 1.0);
-        const double ay = fabs(fdy), ays = fabs(fdy + 1.0), ayn = fabs(fdy - 1.0);
+        int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
+        const int32_t dx = x - gx, dy = y - gy;
+        const int32_t ax = iabs32(dx), axe = iabs32(dx + 1), axw = iabs32(dx - 1);
+        const int32_t ay = iabs32(dy), ays = iabs32(dy + 1), ayn = iabs32(dy - 1);
         double g = key[i] - HK(ax, ay);
         bool fe = false, fw = false, fs = false, fn = false;
         if (x + 1 < w && pass[i + 1]) {
@@ -518,6 +527,7 @@ static tn_status astar_run_zero(tn_search *s, int64_t budget)
 static tn_status search_run(tn_search *s, int64_t budget)
 {
     const int32_t w = s->w;
+    const uint64_t wdiv = s->wdiv;
     const bool jps = s->algo == TN_ALGO_JPS, jpsp = s->algo == TN_ALGO_JPS_PLUS;
     if (!jps && !jpsp && s->uniform && !s->extra && !s->track &&
         s->q.moves.diagonal == TN_DIAGONAL_NO_CUT && !s->multi_h) {
@@ -534,7 +544,7 @@ static tn_status search_run(tn_search *s, int64_t budget)
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
         s->tag[i] = s->gen << 3 | dir;
         s->expanded++;
-        int32_t y = (int32_t)i / w, x = (int32_t)i - y * w;
+        int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
         if (e & ENT_GOAL) {
             s->end = (int32_t)i;
             return TN_OK;
@@ -788,6 +798,8 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     s->map = map;
     s->w = w;
     s->h = h;
+    s->wdiv = row_divider(w);
+    const uint64_t wdiv = s->wdiv;
     s->hkind = TN_HEURISTIC_ZERO;
     s->multi_h = false;
     s->hmul = 0.0;
@@ -804,7 +816,7 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     while (s->heap_n > 0) {
         uint32_t i = heap_pop(s) & ENT_IDX;
         s->tag[i] = s->gen << 3;
-        int32_t y = (int32_t)i / w, x = (int32_t)i - y * w;
+        int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
         double g = s->key[i];
         bool fr[4];
         for (uint32_t k = 0; k < 8; k++) {

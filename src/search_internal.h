@@ -65,6 +65,7 @@ struct tn_search {
     const tn_map *map;
     uint64_t revision;
     int32_t w, h;
+    uint64_t wdiv; /* row_of(): multiplier that divides a cell index by w */
     const uint8_t *pass;
     const float *cost;
     const float *extra;
@@ -144,9 +145,13 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
              * not branches) */
             double k0 = key[heap[c] & ENT_IDX], k1 = key[heap[c + 1] & ENT_IDX];
             double k2 = key[heap[c + 2] & ENT_IDX], k3 = key[heap[c + 3] & ENT_IDX];
-            int32_t ma = k1 < k0 ? c + 1 : c, mb = k3 < k2 ? c + 3 : c + 2;
+            /* the outcomes of these comparisons are random: arithmetic on them, and min
+             * written so that it compiles to minsd, keep them off the branch predictor */
+            int32_t ba = k1 < k0, bb = k3 < k2;
+            int32_t ma = c + ba, mb = c + 2 + bb;
             double ka = k1 < k0 ? k1 : k0, kb = k3 < k2 ? k3 : k2;
-            int32_t m = kb < ka ? mb : ma;
+            int32_t bm = kb < ka;
+            int32_t m = ma + (mb - ma) * bm;
             uint32_t ce = heap[m];
             heap[pos] = ce;
             tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
@@ -232,6 +237,25 @@ TN_INLINE int32_t q_count(const tn_search *s)
 TN_INLINE uint32_t q_entry(const tn_search *s, int32_t k)
 {
     return k < s->heap_n ? s->heap[k] : s->heap[s->max_cells - 1 - (k - s->heap_n)];
+}
+
+/* ---- cell index -> row without a division ------------------------------------------
+ * Expansions need the row and column of every popped cell; an integer division costs 14 to 40
+ * cycles on their critical path. With m = ceil(2^44 / w), floor(i / w) = (i * m) >> 44 for
+ * every cell index of a map (w, h <= TN_MAX_DIM = 2^16, i < 2^28): m exceeds 2^44 / w by
+ * e / w with e < w, so i * m / 2^44 exceeds i / w by i * e / (w * 2^44) < 1 / w, too little
+ * to reach the next integer; and i * m < w * 2^16 * (2^44 / w + 1) < 2^61 does not overflow.
+ * (test_search checks it against the division.) */
+#define ROW_SHIFT 44
+
+TN_INLINE uint64_t row_divider(int32_t w)
+{
+    return (((uint64_t)1 << ROW_SHIFT) + (uint64_t)w - 1) / (uint64_t)w;
+}
+
+TN_INLINE int32_t row_of_index(uint64_t wdiv, uint32_t i)
+{
+    return (int32_t)(((uint64_t)i * wdiv) >> ROW_SHIFT);
 }
 
 /* ---- helpers shared with jps.c -------------------------------------------------------- */

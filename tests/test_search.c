@@ -2,6 +2,7 @@
  * all checked against the brute-force Dijkstra in tests/oracle on handmade and seeded random
  * maps. */
 #include "oracle.h"
+#include "search_internal.h" /* row_of_index */
 #include "support.h"
 #include "tilenav/io.h"
 
@@ -1090,6 +1091,41 @@ static void test_map_unchanged(void **state)
 }
 
 /* Many queries on one context: generation stamps never leak state between queries. */
+/* The division-free row of a cell index equals the division for every map shape the library
+ * accepts: all widths up to 1024 and random ones up to TN_MAX_DIM, at the first, second and
+ * last rows, random rows, and both ends of each row. */
+static void check_rows_of_width(uint32_t w, tn_test_rng *r)
+{
+    uint64_t m = row_divider((int32_t)w);
+    uint32_t rows = (uint32_t)((uint64_t)TN_MAX_CELLS / w);
+    if (rows > TN_MAX_DIM)
+        rows = TN_MAX_DIM;
+    uint32_t pick[8] = {0, 1, 2, rows - 1, rows - 2, 0, 0, 0};
+    for (int k = 5; k < 8; k++)
+        pick[k] = tn_test_below(r, rows);
+    for (int k = 0; k < 8; k++) {
+        uint32_t y = pick[k] < rows ? pick[k] : 0;
+        uint32_t ends[3] = {y * w, y * w + w - 1, y * w + tn_test_below(r, w)};
+        for (int e = 0; e < 3; e++)
+            if (row_of_index(m, ends[e]) != (int32_t)(ends[e] / w)) {
+                fail_msg("row of %u with w=%u: %d, expected %u", ends[e], w,
+                         row_of_index(m, ends[e]), ends[e] / w);
+            }
+    }
+}
+
+static void test_row_of_index(void **state)
+{
+    (void)state;
+    tn_test_rng r = {77};
+    for (uint32_t w = 1; w <= 1024; w++)
+        check_rows_of_width(w, &r);
+    for (uint32_t w = TN_MAX_DIM - 64; w <= TN_MAX_DIM; w++)
+        check_rows_of_width(w, &r);
+    for (int k = 0; k < 20000; k++)
+        check_rows_of_width(1 + tn_test_below(&r, TN_MAX_DIM), &r);
+}
+
 static void test_context_reuse_deterministic(void **state)
 {
     (void)state;
@@ -1210,6 +1246,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_distance_maps),
         cmocka_unit_test(test_map_unchanged),
+        cmocka_unit_test(test_row_of_index),
         cmocka_unit_test(test_context_reuse_deterministic),
         cmocka_unit_test(test_movingai_arena_all),
         cmocka_unit_test(test_movingai_sample),
