@@ -763,7 +763,7 @@ tn_status tn_draw_range_rings(tn_canvas *cv, const tn_draw_view *v, const tn_vec
     float r2 = rc * rc;
     tn_rgba edge = col;
     if (mode == TN_DRAW_RINGS_FILL)
-        edge.a = (uint8_t)(col.a > 127 ? 255 : 2 * col.a);
+        edge.a = col.a > 200 ? col.a : 200;
     for (int32_t y = y0; y <= y1; y++)
         for (int32_t x = x0; x <= x1; x++) {
             if (!in_union(cc, n, r2, x, y))

@@ -178,7 +178,8 @@ tn_status tn_draw_bp(tn_canvas *cv, const tn_draw_view *v, const tn_bp *bp, tn_b
 
 typedef enum tn_draw_rings_mode {
     TN_DRAW_RINGS_OUTLINE = 0, /* the outline of the union of the discs */
-    TN_DRAW_RINGS_FILL = 1,    /* the union filled once (overlaps not darker) plus its outline */
+    TN_DRAW_RINGS_FILL = 1,    /* the union filled once (overlaps not darker) plus its outline
+                                * at alpha 200 or col's alpha if higher */
 } tn_draw_rings_mode;
 
 /* Towers' combined ranges: the union of discs (centres in world pixels, radius in world units,
