@@ -120,6 +120,9 @@ struct tn_tileset_images {
 };
 
 static void msg_add(char *msg, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void msg_add(char *msg, size_t cap, const char *fmt, ...)
 {
     if (!msg || cap == 0)
         return;
