@@ -36,28 +36,29 @@ void tn_canvas_plot(tn_canvas *c, int32_t x, int32_t y, tn_rgba col)
 {
     if (x < 0 || y < 0 || x >= c->w || y >= c->h || col.a == 0)
         return;
-    uint8_t *p = c->px + 4 * ((size_t)y * (size_t)c->w + (size_t)x);
-    unsigned a = col.a, na = 255u - a;
-    p[0] = (uint8_t)((col.r * a + p[0] * na + 127u) / 255u);
-    p[1] = (uint8_t)((col.g * a + p[1] * na + 127u) / 255u);
-    p[2] = (uint8_t)((col.b * a + p[2] * na + 127u) / 255u);
-    p[3] = (uint8_t)(a + (p[3] * na + 127u) / 255u);
+    tn_canvas_blend(c->px + 4 * ((size_t)y * (size_t)c->w + (size_t)x), col);
 }
 
 void tn_canvas_fill_rect(tn_canvas *c, int32_t x, int32_t y, int32_t w, int32_t h, tn_rgba col)
 {
-    int32_t x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
-    int32_t x1 = x + w > c->w ? c->w : x + w, y1 = y + h > c->h ? c->h : y + h;
-    for (int32_t yy = y0; yy < y1; yy++)
-        for (int32_t xx = x0; xx < x1; xx++)
-            tn_canvas_plot(c, xx, yy, col);
+    if (col.a == 0 || w <= 0 || h <= 0)
+        return;
+    int64_t x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+    int64_t x1 = (int64_t)x + w > c->w ? c->w : (int64_t)x + w;
+    int64_t y1 = (int64_t)y + h > c->h ? c->h : (int64_t)y + h;
+    for (int64_t yy = y0; yy < y1; yy++) {
+        uint8_t *p = c->px + 4 * ((size_t)yy * (size_t)c->w + (size_t)x0);
+        for (int64_t xx = x0; xx < x1; xx++, p += 4)
+            tn_canvas_blend(p, col);
+    }
 }
 
 void tn_canvas_line(tn_canvas *c, float x0, float y0, float x1, float y1, tn_rgba col)
 {
     float dx = x1 - x0, dy = y1 - y0;
     float n = fmaxf(fabsf(dx), fabsf(dy));
-    if (!isfinite(n) || n > 65536.0f)
+    /* far off or not finite: nothing to cast safely (and nothing of it would show) */
+    if (!isfinite(n) || n > 65536.0f || !(fabsf(x0) <= 1e8f) || !(fabsf(y0) <= 1e8f))
         return;
     int32_t steps = (int32_t)ceilf(n);
     if (steps < 1) {
@@ -88,7 +89,7 @@ void tn_canvas_arrow(tn_canvas *c, float x0, float y0, float x1, float y1, float
 
 void tn_canvas_circle(tn_canvas *c, float cx, float cy, float r, tn_rgba col, bool fill)
 {
-    if (!(r >= 0.0f) || r > 65536.0f)
+    if (!(r >= 0.0f) || r > 65536.0f || !(fabsf(cx) <= 1e8f) || !(fabsf(cy) <= 1e8f))
         return;
     int32_t x0 = (int32_t)floorf(cx - r - 1), x1 = (int32_t)ceilf(cx + r + 1);
     int32_t y0 = (int32_t)floorf(cy - r - 1), y1 = (int32_t)ceilf(cy + r + 1);
