@@ -3,10 +3,11 @@
  * A tower-defense run: creeps spawn in waves at the map's spawn points and follow one flow
  * field (with line of sight) to the exit, flocking (separation, cohesion, alignment) in a crowd
  * that never lets them into a wall. Towers are placed on a script: each placement is first
- * checked with the wall-off query (a tower that would cut every path to the exit is refused and
- * reported), then the field is updated incrementally. Towers fire projectiles; projectiles and
- * creeps meet through the broad phase. The run is drawn into an animated GIF and a PNG contact
- * sheet, and a summary is printed. Then a short tile-collision walk-through (book ch. 3). */
+ * checked with the wall-off query (a tower that would cut a spawn or a creep off from the exit is
+ * refused and reported), then the field is updated incrementally. Towers fire projectiles;
+ * projectiles and creeps meet through the broad phase. The run is drawn into an animated GIF and a
+ * PNG contact sheet, and a summary is printed. Then a short tile-collision walk-through (book ch.
+ * 3). */
 #include "cli.h"
 #include "render/draw.h"
 #include "render/gif.h"
@@ -43,8 +44,9 @@ static void help(void)
         "usage: tilenav demo [--out DIR] [--steps N] [--seed K] [--map FILE] [--quiet]\n\n"
         "Tower defense on the bundled map (data/maps/td.tmj): creeps spawn in waves and follow a\n"
         "flow field with line of sight to the exit, flocking, never entering a wall; towers are\n"
-        "placed on a script (a placement that would wall off the exit is refused) and the field\n"
-        "is updated incrementally; towers' projectiles hit creeps through the broad phase.\n"
+        "placed on a script (a placement that would cut a spawn or a creep off from the exit is\n"
+        "refused) and the field is updated incrementally; towers' projectiles hit creeps\n"
+        "through the broad phase.\n"
         "Writes DIR/demo.gif (the run) and DIR/demo-sheet.png (six moments, with the flow\n"
         "field), both drawn with the map's tileset art, prints a summary, then a short\n"
         "tile-collision walk-through.\n\n"
@@ -107,6 +109,7 @@ typedef struct demo {
     /* counters */
     int32_t spawned, arrived, killed, shots_fired, refused, delayed;
     tn_cell refused_at;
+    tn_cell guard[8 + MAX_CREEPS]; /* cells that must keep a path to the exit: spawns, creeps */
     double field_build_ms, update_ms[MAX_TOWERS], rebuild_ms[MAX_TOWERS];
     int32_t nupdates;
     double crowd_ms, bp_ms, total_ms;
@@ -364,17 +367,31 @@ static tn_status place_towers(demo *d, int32_t step)
         bool cut = false;
         if (!block_free(d, pl->cell))
             continue;
-        tn_status st = tn_field_would_wall_off(d->field, cells, 4, d->spawns, d->nspawns, &cut);
+        if (creep_in_block(d, pl->cell)) { /* occupied: try again a little later */
+            pl->step += 10;
+            d->delayed++;
+            continue;
+        }
+        /* refused when it would cut the exit off from a spawn or from any creep on the map
+         * (a creep left in a pocket without a way out would be stranded there) */
+        int32_t nguard = 0;
+        for (int32_t k = 0; k < d->nspawns; k++)
+            d->guard[nguard++] = d->spawns[k];
+        for (int32_t k = 0; k < d->ncreeps; k++) {
+            tn_agent_state s;
+            if (tn_crowd_get(d->crowd, d->creeps[k].id, &s) != TN_OK)
+                continue;
+            tn_cell c = {(int32_t)floorf(s.pos.x / (float)d->tw),
+                         (int32_t)floorf(s.pos.y / (float)d->th)};
+            if (tn_map_passable(d->map, c.x, c.y))
+                d->guard[nguard++] = c;
+        }
+        tn_status st = tn_field_would_wall_off(d->field, cells, 4, d->guard, nguard, &cut);
         if (st != TN_OK)
             return st;
         if (cut) {
             d->refused++;
             d->refused_at = pl->cell;
-            continue;
-        }
-        if (creep_in_block(d, pl->cell)) { /* occupied: try again a little later */
-            pl->step += 10;
-            d->delayed++;
             continue;
         }
         for (int32_t k = 0; k < 4; k++) {
@@ -892,7 +909,8 @@ int tn_cmd_demo(int argc, char **argv)
            d->arrived, d->killed, d->ncreeps);
     printf("  towers: placed %d, refused %d", d->ntowers, d->refused);
     if (d->refused)
-        printf(" (at cell %d,%d: it would wall off the exit)", d->refused_at.x, d->refused_at.y);
+        printf(" (%sat cell %d,%d: it would cut a spawn or a creep off from the exit)",
+               d->refused > 1 ? "the last " : "", d->refused_at.x, d->refused_at.y);
     printf(", delayed %d times while creeps stood on the spot; %d shots fired\n", d->delayed,
            d->shots_fired);
     printf(
