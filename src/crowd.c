@@ -39,8 +39,11 @@ typedef struct scan_rec {
     float x, y;
     float ux, uy; /* unit velocity, zero when standing still (alignment) */
     float r, gx, gy;
-    uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal */
+    uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal;
+                   * | KEY_MOVING when (ux, uy) is not zero */
 } scan_rec;
+
+#define KEY_MOVING 0x80000000u
 
 /* The map as the crowd's own loops read it (cell lookups, the clear map); collision itself is
  * tile_collision.h's circle mover. */
@@ -790,6 +793,8 @@ static void build_grid(tn_crowd *c)
         }
         r->r = c->rad[i];
         r->key = goal_key(c, i, &r->gx, &r->gy);
+        if (r->ux != 0.0f || r->uy != 0.0f)
+            r->key |= KEY_MOVING;
     }
 }
 
@@ -1022,17 +1027,46 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i)
         if (!c->flow_set[f])
             return tn__v2(0.0f, 0.0f);
         const tn_flow_view *v = &c->flows[f];
-        int32_t cx = tn__ifloor(pos.x / v->cell_width);
-        int32_t cy = tn__ifloor(pos.y / v->cell_height);
+        float qx = pos.x / v->cell_width, qy = pos.y / v->cell_height;
+        int32_t cx = tn__ifloor(qx), cy = tn__ifloor(qy);
         bool sees = false;
         if (v->los && cx >= 0 && cy >= 0 && cx < v->width && cy < v->height)
             sees = v->los[(size_t)cy * (size_t)v->width + (size_t)cx] != 0;
         if (sees) {
             desired = tn__arrive_desired(pos, v->goal, ms, c->slow[i]);
-        } else {
-            tn_vec2 d = flow_sample(v, pos.x, pos.y);
-            desired = tn__v2(d.x * ms, d.y * ms);
+            break;
         }
+        /* flow_sample's blend where all four taps are inside the view: the same operations in
+         * the same order, without the bounds tests */
+        float fx = qx - 0.5f, fy = qy - 0.5f;
+        int32_t x0 = tn__ifloor(fx), y0 = tn__ifloor(fy);
+        tn_vec2 d;
+        if (x0 >= 0 && y0 >= 0 && x0 + 1 < v->width && y0 + 1 < v->height) {
+            float tx = fx - (float)x0, ty = fy - (float)y0;
+            const tn_vec2 *r0 = v->dir + (size_t)y0 * (size_t)v->width + (size_t)x0;
+            const tn_vec2 *r1 = r0 + v->width;
+            float w0 = (1.0f - tx) * (1.0f - ty), w1 = tx * (1.0f - ty);
+            float w2 = (1.0f - tx) * ty, w3 = tx * ty;
+            float sx = 0.0f, sy = 0.0f;
+            sx += r0[0].x * w0;
+            sy += r0[0].y * w0;
+            sx += r0[1].x * w1;
+            sy += r0[1].y * w1;
+            sx += r1[0].x * w2;
+            sy += r1[0].y * w2;
+            sx += r1[1].x * w3;
+            sy += r1[1].y * w3;
+            float l2 = sx * sx + sy * sy;
+            if (l2 > 1e-12f) {
+                float l = sqrtf(l2);
+                d = tn__v2(sx / l, sy / l);
+            } else {
+                d = flow_sample(v, pos.x, pos.y);
+            }
+        } else {
+            d = flow_sample(v, pos.x, pos.y);
+        }
+        desired = tn__v2(d.x * ms, d.y * ms);
         break;
     }
     case TN_TARGET_NONE:
@@ -1096,18 +1130,29 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
         /* separation's sqrt and divide for the whole list first: independent, so they
          * overlap (and the divides vectorise); the same operations per neighbour as
          * tn__flock_add_sep, so the same bits */
-        float sep_s[TN_CROWD_MAX_NEIGHBOURS];
+        float sep_s[TN_CROWD_MAX_NEIGHBOURS + 4];
         if (do_sep) {
             float inv_nr = c->inv_nr;
+#if TN__CROWD_SSE2
+            /* sqrtps and divps round like sqrtf and / (IEEE), so the bits are the same */
+            const __m128 one = _mm_set1_ps(1.0f), vinv = _mm_set1_ps(inv_nr);
+            for (int32_t q = 0; q < L->n; q += 4) {
+                __m128 d2 = _mm_loadu_ps(L->d2 + q);
+                __m128 gt0 = _mm_cmpgt_ps(d2, _mm_setzero_ps());
+                __m128 s = _mm_or_ps(_mm_and_ps(gt0, _mm_sqrt_ps(d2)), _mm_andnot_ps(gt0, one));
+                _mm_storeu_ps(sep_s + q, _mm_div_ps(_mm_sub_ps(one, _mm_mul_ps(s, vinv)), s));
+            }
+#else
             for (int32_t q = 0; q < L->n; q++)
                 sep_s[q] = L->d2[q] > 0.0f ? sqrtf(L->d2[q]) : 1.0f;
             for (int32_t q = 0; q < L->n; q++)
                 sep_s[q] = (1.0f - sep_s[q] * inv_nr) / sep_s[q];
+#endif
         }
         /* equal keys of flow agents mean the same flow, hence the same goal; only seek and
          * arrive targets need the goal-distance test */
-        bool key_says_similar =
-            self->key == TN_TARGET_NONE || (self->key & 0xFFu) == TN_TARGET_FLOW;
+        uint32_t self_key = self->key & ~KEY_MOVING;
+        bool key_says_similar = self_key == TN_TARGET_NONE || (self_key & 0xFFu) == TN_TARGET_FLOW;
         for (int32_t q = 0; q < L->n; q++) {
             const scan_rec *o = &c->srec[L->idx[q]];
             tn_vec2 d = tn__v2(pos.x - o->x, pos.y - o->y);
@@ -1116,15 +1161,31 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
                 acc.sep.y += d.y * sep_s[q];
                 acc.nsep++;
             }
-            if (do_flock && o->key == self->key) {
+            if (do_flock && (o->key & ~KEY_MOVING) == self_key) {
                 float gx = o->gx - self->gx, gy = o->gy - self->gy;
                 if (key_says_similar || gx * gx + gy * gy <= c->sim2) {
                     tn__flock_add_com(&acc, tn__v2(o->x, o->y));
-                    tn__flock_add_unit(&acc, o->ux, o->uy);
+                    /* tn__flock_add_unit without its branch: a still neighbour's unit velocity
+                     * is +0, and adding +0 to a sum that started at +0 changes no bit (such a
+                     * sum is never -0) */
+                    acc.head.x += o->ux;
+                    acc.head.y += o->uy;
+                    acc.nhead += (int32_t)(o->key >> 31); /* KEY_MOVING */
                 }
             }
-            if (avoid)
-                tn__avoid_add(&av, h, reach, tn__v2(-d.x, -d.y), self->r + o->r);
+            if (avoid) {
+                /* tn__avoid_add as selects: whether a neighbour is ahead is a coin toss
+                 * for the branch predictor */
+                float rx = -d.x, ry = -d.y;
+                float along = rx * h.x + ry * h.y;
+                float lateral = rx * -h.y + ry * h.x;
+                bool take = (along > 0.0f) & !(along > reach) &
+                            !(fabsf(lateral) >= self->r + o->r) &
+                            (!av.found | (along < av.best_along));
+                av.best_along = take ? along : av.best_along;
+                av.lateral = take ? lateral : av.lateral;
+                av.found = av.found | take;
+            }
         }
         if (run[TN_BEHAVIOUR_SEPARATION])
             f[TN_BEHAVIOUR_SEPARATION] = tn__flock_separation(&acc, mf);
@@ -1285,6 +1346,7 @@ static void forces_task(void *ctx, int32_t begin, int32_t end)
 {
     tn_crowd *c = ctx;
     nb_list L;
+    memset(&L, 0, sizeof L); /* the vector loops read up to 3 entries past the list's end */
     for (int32_t k = begin; k < end; k++)
         agent_forces(c, k, &L);
 }
