@@ -886,21 +886,26 @@ typedef struct nb_list {
  * is read before any later write can reach it. */
 static inline void keep_nearest(nb_list *L, int32_t kmax, int32_t nb)
 {
-    for (int32_t q = L->n; q < nb; q++) {
+    int32_t q = L->n;
+    if (L->n < kmax) {
+        /* hits that fit are in place already; only the farthest so far (the first of equals)
+         * is tracked, with selects: the test is unpredictable */
+        int32_t e = nb < kmax ? nb : kmax;
+        int32_t wi = L->n == 0 ? 0 : L->worst;
+        for (int32_t t = L->n == 0 ? 1 : L->n; t < e; t++)
+            wi = L->d2[t] > L->d2[wi] ? t : wi;
+        L->worst = wi;
+        L->n = e;
+        q = L->n;
+    }
+    for (; q < nb; q++) {
         float d2 = L->d2[q];
-        if (L->n < kmax) {
-            if (L->n == 0 || d2 > L->d2[L->worst])
-                L->worst = L->n;
-            L->idx[L->n] = L->idx[q];
-            L->d2[L->n] = d2;
-            L->n++;
-        } else if (d2 < L->d2[L->worst]) {
+        if (d2 < L->d2[L->worst]) {
             L->idx[L->worst] = L->idx[q];
             L->d2[L->worst] = d2;
             int32_t wi = 0;
             for (int32_t t = 1; t < L->n; t++)
-                if (L->d2[t] > L->d2[wi])
-                    wi = t;
+                wi = L->d2[t] > L->d2[wi] ? t : wi;
             L->worst = wi;
         }
     }
