@@ -9,6 +9,16 @@
 
 #include <string.h>
 
+/* The candidate scan tests four candidates at a time with SSE2 (every x86-64 has it) and keeps
+ * the same candidates in the same order as the scalar loop, so both give the same bits; build
+ * with -DTN_CROWD_SCALAR to check. */
+#if defined(__SSE2__) && !defined(TN_CROWD_SCALAR)
+#define TN__CROWD_SSE2 1
+#include <emmintrin.h>
+#else
+#define TN__CROWD_SSE2 0
+#endif
+
 #define COOKIE_AGENT 0x41474e54u
 #define SLOT_BITS 20
 #define SLOT_MASK ((1u << SLOT_BITS) - 1u)
@@ -29,8 +39,11 @@ typedef struct scan_rec {
     float x, y;
     float ux, uy; /* unit velocity, zero when standing still (alignment) */
     float r, gx, gy;
-    uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal */
+    uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal;
+                   * | KEY_MOVING when (ux, uy) is not zero */
 } scan_rec;
+
+#define KEY_MOVING 0x80000000u
 
 /* The map as the crowd's own loops read it (cell lookups, the clear map); collision itself is
  * tile_collision.h's circle mover. */
@@ -232,7 +245,8 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     size_t o_free = lay(&l, cap, sizeof(int32_t));
     size_t o_cs = lay(&l, (size_t)tmp.gw * (size_t)tmp.gh + 1, sizeof(int32_t));
     size_t o_cell = lay(&l, cap, sizeof(int32_t)), o_order = lay(&l, cap, sizeof(int32_t));
-    size_t o_srec = lay(&l, cap, sizeof(scan_rec)), o_sxy = lay(&l, cap, sizeof(tn_vec2));
+    /* sxy: 4 spare entries, the vector scan reads up to 3 past a row's end (masked out) */
+    size_t o_srec = lay(&l, cap, sizeof(scan_rec)), o_sxy = lay(&l, cap + 4, sizeof(tn_vec2));
     size_t o_dx = lay(&l, cap, sizeof(float)), o_dy = lay(&l, cap, sizeof(float));
     size_t a_f[14];
     for (int k = 0; k < 14; k++)
@@ -779,6 +793,8 @@ static void build_grid(tn_crowd *c)
         }
         r->r = c->rad[i];
         r->key = goal_key(c, i, &r->gx, &r->gy);
+        if (r->ux != 0.0f || r->uy != 0.0f)
+            r->key |= KEY_MOVING;
     }
 }
 
@@ -856,36 +872,53 @@ static inline bool due(const tn_crowd *c, int32_t i, int b)
     return p == 1 || c->fresh[i] || (c->step + c->slot_of[i]) % (uint64_t)p == 0;
 }
 
+/* Room for the kept list plus one batch of hits (the scan appends up to 4 at a time). */
+#define NB_ROOM (TN_CROWD_MAX_NEIGHBOURS + 64 + 4)
+
 typedef struct nb_list {
-    int32_t idx[TN_CROWD_MAX_NEIGHBOURS];
-    float d2[TN_CROWD_MAX_NEIGHBOURS];
+    int32_t idx[NB_ROOM];
+    float d2[NB_ROOM];
     int32_t n, worst;
 } nb_list;
 
-/* The kmax nearest agents closer than the neighbour radius, in scan order. */
-/* Keep the kmax nearest of the candidates in buf (in order). */
-static inline void keep_nearest(nb_list *L, int32_t kmax, const int32_t *bi, const float *bd,
-                                int32_t nb)
+/* Entries [0, L->n) are the kept list, [L->n, nb) new hits in scan order: keep the kmax nearest,
+ * each hit in turn (a hit closer than the farthest kept one takes its place). In place: a hit
+ * is read before any later write can reach it. */
+static inline void keep_nearest(nb_list *L, int32_t kmax, int32_t nb)
 {
-    for (int32_t q = 0; q < nb; q++) {
-        float d2 = bd[q];
-        if (L->n < kmax) {
-            if (L->n == 0 || d2 > L->d2[L->worst])
-                L->worst = L->n;
-            L->idx[L->n] = bi[q];
-            L->d2[L->n] = d2;
-            L->n++;
-        } else if (d2 < L->d2[L->worst]) {
-            L->idx[L->worst] = bi[q];
+    int32_t q = L->n;
+    if (L->n < kmax) {
+        /* hits that fit are in place already; only the farthest so far (the first of equals)
+         * is tracked, with selects: the test is unpredictable */
+        int32_t e = nb < kmax ? nb : kmax;
+        int32_t wi = L->n == 0 ? 0 : L->worst;
+        for (int32_t t = L->n == 0 ? 1 : L->n; t < e; t++)
+            wi = L->d2[t] > L->d2[wi] ? t : wi;
+        L->worst = wi;
+        L->n = e;
+        q = L->n;
+    }
+    for (; q < nb; q++) {
+        float d2 = L->d2[q];
+        if (d2 < L->d2[L->worst]) {
+            L->idx[L->worst] = L->idx[q];
             L->d2[L->worst] = d2;
             int32_t wi = 0;
             for (int32_t t = 1; t < L->n; t++)
-                if (L->d2[t] > L->d2[wi])
-                    wi = t;
+                wi = L->d2[t] > L->d2[wi] ? t : wi;
             L->worst = wi;
         }
     }
 }
+
+#if TN__CROWD_SSE2
+/* Lane numbers of the set bits of a 4-bit mask, in order (padded), and their count. */
+static const int32_t mask_lanes[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+                                          {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+                                          {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+                                          {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+static const int8_t mask_count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+#endif
 
 /* The kmax nearest agents closer than the neighbour radius, in scan order. */
 static void gather(const tn_crowd *c, int32_t k, nb_list *L)
@@ -896,14 +929,18 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
     int32_t kmax = c->kmax, budget = c->max_scan > 0 ? c->max_scan : INT32_MAX;
     float nr2 = c->nr2, px = self->x, py = self->y;
     const tn_vec2 *sxy = c->sxy;
-    enum { BUF = 64 };
-    int32_t bi[BUF + 1];
-    float bd[BUF + 1];
+    /* hits go straight into L after the kept entries */
+    int32_t *bi = L->idx;
+    float *bd = L->d2;
     int32_t nb = 0;
     L->n = 0;
     L->worst = 0;
     int32_t x0 = cx > GRID_SPLIT ? cx - GRID_SPLIT : 0;
     int32_t x1 = cx + GRID_SPLIT < c->gw ? cx + GRID_SPLIT : c->gw - 1;
+#if TN__CROWD_SSE2
+    const __m128 vpx = _mm_set1_ps(px), vpy = _mm_set1_ps(py), vnr2 = _mm_set1_ps(nr2);
+    const __m128i lane = _mm_set_epi32(3, 2, 1, 0), vk = _mm_set1_epi32(k);
+#endif
     /* rows in the order own, above, below (then further ones when cells are split), so that a
      * scan budget keeps the closest rows */
     for (int32_t r = 0; r <= 2 * GRID_SPLIT; r++) {
@@ -915,6 +952,36 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
         if (m1 - m0 > budget)
             m1 = m0 + budget;
         budget -= m1 - m0;
+#if TN__CROWD_SSE2
+        /* four candidates a step: d^2 exactly as the scalar loop computes it (IEEE, no
+         * contraction), lanes past the row's end and the agent itself masked out, the hits
+         * appended in order through a lane table */
+        const __m128i vm1 = _mm_set1_epi32(m1);
+        for (int32_t m = m0; m < m1; m += 4) {
+            __m128 a = _mm_loadu_ps(&sxy[m].x), b = _mm_loadu_ps(&sxy[m + 2].x);
+            __m128 dx = _mm_sub_ps(vpx, _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+            __m128 dy = _mm_sub_ps(vpy, _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+            __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+            __m128i mi = _mm_add_epi32(_mm_set1_epi32(m), lane);
+            __m128i ok = _mm_andnot_si128(_mm_cmpeq_epi32(mi, vk), _mm_cmplt_epi32(mi, vm1));
+            int mask = _mm_movemask_ps(_mm_and_ps(_mm_cmplt_ps(d2, vnr2), _mm_castsi128_ps(ok)));
+            const int32_t *ln = mask_lanes[mask];
+            float d2s[4];
+            _mm_storeu_ps(d2s, d2);
+            _mm_storeu_si128((__m128i *)(void *)(bi + nb),
+                             _mm_add_epi32(_mm_set1_epi32(m),
+                                           _mm_loadu_si128((const __m128i *)(const void *)ln)));
+            bd[nb] = d2s[ln[0]];
+            bd[nb + 1] = d2s[ln[1]];
+            bd[nb + 2] = d2s[ln[2]];
+            bd[nb + 3] = d2s[ln[3]];
+            nb += mask_count[mask];
+            if (nb > NB_ROOM - 4) {
+                keep_nearest(L, kmax, nb);
+                nb = L->n;
+            }
+        }
+#else
         for (int32_t m = m0; m < m1; m++) {
             float dx = px - sxy[m].x, dy = py - sxy[m].y;
             float d2 = dx * dx + dy * dy;
@@ -922,25 +989,22 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
             bi[nb] = m;
             bd[nb] = d2;
             nb += (int32_t)((d2 < nr2) & (m != k));
-            if (nb == BUF) {
-                keep_nearest(L, kmax, bi, bd, nb);
-                nb = 0;
+            if (nb == NB_ROOM) {
+                keep_nearest(L, kmax, nb);
+                nb = L->n;
             }
         }
+#endif
         if (budget <= 0)
             break;
     }
     if (L->n == 0 && nb <= kmax) {
-        /* no flush and no more hits than room: keep_nearest would append them all in order
-         * (80 % of the agents at 100,000 on Berlin_0_256 with kmax 8) */
-        for (int32_t q = 0; q < nb; q++) {
-            L->idx[q] = bi[q];
-            L->d2[q] = bd[q];
-        }
+        /* no flush and no more hits than room: they are the list already (80 % of the agents
+         * at 100,000 on Berlin_0_256 with kmax 8) */
         L->n = nb;
         return;
     }
-    keep_nearest(L, kmax, bi, bd, nb);
+    keep_nearest(L, kmax, nb);
 }
 
 static tn_steer_agent agent_value(const tn_crowd *c, int32_t i)
@@ -968,17 +1032,46 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i)
         if (!c->flow_set[f])
             return tn__v2(0.0f, 0.0f);
         const tn_flow_view *v = &c->flows[f];
-        int32_t cx = tn__ifloor(pos.x / v->cell_width);
-        int32_t cy = tn__ifloor(pos.y / v->cell_height);
+        float qx = pos.x / v->cell_width, qy = pos.y / v->cell_height;
+        int32_t cx = tn__ifloor(qx), cy = tn__ifloor(qy);
         bool sees = false;
         if (v->los && cx >= 0 && cy >= 0 && cx < v->width && cy < v->height)
             sees = v->los[(size_t)cy * (size_t)v->width + (size_t)cx] != 0;
         if (sees) {
             desired = tn__arrive_desired(pos, v->goal, ms, c->slow[i]);
-        } else {
-            tn_vec2 d = flow_sample(v, pos.x, pos.y);
-            desired = tn__v2(d.x * ms, d.y * ms);
+            break;
         }
+        /* flow_sample's blend where all four taps are inside the view: the same operations in
+         * the same order, without the bounds tests */
+        float fx = qx - 0.5f, fy = qy - 0.5f;
+        int32_t x0 = tn__ifloor(fx), y0 = tn__ifloor(fy);
+        tn_vec2 d;
+        if (x0 >= 0 && y0 >= 0 && x0 + 1 < v->width && y0 + 1 < v->height) {
+            float tx = fx - (float)x0, ty = fy - (float)y0;
+            const tn_vec2 *r0 = v->dir + (size_t)y0 * (size_t)v->width + (size_t)x0;
+            const tn_vec2 *r1 = r0 + v->width;
+            float w0 = (1.0f - tx) * (1.0f - ty), w1 = tx * (1.0f - ty);
+            float w2 = (1.0f - tx) * ty, w3 = tx * ty;
+            float sx = 0.0f, sy = 0.0f;
+            sx += r0[0].x * w0;
+            sy += r0[0].y * w0;
+            sx += r0[1].x * w1;
+            sy += r0[1].y * w1;
+            sx += r1[0].x * w2;
+            sy += r1[0].y * w2;
+            sx += r1[1].x * w3;
+            sy += r1[1].y * w3;
+            float l2 = sx * sx + sy * sy;
+            if (l2 > 1e-12f) {
+                float l = sqrtf(l2);
+                d = tn__v2(sx / l, sy / l);
+            } else {
+                d = flow_sample(v, pos.x, pos.y);
+            }
+        } else {
+            d = flow_sample(v, pos.x, pos.y);
+        }
+        desired = tn__v2(d.x * ms, d.y * ms);
         break;
     }
     case TN_TARGET_NONE:
@@ -1042,18 +1135,29 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
         /* separation's sqrt and divide for the whole list first: independent, so they
          * overlap (and the divides vectorise); the same operations per neighbour as
          * tn__flock_add_sep, so the same bits */
-        float sep_s[TN_CROWD_MAX_NEIGHBOURS];
+        float sep_s[TN_CROWD_MAX_NEIGHBOURS + 4];
         if (do_sep) {
             float inv_nr = c->inv_nr;
+#if TN__CROWD_SSE2
+            /* sqrtps and divps round like sqrtf and / (IEEE), so the bits are the same */
+            const __m128 one = _mm_set1_ps(1.0f), vinv = _mm_set1_ps(inv_nr);
+            for (int32_t q = 0; q < L->n; q += 4) {
+                __m128 d2 = _mm_loadu_ps(L->d2 + q);
+                __m128 gt0 = _mm_cmpgt_ps(d2, _mm_setzero_ps());
+                __m128 s = _mm_or_ps(_mm_and_ps(gt0, _mm_sqrt_ps(d2)), _mm_andnot_ps(gt0, one));
+                _mm_storeu_ps(sep_s + q, _mm_div_ps(_mm_sub_ps(one, _mm_mul_ps(s, vinv)), s));
+            }
+#else
             for (int32_t q = 0; q < L->n; q++)
                 sep_s[q] = L->d2[q] > 0.0f ? sqrtf(L->d2[q]) : 1.0f;
             for (int32_t q = 0; q < L->n; q++)
                 sep_s[q] = (1.0f - sep_s[q] * inv_nr) / sep_s[q];
+#endif
         }
         /* equal keys of flow agents mean the same flow, hence the same goal; only seek and
          * arrive targets need the goal-distance test */
-        bool key_says_similar =
-            self->key == TN_TARGET_NONE || (self->key & 0xFFu) == TN_TARGET_FLOW;
+        uint32_t self_key = self->key & ~KEY_MOVING;
+        bool key_says_similar = self_key == TN_TARGET_NONE || (self_key & 0xFFu) == TN_TARGET_FLOW;
         for (int32_t q = 0; q < L->n; q++) {
             const scan_rec *o = &c->srec[L->idx[q]];
             tn_vec2 d = tn__v2(pos.x - o->x, pos.y - o->y);
@@ -1062,15 +1166,31 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
                 acc.sep.y += d.y * sep_s[q];
                 acc.nsep++;
             }
-            if (do_flock && o->key == self->key) {
+            if (do_flock && (o->key & ~KEY_MOVING) == self_key) {
                 float gx = o->gx - self->gx, gy = o->gy - self->gy;
                 if (key_says_similar || gx * gx + gy * gy <= c->sim2) {
                     tn__flock_add_com(&acc, tn__v2(o->x, o->y));
-                    tn__flock_add_unit(&acc, o->ux, o->uy);
+                    /* tn__flock_add_unit without its branch: a still neighbour's unit velocity
+                     * is +0, and adding +0 to a sum that started at +0 changes no bit (such a
+                     * sum is never -0) */
+                    acc.head.x += o->ux;
+                    acc.head.y += o->uy;
+                    acc.nhead += (int32_t)(o->key >> 31); /* KEY_MOVING */
                 }
             }
-            if (avoid)
-                tn__avoid_add(&av, h, reach, tn__v2(-d.x, -d.y), self->r + o->r);
+            if (avoid) {
+                /* tn__avoid_add as selects: whether a neighbour is ahead is a coin toss
+                 * for the branch predictor */
+                float rx = -d.x, ry = -d.y;
+                float along = rx * h.x + ry * h.y;
+                float lateral = rx * -h.y + ry * h.x;
+                bool take = (along > 0.0f) & !(along > reach) &
+                            !(fabsf(lateral) >= self->r + o->r) &
+                            (!av.found | (along < av.best_along));
+                av.best_along = take ? along : av.best_along;
+                av.lateral = take ? lateral : av.lateral;
+                av.found = av.found | take;
+            }
         }
         if (run[TN_BEHAVIOUR_SEPARATION])
             f[TN_BEHAVIOUR_SEPARATION] = tn__flock_separation(&acc, mf);
@@ -1231,6 +1351,7 @@ static void forces_task(void *ctx, int32_t begin, int32_t end)
 {
     tn_crowd *c = ctx;
     nb_list L;
+    memset(&L, 0, sizeof L); /* the vector loops read up to 3 entries past the list's end */
     for (int32_t k = begin; k < end; k++)
         agent_forces(c, k, &L);
 }
