@@ -9,7 +9,7 @@
 #   ./build.sh tsan      ThreadSanitizer (clang) on the tests that run many threads at once
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
 #   ./build.sh examples  install to a temporary prefix and build/run examples/ against it
-#   ./build.sh determinism  the pinned-hash tests built by gcc -O3 and clang -O0 too
+#   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and without SSE2
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
 #   ./build.sh deps      only install the missing Debian packages
@@ -97,11 +97,14 @@ format)
 determinism)
     deps $DEV_PACKAGES
     # test (gcc -O0), sanitize and strict (clang -O2) already run these; add the other corners
-    for cfg in "gcc Release" "clang Debug"; do
+    # and the crowd's portable loops in place of its SSE2 ones (the hashes must not move)
+    for cfg in "gcc Release" "clang Debug" "gcc Release scalar"; do
         set -- $cfg
-        dir="build/det-$1-$2"
+        dir="build/det-$1-$2${3:+-$3}"
+        flags=""
+        [ "${3:-}" = scalar ] && flags="-DTN_CROWD_SCALAR"
         CC=$1 cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=$2 -DTILENAV_BUILD_CLI=OFF \
-            -DCMAKE_COMPILE_WARNING_AS_ERROR=ON >/dev/null
+            -DCMAKE_C_FLAGS="$flags" -DCMAKE_COMPILE_WARNING_AS_ERROR=ON >/dev/null
         cmake --build "$dir" -j "$JOBS" --target tn_test_determinism tn_test_crowd >/dev/null
         ctest --test-dir "$dir" --output-on-failure -R "^(determinism|crowd)$"
     done
