@@ -1,0 +1,406 @@
+// The scenes of the reference documents on one canvas, driven by the tilenav JavaScript API.
+// window.tilenavDemo exposes the current scene's state for the browser test (web/test/).
+import { init, version, TileMap, PathFinder, FlowField, Crowd } from "../pkg/tilenav.mjs";
+
+const TILE = 32, COLS = 21, ROWS = 15;
+const canvas = document.getElementById("view");
+const ctx = canvas.getContext("2d");
+const info = document.getElementById("info");
+const help = document.getElementById("help");
+
+// Seeded random numbers (mulberry32), so every visit shows the same maps.
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// A maze (recursive backtracker on the odd cells) with some walls knocked out so that several
+// routes exist and the shortest one matters. 0 = floor, 1 = wall.
+function makeMaze(w, h, seed) {
+  const r = rng(seed), cells = new Array(w * h).fill(1);
+  const stack = [[1, 1]];
+  cells[w + 1] = 0;
+  while (stack.length) {
+    const [x, y] = stack.at(-1);
+    const next = [[2, 0], [-2, 0], [0, 2], [0, -2]]
+      .map(([dx, dy]) => [x + dx, y + dy, dx, dy])
+      .filter(([nx, ny]) => nx > 0 && ny > 0 && nx < w - 1 && ny < h - 1 && cells[ny * w + nx] === 1);
+    if (!next.length) { stack.pop(); continue; }
+    const [nx, ny, dx, dy] = next[Math.floor(r() * next.length)];
+    cells[(y + dy / 2) * w + x + dx / 2] = 0;
+    cells[ny * w + nx] = 0;
+    stack.push([nx, ny]);
+  }
+  for (let i = 0; i < (w * h) / 12; i++) {
+    const x = 1 + Math.floor(r() * (w - 2)), y = 1 + Math.floor(r() * (h - 2));
+    if ((x + y) % 2 === 1) cells[y * w + x] = 0;
+  }
+  return cells;
+}
+
+function drawGrid(map, colors = { 0: "#2b2f33" }, wall = "#6b5b45") {
+  for (let y = 0; y < map.height; y++)
+    for (let x = 0; x < map.width; x++) {
+      const v = map.get(x, y);
+      ctx.fillStyle = map.passable(x, y) ? colors[v] ?? colors[0] : wall;
+      ctx.fillRect(x * TILE, y * TILE, TILE, TILE);
+    }
+  ctx.strokeStyle = "rgba(0,0,0,0.35)";
+  ctx.lineWidth = 1;
+  for (let x = 0; x <= map.width; x++) { ctx.beginPath(); ctx.moveTo(x * TILE + 0.5, 0); ctx.lineTo(x * TILE + 0.5, map.height * TILE); ctx.stroke(); }
+  for (let y = 0; y <= map.height; y++) { ctx.beginPath(); ctx.moveTo(0, y * TILE + 0.5); ctx.lineTo(map.width * TILE, y * TILE + 0.5); ctx.stroke(); }
+}
+
+function drawPath(path, color, width = 6, ox = 0, oy = 0, tile = TILE) {
+  if (path.length < 2) return;
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.lineJoin = "round";
+  ctx.beginPath();
+  path.forEach((c, i) => (i ? ctx.lineTo : ctx.moveTo).call(ctx, ox + (c.x + 0.5) * tile, oy + (c.y + 0.5) * tile));
+  ctx.stroke();
+}
+
+function dot(x, y, r, color) {
+  ctx.fillStyle = color;
+  ctx.beginPath();
+  ctx.arc(x, y, r, 0, 2 * Math.PI);
+  ctx.fill();
+}
+
+const timed = (fn) => { const t0 = performance.now(); const v = fn(); return [v, performance.now() - t0]; };
+
+// ---- scene 1: the book's walkPath maze ------------------------------------------------------
+// Click anywhere: the character walks the A* path cell by cell, grid-aligned (4 neighbours,
+// manhattan heuristic, as in the book). A click while walking is taken at the next cell centre.
+function mazeScene() {
+  const map = TileMap.fromArray(makeMaze(COLS, ROWS, 7), COLS, { tileSize: TILE });
+  const pf = new PathFinder(map);
+  const SPEED = Number(new URLSearchParams(location.search).get("speed")) || 8; // cells per second
+  let cell = { x: 1, y: 1 }, pos = { x: 1, y: 1 }, path = [], next = 0, pending = null;
+  let walked = [{ ...cell }], last = null, walks = 0;
+  const rule = { diagonal: "never", heuristic: "manhattan" };
+
+  function plan(goal) {
+    const [r, ms] = timed(() => pf.find(map, cell, goal, rule));
+    last = { goal, ...r, ms };
+    if (!r.found) { info.textContent = `no path to (${goal.x}, ${goal.y}): ${r.status}`; return; }
+    path = r.path;
+    next = 1;
+    walked = [{ ...cell }];
+    walks++;
+    info.textContent = `A* (manhattan, 4 neighbours) to (${goal.x}, ${goal.y}): ${r.path.length - 1} steps, ` +
+      `${r.expanded} cells expanded, ${ms.toFixed(3)} ms in WebAssembly`;
+  }
+
+  return {
+    help: "Click a floor cell: the character walks the shortest path there, one cell at a time (the book's walkPath).",
+    click(c) { if (next > 0 && next < path.length) pending = c; else plan(c); },
+    update(dt) {
+      if (next <= 0 || next >= path.length) return;
+      let budget = SPEED * dt;
+      while (budget > 0 && next < path.length) {
+        const t = path[next], dx = t.x - pos.x, dy = t.y - pos.y, d = Math.abs(dx) + Math.abs(dy);
+        if (d <= budget) {
+          pos = { x: t.x, y: t.y };
+          budget -= d;
+          cell = { ...t };
+          walked.push({ ...t });
+          next++;
+          if (pending) { const g = pending; pending = null; plan(g); }
+        } else {
+          pos = { x: pos.x + Math.sign(dx) * budget, y: pos.y + Math.sign(dy) * budget };
+          budget = 0;
+        }
+      }
+    },
+    draw() {
+      drawGrid(map);
+      if (next > 0) drawPath(path, "#e8b33a", 8);
+      if (last?.found) {
+        const g = last.goal;
+        ctx.strokeStyle = "#e8b33a"; ctx.lineWidth = 3;
+        ctx.strokeRect(g.x * TILE + 4, g.y * TILE + 4, TILE - 8, TILE - 8);
+      }
+      dot((pos.x + 0.5) * TILE, (pos.y + 0.5) * TILE, TILE * 0.36, "#4fd18b");
+      dot((pos.x + 0.5) * TILE, (pos.y + 0.45) * TILE, TILE * 0.12, "#16341f");
+    },
+    state() {
+      return {
+        scene: "maze", width: map.width, height: map.height, tile: TILE,
+        passable: Array.from(map.passableGrid()), rule: { ...rule },
+        character: { ...cell }, moving: next > 0 && next < path.length,
+        path: path.map((c) => ({ ...c })), walked: walked.map((c) => ({ ...c })), walks,
+        goal: last?.goal ?? null, expanded: last?.expanded ?? 0,
+      };
+    },
+    free() { pf.free(); map.free(); },
+  };
+}
+
+// ---- scene 2: manhattan, euclidean and diagonal (octile) heuristics -------------------------
+function heuristicsScene() {
+  const r = rng(11), W = 21, H = 15, cells = [];
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) cells.push(r() < 0.22 && !(x < 2 && y < 2) ? 1 : 0);
+  const map = TileMap.fromArray(cells, W, { tileSize: TILE });
+  const pf = new PathFinder(map);
+  const kinds = [["manhattan", "#e8b33a"], ["euclidean", "#5fb0ff"], ["octile", "#ff6f91"]];
+  const start = { x: 0, y: 0 };
+  let goal = { x: 19, y: 13 }, results = [];
+  const S = 224 / W; // three maps side by side, 224 px each
+  function run() {
+    if (!map.passable(goal.x, goal.y)) return;
+    results = kinds.map(([h, color]) => {
+      const [res, ms] = timed(() => pf.find(map, start, goal, { heuristic: h, diagonal: "no-cut" }));
+      return { h, color, res, ms };
+    });
+    info.textContent = results.map(({ h, res, ms }) =>
+      `${h.padEnd(10)} cost ${res.cost.toFixed(2).padStart(6)}  expanded ${String(res.expanded).padStart(4)}  ${ms.toFixed(3)} ms`).join("\n");
+  }
+  run();
+  return {
+    help: "Three A* searches on one map (8 neighbours, no corner cutting): click a goal in any panel. Manhattan overestimates with diagonals (fewer cells expanded, sometimes a longer path).",
+    click(_c, px, py) {
+      const x = Math.floor((px % 224) / S), y = Math.floor(py / S);
+      if (x < W && y < H) { goal = { x, y }; run(); }
+    },
+    update() {},
+    draw() {
+      ctx.fillStyle = "#000"; ctx.fillRect(0, 0, canvas.width, canvas.height);
+      results.forEach(({ h, color, res }, i) => {
+        const ox = i * 224;
+        for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+          ctx.fillStyle = map.passable(x, y) ? "#2b2f33" : "#6b5b45";
+          ctx.fillRect(ox + x * S, y * S, S - 0.5, S - 0.5);
+        }
+        drawPath(res.path, color, 3, ox, 0, S);
+        dot(ox + (start.x + 0.5) * S, (start.y + 0.5) * S, 4, "#4fd18b");
+        dot(ox + (goal.x + 0.5) * S, (goal.y + 0.5) * S, 4, "#fff");
+        ctx.fillStyle = color; ctx.font = "14px system-ui";
+        ctx.fillText(`${h}: cost ${res.cost.toFixed(2)}, ${res.expanded} expanded`, ox + 4, H * S + 20);
+      });
+    },
+    state() { return { scene: "heuristics", goal, results: results.map(({ h, res }) => ({ h, cost: res.cost, expanded: res.expanded, length: res.path.length })) }; },
+    free() { pf.free(); map.free(); },
+  };
+}
+
+// ---- scene 3: a flow field with line of sight, and a crowd following it ---------------------
+function arrow(x, y, vx, vy, len, color) {
+  ctx.strokeStyle = color; ctx.lineWidth = 1.5;
+  const ex = x + vx * len, ey = y + vy * len;
+  ctx.beginPath(); ctx.moveTo(x - vx * len, y - vy * len); ctx.lineTo(ex, ey);
+  ctx.lineTo(ex - vx * 4 - vy * 3, ey - vy * 4 + vx * 3); ctx.moveTo(ex, ey);
+  ctx.lineTo(ex - vx * 4 + vy * 3, ey - vy * 4 - vx * 3); ctx.stroke();
+}
+
+function drawField(map, field) {
+  const d = field.distances(), dirs = field.directions(), los = field.lineOfSight();
+  let max = 0;
+  for (const v of d) if (v < Infinity && v > max) max = v;
+  for (let y = 0; y < map.height; y++) for (let x = 0; x < map.width; x++) {
+    const i = y * map.width + x;
+    if (!map.passable(x, y)) continue;
+    if (d[i] < Infinity) {
+      const t = d[i] / (max || 1);
+      ctx.fillStyle = `rgb(${40 + 60 * (1 - t)}, ${50 + 80 * (1 - t)}, ${70 + 90 * (1 - t)})`;
+      ctx.fillRect(x * TILE, y * TILE, TILE, TILE);
+    }
+    if (los[i]) { ctx.fillStyle = "rgba(255,255,160,0.10)"; ctx.fillRect(x * TILE, y * TILE, TILE, TILE); }
+    if (dirs[i] >= 0) {
+      const a = (dirs[i] * Math.PI) / 4;
+      arrow((x + 0.5) * TILE, (y + 0.5) * TILE, Math.cos(a), Math.sin(a), 8, los[i] ? "rgba(255,255,160,0.6)" : "rgba(255,255,255,0.35)");
+    }
+  }
+}
+
+function drawAgents(crowd, color) {
+  for (const a of crowd.agents()) {
+    dot(a.x, a.y, a.radius, color);
+    ctx.strokeStyle = "#000"; ctx.lineWidth = 1.5;
+    ctx.beginPath(); ctx.moveTo(a.x, a.y);
+    ctx.lineTo(a.x + Math.cos(a.heading) * a.radius, a.y + Math.sin(a.heading) * a.radius); ctx.stroke();
+  }
+}
+
+function flowScene() {
+  const rows = [
+    ".....................",
+    ".....................",
+    "...#####.......#.....",
+    ".......#.......#.....",
+    ".......#...#####.....",
+    ".......#.............",
+    "...........##........",
+    "...####....##....###.",
+    "......#..............",
+    "......#.......#......",
+    "..#...#.......#......",
+    "..#...#####...#####..",
+    "..#..................",
+    ".....................",
+    ".....................",
+  ];
+  const map = TileMap.fromText(rows, { tileSize: TILE });
+  const field = new FlowField(map, { lineOfSight: "exact" });
+  const crowd = new Crowd(map, { capacity: 64, seed: 5, pushApart: true });
+  let goal = { x: 18, y: 12 };
+  const [, ms0] = timed(() => field.build(goal));
+  let buildMs = ms0;
+  crowd.setFlow(0, field);
+  const r = rng(3);
+  while (crowd.count < 48) {
+    const x = Math.floor(r() * COLS), y = Math.floor(r() * 4);
+    if (map.passable(x, y)) crowd.add({ x: (x + 0.5) * TILE, y: (y + 0.5) * TILE, radius: 7, target: "flow", flow: 0, maxSpeed: 90 });
+  }
+  let stepMs = 0, acc = 0;
+  return {
+    help: "Click to move the goal: the field is rebuilt (distances, 8-way arrows, the cells that see the goal in yellow) and 48 agents flock along it.",
+    click(c) {
+      if (!map.passable(c.x, c.y)) return;
+      goal = c;
+      [, buildMs] = timed(() => field.build(goal));
+      crowd.setFlow(0, field);
+      for (const a of crowd.agents()) crowd.setTarget(a.id, "flow", 0);
+    },
+    update(dt) {
+      acc = Math.min(acc + dt, 0.1);
+      while (acc >= 1 / 60) { [, stepMs] = timed(() => crowd.step()); acc -= 1 / 60; }
+      info.textContent = `field build ${buildMs.toFixed(3)} ms (${field.reachableCount} cells), crowd step ${stepMs.toFixed(3)} ms, ` +
+        `${crowd.agents().filter((a) => a.arrived).length}/${crowd.count} arrived, wall overlap ${crowd.maxWallOverlap()}`;
+    },
+    draw() {
+      drawGrid(map);
+      drawField(map, field);
+      ctx.strokeStyle = "#fff"; ctx.lineWidth = 3;
+      ctx.strokeRect(goal.x * TILE + 3, goal.y * TILE + 3, TILE - 6, TILE - 6);
+      drawAgents(crowd, "#ff9b54");
+    },
+    state() { return { scene: "flow", goal, agents: crowd.count, overlap: crowd.maxWallOverlap() }; },
+    free() { crowd.free(); field.free(); map.free(); },
+  };
+}
+
+// ---- scene 4: tower defense -----------------------------------------------------------------
+// Creeps spawn on the left and follow the flow field to the exit on the right. Click to place a
+// tower: a placement that would wall the exit off is refused; an accepted one updates the field
+// incrementally. Towers shoot the nearest creep in range.
+function tdScene() {
+  const W = COLS, H = ROWS, TOWER = 2;
+  const cells = new Array(W * H).fill(0);
+  for (const [x, y] of [[6, 3], [6, 4], [12, 10], [12, 11], [15, 5]]) cells[y * W + x] = 1;
+  const map = new TileMap({ width: W, height: H, cells, tileWidth: TILE, tileHeight: TILE, costs: { 0: 1, 1: Infinity, [TOWER]: Infinity } });
+  const exit = { x: W - 1, y: 7 }, spawns = [{ x: 0, y: 6 }, { x: 0, y: 7 }, { x: 0, y: 8 }];
+  const field = new FlowField(map, { lineOfSight: "exact" }).build(exit);
+  const crowd = new Crowd(map, { capacity: 256, seed: 9 });
+  crowd.setFlow(0, field);
+  const towers = [];
+  let t = 0, nextSpawn = 0, spawned = 0, arrived = 0, killed = 0, msg = "", shots = [], updateMs = 0;
+  const r = rng(21);
+  return {
+    help: "Click an empty cell to build a tower. Placements that would cut the creeps off from the exit are refused; the field updates incrementally.",
+    click(c) {
+      if (map.get(c.x, c.y) !== 0 || spawns.some((s) => s.x === c.x && s.y === c.y) || (c.x === exit.x && c.y === exit.y)) return;
+      const x0 = c.x * TILE, y0 = c.y * TILE;
+      if (crowd.agents().some((a) => a.x + a.radius > x0 && a.x - a.radius < x0 + TILE && a.y + a.radius > y0 && a.y - a.radius < y0 + TILE)) {
+        msg = `(${c.x}, ${c.y}): a creep is there`; return;
+      }
+      if (field.wouldWallOff([c], spawns)) { msg = `(${c.x}, ${c.y}) refused: it would wall off the exit`; return; }
+      map.set(c.x, c.y, TOWER);
+      let touched;
+      [touched, updateMs] = timed(() => field.update());
+      crowd.setFlow(0, field);
+      towers.push({ x: c.x, y: c.y, cool: 0 });
+      msg = `tower at (${c.x}, ${c.y}): field update ${updateMs.toFixed(3)} ms, ${touched} cells recomputed`;
+    },
+    update(dt) {
+      t += dt;
+      if (t >= nextSpawn) {
+        const s = spawns[Math.floor(r() * spawns.length)];
+        try { crowd.add({ x: (s.x + 0.5) * TILE, y: (s.y + 0.5) * TILE, radius: 6, target: "flow", flow: 0, maxSpeed: 70 }); spawned++; } catch { /* full */ }
+        nextSpawn = t + 0.6;
+      }
+      const steps = Math.min(6, Math.round(dt * 60));
+      crowd.step(steps);
+      let agents = crowd.agents();
+      for (const a of agents) if (a.arrived) { crowd.remove(a.id); arrived++; }
+      agents = crowd.agents();
+      shots = shots.filter((s) => (s.ttl -= dt) > 0);
+      for (const tw of towers) {
+        tw.cool -= dt;
+        if (tw.cool > 0) continue;
+        const cx = (tw.x + 0.5) * TILE, cy = (tw.y + 0.5) * TILE;
+        let best = null, bd = 96 * 96;
+        for (const a of agents) { const d = (a.x - cx) ** 2 + (a.y - cy) ** 2; if (d < bd && !a.dead) { bd = d; best = a; } }
+        if (best) { best.dead = true; crowd.remove(best.id); killed++; tw.cool = 1.2; shots.push({ x0: cx, y0: cy, x1: best.x, y1: best.y, ttl: 0.15 }); }
+      }
+      info.textContent = `creeps spawned ${spawned}, arrived ${arrived}, killed ${killed}; towers ${towers.length}\n${msg}`;
+    },
+    draw() {
+      drawGrid(map, { 0: "#2b2f33" });
+      drawField(map, field);
+      for (const tw of towers) {
+        ctx.fillStyle = "#7d8bd6"; ctx.fillRect(tw.x * TILE + 3, tw.y * TILE + 3, TILE - 6, TILE - 6);
+        ctx.strokeStyle = "rgba(125,139,214,0.25)"; ctx.lineWidth = 1;
+        ctx.beginPath(); ctx.arc((tw.x + 0.5) * TILE, (tw.y + 0.5) * TILE, 96, 0, 2 * Math.PI); ctx.stroke();
+      }
+      for (const s of spawns) { ctx.fillStyle = "rgba(80,200,120,0.5)"; ctx.fillRect(s.x * TILE, s.y * TILE, TILE, TILE); }
+      ctx.fillStyle = "rgba(230,80,80,0.6)"; ctx.fillRect(exit.x * TILE, exit.y * TILE, TILE, TILE);
+      drawAgents(crowd, "#ff6f91");
+      ctx.strokeStyle = "#ffe08a"; ctx.lineWidth = 2;
+      for (const s of shots) { ctx.beginPath(); ctx.moveTo(s.x0, s.y0); ctx.lineTo(s.x1, s.y1); ctx.stroke(); }
+    },
+    state() { return { scene: "td", towers: towers.map(({ x, y }) => ({ x, y })), spawned, arrived, killed, message: msg }; },
+    free() { crowd.free(); field.free(); map.free(); },
+  };
+}
+
+// ---- page ------------------------------------------------------------------------------------
+const SCENES = { maze: mazeScene, heuristics: heuristicsScene, flow: flowScene, td: tdScene };
+let scene = null, sceneName = "";
+
+function show(name) {
+  if (!SCENES[name]) name = "maze";
+  scene?.free();
+  sceneName = name;
+  scene = SCENES[name]();
+  help.textContent = scene.help;
+  info.textContent = "";
+  for (const b of document.querySelectorAll("#scenes button")) b.classList.toggle("on", b.dataset.scene === name);
+  if (location.hash !== `#${name}`) history.replaceState(null, "", `#${name}`);
+}
+
+canvas.addEventListener("click", (e) => {
+  const rect = canvas.getBoundingClientRect();
+  const px = ((e.clientX - rect.left) * canvas.width) / rect.width, py = ((e.clientY - rect.top) * canvas.height) / rect.height;
+  scene.click({ x: Math.floor(px / TILE), y: Math.floor(py / TILE) }, px, py);
+});
+for (const b of document.querySelectorAll("#scenes button")) b.addEventListener("click", () => show(b.dataset.scene));
+
+await init();
+show(location.hash.slice(1));
+let lastT = performance.now(), frames = 0;
+function frame(now) {
+  const dt = Math.min((now - lastT) / 1000, 0.1);
+  lastT = now;
+  scene.update(dt);
+  scene.draw();
+  frames++;
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);
+
+// The test hook: the scene's state, the tile size and canvas geometry, and a scene switch.
+window.tilenavDemo = {
+  version: version(),
+  ready: true,
+  tile: TILE,
+  scene: () => sceneName,
+  show,
+  frames: () => frames,
+  state: () => scene.state(),
+};
