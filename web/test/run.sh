@@ -1,6 +1,7 @@
 #!/bin/sh
 # The ctest test "web": build tilenav.wasm, run the JavaScript API's unit tests (node --test),
-# then the browser test (playwright-core driving Debian's chromium).
+# check the npm package folder (pack, install, run its README example), then the browser test
+# (playwright-core driving Debian's chromium).
 #
 #   sh web/test/run.sh [OUTDIR]      OUTDIR receives the screenshots (default build/web-test)
 #
@@ -38,4 +39,9 @@ fi
 sh web/build.sh
 echo "web: node --test web/test/api.test.mjs"
 node --test web/test/api.test.mjs
+if command -v npm >/dev/null 2>&1; then
+    sh web/test/package.sh
+else
+    echo "web: npm missing: the package check (web/test/package.sh) is not run"
+fi
 node web/test/browser.mjs "$OUT"
