@@ -1,6 +1,6 @@
 // The scenes of the reference documents on one canvas, driven by the tilenav JavaScript API.
 // window.tilenavDemo exposes the current scene's state for the browser test (web/test/).
-import { init, version, TileMap, PathFinder, FlowField, Crowd } from "../pkg/tilenav.mjs";
+import { init, version, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar } from "../pkg/tilenav.mjs";
 
 const TILE = 32, COLS = 21, ROWS = 15;
 const canvas = document.getElementById("view");
@@ -181,7 +181,8 @@ function heuristicsScene() {
         dot(ox + (start.x + 0.5) * S, (start.y + 0.5) * S, 4, "#4fd18b");
         dot(ox + (goal.x + 0.5) * S, (goal.y + 0.5) * S, 4, "#fff");
         ctx.fillStyle = color; ctx.font = "14px system-ui";
-        ctx.fillText(`${h}: cost ${res.cost.toFixed(2)}, ${res.expanded} expanded`, ox + 4, H * S + 20);
+        ctx.fillText(h, ox + 4, H * S + 20);
+        ctx.fillText(`cost ${res.cost.toFixed(2)}, ${res.expanded} expanded`, ox + 4, H * S + 38);
       });
     },
     state() { return { scene: "heuristics", goal, results: results.map(({ h, res }) => ({ h, cost: res.cost, expanded: res.expanded, length: res.path.length })) }; },
@@ -359,8 +360,146 @@ function tdScene() {
   };
 }
 
+// ---- scene 5: the book's race track: an AI car on an angle map, and yours -------------------
+// The track is the book's 10 x 8 map (1 grass, 2 track) with its angle layer. The AI car reads
+// its heading from the angle map (with +-20 degrees of variation); the player's car is the
+// book's keyboard car (arrows: turn, forward), written here in JavaScript. Grass slows both.
+const TRACK = [
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 1, 1, 1, 1, 2, 2, 1,
+  1, 2, 2, 1, 1, 1, 1, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+];
+const TRACK_ANGLES = [
+  45, 45, 45, 45, 45, 45, 45, 45, 135, 135, 315, 0, 0, 0, 0, 0, 0, 90, 135, 135, 315, 0, 0, 0, 0, 0, 0, 90, 135, 135,
+  315, 315, 270, 315, 315, 315, 315, 90, 90, 135, 315, 315, 270, 135, 135, 135, 135, 90, 90, 135, 315, 315, 270, 180,
+  180, 180, 180, 180, 180, 135, 315, 315, 270, 180, 180, 180, 180, 180, 180, 135, 315, 270, 270, 225, 225, 225, 225,
+  225, 225, 225,
+];
+function carScene() {
+  const T = 48, W = 10, H = 8, friction = TRACK.map((t) => (t === 1 ? 0.25 : 0.96));
+  const ai = new AngleCar({ width: W, height: H, tileSize: T, angles: TRACK_ANGLES, friction, x: 2.5 * T, y: 2.5 * T, seed: 4 });
+  const player = { x: 2.5 * T, y: 1.5 * T, rotation: 0, speed: 0, friction: 0.96, turn: 0, forward: false };
+  const keys = new Set();
+  const onKey = (e) => {
+    if (!e.key.startsWith("Arrow")) return;
+    e.preventDefault();
+    if (e.type === "keydown") keys.add(e.key); else keys.delete(e.key);
+  };
+  window.addEventListener("keydown", onKey);
+  window.addEventListener("keyup", onKey);
+  let acc = 0, steps = 0;
+  const cellFriction = (x, y) => {
+    const cx = Math.min(W - 1, Math.max(0, Math.floor(x / T))), cy = Math.min(H - 1, Math.max(0, Math.floor(y / T)));
+    return friction[cy * W + cx];
+  };
+  function drawCar(x, y, rot, color) {
+    ctx.save(); ctx.translate(x, y); ctx.rotate(rot);
+    ctx.fillStyle = color; ctx.fillRect(-14, -8, 28, 16);
+    ctx.fillStyle = "#111"; ctx.fillRect(6, -6, 6, 12);
+    ctx.restore();
+  }
+  return {
+    help: "The AI car (red) steers by the angle map under it (arrows) with ±20° of variation; drive the blue car with the arrow keys. Grass slows both.",
+    click() { canvas.focus?.(); },
+    update(dt) {
+      acc = Math.min(acc + dt, 0.1);
+      while (acc >= 1 / 60) { // the book's per-frame steps at 60 steps per second
+        acc -= 1 / 60;
+        ai.step();
+        steps++;
+        player.rotation += keys.has("ArrowLeft") ? -0.05 : keys.has("ArrowRight") ? 0.05 : 0;
+        if (keys.has("ArrowUp")) player.speed = Math.min(player.speed + 0.05, 3); else player.speed *= player.friction;
+        player.x = Math.min(W * T, Math.max(0, player.x + player.speed * Math.cos(player.rotation) * player.friction));
+        player.y = Math.min(H * T, Math.max(0, player.y + player.speed * Math.sin(player.rotation) * player.friction));
+        player.friction = cellFriction(player.x, player.y);
+      }
+      const c = ai.state();
+      info.textContent = `AI car: speed ${(c.speed * 60).toFixed(0)} px/s, ${c.friction < 0.5 ? "on grass" : "on the track"}; ` +
+        `you: ${(player.speed * 60).toFixed(0)} px/s`;
+    },
+    draw() {
+      ctx.fillStyle = "#000"; ctx.fillRect(0, 0, canvas.width, canvas.height);
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+        ctx.fillStyle = TRACK[y * W + x] === 1 ? "#3f7d3a" : "#5a5f66";
+        ctx.fillRect(x * T, y * T, T, T);
+        const a = (TRACK_ANGLES[y * W + x] * Math.PI) / 180;
+        arrow((x + 0.5) * T, (y + 0.5) * T, Math.cos(a), Math.sin(a), 10, "rgba(255,255,255,0.35)");
+      }
+      const c = ai.state();
+      drawCar(c.x, c.y, c.rotation, "#e05a5a");
+      drawCar(player.x, player.y, player.rotation, "#5a8ae0");
+    },
+    state() { const c = ai.state(); return { scene: "car", ai: c, player: { x: player.x, y: player.y }, steps }; },
+    free() { window.removeEventListener("keydown", onKey); window.removeEventListener("keyup", onKey); ai.free(); },
+  };
+}
+
+// ---- scene 6: marbles in the spatial grid ----------------------------------------------------
+// Circles bounce off each other (broad phase + swept contacts) and off wall blocks. Drag from a
+// marble and release to throw it.
+function marblesScene() {
+  const rows = [
+    ".....................",
+    ".....................",
+    "....###.........##...",
+    "....###.........##...",
+    ".....................",
+    "..........#..........",
+    "..........#..........",
+    "..........#..........",
+    ".....................",
+    "..##...........###...",
+    "..##.................",
+    ".....................",
+    ".......##............",
+    ".....................",
+    ".....................",
+  ];
+  const map = TileMap.fromText(rows, { tileSize: TILE });
+  const world = new Marbles({ map, capacity: 128, restitution: 1 });
+  const r = rng(17), colors = [];
+  while (world.count < 60) {
+    const rad = 6 + Math.floor(r() * 10);
+    try {
+      world.add(rad + r() * (COLS * TILE - 2 * rad), rad + r() * (ROWS * TILE - 2 * rad), (r() - 0.5) * 4, (r() - 0.5) * 4, rad);
+      colors.push(`hsl(${Math.floor(r() * 360)}, 70%, 60%)`);
+    } catch { /* on a wall: draw again */ }
+  }
+  let drag = null, acc = 0, contacts = 0, throws = 0;
+  return {
+    help: "Marbles bounce off each other and the walls (elastic: the energy stays put). Drag from a marble and release to throw it.",
+    click() {},
+    down(px, py) {
+      const ms = world.marbles();
+      const i = ms.findIndex((m) => Math.hypot(m.x - px, m.y - py) <= m.r + 4);
+      drag = i >= 0 ? { i, x: px, y: py, px, py } : null;
+    },
+    move(px, py) { if (drag) { drag.px = px; drag.py = py; } },
+    up(px, py) {
+      if (!drag) return;
+      world.setVelocity(drag.i, (px - drag.x) / 8, (py - drag.y) / 8);
+      throws++;
+      drag = null;
+    },
+    update(dt) {
+      acc = Math.min(acc + dt, 0.1);
+      while (acc >= 1 / 60) { acc -= 1 / 60; world.step(); contacts += world.lastContacts; }
+      info.textContent = `${world.count} marbles, kinetic energy ${world.energy().toFixed(1)}, contacts so far ${contacts}`;
+    },
+    draw() {
+      drawGrid(map);
+      world.marbles().forEach((m, i) => dot(m.x, m.y, m.r, colors[i]));
+      if (drag) {
+        ctx.strokeStyle = "#fff"; ctx.lineWidth = 2;
+        ctx.beginPath(); ctx.moveTo(drag.x, drag.y); ctx.lineTo(drag.px, drag.py); ctx.stroke();
+      }
+    },
+    state() { return { scene: "marbles", count: world.count, energy: world.energy(), contacts, throws, marbles: world.marbles() }; },
+    free() { world.free(); map.free(); },
+  };
+}
+
 // ---- page ------------------------------------------------------------------------------------
-const SCENES = { maze: mazeScene, heuristics: heuristicsScene, flow: flowScene, td: tdScene };
+const SCENES = { maze: mazeScene, heuristics: heuristicsScene, flow: flowScene, td: tdScene, car: carScene, marbles: marblesScene };
 let scene = null, sceneName = "";
 
 function show(name) {
@@ -374,11 +513,17 @@ function show(name) {
   if (location.hash !== `#${name}`) history.replaceState(null, "", `#${name}`);
 }
 
-canvas.addEventListener("click", (e) => {
+function canvasPoint(e) {
   const rect = canvas.getBoundingClientRect();
-  const px = ((e.clientX - rect.left) * canvas.width) / rect.width, py = ((e.clientY - rect.top) * canvas.height) / rect.height;
+  return [((e.clientX - rect.left) * canvas.width) / rect.width, ((e.clientY - rect.top) * canvas.height) / rect.height];
+}
+canvas.addEventListener("click", (e) => {
+  const [px, py] = canvasPoint(e);
   scene.click({ x: Math.floor(px / TILE), y: Math.floor(py / TILE) }, px, py);
 });
+canvas.addEventListener("pointerdown", (e) => scene.down?.(...canvasPoint(e)));
+canvas.addEventListener("pointermove", (e) => scene.move?.(...canvasPoint(e)));
+canvas.addEventListener("pointerup", (e) => scene.up?.(...canvasPoint(e)));
 for (const b of document.querySelectorAll("#scenes button")) b.addEventListener("click", () => show(b.dataset.scene));
 
 await init();

@@ -5,12 +5,17 @@
  * Cell values: the JavaScript map holds one tile layer; a cell value v (0..TNW_MAX_VALUE) is
  * stored as gid v + 1 so that value 0 can carry a terrain entry too (gid 0 means "empty" in
  * tilenav and has none). */
+#include "tilenav/broadphase.h"
+#include "tilenav/contact.h"
 #include "tilenav/crowd.h"
 #include "tilenav/field.h"
+#include "tilenav/follow.h"
 #include "tilenav/map.h"
+#include "tilenav/rng.h"
 #include "tilenav/search.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -542,4 +547,259 @@ int32_t tnw_crowd_read(const tnw_crowd *c, uint32_t *ids, float *state, int32_t 
 float tnw_crowd_max_wall_overlap(const tnw_crowd *c)
 {
     return c ? tn_crowd_max_wall_overlap(c->crowd) : 0.0f;
+}
+
+/* ---- marbles (book ch. 7: circles bouncing in a spatial grid) ---------------------------- */
+
+typedef struct tnw_marbles {
+    tn_marble *m; /* x, y, vx, vy, r as doubles: read directly by tilenav.mjs */
+    tn_bp_id *ids;
+    tn_bp *bp;
+    tn_bp_pair *scratch;
+    int64_t scratch_cap;
+    int32_t n, cap;
+    tn_marbles_params p;
+    tn_marbles_stats last;
+} tnw_marbles;
+
+TNW_EXPORT(tnw_marbles_create)
+tnw_marbles *tnw_marbles_create(const tn_map *map, double world_w, double world_h, int32_t capacity,
+                                double restitution, int32_t *status);
+TNW_EXPORT(tnw_marbles_destroy) void tnw_marbles_destroy(tnw_marbles *w);
+TNW_EXPORT(tnw_marbles_add)
+int32_t tnw_marbles_add(tnw_marbles *w, double x, double y, double vx, double vy, double r);
+TNW_EXPORT(tnw_marbles_set_velocity)
+int32_t tnw_marbles_set_velocity(tnw_marbles *w, int32_t i, double vx, double vy);
+TNW_EXPORT(tnw_marbles_step) int32_t tnw_marbles_step(tnw_marbles *w, int32_t steps);
+TNW_EXPORT(tnw_marbles_data) const tn_marble *tnw_marbles_data(const tnw_marbles *w);
+TNW_EXPORT(tnw_marbles_count) int32_t tnw_marbles_count(const tnw_marbles *w);
+TNW_EXPORT(tnw_marbles_energy) double tnw_marbles_energy(const tnw_marbles *w);
+TNW_EXPORT(tnw_marbles_contacts) double tnw_marbles_contacts(const tnw_marbles *w);
+
+/* Marbles in a world_w x world_h box, bouncing off the impassable cells of `map` (may be NULL),
+ * found by a sort-and-sweep broad phase. */
+tnw_marbles *tnw_marbles_create(const tn_map *map, double world_w, double world_h, int32_t capacity,
+                                double restitution, int32_t *status)
+{
+    tn_status st = TN_OK;
+    tnw_marbles *w = NULL;
+    if (!(world_w > 0.0 && world_h > 0.0 && restitution >= 0.0 && restitution <= 1.0) ||
+        capacity < 1 || capacity > 65536) {
+        st = TN_E_INVALID_ARG;
+        goto done;
+    }
+    w = calloc(1, sizeof *w);
+    if (!w) {
+        st = TN_E_NOMEM;
+        goto done;
+    }
+    w->cap = capacity;
+    w->scratch_cap = (int64_t)capacity * 8;
+    w->m = calloc((size_t)capacity, sizeof *w->m);
+    w->ids = calloc((size_t)capacity, sizeof *w->ids);
+    w->scratch = malloc((size_t)w->scratch_cap * sizeof *w->scratch);
+    if (!w->m || !w->ids || !w->scratch) {
+        st = TN_E_NOMEM;
+        goto done;
+    }
+    tn_bp_def d = tn_bp_def_default();
+    d.kind = TN_BP_SAP;
+    d.capacity = capacity;
+    st = tn_bp_create(&d, &w->bp);
+    w->p = tn_marbles_params_default();
+    w->p.restitution = restitution;
+    w->p.world = (tn_box){0.0, 0.0, world_w, world_h};
+    w->p.map = map;
+done:
+    if (st != TN_OK) {
+        tnw_marbles_destroy(w);
+        w = NULL;
+    }
+    if (status)
+        *status = (int32_t)st;
+    return w;
+}
+
+void tnw_marbles_destroy(tnw_marbles *w)
+{
+    if (!w)
+        return;
+    tn_bp_destroy(w->bp);
+    free(w->m);
+    free(w->ids);
+    free(w->scratch);
+    free(w);
+}
+
+/* Add a marble; returns its index (marbles are never removed) or an error. The circle must lie
+ * inside the world and off the walls. */
+int32_t tnw_marbles_add(tnw_marbles *w, double x, double y, double vx, double vy, double r)
+{
+    if (!w || !(r > 0.0) || !isfinite(x) || !isfinite(y) || !isfinite(vx) || !isfinite(vy))
+        return TN_E_INVALID_ARG;
+    if (w->n >= w->cap)
+        return TN_E_FULL;
+    if (x - r < w->p.world.x0 || y - r < w->p.world.y0 || x + r > w->p.world.x1 ||
+        y + r > w->p.world.y1)
+        return TN_E_OUT_OF_MAP;
+    if (w->p.map) { /* every cell the circle's box touches must be passable */
+        tn_cell a, b;
+        (void)tn_map_cell_at_px(w->p.map, (float)(x - r), (float)(y - r), &a);
+        (void)tn_map_cell_at_px(w->p.map, (float)(x + r), (float)(y + r), &b);
+        for (int32_t cy = a.y; cy <= b.y; cy++)
+            for (int32_t cx = a.x; cx <= b.x; cx++)
+                if (!tn_map_passable(w->p.map, cx, cy))
+                    return TN_E_INVALID_ARG;
+    }
+    tn_box box = {x - r, y - r, x + r, y + r};
+    tn_status st = tn_bp_insert(w->bp, box, (uint32_t)w->n, &w->ids[w->n]);
+    if (st != TN_OK)
+        return (int32_t)st;
+    w->m[w->n] = (tn_marble){x, y, vx, vy, r};
+    return w->n++;
+}
+
+int32_t tnw_marbles_set_velocity(tnw_marbles *w, int32_t i, double vx, double vy)
+{
+    if (!w || i < 0 || i >= w->n || !isfinite(vx) || !isfinite(vy))
+        return TN_E_INVALID_ARG;
+    w->m[i].vx = vx;
+    w->m[i].vy = vy;
+    return TN_OK;
+}
+
+/* Advance `steps` steps (velocities are per step); the pair buffer grows when it is short. */
+int32_t tnw_marbles_step(tnw_marbles *w, int32_t steps)
+{
+    if (!w || steps < 0)
+        return TN_E_INVALID_ARG;
+    for (int32_t s = 0; s < steps; s++) {
+        for (;;) {
+            tn_status st = tn_marbles_step(w->m, w->n, w->bp, w->ids, &w->p, w->scratch,
+                                           w->scratch_cap, &w->last);
+            if (st == TN_OK)
+                break;
+            if (st != TN_E_BUFFER_TOO_SMALL || w->scratch_cap > ((int64_t)1 << 24))
+                return (int32_t)st;
+            tn_bp_pair *bigger = realloc(w->scratch, (size_t)w->scratch_cap * 2 * sizeof *bigger);
+            if (!bigger)
+                return TN_E_NOMEM;
+            w->scratch = bigger;
+            w->scratch_cap *= 2;
+        }
+    }
+    return TN_OK;
+}
+
+const tn_marble *tnw_marbles_data(const tnw_marbles *w)
+{
+    return w ? w->m : NULL;
+}
+
+int32_t tnw_marbles_count(const tnw_marbles *w)
+{
+    return w ? w->n : 0;
+}
+
+double tnw_marbles_energy(const tnw_marbles *w)
+{
+    return w ? tn_marbles_energy(w->m, w->n) : 0.0;
+}
+
+/* Contacts resolved in the last step. */
+double tnw_marbles_contacts(const tnw_marbles *w)
+{
+    return w ? (double)w->last.contacts : 0.0;
+}
+
+/* ---- the AI car on an angle map (book ch. 7) --------------------------------------------- */
+
+typedef struct tnw_car {
+    tn_car car; /* pos.x, pos.y, vel.x, vel.y, rotation, speed ... read by tilenav.mjs */
+    tn_car_def def;
+    tn_direction_map dm;
+    tn_rng rng;
+    float *angles, *friction;
+} tnw_car;
+
+/* tilenav.mjs reads these layouts directly. */
+_Static_assert(sizeof(tn_marble) == 40 && offsetof(tn_marble, r) == 32, "marble layout");
+_Static_assert(offsetof(tn_car, pos) == 0 && offsetof(tn_car, vel) == 8 &&
+                   offsetof(tn_car, rotation) == 16 && offsetof(tn_car, speed) == 20 &&
+                   offsetof(tn_car, friction) == 24,
+               "car layout");
+
+TNW_EXPORT(tnw_car_create)
+tnw_car *tnw_car_create(int32_t w, int32_t h, float cell_w, float cell_h, const float *angles,
+                        const float *friction, float x, float y, float rotation, int32_t jitter,
+                        double seed, int32_t *status);
+TNW_EXPORT(tnw_car_destroy) void tnw_car_destroy(tnw_car *c);
+TNW_EXPORT(tnw_car_step) int32_t tnw_car_step(tnw_car *c, int32_t steps);
+TNW_EXPORT(tnw_car_state) const tn_car *tnw_car_state(const tnw_car *c);
+
+/* An AI car driven by a w x h angle map (degrees per cell) and friction map (per step), both
+ * copied. */
+tnw_car *tnw_car_create(int32_t w, int32_t h, float cell_w, float cell_h, const float *angles,
+                        const float *friction, float x, float y, float rotation, int32_t jitter,
+                        double seed, int32_t *status)
+{
+    tn_status st = TN_OK;
+    tnw_car *c = NULL;
+    if (w < 1 || h < 1 || w > TN_MAX_DIM || h > TN_MAX_DIM || (int64_t)w * h > TN_MAX_CELLS ||
+        !angles || !friction || !(seed >= 0.0 && seed < 18446744073709551616.0) || jitter < 0 ||
+        jitter > 180) {
+        st = TN_E_INVALID_ARG;
+        goto done;
+    }
+    c = calloc(1, sizeof *c);
+    size_t n = (size_t)w * (size_t)h;
+    if (c) {
+        c->angles = malloc(n * sizeof(float));
+        c->friction = malloc(n * sizeof(float));
+    }
+    if (!c || !c->angles || !c->friction) {
+        st = TN_E_NOMEM;
+        goto done;
+    }
+    memcpy(c->angles, angles, n * sizeof(float));
+    memcpy(c->friction, friction, n * sizeof(float));
+    c->dm = (tn_direction_map){w, h, cell_w, cell_h, c->angles, c->friction};
+    c->def = tn_car_def_default();
+    c->def.jitter_deg = jitter;
+    c->rng = tn_rng_seed((uint64_t)seed);
+    st = tn_car_init(&c->car, &c->def, (tn_vec2){x, y}, rotation);
+done:
+    if (st != TN_OK) {
+        tnw_car_destroy(c);
+        c = NULL;
+    }
+    if (status)
+        *status = (int32_t)st;
+    return c;
+}
+
+void tnw_car_destroy(tnw_car *c)
+{
+    if (!c)
+        return;
+    free(c->angles);
+    free(c->friction);
+    free(c);
+}
+
+int32_t tnw_car_step(tnw_car *c, int32_t steps)
+{
+    if (!c || steps < 0)
+        return TN_E_INVALID_ARG;
+    for (int32_t i = 0; i < steps; i++) {
+        tn_status st = tn_car_step(&c->car, &c->def, &c->dm, &c->rng);
+        if (st != TN_OK)
+            return (int32_t)st;
+    }
+    return TN_OK;
+}
+
+const tn_car *tnw_car_state(const tnw_car *c)
+{
+    return c ? &c->car : NULL;
 }

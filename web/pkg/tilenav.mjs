@@ -2,7 +2,7 @@
 // library compiled to WebAssembly (tilenav.wasm, next to this file). No dependencies; works in
 // browsers (ES modules) and in Node.js 18+.
 //
-//   import { init, TileMap, PathFinder, FlowField, Crowd } from "tilenav";
+//   import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar } from "tilenav";
 //   await init();                                  // once, before anything else
 //   const map = TileMap.fromArray([0, 0, 1, 0], 2); // 2x2 cells, value 1 = wall
 //   const pf = new PathFinder(map);
@@ -576,4 +576,107 @@ export class Crowd {
     w.tnw_free(this._state);
     this._h = 0;
   }
+}
+
+/**
+ * Marbles (the book's spatial-grid example): circles that bounce off each other and off the
+ * walls of a map, found by a broad phase, swept so fast marbles never pass through each other
+ * or through a wall. Velocities are pixels per step.
+ */
+export class Marbles {
+  /**
+   * @param {object} o
+   * @param {TileMap} [o.map] its blocked cells are walls (must outlive the marbles)
+   * @param {number} [o.width] world width in pixels (default: the map's)
+   * @param {number} [o.height] world height in pixels (default: the map's)
+   * @param {number} [o.capacity=1024]
+   * @param {number} [o.restitution=1] bounce, 0..1 (1 keeps the energy)
+   */
+  constructor(o = {}) {
+    const map = o.map ?? null;
+    const w = o.width ?? (map ? map.width * map.tileWidth : undefined), h = o.height ?? (map ? map.height * map.tileHeight : undefined);
+    if (!(w > 0 && h > 0)) throw new TypeError("tilenav: Marbles needs a map or a width and height");
+    this.capacity = o.capacity ?? 1024;
+    withScratch(4, (st) => {
+      this._h = api().tnw_marbles_create(map ? liveHandle(map, "TileMap") : 0, w, h, this.capacity, o.restitution ?? 1, st);
+      check(i32()[st >> 2], "Marbles");
+    });
+  }
+
+  /** Add a marble at (x, y) with velocity (vx, vy) per step and radius r; returns its index. */
+  add(x, y, vx, vy, r) { return check(api().tnw_marbles_add(liveHandle(this, "Marbles"), x, y, vx, vy, r), "Marbles.add"); }
+
+  /** Set a marble's velocity (pixels per step). */
+  setVelocity(i, vx, vy) { check(api().tnw_marbles_set_velocity(liveHandle(this, "Marbles"), i, vx, vy), "Marbles.setVelocity"); }
+
+  /** Advance `steps` steps (default 1). */
+  step(steps = 1) { check(api().tnw_marbles_step(liveHandle(this, "Marbles"), steps), "Marbles.step"); }
+
+  /** Number of marbles. */
+  get count() { return api().tnw_marbles_count(liveHandle(this, "Marbles")); }
+
+  /** Every marble: [{x, y, vx, vy, r}], by index. */
+  marbles() {
+    const n = this.count, p = api().tnw_marbles_data(this._h) >> 3, v = f64(), out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = { x: v[p + 5 * i], y: v[p + 5 * i + 1], vx: v[p + 5 * i + 2], vy: v[p + 5 * i + 3], r: v[p + 5 * i + 4] };
+    return out;
+  }
+
+  /** Kinetic energy (sum of r² v² / 2): constant with restitution 1. */
+  energy() { return api().tnw_marbles_energy(liveHandle(this, "Marbles")); }
+
+  /** Contacts resolved during the last step. */
+  get lastContacts() { return api().tnw_marbles_contacts(liveHandle(this, "Marbles")); }
+
+  free() { if (this._h) { api().tnw_marbles_destroy(this._h); this._h = 0; } }
+}
+
+/**
+ * The book's AI race car: it reads a target heading (degrees) from an angle map under it,
+ * turns towards it (plus a random variation when the angle changes), accelerates to its top
+ * speed and is slowed by the friction of the cell it is on (grass). Units are per step.
+ */
+export class AngleCar {
+  /**
+   * @param {object} o
+   * @param {number} o.width cells of the angle map
+   * @param {number} o.height
+   * @param {number} [o.tileWidth=64] pixels (also tileSize)
+   * @param {number} [o.tileHeight=64]
+   * @param {ArrayLike<number>} o.angles width*height headings in degrees (0 = +x, 90 = down)
+   * @param {ArrayLike<number>} o.friction width*height velocity multipliers per step
+   *        (the book: 0.96 on the track, 0.25 on grass)
+   * @param {number} o.x start centre, pixels
+   * @param {number} o.y
+   * @param {number} [o.rotation=0] radians
+   * @param {number} [o.jitter=20] degrees of random variation at each new map angle (0 = off)
+   * @param {number} [o.seed=1]
+   */
+  constructor(o) {
+    const { width: w, height: h } = o, n = w * h;
+    if (!(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) || o.angles?.length !== n || o.friction?.length !== n)
+      throw new TypeError("tilenav: AngleCar needs width, height and width*height angles and friction");
+    this._h = 0;
+    const a = alloc(4 * n), f = alloc(4 * n), st = alloc(4);
+    try {
+      const v = f32();
+      for (let i = 0; i < n; i++) { v[(a >> 2) + i] = o.angles[i]; v[(f >> 2) + i] = o.friction[i]; }
+      const tw = o.tileWidth ?? o.tileSize ?? 64, th = o.tileHeight ?? o.tileSize ?? 64;
+      this._h = api().tnw_car_create(w, h, tw, th, a, f, o.x, o.y, o.rotation ?? 0, o.jitter ?? 20, o.seed ?? 1, st);
+      check(i32()[st >> 2], "AngleCar");
+    } finally {
+      api().tnw_free(a); api().tnw_free(f); api().tnw_free(st);
+    }
+  }
+
+  /** Advance `steps` steps (default 1). */
+  step(steps = 1) { check(api().tnw_car_step(liveHandle(this, "AngleCar"), steps), "AngleCar.step"); }
+
+  /** {x, y, vx, vy, rotation, speed, friction}: pixels, pixels per step, radians. */
+  state() {
+    const p = api().tnw_car_state(liveHandle(this, "AngleCar")) >> 2, v = f32();
+    return { x: v[p], y: v[p + 1], vx: v[p + 2], vy: v[p + 3], rotation: v[p + 4], speed: v[p + 5], friction: v[p + 6] };
+  }
+
+  free() { if (this._h) { api().tnw_car_destroy(this._h); this._h = 0; } }
 }

@@ -2,7 +2,7 @@
 // Dijkstra written here, on handmade and seeded random grids, plus bad input.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { init, TileMap, PathFinder, FlowField, Crowd, TilenavError } from "../pkg/tilenav.mjs";
+import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, TilenavError } from "../pkg/tilenav.mjs";
 
 await init();
 
@@ -221,4 +221,78 @@ test("bad input throws defined errors", () => {
   pf.free();
   map.free();
   assert.throws(() => map.get(0, 0), /after free/);
+});
+
+// Distance from a point to the nearest point of a cell's square (0 inside).
+function distToCell(px, py, cx, cy, t) {
+  const dx = Math.max(cx * t - px, 0, px - (cx + 1) * t), dy = Math.max(cy * t - py, 0, py - (cy + 1) * t);
+  return Math.hypot(dx, dy);
+}
+
+test("marbles: elastic energy kept, they collide, never inside a wall or outside the world", () => {
+  const map = TileMap.fromText(["..........", "...##.....", "..........", "......#...", "#........."], { tileSize: 32 });
+  const r = rng(5);
+  for (const restitution of [1, 0.5]) {
+    const world = new Marbles({ map, restitution, capacity: 40 });
+    while (world.count < 40) {
+      const rad = 3 + r() * 5;
+      try { world.add(rad + r() * (320 - 2 * rad), rad + r() * (160 - 2 * rad), (r() - 0.5) * 12, (r() - 0.5) * 12, rad); } catch (e) {
+        assert.ok(e instanceof TilenavError); // on a wall: placed again
+      }
+    }
+    const e0 = world.energy();
+    let contacts = 0;
+    for (let step = 0; step < 400; step++) {
+      world.step();
+      contacts += world.lastContacts;
+      for (const m of world.marbles()) {
+        assert.ok(m.x >= m.r - 1e-6 && m.x <= 320 - m.r + 1e-6 && m.y >= m.r - 1e-6 && m.y <= 160 - m.r + 1e-6, "outside the world");
+        for (let cy = 0; cy < map.height; cy++) for (let cx = 0; cx < map.width; cx++)
+          if (!map.passable(cx, cy)) assert.ok(distToCell(m.x, m.y, cx, cy, 32) >= m.r - 1e-3, `marble in wall (${cx},${cy})`);
+      }
+    }
+    assert.ok(contacts > 50, `only ${contacts} contacts`);
+    if (restitution === 1) assert.ok(Math.abs(world.energy() - e0) <= 1e-6 * e0, `energy ${e0} -> ${world.energy()}`);
+    else assert.ok(world.energy() < 0.9 * e0);
+    world.free();
+  }
+  const small = new Marbles({ map, capacity: 1 });
+  assert.throws(() => small.add(4 * 32 + 16, 1 * 32 + 16, 0, 0, 5), TilenavError); // on a wall
+  assert.throws(() => small.add(2, 50, 0, 0, 5), (e) => e.status === -9); // crosses the edge
+  assert.equal(small.add(16, 16, 1, 0, 5), 0);
+  assert.throws(() => small.add(80, 16, 0, 0, 5), (e) => e.message.includes("full"));
+  assert.throws(() => small.setVelocity(3, 0, 0), TilenavError);
+  small.free();
+  map.free();
+});
+
+// The book's 10 x 8 track (1 grass, 2 track) and its angle layer.
+const TRACK = [1,1,1,1,1,1,1,1,1,1, 1,2,2,2,2,2,2,2,2,1, 1,2,2,2,2,2,2,2,2,1, 1,2,2,1,1,1,1,2,2,1,
+  1,2,2,1,1,1,1,2,2,1, 1,2,2,2,2,2,2,2,2,1, 1,2,2,2,2,2,2,2,2,1, 1,1,1,1,1,1,1,1,1,1];
+const ANGLES = [45,45,45,45,45,45,45,45,135,135, 315,0,0,0,0,0,0,90,135,135, 315,0,0,0,0,0,0,90,135,135,
+  315,315,270,315,315,315,315,90,90,135, 315,315,270,135,135,135,135,90,90,135, 315,315,270,180,180,180,180,180,180,135,
+  315,315,270,180,180,180,180,180,180,135, 315,270,270,225,225,225,225,225,225,225];
+
+test("AI car: one step by hand, then ten laps of the book's track with jitter, never off the map", () => {
+  const friction = TRACK.map((t) => (t === 1 ? 0.25 : 0.96));
+  const first = new AngleCar({ width: 10, height: 8, angles: new Array(80).fill(0), friction, x: 2.5 * 64, y: 2.5 * 64, jitter: 0 });
+  first.step();
+  const s = first.state(); // at rest on a 0-degree track cell: speed 0.08, vel = 0.08 * 0.96
+  assert.ok(Math.abs(s.speed - 0.08) < 1e-6 && Math.abs(s.vx - 0.0768) < 1e-6 && s.vy === 0, JSON.stringify(s));
+  first.free();
+  for (const seed of [1, 2, 3]) {
+    const car = new AngleCar({ width: 10, height: 8, angles: ANGLES, friction, x: 2.5 * 64, y: 2.5 * 64, seed });
+    const quadrant = (p) => { const cx = Math.floor(p.x / 64), cy = Math.floor(p.y / 64); return cy < 4 ? (cx < 5 ? 0 : 1) : (cx < 5 ? 3 : 2); };
+    let q = quadrant(car.state()), laps = 0;
+    for (let step = 0; step < 20000 && laps < 10; step++) {
+      car.step();
+      const p = car.state();
+      assert.ok(p.x >= 0 && p.x < 640 && p.y >= 0 && p.y < 512, "left the map");
+      const nq = quadrant(p);
+      if (nq === (q + 1) % 4) { if (nq === 0) laps++; q = nq; }
+    }
+    assert.equal(laps, 10, `seed ${seed}`);
+    car.free();
+  }
+  assert.throws(() => new AngleCar({ width: 2, height: 2, angles: [0], friction: [1, 1, 1, 1], x: 0, y: 0 }), TypeError);
 });

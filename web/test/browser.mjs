@@ -4,7 +4,7 @@
 // count equals a breadth-first search computed here on the grid read from the page. Then a
 // screenshot must show the path's colour along the walked cells. The other scenes must run
 // without page errors (tower defense: a placement is accepted and one that would wall off the
-// exit is refused).
+// exit is refused; the race track's cars move; marbles keep their energy and can be thrown).
 //
 //   node web/test/browser.mjs [outdir]     (CHROMIUM=/path overrides /usr/bin/chromium)
 import { chromium } from "playwright-core";
@@ -142,7 +142,7 @@ try {
   console.log(`web: screenshot ${outDir}/maze.png: path colour on all ${checked} segments, floor elsewhere`);
 
   // The other scenes run; tower defense accepts a tower and refuses a wall-off.
-  for (const name of ["heuristics", "flow", "td"]) {
+  for (const name of ["heuristics", "flow", "td", "car", "marbles"]) {
     await page.click(`button[data-scene=${name}]`);
     const f0 = await page.evaluate(() => window.tilenavDemo.frames());
     await page.waitForFunction((f) => window.tilenavDemo.frames() > f + 30, f0, { timeout: 20000 });
@@ -178,10 +178,40 @@ try {
       assert.ok(s2.spawned > 0, "no creeps spawned");
       console.log(`web: tower defense: 2 towers placed, the wall-off refused ("${s2.message}"); ${s2.spawned} creeps spawned`);
     }
+    if (name === "car") {
+      assert.ok(s.steps > 0 && Math.hypot(s.ai.x - 120, s.ai.y - 120) > 1, "the AI car did not move");
+      const p0 = s.player;
+      await page.keyboard.down("ArrowUp");
+      await page.waitForTimeout(500);
+      await page.keyboard.up("ArrowUp");
+      const p1 = (await page.evaluate(() => window.tilenavDemo.state())).player;
+      assert.ok(p1.x - p0.x > 5, `the player's car did not drive forward (${p0.x} -> ${p1.x})`);
+      console.log(`web: race track: AI car at (${s.ai.x.toFixed(0)}, ${s.ai.y.toFixed(0)}) after ${s.steps} steps; the arrow key drove the player ${(p1.x - p0.x).toFixed(0)} px`);
+    }
+    if (name === "marbles") {
+      // elastic: the energy stays put from frame to frame (to float rounding)
+      const e0 = s.energy;
+      await page.waitForFunction((f) => window.tilenavDemo.frames() > f + 20, await page.evaluate(() => window.tilenavDemo.frames()));
+      const s1 = await page.evaluate(() => window.tilenavDemo.state());
+      assert.ok(Math.abs(s1.energy - e0) <= 1e-6 * e0, `energy ${e0} -> ${s1.energy}`);
+      assert.ok(s1.contacts > 0, "no marble touched another");
+      // drag from the biggest marble and release: it is thrown
+      const big = s1.marbles.reduce((b, m, i) => (m.r > s1.marbles[b].r ? i : b), 0);
+      const box = await canvas.boundingBox(), k = box.width / (st.width * st.tile);
+      const m = (await page.evaluate(() => window.tilenavDemo.state())).marbles[big];
+      await page.mouse.move(box.x + m.x * k, box.y + m.y * k);
+      await page.mouse.down();
+      await page.mouse.move(box.x + m.x * k + 60, box.y + m.y * k + 30, { steps: 4 });
+      await page.mouse.up();
+      const s2 = await page.evaluate(() => window.tilenavDemo.state());
+      assert.equal(s2.throws, 1, "the drag did not throw a marble");
+      assert.ok(Math.abs(s2.energy - s1.energy) > 1e-3 * s1.energy, "throwing did not change the energy");
+      console.log(`web: marbles: energy ${e0.toFixed(3)} kept over 20 frames, ${s1.contacts} contacts; a drag threw marble ${big}`);
+    }
     await canvas.screenshot({ path: `${outDir}/${name}.png` });
   }
   assert.deepEqual(errors, [], "page errors");
-  console.log("web: heuristics, flow and tower-defense scenes ran without page errors");
+  console.log("web: heuristics, flow, tower-defense, race-track and marbles scenes ran without page errors");
   console.log("web: browser test passed");
 } catch (e) {
   failed = true;
