@@ -1,6 +1,6 @@
 // The scenes of the reference documents on one canvas, driven by the tilenav JavaScript API.
 // window.tilenavDemo exposes the current scene's state for the browser test (web/test/).
-import { init, version, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar } from "../pkg/tilenav.mjs";
+import { init, version, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, GridWanderer } from "../pkg/tilenav.mjs";
 
 const TILE = 32, COLS = 21, ROWS = 15;
 const canvas = document.getElementById("view");
@@ -498,8 +498,96 @@ function marblesScene() {
   };
 }
 
+// ---- scene 7: tile collision: walk between walls and collect the moving bombs --------------
+// The book's chapter 3: the player's box moves with the arrow keys and slides along walls
+// (TileMap.moveBox: never inside a wall at any speed); bombs wander the rows and columns
+// (GridWanderer) and are collected when their centre is inside the player's box.
+function bombsScene() {
+  const rows = [
+    ".....................",
+    ".###.#####.###.####..",
+    ".#.......#...#....#..",
+    ".#.###.#.###.#.##.#..",
+    "...#...#.....#..#....",
+    ".###.#####.#.##.####.",
+    ".....#.....#.........",
+    "####.#.#######.#####.",
+    ".....#.......#.......",
+    ".#####.#####.#.#####.",
+    ".......#.....#.....#.",
+    ".#####.#.#######.#.#.",
+    ".#.....#.........#...",
+    ".#.#########.#######.",
+    ".....................",
+  ];
+  const map = TileMap.fromText(rows, { tileSize: TILE });
+  const SIZE = 22, SPEED = 3;
+  let player = { x: 5, y: 5, w: SIZE, h: SIZE };
+  const r = rng(8), bombs = [];
+  while (bombs.length < 8) {
+    const x = Math.floor(r() * COLS), y = Math.floor(r() * ROWS);
+    if (map.passable(x, y) && x + y > 6 && !bombs.some((b) => b.start.x === x && b.start.y === y))
+      bombs.push({ start: { x, y }, w: new GridWanderer(map, { x, y }, { speed: 1.2, seed: 100 + bombs.length }), alive: true });
+  }
+  const keys = new Set();
+  const onKey = (e) => {
+    if (!e.key.startsWith("Arrow")) return;
+    e.preventDefault();
+    if (e.type === "keydown") keys.add(e.key); else keys.delete(e.key);
+  };
+  window.addEventListener("keydown", onKey);
+  window.addEventListener("keyup", onKey);
+  let acc = 0, collected = 0, blocked = 0;
+  return {
+    help: "Arrow keys: walk between the walls (the box slides along them and never enters one) and collect the wandering bombs.",
+    click() {},
+    update(dt) {
+      acc = Math.min(acc + dt, 0.1);
+      while (acc >= 1 / 60) {
+        acc -= 1 / 60;
+        const dx = (keys.has("ArrowRight") ? SPEED : 0) - (keys.has("ArrowLeft") ? SPEED : 0);
+        const dy = (keys.has("ArrowDown") ? SPEED : 0) - (keys.has("ArrowUp") ? SPEED : 0);
+        if (dx || dy) {
+          const m = map.moveBox(player, dx, dy);
+          if (m.blockedX || m.blockedY) blocked++;
+          player = { ...player, x: m.x, y: m.y };
+        }
+        for (const b of bombs) {
+          if (!b.alive) continue;
+          b.w.step();
+          const s = b.w.state();
+          if (s.x >= player.x && s.x < player.x + SIZE && s.y >= player.y && s.y < player.y + SIZE) { b.alive = false; collected++; }
+        }
+      }
+      info.textContent = `bombs collected ${collected} of ${bombs.length}` + (collected === bombs.length ? " — all of them!" : "");
+    },
+    draw() {
+      drawGrid(map, { 0: "#34403a" }, "#8a6d4a");
+      for (const b of bombs) if (b.alive) {
+        const s = b.w.state();
+        dot(s.x, s.y, 9, "#222"); dot(s.x - 3, s.y - 3, 3, "#777");
+        ctx.strokeStyle = "#f5a623"; ctx.lineWidth = 2;
+        ctx.beginPath(); ctx.moveTo(s.x + 5, s.y - 7); ctx.lineTo(s.x + 9, s.y - 12); ctx.stroke();
+      }
+      ctx.fillStyle = "#6fd3ff"; ctx.fillRect(player.x, player.y, SIZE, SIZE);
+      ctx.fillStyle = "#0b2a3a"; ctx.fillRect(player.x + 5, player.y + 6, 4, 4); ctx.fillRect(player.x + 13, player.y + 6, 4, 4);
+    },
+    state() {
+      return {
+        scene: "bombs", width: map.width, height: map.height, tile: TILE, passable: Array.from(map.passableGrid()),
+        player: { ...player }, collected, blocked, bombs: bombs.map((b) => ({ alive: b.alive, ...b.w.state() })),
+      };
+    },
+    free() {
+      window.removeEventListener("keydown", onKey); window.removeEventListener("keyup", onKey);
+      for (const b of bombs) b.w.free();
+      map.free();
+    },
+  };
+}
+
 // ---- page ------------------------------------------------------------------------------------
-const SCENES = { maze: mazeScene, heuristics: heuristicsScene, flow: flowScene, td: tdScene, car: carScene, marbles: marblesScene };
+const SCENES = { maze: mazeScene, heuristics: heuristicsScene, flow: flowScene, td: tdScene, car: carScene, marbles: marblesScene, bombs: bombsScene };
 let scene = null, sceneName = "";
 
 function show(name) {

@@ -13,6 +13,7 @@
 #include "tilenav/map.h"
 #include "tilenav/rng.h"
 #include "tilenav/search.h"
+#include "tilenav/tile_collision.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -802,4 +803,110 @@ int32_t tnw_car_step(tnw_car *c, int32_t steps)
 const tn_car *tnw_car_state(const tnw_car *c)
 {
     return c ? &c->car : NULL;
+}
+
+/* ---- tile collision and the grid wanderer (book ch. 3 and 6) ----------------------------- */
+
+TNW_EXPORT(tnw_tile_move_box)
+int32_t tnw_tile_move_box(const tn_map *map, float *box, float dx, float dy, uint32_t *flags);
+TNW_EXPORT(tnw_tile_hit_blocked)
+int32_t tnw_tile_hit_blocked(const tn_map *map, const float *box, int32_t points, int32_t *hit);
+
+/* Move the box box[0..8) = x, y, w, h, area_x, area_y, area_w, area_h by (dx, dy) without
+ * entering a blocked cell; box[0..2) receive the new position, *flags the TN_TILE_* flags. */
+int32_t tnw_tile_move_box(const tn_map *map, float *box, float dx, float dy, uint32_t *flags)
+{
+    if (!box)
+        return TN_E_INVALID_ARG;
+    tn_tile_box b = {box[0], box[1], box[2], box[3], box[4], box[5], box[6], box[7]};
+    tn_tile_box_move mv;
+    tn_status st = tn_tile_move_box(map, &b, (tn_vec2){dx, dy}, &mv);
+    if (st != TN_OK)
+        return (int32_t)st;
+    box[0] = b.x;
+    box[1] = b.y;
+    if (flags)
+        *flags = mv.flags;
+    return TN_OK;
+}
+
+/* The book's hitTestTile against walls: *hit = 1 when the point set (tn_tile_points) of the
+ * box is in a blocked cell. */
+int32_t tnw_tile_hit_blocked(const tn_map *map, const float *box, int32_t points, int32_t *hit)
+{
+    if (!box || !hit)
+        return TN_E_INVALID_ARG;
+    tn_tile_box b = {box[0], box[1], box[2], box[3], box[4], box[5], box[6], box[7]};
+    tn_tile_hit h;
+    tn_status st = tn_tile_hit_blocked(map, &b, (tn_tile_points)points, &h);
+    if (st == TN_OK)
+        *hit = h.hit ? 1 : 0;
+    return (int32_t)st;
+}
+
+typedef struct tnw_wanderer {
+    tn_grid_walker walker; /* pos at 0, cell at 8, dir at 16: read by tilenav.mjs */
+    const tn_map *map;
+    tn_rng rng;
+} tnw_wanderer;
+
+_Static_assert(offsetof(tn_grid_walker, pos) == 0 && offsetof(tn_grid_walker, cell) == 8 &&
+                   offsetof(tn_grid_walker, dir) == 16,
+               "walker layout");
+
+TNW_EXPORT(tnw_wanderer_create)
+tnw_wanderer *tnw_wanderer_create(const tn_map *map, int32_t cx, int32_t cy, float speed,
+                                  double seed, int32_t *status);
+TNW_EXPORT(tnw_wanderer_destroy) void tnw_wanderer_destroy(tnw_wanderer *w);
+TNW_EXPORT(tnw_wanderer_step) int32_t tnw_wanderer_step(tnw_wanderer *w, int32_t steps);
+TNW_EXPORT(tnw_wanderer_state) const tn_grid_walker *tnw_wanderer_state(const tnw_wanderer *w);
+
+/* A sprite that wanders the rows and columns of `map` (the book's moving bombs). */
+tnw_wanderer *tnw_wanderer_create(const tn_map *map, int32_t cx, int32_t cy, float speed,
+                                  double seed, int32_t *status)
+{
+    tn_status st = TN_OK;
+    tnw_wanderer *w = NULL;
+    if (!(seed >= 0.0 && seed < 18446744073709551616.0)) {
+        st = TN_E_INVALID_ARG;
+        goto done;
+    }
+    w = calloc(1, sizeof *w);
+    if (!w) {
+        st = TN_E_NOMEM;
+        goto done;
+    }
+    w->map = map;
+    w->rng = tn_rng_seed((uint64_t)seed);
+    st = tn_grid_walker_init(&w->walker, map, (tn_cell){cx, cy}, speed, NULL, 0);
+done:
+    if (st != TN_OK) {
+        free(w);
+        w = NULL;
+    }
+    if (status)
+        *status = (int32_t)st;
+    return w;
+}
+
+void tnw_wanderer_destroy(tnw_wanderer *w)
+{
+    free(w);
+}
+
+int32_t tnw_wanderer_step(tnw_wanderer *w, int32_t steps)
+{
+    if (!w || steps < 0)
+        return TN_E_INVALID_ARG;
+    for (int32_t i = 0; i < steps; i++) {
+        tn_status st = tn_grid_wander_step(&w->walker, w->map, &w->rng);
+        if (st != TN_OK)
+            return (int32_t)st;
+    }
+    return TN_OK;
+}
+
+const tn_grid_walker *tnw_wanderer_state(const tnw_wanderer *w)
+{
+    return w ? &w->walker : NULL;
 }

@@ -2,7 +2,7 @@
 // library compiled to WebAssembly (tilenav.wasm, next to this file). No dependencies; works in
 // browsers (ES modules) and in Node.js 18+.
 //
-//   import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar } from "tilenav";
+//   import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, GridWanderer } from "tilenav";
 //   await init();                                  // once, before anything else
 //   const map = TileMap.fromArray([0, 0, 1, 0], 2); // 2x2 cells, value 1 = wall
 //   const pf = new PathFinder(map);
@@ -145,6 +145,13 @@ function writeCells(ptr, cells) {
   cells.forEach((c, i) => { v[(ptr >> 2) + 2 * i] = c.x; v[(ptr >> 2) + 2 * i + 1] = c.y; });
 }
 
+const POINTS = { center: 0, some: 1, every: 2, "any-cell": 3, "all-cells": 4 };
+
+function writeBox(p, b) {
+  const v = f32(), o = p >> 2;
+  [b.x, b.y, b.w, b.h, b.areaX ?? 0, b.areaY ?? 0, b.areaW ?? 0, b.areaH ?? 0].forEach((x, i) => { v[o + i] = x; });
+}
+
 const DIAGONAL = { "no-cut": 0, never: 1, "4": 1, one: 2, "corner-cut": 2, always: 3 };
 const ALGO = { astar: 0, "a*": 0, dijkstra: 1, jps: 2 };
 const HEURISTIC = { auto: 0, manhattan: 1, euclidean: 2, octile: 3, diagonal: 3, chebyshev: 4, zero: 5 };
@@ -279,6 +286,37 @@ export class TileMap {
 
   /** The centre of a cell in pixels. */
   center(x, y) { return { x: (x + 0.5) * this.tileWidth, y: (y + 0.5) * this.tileHeight }; }
+
+  /**
+   * Move a sprite box by (dx, dy) pixels without entering a blocked cell (the map's edges
+   * block too): along x, then y, each as far as it goes, sliding along walls, no tunnelling.
+   * @param {{x:number,y:number,w:number,h:number,areaX?:number,areaY?:number,areaW?:number,areaH?:number}} box
+   *        the sprite's top-left and size, and an optional collision area inside it (the book's
+   *        elf feet: areaX 22, areaY 44, areaW 20, areaH 20 on a 64 x 64 sprite)
+   * @returns {{x:number, y:number, blockedX:boolean, blockedY:boolean}} the new top-left
+   */
+  moveBox(box, dx, dy) {
+    return withScratch(36, (p) => {
+      writeBox(p, box);
+      check(api().tnw_tile_move_box(liveHandle(this, "TileMap"), p, dx, dy, p + 32), "TileMap.moveBox");
+      const v = f32(), flags = new Uint32Array(api().memory.buffer, p + 32, 1)[0];
+      return { x: v[p >> 2], y: v[(p >> 2) + 1], blockedX: (flags & 1) !== 0, blockedY: (flags & 2) !== 0 };
+    });
+  }
+
+  /**
+   * The book's hitTestTile against walls: is the box's point set in a blocked cell (or outside)?
+   * @param box as in moveBox()
+   * @param {"center"|"some"|"every"|"any-cell"|"all-cells"} [points="some"]
+   */
+  hitTestWalls(box, points = "some") {
+    return withScratch(36, (p) => {
+      writeBox(p, box);
+      check(api().tnw_tile_hit_blocked(liveHandle(this, "TileMap"), p, pick(POINTS, points, "points", 1), p + 32),
+        "TileMap.hitTestWalls");
+      return i32()[(p + 32) >> 2] !== 0;
+    });
+  }
 
   /** Release the map's memory. Fields and crowds made on it must be freed first. */
   free() { if (this._h) { api().tnw_map_destroy(this._h); this._h = 0; } }
@@ -679,4 +717,35 @@ export class AngleCar {
   }
 
   free() { if (this._h) { api().tnw_car_destroy(this._h); this._h = 0; } }
+}
+
+/**
+ * A sprite that wanders the rows and columns of a map (the book's moving bombs): it moves
+ * `speed` pixels per step and, on each cell centre, takes a random open direction among the
+ * four neighbours (reversing at the map's edge).
+ */
+export class GridWanderer {
+  /**
+   * @param {TileMap} map (must outlive the wanderer)
+   * @param {{x:number,y:number}} cell the start cell (passable)
+   * @param {{speed?: number, seed?: number}} [o] pixels per step (default 1), random seed
+   */
+  constructor(map, cell, o = {}) {
+    this.map = map;
+    withScratch(4, (st) => {
+      this._h = api().tnw_wanderer_create(liveHandle(map, "TileMap"), cell.x, cell.y, o.speed ?? 1, o.seed ?? 1, st);
+      check(i32()[st >> 2], "GridWanderer");
+    });
+  }
+
+  /** Advance `steps` steps (default 1). */
+  step(steps = 1) { check(api().tnw_wanderer_step(liveHandle(this, "GridWanderer"), steps), "GridWanderer.step"); }
+
+  /** {x, y, cell: {x, y}, dir: {x, y}}: centre in pixels, last cell centre reached, direction. */
+  state() {
+    const p = api().tnw_wanderer_state(liveHandle(this, "GridWanderer")), v = f32(), iv = i32(), o = p >> 2;
+    return { x: v[o], y: v[o + 1], cell: { x: iv[o + 2], y: iv[o + 3] }, dir: { x: iv[o + 4], y: iv[o + 5] } };
+  }
+
+  free() { if (this._h) { api().tnw_wanderer_destroy(this._h); this._h = 0; } }
 }

@@ -2,7 +2,7 @@
 // Dijkstra written here, on handmade and seeded random grids, plus bad input.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, TilenavError } from "../pkg/tilenav.mjs";
+import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, GridWanderer, TilenavError } from "../pkg/tilenav.mjs";
 
 await init();
 
@@ -295,4 +295,60 @@ test("AI car: one step by hand, then ten laps of the book's track with jitter, n
     car.free();
   }
   assert.throws(() => new AngleCar({ width: 2, height: 2, angles: [0], friction: [1, 1, 1, 1], x: 0, y: 0 }), TypeError);
+});
+
+// Does the box [x, x+w) x [y, y+h) overlap a blocked cell or leave the map? (interiors only)
+function boxInWall(map, x, y, w, h) {
+  const t = map.tileWidth;
+  if (x < -1e-3 || y < -1e-3 || x + w > map.width * t + 1e-3 || y + h > map.height * t + 1e-3) return true;
+  for (let cy = Math.floor(y / t); cy * t < y + h - 1e-3; cy++)
+    for (let cx = Math.floor(x / t); cx * t < x + w - 1e-3; cx++)
+      if (!map.passable(cx, cy)) return true;
+  return false;
+}
+
+test("moveBox: random moves never end in a wall, slide along walls; hitTestWalls agrees", () => {
+  const map = TileMap.fromText(["........", ".##..#..", ".#......", "....##..", "..#....."], { tileSize: 32 });
+  const r = rng(9);
+  let box = { x: 0, y: 0, w: 20, h: 20 }, blocked = 0, moved = 0;
+  for (let i = 0; i < 3000; i++) {
+    const dx = (r() - 0.5) * 40, dy = (r() - 0.5) * 40, res = map.moveBox(box, dx, dy);
+    assert.ok(!boxInWall(map, res.x, res.y, box.w, box.h), `step ${i}: box at ${res.x},${res.y} in a wall`);
+    if (res.blockedX || res.blockedY) blocked++;
+    // an unblocked axis moves the full amount
+    if (!res.blockedX) assert.ok(Math.abs(res.x - box.x - dx) < 1e-3);
+    if (!res.blockedY) assert.ok(Math.abs(res.y - box.y - dy) < 1e-3);
+    moved += Math.hypot(res.x - box.x, res.y - box.y);
+    box = { ...box, x: res.x, y: res.y };
+    assert.equal(map.hitTestWalls(box, "any-cell"), false);
+  }
+  assert.ok(blocked > 100 && moved > 1000, `blocked ${blocked}, moved ${moved}`);
+  // hit tests by hand: a box over (1, 1) (a wall) and one on open floor
+  assert.equal(map.hitTestWalls({ x: 36, y: 36, w: 8, h: 8 }, "center"), true);
+  assert.equal(map.hitTestWalls({ x: 100, y: 4, w: 8, h: 8 }, "every"), false);
+  // a collision area: the sprite overlaps the wall at (1, 1) but its feet do not
+  assert.equal(map.hitTestWalls({ x: 28, y: 4, w: 32, h: 32, areaX: 0, areaY: 0, areaW: 4, areaH: 4 }, "some"), false);
+  assert.throws(() => map.moveBox({ x: 0, y: 0, w: 0, h: 4 }, 1, 1), TilenavError);
+  map.free();
+});
+
+test("GridWanderer: stays on open rows and columns, never in a wall, wanders over many cells", () => {
+  const map = TileMap.fromText(["........", ".##..#..", ".#......", "....##..", "..#....."], { tileSize: 32 });
+  const w = new GridWanderer(map, { x: 0, y: 0 }, { speed: 3, seed: 4 });
+  let prev = w.state(), turns = 0;
+  const seen = new Set();
+  for (let i = 0; i < 4000; i++) {
+    w.step();
+    const s = w.state(), cx = (s.x - 16) / 32, cy = (s.y - 16) / 32;
+    assert.ok(Number.isInteger(cx) || Number.isInteger(cy), `off the grid lines at ${s.x},${s.y}`);
+    assert.ok(map.passable(Math.floor(s.x / 32), Math.floor(s.y / 32)), "inside a wall");
+    assert.ok(map.passable(s.cell.x, s.cell.y));
+    if (s.dir.x !== prev.dir.x || s.dir.y !== prev.dir.y) turns++;
+    seen.add(`${Math.floor(s.x / 32)},${Math.floor(s.y / 32)}`);
+    prev = s;
+  }
+  assert.ok(turns > 20 && seen.size > 15, `turns ${turns}, cells ${seen.size}`);
+  assert.throws(() => new GridWanderer(map, { x: 1, y: 1 }), TilenavError); // a wall
+  w.free();
+  map.free();
 });

@@ -4,7 +4,8 @@
 // count equals a breadth-first search computed here on the grid read from the page. Then a
 // screenshot must show the path's colour along the walked cells. The other scenes must run
 // without page errors (tower defense: a placement is accepted and one that would wall off the
-// exit is refused; the race track's cars move; marbles keep their energy and can be thrown).
+// exit is refused; the race track's cars move; marbles keep their energy and can be thrown;
+// the player walks between walls without entering one).
 //
 //   node web/test/browser.mjs [outdir]     (CHROMIUM=/path overrides /usr/bin/chromium)
 import { chromium } from "playwright-core";
@@ -142,7 +143,7 @@ try {
   console.log(`web: screenshot ${outDir}/maze.png: path colour on all ${checked} segments, floor elsewhere`);
 
   // The other scenes run; tower defense accepts a tower and refuses a wall-off.
-  for (const name of ["heuristics", "flow", "td", "car", "marbles"]) {
+  for (const name of ["heuristics", "flow", "td", "car", "marbles", "bombs"]) {
     await page.click(`button[data-scene=${name}]`);
     const f0 = await page.evaluate(() => window.tilenavDemo.frames());
     await page.waitForFunction((f) => window.tilenavDemo.frames() > f + 30, f0, { timeout: 20000 });
@@ -208,10 +209,36 @@ try {
       assert.ok(Math.abs(s2.energy - s1.energy) > 1e-3 * s1.energy, "throwing did not change the energy");
       console.log(`web: marbles: energy ${e0.toFixed(3)} kept over 20 frames, ${s1.contacts} contacts; a drag threw marble ${big}`);
     }
+    if (name === "bombs") {
+      // walk right, down into a wall, right: the box moves, is blocked, and never overlaps a wall
+      const inWall = (b, g) => {
+        for (let cy = Math.floor(b.y / g.tile); cy * g.tile < b.y + b.h; cy++)
+          for (let cx = Math.floor(b.x / g.tile); cx * g.tile < b.x + b.w; cx++)
+            if (cx < 0 || cy < 0 || cx >= g.width || cy >= g.height || !g.passable[cy * g.width + cx]) return true;
+        return false;
+      };
+      const p0 = s.player;
+      let worst = false;
+      for (const key of ["ArrowRight", "ArrowDown", "ArrowRight"]) {
+        await page.keyboard.down(key);
+        for (let k = 0; k < 6; k++) {
+          await page.waitForTimeout(100);
+          const g = await page.evaluate(() => window.tilenavDemo.state());
+          if (inWall(g.player, g)) worst = true;
+          for (const b of g.bombs) if (b.alive && !g.passable[Math.floor(b.y / g.tile) * g.width + Math.floor(b.x / g.tile)]) worst = true;
+        }
+        await page.keyboard.up(key);
+      }
+      const g = await page.evaluate(() => window.tilenavDemo.state());
+      assert.equal(worst, false, "the player or a bomb overlapped a wall");
+      assert.ok(Math.hypot(g.player.x - p0.x, g.player.y - p0.y) > 10, "the player did not move");
+      assert.ok(g.blocked > 0, "the walls never blocked the player");
+      console.log(`web: walls and bombs: the player moved to (${g.player.x.toFixed(0)}, ${g.player.y.toFixed(0)}), blocked ${g.blocked} times, never inside a wall`);
+    }
     await canvas.screenshot({ path: `${outDir}/${name}.png` });
   }
   assert.deepEqual(errors, [], "page errors");
-  console.log("web: heuristics, flow, tower-defense, race-track and marbles scenes ran without page errors");
+  console.log("web: heuristics, flow, tower-defense, race-track, marbles and bombs scenes ran without page errors");
   console.log("web: browser test passed");
 } catch (e) {
   failed = true;
