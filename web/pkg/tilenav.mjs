@@ -103,6 +103,7 @@ export function init(source) {
       wasm = instance.exports;
       return { version: version() };
     })();
+    initPromise.catch(() => { initPromise = null; }); // a failed load may be retried
   }
   return initPromise;
 }
@@ -220,6 +221,9 @@ export class TileMap {
       for (const value of this._costs.keys()) seen.add(value);
       for (const value of this._blocked) seen.add(value);
       for (const value of seen) this._terrain(value);
+    } catch (e) {
+      if (this._h) { w.tnw_map_destroy(this._h); this._h = 0; } // no half-made map left behind
+      throw e;
     } finally {
       w.tnw_free(cellsPtr);
       w.tnw_free(st);

@@ -352,3 +352,19 @@ test("GridWanderer: stays on open rows and columns, never in a wall, wanders ove
   w.free();
   map.free();
 });
+
+test("init: a failed load rejects with a message and may be retried", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const url = new URL("../pkg/tilenav.mjs", import.meta.url).href;
+  const script = `
+    const tn = await import(${JSON.stringify(url)});
+    try { tn.version(); console.log("no-throw"); } catch (e) { console.log("before:", e.message); }
+    try { await tn.init(new URL("./missing.wasm", ${JSON.stringify(url)})); } catch (e) { console.log("failed:", e.code); }
+    const v = await tn.init();
+    console.log("retry:", v.version);`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /before: tilenav: call `await init\(\)` first/);
+  assert.match(r.stdout, /failed: ENOENT/);
+  assert.match(r.stdout, /retry: \d+\.\d+\.\d+/);
+});
