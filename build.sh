@@ -12,7 +12,7 @@
 #   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and without SSE2
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
-#   ./build.sh deps      only install the missing Debian packages
+#   ./build.sh deps      only install the missing Debian packages (and web/'s npm package)
 #
 # Build trees go to build/<mode>. Set JOBS to limit parallel jobs (default: all cores).
 set -eu
@@ -24,6 +24,11 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # what demo and test need; the checking modes (strict, tsan, fuzz, format) add DEV_PACKAGES
 PACKAGES="build-essential cmake pkg-config libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libpng-dev libgif-dev libstb-dev"
 DEV_PACKAGES="clang clang-format libclang-rt-14-dev valgrind python3"
+# the web build and its browser test (web/): clang for wasm32-wasi, node, chromium
+DEV_PACKAGES="$DEV_PACKAGES lld-14 wasi-libc libclang-rt-14-dev-wasm32 chromium"
+# node/npm only when missing: a NodeSource nodejs bundles npm, and Debian's npm conflicts with it
+command -v node >/dev/null 2>&1 || DEV_PACKAGES="$DEV_PACKAGES nodejs"
+command -v npm >/dev/null 2>&1 || DEV_PACKAGES="$DEV_PACKAGES npm"
 
 deps() { # [extra packages...]
     missing=""
@@ -57,6 +62,11 @@ mode=${1:-help}
 case "$mode" in
 deps)
     deps $DEV_PACKAGES
+    # the browser test's one npm package (playwright-core; no browser download), pinned by
+    # web/package-lock.json
+    if [ ! -f web/node_modules/playwright-core/package.json ]; then
+        (cd web && npm ci --no-audit --no-fund)
+    fi
     ;;
 demo)
     deps

@@ -1,0 +1,755 @@
+// tilenav for JavaScript: tile maps, shortest paths, flow fields and crowds, running the C
+// library compiled to WebAssembly (tilenav.wasm, next to this file). No dependencies; works in
+// browsers (ES modules) and in Node.js 18+.
+//
+//   import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, GridWanderer } from "tilenav";
+//   await init();                                  // once, before anything else
+//   const map = TileMap.fromArray([0, 0, 1, 0], 2); // 2x2 cells, value 1 = wall
+//   const pf = new PathFinder(map);
+//   pf.find({ x: 0, y: 0 }, { x: 0, y: 1 }).path;    // [{x: 0, y: 0}, {x: 0, y: 1}]
+//
+// Every object made here holds memory inside the WebAssembly instance: call free() when done
+// (objects are not garbage collected on that side). See README.md for the whole API.
+
+let wasm = null; // the instance's exports once init() has run
+let initPromise = null;
+
+const STATUS = {
+  0: "ok", 1: "partial", 2: "no path", 3: "in progress", 4: "closest",
+  [-1]: "invalid argument", [-2]: "out of memory", [-3]: "too large",
+  [-4]: "buffer too small", [-5]: "stale id", [-6]: "parse error", [-7]: "io error",
+  [-8]: "unsupported", [-9]: "out of map", [-10]: "start blocked", [-11]: "goal blocked",
+  [-12]: "map changed", [-13]: "full", [-14]: "not found", [-15]: "state",
+};
+
+/** An error from the library: `status` is the C status code (negative), `message` its name. */
+export class TilenavError extends Error {
+  constructor(status, what) {
+    super(`${what}: ${STATUS[status] ?? `status ${status}`}`);
+    this.name = "TilenavError";
+    this.status = status;
+  }
+}
+
+function check(status, what) {
+  if (status < 0) throw new TilenavError(status, what);
+  return status;
+}
+
+function api() {
+  if (!wasm) throw new Error("tilenav: call `await init()` first");
+  return wasm;
+}
+
+// WASI imports: the library makes no system calls in its release build, but a module built
+// with asserts on would print and abort through these.
+function wasiImports(getMemory) {
+  const enosys = () => 52;
+  return new Proxy({
+    fd_write(fd, iovs, iovsLen, nwritten) {
+      const mem = new DataView(getMemory().buffer);
+      let text = "", total = 0;
+      for (let i = 0; i < iovsLen; i++) {
+        const ptr = mem.getUint32(iovs + 8 * i, true), len = mem.getUint32(iovs + 8 * i + 4, true);
+        text += new TextDecoder().decode(new Uint8Array(getMemory().buffer, ptr, len));
+        total += len;
+      }
+      (fd === 2 ? console.error : console.log)(text.replace(/\n$/, ""));
+      mem.setUint32(nwritten, total, true);
+      return 0;
+    },
+    proc_exit(code) { throw new Error(`tilenav: aborted (exit ${code})`); },
+    environ_sizes_get(count, size) {
+      const mem = new DataView(getMemory().buffer);
+      mem.setUint32(count, 0, true); mem.setUint32(size, 0, true);
+      return 0;
+    },
+    environ_get: () => 0,
+  }, { get: (t, k) => (k in t ? t[k] : enosys) });
+}
+
+async function loadBytes(source) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  const url = source instanceof URL ? source : new URL(source, import.meta.url);
+  if (url.protocol === "file:") { // Node.js: fetch() cannot read files
+    const { readFile } = await import("node:fs/promises");
+    return readFile(url);
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`tilenav: cannot load ${url} (HTTP ${res.status})`);
+  return res.arrayBuffer();
+}
+
+/**
+ * Load and start the WebAssembly module. Call once (later calls return the same promise).
+ * @param {string|URL|ArrayBuffer|Uint8Array|WebAssembly.Module} [source] where tilenav.wasm is;
+ *        default: next to this file.
+ * @returns {Promise<{version: string}>}
+ */
+export function init(source) {
+  if (!initPromise) {
+    initPromise = (async () => {
+      let memory = null;
+      const imports = { wasi_snapshot_preview1: wasiImports(() => memory) };
+      let instance;
+      if (source instanceof WebAssembly.Module) {
+        instance = await WebAssembly.instantiate(source, imports);
+      } else {
+        const bytes = await loadBytes(source ?? new URL("./tilenav.wasm", import.meta.url));
+        ({ instance } = await WebAssembly.instantiate(bytes, imports));
+      }
+      memory = instance.exports.memory;
+      instance.exports._initialize?.();
+      wasm = instance.exports;
+      return { version: version() };
+    })();
+    initPromise.catch(() => { initPromise = null; }); // a failed load may be retried
+  }
+  return initPromise;
+}
+
+/** The C library's version string, e.g. "0.1.0". */
+export function version() {
+  return cString(api().tnw_version());
+}
+
+function cString(ptr) {
+  const bytes = new Uint8Array(api().memory.buffer, ptr);
+  return new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+}
+
+// A scratch block in the module's memory, freed by the caller. Views into memory.buffer must be
+// made after every call that may grow memory, so helpers below always make fresh ones.
+function alloc(bytes) {
+  const p = api().tnw_alloc(bytes);
+  if (!p) throw new TilenavError(-2, "alloc");
+  return p;
+}
+const i32 = () => new Int32Array(api().memory.buffer);
+const f32 = () => new Float32Array(api().memory.buffer);
+const f64 = () => new Float64Array(api().memory.buffer);
+const u8 = () => new Uint8Array(api().memory.buffer);
+
+function withScratch(bytes, fn) {
+  const p = alloc(bytes);
+  try { return fn(p); } finally { api().tnw_free(p); }
+}
+
+function cellsToArray(ptr, n) {
+  const v = i32(), out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = { x: v[(ptr >> 2) + 2 * i], y: v[(ptr >> 2) + 2 * i + 1] };
+  return out;
+}
+
+function writeCells(ptr, cells) {
+  const v = i32();
+  cells.forEach((c, i) => { v[(ptr >> 2) + 2 * i] = c.x; v[(ptr >> 2) + 2 * i + 1] = c.y; });
+}
+
+const POINTS = { center: 0, some: 1, every: 2, "any-cell": 3, "all-cells": 4 };
+
+function writeBox(p, b) {
+  const v = f32(), o = p >> 2;
+  [b.x, b.y, b.w, b.h, b.areaX ?? 0, b.areaY ?? 0, b.areaW ?? 0, b.areaH ?? 0].forEach((x, i) => { v[o + i] = x; });
+}
+
+const DIAGONAL = { "no-cut": 0, never: 1, "4": 1, one: 2, "corner-cut": 2, always: 3 };
+const ALGO = { astar: 0, "a*": 0, dijkstra: 1, jps: 2 };
+const HEURISTIC = { auto: 0, manhattan: 1, euclidean: 2, octile: 3, diagonal: 3, chebyshev: 4, zero: 5 };
+const FLOW = { optimal: 0, steepest: 1 };
+const LOS = { off: 0, exact: 1, simple: 2 };
+const TARGET = { none: 0, seek: 1, arrive: 2, flee: 3, flow: 4 };
+
+function pick(table, value, what, dflt) {
+  if (value === undefined) return dflt;
+  const k = table[String(value).toLowerCase()];
+  if (k === undefined) throw new TypeError(`tilenav: unknown ${what} "${value}" (${Object.keys(table).join(", ")})`);
+  return k;
+}
+
+function liveHandle(obj, name) {
+  if (!obj._h) throw new Error(`tilenav: ${name} used after free()`);
+  return obj._h;
+}
+
+/**
+ * A grid of width x height cells, each holding an integer value (a tile id). Each value has a
+ * terrain entry: blocked, or passable with a cost multiplier for entering the cell.
+ */
+export class TileMap {
+  /**
+   * @param {object} o
+   * @param {number} o.width cells
+   * @param {number} o.height cells
+   * @param {ArrayLike<number>} [o.cells] width*height values, row-major (default all 0)
+   * @param {number} [o.tileWidth=32] pixels per cell (also tileSize for both)
+   * @param {number} [o.tileHeight=32]
+   * @param {Object<number, number>} [o.costs] value -> cost of entering such a cell
+   *        (Infinity or 0 = blocked)
+   * @param {number[]} [o.blocked] values that block. Values in neither list are passable at
+   *        cost 1 — except when neither `costs` nor `blocked` is given: then 0 is floor and
+   *        every other value is a wall.
+   */
+  constructor(o) {
+    const { width, height } = o;
+    const tw = o.tileWidth ?? o.tileSize ?? 32, th = o.tileHeight ?? o.tileSize ?? 32;
+    if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0))
+      throw new TypeError("tilenav: width and height must be positive integers");
+    const n = width * height;
+    if (o.cells && o.cells.length !== n)
+      throw new TypeError(`tilenav: cells has ${o.cells.length} values, expected ${n}`);
+    this.width = width;
+    this.height = height;
+    this.tileWidth = tw;
+    this.tileHeight = th;
+    this._costs = new globalThis.Map(Object.entries(o.costs ?? {}).map(([k, v]) => [Number(k), v]));
+    this._blocked = new Set(o.blocked ?? []);
+    this._defaultWalls = !o.costs && !o.blocked;
+    this._known = new Set();
+    const w = api();
+    const cellsPtr = alloc(4 * n), st = alloc(4);
+    try {
+      const v = new Uint32Array(w.memory.buffer, cellsPtr, n);
+      for (let i = 0; i < n; i++) {
+        const c = o.cells ? o.cells[i] : 0;
+        if (!(Number.isInteger(c) && c >= 0)) throw new TypeError(`tilenav: cell ${i} is ${c}, not a non-negative integer`);
+        v[i] = c;
+      }
+      this._h = w.tnw_map_create(width, height, tw, th, cellsPtr, st);
+      check(i32()[st >> 2], "TileMap");
+      const seen = new Set(o.cells ? Array.from(o.cells) : [0]);
+      for (const value of this._costs.keys()) seen.add(value);
+      for (const value of this._blocked) seen.add(value);
+      for (const value of seen) this._terrain(value);
+    } catch (e) {
+      if (this._h) { w.tnw_map_destroy(this._h); this._h = 0; } // no half-made map left behind
+      throw e;
+    } finally {
+      w.tnw_free(cellsPtr);
+      w.tnw_free(st);
+    }
+  }
+
+  /** Shorthand: `TileMap.fromArray(cells, width, options)` (height = cells.length / width). */
+  static fromArray(cells, width, options = {}) {
+    return new TileMap({ ...options, cells, width, height: Math.floor(cells.length / width) });
+  }
+
+  /** A map from rows of text: `wall` characters (default "#") block, anything else is floor. */
+  static fromText(rows, options = {}) {
+    const lines = (Array.isArray(rows) ? rows : rows.split("\n")).filter((r) => r.length);
+    const width = Math.max(...lines.map((r) => r.length)), walls = options.wall ?? "#";
+    const cells = [];
+    for (const r of lines) for (let x = 0; x < width; x++) cells.push(walls.includes(r[x] ?? walls[0]) ? 1 : 0);
+    return new TileMap({ ...options, width, height: lines.length, cells });
+  }
+
+  _terrain(value) {
+    if (this._known.has(value)) return;
+    let cost = 1;
+    if (this._costs.has(value)) cost = this._costs.get(value);
+    else if (this._blocked.has(value) || (this._defaultWalls && value !== 0)) cost = Infinity;
+    if (typeof cost !== "number" || Number.isNaN(cost) || cost < 0)
+      throw new TypeError(`tilenav: cost of value ${value} is ${cost} (a number >= 0; 0 or Infinity = blocked)`);
+    const blocked = !(cost > 0 && Number.isFinite(cost));
+    check(api().tnw_map_set_terrain(liveHandle(this, "TileMap"), value, blocked ? 0 : 1, blocked ? 1 : cost),
+      `terrain of value ${value}`);
+    this._known.add(value);
+  }
+
+  /** The value of a cell, or -1 outside the map. */
+  get(x, y) { return api().tnw_map_get(liveHandle(this, "TileMap"), x, y); }
+
+  /** Change a cell's value (paths see it at once; call FlowField.update() for fields). */
+  set(x, y, value) {
+    if (!(Number.isInteger(value) && value >= 0)) throw new TypeError("tilenav: a cell value is a non-negative integer");
+    this._terrain(value);
+    check(api().tnw_map_set(liveHandle(this, "TileMap"), x, y, value), `set(${x}, ${y})`);
+  }
+
+  /** Can the cell be entered? False outside the map. */
+  passable(x, y) { return api().tnw_map_passable(liveHandle(this, "TileMap"), x, y) !== 0; }
+
+  /** Cost multiplier of entering the cell (Infinity when blocked or outside). */
+  cost(x, y) { return api().tnw_map_cost(liveHandle(this, "TileMap"), x, y); }
+
+  /** A copy of the per-cell passability, row-major: 1 passable, 0 blocked. */
+  passableGrid() {
+    const p = api().tnw_map_passable_data(liveHandle(this, "TileMap"));
+    return u8().slice(p, p + this.width * this.height);
+  }
+
+  /** Grows by one on every edit. */
+  get revision() { return api().tnw_map_revision(liveHandle(this, "TileMap")); }
+
+  /** The cell under a pixel position, or null outside the map. */
+  cellAt(px, py) {
+    const x = Math.floor(px / this.tileWidth), y = Math.floor(py / this.tileHeight);
+    return x >= 0 && y >= 0 && x < this.width && y < this.height ? { x, y } : null;
+  }
+
+  /** The centre of a cell in pixels. */
+  center(x, y) { return { x: (x + 0.5) * this.tileWidth, y: (y + 0.5) * this.tileHeight }; }
+
+  /**
+   * Move a sprite box by (dx, dy) pixels without entering a blocked cell (the map's edges
+   * block too): along x, then y, each as far as it goes, sliding along walls, no tunnelling.
+   * @param {{x:number,y:number,w:number,h:number,areaX?:number,areaY?:number,areaW?:number,areaH?:number}} box
+   *        the sprite's top-left and size, and an optional collision area inside it (the book's
+   *        elf feet: areaX 22, areaY 44, areaW 20, areaH 20 on a 64 x 64 sprite)
+   * @returns {{x:number, y:number, blockedX:boolean, blockedY:boolean}} the new top-left
+   */
+  moveBox(box, dx, dy) {
+    return withScratch(36, (p) => {
+      writeBox(p, box);
+      check(api().tnw_tile_move_box(liveHandle(this, "TileMap"), p, dx, dy, p + 32), "TileMap.moveBox");
+      const v = f32(), flags = new Uint32Array(api().memory.buffer, p + 32, 1)[0];
+      return { x: v[p >> 2], y: v[(p >> 2) + 1], blockedX: (flags & 1) !== 0, blockedY: (flags & 2) !== 0 };
+    });
+  }
+
+  /**
+   * The book's hitTestTile against walls: is the box's point set in a blocked cell (or outside)?
+   * @param box as in moveBox()
+   * @param {"center"|"some"|"every"|"any-cell"|"all-cells"} [points="some"]
+   */
+  hitTestWalls(box, points = "some") {
+    return withScratch(36, (p) => {
+      writeBox(p, box);
+      check(api().tnw_tile_hit_blocked(liveHandle(this, "TileMap"), p, pick(POINTS, points, "points", 1), p + 32),
+        "TileMap.hitTestWalls");
+      return i32()[(p + 32) >> 2] !== 0;
+    });
+  }
+
+  /** Release the map's memory. Fields and crowds made on it must be freed first. */
+  free() { if (this._h) { api().tnw_map_destroy(this._h); this._h = 0; } }
+}
+
+/** A reusable path search context; it allocates nothing per query. */
+export class PathFinder {
+  /**
+   * @param {TileMap|{maxCells: number}} [sizeFor] the largest map it will search (it grows on
+   *        demand anyway)
+   */
+  constructor(sizeFor = { maxCells: 65536 }) {
+    this._h = 0;
+    this._cap = 0;
+    this._out = 0;
+    this._res = alloc(32);
+    this._ensure(sizeFor instanceof TileMap ? sizeFor.width * sizeFor.height : sizeFor.maxCells);
+  }
+
+  _ensure(cells) {
+    if (this._h && cells <= this._cap) return;
+    const w = api();
+    if (this._h) { w.tnw_search_destroy(this._h); w.tnw_free(this._out); this._h = 0; }
+    withScratch(4, (st) => {
+      this._h = w.tnw_search_create(cells, st);
+      check(i32()[st >> 2], "PathFinder");
+    });
+    this._cap = cells;
+    this._out = alloc(8 * cells);
+  }
+
+  /**
+   * Shortest path from `start` to `goal` (cells {x, y}).
+   * @param {TileMap} map
+   * @param {{x:number,y:number}} start
+   * @param {{x:number,y:number}} goal
+   * @param {object} [o]
+   * @param {"astar"|"dijkstra"|"jps"} [o.algo="astar"] jps falls back to A* where it does not
+   *        apply (terrain costs, corner rules other than no-cut)
+   * @param {"no-cut"|"never"|"one"|"always"} [o.diagonal="no-cut"] diagonal steps: not past a
+   *        blocked corner (default), never (4 neighbours), past one, always
+   * @param {"auto"|"manhattan"|"euclidean"|"octile"|"chebyshev"|"zero"} [o.heuristic="auto"]
+   * @param {number} [o.weight=1] heuristic weight (> 1: faster, maybe longer paths)
+   * @param {"exact"|"10/14"} [o.stepCosts="exact"] straight/diagonal base costs 1/√2 or 10/14
+   * @param {boolean} [o.closest=false] unreachable goal: walk to the closest reachable cell
+   * @returns {{found: boolean, status: string, path: {x:number,y:number}[], cost: number,
+   *            expanded: number, algo: string, end: {x:number,y:number}}}
+   *          found is false (and path empty) when there is no path or start/goal is blocked;
+   *          other errors (outside the map, bad options) throw a TilenavError.
+   */
+  find(map, start, goal, o = {}) {
+    const w = api();
+    this._ensure(map.width * map.height);
+    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
+    const st = w.tnw_search_path(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
+      start.x, start.y, goal.x, goal.y, pick(ALGO, o.algo, "algo", 0),
+      pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
+      o.weight ?? 1, flags, this._out, this._cap, this._res);
+    const r = this._res >> 2, iv = i32(), fv = f64();
+    const result = {
+      found: st === 0 || st === 4, status: STATUS[st] ?? String(st), path: [],
+      cost: fv[(this._res + 16) >> 3], expanded: fv[(this._res + 24) >> 3],
+      algo: ["astar", "dijkstra", "jps", "jps+"][iv[r + 3]] ?? "astar",
+      end: { x: iv[r + 1], y: iv[r + 2] },
+    };
+    if (st === 2 || st === -10 || st === -11) { result.found = false; return result; }
+    check(st, "PathFinder.find");
+    result.path = cellsToArray(this._out, iv[r]);
+    return result;
+  }
+
+  /** Release the context. */
+  free() {
+    if (!this._h) return;
+    const w = api();
+    w.tnw_search_destroy(this._h);
+    w.tnw_free(this._out);
+    w.tnw_free(this._res);
+    this._h = 0;
+  }
+}
+
+/**
+ * A flow field on a map: for every cell the cost to the nearest goal and the direction to
+ * step, built once per goal and shared by any number of units.
+ */
+export class FlowField {
+  /**
+   * @param {TileMap} map (must outlive the field)
+   * @param {object} [o]
+   * @param {"no-cut"|"never"|"one"|"always"} [o.diagonal="no-cut"]
+   * @param {"optimal"|"steepest"} [o.flow="optimal"] per-cell direction rule
+   * @param {"off"|"exact"|"simple"} [o.lineOfSight="off"] mark cells that see the (single)
+   *        goal; their vectors point straight at it
+   */
+  constructor(map, o = {}) {
+    this.map = map;
+    this.width = map.width;
+    this.height = map.height;
+    this._goals = [];
+    withScratch(4, (st) => {
+      this._h = api().tnw_field_create(liveHandle(map, "TileMap"), pick(DIAGONAL, o.diagonal, "diagonal", 0),
+        pick(FLOW, o.flow, "flow", 0), pick(LOS, o.lineOfSight, "lineOfSight", 0), st);
+      check(i32()[st >> 2], "FlowField");
+    });
+  }
+
+  /** Build towards one goal cell or an array of them (the nearest wins). */
+  build(goals) {
+    const list = Array.isArray(goals) ? goals : [goals];
+    withScratch(8 * Math.max(1, list.length), (p) => {
+      writeCells(p, list);
+      check(api().tnw_field_build(liveHandle(this, "FlowField"), p, list.length), "FlowField.build");
+    });
+    this._goals = list.map((g) => ({ x: g.x, y: g.y }));
+    return this;
+  }
+
+  /** The goals of the last build. */
+  get goals() { return this._goals.slice(); }
+
+  /** Bring the field up to date after map edits; recomputes only the changed region.
+   *  @returns {number} how many cells were recomputed */
+  update() {
+    return withScratch(4, (p) => {
+      check(api().tnw_field_update(liveHandle(this, "FlowField"), p), "FlowField.update");
+      return i32()[p >> 2];
+    });
+  }
+
+  /** Copy of the distances, row-major Float32Array (Infinity = unreachable or blocked). */
+  distances() {
+    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
+    if (!p) throw new TilenavError(-15, "FlowField.distances (build first)");
+    return f32().slice(p >> 2, (p >> 2) + this.width * this.height);
+  }
+
+  /** Distance of one cell to the nearest goal (Infinity outside, blocked, unreachable). */
+  distance(x, y) {
+    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return Infinity;
+    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
+    return p ? f32()[(p >> 2) + y * this.width + x] : Infinity;
+  }
+
+  /** Copy of the 8-way directions, Int8Array: 0 = +x, then clockwise on screen in 45° steps
+   *  (1 = +x+y, 2 = +y ... 7 = +x-y); -1 = none (goal, blocked, unreachable). */
+  directions() {
+    const n = this.width * this.height;
+    return withScratch(n, (p) => {
+      check(api().tnw_field_dirs(liveHandle(this, "FlowField"), p, n), "FlowField.directions");
+      return new Int8Array(api().memory.buffer, p, n).slice();
+    });
+  }
+
+  /** Copy of the line-of-sight flags, Uint8Array (1 = the cell sees the goal). */
+  lineOfSight() {
+    const n = this.width * this.height;
+    return withScratch(n, (p) => {
+      check(api().tnw_field_los(liveHandle(this, "FlowField"), p, n), "FlowField.lineOfSight");
+      return u8().slice(p, p + n);
+    });
+  }
+
+  /** Smooth unit direction at a pixel position ({x: 0, y: 0} where there is none). */
+  sample(px, py) {
+    return withScratch(8, (p) => {
+      api().tnw_field_sample(liveHandle(this, "FlowField"), px, py, p);
+      const v = f32();
+      return { x: v[p >> 2], y: v[(p >> 2) + 1] };
+    });
+  }
+
+  /** Follow the directions from a cell to a goal: {found, path, cost}. */
+  pathFrom(start) {
+    const w = api(), cap = this.width * this.height;
+    return withScratch(8 * cap + 16, (p) => {
+      const len = p + 8 * cap, cost = len + 8;
+      const st = w.tnw_field_path(liveHandle(this, "FlowField"), start.x, start.y, p, cap, len, cost);
+      if (st === 2) return { found: false, path: [], cost: Infinity };
+      check(st, "FlowField.pathFrom");
+      return { found: true, path: cellsToArray(p, i32()[len >> 2]), cost: f64()[cost >> 3] };
+    });
+  }
+
+  /** Would blocking `cells` cut any of `spawns` off from every goal? (The map is not changed.) */
+  wouldWallOff(cells, spawns) {
+    return withScratch(8 * (cells.length + spawns.length) + 8, (p) => {
+      const sp = p + 8 * cells.length, cut = sp + 8 * spawns.length;
+      writeCells(p, cells);
+      writeCells(sp, spawns);
+      check(api().tnw_field_would_wall_off(liveHandle(this, "FlowField"), p, cells.length, sp,
+        spawns.length, cut), "FlowField.wouldWallOff");
+      return i32()[cut >> 2] !== 0;
+    });
+  }
+
+  /** Number of cells that can reach a goal. */
+  get reachableCount() { return api().tnw_field_reachable_count(liveHandle(this, "FlowField")); }
+
+  free() { if (this._h) { api().tnw_field_destroy(this._h); this._h = 0; } }
+}
+
+const AGENT_FLOATS = 7;
+
+/** Many steering agents advanced together in fixed steps (separation, alignment, cohesion,
+ *  avoidance, walls, flow following). Positions are pixels. */
+export class Crowd {
+  /**
+   * @param {TileMap} map (must outlive the crowd)
+   * @param {object} [o]
+   * @param {number} [o.capacity=1024] most agents
+   * @param {number} [o.dt=1/60] seconds per step
+   * @param {number} [o.seed=1] random seed (wander)
+   * @param {boolean} [o.pushApart=false] separate overlapping agents after each step
+   * @param {number} [o.neighbourRadius=32] pixels
+   */
+  constructor(map, o = {}) {
+    this.map = map;
+    this.capacity = o.capacity ?? 1024;
+    withScratch(4, (st) => {
+      this._h = api().tnw_crowd_create(liveHandle(map, "TileMap"), this.capacity, o.dt ?? 1 / 60,
+        o.seed ?? 1, o.pushApart ? 1 : 0, o.neighbourRadius ?? 0, st);
+      check(i32()[st >> 2], "Crowd");
+    });
+    this._ids = alloc(4 * this.capacity);
+    this._state = alloc(4 * AGENT_FLOATS * this.capacity);
+  }
+
+  /** Let agents with target "flow" and this `slot` (0..7) follow a built field. Call again
+   *  after the field is rebuilt or updated. */
+  setFlow(slot, field) {
+    const g = field.goals[0];
+    if (!g) throw new TilenavError(-15, "Crowd.setFlow (build the field first)");
+    check(api().tnw_crowd_set_flow(liveHandle(this, "Crowd"), slot, liveHandle(field, "FlowField"), g.x, g.y),
+      "Crowd.setFlow");
+  }
+
+  /**
+   * Add an agent; returns its id (a positive integer).
+   * @param {object} a
+   * @param {number} a.x pixels (the circle must not overlap a wall)
+   * @param {number} a.y
+   * @param {number} [a.radius=6] pixels, less than half a tile
+   * @param {number} [a.maxSpeed=120] pixels per second
+   * @param {number} [a.maxForce=480]
+   * @param {"none"|"seek"|"arrive"|"flee"|"flow"} [a.target="none"]
+   * @param {{x:number,y:number}} [a.goal] pixels, for seek/arrive/flee
+   * @param {number} [a.flow=0] flow slot, for "flow"
+   */
+  add(a) {
+    return withScratch(4, (st) => {
+      const id = api().tnw_crowd_add(liveHandle(this, "Crowd"), a.x, a.y, a.radius ?? 0, a.maxSpeed ?? 0,
+        a.maxForce ?? 0, pick(TARGET, a.target, "target", 0), a.goal?.x ?? 0, a.goal?.y ?? 0, a.flow ?? 0, st);
+      check(i32()[st >> 2], "Crowd.add");
+      return id >>> 0;
+    });
+  }
+
+  /** Remove an agent (TilenavError "stale id" when it is gone already). */
+  remove(id) { check(api().tnw_crowd_remove(liveHandle(this, "Crowd"), id), "Crowd.remove"); }
+
+  /** Change an agent's target: setTarget(id, "arrive", {x, y}) or setTarget(id, "flow", slot). */
+  setTarget(id, kind, goalOrSlot) {
+    const k = pick(TARGET, kind, "target", 0), flow = typeof goalOrSlot === "number" ? goalOrSlot : 0;
+    const g = typeof goalOrSlot === "object" ? goalOrSlot : { x: 0, y: 0 };
+    check(api().tnw_crowd_set_target(liveHandle(this, "Crowd"), id, k, g.x, g.y, flow), "Crowd.setTarget");
+  }
+
+  /** Advance every agent by `steps` fixed steps (default 1). */
+  step(steps = 1) { check(api().tnw_crowd_step(liveHandle(this, "Crowd"), steps), "Crowd.step"); }
+
+  /** Number of live agents. */
+  get count() { return api().tnw_crowd_count(liveHandle(this, "Crowd")); }
+
+  /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived}]. */
+  agents() {
+    const n = check(api().tnw_crowd_read(liveHandle(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.agents");
+    const ids = new Uint32Array(api().memory.buffer, this._ids, n), s = f32(), b = this._state >> 2;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const o = b + AGENT_FLOATS * i;
+      out[i] = { id: ids[i], x: s[o], y: s[o + 1], vx: s[o + 2], vy: s[o + 3], heading: s[o + 4], radius: s[o + 5], arrived: s[o + 6] !== 0 };
+    }
+    return out;
+  }
+
+  /** Largest overlap of any agent with a wall, in pixels (0 when none: the library's promise). */
+  maxWallOverlap() { return api().tnw_crowd_max_wall_overlap(liveHandle(this, "Crowd")); }
+
+  free() {
+    if (!this._h) return;
+    const w = api();
+    w.tnw_crowd_destroy(this._h);
+    w.tnw_free(this._ids);
+    w.tnw_free(this._state);
+    this._h = 0;
+  }
+}
+
+/**
+ * Marbles (the book's spatial-grid example): circles that bounce off each other and off the
+ * walls of a map, found by a broad phase, swept so fast marbles never pass through each other
+ * or through a wall. Velocities are pixels per step.
+ */
+export class Marbles {
+  /**
+   * @param {object} o
+   * @param {TileMap} [o.map] its blocked cells are walls (must outlive the marbles)
+   * @param {number} [o.width] world width in pixels (default: the map's)
+   * @param {number} [o.height] world height in pixels (default: the map's)
+   * @param {number} [o.capacity=1024]
+   * @param {number} [o.restitution=1] bounce, 0..1 (1 keeps the energy)
+   */
+  constructor(o = {}) {
+    const map = o.map ?? null;
+    const w = o.width ?? (map ? map.width * map.tileWidth : undefined), h = o.height ?? (map ? map.height * map.tileHeight : undefined);
+    if (!(w > 0 && h > 0)) throw new TypeError("tilenav: Marbles needs a map or a width and height");
+    this.capacity = o.capacity ?? 1024;
+    withScratch(4, (st) => {
+      this._h = api().tnw_marbles_create(map ? liveHandle(map, "TileMap") : 0, w, h, this.capacity, o.restitution ?? 1, st);
+      check(i32()[st >> 2], "Marbles");
+    });
+  }
+
+  /** Add a marble at (x, y) with velocity (vx, vy) per step and radius r; returns its index. */
+  add(x, y, vx, vy, r) { return check(api().tnw_marbles_add(liveHandle(this, "Marbles"), x, y, vx, vy, r), "Marbles.add"); }
+
+  /** Set a marble's velocity (pixels per step). */
+  setVelocity(i, vx, vy) { check(api().tnw_marbles_set_velocity(liveHandle(this, "Marbles"), i, vx, vy), "Marbles.setVelocity"); }
+
+  /** Advance `steps` steps (default 1). */
+  step(steps = 1) { check(api().tnw_marbles_step(liveHandle(this, "Marbles"), steps), "Marbles.step"); }
+
+  /** Number of marbles. */
+  get count() { return api().tnw_marbles_count(liveHandle(this, "Marbles")); }
+
+  /** Every marble: [{x, y, vx, vy, r}], by index. */
+  marbles() {
+    const n = this.count, p = api().tnw_marbles_data(this._h) >> 3, v = f64(), out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = { x: v[p + 5 * i], y: v[p + 5 * i + 1], vx: v[p + 5 * i + 2], vy: v[p + 5 * i + 3], r: v[p + 5 * i + 4] };
+    return out;
+  }
+
+  /** Kinetic energy (sum of r² v² / 2): constant with restitution 1. */
+  energy() { return api().tnw_marbles_energy(liveHandle(this, "Marbles")); }
+
+  /** Contacts resolved during the last step. */
+  get lastContacts() { return api().tnw_marbles_contacts(liveHandle(this, "Marbles")); }
+
+  free() { if (this._h) { api().tnw_marbles_destroy(this._h); this._h = 0; } }
+}
+
+/**
+ * The book's AI race car: it reads a target heading (degrees) from an angle map under it,
+ * turns towards it (plus a random variation when the angle changes), accelerates to its top
+ * speed and is slowed by the friction of the cell it is on (grass). Units are per step.
+ */
+export class AngleCar {
+  /**
+   * @param {object} o
+   * @param {number} o.width cells of the angle map
+   * @param {number} o.height
+   * @param {number} [o.tileWidth=64] pixels (also tileSize)
+   * @param {number} [o.tileHeight=64]
+   * @param {ArrayLike<number>} o.angles width*height headings in degrees (0 = +x, 90 = down)
+   * @param {ArrayLike<number>} o.friction width*height velocity multipliers per step
+   *        (the book: 0.96 on the track, 0.25 on grass)
+   * @param {number} o.x start centre, pixels
+   * @param {number} o.y
+   * @param {number} [o.rotation=0] radians
+   * @param {number} [o.jitter=20] degrees of random variation at each new map angle (0 = off)
+   * @param {number} [o.seed=1]
+   */
+  constructor(o) {
+    const { width: w, height: h } = o, n = w * h;
+    if (!(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) || o.angles?.length !== n || o.friction?.length !== n)
+      throw new TypeError("tilenav: AngleCar needs width, height and width*height angles and friction");
+    this._h = 0;
+    const a = alloc(4 * n), f = alloc(4 * n), st = alloc(4);
+    try {
+      const v = f32();
+      for (let i = 0; i < n; i++) { v[(a >> 2) + i] = o.angles[i]; v[(f >> 2) + i] = o.friction[i]; }
+      const tw = o.tileWidth ?? o.tileSize ?? 64, th = o.tileHeight ?? o.tileSize ?? 64;
+      this._h = api().tnw_car_create(w, h, tw, th, a, f, o.x, o.y, o.rotation ?? 0, o.jitter ?? 20, o.seed ?? 1, st);
+      check(i32()[st >> 2], "AngleCar");
+    } finally {
+      api().tnw_free(a); api().tnw_free(f); api().tnw_free(st);
+    }
+  }
+
+  /** Advance `steps` steps (default 1). */
+  step(steps = 1) { check(api().tnw_car_step(liveHandle(this, "AngleCar"), steps), "AngleCar.step"); }
+
+  /** {x, y, vx, vy, rotation, speed, friction}: pixels, pixels per step, radians. */
+  state() {
+    const p = api().tnw_car_state(liveHandle(this, "AngleCar")) >> 2, v = f32();
+    return { x: v[p], y: v[p + 1], vx: v[p + 2], vy: v[p + 3], rotation: v[p + 4], speed: v[p + 5], friction: v[p + 6] };
+  }
+
+  free() { if (this._h) { api().tnw_car_destroy(this._h); this._h = 0; } }
+}
+
+/**
+ * A sprite that wanders the rows and columns of a map (the book's moving bombs): it moves
+ * `speed` pixels per step and, on each cell centre, takes a random open direction among the
+ * four neighbours (reversing at the map's edge).
+ */
+export class GridWanderer {
+  /**
+   * @param {TileMap} map (must outlive the wanderer)
+   * @param {{x:number,y:number}} cell the start cell (passable)
+   * @param {{speed?: number, seed?: number}} [o] pixels per step (default 1), random seed
+   */
+  constructor(map, cell, o = {}) {
+    this.map = map;
+    withScratch(4, (st) => {
+      this._h = api().tnw_wanderer_create(liveHandle(map, "TileMap"), cell.x, cell.y, o.speed ?? 1, o.seed ?? 1, st);
+      check(i32()[st >> 2], "GridWanderer");
+    });
+  }
+
+  /** Advance `steps` steps (default 1). */
+  step(steps = 1) { check(api().tnw_wanderer_step(liveHandle(this, "GridWanderer"), steps), "GridWanderer.step"); }
+
+  /** {x, y, cell: {x, y}, dir: {x, y}}: centre in pixels, last cell centre reached, direction. */
+  state() {
+    const p = api().tnw_wanderer_state(liveHandle(this, "GridWanderer")), v = f32(), iv = i32(), o = p >> 2;
+    return { x: v[o], y: v[o + 1], cell: { x: iv[o + 2], y: iv[o + 3] }, dir: { x: iv[o + 4], y: iv[o + 5] } };
+  }
+
+  free() { if (this._h) { api().tnw_wanderer_destroy(this._h); this._h = 0; } }
+}

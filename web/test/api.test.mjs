@@ -1,0 +1,370 @@
+// Unit tests of the JavaScript API (node --test): paths and fields against an independent
+// Dijkstra written here, on handmade and seeded random grids, plus bad input.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, GridWanderer, TilenavError } from "../pkg/tilenav.mjs";
+
+await init();
+
+// A small seeded generator (mulberry32) so failures reproduce.
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]];
+
+// Reference: Dijkstra with an O(n) scan for the minimum (simple on purpose). cost(x, y) gives
+// the cell's multiplier (Infinity = blocked); rule: "no-cut", "never", "one", "always".
+// reverse: distances from every cell TO `start` (a step costs the multiplier of the cell it
+// enters, so the two directions differ).
+function dijkstra(w, h, cost, start, rule, reverse = false) {
+  const n = w * h, dist = new Float64Array(n).fill(Infinity), done = new Uint8Array(n);
+  dist[start.y * w + start.x] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < n; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) return dist;
+    done[best] = 1;
+    const x = best % w, y = (best / w) | 0;
+    for (const [dx, dy] of NEIGHBOURS) {
+      const nx = x + dx, ny = y + dy;
+      if (nx < 0 || ny < 0 || nx >= w || ny >= h || cost(nx, ny) === Infinity) continue;
+      if (dx && dy) {
+        if (rule === "never") continue;
+        const a = cost(nx, y) !== Infinity, b = cost(x, ny) !== Infinity;
+        if (rule === "no-cut" && !(a && b)) continue;
+        if (rule === "one" && !(a || b)) continue;
+      }
+      const d = dist[best] + (dx && dy ? Math.SQRT2 : 1) * (reverse ? cost(x, y) : cost(nx, ny));
+      if (d < dist[ny * w + nx]) dist[ny * w + nx] = d;
+    }
+  }
+}
+
+function legalSteps(path, cost, rule) {
+  for (let i = 1; i < path.length; i++) {
+    const a = path[i - 1], b = path[i], dx = b.x - a.x, dy = b.y - a.y;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) !== 1 || cost(b.x, b.y) === Infinity) return false;
+    if (dx && dy) {
+      const f1 = cost(b.x, a.y) !== Infinity, f2 = cost(a.x, b.y) !== Infinity;
+      if (rule === "never" || (rule === "no-cut" && !(f1 && f2)) || (rule === "one" && !(f1 || f2))) return false;
+    }
+  }
+  return true;
+}
+
+function pathCost(path, cost) {
+  let c = 0;
+  for (let i = 1; i < path.length; i++) {
+    const a = path[i - 1], b = path[i];
+    c += (a.x !== b.x && a.y !== b.y ? Math.SQRT2 : 1) * cost(b.x, b.y);
+  }
+  return c;
+}
+
+function randomMap(r, w, h, withCosts) {
+  const cells = [];
+  for (let i = 0; i < w * h; i++) {
+    const u = r();
+    cells.push(u < 0.25 ? 1 : withCosts && u < 0.45 ? 2 : withCosts && u < 0.55 ? 3 : 0);
+  }
+  const costs = withCosts ? { 0: 1, 1: Infinity, 2: 2.5, 3: 0.5 } : undefined;
+  const table = withCosts ? costs : { 0: 1, 1: Infinity };
+  return { map: new TileMap({ width: w, height: h, cells, costs }), cost: (x, y) => table[cells[y * w + x]] };
+}
+
+test("handmade maze: path, cost, blocked goal, unreachable goal", () => {
+  const map = TileMap.fromText(["..#....", "..#.##.", "..#..#.", "....#..", "###.#.#"]);
+  const pf = new PathFinder(map);
+  const r = pf.find(map, { x: 0, y: 0 }, { x: 6, y: 0 });
+  assert.equal(r.found, true);
+  assert.deepEqual(r.path[0], { x: 0, y: 0 });
+  assert.deepEqual(r.path.at(-1), { x: 6, y: 0 });
+  const cost = (x, y) => (map.passable(x, y) ? 1 : Infinity);
+  const ref = dijkstra(map.width, map.height, cost, { x: 0, y: 0 }, "no-cut");
+  assert.ok(Math.abs(r.cost - ref[6]) < 1e-9, `${r.cost} vs ${ref[6]}`);
+  assert.ok(legalSteps(r.path, cost, "no-cut"));
+  assert.equal(pf.find(map, { x: 0, y: 0 }, { x: 2, y: 0 }).status, "goal blocked");
+  const split = TileMap.fromText(["..#.", "..#.", "..#."]); // the right column is cut off
+  const none = pf.find(split, { x: 0, y: 0 }, { x: 3, y: 1 });
+  assert.equal(none.found, false);
+  assert.equal(none.status, "no path");
+  const closest = pf.find(split, { x: 0, y: 0 }, { x: 3, y: 1 }, { closest: true });
+  assert.equal(closest.status, "closest");
+  assert.deepEqual(closest.path.at(-1), { x: 1, y: 1 }); // nearest reachable cell to the goal
+  split.free();
+  pf.free();
+  map.free();
+});
+
+for (const rule of ["no-cut", "never", "one", "always"]) {
+  test(`random grids, rule ${rule}: A*, Dijkstra, JPS costs equal the reference Dijkstra`, () => {
+    const r = rng(1234 + rule.length);
+    const pf = new PathFinder({ maxCells: 64 });
+    for (let round = 0; round < 40; round++) {
+      const w = 5 + Math.floor(r() * 30), h = 5 + Math.floor(r() * 30), withCosts = round % 2 === 1;
+      const { map, cost } = randomMap(r, w, h, withCosts);
+      const open = [];
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (cost(x, y) !== Infinity) open.push({ x, y });
+      if (open.length < 2) { map.free(); continue; }
+      const s = open[Math.floor(r() * open.length)];
+      const ref = dijkstra(w, h, cost, s, rule);
+      for (let q = 0; q < 8; q++) {
+        const g = open[Math.floor(r() * open.length)];
+        const want = ref[g.y * w + g.x];
+        for (const algo of ["astar", "dijkstra", "jps"]) {
+          const res = pf.find(map, s, g, { algo, diagonal: rule });
+          if (want === Infinity) {
+            assert.equal(res.found, false, `${algo} found a path the reference says is impossible`);
+            assert.equal(res.status, "no path");
+            continue;
+          }
+          assert.equal(res.found, true, `${algo} round ${round}`);
+          assert.deepEqual(res.path[0], s);
+          assert.deepEqual(res.path.at(-1), g);
+          assert.ok(legalSteps(res.path, cost, rule), `${algo} illegal step (${rule})`);
+          const c = pathCost(res.path, cost);
+          assert.ok(Math.abs(c - want) < 1e-6 * Math.max(1, want), `${algo} ${rule}: ${c} vs ${want}`);
+          assert.ok(Math.abs(res.cost - want) < 1e-6 * Math.max(1, want));
+        }
+      }
+      map.free();
+    }
+    pf.free();
+  });
+}
+
+test("flow field distances equal the reference; following it costs the distance", () => {
+  const r = rng(77);
+  for (let round = 0; round < 20; round++) {
+    const w = 6 + Math.floor(r() * 25), h = 6 + Math.floor(r() * 25);
+    const { map, cost } = randomMap(r, w, h, round % 2 === 0);
+    let goal = null;
+    while (!goal) { const x = Math.floor(r() * w), y = Math.floor(r() * h); if (cost(x, y) !== Infinity) goal = { x, y }; }
+    const field = new FlowField(map).build(goal);
+    // distances TO the goal: entering costs depend on the cell entered, so compare per path
+    const d = field.distances(), toGoal = dijkstra(w, h, cost, goal, "no-cut", true);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      if (cost(x, y) === Infinity) { assert.equal(d[y * w + x], Infinity); continue; }
+      const ref = toGoal[y * w + x];
+      if (x === goal.x + 1 && y === goal.y) // the reverse search agrees with a forward one
+        assert.equal(ref, dijkstra(w, h, cost, { x, y }, "no-cut")[goal.y * w + goal.x]);
+      if (ref === Infinity) { assert.equal(d[y * w + x], Infinity); continue; }
+      assert.ok(Math.abs(d[y * w + x] - ref) < 1e-3 * Math.max(1, ref), `(${x},${y}) ${d[y * w + x]} vs ${ref}`);
+      const p = field.pathFrom({ x, y });
+      assert.ok(p.found && legalSteps(p.path, cost, "no-cut"));
+      assert.ok(Math.abs(pathCost(p.path, cost) - ref) < 1e-3 * Math.max(1, ref));
+    }
+    field.free();
+    map.free();
+  }
+});
+
+test("incremental field update equals a fresh build; wall-off query", () => {
+  const map = TileMap.fromText(["........", "........", "........", "........"]);
+  const field = new FlowField(map).build({ x: 7, y: 0 });
+  const spawn = [{ x: 0, y: 3 }];
+  assert.equal(field.wouldWallOff([{ x: 3, y: 1 }, { x: 3, y: 2 }, { x: 3, y: 3 }], spawn), false);
+  assert.equal(field.wouldWallOff([0, 1, 2, 3].map((y) => ({ x: 3, y })), spawn), true);
+  for (const y of [0, 1, 2]) map.set(3, y, 1);
+  assert.ok(field.update() > 0);
+  const fresh = new FlowField(map).build({ x: 7, y: 0 });
+  assert.deepEqual(field.distances(), fresh.distances());
+  assert.deepEqual(field.directions(), fresh.directions());
+  fresh.free();
+  field.free();
+  map.free();
+});
+
+test("crowd follows a field to the goal and never overlaps a wall", () => {
+  const map = TileMap.fromText(["..........", ".########.", "..........", "#########.", ".........."]);
+  const field = new FlowField(map, { lineOfSight: "exact" }).build({ x: 0, y: 4 });
+  const crowd = new Crowd(map, { capacity: 16, seed: 3 });
+  crowd.setFlow(0, field);
+  for (let i = 0; i < 6; i++) crowd.add({ x: 16 + 40 * i, y: 16, target: "flow", flow: 0, radius: 5 });
+  let worst = 0;
+  for (let s = 0; s < 1200; s++) { crowd.step(); worst = Math.max(worst, crowd.maxWallOverlap()); }
+  assert.equal(worst, 0);
+  const goal = map.center(0, 4);
+  for (const a of crowd.agents()) assert.ok(Math.hypot(a.x - goal.x, a.y - goal.y) < 64, `agent ${a.id} at ${a.x},${a.y}`);
+  const id = crowd.agents()[0].id;
+  crowd.remove(id);
+  assert.throws(() => crowd.remove(id), (e) => e instanceof TilenavError && e.message.includes("stale id"));
+  crowd.free();
+  field.free();
+  map.free();
+});
+
+test("bad input throws defined errors", () => {
+  assert.throws(() => new TileMap({ width: 0, height: 3 }), TypeError);
+  assert.throws(() => TileMap.fromArray([0, 0, 0], 2), TypeError);
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: [0, -1] }), TypeError);
+  const map = TileMap.fromArray([0, 0, 0, 0], 2);
+  const pf = new PathFinder(map);
+  assert.throws(() => pf.find(map, { x: 0, y: 0 }, { x: 5, y: 0 }), (e) => e.status === -9);
+  assert.throws(() => pf.find(map, { x: 0, y: 0 }, { x: 1, y: 1 }, { heuristic: "nope" }), TypeError);
+  assert.throws(() => new TileMap({ width: 2, height: 1, costs: { 0: -1 } }), TypeError);
+  assert.throws(() => map.set(9, 9, 0), (e) => e.status === -9);
+  const field = new FlowField(map);
+  assert.throws(() => field.distances(), TilenavError);
+  assert.throws(() => field.build({ x: 4, y: 4 }), (e) => e.status === -9);
+  const crowd = new Crowd(map, { capacity: 1 });
+  crowd.add({ x: 16, y: 16 });
+  assert.throws(() => crowd.add({ x: 48, y: 48 }), (e) => e.message.includes("full"));
+  crowd.free();
+  field.free();
+  pf.free();
+  map.free();
+  assert.throws(() => map.get(0, 0), /after free/);
+});
+
+// Distance from a point to the nearest point of a cell's square (0 inside).
+function distToCell(px, py, cx, cy, t) {
+  const dx = Math.max(cx * t - px, 0, px - (cx + 1) * t), dy = Math.max(cy * t - py, 0, py - (cy + 1) * t);
+  return Math.hypot(dx, dy);
+}
+
+test("marbles: elastic energy kept, they collide, never inside a wall or outside the world", () => {
+  const map = TileMap.fromText(["..........", "...##.....", "..........", "......#...", "#........."], { tileSize: 32 });
+  const r = rng(5);
+  for (const restitution of [1, 0.5]) {
+    const world = new Marbles({ map, restitution, capacity: 40 });
+    while (world.count < 40) {
+      const rad = 3 + r() * 5;
+      try { world.add(rad + r() * (320 - 2 * rad), rad + r() * (160 - 2 * rad), (r() - 0.5) * 12, (r() - 0.5) * 12, rad); } catch (e) {
+        assert.ok(e instanceof TilenavError); // on a wall: placed again
+      }
+    }
+    const e0 = world.energy();
+    let contacts = 0;
+    for (let step = 0; step < 400; step++) {
+      world.step();
+      contacts += world.lastContacts;
+      for (const m of world.marbles()) {
+        assert.ok(m.x >= m.r - 1e-6 && m.x <= 320 - m.r + 1e-6 && m.y >= m.r - 1e-6 && m.y <= 160 - m.r + 1e-6, "outside the world");
+        for (let cy = 0; cy < map.height; cy++) for (let cx = 0; cx < map.width; cx++)
+          if (!map.passable(cx, cy)) assert.ok(distToCell(m.x, m.y, cx, cy, 32) >= m.r - 1e-3, `marble in wall (${cx},${cy})`);
+      }
+    }
+    assert.ok(contacts > 50, `only ${contacts} contacts`);
+    if (restitution === 1) assert.ok(Math.abs(world.energy() - e0) <= 1e-6 * e0, `energy ${e0} -> ${world.energy()}`);
+    else assert.ok(world.energy() < 0.9 * e0);
+    world.free();
+  }
+  const small = new Marbles({ map, capacity: 1 });
+  assert.throws(() => small.add(4 * 32 + 16, 1 * 32 + 16, 0, 0, 5), TilenavError); // on a wall
+  assert.throws(() => small.add(2, 50, 0, 0, 5), (e) => e.status === -9); // crosses the edge
+  assert.equal(small.add(16, 16, 1, 0, 5), 0);
+  assert.throws(() => small.add(80, 16, 0, 0, 5), (e) => e.message.includes("full"));
+  assert.throws(() => small.setVelocity(3, 0, 0), TilenavError);
+  small.free();
+  map.free();
+});
+
+// The book's 10 x 8 track (1 grass, 2 track) and its angle layer.
+const TRACK = [1,1,1,1,1,1,1,1,1,1, 1,2,2,2,2,2,2,2,2,1, 1,2,2,2,2,2,2,2,2,1, 1,2,2,1,1,1,1,2,2,1,
+  1,2,2,1,1,1,1,2,2,1, 1,2,2,2,2,2,2,2,2,1, 1,2,2,2,2,2,2,2,2,1, 1,1,1,1,1,1,1,1,1,1];
+const ANGLES = [45,45,45,45,45,45,45,45,135,135, 315,0,0,0,0,0,0,90,135,135, 315,0,0,0,0,0,0,90,135,135,
+  315,315,270,315,315,315,315,90,90,135, 315,315,270,135,135,135,135,90,90,135, 315,315,270,180,180,180,180,180,180,135,
+  315,315,270,180,180,180,180,180,180,135, 315,270,270,225,225,225,225,225,225,225];
+
+test("AI car: one step by hand, then ten laps of the book's track with jitter, never off the map", () => {
+  const friction = TRACK.map((t) => (t === 1 ? 0.25 : 0.96));
+  const first = new AngleCar({ width: 10, height: 8, angles: new Array(80).fill(0), friction, x: 2.5 * 64, y: 2.5 * 64, jitter: 0 });
+  first.step();
+  const s = first.state(); // at rest on a 0-degree track cell: speed 0.08, vel = 0.08 * 0.96
+  assert.ok(Math.abs(s.speed - 0.08) < 1e-6 && Math.abs(s.vx - 0.0768) < 1e-6 && s.vy === 0, JSON.stringify(s));
+  first.free();
+  for (const seed of [1, 2, 3]) {
+    const car = new AngleCar({ width: 10, height: 8, angles: ANGLES, friction, x: 2.5 * 64, y: 2.5 * 64, seed });
+    const quadrant = (p) => { const cx = Math.floor(p.x / 64), cy = Math.floor(p.y / 64); return cy < 4 ? (cx < 5 ? 0 : 1) : (cx < 5 ? 3 : 2); };
+    let q = quadrant(car.state()), laps = 0;
+    for (let step = 0; step < 20000 && laps < 10; step++) {
+      car.step();
+      const p = car.state();
+      assert.ok(p.x >= 0 && p.x < 640 && p.y >= 0 && p.y < 512, "left the map");
+      const nq = quadrant(p);
+      if (nq === (q + 1) % 4) { if (nq === 0) laps++; q = nq; }
+    }
+    assert.equal(laps, 10, `seed ${seed}`);
+    car.free();
+  }
+  assert.throws(() => new AngleCar({ width: 2, height: 2, angles: [0], friction: [1, 1, 1, 1], x: 0, y: 0 }), TypeError);
+});
+
+// Does the box [x, x+w) x [y, y+h) overlap a blocked cell or leave the map? (interiors only)
+function boxInWall(map, x, y, w, h) {
+  const t = map.tileWidth;
+  if (x < -1e-3 || y < -1e-3 || x + w > map.width * t + 1e-3 || y + h > map.height * t + 1e-3) return true;
+  for (let cy = Math.floor(y / t); cy * t < y + h - 1e-3; cy++)
+    for (let cx = Math.floor(x / t); cx * t < x + w - 1e-3; cx++)
+      if (!map.passable(cx, cy)) return true;
+  return false;
+}
+
+test("moveBox: random moves never end in a wall, slide along walls; hitTestWalls agrees", () => {
+  const map = TileMap.fromText(["........", ".##..#..", ".#......", "....##..", "..#....."], { tileSize: 32 });
+  const r = rng(9);
+  let box = { x: 0, y: 0, w: 20, h: 20 }, blocked = 0, moved = 0;
+  for (let i = 0; i < 3000; i++) {
+    const dx = (r() - 0.5) * 40, dy = (r() - 0.5) * 40, res = map.moveBox(box, dx, dy);
+    assert.ok(!boxInWall(map, res.x, res.y, box.w, box.h), `step ${i}: box at ${res.x},${res.y} in a wall`);
+    if (res.blockedX || res.blockedY) blocked++;
+    // an unblocked axis moves the full amount
+    if (!res.blockedX) assert.ok(Math.abs(res.x - box.x - dx) < 1e-3);
+    if (!res.blockedY) assert.ok(Math.abs(res.y - box.y - dy) < 1e-3);
+    moved += Math.hypot(res.x - box.x, res.y - box.y);
+    box = { ...box, x: res.x, y: res.y };
+    assert.equal(map.hitTestWalls(box, "any-cell"), false);
+  }
+  assert.ok(blocked > 100 && moved > 1000, `blocked ${blocked}, moved ${moved}`);
+  // hit tests by hand: a box over (1, 1) (a wall) and one on open floor
+  assert.equal(map.hitTestWalls({ x: 36, y: 36, w: 8, h: 8 }, "center"), true);
+  assert.equal(map.hitTestWalls({ x: 100, y: 4, w: 8, h: 8 }, "every"), false);
+  // a collision area: the sprite overlaps the wall at (1, 1) but its feet do not
+  assert.equal(map.hitTestWalls({ x: 28, y: 4, w: 32, h: 32, areaX: 0, areaY: 0, areaW: 4, areaH: 4 }, "some"), false);
+  assert.throws(() => map.moveBox({ x: 0, y: 0, w: 0, h: 4 }, 1, 1), TilenavError);
+  map.free();
+});
+
+test("GridWanderer: stays on open rows and columns, never in a wall, wanders over many cells", () => {
+  const map = TileMap.fromText(["........", ".##..#..", ".#......", "....##..", "..#....."], { tileSize: 32 });
+  const w = new GridWanderer(map, { x: 0, y: 0 }, { speed: 3, seed: 4 });
+  let prev = w.state(), turns = 0;
+  const seen = new Set();
+  for (let i = 0; i < 4000; i++) {
+    w.step();
+    const s = w.state(), cx = (s.x - 16) / 32, cy = (s.y - 16) / 32;
+    assert.ok(Number.isInteger(cx) || Number.isInteger(cy), `off the grid lines at ${s.x},${s.y}`);
+    assert.ok(map.passable(Math.floor(s.x / 32), Math.floor(s.y / 32)), "inside a wall");
+    assert.ok(map.passable(s.cell.x, s.cell.y));
+    if (s.dir.x !== prev.dir.x || s.dir.y !== prev.dir.y) turns++;
+    seen.add(`${Math.floor(s.x / 32)},${Math.floor(s.y / 32)}`);
+    prev = s;
+  }
+  assert.ok(turns > 20 && seen.size > 15, `turns ${turns}, cells ${seen.size}`);
+  assert.throws(() => new GridWanderer(map, { x: 1, y: 1 }), TilenavError); // a wall
+  w.free();
+  map.free();
+});
+
+test("init: a failed load rejects with a message and may be retried", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const url = new URL("../pkg/tilenav.mjs", import.meta.url).href;
+  const script = `
+    const tn = await import(${JSON.stringify(url)});
+    try { tn.version(); console.log("no-throw"); } catch (e) { console.log("before:", e.message); }
+    try { await tn.init(new URL("./missing.wasm", ${JSON.stringify(url)})); } catch (e) { console.log("failed:", e.code); }
+    const v = await tn.init();
+    console.log("retry:", v.version);`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /before: tilenav: call `await init\(\)` first/);
+  assert.match(r.stdout, /failed: ENOENT/);
+  assert.match(r.stdout, /retry: \d+\.\d+\.\d+/);
+});

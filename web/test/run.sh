@@ -1,0 +1,47 @@
+#!/bin/sh
+# The ctest test "web": build tilenav.wasm, run the JavaScript API's unit tests (node --test),
+# check the npm package folder (pack, install, run its README example), then the browser test
+# (playwright-core driving Debian's chromium).
+#
+#   sh web/test/run.sh [OUTDIR]      OUTDIR receives the screenshots (default build/web-test)
+#
+# Exit 77 (ctest SKIP_RETURN_CODE) with a message when a tool is missing: clang for wasm32-wasi,
+# node >= 18, chromium, or playwright-core (web/node_modules; `cd web && npm ci` installs it).
+# With TILENAV_REQUIRE_WEB=1 (set by .ci/run) a missing tool is a failure instead.
+# CHROMIUM overrides /usr/bin/chromium.
+set -eu
+cd "$(dirname "$0")/../.."
+OUT=${1:-build/web-test}
+
+skip() {
+    echo "web: SKIPPED: $*"
+    if [ "${TILENAV_REQUIRE_WEB:-0}" = 1 ]; then
+        echo "web: TILENAV_REQUIRE_WEB=1, so a missing tool is a failure"
+        exit 1
+    fi
+    exit 77
+}
+
+command -v node >/dev/null 2>&1 || skip "node not found (apt-get install nodejs npm, or ./build.sh deps)"
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' ||
+    skip "node $(node --version) is older than 18"
+why=$(sh web/build.sh --check) || skip "$why"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM (apt-get install chromium, or set CHROMIUM)"
+export CHROMIUM
+if [ ! -f web/node_modules/playwright-core/package.json ]; then
+    command -v npm >/dev/null 2>&1 || skip "playwright-core is not installed and npm is missing"
+    echo "web: installing playwright-core (npm ci in web/)"
+    (cd web && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
+        skip "playwright-core is not installed and 'npm ci' in web/ failed (offline?)"
+fi
+
+sh web/build.sh
+echo "web: node --test web/test/api.test.mjs"
+node --test web/test/api.test.mjs
+if command -v npm >/dev/null 2>&1; then
+    sh web/test/package.sh
+else
+    echo "web: npm missing: the package check (web/test/package.sh) is not run"
+fi
+node web/test/browser.mjs "$OUT"
