@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #define MAZE_TILE 32
-#define WALK_SPEED 4.0f /* world pixels per step */
+#define WALK_SPEED 8.0f /* world pixels per step */
 
 typedef struct maze {
     tn_map *map;
