@@ -2,7 +2,7 @@
  * it (ASCII or PNG heat map with flow arrows and line-of-sight cells), write the distances as
  * CSV, and benchmark full builds and incremental tower placements. */
 #include "cli.h"
-#include "render/render.h"
+#include "picture.h"
 #include "tilenav/io.h"
 
 #include <math.h>
@@ -222,60 +222,25 @@ static int write_csv(const tn_field *f, const char *path)
 
 static int render_png(const tn_map *m, const tn_field *f, int32_t scale, const char *path)
 {
-    int32_t w = tn_map_width(m), h = tn_map_height(m);
-    if (scale < 1) {
-        int32_t big = w > h ? w : h;
-        scale = 1024 / big;
-        scale = scale < 1 ? 1 : scale > 32 ? 32 : scale;
+    tn_picture p;
+    int rc = tn_picture_begin(&p, m, scale, 32, "field");
+    if (rc != TN_PICTURE_OK)
+        return rc;
+    tn_draw_field_opts o = tn_draw_field_opts_default();
+    o.heat_alpha = 200; /* the map's art shows through a little */
+    o.arrows = false;
+    o.goals = false;
+    if (tn_draw_field(&p.cv, &p.view, f, m, &o) != TN_OK ||
+        tn_draw_los(&p.cv, &p.view, f, (tn_rgba){255, 255, 255, 110}) != TN_OK) {
+        tn_picture_free(&p);
+        return TN_PICTURE_NOMEM;
     }
-    if ((int64_t)w * scale > 16384 || (int64_t)h * scale > 16384)
-        return -3;
-    tn_canvas c;
-    if (!tn_canvas_init(&c, w * scale, h * scale, (tn_rgba){20, 20, 24, 255}))
-        return -3;
-    float dmax = 0.0f;
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++) {
-            float d = tn_field_distance(f, x, y);
-            if (!isinf(d) && d > dmax)
-                dmax = d;
-        }
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++) {
-            float d = tn_field_distance(f, x, y);
-            tn_rgba col;
-            if (!tn_map_passable(m, x, y))
-                col = (tn_rgba){70, 70, 76, 255};
-            else if (isinf(d))
-                col = (tn_rgba){36, 36, 40, 255};
-            else
-                col = tn_heat_color(dmax > 0.0f ? d / dmax : 0.0f);
-            tn_canvas_fill_rect(&c, x * scale, y * scale, scale, scale, col);
-            if (tn_field_los(f, x, y))
-                tn_canvas_fill_rect(&c, x * scale, y * scale, scale, scale,
-                                    (tn_rgba){255, 255, 255, 110});
-        }
-    if (scale >= 6) {
-        for (int32_t y = 0; y < h; y++)
-            for (int32_t x = 0; x < w; x++) {
-                tn_vec2 v = tn_field_vector(f, x, y);
-                if (v.x == 0.0f && v.y == 0.0f)
-                    continue;
-                float cx = ((float)x + 0.5f) * (float)scale, cy = ((float)y + 0.5f) * (float)scale;
-                float l = 0.4f * (float)scale;
-                tn_canvas_arrow(&c, cx - v.x * l, cy - v.y * l, cx + v.x * l, cy + v.y * l,
-                                0.3f * (float)scale, (tn_rgba){0, 0, 0, 200});
-            }
-    }
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++)
-            if (tn_field_distance(f, x, y) == 0.0f)
-                tn_canvas_circle(&c, ((float)x + 0.5f) * (float)scale,
-                                 ((float)y + 0.5f) * (float)scale, 0.4f * (float)scale + 1.0f,
-                                 (tn_rgba){255, 255, 255, 255}, true);
-    int r = tn_canvas_write_png(&c, path);
-    tn_canvas_free(&c);
-    return r;
+    o.heat_alpha = 0; /* arrows and goals over the LOS tint */
+    o.arrows = true;
+    o.goals = true;
+    o.unreachable.a = 0;
+    (void)tn_draw_field(&p.cv, &p.view, f, m, &o);
+    return tn_picture_write(&p, path);
 }
 
 /* CPU time of this thread in seconds: the machine the benchmarks run on is shared, so wall
@@ -459,11 +424,10 @@ int tn_cmd_field(int argc, char **argv)
     if (o.png) {
         int pr = render_png(m, f, (int32_t)o.scale, o.png);
         if (pr != 0) {
-            tn_cli_error(cmd, "%s: %s", o.png,
-                         pr == -2   ? "this build has no PNG support"
-                         : pr == -3 ? "image too large (lower --scale)"
-                                    : "cannot write");
-            rc = pr == -3 ? TN_EXIT_USAGE : TN_EXIT_OUTPUT;
+            tn_cli_error(cmd, "%s: %s", o.png, tn_picture_error(pr));
+            rc = pr == TN_PICTURE_TOO_BIG ? TN_EXIT_USAGE
+                 : pr == TN_PICTURE_NOMEM ? TN_EXIT_NOMEM
+                                          : TN_EXIT_OUTPUT;
         }
     }
     if (o.out && write_csv(f, o.out) != 0) {

@@ -1,0 +1,36 @@
+/* The CLI's pictures: every `--png` option starts one here, draws the map through the shared
+ * scene layer (render/draw.h) with the map's tileset art when it has any, adds its own layers
+ * and writes it. */
+#ifndef TN_CLI_PICTURE_H
+#define TN_CLI_PICTURE_H
+
+#include "render/draw.h"
+
+typedef struct tn_picture {
+    tn_canvas cv;
+    tn_draw_view view;
+    tn_tileset_images *imgs; /* NULL when the map has no tilesets */
+} tn_picture;
+
+/* Results of tn_picture_begin / tn_picture_write. */
+enum {
+    TN_PICTURE_OK = 0,
+    TN_PICTURE_IO = -1,      /* the file could not be written */
+    TN_PICTURE_NO_PNG = -2,  /* built without libpng */
+    TN_PICTURE_TOO_BIG = -3, /* more than 16384 pixels on a side at that scale */
+    TN_PICTURE_NOMEM = -4,
+};
+
+/* A canvas for the whole map at `cell` pixels per cell (< 1: fit about 1024 pixels, at most
+ * `max_cell`), the map drawn on it (tileset art, or the palette; an image that cannot be loaded
+ * is reported as "tilenav CMD: warning: ..." on stderr and drawn with the palette). */
+int tn_picture_begin(tn_picture *p, const tn_map *map, int32_t cell, int32_t max_cell,
+                     const char *cmd);
+/* Write the PNG and free everything (also on failure). */
+int tn_picture_write(tn_picture *p, const char *path);
+/* Free without writing (safe on a zeroed or already freed picture). */
+void tn_picture_free(tn_picture *p);
+/* The message for a result, for "tilenav CMD: FILE: message". */
+const char *tn_picture_error(int rc);
+
+#endif
