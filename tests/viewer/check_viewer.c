@@ -145,8 +145,8 @@ static int maze(int argc, char **argv)
         drawn += rgb_at(&img, ox + px[i] * cell + inset + 1, oy + py[i] * cell + inset + 1) ==
                  VW_COL_PATH;
     }
-    snprintf(msg, sizeof msg, "path colour on %d of the %d cells of the shortest path",
-             (int)drawn, (int)len);
+    snprintf(msg, sizeof msg, "path colour on %d of the %d cells of the shortest path", (int)drawn,
+             (int)len);
     check(len > 1 && drawn == len, msg);
     int32_t extra = 0;
     for (int32_t y = 0; y < VW_MAZE_H; y++)
@@ -159,8 +159,8 @@ static int maze(int argc, char **argv)
     double cx = 0.0, cy = 0.0;
     int64_t n = centroid(&img, VW_COL_WALKER, &cx, &cy);
     int32_t wx = (int32_t)floor((cx - ox) / cell), wy = (int32_t)floor((cy - oy) / cell);
-    snprintf(msg, sizeof msg, "the character is drawn (%lld pixels, cell (%d, %d))",
-             (long long)n, (int)wx, (int)wy);
+    snprintf(msg, sizeof msg, "the character is drawn (%lld pixels, cell (%d, %d))", (long long)n,
+             (int)wx, (int)wy);
     check(n > 20, msg);
     check(n > 20 && !(wx == VW_MAZE_START_X && wy == VW_MAZE_START_Y),
           "the character left its start cell");
@@ -191,8 +191,8 @@ static int moved(int argc, char **argv)
              (unsigned)rgb, (long long)na, (long long)nb);
     check(na >= 10 && nb >= 10, msg);
     double d = hypot(bx - ax, by - ay);
-    snprintf(msg, sizeof msg, "it moved from (%.1f, %.1f) to (%.1f, %.1f): %.1f px >= %.1f",
-             ax, ay, bx, by, d, min_px);
+    snprintf(msg, sizeof msg, "it moved from (%.1f, %.1f) to (%.1f, %.1f): %.1f px >= %.1f", ax, ay,
+             bx, by, d, min_px);
     check(na >= 10 && nb >= 10 && d >= min_px, msg);
     free(a.px);
     free(b.px);

@@ -14,10 +14,9 @@
 #define ELF_SPEED 3.0f
 
 static const char *const bomb_rows[] = {
-    "####################", "#..B.....#.......B.#", "#.####.#.#.#####.#.#",
-    "#.#B...#...#...#.#.#", "#.#.#####.#.#B.#...#", "#...#.....#.#..###.#",
-    "###.#.###.#.##.....#", "#B..#...#.#....#.#B#", "#.#####.#.####.#.#.#",
-    "#.....#.#......#...#", "#.###.#.######.###.#", "#...#B.........#..B#",
+    "####################", "#..B.....#.......B.#", "#.####.#.#.#####.#.#", "#.#B...#...#...#.#.#",
+    "#.#.#####.#.#B.#...#", "#...#.....#.#..###.#", "###.#.###.#.##.....#", "#B..#...#.#....#.#B#",
+    "#.#####.#.####.#.#.#", "#.....#.#......#...#", "#.###.#.######.###.#", "#...#B.........#..B#",
     "#.#.#######.#.##.#.#", "#.#.........#....#.#", "####################",
 };
 #define BOMB_H ((int32_t)(sizeof bomb_rows / sizeof bomb_rows[0]))
@@ -58,7 +57,7 @@ static void *create(vw_app *app)
     b->bombs_layer = tn_map_find_layer(b->map, "bombs");
     if (b->bombs_layer < 0) { /* a loaded map: scatter bombs on floor cells */
         if (tn_map_add_layer(b->map, "bombs", TN_LAYER_TILES, &b->bombs_layer) != TN_OK ||
-            tn_map_set_layer_flags(b->map, b->bombs_layer, 0) != TN_OK)
+            tn_map_set_layer_flags(b->map, b->bombs_layer, TN_LAYER_HIDDEN) != TN_OK)
             goto fail;
         for (int32_t k = 0; k < 12; k++) {
             tn_cell c = vw_nearest_passable(b->map, (int32_t)tn_rng_below(&b->rng, (uint32_t)w),
@@ -68,19 +67,20 @@ static void *create(vw_app *app)
         }
     }
     if (tn_map_add_layer(b->map, "moving bombs", TN_LAYER_TILES, &b->live_layer) != TN_OK ||
-        tn_map_set_layer_flags(b->map, b->live_layer, 0) != TN_OK)
+        tn_map_set_layer_flags(b->map, b->live_layer, TN_LAYER_HIDDEN) != TN_OK)
         goto fail;
     int32_t tw = tn_map_tile_width(b->map), th = tn_map_tile_height(b->map);
     tn_cell s = vw_nearest_passable(b->map, 1, 1);
     if (s.x < 0)
         goto fail;
     /* a sprite of one tile with a feet box in its lower middle (the book's elf) */
-    b->elf = (tn_tile_box){(float)(s.x * tw), (float)(s.y * th), (float)tw, (float)th,
-                           (float)tw * 0.2f, (float)th * 0.35f, (float)tw * 0.6f, (float)th * 0.6f};
+    b->elf =
+        (tn_tile_box){(float)(s.x * tw), (float)(s.y * th), (float)tw,        (float)th,
+                      (float)tw * 0.2f,  (float)th * 0.35f, (float)tw * 0.6f, (float)th * 0.6f};
     for (int32_t k = 0; k < MOVERS; k++) {
         tn_cell c = vw_nearest_passable(b->map, w / 2 + (k % 2 ? 3 : -3), h / 2 + (k / 2 ? 3 : -3));
-        b->alive[k] = c.x >= 0 && tn_grid_walker_init(&b->movers[k], b->map, c,
-                                                      (float)tw / 16.0f, NULL, 0) == TN_OK;
+        b->alive[k] = c.x >= 0 && tn_grid_walker_init(&b->movers[k], b->map, c, (float)tw / 16.0f,
+                                                      NULL, 0) == TN_OK;
     }
     b->left = count_bombs(b);
     b->view = vw_view_fit(b->map, 0, 0, VW_CANVAS_W, VW_CANVAS_H - VW_BAR_H);
@@ -158,9 +158,9 @@ static void step(void *st, vw_app *app, const uint8_t *keys)
     int32_t moving = 0;
     for (int32_t k = 0; k < MOVERS; k++)
         moving += b->alive[k];
-    snprintf(app->status, sizeof app->status,
-             "collected %d, %d bombs and %d moving bombs left%s%s", (int)b->collected,
-             (int)b->left, (int)moving, mv.flags & TN_TILE_BLOCKED_X ? "  [wall x]" : "",
+    snprintf(app->status, sizeof app->status, "collected %d, %d bombs and %d moving bombs left%s%s",
+             (int)b->collected, (int)b->left, (int)moving,
+             mv.flags & TN_TILE_BLOCKED_X ? "  [wall x]" : "",
              mv.flags & TN_TILE_BLOCKED_Y ? "  [wall y]" : "");
 }
 
@@ -177,7 +177,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     (void)app;
     bombs *b = st;
     const vw_view *v = &b->view;
-    vw_draw_map(c, v, b->map);
+    vw_draw_map(c, v, b->map, app->user_imgs);
     const uint32_t *g = tn_map_layer_data(b->map, b->bombs_layer);
     for (int32_t y = 0; y < v->h; y++)
         for (int32_t x = 0; x < v->w; x++)
@@ -194,24 +194,30 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     int32_t fw = (int32_t)(b->elf.area_w * v->scale), fh = (int32_t)(b->elf.area_h * v->scale);
     tn_canvas_fill_rect(c, (int32_t)f.x, (int32_t)f.y, fw, fh, vw_rgb(0x30B060u));
     for (int32_t k = 0; k < 4; k++)
-        tn_canvas_fill_rect(c, (int32_t)f.x + (k & 1) * (fw - 3), (int32_t)f.y + (k >> 1) * (fh - 3),
-                            3, 3, vw_rgb(0xFFFFFFu));
+        tn_canvas_fill_rect(c, (int32_t)f.x + (k & 1) * (fw - 3),
+                            (int32_t)f.y + (k >> 1) * (fh - 3), 3, 3, vw_rgb(0xFFFFFFu));
 }
 
 static void layout(void *st, vw_app *app)
 {
     (void)app;
     bombs *b = st;
-    tn_vec2 p = vw_to_screen(&b->view, (tn_vec2){b->elf.x + b->elf.w * 0.5f, b->elf.y + b->elf.h * 0.5f});
+    tn_vec2 p =
+        vw_to_screen(&b->view, (tn_vec2){b->elf.x + b->elf.w * 0.5f, b->elf.y + b->elf.h * 0.5f});
     vw_print_view("view", &b->view);
     printf("elf %.0f %.0f\n", (double)p.x, (double)p.y);
     printf("bombs %d\n", (int)b->left);
 }
 
-const vw_mode vw_mode_bombs = {
-    "bombs", "Tile collision: walls and bombs",
-    "Arrow keys walk the elf (green; the solid part is its feet\n"
-    "collision area, white dots its corner points). Walls stop it\n"
-    "and it slides along them. Touch a bomb with a corner to\n"
-    "collect it (hitTestTile, 'some'); red bombs wander the maze.",
-    create, destroy, event, step, draw, layout};
+const vw_mode vw_mode_bombs = {"bombs",
+                               "Tile collision: walls and bombs",
+                               "Arrow keys walk the elf (green; the solid part is its feet\n"
+                               "collision area, white dots its corner points). Walls stop it\n"
+                               "and it slides along them. Touch a bomb with a corner to\n"
+                               "collect it (hitTestTile, 'some'); red bombs wander the maze.",
+                               create,
+                               destroy,
+                               event,
+                               step,
+                               draw,
+                               layout};

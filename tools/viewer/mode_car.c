@@ -1,7 +1,8 @@
 /* Mode "car" (book ch. 7): the AI race car steers by the hidden angle map (one heading per
  * cell, tn_dirmap, driving tn_car_step), and a player car is driven with the arrow keys (the
  * book's keyboard car: Up accelerates, Left/Right turn, friction slows it when released).
- * Grass (cells costing more than 1) multiplies both cars' velocity by 0.25 instead of 0.96.
+ * Grass (any cell costing more than the map's cheapest terrain: on the built-in track the
+ * green around the sandy road) multiplies both cars' velocity by 0.25 instead of 0.96.
  * Both cars move through the tile collision (tn_tile_move_circle), so walls stop them. On the
  * built-in oval track the angle map follows the track; on a loaded map it is generated from a
  * flow field towards the far side of the map (tn_dirmap_from_field). */
@@ -51,9 +52,10 @@ static tn_map *make_track(void)
     float cx = TRACK_W * 0.5f, cy = TRACK_H * 0.5f;
     for (int32_t y = 0; y < TRACK_H; y++) {
         for (int32_t x = 0; x < TRACK_W; x++) {
-            float dx = ((float)x + 0.5f - cx) / (cx - 1.0f), dy = ((float)y + 0.5f - cy) / (cy - 1.0f);
+            float dx = ((float)x + 0.5f - cx) / (cx - 1.0f),
+                  dy = ((float)y + 0.5f - cy) / (cy - 1.0f);
             float r = sqrtf(dx * dx + dy * dy);
-            rows[y][x] = (r < 1.0f && r > 0.55f) ? '.' : ',';
+            rows[y][x] = (r < 1.0f && r > 0.55f) ? '=' : '.';
         }
         rows[y][TRACK_W] = 0;
         ptrs[y] = rows[y];
@@ -101,12 +103,13 @@ static void *create(vw_app *app)
             tn_dirmap_from_field(m->dm, m->field) != TN_OK)
             goto fail;
     }
+    float min_cost = tn_map_min_cost(m->map);
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) {
             size_t i = (size_t)y * (size_t)w + (size_t)x;
             float a = tn_dirmap_get(m->dm, x, y);
             m->angle[i] = isnan(a) ? 0.0f : a;
-            m->friction[i] = tn_map_cost(m->map, x, y) > 1.0f ? FRICTION_GRASS : FRICTION_TRACK;
+            m->friction[i] = tn_map_cost(m->map, x, y) > min_cost ? FRICTION_GRASS : FRICTION_TRACK;
         }
     m->dmap = (tn_direction_map){w, h, (float)tw, (float)th, m->angle, m->friction};
     m->ai_def = tn_car_def_default();
@@ -207,21 +210,12 @@ static void step(void *st, vw_app *app, const uint8_t *keys)
              m->ai.friction < 0.5f ? " (grass)" : "");
 }
 
-static void draw_car(tn_canvas *c, const vw_view *v, tn_vec2 pos, float rot, float r, uint32_t col)
-{
-    tn_vec2 p = vw_to_screen(v, pos);
-    float sr = r * v->scale;
-    tn_canvas_circle(c, p.x, p.y, sr, vw_rgb(col), true);
-    vw_thick_line(c, p.x, p.y, p.x + cosf(rot) * sr * 1.6f, p.y + sinf(rot) * sr * 1.6f,
-                  vw_rgb(0x101010u));
-}
-
 static void draw(void *st, vw_app *app, tn_canvas *c)
 {
     (void)app;
     car_mode *m = st;
     const vw_view *v = &m->view;
-    vw_draw_map(c, v, m->map);
+    vw_draw_map(c, v, m->map, app->user_imgs);
     if (m->arrows)
         for (int32_t y = 0; y < v->h; y++)
             for (int32_t x = 0; x < v->w; x++) {
@@ -233,8 +227,10 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
                 tn_canvas_arrow(c, p.x - d.x * len, p.y - d.y * len, p.x + d.x * len,
                                 p.y + d.y * len, v->cell * 0.2f, vw_rgba(0x404040u, 110));
             }
-    draw_car(c, v, m->ai.pos, m->ai.rotation, m->radius, VW_COL_AI_CAR);
-    draw_car(c, v, m->pos, m->rotation, m->radius, VW_COL_PLAYER);
+    tn_draw_agent cars[2] = {{m->ai.pos, m->radius, m->ai.rotation, vw_rgb(VW_COL_AI_CAR)},
+                             {m->pos, m->radius, m->rotation, vw_rgb(VW_COL_PLAYER)}};
+    if (tn_draw_agents(c, &v->dv, cars, 2, vw_rgb(0x101010u)) != TN_OK)
+        return;
 }
 
 static void layout(void *st, vw_app *app)
@@ -247,10 +243,15 @@ static void layout(void *st, vw_app *app)
     printf("ai %.0f %.0f\n", (double)a.x, (double)a.y);
 }
 
-const vw_mode vw_mode_car = {
-    "car", "Race car: AI on the angle map, you on the keys",
-    "Orange: the AI car, steering by the angle map (arrows).\n"
-    "Blue: your car. Up accelerates, Left/Right turn, Down brakes.\n"
-    "Grass multiplies velocity by 0.25 (track 0.96) for both.\n"
-    "A toggles the angle-map arrows, R puts both cars back.",
-    create, destroy, event, step, draw, layout};
+const vw_mode vw_mode_car = {"car",
+                             "Race car: AI on the angle map, you on the keys",
+                             "Orange: the AI car, steering by the angle map (arrows).\n"
+                             "Blue: your car. Up accelerates, Left/Right turn, Down brakes.\n"
+                             "Grass multiplies velocity by 0.25 (track 0.96) for both.\n"
+                             "A toggles the angle-map arrows, R puts both cars back.",
+                             create,
+                             destroy,
+                             event,
+                             step,
+                             draw,
+                             layout};

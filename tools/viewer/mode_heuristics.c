@@ -11,11 +11,12 @@
 #define MAXP 8192
 
 static const char *const heur_rows[] = {
-    "......................", "......................", "...........#..........",
-    "...........#..........", "...#.......#......#...", "...#.......#......#...",
-    "...#....,,,#......#...", "...#....,,,#......#...", "...#######,#......#...",
-    "...........#..........", "...........#..........", "......######..........",
-    "......................", "......................",
+    "................", "................", "..######........", ".......#........",
+    ".......#..,,,,..", ".......#..,,,,..", "...#...#..,,,,..", "...#...#........",
+    "...#.......###..", "...#.........#..", "...#####.....#..", ".............#..",
+    "........######..", "................", "..,,,,,.........", "..,,,,,...#.....",
+    "..,,,,,...#.....", "..........#.....", "....#######.....", "................",
+    "................", "................",
 };
 #define HEUR_H ((int32_t)(sizeof heur_rows / sizeof heur_rows[0]))
 
@@ -42,8 +43,8 @@ static void solve(heuristics *h, vw_app *app)
         tn_query q = {0};
         q.heuristic = heur[k];
         tn_search_result res;
-        h->status[k] = tn_search_path(h->search, h->map, h->start, h->goal, &q, h->path[k], MAXP,
-                                      &res);
+        h->status[k] =
+            tn_search_path(h->search, h->map, h->start, h->goal, &q, h->path[k], MAXP, &res);
         h->len[k] = h->status[k] == TN_OK ? res.length : 0;
         h->cost[k] = res.cost;
         h->expanded[k] = res.expanded;
@@ -71,8 +72,8 @@ static void *create(vw_app *app)
         return NULL;
     }
     int32_t w = tn_map_width(h->map), hh = tn_map_height(h->map);
-    h->start = vw_nearest_passable(h->map, 1, hh / 2);
-    h->goal = vw_nearest_passable(h->map, w - 2, hh / 2 - 2);
+    h->start = vw_nearest_passable(h->map, 1, hh - 2);
+    h->goal = vw_nearest_passable(h->map, w - 2, 1);
     int32_t pw = VW_CANVAS_W / HEUR_N;
     for (int32_t k = 0; k < HEUR_N; k++)
         h->view[k] = vw_view_fit(h->map, k * pw + 4, 24, pw - 8, VW_CANVAS_H - VW_BAR_H - 28);
@@ -120,11 +121,10 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     heuristics *h = st;
     for (int32_t k = 0; k < HEUR_N; k++) {
         const vw_view *v = &h->view[k];
-        vw_draw_map(c, v, h->map);
-        int32_t inset = (int32_t)(v->cell / 4.0f);
-        for (int32_t i = 0; i < h->len[k]; i++)
-            vw_fill_cell(c, v, h->path[k][i], inset, vw_rgba(heur_col[k], 140));
-        vw_draw_cells_line(c, v, h->path[k], h->len[k], vw_rgb(heur_col[k]));
+        vw_draw_map(c, v, h->map, app->user_imgs);
+        if (tn_draw_path_cells(c, &v->dv, h->path[k], h->len[k], vw_rgba(heur_col[k], 120)) !=
+            TN_OK)
+            return;
         tn_vec2 s = vw_cell_center(v, h->start), g = vw_cell_center(v, h->goal);
         tn_canvas_circle(c, s.x, s.y, v->cell * 0.4f + 1.0f, vw_rgb(0x20A040u), true);
         tn_canvas_circle(c, g.x, g.y, v->cell * 0.4f + 1.0f, vw_rgb(0x202020u), true);
@@ -134,7 +134,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
                      (long long)h->expanded[k]);
         else
             snprintf(label, sizeof label, "%s: %s", heur_name[k], tn_status_str(h->status[k]));
-        vw_text(c, (int32_t)v->ox, 6, 1, vw_rgb(heur_col[k] | 0x404040u), label);
+        vw_text(c, (int32_t)v->ox, (int32_t)v->oy - 14, 1, vw_rgb(heur_col[k] | 0x404040u), label);
     }
 }
 
@@ -142,18 +142,22 @@ static void layout(void *st, vw_app *app)
 {
     (void)app;
     heuristics *h = st;
-    for (int32_t k = 0; k < HEUR_N; k++)
-        {
-            char name[16];
-            snprintf(name, sizeof name, "view%d", (int)k);
-            vw_print_view(name, &h->view[k]);
-        }
+    for (int32_t k = 0; k < HEUR_N; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "view%d", (int)k);
+        vw_print_view(name, &h->view[k]);
+    }
 }
 
-const vw_mode vw_mode_heuristics = {
-    "heuristics", "Heuristics: manhattan, euclidean, diagonal",
-    "The same A* query (8 neighbours, no corner cutting) under\n"
-    "three heuristics. Left click: goal. Right click: start.\n"
-    "Manhattan overestimates diagonal moves, so its path can\n"
-    "cost more; green = start, black = goal, grass costs 3.",
-    create, destroy, event, step, draw, layout};
+const vw_mode vw_mode_heuristics = {"heuristics",
+                                    "Heuristics: manhattan, euclidean, diagonal",
+                                    "The same A* query (8 neighbours, no corner cutting) under\n"
+                                    "three heuristics. Left click: goal. Right click: start.\n"
+                                    "Manhattan overestimates diagonal moves, so its path can\n"
+                                    "cost more; green = start, black = goal, grass costs 3.",
+                                    create,
+                                    destroy,
+                                    event,
+                                    step,
+                                    draw,
+                                    layout};

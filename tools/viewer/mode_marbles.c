@@ -37,8 +37,8 @@ typedef struct marbles {
     tn_bp_pair pairs[PAIR_CAP];
     tn_marbles_params params;
     tn_marbles_stats stats;
-    int32_t drag;     /* marble being aimed, or -1 */
-    tn_vec2 mouse;    /* screen */
+    int32_t drag;  /* marble being aimed, or -1 */
+    tn_vec2 mouse; /* screen */
     int64_t throws;
     bool grid;
     vw_view view;
@@ -88,7 +88,8 @@ static void *create(vw_app *app)
     tn_rng rng = tn_rng_seed(app->seed);
     double cx = ww * 0.25, cy = wh * 0.5;
     tn_cell cc;
-    if (tn_map_cell_at_px(s->map, (float)cx, (float)cy, &cc) && !tn_map_passable(s->map, cc.x, cc.y)) {
+    if (tn_map_cell_at_px(s->map, (float)cx, (float)cy, &cc) &&
+        !tn_map_passable(s->map, cc.x, cc.y)) {
         cc = vw_nearest_passable(s->map, cc.x, cc.y);
         tn_vec2 p = tn_map_cell_center_px(s->map, cc.x, cc.y);
         cx = p.x;
@@ -99,8 +100,8 @@ static void *create(vw_app *app)
         s->m[s->n] = (tn_marble){cx, cy, 0.0, 0.0, r0};
         s->col[s->n++] = VW_COL_CUE;
     }
-    static const uint32_t palette[] = {0xD03030u, 0x30A040u, 0x3060D0u, 0xE0A020u, 0x9040C0u,
-                                       0x20A0A0u};
+    static const uint32_t palette[] = {0xD03030u, 0x30A040u, 0x3060D0u,
+                                       0xE0A020u, 0x9040C0u, 0x20A0A0u};
     for (int32_t tries = 0; tries < 4000 && s->n < 24; tries++) {
         double r = r0 * (0.6 + 0.5 * (double)tn_rng_float(&rng));
         double x = ww * (0.45 + 0.45 * (double)tn_rng_float(&rng));
@@ -157,7 +158,8 @@ static void event(void *st, vw_app *app, const SDL_Event *e)
         tn_vec2 w = vw_to_world(&s->view, (float)e->button.x, (float)e->button.y);
         tn_marble *m = &s->m[s->drag];
         /* slingshot: velocity from the release point back through the marble, capped */
-        double vx = (m->x - (double)w.x) * 0.12, vy = (m->y - (double)w.y) * 0.12, sp = sqrt(vx * vx + vy * vy);
+        double vx = (m->x - (double)w.x) * 0.12, vy = (m->y - (double)w.y) * 0.12,
+               sp = sqrt(vx * vx + vy * vy);
         if (sp > 24.0) {
             vx *= 24.0 / sp;
             vy *= 24.0 / sp;
@@ -175,8 +177,8 @@ static void step(void *st, vw_app *app, const uint8_t *keys)
 {
     (void)keys;
     marbles *s = st;
-    tn_status r = tn_marbles_step(s->m, s->n, s->bp, s->ids, &s->params, s->pairs, PAIR_CAP,
-                                  &s->stats);
+    tn_status r =
+        tn_marbles_step(s->m, s->n, s->bp, s->ids, &s->params, s->pairs, PAIR_CAP, &s->stats);
     for (int32_t i = 0; i < s->n; i++) { /* rolling friction, as the book's marbles */
         s->m[i].vx *= 0.99;
         s->m[i].vy *= 0.99;
@@ -185,8 +187,8 @@ static void step(void *st, vw_app *app, const uint8_t *keys)
     }
     snprintf(app->status, sizeof app->status,
              "%d marbles, %lld broad-phase pairs, %lld contacts, energy %.1f%s", (int)s->n,
-             (long long)s->stats.pairs, (long long)s->stats.contacts,
-             tn_marbles_energy(s->m, s->n), r == TN_OK ? "" : " (step failed)");
+             (long long)s->stats.pairs, (long long)s->stats.contacts, tn_marbles_energy(s->m, s->n),
+             r == TN_OK ? "" : " (step failed)");
 }
 
 static void draw(void *st, vw_app *app, tn_canvas *c)
@@ -194,26 +196,15 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     (void)app;
     marbles *s = st;
     const vw_view *v = &s->view;
-    vw_draw_map(c, v, s->map);
-    if (s->grid) {
-        double ww = s->params.world.x1, wh = s->params.world.y1;
-        int32_t gx = (int32_t)ceil(ww / CELL), gy = (int32_t)ceil(wh / CELL);
-        for (int32_t i = 0; i < s->n; i++) { /* occupied cells (by centre, as the grid files) */
-            int32_t cx = (int32_t)(s->m[i].x / CELL), cy = (int32_t)(s->m[i].y / CELL);
-            tn_vec2 a = vw_to_screen(v, (tn_vec2){(float)(cx * CELL), (float)(cy * CELL)});
-            int32_t px = (int32_t)(CELL * (double)v->scale);
-            tn_canvas_fill_rect(c, (int32_t)a.x, (int32_t)a.y, px, px, vw_rgba(0x4080FFu, 40));
-        }
-        for (int32_t x = 0; x <= gx; x++) {
-            tn_vec2 a = vw_to_screen(v, (tn_vec2){(float)(x * CELL), 0.0f});
-            tn_vec2 b = vw_to_screen(v, (tn_vec2){(float)(x * CELL), (float)wh});
-            tn_canvas_line(c, a.x, a.y, b.x, b.y, vw_rgba(0x4060C0u, 90));
-        }
-        for (int32_t y = 0; y <= gy; y++) {
-            tn_vec2 a = vw_to_screen(v, (tn_vec2){0.0f, (float)(y * CELL)});
-            tn_vec2 b = vw_to_screen(v, (tn_vec2){(float)ww, (float)(y * CELL)});
-            tn_canvas_line(c, a.x, a.y, b.x, b.y, vw_rgba(0x4060C0u, 90));
-        }
+    vw_draw_map(c, v, s->map, app->user_imgs);
+    if (s->grid) { /* the grid's cells, shaded by the marbles filed under them */
+        tn_box boxes[MAX_MARBLES];
+        for (int32_t i = 0; i < s->n; i++)
+            boxes[i] = (tn_box){s->m[i].x - s->m[i].r, s->m[i].y - s->m[i].r, s->m[i].x + s->m[i].r,
+                                s->m[i].y + s->m[i].r};
+        if (tn_draw_grid_cells(c, &v->dv, boxes, s->n, CELL, 0.0, 0.0, vw_rgba(0x4080FFu, 50),
+                               vw_rgba(0x2040A0u, 0)) != TN_OK)
+            return;
     }
     for (int32_t i = 0; i < s->n; i++) {
         tn_vec2 p = vw_to_screen(v, (tn_vec2){(float)s->m[i].x, (float)s->m[i].y});
@@ -240,10 +231,15 @@ static void layout(void *st, vw_app *app)
     }
 }
 
-const vw_mode vw_mode_marbles = {
-    "marbles", "Marbles in the spatial grid (drag and release)",
-    "Press on a marble, drag back and release: it flies the other\n"
-    "way, faster the further you dragged. White is the cue marble.\n"
-    "Blue lines: the broad-phase grid (64 px cells); shaded cells\n"
-    "hold a marble. G toggles the grid.",
-    create, destroy, event, step, draw, layout};
+const vw_mode vw_mode_marbles = {"marbles",
+                                 "Marbles in the spatial grid (drag and release)",
+                                 "Press on a marble, drag back and release: it flies the other\n"
+                                 "way, faster the further you dragged. White is the cue marble.\n"
+                                 "Blue lines: the broad-phase grid (64 px cells); shaded cells\n"
+                                 "hold a marble. G toggles the grid.",
+                                 create,
+                                 destroy,
+                                 event,
+                                 step,
+                                 draw,
+                                 layout};

@@ -22,8 +22,7 @@ typedef struct maze {
     vw_app *app;
 } maze;
 
-static tn_status plan(void *user, tn_cell from, tn_cell to, tn_cell *out, int32_t cap,
-                      int32_t *len)
+static tn_status plan(void *user, tn_cell from, tn_cell to, tn_cell *out, int32_t cap, int32_t *len)
 {
     maze *m = user;
     tn_query q = {0};
@@ -36,9 +35,8 @@ static tn_status plan(void *user, tn_cell from, tn_cell to, tn_cell *out, int32_
         for (int32_t i = 0; i < n; i++)
             m->shown[i] = out[i];
         m->nshown = n;
-        snprintf(m->app->status, sizeof m->app->status,
-                 "A*: %d cells, cost %.0f, %lld expanded", (int)res.length, res.cost,
-                 (long long)res.expanded);
+        snprintf(m->app->status, sizeof m->app->status, "A*: %d cells, cost %.0f, %lld expanded",
+                 (int)res.length, res.cost, (long long)res.expanded);
         printf("maze: path %d cells from (%d, %d) to (%d, %d)\n", (int)res.length, (int)from.x,
                (int)from.y, (int)to.x, (int)to.y);
     } else
@@ -125,7 +123,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     (void)app;
     maze *m = st;
     const vw_view *v = &m->view;
-    vw_draw_map(c, v, m->map);
+    vw_draw_map(c, v, m->map, app->user_imgs);
     int32_t inset = (int32_t)(v->cell / 5.0f);
     for (int32_t i = 0; i < m->nshown; i++)
         vw_fill_cell(c, v, m->shown[i], inset, vw_rgb(VW_COL_PATH));
@@ -142,8 +140,8 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     float r = v->cell * 0.3f;
     tn_canvas_circle(c, p.x, p.y, r, vw_rgb(VW_COL_WALKER), true);
     if (m->walker.dir.x || m->walker.dir.y)
-        tn_canvas_line(c, p.x, p.y, p.x + (float)m->walker.dir.x * r, p.y + (float)m->walker.dir.y * r,
-                       vw_rgb(0xFFFFFFu));
+        tn_canvas_line(c, p.x, p.y, p.x + (float)m->walker.dir.x * r,
+                       p.y + (float)m->walker.dir.y * r, vw_rgb(0xFFFFFFu));
 }
 
 static void layout(void *st, vw_app *app)
@@ -154,10 +152,15 @@ static void layout(void *st, vw_app *app)
     printf("start %d %d\n", (int)m->walker.cell.x, (int)m->walker.cell.y);
 }
 
-const vw_mode vw_mode_maze = {
-    "maze", "Maze: click to walk (A* + walkPath)",
-    "Left click a floor cell: the character walks there along\n"
-    "A*'s shortest 4-connected path, turning only on cell centres.\n"
-    "Click again while walking: it replans at the next centre.\n"
-    "Yellow squares: the planned path. Green frame: the goal.",
-    create, destroy, event, step, draw, layout};
+const vw_mode vw_mode_maze = {"maze",
+                              "Maze: click to walk (A* + walkPath)",
+                              "Left click a floor cell: the character walks there along\n"
+                              "A*'s shortest 4-connected path, turning only on cell centres.\n"
+                              "Click again while walking: it replans at the next centre.\n"
+                              "Yellow squares: the planned path. Green frame: the goal.",
+                              create,
+                              destroy,
+                              event,
+                              step,
+                              draw,
+                              layout};

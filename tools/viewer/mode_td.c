@@ -19,12 +19,12 @@
 #define SPAWN_EVERY 45
 
 static const char *const td_rows[] = {
-    "########################################", "#......................................#",
-    "#......................................#", "#.....#######..............#######.....#",
-    "#...........#..............#...........#", "#...........#..............#...........#",
+    "########################################",  "#......................................#",
+    "#......................................#",  "#.....#######..............#######.....#",
+    "#...........#..............#...........#",  "#...........#..............#...........#",
     ".........................................", "#...........#..............#...........#",
-    "#...........#..............#...........#", "#.....#######..............#######.....#",
-    "#......................................#", "#......................................#",
+    "#...........#..............#...........#",  "#.....#######..............#######.....#",
+    "#......................................#",  "#......................................#",
     "########################################",
 };
 #define TD_H ((int32_t)(sizeof td_rows / sizeof td_rows[0]))
@@ -49,6 +49,7 @@ typedef struct td {
     int32_t nspawns;
     tn_cell exit;
     tn_influence *inf;
+    tn_tileset_images *imgs; /* the default map's art (a loaded map's is the app's) */
     tn_field *field;
     tn_vec2 *flow_dir;
     uint8_t *flow_los;
@@ -133,6 +134,7 @@ static void destroy(void *st)
     tn_crowd_destroy(t->crowd);
     tn_field_destroy(t->field);
     tn_influence_destroy(t->inf);
+    tn_tileset_images_free(t->imgs);
     free(t->flow_dir);
     free(t->flow_los);
     tn_map_destroy(t->map);
@@ -175,11 +177,15 @@ static void *create(vw_app *app)
     cd.neighbour_radius = (float)t->tw * 0.75f;
     cd.seed = app->seed;
     cd.max_flows = 1;
-    if (tn_field_create(&fd, &t->field) != TN_OK || tn_field_build(t->field, &t->exit, 1) != TN_OK ||
+    if (tn_field_create(&fd, &t->field) != TN_OK ||
+        tn_field_build(t->field, &t->exit, 1) != TN_OK ||
         tn_crowd_create(&cd, &t->crowd) != TN_OK || refresh_flow(t) != TN_OK) {
         destroy(t);
         return NULL;
     }
+    if (!app->user_map && tn_map_tileset_count(t->map) > 0 &&
+        tn_tileset_images_load(t->map, NULL, &t->imgs, NULL, 0) < 0)
+        t->imgs = NULL; /* the palette then */
     t->show_flow = t->show_los = t->show_rings = true;
     t->view = vw_view_fit(t->map, 0, 0, VW_CANVAS_W, VW_CANVAS_H - VW_BAR_H);
     return t;
@@ -204,8 +210,8 @@ static void place_tower(td *t, tn_cell c)
     bool cut = false;
     if (tn_field_would_wall_off(t->field, &c, 1, t->spawns, t->nspawns, &cut) != TN_OK || cut) {
         t->refused++;
-        snprintf(t->note, sizeof t->note, "refused (%d, %d): it would wall off the exit",
-                 (int)c.x, (int)c.y);
+        snprintf(t->note, sizeof t->note, "refused (%d, %d): it would wall off the exit", (int)c.x,
+                 (int)c.y);
         printf("td: refused (%d, %d): would wall off the exit\n", (int)c.x, (int)c.y);
         return;
     }
@@ -233,8 +239,8 @@ static void place_tower(td *t, tn_cell c)
     }
     t->last_touched = touched;
     t->towers[t->ntowers++] = (tower){c, 0, {0.0f, 0.0f}, 0};
-    snprintf(t->note, sizeof t->note, "tower at (%d, %d): field update touched %d cells",
-             (int)c.x, (int)c.y, (int)touched);
+    snprintf(t->note, sizeof t->note, "tower at (%d, %d): field update touched %d cells", (int)c.x,
+             (int)c.y, (int)touched);
     printf("td: tower at (%d, %d), %d cells updated\n", (int)c.x, (int)c.y, (int)touched);
 }
 
@@ -347,75 +353,46 @@ static void step(void *st, vw_app *app, const uint8_t *keys)
              (int)t->refused, t->note);
 }
 
-/* The union of the towers' range discs: shade covered cells and draw only the parts of each
- * circle that no other disc covers, so overlapping rings read as one outline. */
+/* The union of the towers' range discs (HowToRTS): filled once, overlaps not darker, with one
+ * outline around the whole covered area. */
 static void draw_rings(td *t, tn_canvas *c)
 {
-    const vw_view *v = &t->view;
-    float range = RANGE_CELLS * (float)t->tw;
-    for (int32_t y = 0; y < t->h; y++)
-        for (int32_t x = 0; x < t->w; x++) {
-            tn_vec2 p = tn_map_cell_center_px(t->map, x, y);
-            for (int32_t k = 0; k < t->ntowers; k++) {
-                tn_vec2 q = tn_map_cell_center_px(t->map, t->towers[k].cell.x, t->towers[k].cell.y);
-                float dx = p.x - q.x, dy = p.y - q.y;
-                if (dx * dx + dy * dy <= range * range) {
-                    vw_fill_cell(c, v, (tn_cell){x, y}, 0, vw_rgba(0xFF4040u, 35));
-                    break;
-                }
-            }
-        }
-    float r = range * v->scale;
-    int32_t n = (int32_t)(2.0f * 3.14159265f * r / 1.5f) + 8;
-    for (int32_t k = 0; k < t->ntowers; k++) {
-        tn_vec2 q = tn_map_cell_center_px(t->map, t->towers[k].cell.x, t->towers[k].cell.y);
-        for (int32_t i = 0; i < n; i++) {
-            float a = 2.0f * 3.14159265f * (float)i / (float)n;
-            tn_vec2 w = {q.x + cosf(a) * range, q.y + sinf(a) * range};
-            bool inside = false;
-            for (int32_t j = 0; j < t->ntowers && !inside; j++) {
-                if (j == k)
-                    continue;
-                tn_vec2 o = tn_map_cell_center_px(t->map, t->towers[j].cell.x, t->towers[j].cell.y);
-                float dx = w.x - o.x, dy = w.y - o.y;
-                inside = dx * dx + dy * dy < range * range * 0.999f;
-            }
-            if (!inside) {
-                tn_vec2 s = vw_to_screen(v, w);
-                tn_canvas_fill_rect(c, (int32_t)s.x - 1, (int32_t)s.y - 1, 2, 2, vw_rgb(0xD02020u));
-            }
-        }
-    }
+    tn_vec2 centres[MAX_TOWERS];
+    for (int32_t k = 0; k < t->ntowers; k++)
+        centres[k] = tn_map_cell_center_px(t->map, t->towers[k].cell.x, t->towers[k].cell.y);
+    if (tn_draw_range_rings(c, &t->view.dv, centres, t->ntowers, RANGE_CELLS * (float)t->tw,
+                            vw_rgba(0xE03030u, 60), TN_DRAW_RINGS_FILL) != TN_OK)
+        fprintf(stderr, "tilenav-view: cannot draw the range rings\n");
 }
 
 static void draw(void *st, vw_app *app, tn_canvas *c)
 {
-    (void)app;
     td *t = st;
     const vw_view *v = &t->view;
-    vw_draw_map(c, v, t->map);
-    const float *inf = tn_influence_data(t->inf);
-    for (int32_t y = 0; y < t->h; y++)
-        for (int32_t x = 0; x < t->w; x++) {
-            tn_cell cell = {x, y};
-            size_t i = (size_t)y * (size_t)t->w + (size_t)x;
-            if (t->show_inf && inf[i] > 0.0f) {
-                tn_rgba h = tn_heat_color(fminf(inf[i] / 8.0f, 1.0f));
-                h.a = 120;
-                vw_fill_cell(c, v, cell, 0, h);
-            }
-            if (t->show_los && tn_field_los(t->field, x, y))
-                vw_fill_cell(c, v, cell, 0, vw_rgba(0xFFF080u, 90));
-            if (t->show_flow) {
-                tn_vec2 d = tn_field_vector(t->field, x, y);
-                if (d.x != 0.0f || d.y != 0.0f) {
-                    tn_vec2 p = vw_cell_center(v, cell);
-                    float len = v->cell * 0.35f;
-                    tn_canvas_arrow(c, p.x - d.x * len, p.y - d.y * len, p.x + d.x * len,
-                                    p.y + d.y * len, v->cell * 0.2f, vw_rgba(0x304060u, 130));
+    vw_draw_map(c, v, t->map, app->user_map ? app->user_imgs : t->imgs);
+    if (t->show_inf) {
+        const float *inf = tn_influence_data(t->inf);
+        for (int32_t y = 0; y < t->h; y++)
+            for (int32_t x = 0; x < t->w; x++) {
+                float val = inf[(size_t)y * (size_t)t->w + (size_t)x];
+                if (val > 0.0f) {
+                    tn_rgba h = tn_heat_color(fminf(val / 8.0f, 1.0f));
+                    h.a = 120;
+                    vw_fill_cell(c, v, (tn_cell){x, y}, 0, h);
                 }
             }
-        }
+    }
+    if (t->show_los && tn_draw_los(c, &v->dv, t->field, vw_rgba(0xFFF080u, 90)) != TN_OK)
+        return;
+    if (t->show_flow) {
+        tn_draw_field_opts o = tn_draw_field_opts_default();
+        o.heat_alpha = 0;
+        o.goals = false;
+        o.unreachable.a = 0;
+        o.arrow_color = vw_rgba(0x202830u, 140);
+        if (tn_draw_field(c, &v->dv, t->field, t->map, &o) != TN_OK)
+            return;
+    }
     if (t->show_rings)
         draw_rings(t, c);
     for (int32_t i = 0; i < t->nspawns; i++)
@@ -428,16 +405,8 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
             tn_canvas_line(c, a.x, a.y, b.x, b.y, vw_rgb(0xFFFF40u));
         }
     }
-    for (int32_t i = 0; i < t->ncreeps; i++) {
-        tn_agent_state s;
-        if (tn_crowd_get(t->crowd, t->creeps[i].id, &s) != TN_OK)
-            continue;
-        tn_vec2 p = vw_to_screen(v, s.pos);
-        float r = s.radius * v->scale;
-        tn_canvas_circle(c, p.x, p.y, r, vw_rgb(0x7030A0u), true);
-        tn_canvas_line(c, p.x, p.y, p.x + cosf(s.heading) * r * 1.5f,
-                       p.y + sinf(s.heading) * r * 1.5f, vw_rgb(0xFFFFFFu));
-    }
+    if (tn_draw_crowd(c, &v->dv, t->crowd, vw_rgb(0x7030A0u), vw_rgb(0xFFFFFFu)) != TN_OK)
+        return;
 }
 
 static void layout(void *st, vw_app *app)
@@ -448,12 +417,17 @@ static void layout(void *st, vw_app *app)
     printf("exit %d %d\n", (int)t->exit.x, (int)t->exit.y);
 }
 
-const vw_mode vw_mode_td = {
-    "td", "Tower defense: flow field, LOS, towers",
-    "Creeps (purple) spawn in waves at green and flow to blue.\n"
-    "Left click a floor cell: place a tower (refused when it\n"
-    "would wall off the exit); the field updates incrementally\n"
-    "and creeps avoid tower ranges (influence map as extra cost).\n"
-    "F flow arrows, L cells that see the exit, I influence,\n"
-    "R the towers' combined range rings.",
-    create, destroy, event, step, draw, layout};
+const vw_mode vw_mode_td = {"td",
+                            "Tower defense: flow field, LOS, towers",
+                            "Creeps (purple) spawn in waves at green and flow to blue.\n"
+                            "Left click a floor cell: place a tower (refused when it\n"
+                            "would wall off the exit); the field updates incrementally\n"
+                            "and creeps avoid tower ranges (influence map as extra cost).\n"
+                            "F flow arrows, L cells that see the exit, I influence,\n"
+                            "R the towers' combined range rings.",
+                            create,
+                            destroy,
+                            event,
+                            step,
+                            draw,
+                            layout};

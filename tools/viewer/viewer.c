@@ -36,30 +36,29 @@ typedef struct options {
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: tilenav-view [MAP] [options]\n\n"
-            "Interactive scenes of tilenav: each mode is one scene of the reference documents.\n"
-            "MAP is a Tiled JSON (.tmj/.json) or Moving AI (.map) file; without it each mode\n"
-            "uses its built-in scene.\n\n"
-            "Modes (number keys 1-6 or Tab):\n");
+    fprintf(f, "usage: tilenav-view [MAP] [options]\n\n"
+               "Interactive scenes of tilenav: each mode is one scene of the reference documents.\n"
+               "MAP is a Tiled JSON (.tmj/.json) or Moving AI (.map) file; without it each mode\n"
+               "uses its built-in scene.\n\n"
+               "Modes (number keys 1-6 or Tab):\n");
     for (int32_t i = 0; i < MODE_COUNT; i++)
         fprintf(f, "  %d %-11s %s\n", (int)i + 1, modes[i]->name, modes[i]->title);
-    fprintf(f,
-            "\nKeys: H help overlay, Tab / Shift+Tab next / previous mode, 1-6 a mode, F12 write a\n"
-            "screenshot (PNG), Esc quit. Each mode's own keys are in its help overlay (H).\n\n"
-            "Options:\n"
-            "  --mode NAME               start in this mode (default maze)\n"
-            "  --seed K                  random seed (default 1)\n"
-            "  --frames N                quit after N frames\n"
-            "  --lockstep                exactly one 1/60 s simulation step per frame\n"
-            "  --screenshot-on-exit FILE write the last frame to FILE (PNG) when quitting\n"
-            "  --screenshot-dir DIR      where F12 writes tilenav-view-NNN.png (default .)\n"
-            "  --script FILE             timed input events (see docs/viewer.md)\n"
-            "  --headless                no window (with --script and --frames): for pictures\n"
-            "  --layout                  print the mode's screen layout for tests and quit\n"
-            "  -h, --help                this text\n\n"
-            "Exit status: 0 ok, 2 bad command line, 3 the map cannot be read, 4 SDL or a\n"
-            "screenshot failed, 5 a mode could not start.\n");
+    fprintf(
+        f, "\nKeys: H help overlay, Tab / Shift+Tab next / previous mode, 1-6 a mode, F12 write a\n"
+           "screenshot (PNG), Esc quit. Each mode's own keys are in its help overlay (H).\n\n"
+           "Options:\n"
+           "  --mode NAME               start in this mode (default maze)\n"
+           "  --seed K                  random seed (default 1)\n"
+           "  --frames N                quit after N frames\n"
+           "  --lockstep                exactly one 1/60 s simulation step per frame\n"
+           "  --screenshot-on-exit FILE write the last frame to FILE (PNG) when quitting\n"
+           "  --screenshot-dir DIR      where F12 writes tilenav-view-NNN.png (default .)\n"
+           "  --script FILE             timed input events (see docs/viewer.md)\n"
+           "  --headless                no window (with --script and --frames): for pictures\n"
+           "  --layout                  print the mode's screen layout for tests and quit\n"
+           "  -h, --help                this text\n\n"
+           "Exit status: 0 ok, 2 bad command line, 3 the map cannot be read, 4 SDL or a\n"
+           "screenshot failed, 5 a mode could not start.\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -106,8 +105,7 @@ static int parse_args(int argc, char **argv, options *o)
                 return 2;
             }
         } else if (a[0] == '-') {
-            fprintf(stderr, "tilenav-view: unknown option or missing value: %s (see --help)\n",
-                    a);
+            fprintf(stderr, "tilenav-view: unknown option or missing value: %s (see --help)\n", a);
             return 2;
         } else if (!o->map)
             o->map = a;
@@ -295,7 +293,9 @@ static void draw_bar(viewer *v)
     int32_t x = 8 + vw_text(c, 8, y + 4, 2, vw_rgb(0xFFD060u), left);
     vw_text(c, x + 12, y + 8, 1, vw_rgb(0xE0E0E0u), v->app.status);
     const char *h = "H help  Tab mode  Esc quit";
-    vw_text(c, c->w - vw_text_width(1, h) - 8, y + 8, 1, vw_rgb(0x9098A8u), h);
+    int32_t tw, th;
+    tn_draw_text_size(h, 1, &tw, &th);
+    vw_text(c, c->w - tw - 8, y + 8, 1, vw_rgb(0x9098A8u), h);
 }
 
 static void draw_help(viewer *v)
@@ -320,9 +320,8 @@ static void draw_help(viewer *v)
             p++;
     }
     ty += 14;
-    static const char *const global[] = {
-        "1-6 / Tab / Shift+Tab  switch mode", "H  this help", "F12  screenshot (PNG)",
-        "Esc  quit"};
+    static const char *const global[] = {"1-6 / Tab / Shift+Tab  switch mode", "H  this help",
+                                         "F12  screenshot (PNG)", "Esc  quit"};
     for (size_t i = 0; i < sizeof global / sizeof global[0]; i++, ty += 16)
         vw_text(c, x + 16, ty, 1, vw_rgb(0xA0A8B8u), global[i]);
     ty += 8;
@@ -460,6 +459,7 @@ int main(int argc, char **argv)
     v.app.seed = v.opt.seed;
     v.app.map_path = v.opt.map;
     tn_map *map = NULL;
+    tn_tileset_images *imgs = NULL;
     if (v.opt.map) {
         tn_diag diag;
         memset(&diag, 0, sizeof diag);
@@ -471,6 +471,17 @@ int main(int argc, char **argv)
             return 3;
         }
         v.app.user_map = map;
+        char msg[1024] = "";
+        st = tn_tileset_images_load(map, NULL, &imgs, msg, sizeof msg);
+        if (st < 0) {
+            fprintf(stderr, "tilenav-view: tileset images: %s\n", tn_status_str(st));
+            tn_tileset_images_free(imgs);
+            tn_map_destroy(map);
+            return 5;
+        }
+        if (st == TN_PARTIAL)
+            fprintf(stderr, "tilenav-view: drawing some tiles with the palette:\n%s\n", msg);
+        v.app.user_imgs = imgs;
     }
     int32_t start = 0;
     if (v.opt.mode) {
@@ -480,11 +491,13 @@ int main(int argc, char **argv)
                 start = i;
         if (start < 0) {
             fprintf(stderr, "tilenav-view: unknown mode '%s' (see --help)\n", v.opt.mode);
+            tn_tileset_images_free(imgs);
             tn_map_destroy(map);
             return 2;
         }
     }
     if (v.opt.script && (rc = parse_script(v.opt.script, &v.script, &v.nscript)) != 0) {
+        tn_tileset_images_free(imgs);
         tn_map_destroy(map);
         return rc;
     }
@@ -498,10 +511,12 @@ int main(int argc, char **argv)
                 modes[start]->layout(st, &v.app);
             modes[start]->destroy(st);
         }
+        tn_tileset_images_free(imgs);
         tn_map_destroy(map);
         return rc;
     }
     if (!tn_canvas_init(&v.canvas, VW_CANVAS_W, VW_CANVAS_H, vw_rgb(0x15181Eu))) {
+        tn_tileset_images_free(imgs);
         tn_map_destroy(map);
         return 5;
     }
@@ -515,8 +530,8 @@ int main(int argc, char **argv)
             v.ren = SDL_CreateRenderer(v.win, -1, 0);
         if (v.ren) {
             SDL_RenderSetLogicalSize(v.ren, VW_CANVAS_W, VW_CANVAS_H);
-            v.tex = SDL_CreateTexture(v.ren, SDL_PIXELFORMAT_RGBA32,
-                                      SDL_TEXTUREACCESS_STREAMING, VW_CANVAS_W, VW_CANVAS_H);
+            v.tex = SDL_CreateTexture(v.ren, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STREAMING,
+                                      VW_CANVAS_W, VW_CANVAS_H);
         }
         if (!v.tex) {
             fprintf(stderr, "tilenav-view: cannot open a window: %s\n", SDL_GetError());
@@ -544,6 +559,7 @@ int main(int argc, char **argv)
     SDL_Quit();
     tn_canvas_free(&v.canvas);
     free(v.script);
+    tn_tileset_images_free(imgs);
     tn_map_destroy(map);
     return rc;
 }

@@ -5,6 +5,7 @@
 #ifndef TN_VIEWER_H
 #define TN_VIEWER_H
 
+#include "render/draw.h"
 #include "render/render.h"
 #include "scenes.h"
 #include "tilenav/io.h"
@@ -17,17 +18,19 @@
 #define VW_STEP_HZ 60
 #define VW_DT (1.0f / (float)VW_STEP_HZ)
 
-/* Screen transform of a map: screen = origin + world_px * scale. */
+/* Screen transform of a map: screen = origin + world_px * scale (whole pixels per cell). */
 typedef struct vw_view {
-    float ox, oy;   /* screen position of the map's top-left corner */
-    float scale;    /* screen pixels per world pixel */
-    float cell;     /* screen pixels per cell (horizontal) */
-    int32_t w, h;   /* map size in cells */
-    int32_t tw, th; /* tile size in world pixels */
+    tn_draw_view dv; /* the same transform for tools/render/draw.h */
+    float ox, oy;    /* screen position of the map's top-left corner */
+    float scale;     /* screen pixels per world pixel */
+    float cell;      /* screen pixels per cell */
+    int32_t w, h;    /* map size in cells */
+    int32_t tw, th;  /* tile size in world pixels */
 } vw_view;
 
 typedef struct vw_app {
-    const tn_map *user_map; /* the map from the command line, or NULL */
+    const tn_map *user_map;             /* the map from the command line, or NULL */
+    const tn_tileset_images *user_imgs; /* its tileset images (NULL: palette) */
     const char *map_path;
     uint64_t seed;
     uint64_t step; /* simulation steps of the current mode */
@@ -49,8 +52,8 @@ typedef struct vw_mode {
     void (*layout)(void *st, vw_app *app);
 } vw_mode;
 
-extern const vw_mode vw_mode_maze, vw_mode_heuristics, vw_mode_car, vw_mode_marbles,
-    vw_mode_bombs, vw_mode_td;
+extern const vw_mode vw_mode_maze, vw_mode_heuristics, vw_mode_car, vw_mode_marbles, vw_mode_bombs,
+    vw_mode_td;
 
 /* ---- helpers shared by the modes (viewer_util.c) ---- */
 
@@ -65,8 +68,8 @@ static inline tn_rgba vw_rgba(uint32_t rgb, uint8_t a)
     return c;
 }
 
-/* Fit a map into the screen rectangle (x, y, w, h), centred, whole pixels per cell when the
- * cells are at least 2 pixels. */
+/* Fit a map into the screen rectangle (x, y, w, h), centred, whole pixels per cell (at least
+ * one: a map of more cells than pixels is cut off at the right and bottom). */
 vw_view vw_view_fit(const tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h);
 tn_vec2 vw_to_screen(const vw_view *v, tn_vec2 world);
 tn_vec2 vw_to_world(const vw_view *v, float sx, float sy);
@@ -79,8 +82,8 @@ tn_vec2 vw_cell_center(const vw_view *v, tn_cell c);
 
 /* Print "view OX OY CELL" (the layout line tests read). */
 void vw_print_view(const char *name, const vw_view *v);
-/* Map terrain: walls, floor, costly cells (grass, mud) shaded by cost. */
-void vw_draw_map(tn_canvas *c, const vw_view *v, const tn_map *map);
+/* The map through draw.h: tileset art where `imgs` has it, the terrain palette elsewhere. */
+void vw_draw_map(tn_canvas *c, const vw_view *v, const tn_map *map, const tn_tileset_images *imgs);
 /* Fill one cell (inset). */
 void vw_fill_cell(tn_canvas *c, const vw_view *v, tn_cell cell, int32_t inset, tn_rgba col);
 /* A polyline through cell centres. */
@@ -88,14 +91,15 @@ void vw_draw_cells_line(tn_canvas *c, const vw_view *v, const tn_cell *cells, in
                         tn_rgba col);
 /* A thick line (three parallel one-pixel lines). */
 void vw_thick_line(tn_canvas *c, float x0, float y0, float x1, float y1, tn_rgba col);
-/* Text in the built-in 5x7 font, `scale` pixels per font pixel; returns the width drawn. */
-int32_t vw_text(tn_canvas *c, int32_t x, int32_t y, int32_t scale, tn_rgba col, const char *s);
-int32_t vw_text_width(int32_t scale, const char *s);
+/* Text (draw.h's labels) with a dark shadow for contrast; returns the width drawn. */
+int32_t vw_text(tn_canvas *c, int32_t x, int32_t y, int32_t size, tn_rgba col, const char *s);
 
 /* A copy of the user's map, or NULL when none was given; prints an error on failure. */
 tn_map *vw_clone_user_map(const vw_app *app);
 /* Build a map from ASCII rows: '#' wall (gid 1), '.' floor, ',' grass (gid 2, cost 3),
- * 'B' floor with a bomb (layer "bombs", gid 3; not terrain). Tile size in pixels. */
+ * '=' road (gid 4, cost 0.5),
+ * 'B' floor with a bomb (layer "bombs", gid 3; neither terrain nor drawn by draw.h).
+ * Tile size in pixels. */
 tn_map *vw_map_from_ascii(const char *const *rows, int32_t h, int32_t tile);
 /* A passable cell near (x, y) (spiral search), or (-1, -1). */
 tn_cell vw_nearest_passable(const tn_map *map, int32_t x, int32_t y);
@@ -103,5 +107,6 @@ tn_cell vw_nearest_passable(const tn_map *map, int32_t x, int32_t y);
 #define VW_GID_WALL 1u
 #define VW_GID_GRASS 2u
 #define VW_GID_BOMB 3u
+#define VW_GID_ROAD 4u
 
 #endif
