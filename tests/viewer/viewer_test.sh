@@ -47,6 +47,28 @@ EOS
         fail "scripted maze screenshot"
     echo "ok: scripted (SDL_PushEvent) maze walk"
 
+    # every mode, headless, under the same scripted clicks, drags and keys (a smoke run that the
+    # sanitizer build checks for leaks and undefined behaviour in the viewer's own code)
+    cat >"$OUT/smoke.script" <<EOS
+5 click 480 300
+10 keydown Up
+12 keydown Right
+40 keyup Right
+50 keyup Up
+55 down 300 300
+57 move 200 320
+59 up 200 320
+70 click 700 200
+80 key H
+90 key H
+EOS
+    for m in maze heuristics car marbles bombs td; do
+        LOG="$OUT/smoke-$m.log"
+        "$VIEW" --headless --lockstep --mode "$m" --frames 120 --script "$OUT/smoke.script" \
+            --screenshot-on-exit "$OUT/smoke-$m.png" >"$LOG" 2>&1 || fail "mode $m exited $?"
+    done
+    echo "ok: every mode ran 120 scripted frames headless"
+
     [ -n "${TN_VIEWER_KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT
     command -v xvfb-run >/dev/null 2>&1 || skip "xvfb-run (packages xvfb, xauth)"
     command -v xauth >/dev/null 2>&1 || skip "xauth"
@@ -56,6 +78,10 @@ EOS
 fi
 
 # ---- 2. inside Xvfb: real synthetic X events ----
+# Under AddressSanitizer, libdbus and the X11/GL driver libraries SDL loads leak a few blocks
+# that LeakSanitizer cannot attribute (the libraries are unloaded at exit): leak checking stays
+# on for the headless runs above, which exercise the same mode code, and is off from here on.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
 PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; }
 trap cleanup EXIT

@@ -14,6 +14,8 @@
 
 #define TRACK_W 30
 #define TRACK_H 20
+#define TRACK_IN 0.55f
+#define TRACK_MID 0.775f
 #define FRICTION_TRACK 0.96f
 #define FRICTION_GRASS 0.25f
 
@@ -37,11 +39,18 @@ typedef struct car_mode {
     vw_view view;
 } car_mode;
 
-static float ellipse_heading(float x, float y, float cx, float cy, float a, float b)
+/* The built-in angle map: the tangent of the oval through the cell (clockwise on screen),
+ * turned towards the middle of the road by up to 70 degrees the farther the cell is from it,
+ * so that a car pushed wide is steered back, then rounded to 45 degrees as the book's tiles. */
+static float track_heading(float x, float y, float cx, float cy, float a, float b)
 {
-    float t = atan2f((y - cy) / b, (x - cx) / a);
+    float nx = (x - cx) / a, ny = (y - cy) / b;
+    float t = atan2f(ny, nx), r = sqrtf(nx * nx + ny * ny);
     float deg = atan2f(b * cosf(t), -a * sinf(t)) * 57.29578f;
-    deg = roundf(deg / 45.0f) * 45.0f; /* the book's tiles: multiples of 45 degrees */
+    float turn = (r - TRACK_MID) * 250.0f; /* outside the middle: turn right (inwards) */
+    deg += fmaxf(-70.0f, fminf(70.0f, turn));
+    deg = roundf(deg / 45.0f) * 45.0f;
+    deg = fmodf(deg, 360.0f);
     return deg < 0.0f ? deg + 360.0f : deg;
 }
 
@@ -55,7 +64,7 @@ static tn_map *make_track(void)
             float dx = ((float)x + 0.5f - cx) / (cx - 1.0f),
                   dy = ((float)y + 0.5f - cy) / (cy - 1.0f);
             float r = sqrtf(dx * dx + dy * dy);
-            rows[y][x] = (r < 1.0f && r > 0.55f) ? '=' : '.';
+            rows[y][x] = (r < 1.0f && r > TRACK_IN) ? '=' : '.';
         }
         rows[y][TRACK_W] = 0;
         ptrs[y] = rows[y];
@@ -89,8 +98,8 @@ static void *create(vw_app *app)
         for (int32_t y = 0; y < h; y++)
             for (int32_t x = 0; x < w; x++)
                 if (tn_dirmap_set(m->dm, x, y,
-                                  ellipse_heading((float)x + 0.5f, (float)y + 0.5f, cx, cy,
-                                                  cx - 1.0f, cy - 1.0f)) != TN_OK)
+                                  track_heading((float)x + 0.5f, (float)y + 0.5f, cx, cy, cx - 1.0f,
+                                                cy - 1.0f)) != TN_OK)
                     goto fail;
         start = (tn_cell){w / 2, h - 3};
     } else { /* a flow field towards the passable cell farthest from the start */
@@ -113,6 +122,7 @@ static void *create(vw_app *app)
         }
     m->dmap = (tn_direction_map){w, h, (float)tw, (float)th, m->angle, m->friction};
     m->ai_def = tn_car_def_default();
+    m->ai_def.turn_rate = 0.05f; /* the book's 0.03 drifts onto the grass on this tighter oval */
     m->rng = tn_rng_seed(app->seed);
     m->radius = 0.3f * (float)(tw < th ? tw : th);
     m->ai_start = tn_map_cell_center_px(m->map, start.x, start.y);

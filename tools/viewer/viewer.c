@@ -121,11 +121,15 @@ static int parse_args(int argc, char **argv, options *o)
 
 static bool key_by_name(const char *name, SDL_Keycode *key, SDL_Scancode *sc)
 {
+    /* scancodes by name need no video subsystem (--headless); keycodes may, so take each from
+     * whichever lookup knows it */
+    *sc = SDL_GetScancodeFromName(name);
     *key = SDL_GetKeyFromName(name);
-    if (*key == SDLK_UNKNOWN)
-        return false;
-    *sc = SDL_GetScancodeFromKey(*key);
-    return true;
+    if (*sc == SDL_SCANCODE_UNKNOWN && *key != SDLK_UNKNOWN)
+        *sc = SDL_GetScancodeFromKey(*key);
+    if (*key == SDLK_UNKNOWN && *sc != SDL_SCANCODE_UNKNOWN)
+        *key = (SDL_Keycode)SDL_SCANCODE_TO_KEYCODE(*sc);
+    return *sc != SDL_SCANCODE_UNKNOWN || *key != SDLK_UNKNOWN;
 }
 
 /* One line: FRAME ACTION ARGS. Actions: click X Y [BUTTON], down X Y [BUTTON], up X Y [BUTTON],
