@@ -167,7 +167,7 @@ static void step(void *st, vw_app *app, const uint8_t *keys)
 static void draw_bomb(tn_canvas *c, const vw_view *v, tn_vec2 world, uint32_t col)
 {
     tn_vec2 p = vw_to_screen(v, world);
-    float r = v->cell * 0.28f;
+    float r = v->cell * 0.28f < 3.0f ? 3.0f : v->cell * 0.28f;
     tn_canvas_circle(c, p.x, p.y, r, vw_rgb(col), true);
     tn_canvas_line(c, p.x + r * 0.5f, p.y - r * 0.8f, p.x + r, p.y - r * 1.4f, vw_rgb(0xF0A020u));
 }

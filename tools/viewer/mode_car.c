@@ -226,7 +226,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     car_mode *m = st;
     const vw_view *v = &m->view;
     vw_draw_map(c, v, m->map, app->user_imgs);
-    if (m->arrows)
+    if (m->arrows && v->cell >= 6.0f)
         for (int32_t y = 0; y < v->h; y++)
             for (int32_t x = 0; x < v->w; x++) {
                 tn_vec2 d = tn_dirmap_vector(m->dm, x, y);
@@ -237,8 +237,9 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
                 tn_canvas_arrow(c, p.x - d.x * len, p.y - d.y * len, p.x + d.x * len,
                                 p.y + d.y * len, v->cell * 0.2f, vw_rgba(0x404040u, 110));
             }
-    tn_draw_agent cars[2] = {{m->ai.pos, m->radius, m->ai.rotation, vw_rgb(VW_COL_AI_CAR)},
-                             {m->pos, m->radius, m->rotation, vw_rgb(VW_COL_PLAYER)}};
+    float r = vw_visible_radius(v, m->radius, 4.0f);
+    tn_draw_agent cars[2] = {{m->ai.pos, r, m->ai.rotation, vw_rgb(VW_COL_AI_CAR)},
+                             {m->pos, r, m->rotation, vw_rgb(VW_COL_PLAYER)}};
     if (tn_draw_agents(c, &v->dv, cars, 2, vw_rgb(0x101010u)) != TN_OK)
         return;
 }

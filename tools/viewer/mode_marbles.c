@@ -208,7 +208,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     }
     for (int32_t i = 0; i < s->n; i++) {
         tn_vec2 p = vw_to_screen(v, (tn_vec2){(float)s->m[i].x, (float)s->m[i].y});
-        float r = (float)s->m[i].r * v->scale;
+        float r = vw_visible_radius(v, (float)s->m[i].r, 2.5f) * v->scale;
         tn_canvas_circle(c, p.x, p.y, r, vw_rgb(s->col[i]), true);
         tn_canvas_circle(c, p.x, p.y, r, vw_rgb(0x202020u), false);
     }

@@ -137,7 +137,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
         tn_canvas_fill_rect(c, x + w - 2, y, 2, h, g);
     }
     tn_vec2 p = vw_to_screen(v, m->walker.pos);
-    float r = v->cell * 0.3f;
+    float r = v->cell * 0.3f < 4.0f ? 4.0f : v->cell * 0.3f;
     tn_canvas_circle(c, p.x, p.y, r, vw_rgb(VW_COL_WALKER), true);
     if (m->walker.dir.x || m->walker.dir.y)
         tn_canvas_line(c, p.x, p.y, p.x + (float)m->walker.dir.x * r,

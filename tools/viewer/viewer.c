@@ -307,7 +307,7 @@ static void draw_help(viewer *v)
     tn_canvas *c = &v->canvas;
     const vw_mode *m = modes[v->mode];
     int32_t x = 60, y = 50, w = c->w - 120, h = c->h - 120;
-    tn_canvas_fill_rect(c, x, y, w, h, vw_rgba(0x101318u, 225));
+    tn_canvas_fill_rect(c, x, y, w, h, vw_rgba(0x101318u, 240));
     int32_t ty = y + 16;
     ty += 4 + 7 * 3;
     vw_text(c, x + 16, y + 16, 3, vw_rgb(0xFFD060u), m->title);
@@ -324,14 +324,20 @@ static void draw_help(viewer *v)
             p++;
     }
     ty += 14;
-    static const char *const global[] = {"1-6 / Tab / Shift+Tab  switch mode", "H  this help",
-                                         "F12  screenshot (PNG)", "Esc  quit"};
-    for (size_t i = 0; i < sizeof global / sizeof global[0]; i++, ty += 16)
-        vw_text(c, x + 16, ty, 1, vw_rgb(0xA0A8B8u), global[i]);
+    static const char *const global[][2] = {{"1-6, Tab, Shift+Tab", "switch mode"},
+                                            {"H", "this help"},
+                                            {"F12", "screenshot (PNG)"},
+                                            {"Esc", "quit"}};
+    for (size_t i = 0; i < sizeof global / sizeof global[0]; i++, ty += 16) {
+        vw_text(c, x + 16, ty, 1, vw_rgb(0xFFD060u), global[i][0]);
+        vw_text(c, x + 170, ty, 1, vw_rgb(0xC8D0E0u), global[i][1]);
+    }
     ty += 8;
-    for (int32_t i = 0; i < MODE_COUNT; i++, ty += 14) {
-        snprintf(line, sizeof line, "%d %-11s %s", (int)i + 1, modes[i]->name, modes[i]->title);
-        vw_text(c, x + 16, ty, 1, i == v->mode ? vw_rgb(0xFFD060u) : vw_rgb(0xA0A8B8u), line);
+    for (int32_t i = 0; i < MODE_COUNT; i++, ty += 16) {
+        tn_rgba col = i == v->mode ? vw_rgb(0xFFD060u) : vw_rgb(0xC8D0E0u);
+        snprintf(line, sizeof line, "%d  %s", (int)i + 1, modes[i]->name);
+        vw_text(c, x + 16, ty, 1, col, line);
+        vw_text(c, x + 170, ty, 1, col, modes[i]->title);
     }
 }
 

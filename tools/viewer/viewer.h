@@ -79,6 +79,8 @@ bool vw_cell_at(const vw_view *v, const tn_map *map, float sx, float sy, tn_cell
 void vw_cell_rect(const vw_view *v, tn_cell c, int32_t inset, int32_t *x, int32_t *y, int32_t *w,
                   int32_t *h);
 tn_vec2 vw_cell_center(const vw_view *v, tn_cell c);
+/* A world radius drawn at least `min_px` screen pixels (things stay visible on big maps). */
+float vw_visible_radius(const vw_view *v, float world_r, float min_px);
 
 /* Print "view OX OY CELL" (the layout line tests read). */
 void vw_print_view(const char *name, const vw_view *v);

@@ -67,6 +67,11 @@ tn_vec2 vw_cell_center(const vw_view *v, tn_cell c)
         v, (tn_vec2){((float)c.x + 0.5f) * (float)v->tw, ((float)c.y + 0.5f) * (float)v->th});
 }
 
+float vw_visible_radius(const vw_view *v, float world_r, float min_px)
+{
+    return world_r * v->scale >= min_px ? world_r : min_px / v->scale;
+}
+
 void vw_fill_cell(tn_canvas *c, const vw_view *v, tn_cell cell, int32_t inset, tn_rgba col)
 {
     int32_t x, y, w, h;
