@@ -541,6 +541,158 @@ static void test_cell_mask(void **state)
     tn_canvas_free(&cv);
 }
 
+static void test_heat_cells_and_dirmap(void **state)
+{
+    (void)state;
+    tn_test_rng rng = {21};
+    enum { CW = 9, CH = 7 };
+    float vals[CW * CH];
+    float vmax = 0.0f;
+    for (int32_t i = 0; i < CW * CH; i++) {
+        uint32_t k = tn_test_below(&rng, 10);
+        vals[i] = k == 0 ? NAN : k == 1 ? -1.0f : k == 2 ? INFINITY : (float)tn_test_u01(&rng) * 50;
+        if (k > 2 && vals[i] > vmax)
+            vmax = vals[i];
+    }
+    tn_canvas cv;
+    assert_true(tn_canvas_init(&cv, CW * 4, CH * 4, BG));
+    tn_draw_view v = {0, 0, 4, 1.0f, 1.0f};
+    for (int pass = 0; pass < 2; pass++) {
+        float scale = pass == 0 ? 0.0f : 100.0f; /* the largest value, or a given maximum */
+        memset(cv.px, 0, (size_t)cv.w * (size_t)cv.h * 4);
+        assert_int_equal(tn_draw_heat_cells(&cv, &v, vals, CW, CH, scale, 255), TN_OK);
+        for (int32_t i = 0; i < CW * CH; i++) {
+            tn_rgba got = px_at(&cv, (i % CW) * 4 + 1, (i / CW) * 4 + 2);
+            if (!isfinite(vals[i]) || vals[i] < 0.0f)
+                assert_int_equal(got.a, 0);
+            else
+                assert_true(same(got, tn_heat_color(vals[i] / (pass == 0 ? vmax : 100.0f))));
+        }
+    }
+    assert_int_equal(tn_draw_heat_cells(&cv, &v, NULL, CW, CH, 0, 255), TN_E_INVALID_ARG);
+    assert_int_equal(tn_draw_heat_cells(&cv, &v, vals, 0, CH, 0, 255), TN_E_INVALID_ARG);
+    tn_canvas_free(&cv);
+
+    /* direction map: an arrow through each cell with a heading, pointing its way */
+    tn_dirmap_def dd = tn_dirmap_def_default();
+    dd.width = CW;
+    dd.height = CH;
+    tn_dirmap *dm = NULL;
+    assert_int_equal(tn_dirmap_create(&dd, &dm), TN_OK);
+    float deg[CW * CH];
+    for (int32_t i = 0; i < CW * CH; i++) {
+        deg[i] = tn_test_below(&rng, 4) == 0 ? NAN : (float)(45 * tn_test_below(&rng, 8));
+        if (!isnan(deg[i]))
+            assert_int_equal(tn_dirmap_set(dm, i % CW, i / CW, deg[i]), TN_OK);
+    }
+    const int32_t cell = 16;
+    assert_true(tn_canvas_init(&cv, CW * cell, CH * cell, BG));
+    tn_draw_view v16 = {0, 0, cell, 1.0f, 1.0f};
+    const tn_rgba col = {255, 255, 0, 255};
+    assert_int_equal(tn_draw_dirmap(&cv, &v16, dm, col), TN_OK);
+    for (int32_t i = 0; i < CW * CH; i++) {
+        int32_t x0 = (i % CW) * cell, y0 = (i / CW) * cell;
+        /* the lit pixels of this cell, and their mean offset from the centre */
+        double sx = 0, sy = 0;
+        int32_t lit = 0;
+        for (int32_t y = 0; y < cell; y++)
+            for (int32_t x = 0; x < cell; x++)
+                if (same(px_at(&cv, x0 + x, y0 + y), col)) {
+                    lit++;
+                    sx += x + 0.5 - cell / 2.0;
+                    sy += y + 0.5 - cell / 2.0;
+                }
+        if (isnan(deg[i])) {
+            assert_int_equal(lit, 0);
+        } else {
+            assert_true(lit >= cell / 2);
+            /* the head makes the lit pixels lean towards the heading (y down, clockwise) */
+            double a = (double)deg[i] * 3.14159265358979 / 180.0;
+            assert_true(sx * cos(a) + sy * sin(a) > 0.0);
+        }
+    }
+    tn_dirmap_destroy(dm);
+    tn_canvas_free(&cv);
+}
+
+static void test_boxes(void **state)
+{
+    (void)state;
+    tn_test_rng rng = {8};
+    tn_canvas cv;
+    assert_true(tn_canvas_init(&cv, 120, 90, BG));
+    tn_draw_view v = {3, 2, 10, 20.0f, 20.0f}; /* half a canvas pixel per world unit */
+    const tn_rgba col = {200, 100, 50, 255};
+    for (int32_t k = 0; k < 40; k++) {
+        memset(cv.px, 0, (size_t)cv.w * (size_t)cv.h * 4);
+        double x = tn_test_u01(&rng) * 200, y = tn_test_u01(&rng) * 150;
+        tn_box b = {x, y, x + 8 + tn_test_u01(&rng) * 60, y + 8 + tn_test_u01(&rng) * 40};
+        bool fill = k % 2 == 0;
+        assert_int_equal(tn_draw_boxes(&cv, &v, &b, 1, col, fill), TN_OK);
+        /* canvas extent of the box, computed here: pixel centres inside it */
+        for (int32_t py = 0; py < cv.h; py++)
+            for (int32_t px = 0; px < cv.w; px++) {
+                double wx = (px + 0.5 - 3) * 2.0, wy = (py + 0.5 - 2) * 2.0; /* world of centre */
+                bool in = wx >= b.x0 && wx < b.x1 && wy >= b.y0 && wy < b.y1;
+                bool edge = in && (!(wx - 2 >= b.x0) || !(wx + 2 < b.x1) || !(wy - 2 >= b.y0) ||
+                                   !(wy + 2 < b.y1));
+                tn_rgba got = px_at(&cv, px, py);
+                if (!in)
+                    assert_int_equal(got.a, 0);
+                else if (fill || edge)
+                    assert_true(same(got, col));
+                else
+                    assert_int_equal(got.a, 0);
+            }
+    }
+    tn_box bad[3] = {{NAN, 0, 1, 1}, {5, 5, 1, 1}, {-1e300, -1e300, 1e300, 1e300}};
+    memset(cv.px, 0, (size_t)cv.w * (size_t)cv.h * 4);
+    assert_int_equal(tn_draw_boxes(&cv, &v, bad, 2, col, true), TN_OK);
+    for (int32_t i = 0; i < cv.w * cv.h; i++)
+        assert_int_equal(cv.px[4 * i + 3], 0);
+    /* an enormous box covers the canvas (clamped, not overflowed) */
+    assert_int_equal(tn_draw_boxes(&cv, &v, &bad[2], 1, col, true), TN_OK);
+    assert_true(same(px_at(&cv, 0, 0), col) && same(px_at(&cv, cv.w - 1, cv.h - 1), col));
+    assert_int_equal(tn_draw_boxes(&cv, &v, NULL, 1, col, true), TN_E_INVALID_ARG);
+    tn_canvas_free(&cv);
+}
+
+/* Far-away and non-finite coordinates everywhere: nothing is drawn and nothing breaks. */
+static void test_far_and_nonfinite(void **state)
+{
+    (void)state;
+    tn_canvas cv;
+    assert_true(tn_canvas_init(&cv, 32, 32, BG));
+    tn_draw_view v = {0, 0, 8, 1.0f, 1.0f};
+    tn_cell far_cells[3] = {{INT32_MIN, 0}, {INT32_MAX, INT32_MAX}, {-3, 1000000}};
+    assert_int_equal(tn_draw_path_cells(&cv, &v, far_cells, 3, (tn_rgba){255, 0, 0, 255}), TN_OK);
+    tn_vec2 far_pts[2] = {{1e30f, 1e30f}, {-1e30f, 5}};
+    assert_int_equal(tn_draw_path_points(&cv, &v, far_pts, 2, (tn_rgba){255, 0, 0, 255}), TN_OK);
+    tn_draw_agent far_agent = {{3e38f, 3e38f}, 1e30f, 0.0f, {255, 0, 0, 255}};
+    assert_int_equal(tn_draw_agents(&cv, &v, &far_agent, 1, (tn_rgba){255, 0, 0, 255}), TN_OK);
+    tn_vec2 far_ring = {3e38f, -3e38f};
+    assert_int_equal(tn_draw_range_rings(&cv, &v, &far_ring, 1, 5.0f, (tn_rgba){255, 0, 0, 255},
+                                         TN_DRAW_RINGS_FILL),
+                     TN_OK);
+    tn_box far_box = {1e200, 1e200, 1e201, 1e201};
+    assert_int_equal(tn_draw_grid_cells(&cv, &v, &far_box, 1, 1e-200, 0, 0,
+                                        (tn_rgba){255, 0, 0, 255}, (tn_rgba){255, 0, 0, 255}),
+                     TN_OK);
+    assert_int_equal(tn_draw_text(&cv, INT32_MAX, INT32_MIN, "far", 64, (tn_rgba){255, 0, 0, 255}),
+                     0);
+    for (int32_t i = 0; i < 32 * 32; i++)
+        assert_int_equal(cv.px[4 * i], 0);
+    /* one grid cell of 1e300 units from -1e300 holds the far box's centre and the whole canvas:
+     * all of it tinted */
+    assert_int_equal(tn_draw_grid_cells(&cv, &v, &far_box, 1, 1e300, -1e300, 0,
+                                        (tn_rgba){255, 0, 0, 255}, (tn_rgba){0, 0, 0, 0}),
+                     TN_OK);
+    assert_true(same(px_at(&cv, 5, 5), (tn_rgba){255, 0, 0, 255}));
+    tn_draw_view bad = {INT32_MAX, 0, 8, 1.0f, 1.0f};
+    assert_false(tn_draw_view_valid(&bad));
+    tn_canvas_free(&cv);
+}
+
 /* ---- agents, broad phase, rings, text ---------------------------------------------------- */
 
 static void test_agents(void **state)
@@ -836,6 +988,9 @@ int main(void)
         cmocka_unit_test(test_range_rings),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_heat_cells_and_dirmap),
+        cmocka_unit_test(test_boxes),
+        cmocka_unit_test(test_far_and_nonfinite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
  * state, step and contact rule), so that its contacts equal brute_bench's and its ms_per_step
  * compares with box2d_bench's. */
 #include "cli.h"
+#include "render/draw.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +61,7 @@ typedef struct options {
     bool mixed, kinematic, verbose;
     double w, h, radius, speed, cell, restitution, rebuild_fraction, active;
     int64_t levels;
-    const char *bp_name;
+    const char *bp_name, *png;
     tn_bp_kind kind;
 } options;
 
@@ -159,7 +160,7 @@ static void usage(FILE *f)
             "                       [--broadphase grid|hash|sap|brute] [--seed K] [--kinematic]\n"
             "                       [--mixed] [--speed V] [--cell C] [--levels L]\n"
             "                       [--restitution E] [--rebuild-fraction F] [--active A]\n"
-            "                       [--verbose]\n"
+            "                       [--verbose] [--png FILE]\n"
             "Runs N circles in a W x H world (default 4096 x 4096, radius 4, speed 2, seed 1)\n"
             "and prints one line:\n"
             "  collide objects=N steps=S broadphase=B pairs=P contacts=C ms_per_step=X "
@@ -170,7 +171,9 @@ static void usage(FILE *f)
             "grid's cell size and level count, --rebuild-fraction its rebuild threshold;\n"
             "--active A (kinematic, not a peer workload): only the first A*N circles move, the\n"
             "others rest and are not passed to the broad phase again. --verbose adds a phase\n"
-            "split on stderr.\n");
+            "split on stderr. --png FILE draws the final state (the world scaled to about 1024\n"
+            "pixels): the broad phase's finest grid cells tinted by how many circles they hold,\n"
+            "and the circles with their headings.\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)
@@ -247,6 +250,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->mixed = true;
         } else if (!strcmp(a, "--kinematic")) {
             o->kinematic = true;
+        } else if (!strcmp(a, "--png") && more >= 1) {
+            o->png = argv[++i];
         } else if (!strcmp(a, "--verbose")) {
             o->verbose = true;
         } else {
@@ -262,7 +267,7 @@ static int parse_args(int argc, char **argv, options *o)
 
 /* The broad phase for the scene: grids sized from the largest circle (hierarchical for mixed
  * radii) and the density (about one circle per cell), unless --cell/--levels say otherwise. */
-static tn_status make_bp(const options *o, const scene *s, tn_bp **out)
+static tn_status make_bp(const options *o, const scene *s, tn_bp **out, double *cell)
 {
     tn_bp_def d = tn_bp_def_default();
     d.kind = o->kind;
@@ -282,6 +287,7 @@ static tn_status make_bp(const options *o, const scene *s, tn_bp **out)
     d.levels = o->levels > 0 ? (int32_t)o->levels : levels;
     if (o->rebuild_fraction >= 0.0)
         d.rebuild_fraction = o->rebuild_fraction;
+    *cell = d.cell_size;
     return tn_bp_create(&d, out);
 }
 
@@ -333,6 +339,46 @@ static int run_kinematic(const options *o, scene *s, tn_bp *bp, tn_bp_id *ids)
 static int run_marbles(const options *o, scene *s, tn_bp *bp, tn_bp_id *ids);
 int tn_cmd_collide(int argc, char **argv);
 
+/* The final state through the shared scene layer: the world scaled to about 1024 pixels. */
+static int write_png(const char *path, const scene *s, const tn_bp *bp, double cell)
+{
+    double big = s->w > s->h ? s->w : s->h, k = 1024.0 / big; /* canvas pixels per unit */
+    double cw = ceil(s->w * k), ch = ceil(s->h * k);
+    tn_canvas cv;
+    if (!tn_canvas_init(&cv, cw < 1.0 ? 1 : (int32_t)cw, ch < 1.0 ? 1 : (int32_t)ch,
+                        (tn_rgba){24, 26, 32, 255})) {
+        tn_cli_error("collide", "%s: out of memory", path);
+        return TN_EXIT_NOMEM;
+    }
+    /* one view "cell" per canvas pixel, 1/k world units wide */
+    tn_draw_view v = {0, 0, 1, (float)(1.0 / k), (float)(1.0 / k)};
+    tn_box world = {0.0, 0.0, s->w, s->h};
+    tn_status st =
+        tn_draw_bp(&cv, &v, bp, world, cell, (tn_rgba){255, 170, 60, 45}, (tn_rgba){0, 0, 0, 0});
+    tn_draw_agent *a = st == TN_OK ? malloc((size_t)s->n * sizeof *a) : NULL;
+    if (!a) {
+        tn_canvas_free(&cv);
+        tn_cli_error("collide", "%s: %s", path, st == TN_OK ? "out of memory" : tn_status_str(st));
+        return st == TN_OK ? TN_EXIT_NOMEM : tn_cli_exit_for(st);
+    }
+    for (int32_t i = 0; i < s->n; i++) {
+        const tn_marble *m = &s->m[i];
+        a[i] = (tn_draw_agent){{(float)m->x, (float)m->y},
+                               (float)m->r,
+                               (float)atan2(m->vy, m->vx),
+                               (tn_rgba){90, 170, 255, 255}};
+    }
+    (void)tn_draw_agents(&cv, &v, a, s->n, (tn_rgba){230, 240, 255, 255});
+    free(a);
+    int rc = tn_canvas_write_png(&cv, path);
+    tn_canvas_free(&cv);
+    if (rc != 0) {
+        tn_cli_error("collide", "%s: cannot write", path);
+        return TN_EXIT_OUTPUT;
+    }
+    return TN_EXIT_OK;
+}
+
 int tn_cmd_collide(int argc, char **argv)
 {
     options o;
@@ -351,7 +397,8 @@ int tn_cmd_collide(int argc, char **argv)
     if (!s.m || !ids)
         goto done;
     scene_generate(&s, &o);
-    tn_status st = make_bp(&o, &s, &bp);
+    double cell = 0.0;
+    tn_status st = make_bp(&o, &s, &bp, &cell);
     if (st != TN_OK) {
         tn_cli_error("collide", "cannot create the broad phase: %s", tn_status_str(st));
         rc = tn_cli_exit_for(st);
@@ -365,6 +412,8 @@ int tn_cmd_collide(int argc, char **argv)
     if (tn_bp_rebuild(bp) != TN_OK) /* setup, not timed */
         goto done;
     rc = o.kinematic ? run_kinematic(&o, &s, bp, ids) : run_marbles(&o, &s, bp, ids);
+    if (rc == TN_EXIT_OK && o.png)
+        rc = write_png(o.png, &s, bp, cell);
 done:
     if (rc == TN_EXIT_NOMEM)
         tn_cli_error("collide", "out of memory");

@@ -8,8 +8,8 @@
  * creeps meet through the broad phase. The run is drawn into an animated GIF and a PNG contact
  * sheet, and a summary is printed. Then a short tile-collision walk-through (book ch. 3). */
 #include "cli.h"
+#include "render/draw.h"
 #include "render/gif.h"
-#include "render/render.h"
 #include "tilenav/broadphase.h"
 #include "tilenav/crowd.h"
 #include "tilenav/field.h"
@@ -46,7 +46,8 @@ static void help(void)
         "placed on a script (a placement that would wall off the exit is refused) and the field\n"
         "is updated incrementally; towers' projectiles hit creeps through the broad phase.\n"
         "Writes DIR/demo.gif (the run) and DIR/demo-sheet.png (six moments, with the flow\n"
-        "field), prints a summary, then a short tile-collision walk-through.\n\n"
+        "field), both drawn with the map's tileset art, prints a summary, then a short\n"
+        "tile-collision walk-through.\n\n"
         "Options:\n"
         "  --out DIR    output folder, created if missing (default ./demo-out)\n"
         "  --steps N    simulation steps of 1/60 s, 60..100000 (default 1500)\n"
@@ -534,78 +535,74 @@ static tn_rgba rgba(uint8_t r, uint8_t g, uint8_t b, uint8_t a)
     return (tn_rgba){r, g, b, a};
 }
 
-static void draw(const demo *d, tn_canvas *cv, int32_t ox, int32_t oy, bool arrows)
+/* One picture of the run through the shared scene layer (render/draw.h): the map with its
+ * tileset art, the field's heat map (and arrows on the contact sheet), line of sight, towers with
+ * their combined range, spawn and exit points, creeps with headings, shots. */
+static void draw(const demo *d, const tn_tileset_images *imgs, tn_canvas *cv, int32_t ox,
+                 int32_t oy, bool arrows)
 {
     const float s = (float)SCALE;
-    float maxd = 1.0f;
-    for (int32_t i = 0; i < d->w * d->h; i++) {
-        float v = tn_field_distances(d->field)[i];
-        if (v < INFINITY && v > maxd)
-            maxd = v;
-    }
-    for (int32_t y = 0; y < d->h; y++)
-        for (int32_t x = 0; x < d->w; x++) {
-            int32_t px = ox + x * SCALE, py = oy + y * SCALE;
-            if (!tn_map_passable(d->map, x, y)) {
-                tn_canvas_fill_rect(cv, px, py, SCALE, SCALE, rgba(52, 54, 64, 255));
-                continue;
-            }
-            bool mud = tn_map_cost(d->map, x, y) > 1.0f;
-            tn_canvas_fill_rect(cv, px, py, SCALE, SCALE,
-                                mud ? rgba(122, 92, 58, 255) : rgba(74, 122, 66, 255));
-            float dist = tn_field_distance(d->field, x, y);
-            if (dist < INFINITY) {
-                tn_rgba h = tn_heat_color(1.0f - dist / maxd);
-                h.a = 70;
-                tn_canvas_fill_rect(cv, px, py, SCALE, SCALE, h);
-            }
-            if (tn_field_los(d->field, x, y))
-                tn_canvas_fill_rect(cv, px, py, SCALE, SCALE, rgba(255, 255, 255, 40));
-            if (arrows) {
-                tn_vec2 v = tn_field_vector(d->field, x, y);
-                float cx = (float)px + s * 0.5f, cy = (float)py + s * 0.5f;
-                if (v.x != 0.0f || v.y != 0.0f)
-                    tn_canvas_arrow(cv, cx - v.x * s * 0.35f, cy - v.y * s * 0.35f,
-                                    cx + v.x * s * 0.35f, cy + v.y * s * 0.35f, s * 0.2f,
-                                    rgba(20, 20, 30, 150));
-            }
-        }
+    tn_draw_view v = tn_draw_view_of(d->map, ox, oy, SCALE);
+    (void)tn_draw_map(cv, &v, d->map, imgs, TN_DRAW_MAP_AUTO);
+    tn_draw_field_opts fo = tn_draw_field_opts_default();
+    fo.heat_alpha = arrows ? 100 : 0;
+    fo.arrows = arrows;
+    fo.arrow_color = rgba(20, 20, 30, 150);
+    fo.goals = false;
+    fo.unreachable = rgba(0, 0, 0, 90); /* cells a tower cut off from the exit */
+    (void)tn_draw_field(cv, &v, d->field, d->map, &fo);
+    (void)tn_draw_los(cv, &v, d->field, rgba(255, 255, 255, 40));
+    tn_vec2 centres[MAX_TOWERS];
     for (int32_t t = 0; t < d->ntowers; t++) {
         int32_t px = ox + d->towers[t].cell.x * SCALE, py = oy + d->towers[t].cell.y * SCALE;
         tn_canvas_fill_rect(cv, px + 1, py + 1, 2 * SCALE - 2, 2 * SCALE - 2,
                             rgba(70, 90, 190, 255));
         tn_canvas_fill_rect(cv, px + SCALE / 2, py + SCALE / 2, SCALE, SCALE,
                             rgba(150, 170, 255, 255));
-        tn_canvas_circle(cv, (float)(px + SCALE), (float)(py + SCALE), 3.5f * s,
-                         rgba(150, 170, 255, 110), false);
+        /* the tower's centre is the shared corner of its 2x2 cells */
+        centres[t] =
+            tn_map_cell_origin_px(d->map, d->towers[t].cell.x + 1, d->towers[t].cell.y + 1);
     }
+    (void)tn_draw_range_rings(cv, &v, centres, d->ntowers, 3.5f * (float)d->tw,
+                              rgba(150, 170, 255, 40), TN_DRAW_RINGS_FILL);
     if (d->refused > 0) { /* the refused spot: a red cross */
         float x0 = (float)(ox + d->refused_at.x * SCALE),
               y0 = (float)(oy + d->refused_at.y * SCALE);
         tn_canvas_line(cv, x0, y0, x0 + 2 * s, y0 + 2 * s, rgba(255, 40, 40, 255));
         tn_canvas_line(cv, x0 + 2 * s, y0, x0, y0 + 2 * s, rgba(255, 40, 40, 255));
     }
-    for (int32_t i = 0; i < d->nspawns; i++)
-        tn_canvas_circle(cv, (float)ox + ((float)d->spawns[i].x + 0.5f) * s,
-                         (float)oy + ((float)d->spawns[i].y + 0.5f) * s, s * 0.45f,
-                         rgba(255, 160, 40, 255), false);
-    tn_canvas_circle(cv, (float)ox + ((float)d->exit.x + 0.5f) * s,
-                     (float)oy + ((float)d->exit.y + 0.5f) * s, s * 0.45f, rgba(255, 255, 255, 255),
-                     true);
-    const float k = s / (float)d->tw;
+    for (int32_t i = 0; i < d->nspawns; i++) {
+        tn_vec2 c = tn_draw_cell_center(&v, d->spawns[i].x, d->spawns[i].y);
+        tn_canvas_circle(cv, c.x, c.y, s * 0.45f, rgba(255, 160, 40, 255), false);
+    }
+    tn_vec2 e = tn_draw_cell_center(&v, d->exit.x, d->exit.y);
+    tn_canvas_circle(cv, e.x, e.y, s * 0.45f, rgba(255, 255, 255, 255), true);
+    tn_draw_agent ag[MAX_CREEPS];
+    int32_t na = 0;
     for (int32_t i = 0; i < d->ncreeps; i++) {
         tn_agent_state a;
         if (tn_crowd_get(d->crowd, d->creeps[i].id, &a) != TN_OK)
             continue;
-        float cx = (float)ox + a.pos.x * k, cy = (float)oy + a.pos.y * k, r = a.radius * k;
         uint8_t shade = (uint8_t)(120 + 45 * d->creeps[i].hp);
-        tn_canvas_circle(cv, cx, cy, r, rgba(shade, 40, 40, 255), true);
-        tn_canvas_line(cv, cx, cy, cx + cosf(a.heading) * r * 1.6f, cy + sinf(a.heading) * r * 1.6f,
-                       rgba(255, 255, 255, 255));
+        ag[na++] = (tn_draw_agent){a.pos, a.radius, a.heading, rgba(shade, 40, 40, 255)};
     }
-    for (int32_t i = 0; i < d->nshots; i++)
-        tn_canvas_circle(cv, (float)ox + (float)d->shots[i].x * k,
-                         (float)oy + (float)d->shots[i].y * k, 1.5f, rgba(255, 240, 90, 255), true);
+    (void)tn_draw_agents(cv, &v, ag, na, rgba(255, 255, 255, 255));
+    for (int32_t i = 0; i < d->nshots; i++) {
+        tn_vec2 c =
+            tn_draw_world_to_canvas(&v, (tn_vec2){(float)d->shots[i].x, (float)d->shots[i].y});
+        tn_canvas_circle(cv, c.x, c.y, 1.5f, rgba(255, 240, 90, 255), true);
+    }
+}
+
+/* A label in the top-left corner of a contact-sheet panel, on a dark band. */
+static void label(tn_canvas *cv, int32_t ox, int32_t oy, const char *text)
+{
+    int32_t w = 0, h = 0;
+    tn_draw_text_size(text, 2, &w, &h);
+    if (w == 0)
+        return;
+    tn_canvas_fill_rect(cv, ox, oy, w + 12, h + 10, rgba(0, 0, 0, 150));
+    (void)tn_draw_text(cv, ox + 6, oy + 5, text, 2, rgba(255, 255, 255, 255));
 }
 
 static void progress(int64_t step, int64_t steps, bool show)
@@ -804,6 +801,13 @@ int tn_cmd_demo(int argc, char **argv)
         return TN_EXIT_OUTPUT;
     }
 
+    /* the tileset art, once; a missing image is reported and drawn with the default palette */
+    tn_tileset_images *imgs = NULL;
+    char imsg[2048];
+    if (tn_tileset_images_load(d->map, NULL, &imgs, imsg, sizeof imsg) == TN_PARTIAL)
+        for (char *save = NULL, *line = strtok_r(imsg, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save))
+            tn_cli_error("demo", "warning: %s (drawn with the default palette)", line);
     printf("tilenav %s demo: tower defense on %s (%d x %d cells of %d px)\n", tn_version(), path,
            d->w, d->h, d->tw);
     tn_canvas frame = {0}, sheet = {0};
@@ -814,6 +818,7 @@ int tn_cmd_demo(int argc, char **argv)
     if (!ok) {
         tn_gif_abort(gif);
         tn_canvas_free(&frame);
+        tn_tileset_images_free(imgs);
         teardown(d);
         free(d);
         return TN_EXIT_NOMEM;
@@ -841,14 +846,19 @@ int tn_cmd_demo(int argc, char **argv)
         if (ov > d->max_overlap)
             d->max_overlap = ov;
         if (step % FRAME_EVERY == 0) {
-            draw(d, &frame, 0, 0, false);
+            draw(d, imgs, &frame, 0, 0, false);
             if (!tn_gif_add(gif, frame.px, (size_t)fw * 4))
                 st = TN_E_NOMEM;
             frames++;
         }
         int64_t due = (panel + 1) * steps / (SHEET_PANELS + 1);
         if (panel < SHEET_PANELS && step == due) {
-            draw(d, &sheet, (panel % 3) * fw, (panel / 3) * fh, true);
+            int32_t px = (panel % 3) * fw, py = (panel / 3) * fh;
+            draw(d, imgs, &sheet, px, py, true);
+            char text[96];
+            snprintf(text, sizeof text, "t = %.1f s   creeps %d   towers %d", (double)step / 60.0,
+                     d->ncreeps, d->ntowers);
+            label(&sheet, px, py, text);
             panel++;
         }
         progress(step + 1, steps, bar);
@@ -858,6 +868,7 @@ int tn_cmd_demo(int argc, char **argv)
         tn_gif_abort(gif);
         tn_canvas_free(&frame);
         tn_canvas_free(&sheet);
+        tn_tileset_images_free(imgs);
         teardown(d);
         free(d);
         return tn_cli_exit_for(st);
@@ -908,6 +919,7 @@ int tn_cmd_demo(int argc, char **argv)
         rc = d->max_overlap > 0.0f ? TN_EXIT_FAIL : TN_EXIT_OK;
     tn_canvas_free(&frame);
     tn_canvas_free(&sheet);
+    tn_tileset_images_free(imgs);
     teardown(d);
     free(d);
     return rc;

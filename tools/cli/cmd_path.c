@@ -1,5 +1,6 @@
 /* tilenav path MAP SX SY GX GY: one shortest-path query, printed as text, JSON or ASCII art. */
 #include "cli.h"
+#include "picture.h"
 #include "tilenav/io.h"
 #include "tilenav/path.h"
 #include "tilenav/search.h"
@@ -20,7 +21,8 @@ static void usage(FILE *f)
         "                    [--diagonal never|no-cut|one|always]\n"
         "                    [--heuristic manhattan|euclidean|octile|chebyshev|zero]\n"
         "                    [--weight W] [--algo astar|jps|jps+|dijkstra] [--costs exact|10-14]\n"
-        "                    [--closest] [--smooth] [--json] [--ascii]\n\n"
+        "                    [--closest] [--smooth] [--json] [--ascii]\n"
+        "                    [--png FILE [--scale PX]]\n\n"
         "Finds the cheapest path from (SX, SY) to (GX, GY); x = column, y = row, from 0.\n"
         "Prints the cells, the cost, the nodes expanded and the time; --ascii draws the map\n"
         "with the path ('#' blocked, '~' costly, '*' path, 'S' start, 'G' goal, 'o' smoothed\n"
@@ -34,8 +36,39 @@ static void usage(FILE *f)
         "                    and says so), jps+ (JPS over a jump table built first), dijkstra\n"
         "  --costs C         exact (1 and sqrt 2, default) or 10-14 (the book's integers)\n"
         "  --closest         when the goal cannot be reached, go to the closest cell\n"
-        "  --smooth          also print waypoints smoothed by line of sight\n\n"
-        "Exit status: 0 path found, 1 no path, 2 bad arguments or blocked/outside cells.\n");
+        "  --smooth          also print waypoints smoothed by line of sight\n"
+        "  --png FILE        draw the map (its tileset art when it has any) with the path,\n"
+        "                    the smoothed waypoints, a ring on the start and a disc on the goal\n"
+        "  --scale PX        pixels per cell in the PNG, 1..64 (default: fit about 1024 px)\n\n"
+        "Exit status: 0 path found, 1 no path, 2 bad arguments or blocked/outside cells,\n"
+        "4 the PNG cannot be written.\n");
+}
+
+/* The map, the path's cells, the smoothed waypoints, start and goal. */
+static int write_png(const char *file, int32_t scale, const tn_map *map, const tn_cell *cells,
+                     int32_t n, const tn_cell *wp, int32_t nw, tn_cell s, tn_cell g)
+{
+    tn_picture p;
+    int rc = tn_picture_begin(&p, map, scale, 32, "path");
+    if (rc != TN_PICTURE_OK)
+        return rc;
+    (void)tn_draw_path_cells(&p.cv, &p.view, cells, n, (tn_rgba){255, 210, 40, 150});
+    if (nw > 0) {
+        tn_vec2 *pts = malloc((size_t)nw * sizeof *pts);
+        if (!pts) {
+            tn_picture_free(&p);
+            return TN_PICTURE_NOMEM;
+        }
+        for (int32_t i = 0; i < nw; i++)
+            pts[i] = tn_map_cell_center_px(map, wp[i].x, wp[i].y);
+        (void)tn_draw_path_points(&p.cv, &p.view, pts, nw, (tn_rgba){255, 255, 255, 255});
+        free(pts);
+    }
+    float r = 0.35f * (float)p.view.cell + 1.5f;
+    tn_vec2 a = tn_draw_cell_center(&p.view, s.x, s.y), b = tn_draw_cell_center(&p.view, g.x, g.y);
+    tn_canvas_circle(&p.cv, a.x, a.y, r, (tn_rgba){40, 220, 90, 255}, false);
+    tn_canvas_circle(&p.cv, b.x, b.y, r, (tn_rgba){230, 50, 50, 255}, true);
+    return tn_picture_write(&p, file);
 }
 
 static void print_ascii(const tn_map *map, const tn_cell *cells, int32_t n, const tn_cell *wp,
@@ -75,6 +108,8 @@ int tn_cmd_path(int argc, char **argv)
     memset(&q, 0, sizeof q);
     q.jps_fallback = true;
     bool json = false, ascii = false, smooth = false, moves4 = false, diag_set = false;
+    const char *png = NULL;
+    int64_t scale = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -87,6 +122,12 @@ int tn_cmd_path(int argc, char **argv)
             ascii = true;
         } else if (strcmp(a, "--smooth") == 0) {
             smooth = true;
+        } else if (strcmp(a, "--png") == 0 && v) {
+            png = argv[++i];
+        } else if (strcmp(a, "--scale") == 0 && v) {
+            i++;
+            if (!tn_cli_parse_int(v, 1, 64, &scale))
+                return tn_cli_usage_error(cmd, "--scale takes 1..64 pixels, not '%s'", v);
         } else if (strcmp(a, "--closest") == 0) {
             q.closest = true;
         } else if (strcmp(a, "--moves") == 0 && v) {
@@ -241,9 +282,19 @@ int tn_cmd_path(int argc, char **argv)
                    tn_algo_name(res.algo));
         print_ascii(map, path, n, wp, nw, start, goal);
     }
+    int rc = st == TN_OK || st == TN_CLOSEST ? TN_EXIT_OK : TN_EXIT_FAIL;
+    if (png) {
+        int pr = write_png(png, (int32_t)scale, map, path, n, wp, nw, start, goal);
+        if (pr != TN_PICTURE_OK) {
+            tn_cli_error(cmd, "%s: %s", png, tn_picture_error(pr));
+            rc = pr == TN_PICTURE_TOO_BIG ? TN_EXIT_USAGE
+                 : pr == TN_PICTURE_NOMEM ? TN_EXIT_NOMEM
+                                          : TN_EXIT_OUTPUT;
+        }
+    }
     tn_search_destroy(s);
     free(path);
     free(wp);
     tn_map_destroy(map);
-    return st == TN_OK || st == TN_CLOSEST ? TN_EXIT_OK : TN_EXIT_FAIL;
+    return rc;
 }

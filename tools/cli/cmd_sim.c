@@ -1,7 +1,7 @@
 /* tilenav sim: a crowd streaming to a goal through a flow field, with flocking and tile
  * collision; prints one summary line. --bench runs the agent-count curve. */
 #include "cli.h"
-#include "render/render.h"
+#include "picture.h"
 #include "tilenav/io.h"
 
 #include <inttypes.h>
@@ -33,7 +33,9 @@ static void usage(FILE *f)
             "agent with an impassable cell seen after any step (always 0), H the state hash.\n"
             "--bench prints ms per step and ns per agent for each agent count (default\n"
             "1000,3000,10000,30000,100000; S defaults to 120 steps; an agent that arrives\n"
-            "re-enters at a random cell, so the count holds).\n");
+            "re-enters at a random cell, so the count holds).\n"
+            "--png FILE draws the final state: the map (its tileset art when it has any), the\n"
+            "agents with their headings and the goal.\n");
 }
 
 /* ---- the flow field (field.h) and the view the crowd reads -------------------------------- */
@@ -178,34 +180,16 @@ static void pool_stop(sim_pool *p)
 /* ---- picture of the final state ------------------------------------------------------------ */
 static int draw_png(const tn_map *m, const tn_crowd *c, tn_vec2 goal, const char *path)
 {
-    int32_t w = tn_map_width(m), h = tn_map_height(m), big = w > h ? w : h;
-    int32_t scale = big >= 1024 ? 1 : 1024 / big;
-    scale = scale > 16 ? 16 : scale;
-    float k = (float)scale / (float)tn_map_tile_width(m);
-    float ky = (float)scale / (float)tn_map_tile_height(m);
-    tn_canvas cv;
-    if (!tn_canvas_init(&cv, w * scale, h * scale, (tn_rgba){235, 235, 228, 255}))
-        return -2;
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++)
-            if (!tn_map_passable(m, x, y))
-                tn_canvas_fill_rect(&cv, x * scale, y * scale, scale, scale,
-                                    (tn_rgba){40, 44, 52, 255});
-    for (int32_t i = 0; i < tn_crowd_count(c); i++) {
-        tn_agent_state as;
-        if (tn_crowd_get(c, tn_crowd_agent_at(c, i), &as) != TN_OK)
-            continue;
-        float x = as.pos.x * k, y = as.pos.y * ky, r = as.radius * k;
-        tn_canvas_circle(&cv, x, y, r < 0.7f ? 0.7f : r, (tn_rgba){30, 110, 220, 255}, true);
-        if (r >= 2.0f)
-            tn_canvas_line(&cv, x, y, x + cosf(as.heading) * r * 1.6f,
-                           y + sinf(as.heading) * r * 1.6f, (tn_rgba){10, 30, 80, 255});
-    }
-    tn_canvas_circle(&cv, goal.x * k, goal.y * ky, (float)scale * 0.6f + 2.0f,
-                     (tn_rgba){220, 40, 40, 255}, true);
-    int rc = tn_canvas_write_png(&cv, path);
-    tn_canvas_free(&cv);
-    return rc;
+    tn_picture p;
+    int rc = tn_picture_begin(&p, m, 0, 16, "sim");
+    if (rc != TN_PICTURE_OK)
+        return rc;
+    (void)tn_draw_crowd(&p.cv, &p.view, c, (tn_rgba){30, 110, 220, 255},
+                        (tn_rgba){10, 30, 80, 255});
+    tn_vec2 g = tn_draw_world_to_canvas(&p.view, goal);
+    tn_canvas_circle(&p.cv, g.x, g.y, (float)p.view.cell * 0.6f + 2.0f, (tn_rgba){220, 40, 40, 255},
+                     true);
+    return tn_picture_write(&p, path);
 }
 
 /* ---- the run -------------------------------------------------------------------------------- */
@@ -225,7 +209,7 @@ typedef struct sim_result {
     double ms_per_step, cpu_ms_per_step;
     float max_overlap;
     uint64_t hash;
-    int png_rc; /* tn_canvas_write_png's result */
+    int png_rc; /* draw_png's result: a TN_PICTURE_* code */
 } sim_result;
 
 static int spawn_one(tn_crowd *c, tn_agent_def *ad, const int32_t *reach, int32_t nreach, int32_t w,
@@ -455,9 +439,10 @@ int tn_cmd_sim(int argc, char **argv)
         if (rc == TN_EXIT_OK && r.max_overlap > 0.0f)
             rc = TN_EXIT_FAIL;
         if (rc == TN_EXIT_OK && r.png_rc != 0) {
-            tn_cli_error(cmd, "cannot write %s%s", png,
-                         r.png_rc == -2 ? " (no PNG support or out of memory)" : "");
-            rc = TN_EXIT_OUTPUT;
+            tn_cli_error(cmd, "cannot write %s%s%s%s", png, r.png_rc == TN_PICTURE_IO ? "" : " (",
+                         r.png_rc == TN_PICTURE_IO ? "" : tn_picture_error(r.png_rc),
+                         r.png_rc == TN_PICTURE_IO ? "" : ")");
+            rc = r.png_rc == TN_PICTURE_NOMEM ? TN_EXIT_NOMEM : TN_EXIT_OUTPUT;
         }
     }
     pool_stop(&pool);

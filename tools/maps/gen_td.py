@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate tilenav's bundled tower-defense demo map: data/maps/td.tmj (Tiled JSON),
-data/maps/td.txt (tilenav ASCII, same content) and data/maps/td_tiles.png (3 flat tiles).
+data/maps/td.txt (tilenav ASCII, same content) and data/maps/td_tiles.png (3 tiles: grass, mud, stone wall).
 Authored by the tilenav project. Run from the repository root: python3 tools/maps/gen_td.py"""
 import json, struct, zlib
 from collections import deque
@@ -57,15 +57,40 @@ assert len(seen) == sum(r.count(".") + r.count("~") for r in ROWS), "a room is s
 ground = [MUD if c == "~" else GRASS for r in ROWS for c in r]
 walls = [WALL if c == "#" else 0 for r in ROWS for c in r]
 
-def png(path, colors):
-    w, h = T * len(colors), T
-    raw = b"".join(b"\0" + b"".join(bytes(colors[x // T]) for x in range(w)) for _ in range(h))
+def tile_pixel(t, x, y):
+    """Pixel (x, y) of tile t (0 grass, 1 mud, 2 stone wall): a few shades each, from a fixed
+    hash, so the art is deterministic and keeps few colours (GIF palettes stay exact)."""
+    h = ((x * 73856093) ^ (y * 19349663) ^ (t * 83492791)) & 0xFFFFFFFF
+    h = (h * 2654435761) & 0xFFFFFFFF
+    if t == 0:  # grass: short darker blades and a few light tips
+        hb = (((x * 73856093) ^ ((y // 3) * 19349663)) * 2654435761) & 0xFFFFFFFF
+        if hb % 11 == 0:
+            return (66, 132, 48) if y % 3 else (112, 184, 82)
+        return (88, 160, 64)
+    if t == 1:  # mud: darker puddles and light specks
+        px, py = x % 16 - 8, y % 16 - 8
+        if px * px + 2 * py * py < 14 + (h % 5):
+            return (100, 72, 40)
+        return (142, 110, 66) if h % 17 == 0 else (120, 90, 50)
+    # stone: bricks of 16 x 8 with mortar lines and a lit top edge, offset every other row
+    row = y // 8
+    bx = (x + (8 if row % 2 else 0)) % 16
+    if y % 8 == 7 or bx == 15:
+        return (50, 50, 58)
+    if y % 8 == 0:
+        return (92, 92, 104)
+    return (76, 76, 88) if h % 13 else (66, 66, 78)
+
+def png(path, ntiles):
+    w, h = T * ntiles, T
+    raw = b"".join(b"\0" + b"".join(bytes(tile_pixel(x // T, x % T, y)) for x in range(w))
+                   for y in range(h))
     chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
     with open(path, "wb") as f:
         f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
                 + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
-png("data/maps/td_tiles.png", [(88, 160, 64), (120, 90, 50), (70, 70, 80)])
+png("data/maps/td_tiles.png", 3)
 
 objects, oid = [], 1
 for name, x, y in POINTS:

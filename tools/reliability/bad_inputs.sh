@@ -37,6 +37,7 @@ printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"isomet
 printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[{"type":"tilelayer","name":"a","width":2,"height":1,"data":[1,2.5]}],"tilesets":[]}' >"$t/float.tmj"
 printf '{"width":-2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[],"tilesets":[]}' >"$t/neg.tmj"
 python3 -c "print('['*100000)" >"$t/nest.tmj" 2>/dev/null || printf '[[[[' >"$t/nest.tmj"
+printf '{"width":2,"height":1,"tilewidth":8,"tileheight":8,"orientation":"orthogonal","layers":[{"type":"tilelayer","name":"a","width":2,"height":1,"data":[1,0]}],"tilesets":[{"firstgid":1,"name":"art","image":"missing.png","imagewidth":8,"imageheight":8,"tilewidth":8,"tileheight":8,"tilecount":1,"columns":1}]}' >"$t/art.tmj"
 printf 'tilenav-ascii 1\nsize 2 1\ntile 8 8\nlegend . 1\nlayer g\n.?\n' >"$t/legend.txt"
 printf 'tilenav-ascii 1\nsize 2 2\ntile 8 8\nlegend . 1\nlayer g\n..\n' >"$t/rows.txt"
 printf 'tilenav-ascii 2\n' >"$t/version.txt"
@@ -111,5 +112,9 @@ case_ 2 "collide: unknown broad phase" "$TN" collide --objects 10 --steps 1 --br
 case_ 2 "demo: --steps not a number" "$TN" demo --steps many
 case_ 4 "demo: output folder cannot be created" "$TN" demo --out /proc/tilenav-demo --steps 60 --quiet
 case_ 3 "demo: map without spawn or exit" "$TN" demo --map "$t/ok.map" --steps 60 --quiet
+case_ 4 "path: PNG into a missing folder" "$TN" path "$t/ok.map" 0 0 2 2 --png "$t/no/such/dir.png"
+case_ 2 "path: --scale 0" "$TN" path "$t/ok.map" 0 0 2 2 --png "$t/p.png" --scale 0
+case_ 4 "collide: PNG into a missing folder" "$TN" collide --objects 10 --steps 1 --png "$t/no/such/dir.png"
+case_ 0 "field --png: tileset image missing (drawn with the palette)" "$TN" field "$t/art.tmj" 1 0 --png "$t/art.png"
 [ -z "$TABLE" ] && echo "bad inputs: $n cases, $([ $fail -eq 0 ] && echo 'all as documented' || echo 'MISMATCHES')"
 exit $fail

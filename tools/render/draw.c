@@ -37,8 +37,9 @@ int32_t tn_draw_fit_cell(int32_t w, int32_t h, int32_t target, int32_t max_cell)
 
 bool tn_draw_view_valid(const tn_draw_view *v)
 {
-    return v && v->cell >= 1 && v->cell <= 65536 && isfinite(v->tile_w) && isfinite(v->tile_h) &&
-           v->tile_w > 0.0f && v->tile_h > 0.0f;
+    return v && v->cell >= 1 && v->cell <= 65536 && v->tile_w >= 1e-6f && v->tile_w <= 1e15f &&
+           v->tile_h >= 1e-6f && v->tile_h <= 1e15f && v->ox >= -(1 << 26) && v->ox <= (1 << 26) &&
+           v->oy >= -(1 << 26) && v->oy <= (1 << 26);
 }
 
 tn_vec2 tn_draw_world_to_canvas(const tn_draw_view *v, tn_vec2 world)
@@ -70,11 +71,23 @@ static bool canvas_ok(const tn_canvas *cv)
     return cv && cv->px && cv->w > 0 && cv->h > 0;
 }
 
-/* Canvas rectangle of a cell. */
+/* Canvas rectangle of a cell (callers pass cells of the visible range, see visible_cells). */
 static void cell_rect(const tn_draw_view *v, int32_t x, int32_t y, int32_t *px, int32_t *py)
 {
     *px = v->ox + x * v->cell;
     *py = v->oy + y * v->cell;
+}
+
+/* The same for any cell: false when it is nowhere near the canvas. */
+static bool any_cell_rect(const tn_canvas *cv, const tn_draw_view *v, int32_t x, int32_t y,
+                          int32_t *px, int32_t *py)
+{
+    int64_t ax = (int64_t)v->ox + (int64_t)x * v->cell, ay = (int64_t)v->oy + (int64_t)y * v->cell;
+    if (ax + v->cell <= 0 || ay + v->cell <= 0 || ax >= cv->w || ay >= cv->h)
+        return false;
+    *px = (int32_t)ax;
+    *py = (int32_t)ay;
+    return true;
 }
 
 /* Is any part of the cell range visible? Returns the visible cell range clipped to [0,w)x[0,h). */
@@ -316,8 +329,11 @@ static void blit_tile(tn_canvas *cv, const tn_draw_view *v, const ts_img *s, uin
             row = (int32_t)(local / (uint32_t)s->columns);
     int32_t sx = s->margin + col * (s->tw + s->spacing),
             sy = s->margin + row * (s->th + s->spacing);
-    int32_t dw = (int32_t)lroundf((float)s->tw * (float)v->cell / v->tile_w);
-    int32_t dh = (int32_t)lroundf((float)s->th * (float)v->cell / v->tile_h);
+    float fw = roundf((float)s->tw * (float)v->cell / v->tile_w);
+    float fh = roundf((float)s->th * (float)v->cell / v->tile_h);
+    if (!(fw <= 16384.0f && fh <= 16384.0f))
+        return; /* a tile larger than any canvas */
+    int32_t dw = (int32_t)fw, dh = (int32_t)fh;
     dw = dw < 1 ? 1 : dw;
     dh = dh < 1 ? 1 : dh;
     int32_t dx0 = px, dy0 = py + v->cell - dh;
@@ -420,8 +436,8 @@ tn_status tn_draw_path_cells(tn_canvas *cv, const tn_draw_view *v, const tn_cell
         return TN_E_INVALID_ARG;
     for (int32_t i = 0; i < n; i++) {
         int32_t px, py;
-        cell_rect(v, cells[i].x, cells[i].y, &px, &py);
-        tn_canvas_fill_rect(cv, px, py, v->cell, v->cell, col);
+        if (any_cell_rect(cv, v, cells[i].x, cells[i].y, &px, &py))
+            tn_canvas_fill_rect(cv, px, py, v->cell, v->cell, col);
     }
     tn_rgba line = opaque(col);
     for (int32_t i = 0; i + 1 < n; i++) {
@@ -564,6 +580,56 @@ tn_status tn_draw_cell_mask(tn_canvas *cv, const tn_draw_view *v, const uint8_t 
     return TN_OK;
 }
 
+tn_status tn_draw_heat_cells(tn_canvas *cv, const tn_draw_view *v, const float *values, int32_t w,
+                             int32_t h, float vmax, uint8_t alpha)
+{
+    if (!canvas_ok(cv) || !tn_draw_view_valid(v) || !values || w < 1 || h < 1)
+        return TN_E_INVALID_ARG;
+    if (!(vmax > 0.0f) || !isfinite(vmax)) {
+        vmax = 0.0f;
+        for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+            if (isfinite(values[i]) && values[i] > vmax)
+                vmax = values[i];
+    }
+    tn_rect r;
+    if (alpha == 0 || !visible_cells(cv, v, w, h, &r))
+        return TN_OK;
+    for (int32_t y = r.y0; y < r.y1; y++)
+        for (int32_t x = r.x0; x < r.x1; x++) {
+            float val = values[(size_t)y * (size_t)w + (size_t)x];
+            if (!isfinite(val) || val < 0.0f)
+                continue;
+            tn_rgba c = tn_heat_color(vmax > 0.0f ? val / vmax : 0.0f);
+            c.a = alpha;
+            int32_t px, py;
+            cell_rect(v, x, y, &px, &py);
+            tn_canvas_fill_rect(cv, px, py, v->cell, v->cell, c);
+        }
+    return TN_OK;
+}
+
+tn_status tn_draw_dirmap(tn_canvas *cv, const tn_draw_view *v, const tn_dirmap *dm, tn_rgba col)
+{
+    if (!canvas_ok(cv) || !tn_draw_view_valid(v) || !dm)
+        return TN_E_INVALID_ARG;
+    tn_rect r;
+    if (v->cell < 6 || !visible_cells(cv, v, tn_dirmap_width(dm), tn_dirmap_height(dm), &r))
+        return TN_OK;
+    const float l = 0.4f * (float)v->cell;
+    for (int32_t y = r.y0; y < r.y1; y++)
+        for (int32_t x = r.x0; x < r.x1; x++) {
+            float deg = tn_dirmap_get(dm, x, y);
+            if (!isfinite(deg))
+                continue;
+            /* degrees clockwise on screen from +x: y grows downwards, so (cos, sin) */
+            float a = deg * 0.017453292519943295f, dx = cosf(a), dy = sinf(a);
+            tn_vec2 m = tn_draw_cell_center(v, x, y);
+            tn_canvas_arrow(cv, m.x - dx * l, m.y - dy * l, m.x + dx * l, m.y + dy * l,
+                            0.3f * (float)v->cell, col);
+        }
+    return TN_OK;
+}
+
 /* ---- agents ------------------------------------------------------------------------------- */
 
 static void draw_agent(tn_canvas *cv, const tn_draw_view *v, const tn_draw_agent *a, tn_rgba line)
@@ -603,12 +669,48 @@ tn_status tn_draw_crowd(tn_canvas *cv, const tn_draw_view *v, const tn_crowd *cr
     return TN_OK;
 }
 
-/* ---- broad phase -------------------------------------------------------------------------- */
+/* ---- boxes and the broad phase --------------------------------------------------------------- */
+
+/* A canvas coordinate as int32, clamped far outside any canvas (no overflow in casts or sums). */
+static int32_t clamp_px(double d)
+{
+    if (!(d >= -1e8)) /* also NaN */
+        return -100000000;
+    return d > 1e8 ? 100000000 : (int32_t)floor(d);
+}
 
 static bool box_ok(const tn_box *b)
 {
     return isfinite(b->x0) && isfinite(b->y0) && isfinite(b->x1) && isfinite(b->y1) &&
            b->x0 <= b->x1 && b->y0 <= b->y1;
+}
+
+tn_status tn_draw_boxes(tn_canvas *cv, const tn_draw_view *v, const tn_box *boxes, int32_t n,
+                        tn_rgba col, bool fill)
+{
+    if (!canvas_ok(cv) || !tn_draw_view_valid(v) || n < 0 || (n > 0 && !boxes))
+        return TN_E_INVALID_ARG;
+    double kx = (double)v->cell / (double)v->tile_w, ky = (double)v->cell / (double)v->tile_h;
+    for (int32_t i = 0; i < n; i++) {
+        if (!box_ok(&boxes[i]))
+            continue;
+        /* canvas pixels whose centres lie in the box (at least one pixel) */
+        double fx0 = boxes[i].x0 * kx + v->ox, fy0 = boxes[i].y0 * ky + v->oy;
+        double fx1 = boxes[i].x1 * kx + v->ox, fy1 = boxes[i].y1 * ky + v->oy;
+        int32_t x0 = clamp_px(fx0 + 0.5), y0 = clamp_px(fy0 + 0.5);
+        int32_t x1 = clamp_px(fx1 + 0.5), y1 = clamp_px(fy1 + 0.5);
+        x1 = x1 > x0 ? x1 : x0 + 1;
+        y1 = y1 > y0 ? y1 : y0 + 1;
+        if (fill || x1 - x0 <= 2 || y1 - y0 <= 2) {
+            tn_canvas_fill_rect(cv, x0, y0, x1 - x0, y1 - y0, col);
+        } else {
+            tn_canvas_fill_rect(cv, x0, y0, x1 - x0, 1, col);
+            tn_canvas_fill_rect(cv, x0, y1 - 1, x1 - x0, 1, col);
+            tn_canvas_fill_rect(cv, x0, y0 + 1, 1, y1 - y0 - 2, col);
+            tn_canvas_fill_rect(cv, x1 - 1, y0 + 1, 1, y1 - y0 - 2, col);
+        }
+    }
+    return TN_OK;
 }
 
 tn_status tn_draw_grid_cells(tn_canvas *cv, const tn_draw_view *v, const tn_box *boxes, int32_t n,
@@ -655,18 +757,17 @@ tn_status tn_draw_grid_cells(tn_canvas *cv, const tn_draw_view *v, const tn_box 
                 double y0 = (origin_y + (gy0 + gy) * cell_size) * ky + v->oy;
                 double x1 = (origin_x + (gx0 + gx + 1) * cell_size) * kx + v->ox;
                 double y1 = (origin_y + (gy0 + gy + 1) * cell_size) * ky + v->oy;
-                int32_t ix0 = (int32_t)floor(x0), iy0 = (int32_t)floor(y0);
-                tn_canvas_fill_rect(cv, ix0, iy0, (int32_t)floor(x1) - ix0,
-                                    (int32_t)floor(y1) - iy0, c);
+                int32_t ix0 = clamp_px(x0), iy0 = clamp_px(y0);
+                tn_canvas_fill_rect(cv, ix0, iy0, clamp_px(x1) - ix0, clamp_px(y1) - iy0, c);
             }
         if (step_px >= 3.0) {
             tn_rgba lc = {occupied.r, occupied.g, occupied.b, 90};
             for (int32_t gx = 0; gx <= iw; gx++) {
-                float x = (float)floor((origin_x + (gx0 + gx) * cell_size) * kx + v->ox);
+                float x = (float)clamp_px((origin_x + (gx0 + gx) * cell_size) * kx + v->ox);
                 tn_canvas_line(cv, x, 0.0f, x, (float)(cv->h - 1), lc);
             }
             for (int32_t gy = 0; gy <= ih; gy++) {
-                float y = (float)floor((origin_y + (gy0 + gy) * cell_size) * ky + v->oy);
+                float y = (float)clamp_px((origin_y + (gy0 + gy) * cell_size) * ky + v->oy);
                 tn_canvas_line(cv, 0.0f, y, (float)(cv->w - 1), y, lc);
             }
         }
@@ -757,13 +858,16 @@ tn_status tn_draw_range_rings(tn_canvas *cv, const tn_draw_view *v, const tn_vec
         bx1 = fmaxf(bx1, cc[i].x + rc);
         by1 = fmaxf(by1, cc[i].y + rc);
     }
-    int32_t x0 = bx0 < 0.0f ? 0 : (int32_t)floorf(bx0), y0 = by0 < 0.0f ? 0 : (int32_t)floorf(by0);
-    int32_t x1 = bx1 >= (float)cv->w ? cv->w - 1 : (int32_t)ceilf(bx1);
-    int32_t y1 = by1 >= (float)cv->h ? cv->h - 1 : (int32_t)ceilf(by1);
+    int32_t x0 = clamp_px((double)bx0), y0 = clamp_px((double)by0);
+    int32_t x1 = clamp_px(ceil((double)bx1)), y1 = clamp_px(ceil((double)by1));
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 >= cv->w ? cv->w - 1 : x1;
+    y1 = y1 >= cv->h ? cv->h - 1 : y1;
     float r2 = rc * rc;
     tn_rgba edge = col;
     if (mode == TN_DRAW_RINGS_FILL)
-        edge.a = (uint8_t)(col.a > 127 ? 255 : 2 * col.a);
+        edge.a = col.a > 200 ? col.a : 200;
     for (int32_t y = y0; y <= y1; y++)
         for (int32_t x = x0; x <= x1; x++) {
             if (!in_union(cc, n, r2, x, y))
@@ -835,7 +939,8 @@ static int32_t text_line(const char *s, size_t *len, tn_canvas *cv, int32_t x, i
 int32_t tn_draw_text(tn_canvas *cv, int32_t x, int32_t y, const char *text, int32_t size,
                      tn_rgba col)
 {
-    if (!canvas_ok(cv) || !text || size < 1 || size > 64)
+    if (!canvas_ok(cv) || !text || size < 1 || size > 64 || x < -(1 << 26) || x > (1 << 26) ||
+        y < -(1 << 26) || y > (1 << 26))
         return 0;
     int32_t widest = 0;
     for (int32_t line = 0;; line++) {

@@ -30,7 +30,8 @@
  * Threads: draw functions only read their inputs; drawing into distinct canvases from several
  * threads is fine. Errors: functions that can fail return a tn_status (TN_E_INVALID_ARG for
  * NULL, a view with cell < 1 or non-finite/non-positive tile sizes, negative counts, ...);
- * the others draw nothing on bad input. Output is deterministic (same inputs, same pixels). */
+ * the others draw nothing on bad input. Non-finite or huge coordinates are skipped or clamped,
+ * never cast blindly. Output is deterministic (same inputs, same pixels). */
 #ifndef TN_RENDER_DRAW_H
 #define TN_RENDER_DRAW_H
 
@@ -38,6 +39,7 @@
 #include "tilenav/base.h"
 #include "tilenav/broadphase.h"
 #include "tilenav/crowd.h"
+#include "tilenav/dirmap.h"
 #include "tilenav/field.h"
 #include "tilenav/map.h"
 
@@ -47,9 +49,9 @@
 
 /* Where the world lands on the canvas. */
 typedef struct tn_draw_view {
-    int32_t ox, oy;       /* canvas pixel of the top-left corner of cell (0, 0) */
+    int32_t ox, oy;       /* canvas pixel of the top-left corner of cell (0, 0), |.| <= 2^26 */
     int32_t cell;         /* canvas pixels per cell side, >= 1 */
-    float tile_w, tile_h; /* world units (map pixels) per cell, > 0 and finite */
+    float tile_w, tile_h; /* world units (map pixels) per cell, 1e-6 .. 1e15 */
 } tn_draw_view;
 
 /* A view of `map` with cell (0, 0) at canvas (ox, oy) and `cell` canvas pixels per cell
@@ -58,7 +60,7 @@ tn_draw_view tn_draw_view_of(const tn_map *map, int32_t ox, int32_t oy, int32_t 
 /* A cell size that makes a w x h-cell map about `target` pixels on its longer side, clamped to
  * [1, max_cell] (the CLI's default `--scale`). w, h < 1 give 1. */
 int32_t tn_draw_fit_cell(int32_t w, int32_t h, int32_t target, int32_t max_cell);
-/* True when the view is usable (cell >= 1, tile sizes finite and > 0). */
+/* True when the view is usable (cell 1..65536, tile sizes 1e-6..1e15, |ox|, |oy| <= 2^26). */
 bool tn_draw_view_valid(const tn_draw_view *v);
 /* Canvas position of a world position (map pixels), and of a cell's centre. */
 tn_vec2 tn_draw_world_to_canvas(const tn_draw_view *v, tn_vec2 world);
@@ -141,6 +143,16 @@ tn_status tn_draw_los(tn_canvas *cv, const tn_draw_view *v, const tn_field *f, t
 tn_status tn_draw_cell_mask(tn_canvas *cv, const tn_draw_view *v, const uint8_t *mask, int32_t w,
                             int32_t h, tn_rgba col);
 
+/* A heat map of any per-cell values (an influence map, a search's costs, ...): `values` holds w*h
+ * floats, row-major; cells with a finite value >= 0 get tn_heat_color(value / vmax) at `alpha`,
+ * the others are left as they are. vmax <= 0 (or not finite) = the largest finite value.
+ * TN_E_INVALID_ARG on NULL, w or h < 1, an invalid view. */
+tn_status tn_draw_heat_cells(tn_canvas *cv, const tn_draw_view *v, const float *values, int32_t w,
+                             int32_t h, float vmax, uint8_t alpha);
+/* A direction ("angle") map: an arrow along each cell's heading (cells without one are left
+ * alone), 0.8 cells long, when cells are 6 canvas pixels or more. */
+tn_status tn_draw_dirmap(tn_canvas *cv, const tn_draw_view *v, const tn_dirmap *dm, tn_rgba col);
+
 /* ---- agents ------------------------------------------------------------------------------- */
 
 /* One thing to draw as a disc with a heading line. */
@@ -158,6 +170,12 @@ tn_status tn_draw_agents(tn_canvas *cv, const tn_draw_view *v, const tn_draw_age
 /* Every agent of a crowd, all in `col`. */
 tn_status tn_draw_crowd(tn_canvas *cv, const tn_draw_view *v, const tn_crowd *crowd, tn_rgba col,
                         tn_rgba line);
+
+/* Axis-aligned boxes in world units (a character's feet, bombs, collision areas): filled, or
+ * outlined one canvas pixel wide inside the box. Boxes that are not finite or inverted are
+ * skipped. */
+tn_status tn_draw_boxes(tn_canvas *cv, const tn_draw_view *v, const tn_box *boxes, int32_t n,
+                        tn_rgba col, bool fill);
 
 /* ---- broad phase -------------------------------------------------------------------------- */
 
@@ -178,7 +196,8 @@ tn_status tn_draw_bp(tn_canvas *cv, const tn_draw_view *v, const tn_bp *bp, tn_b
 
 typedef enum tn_draw_rings_mode {
     TN_DRAW_RINGS_OUTLINE = 0, /* the outline of the union of the discs */
-    TN_DRAW_RINGS_FILL = 1,    /* the union filled once (overlaps not darker) plus its outline */
+    TN_DRAW_RINGS_FILL = 1,    /* the union filled once (overlaps not darker) plus its outline
+                                * at alpha 200 or col's alpha if higher */
 } tn_draw_rings_mode;
 
 /* Towers' combined ranges: the union of discs (centres in world pixels, radius in world units,

@@ -12,10 +12,11 @@
 struct tn_gif {
     int w, h, delay;
     int nframes, cap;
-    uint8_t **frames; /* w*h colour ids (exact palette) or cube indices */
+    uint8_t **frames;     /* w*h palette indices */
+    GifColorType **local; /* per frame: its own 256-colour palette, or NULL (the global one) */
     uint32_t colors[MAX_EXACT];
     int ncolors;
-    bool cube; /* more than 256 colours seen: frames hold cube indices */
+    bool quantize; /* the global palette overflowed: every later frame gets its own palette */
 };
 
 tn_gif *tn_gif_begin(int w, int h, int delay_cs)
@@ -31,12 +32,6 @@ tn_gif *tn_gif_begin(int w, int h, int delay_cs)
     return g;
 }
 
-static int cube_index(uint32_t c)
-{
-    int r = (int)((c >> 16) & 255), gr = (int)((c >> 8) & 255), b = (int)(c & 255);
-    return (r * 6 / 256) * 42 + (gr * 7 / 256) * 6 + (b * 6 / 256);
-}
-
 static int find_color(tn_gif *g, uint32_t c)
 {
     for (int i = 0; i < g->ncolors; i++)
@@ -46,6 +41,60 @@ static int find_color(tn_gif *g, uint32_t c)
         return -1;
     g->colors[g->ncolors] = c;
     return g->ncolors++;
+}
+
+/* Exact indices into the global palette; false (and the palette as it was) when it would need
+ * more than 256 colours. */
+static bool exact_frame(tn_gif *g, const uint8_t *rgba, size_t stride, uint8_t *idx)
+{
+    uint32_t last = 0xFFFFFFFFu;
+    int last_i = 0, n0 = g->ncolors;
+    for (int y = 0; y < g->h; y++) {
+        const uint8_t *row = rgba + (size_t)y * stride;
+        for (int x = 0; x < g->w; x++) {
+            uint32_t c =
+                (uint32_t)row[4 * x] << 16 | (uint32_t)row[4 * x + 1] << 8 | row[4 * x + 2];
+            if (c != last) {
+                last_i = find_color(g, c);
+                if (last_i < 0) {
+                    g->ncolors = n0; /* forget this frame's colours: index 255 may stay free */
+                    return false;
+                }
+                last = c;
+            }
+            idx[(size_t)y * (size_t)g->w + (size_t)x] = (uint8_t)last_i;
+        }
+    }
+    return true;
+}
+
+/* A palette of its own for the frame, by giflib's median-cut quantiser. */
+static GifColorType *quantized_frame(const tn_gif *g, const uint8_t *rgba, size_t stride,
+                                     uint8_t *idx)
+{
+    size_t n = (size_t)g->w * (size_t)g->h;
+    GifByteType *planes = malloc(3 * n);
+    GifColorType *pal = calloc(256, sizeof *pal);
+    bool ok = planes && pal;
+    if (ok) {
+        for (int y = 0; y < g->h; y++)
+            for (int x = 0; x < g->w; x++) {
+                const uint8_t *p = rgba + (size_t)y * stride + 4 * (size_t)x;
+                size_t k = (size_t)y * (size_t)g->w + (size_t)x;
+                planes[k] = p[0];
+                planes[n + k] = p[1];
+                planes[2 * n + k] = p[2];
+            }
+        int size = 256;
+        ok = GifQuantizeBuffer((unsigned)g->w, (unsigned)g->h, &size, planes, planes + n,
+                               planes + 2 * n, idx, pal) != GIF_ERROR;
+    }
+    free(planes);
+    if (!ok) {
+        free(pal);
+        return NULL;
+    }
+    return pal;
 }
 
 bool tn_gif_add(tn_gif *g, const uint8_t *rgba, size_t stride)
@@ -58,43 +107,26 @@ bool tn_gif_add(tn_gif *g, const uint8_t *rgba, size_t stride)
         if (!nf)
             return false;
         g->frames = nf;
+        GifColorType **nl = realloc(g->local, (size_t)ncap * sizeof *nl);
+        if (!nl)
+            return false;
+        g->local = nl;
         g->cap = ncap;
     }
-    size_t n = (size_t)g->w * (size_t)g->h;
-    uint8_t *idx = malloc(n);
+    uint8_t *idx = malloc((size_t)g->w * (size_t)g->h);
     if (!idx)
         return false;
-    uint32_t last = 0xFFFFFFFFu;
-    int last_i = 0;
-    for (int y = 0; y < g->h; y++) {
-        const uint8_t *row = rgba + (size_t)y * stride;
-        for (int x = 0; x < g->w; x++) {
-            uint32_t c =
-                (uint32_t)row[4 * x] << 16 | (uint32_t)row[4 * x + 1] << 8 | row[4 * x + 2];
-            int i;
-            if (g->cube) {
-                i = cube_index(c);
-            } else if (c == last) {
-                i = last_i;
-            } else {
-                i = find_color(g, c);
-                if (i < 0) {
-                    /* too many colours: convert every stored frame to the cube */
-                    for (int f = 0; f < g->nframes; f++)
-                        for (size_t k = 0; k < n; k++)
-                            g->frames[f][k] = (uint8_t)cube_index(g->colors[g->frames[f][k]]);
-                    for (size_t k = 0; k < (size_t)y * (size_t)g->w + (size_t)x; k++)
-                        idx[k] = (uint8_t)cube_index(g->colors[idx[k]]);
-                    g->cube = true;
-                    i = cube_index(c);
-                }
-                last = c;
-                last_i = i;
-            }
-            idx[(size_t)y * (size_t)g->w + (size_t)x] = (uint8_t)i;
+    GifColorType *pal = NULL;
+    if (g->quantize || !exact_frame(g, rgba, stride, idx)) {
+        g->quantize = true;
+        pal = quantized_frame(g, rgba, stride, idx);
+        if (!pal) {
+            free(idx);
+            return false;
         }
     }
-    g->frames[g->nframes++] = idx;
+    g->frames[g->nframes] = idx;
+    g->local[g->nframes++] = pal;
     return true;
 }
 
@@ -102,9 +134,12 @@ void tn_gif_abort(tn_gif *g)
 {
     if (!g)
         return;
-    for (int i = 0; i < g->nframes; i++)
+    for (int i = 0; i < g->nframes; i++) {
         free(g->frames[i]);
+        free(g->local[i]);
+    }
     free(g->frames);
+    free(g->local);
     free(g);
 }
 
@@ -114,20 +149,13 @@ bool tn_gif_end(tn_gif *g, const char *path, char *err, size_t errcap)
         return false;
     int e = 0;
     bool ok = false;
+    GifByteType *line = NULL;
     GifColorType pal[256];
     memset(pal, 0, sizeof pal);
-    if (g->cube) {
-        for (int i = 0; i < 252; i++) {
-            pal[i].Red = (GifByteType)((i / 42) * 255 / 5);
-            pal[i].Green = (GifByteType)(((i / 6) % 7) * 255 / 6);
-            pal[i].Blue = (GifByteType)((i % 6) * 255 / 5);
-        }
-    } else {
-        for (int i = 0; i < g->ncolors; i++) {
-            pal[i].Red = (GifByteType)(g->colors[i] >> 16);
-            pal[i].Green = (GifByteType)(g->colors[i] >> 8);
-            pal[i].Blue = (GifByteType)g->colors[i];
-        }
+    for (int i = 0; i < g->ncolors; i++) {
+        pal[i].Red = (GifByteType)(g->colors[i] >> 16);
+        pal[i].Green = (GifByteType)(g->colors[i] >> 8);
+        pal[i].Blue = (GifByteType)g->colors[i];
     }
     ColorMapObject *map = GifMakeMapObject(256, pal);
     /* open the file ourselves so that its mode follows the umask (giflib would use 0600) */
@@ -154,19 +182,59 @@ bool tn_gif_end(tn_gif *g, const char *path, char *err, size_t errcap)
         EGifPutExtensionBlock(f, 11, "NETSCAPE2.0") == GIF_ERROR ||
         EGifPutExtensionBlock(f, 3, loop) == GIF_ERROR || EGifPutExtensionTrailer(f) == GIF_ERROR)
         goto done;
+    /* Frames on the global palette after one also on it are written as the rectangle that
+     * changed, unchanged pixels transparent (index 255, free while the palette has at most 255
+     * colours) over the previous frame kept on screen: a still map costs next to nothing. */
+    const bool diff = g->ncolors < 256;
+    line = malloc((size_t)g->w);
+    if (!line)
+        goto done;
     for (int i = 0; i < g->nframes; i++) {
-        GraphicsControlBlock gcb = {0, false, g->delay, NO_TRANSPARENT_COLOR};
+        const uint8_t *cur = g->frames[i], *prev = i > 0 ? g->frames[i - 1] : NULL;
+        int x0 = 0, y0 = 0, x1 = g->w, y1 = g->h; /* [x0, x1) x [y0, y1) */
+        bool sub = diff && prev && !g->local[i] && !g->local[i - 1];
+        if (sub) {
+            x0 = g->w;
+            y0 = g->h;
+            x1 = y1 = 0;
+            for (int y = 0; y < g->h; y++)
+                for (int x = 0; x < g->w; x++) {
+                    size_t k = (size_t)y * (size_t)g->w + (size_t)x;
+                    if (cur[k] != prev[k]) {
+                        x0 = x < x0 ? x : x0;
+                        x1 = x + 1 > x1 ? x + 1 : x1;
+                        y0 = y < y0 ? y : y0;
+                        y1 = y + 1 > y1 ? y + 1 : y1;
+                    }
+                }
+            if (x1 == 0) { /* nothing changed: one transparent pixel */
+                x0 = y0 = 0;
+                x1 = y1 = 1;
+            }
+        }
+        GraphicsControlBlock gcb = {sub || (diff && i + 1 < g->nframes) ? DISPOSE_DO_NOT : 0, false,
+                                    g->delay, sub ? 255 : NO_TRANSPARENT_COLOR};
         GifByteType ext[4];
         size_t n = EGifGCBToExtension(&gcb, ext);
-        if (EGifPutExtension(f, GRAPHICS_EXT_FUNC_CODE, (int)n, ext) == GIF_ERROR ||
-            EGifPutImageDesc(f, 0, 0, g->w, g->h, false, NULL) == GIF_ERROR)
+        ColorMapObject *lm = g->local[i] ? GifMakeMapObject(256, g->local[i]) : NULL;
+        bool put = (!g->local[i] || lm) &&
+                   EGifPutExtension(f, GRAPHICS_EXT_FUNC_CODE, (int)n, ext) != GIF_ERROR &&
+                   EGifPutImageDesc(f, x0, y0, x1 - x0, y1 - y0, false, lm) != GIF_ERROR;
+        GifFreeMapObject(lm);
+        if (!put)
             goto done;
-        for (int y = 0; y < g->h; y++)
-            if (EGifPutLine(f, g->frames[i] + (size_t)y * (size_t)g->w, g->w) == GIF_ERROR)
+        for (int y = y0; y < y1; y++) {
+            const uint8_t *row = cur + (size_t)y * (size_t)g->w;
+            for (int x = x0; x < x1; x++)
+                line[x - x0] =
+                    sub && row[x] == prev[(size_t)y * (size_t)g->w + (size_t)x] ? 255 : row[x];
+            if (EGifPutLine(f, line, x1 - x0) == GIF_ERROR)
                 goto done;
+        }
     }
     ok = true;
 done:
+    free(line);
     if (!ok && err)
         snprintf(err, errcap, "cannot write %s: %s", path, GifErrorString(f->Error));
     if (EGifCloseFile(f, &e) == GIF_ERROR && ok) {

@@ -1,6 +1,7 @@
 /* Animated GIF writer for the tools (giflib). Frames are RGBA8 buffers of one size; the palette
- * is exact when all frames together use at most 256 colours (tilenav's renders do), otherwise a
- * fixed 6x7x6 colour cube. Output is deterministic: the same frames give the same bytes. */
+ * is global and exact while all frames so far use at most 256 colours; from the first frame that
+ * would overflow it, each frame gets a local 256-colour palette from giflib's median-cut
+ * quantiser (GifQuantizeBuffer). Output is deterministic: the same frames give the same bytes. */
 #ifndef TN_RENDER_GIF_H
 #define TN_RENDER_GIF_H
 

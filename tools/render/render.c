@@ -57,7 +57,8 @@ void tn_canvas_line(tn_canvas *c, float x0, float y0, float x1, float y1, tn_rgb
 {
     float dx = x1 - x0, dy = y1 - y0;
     float n = fmaxf(fabsf(dx), fabsf(dy));
-    if (!isfinite(n) || n > 65536.0f)
+    /* far off or not finite: nothing to cast safely (and nothing of it would show) */
+    if (!isfinite(n) || n > 65536.0f || !(fabsf(x0) <= 1e8f) || !(fabsf(y0) <= 1e8f))
         return;
     int32_t steps = (int32_t)ceilf(n);
     if (steps < 1) {
@@ -88,7 +89,7 @@ void tn_canvas_arrow(tn_canvas *c, float x0, float y0, float x1, float y1, float
 
 void tn_canvas_circle(tn_canvas *c, float cx, float cy, float r, tn_rgba col, bool fill)
 {
-    if (!(r >= 0.0f) || r > 65536.0f)
+    if (!(r >= 0.0f) || r > 65536.0f || !(fabsf(cx) <= 1e8f) || !(fabsf(cy) <= 1e8f))
         return;
     int32_t x0 = (int32_t)floorf(cx - r - 1), x1 = (int32_t)ceilf(cx + r + 1);
     int32_t y0 = (int32_t)floorf(cy - r - 1), y1 = (int32_t)ceilf(cy + r + 1);
