@@ -187,12 +187,15 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
         if (b->alive[k])
             draw_bomb(c, v, b->movers[k].pos, 0x802020u);
     /* the elf: sprite box outline, feet box filled, the four corner points */
-    tn_vec2 p = vw_to_screen(v, (tn_vec2){b->elf.x, b->elf.y});
-    int32_t sw = (int32_t)(b->elf.w * v->scale), sh = (int32_t)(b->elf.h * v->scale);
-    tn_canvas_fill_rect(c, (int32_t)p.x, (int32_t)p.y, sw, sh, vw_rgba(0x30B060u, 90));
+    const tn_tile_box *e = &b->elf;
+    tn_box sprite = {e->x, e->y, e->x + e->w, e->y + e->h};
+    tn_box feet = {e->x + e->area_x, e->y + e->area_y, e->x + e->area_x + e->area_w,
+                   e->y + e->area_y + e->area_h};
+    if (tn_draw_boxes(c, &v->dv, &sprite, 1, vw_rgba(0x30B060u, 90), true) != TN_OK ||
+        tn_draw_boxes(c, &v->dv, &feet, 1, vw_rgb(0x30B060u), true) != TN_OK)
+        return;
     tn_vec2 f = vw_to_screen(v, (tn_vec2){b->elf.x + b->elf.area_x, b->elf.y + b->elf.area_y});
     int32_t fw = (int32_t)(b->elf.area_w * v->scale), fh = (int32_t)(b->elf.area_h * v->scale);
-    tn_canvas_fill_rect(c, (int32_t)f.x, (int32_t)f.y, fw, fh, vw_rgb(0x30B060u));
     for (int32_t k = 0; k < 4; k++)
         tn_canvas_fill_rect(c, (int32_t)f.x + (k & 1) * (fw - 3),
                             (int32_t)f.y + (k >> 1) * (fh - 3), 3, 3, vw_rgb(0xFFFFFFu));

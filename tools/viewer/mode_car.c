@@ -226,17 +226,8 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     car_mode *m = st;
     const vw_view *v = &m->view;
     vw_draw_map(c, v, m->map, app->user_imgs);
-    if (m->arrows && v->cell >= 6.0f)
-        for (int32_t y = 0; y < v->h; y++)
-            for (int32_t x = 0; x < v->w; x++) {
-                tn_vec2 d = tn_dirmap_vector(m->dm, x, y);
-                if (d.x == 0.0f && d.y == 0.0f)
-                    continue;
-                tn_vec2 p = vw_cell_center(v, (tn_cell){x, y});
-                float len = v->cell * 0.35f;
-                tn_canvas_arrow(c, p.x - d.x * len, p.y - d.y * len, p.x + d.x * len,
-                                p.y + d.y * len, v->cell * 0.2f, vw_rgba(0x404040u, 110));
-            }
+    if (m->arrows && tn_draw_dirmap(c, &v->dv, m->dm, vw_rgba(0x404040u, 110)) != TN_OK)
+        return;
     float r = vw_visible_radius(v, m->radius, 4.0f);
     tn_draw_agent cars[2] = {{m->ai.pos, r, m->ai.rotation, vw_rgb(VW_COL_AI_CAR)},
                              {m->pos, r, m->rotation, vw_rgb(VW_COL_PLAYER)}};

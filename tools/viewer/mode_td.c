@@ -370,18 +370,9 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     td *t = st;
     const vw_view *v = &t->view;
     vw_draw_map(c, v, t->map, app->user_map ? app->user_imgs : t->imgs);
-    if (t->show_inf) {
-        const float *inf = tn_influence_data(t->inf);
-        for (int32_t y = 0; y < t->h; y++)
-            for (int32_t x = 0; x < t->w; x++) {
-                float val = inf[(size_t)y * (size_t)t->w + (size_t)x];
-                if (val > 0.0f) {
-                    tn_rgba h = tn_heat_color(fminf(val / 8.0f, 1.0f));
-                    h.a = 120;
-                    vw_fill_cell(c, v, (tn_cell){x, y}, 0, h);
-                }
-            }
-    }
+    if (t->show_inf &&
+        tn_draw_heat_cells(c, &v->dv, tn_influence_data(t->inf), t->w, t->h, 8.0f, 120) != TN_OK)
+        return;
     if (t->show_los && tn_draw_los(c, &v->dv, t->field, vw_rgba(0xFFF080u, 90)) != TN_OK)
         return;
     if (t->show_flow) {
