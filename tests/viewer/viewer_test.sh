@@ -173,6 +173,14 @@ xdotool mouseup 1
 wait_for "marbles: threw marble 0" 10
 sleep 1
 shot
+# tower defense: key 6, then a click on a floor cell places a tower (field updated)
+set -- $(layout td view)
+xdotool key 6
+wait_for "mode: td" 10
+xdotool mousemove --window "$WID" $(($1 + 33 * $3 + $3 / 2)) $(($2 + 12 * $3 + $3 / 2))
+sleep 0.1
+xdotool click 1
+wait_for "td: tower at (33, 12)" 10
 stop
 "$CHECK" moved "$OUT/marbles/tilenav-view-000.png" "$OUT/marbles/tilenav-view-001.png" FFFFFF 30 ||
     fail "the thrown marble did not move"
