@@ -186,11 +186,11 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
     for (int32_t k = 0; k < MOVERS; k++)
         if (b->alive[k])
             draw_bomb(c, v, b->movers[k].pos, 0x802020u);
-    /* the elf: sprite box outline, feet box filled, the four corner points */
+    /* the elf: sprite box shaded, feet collision box solid, its four corner points white */
     const tn_tile_box *e = &b->elf;
-    tn_box sprite = {e->x, e->y, e->x + e->w, e->y + e->h};
-    tn_box feet = {e->x + e->area_x, e->y + e->area_y, e->x + e->area_x + e->area_w,
-                   e->y + e->area_y + e->area_h};
+    tn_box sprite = {(double)e->x, (double)e->y, (double)(e->x + e->w), (double)(e->y + e->h)};
+    tn_box feet = {(double)(e->x + e->area_x), (double)(e->y + e->area_y),
+                   (double)(e->x + e->area_x + e->area_w), (double)(e->y + e->area_y + e->area_h)};
     if (tn_draw_boxes(c, &v->dv, &sprite, 1, vw_rgba(0x30B060u, 90), true) != TN_OK ||
         tn_draw_boxes(c, &v->dv, &feet, 1, vw_rgb(0x30B060u), true) != TN_OK)
         return;

@@ -92,8 +92,8 @@ static void *create(vw_app *app)
         !tn_map_passable(s->map, cc.x, cc.y)) {
         cc = vw_nearest_passable(s->map, cc.x, cc.y);
         tn_vec2 p = tn_map_cell_center_px(s->map, cc.x, cc.y);
-        cx = p.x;
-        cy = p.y;
+        cx = (double)p.x;
+        cy = (double)p.y;
     }
     double r0 = fmin(14.0, 0.45 * (double)tn_map_tile_width(s->map));
     if (fits(s, cx, cy, r0)) {

@@ -196,8 +196,8 @@ static int parse_script(const char *path, script_event **out, int32_t *count)
                 e.ev.type = SDL_MOUSEBUTTONUP;
             }
         } else if (!strcmp(act, "key") || !strcmp(act, "keydown") || !strcmp(act, "keyup")) {
-            SDL_Keycode key;
-            SDL_Scancode sc;
+            SDL_Keycode key = SDLK_UNKNOWN;
+            SDL_Scancode sc = SDL_SCANCODE_UNKNOWN;
             ok = got == 3 && key_by_name(arg, &key, &sc);
             e.ev.type = strcmp(act, "keyup") ? SDL_KEYDOWN : SDL_KEYUP;
             e.ev.key.keysym.sym = key;
