@@ -61,6 +61,14 @@ EOS
 70 click 700 200
 80 key H
 90 key H
+95 wheel 400 300 1
+96 key =
+97 down 480 300 2
+99 move 440 280
+100 up 440 280 2
+101 click 480 300
+105 key -
+110 key 0
 EOS
     for m in maze heuristics car marbles bombs td; do
         LOG="$OUT/smoke-$m.log"

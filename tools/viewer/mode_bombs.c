@@ -83,7 +83,7 @@ static void *create(vw_app *app)
                                                       NULL, 0) == TN_OK;
     }
     b->left = count_bombs(b);
-    b->view = vw_view_fit(b->map, 0, 0, VW_CANVAS_W, VW_CANVAS_H - VW_BAR_H);
+    b->view = vw_view_fit(app, b->map, VW_AREA);
     return b;
 fail:
     tn_map_destroy(b->map);
@@ -176,6 +176,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
 {
     (void)app;
     bombs *b = st;
+    b->view = vw_view_fit(app, b->map, VW_AREA);
     const vw_view *v = &b->view;
     vw_draw_map(c, v, b->map, app->user_imgs);
     const uint32_t *g = tn_map_layer_data(b->map, b->bombs_layer);

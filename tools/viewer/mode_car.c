@@ -135,7 +135,7 @@ static void *create(vw_app *app)
     m->rotation = m->ai_rot0;
     m->pfriction = FRICTION_TRACK;
     m->arrows = true;
-    m->view = vw_view_fit(m->map, 0, 0, VW_CANVAS_W, VW_CANVAS_H - VW_BAR_H);
+    m->view = vw_view_fit(app, m->map, VW_AREA);
     return m;
 fail:
     tn_field_destroy(m->field);
@@ -162,6 +162,7 @@ static void event(void *st, vw_app *app, const SDL_Event *e)
 {
     (void)app;
     car_mode *m = st;
+    m->view = vw_view_fit(app, m->map, VW_AREA);
     if (e->type == SDL_KEYDOWN && e->key.keysym.sym == SDLK_a)
         m->arrows = !m->arrows;
     if (e->type == SDL_KEYDOWN && e->key.keysym.sym == SDLK_r) {
@@ -224,6 +225,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
 {
     (void)app;
     car_mode *m = st;
+    m->view = vw_view_fit(app, m->map, VW_AREA);
     const vw_view *v = &m->view;
     vw_draw_map(c, v, m->map, app->user_imgs);
     if (m->arrows && tn_draw_dirmap(c, &v->dv, m->dm, vw_rgba(0x404040u, 110)) != TN_OK)

@@ -55,6 +55,13 @@ static void solve(heuristics *h, vw_app *app)
              (long long)h->expanded[2]);
 }
 
+static void fit(heuristics *h, vw_app *app)
+{
+    int32_t pw = VW_CANVAS_W / HEUR_N;
+    for (int32_t k = 0; k < HEUR_N; k++)
+        h->view[k] = vw_view_fit(app, h->map, k * pw + 4, 24, pw - 8, VW_CANVAS_H - VW_BAR_H - 28);
+}
+
 static void *create(vw_app *app)
 {
     heuristics *h = calloc(1, sizeof *h);
@@ -74,9 +81,7 @@ static void *create(vw_app *app)
     int32_t w = tn_map_width(h->map), hh = tn_map_height(h->map);
     h->start = vw_nearest_passable(h->map, 1, hh - 2);
     h->goal = vw_nearest_passable(h->map, w - 2, 1);
-    int32_t pw = VW_CANVAS_W / HEUR_N;
-    for (int32_t k = 0; k < HEUR_N; k++)
-        h->view[k] = vw_view_fit(h->map, k * pw + 4, 24, pw - 8, VW_CANVAS_H - VW_BAR_H - 28);
+    fit(h, app);
     solve(h, app);
     return h;
 }
@@ -92,6 +97,7 @@ static void destroy(void *st)
 static void event(void *st, vw_app *app, const SDL_Event *e)
 {
     heuristics *h = st;
+    fit(h, app);
     if (e->type != SDL_MOUSEBUTTONDOWN)
         return;
     for (int32_t k = 0; k < HEUR_N; k++) {
@@ -119,6 +125,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
 {
     (void)app;
     heuristics *h = st;
+    fit(h, app);
     for (int32_t k = 0; k < HEUR_N; k++) {
         const vw_view *v = &h->view[k];
         vw_draw_map(c, v, h->map, app->user_imgs);

@@ -124,7 +124,7 @@ static void *create(vw_app *app)
     }
     s->drag = -1;
     s->grid = true;
-    s->view = vw_view_fit(s->map, 0, 0, VW_CANVAS_W, VW_CANVAS_H - VW_BAR_H);
+    s->view = vw_view_fit(app, s->map, VW_AREA);
     return s;
 }
 
@@ -139,6 +139,7 @@ static void destroy(void *st)
 static void event(void *st, vw_app *app, const SDL_Event *e)
 {
     marbles *s = st;
+    s->view = vw_view_fit(app, s->map, VW_AREA);
     if (e->type == SDL_KEYDOWN && e->key.keysym.sym == SDLK_g)
         s->grid = !s->grid;
     if (e->type == SDL_MOUSEMOTION)
@@ -195,6 +196,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
 {
     (void)app;
     marbles *s = st;
+    s->view = vw_view_fit(app, s->map, VW_AREA);
     const vw_view *v = &s->view;
     vw_draw_map(c, v, s->map, app->user_imgs);
     if (s->grid) { /* the grid's cells, shaded by the marbles filed under them */

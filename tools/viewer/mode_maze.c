@@ -69,7 +69,7 @@ static void *create(vw_app *app)
         return NULL;
     }
     m->goal = (tn_cell){-1, -1};
-    m->view = vw_view_fit(m->map, 0, 0, VW_CANVAS_W, VW_CANVAS_H - VW_BAR_H);
+    m->view = vw_view_fit(app, m->map, VW_AREA);
     return m;
 }
 
@@ -84,6 +84,7 @@ static void destroy(void *st)
 static void event(void *st, vw_app *app, const SDL_Event *e)
 {
     maze *m = st;
+    m->view = vw_view_fit(app, m->map, VW_AREA);
     if (e->type != SDL_MOUSEBUTTONDOWN || e->button.button != SDL_BUTTON_LEFT)
         return;
     tn_cell c;
@@ -122,6 +123,7 @@ static void draw(void *st, vw_app *app, tn_canvas *c)
 {
     (void)app;
     maze *m = st;
+    m->view = vw_view_fit(app, m->map, VW_AREA);
     const vw_view *v = &m->view;
     vw_draw_map(c, v, m->map, app->user_imgs);
     int32_t inset = (int32_t)(v->cell / 5.0f);

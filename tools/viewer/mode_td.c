@@ -187,7 +187,7 @@ static void *create(vw_app *app)
         tn_tileset_images_load(t->map, NULL, &t->imgs, NULL, 0) < 0)
         t->imgs = NULL; /* the palette then */
     t->show_flow = t->show_los = t->show_rings = true;
-    t->view = vw_view_fit(t->map, 0, 0, VW_CANVAS_W, VW_CANVAS_H - VW_BAR_H);
+    t->view = vw_view_fit(app, t->map, VW_AREA);
     return t;
 }
 
@@ -248,6 +248,7 @@ static void event(void *st, vw_app *app, const SDL_Event *e)
 {
     (void)app;
     td *t = st;
+    t->view = vw_view_fit(app, t->map, VW_AREA);
     if (e->type == SDL_KEYDOWN) {
         switch (e->key.keysym.sym) {
         case SDLK_f: t->show_flow = !t->show_flow; break;
@@ -368,6 +369,7 @@ static void draw_rings(td *t, tn_canvas *c)
 static void draw(void *st, vw_app *app, tn_canvas *c)
 {
     td *t = st;
+    t->view = vw_view_fit(app, t->map, VW_AREA);
     const vw_view *v = &t->view;
     vw_draw_map(c, v, t->map, app->user_map ? app->user_imgs : t->imgs);
     if (t->show_inf &&

@@ -8,6 +8,7 @@
 #include "viewer.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,8 @@ static void usage(FILE *f)
         fprintf(f, "  %d %-11s %s\n", (int)i + 1, modes[i]->name, modes[i]->title);
     fprintf(
         f, "\nKeys: H help overlay, Tab / Shift+Tab next / previous mode, 1-6 a mode, F12 write a\n"
-           "screenshot (PNG), Esc quit. Each mode's own keys are in its help overlay (H).\n\n"
+           "screenshot (PNG), Esc quit; mouse wheel or +/- zoom, middle-button drag pans, 0\n"
+           "shows the whole map. Each mode's own keys are in its help overlay (H).\n\n"
            "Options:\n"
            "  --mode NAME               start in this mode (default maze)\n"
            "  --seed K                  random seed (default 1)\n"
@@ -133,7 +135,7 @@ static bool key_by_name(const char *name, SDL_Keycode *key, SDL_Scancode *sc)
 }
 
 /* One line: FRAME ACTION ARGS. Actions: click X Y [BUTTON], down X Y [BUTTON], up X Y [BUTTON],
- * move X Y, key NAME, keydown NAME, keyup NAME, screenshot FILE, quit. */
+ * move X Y, wheel X Y DY, key NAME, keydown NAME, keyup NAME, screenshot FILE, quit. */
 static int parse_script(const char *path, script_event **out, int32_t *count)
 {
     FILE *f = fopen(path, "r");
@@ -142,7 +144,7 @@ static int parse_script(const char *path, script_event **out, int32_t *count)
         return 2;
     }
     script_event *ev = NULL;
-    int32_t n = 0, cap = 0, line_no = 0;
+    int32_t n = 0, cap = 0, line_no = 0, last_x = 0, last_y = 0; /* for motion.xrel/yrel */
     char line[1024];
     int rc = 0;
     while (fgets(line, sizeof line, f)) {
@@ -183,6 +185,8 @@ static int parse_script(const char *path, script_event **out, int32_t *count)
                 e.ev.type = SDL_MOUSEMOTION;
                 e.ev.motion.x = x;
                 e.ev.motion.y = y;
+                e.ev.motion.xrel = x - last_x;
+                e.ev.motion.yrel = y - last_y;
                 e.ev.motion.state = 0;
             } else {
                 e.ev.type = strcmp(act, "up") ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
@@ -191,10 +195,22 @@ static int parse_script(const char *path, script_event **out, int32_t *count)
                 e.ev.button.button = (uint8_t)button;
                 e.ev.button.clicks = 1;
             }
+            last_x = x;
+            last_y = y;
             if (ok && !strcmp(act, "click")) {
                 ev[n++] = e;
                 e.ev.type = SDL_MOUSEBUTTONUP;
             }
+        } else if (!strcmp(act, "wheel")) {
+            int dy = 0;
+            ok = sscanf(p, "%lld %31s %d %d %d", &frame, act, &x, &y, &dy) == 5;
+            e.ev.type = SDL_MOUSEWHEEL;
+            e.ev.wheel.y = dy;
+            e.ev.wheel.direction = SDL_MOUSEWHEEL_NORMAL;
+#if SDL_VERSION_ATLEAST(2, 26, 0)
+            e.ev.wheel.mouseX = x;
+            e.ev.wheel.mouseY = y;
+#endif
         } else if (!strcmp(act, "key") || !strcmp(act, "keydown") || !strcmp(act, "keyup")) {
             SDL_Keycode key = SDLK_UNKNOWN;
             SDL_Scancode sc = SDL_SCANCODE_UNKNOWN;
@@ -245,6 +261,7 @@ typedef struct viewer {
     SDL_Renderer *ren;
     SDL_Texture *tex;
     bool keys[SDL_NUM_SCANCODES];
+    bool panning;
     int32_t shots;
     script_event *script;
     int32_t nscript, script_next;
@@ -326,6 +343,8 @@ static void draw_help(viewer *v)
     ty += 14;
     static const char *const global[][2] = {{"1-6, Tab, Shift+Tab", "switch mode"},
                                             {"H", "this help"},
+                                            {"wheel, +, -", "zoom (0: whole map)"},
+                                            {"middle drag", "pan"},
                                             {"F12", "screenshot (PNG)"},
                                             {"Esc", "quit"}};
     for (size_t i = 0; i < sizeof global / sizeof global[0]; i++, ty += 16) {
@@ -338,6 +357,77 @@ static void draw_help(viewer *v)
         snprintf(line, sizeof line, "%d  %s", (int)i + 1, modes[i]->name);
         vw_text(c, x + 16, ty, 1, col, line);
         vw_text(c, x + 170, ty, 1, col, modes[i]->title);
+    }
+}
+
+/* The camera: zoom by `factor` (a power of two) keeping the map point under screen (sx, sy)
+ * where it is. */
+static void zoom_at(vw_app *a, int32_t factor_num, int32_t factor_den, float sx, float sy)
+{
+    int32_t z = a->zoom * factor_num / factor_den;
+    z = z < 1 ? 1 : z > 64 ? 64 : z;
+    if (z == a->zoom)
+        return;
+    if (a->zoom == 1) { /* at fit the focus is the middle */
+        a->focus_x = a->focus_y = 0.5f;
+    }
+    float px = a->focus_x + (sx - a->area_cx) / fmaxf(a->map_px_w, 1.0f);
+    float py = a->focus_y + (sy - a->area_cy) / fmaxf(a->map_px_h, 1.0f);
+    float ratio = (float)z / (float)a->zoom;
+    a->focus_x = fminf(1.0f, fmaxf(0.0f, px - (sx - a->area_cx) / (a->map_px_w * ratio)));
+    a->focus_y = fminf(1.0f, fmaxf(0.0f, py - (sy - a->area_cy) / (a->map_px_h * ratio)));
+    a->zoom = z;
+}
+
+/* Camera input (any mode): wheel or +/- zoom, middle-button drag pans, 0 shows the whole map.
+ * Returns true when the event was consumed. */
+static bool camera_event(viewer *v, const SDL_Event *e)
+{
+    vw_app *a = &v->app;
+    switch (e->type) {
+    case SDL_MOUSEWHEEL: {
+        int32_t mx = VW_CANVAS_W / 2, my = (VW_CANVAS_H - VW_BAR_H) / 2;
+#if SDL_VERSION_ATLEAST(2, 26, 0)
+        if (v->win) {
+            float lx, ly; /* window to canvas coordinates */
+            SDL_RenderWindowToLogical(v->ren, e->wheel.mouseX, e->wheel.mouseY, &lx, &ly);
+            mx = (int32_t)lx;
+            my = (int32_t)ly;
+        }
+#endif
+        if (e->wheel.y > 0)
+            zoom_at(a, 2, 1, (float)mx, (float)my);
+        else if (e->wheel.y < 0)
+            zoom_at(a, 1, 2, (float)mx, (float)my);
+        return true;
+    }
+    case SDL_MOUSEBUTTONDOWN:
+    case SDL_MOUSEBUTTONUP:
+        if (e->button.button != SDL_BUTTON_MIDDLE)
+            return false;
+        v->panning = e->type == SDL_MOUSEBUTTONDOWN;
+        return true;
+    case SDL_MOUSEMOTION:
+        if (!v->panning || a->zoom == 1)
+            return false;
+        a->focus_x = fminf(1.0f, fmaxf(0.0f, a->focus_x - (float)e->motion.xrel / a->map_px_w));
+        a->focus_y = fminf(1.0f, fmaxf(0.0f, a->focus_y - (float)e->motion.yrel / a->map_px_h));
+        return true;
+    case SDL_KEYDOWN: {
+        SDL_Keycode k = e->key.keysym.sym;
+        float cx = VW_CANVAS_W * 0.5f, cy = (VW_CANVAS_H - VW_BAR_H) * 0.5f;
+        if (k == SDLK_EQUALS || k == SDLK_PLUS || k == SDLK_KP_PLUS)
+            zoom_at(a, 2, 1, cx, cy);
+        else if (k == SDLK_MINUS || k == SDLK_KP_MINUS)
+            zoom_at(a, 1, 2, cx, cy);
+        else if (k == SDLK_0) {
+            a->zoom = 1;
+            a->focus_x = a->focus_y = 0.5f;
+        } else
+            return false;
+        return true;
+    }
+    default: return false;
     }
 }
 
@@ -406,7 +496,7 @@ static int run(viewer *v)
                 quit = true;
                 continue;
             }
-            if (global_key(v, &e, &quit, &rc))
+            if (global_key(v, &e, &quit, &rc) || camera_event(v, &e))
                 continue;
             if (e.type == SDL_KEYDOWN || e.type == SDL_KEYUP)
                 v->keys[e.key.keysym.scancode] = e.type == SDL_KEYDOWN;
@@ -467,6 +557,8 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
     v.app.seed = v.opt.seed;
+    v.app.zoom = 1;
+    v.app.focus_x = v.app.focus_y = 0.5f;
     v.app.map_path = v.opt.map;
     tn_map *map = NULL;
     tn_tileset_images *imgs = NULL;

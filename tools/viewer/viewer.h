@@ -36,6 +36,12 @@ typedef struct vw_app {
     uint64_t step; /* simulation steps of the current mode */
     char status[256];
     bool help;
+    /* camera, shared by the modes: zoom factor over the fitted size (1 = whole map) and the
+     * map point (0..1 of its width and height) shown at the middle of the mode's area */
+    int32_t zoom;
+    float focus_x, focus_y;
+    float map_px_w, map_px_h; /* size of the map on screen at the last vw_view_fit() */
+    float area_cx, area_cy;   /* middle of the area of the last vw_view_fit() */
 } vw_app;
 
 typedef struct vw_mode {
@@ -69,8 +75,10 @@ static inline tn_rgba vw_rgba(uint32_t rgb, uint8_t a)
 }
 
 /* Fit a map into the screen rectangle (x, y, w, h), centred, whole pixels per cell (at least
- * one: a map of more cells than pixels is cut off at the right and bottom). */
-vw_view vw_view_fit(const tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h);
+ * one), then apply the app's camera (zoom and focus); records the map's size on screen in the
+ * app for the camera's mouse handling. Modes call it on every event and frame. */
+vw_view vw_view_fit(vw_app *app, const tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h);
+#define VW_AREA 0, 0, VW_CANVAS_W, VW_CANVAS_H - VW_BAR_H
 tn_vec2 vw_to_screen(const vw_view *v, tn_vec2 world);
 tn_vec2 vw_to_world(const vw_view *v, float sx, float sy);
 /* Cell under a screen point; false outside the map. */

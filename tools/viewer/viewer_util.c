@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-vw_view vw_view_fit(const tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h)
+vw_view vw_view_fit(vw_app *app, const tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h)
 {
     vw_view v;
     v.w = tn_map_width(map);
@@ -18,8 +18,24 @@ vw_view vw_view_fit(const tn_map *map, int32_t x, int32_t y, int32_t w, int32_t 
     int32_t cell = cx < cy ? cx : cy;
     if (cell < 1)
         cell = 1;
-    int32_t mw = cell * v.w, mh = cell * v.h;
-    int32_t ox = x + (mw < w ? (w - mw) / 2 : 0), oy = y + (mh < h ? (h - mh) / 2 : 0);
+    int32_t zoom = app && app->zoom > 1 ? app->zoom : 1;
+    if ((int64_t)cell * zoom > 512)
+        zoom = 512 / cell > 1 ? 512 / cell : 1;
+    cell *= zoom;
+    int32_t mw = cell * v.w, mh = cell * v.h, ox, oy;
+    if (zoom == 1) {
+        ox = x + (mw < w ? (w - mw) / 2 : 0);
+        oy = y + (mh < h ? (h - mh) / 2 : 0);
+    } else {
+        ox = (int32_t)floorf((float)x + (float)w * 0.5f - app->focus_x * (float)mw);
+        oy = (int32_t)floorf((float)y + (float)h * 0.5f - app->focus_y * (float)mh);
+    }
+    if (app) {
+        app->map_px_w = (float)mw;
+        app->map_px_h = (float)mh;
+        app->area_cx = (float)ox + (zoom == 1 ? 0.5f : app->focus_x) * (float)mw;
+        app->area_cy = (float)oy + (zoom == 1 ? 0.5f : app->focus_y) * (float)mh;
+    }
     v.dv = tn_draw_view_of(map, ox, oy, cell);
     v.cell = (float)cell;
     v.scale = (float)cell / (float)v.tw;
