@@ -645,7 +645,7 @@ static void test_boxes(void **state)
                     assert_int_equal(got.a, 0);
             }
     }
-    tn_box bad[3] = {{NAN, 0, 1, 1}, {5, 5, 1, 1}, {-1e300, -1e300, 1e300, 1e300}};
+    tn_box bad[3] = {{(double)NAN, 0, 1, 1}, {5, 5, 1, 1}, {-1e300, -1e300, 1e300, 1e300}};
     memset(cv.px, 0, (size_t)cv.w * (size_t)cv.h * 4);
     assert_int_equal(tn_draw_boxes(&cv, &v, bad, 2, col, true), TN_OK);
     for (int32_t i = 0; i < cv.w * cv.h; i++)
@@ -790,7 +790,8 @@ static void test_grid_cells(void **state)
     assert_int_equal(tn_draw_bp(&c2, &v, bp, d.world, cs, occ, (tn_rgba){0, 0, 0, 0}), TN_OK);
     assert_memory_equal(cv.px, c2.px, 128 * 128 * 4);
     assert_int_equal(tn_draw_grid_cells(&cv, &v, boxes, 60, 0.0, 0, 0, occ, occ), TN_E_INVALID_ARG);
-    assert_int_equal(tn_draw_grid_cells(&cv, &v, boxes, 60, NAN, 0, 0, occ, occ), TN_E_INVALID_ARG);
+    assert_int_equal(tn_draw_grid_cells(&cv, &v, boxes, 60, (double)NAN, 0, 0, occ, occ),
+                     TN_E_INVALID_ARG);
     tn_bp_destroy(bp);
     tn_canvas_free(&c2);
     tn_canvas_free(&cv);

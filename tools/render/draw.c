@@ -120,6 +120,9 @@ struct tn_tileset_images {
 };
 
 static void msg_add(char *msg, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void msg_add(char *msg, size_t cap, const char *fmt, ...)
 {
     if (!msg || cap == 0)
         return;
@@ -340,6 +343,39 @@ static void blit_tile(tn_canvas *cv, const tn_draw_view *v, const ts_img *s, uin
     uint32_t fl = tn_gid_flags(raw);
     int32_t i0 = dx0 < 0 ? -dx0 : 0, j0 = dy0 < 0 ? -dy0 : 0;
     int32_t i1 = dx0 + dw > cv->w ? cv->w - dx0 : dw, j1 = dy0 + dh > cv->h ? cv->h - dy0 : dh;
+    if (i0 >= i1 || j0 >= j1)
+        return;
+    enum { FAST = 256 };
+    if (dw <= FAST && dh <= FAST) {
+        /* the same arithmetic as below, per column and per row once: a[i] is the source index
+         * taken from the output column (v if diagonal, else u), b[j] from the output row */
+        const bool diag = (fl & TN_GID_FLIP_D) != 0;
+        int32_t a[FAST], b[FAST];
+        for (int32_t i = i0; i < i1; i++) {
+            float fx = ((float)i + 0.5f) / (float)dw;
+            if (fl & TN_GID_FLIP_H)
+                fx = 1.0f - fx;
+            int32_t n = diag ? s->th : s->tw, k = (int32_t)(fx * (float)n);
+            a[i] = k < 0 ? 0 : k >= n ? n - 1 : k;
+        }
+        for (int32_t j = j0; j < j1; j++) {
+            float fy = ((float)j + 0.5f) / (float)dh;
+            if (fl & TN_GID_FLIP_V)
+                fy = 1.0f - fy;
+            int32_t n = diag ? s->tw : s->th, k = (int32_t)(fy * (float)n);
+            b[j] = k < 0 ? 0 : k >= n ? n - 1 : k;
+        }
+        for (int32_t j = j0; j < j1; j++) {
+            uint8_t *out = cv->px + 4 * ((size_t)(dy0 + j) * (size_t)cv->w + (size_t)(dx0 + i0));
+            for (int32_t i = i0; i < i1; i++, out += 4) {
+                int32_t u = diag ? b[j] : a[i], w = diag ? a[i] : b[j];
+                const uint8_t *p = s->px + 4 * ((size_t)(sy + w) * (size_t)s->w + (size_t)(sx + u));
+                if (p[3])
+                    tn_canvas_blend(out, (tn_rgba){p[0], p[1], p[2], p[3]});
+            }
+        }
+        return;
+    }
     for (int32_t j = j0; j < j1; j++)
         for (int32_t i = i0; i < i1; i++) {
             /* output = V(H(D(source))): undo V, then H, then D on the cell fractions */
@@ -868,17 +904,44 @@ tn_status tn_draw_range_rings(tn_canvas *cv, const tn_draw_view *v, const tn_vec
     tn_rgba edge = col;
     if (mode == TN_DRAW_RINGS_FILL)
         edge.a = col.a > 200 ? col.a : 200;
+    if (x0 > x1 || y0 > y1) {
+        free(cc);
+        return TN_OK;
+    }
+    /* inside-the-union mask over the box and a one-pixel border, then the border test on it */
+    size_t mw = (size_t)(x1 - x0) + 3, mh = (size_t)(y1 - y0) + 3;
+    uint8_t *in = malloc(mw * mh);
+    if (!in) {
+        free(cc);
+        return TN_E_NOMEM;
+    }
+    memset(in, 0, mw * mh);
+    for (int32_t k = 0; k < n; k++) { /* each disc over its own box only */
+        int32_t a0 = clamp_px((double)(cc[k].x - rc) - 1.0),
+                a1 = clamp_px((double)(cc[k].x + rc) + 1.0);
+        int32_t b0 = clamp_px((double)(cc[k].y - rc) - 1.0),
+                b1 = clamp_px((double)(cc[k].y + rc) + 1.0);
+        a0 = a0 < x0 - 1 ? x0 - 1 : a0;
+        b0 = b0 < y0 - 1 ? y0 - 1 : b0;
+        a1 = a1 > x1 + 1 ? x1 + 1 : a1;
+        b1 = b1 > y1 + 1 ? y1 + 1 : b1;
+        for (int32_t y = b0; y <= b1; y++)
+            for (int32_t x = a0; x <= a1; x++)
+                if (in_union(cc + k, 1, r2, x, y))
+                    in[(size_t)(y - y0 + 1) * mw + (size_t)(x - x0 + 1)] = 1;
+    }
     for (int32_t y = y0; y <= y1; y++)
         for (int32_t x = x0; x <= x1; x++) {
-            if (!in_union(cc, n, r2, x, y))
+            const uint8_t *m = in + (size_t)(y - y0 + 1) * mw + (size_t)(x - x0 + 1);
+            if (!m[0])
                 continue;
-            bool border = !in_union(cc, n, r2, x - 1, y) || !in_union(cc, n, r2, x + 1, y) ||
-                          !in_union(cc, n, r2, x, y - 1) || !in_union(cc, n, r2, x, y + 1);
+            bool border = !m[-1] || !m[1] || !m[-(ptrdiff_t)mw] || !m[mw];
             if (border)
                 tn_canvas_plot(cv, x, y, edge);
             else if (mode == TN_DRAW_RINGS_FILL)
                 tn_canvas_plot(cv, x, y, col);
         }
+    free(in);
     free(cc);
     return TN_OK;
 }

@@ -16,6 +16,8 @@ struct tn_gif {
     GifColorType **local; /* per frame: its own 256-colour palette, or NULL (the global one) */
     uint32_t colors[MAX_EXACT];
     int ncolors;
+    uint32_t cache_key[1024]; /* colour + 1 (0 = empty) -> its index, direct-mapped */
+    uint8_t cache_idx[1024];
     bool quantize; /* the global palette overflowed: every later frame gets its own palette */
 };
 
@@ -34,13 +36,22 @@ tn_gif *tn_gif_begin(int w, int h, int delay_cs)
 
 static int find_color(tn_gif *g, uint32_t c)
 {
-    for (int i = 0; i < g->ncolors; i++)
+    uint32_t slot = ((c * 2654435761u) >> 22) & 1023u;
+    if (g->cache_key[slot] == c + 1)
+        return g->cache_idx[slot];
+    int found = -1;
+    for (int i = 0; i < g->ncolors && found < 0; i++)
         if (g->colors[i] == c)
-            return i;
-    if (g->ncolors == MAX_EXACT)
-        return -1;
-    g->colors[g->ncolors] = c;
-    return g->ncolors++;
+            found = i;
+    if (found < 0) {
+        if (g->ncolors == MAX_EXACT)
+            return -1;
+        g->colors[g->ncolors] = c;
+        found = g->ncolors++;
+    }
+    g->cache_key[slot] = c + 1;
+    g->cache_idx[slot] = (uint8_t)found;
+    return found;
 }
 
 /* Exact indices into the global palette; false (and the palette as it was) when it would need
@@ -58,6 +69,7 @@ static bool exact_frame(tn_gif *g, const uint8_t *rgba, size_t stride, uint8_t *
                 last_i = find_color(g, c);
                 if (last_i < 0) {
                     g->ncolors = n0; /* forget this frame's colours: index 255 may stay free */
+                    memset(g->cache_key, 0, sizeof g->cache_key);
                     return false;
                 }
                 last = c;

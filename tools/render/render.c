@@ -36,21 +36,21 @@ void tn_canvas_plot(tn_canvas *c, int32_t x, int32_t y, tn_rgba col)
 {
     if (x < 0 || y < 0 || x >= c->w || y >= c->h || col.a == 0)
         return;
-    uint8_t *p = c->px + 4 * ((size_t)y * (size_t)c->w + (size_t)x);
-    unsigned a = col.a, na = 255u - a;
-    p[0] = (uint8_t)((col.r * a + p[0] * na + 127u) / 255u);
-    p[1] = (uint8_t)((col.g * a + p[1] * na + 127u) / 255u);
-    p[2] = (uint8_t)((col.b * a + p[2] * na + 127u) / 255u);
-    p[3] = (uint8_t)(a + (p[3] * na + 127u) / 255u);
+    tn_canvas_blend(c->px + 4 * ((size_t)y * (size_t)c->w + (size_t)x), col);
 }
 
 void tn_canvas_fill_rect(tn_canvas *c, int32_t x, int32_t y, int32_t w, int32_t h, tn_rgba col)
 {
-    int32_t x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
-    int32_t x1 = x + w > c->w ? c->w : x + w, y1 = y + h > c->h ? c->h : y + h;
-    for (int32_t yy = y0; yy < y1; yy++)
-        for (int32_t xx = x0; xx < x1; xx++)
-            tn_canvas_plot(c, xx, yy, col);
+    if (col.a == 0 || w <= 0 || h <= 0)
+        return;
+    int64_t x0 = x < 0 ? 0 : x, y0 = y < 0 ? 0 : y;
+    int64_t x1 = (int64_t)x + w > c->w ? c->w : (int64_t)x + w;
+    int64_t y1 = (int64_t)y + h > c->h ? c->h : (int64_t)y + h;
+    for (int64_t yy = y0; yy < y1; yy++) {
+        uint8_t *p = c->px + 4 * ((size_t)yy * (size_t)c->w + (size_t)x0);
+        for (int64_t xx = x0; xx < x1; xx++, p += 4)
+            tn_canvas_blend(p, col);
+    }
 }
 
 void tn_canvas_line(tn_canvas *c, float x0, float y0, float x1, float y1, tn_rgba col)

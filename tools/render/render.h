@@ -22,6 +22,23 @@ typedef struct tn_canvas {
 bool tn_canvas_init(tn_canvas *c, int32_t w, int32_t h, tn_rgba bg);
 void tn_canvas_free(tn_canvas *c);
 
+/* Blend `col` over the RGBA pixel at p (no clipping): what every drawing call does per pixel. */
+static inline void tn_canvas_blend(uint8_t *p, tn_rgba col)
+{
+    if (col.a == 255) { /* the same bytes as the general formula, faster */
+        p[0] = col.r;
+        p[1] = col.g;
+        p[2] = col.b;
+        p[3] = 255;
+        return;
+    }
+    unsigned a = col.a, na = 255u - a;
+    p[0] = (uint8_t)((col.r * a + p[0] * na + 127u) / 255u);
+    p[1] = (uint8_t)((col.g * a + p[1] * na + 127u) / 255u);
+    p[2] = (uint8_t)((col.b * a + p[2] * na + 127u) / 255u);
+    p[3] = (uint8_t)(a + (p[3] * na + 127u) / 255u);
+}
+
 /* Blend one pixel (clipped). */
 void tn_canvas_plot(tn_canvas *c, int32_t x, int32_t y, tn_rgba col);
 /* Fill [x, x+w) x [y, y+h). */
