@@ -450,11 +450,7 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
     const double ha = s->hstr, hb = s->hdiag;
     const double st = s->straight, dg = s->diagonal;
     const int32_t gx = s->goal_x, gy = s->goal_y;
-    const uint32_t gen = s->gen, start = (uint32_t)s->start;
-    /* cell offsets of the 8 directions (E, W, S, N, SE, NE, SW, NW) and their opposites */
-    const int32_t off[8] = {1, -1, w, -w, w + 1, -w + 1, w - 1, -w - 1};
-    static const uint8_t opposite[8] = {1, 0, 3, 2, 7, 6, 5, 4};
-    const double step[8] = {st, st, st, st, dg, dg, dg, dg};
+    const uint32_t gen = s->gen;
 #define HK(AX, AY) (zero_h ? 0.0 : fast_hk(ha, hb, (AX), (AY)))
 #define RELAX(NI, AX, AY, NG, DIR)                                                                 \
     do {                                                                                           \
@@ -483,26 +479,34 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
         }
         int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
         const int32_t dx = x - gx, dy = y - gy;
-        double g = key[i] - HK(iabs32(dx), iabs32(dy));
-        /* the free neighbours as a mask (bit k = direction k), without a branch: a wall
-         * pattern is as unpredictable as the maze it comes from. Indices are clamped so
-         * that a neighbour outside the map reads the cell itself (and is then masked). */
-        const uint32_t ie = x + 1 < w, iw = x > 0, is = y + 1 < hgt, in = y > 0;
-        const uint32_t oe = ie, ow = iw, os = is * (uint32_t)w, on = in * (uint32_t)w;
-        const uint32_t fe = ie & pass[i + oe], fw = iw & pass[i - ow];
-        const uint32_t fs = is & pass[i + os], fn = in & pass[i - on];
-        uint32_t mask = fe | fw << 1 | fs << 2 | fn << 3 | (fe & fs & pass[i + os + oe]) << 4 |
-                        (fe & fn & pass[i - on + oe]) << 5 | (fw & fs & pass[i + os - ow]) << 6 |
-                        (fw & fn & pass[i - on - ow]) << 7;
-        /* the node it came from is expanded already: skip it (the start has none) */
-        if (i != start)
-            mask &= ~(1u << opposite[(e >> ENT_DIR_SHIFT) & 7u]);
-        while (mask) {
-            uint32_t k = (uint32_t)__builtin_ctz(mask);
-            mask &= mask - 1;
-            RELAX(i + (uint32_t)off[k], iabs32(dx + tn__dir_dx[k]), iabs32(dy + tn__dir_dy[k]),
-                  g + step[k], k);
+        const int32_t ax = iabs32(dx), axe = iabs32(dx + 1), axw = iabs32(dx - 1);
+        const int32_t ay = iabs32(dy), ays = iabs32(dy + 1), ayn = iabs32(dy - 1);
+        double g = key[i] - HK(ax, ay);
+        bool fe = false, fw = false, fs = false, fn = false;
+        if (x + 1 < w && pass[i + 1]) {
+            fe = true;
+            RELAX(i + 1, axe, ay, g + st, 0u);
         }
+        if (x > 0 && pass[i - 1]) {
+            fw = true;
+            RELAX(i - 1, axw, ay, g + st, 1u);
+        }
+        if (y + 1 < hgt && pass[i + (uint32_t)w]) {
+            fs = true;
+            RELAX(i + (uint32_t)w, ax, ays, g + st, 2u);
+        }
+        if (y > 0 && pass[i - (uint32_t)w]) {
+            fn = true;
+            RELAX(i - (uint32_t)w, ax, ayn, g + st, 3u);
+        }
+        if (fe && fs && pass[i + (uint32_t)w + 1])
+            RELAX(i + (uint32_t)w + 1, axe, ays, g + dg, 4u);
+        if (fe && fn && pass[i - (uint32_t)w + 1])
+            RELAX(i - (uint32_t)w + 1, axe, ayn, g + dg, 5u);
+        if (fw && fs && pass[i + (uint32_t)w - 1])
+            RELAX(i + (uint32_t)w - 1, axw, ays, g + dg, 6u);
+        if (fw && fn && pass[i - (uint32_t)w - 1])
+            RELAX(i - (uint32_t)w - 1, axw, ayn, g + dg, 7u);
     }
 #undef RELAX
 #undef HK
