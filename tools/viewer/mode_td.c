@@ -1,7 +1,8 @@
 /* Mode "td": tower defense (HowToRTS, the tower-defense article). Creeps spawn in waves and
  * follow one flow field to the exit (tn_field with exact line of sight; agents of a tn_crowd
  * flocking with separation, cohesion and alignment). Click a floor cell to place a tower: the
- * placement is refused when it would wall off the exit (tn_field_would_wall_off); otherwise the
+ * placement is refused when it would cut a spawn or a creep off from the exit
+ * (tn_field_would_wall_off); otherwise the
  * cell becomes a wall, the tower adds danger to an influence map (tn_influence, the field's
  * extra cost) and the field is updated incrementally (tn_field_update), so creeps both route
  * around the tower and keep away from its range. Overlays: flow arrows, the cells that see
@@ -46,6 +47,7 @@ typedef struct td {
     int32_t w, h, tw, th, walls_layer;
     uint32_t wall_gid;
     tn_cell spawns[8];
+    tn_cell guard[8 + MAX_CREEPS]; /* cells that must keep a path to the exit: spawns, creeps */
     int32_t nspawns;
     tn_cell exit;
     tn_influence *inf;
@@ -207,14 +209,6 @@ static void place_tower(td *t, tn_cell c)
         snprintf(t->note, sizeof t->note, "(%d, %d): not a free floor cell", (int)c.x, (int)c.y);
         return;
     }
-    bool cut = false;
-    if (tn_field_would_wall_off(t->field, &c, 1, t->spawns, t->nspawns, &cut) != TN_OK || cut) {
-        t->refused++;
-        snprintf(t->note, sizeof t->note, "refused (%d, %d): it would wall off the exit", (int)c.x,
-                 (int)c.y);
-        printf("td: refused (%d, %d): would wall off the exit\n", (int)c.x, (int)c.y);
-        return;
-    }
     /* a creep standing on the cell would be inside the wall: wait until it leaves */
     tn_vec2 cc = tn_map_cell_center_px(t->map, c.x, c.y);
     for (int32_t i = 0; i < t->ncreeps; i++) {
@@ -226,6 +220,30 @@ static void place_tower(td *t, tn_cell c)
                      (int)c.y);
             return;
         }
+    }
+    /* refused when it would cut the exit off from a spawn or from any creep (a creep left in
+     * a pocket without a way out would be stranded there) */
+    int32_t nguard = 0;
+    for (int32_t i = 0; i < t->nspawns; i++)
+        t->guard[nguard++] = t->spawns[i];
+    for (int32_t i = 0; i < t->ncreeps; i++) {
+        tn_agent_state s;
+        if (tn_crowd_get(t->crowd, t->creeps[i].id, &s) != TN_OK)
+            continue;
+        tn_cell k = {(int32_t)floorf(s.pos.x / (float)t->tw),
+                     (int32_t)floorf(s.pos.y / (float)t->th)};
+        if (tn_map_passable(t->map, k.x, k.y))
+            t->guard[nguard++] = k;
+    }
+    bool cut = false;
+    if (tn_field_would_wall_off(t->field, &c, 1, t->guard, nguard, &cut) != TN_OK || cut) {
+        t->refused++;
+        snprintf(t->note, sizeof t->note,
+                 "refused (%d, %d): it would cut a spawn or a creep off from the exit", (int)c.x,
+                 (int)c.y);
+        printf("td: refused (%d, %d): would cut a spawn or a creep off from the exit\n", (int)c.x,
+               (int)c.y);
+        return;
     }
     if (tn_map_set(t->map, t->walls_layer, c.x, c.y, t->wall_gid) != TN_OK ||
         tn_influence_add(t->inf, (float)c.x + 0.5f, (float)c.y + 0.5f, RANGE_CELLS, 4.0f,

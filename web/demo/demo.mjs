@@ -310,7 +310,10 @@ function tdScene() {
       if (crowd.agents().some((a) => a.x + a.radius > x0 && a.x - a.radius < x0 + TILE && a.y + a.radius > y0 && a.y - a.radius < y0 + TILE)) {
         msg = `(${c.x}, ${c.y}): a creep is there`; return;
       }
-      if (field.wouldWallOff([c], spawns)) { msg = `(${c.x}, ${c.y}) refused: it would wall off the exit`; return; }
+      // guard the spawns and every creep's cell: a creep must never be stranded in a pocket
+      const guard = spawns.concat(crowd.agents().map((a) => ({ x: Math.floor(a.x / TILE), y: Math.floor(a.y / TILE) }))
+        .filter((g) => g.x >= 0 && g.y >= 0 && g.x < W && g.y < H && map.get(g.x, g.y) === 0));
+      if (field.wouldWallOff([c], guard)) { msg = `(${c.x}, ${c.y}) refused: it would cut a spawn or a creep off from the exit`; return; }
       map.set(c.x, c.y, TOWER);
       let touched;
       [touched, updateMs] = timed(() => field.update());
