@@ -42,6 +42,13 @@ static int32_t count_bombs(const bombs *b)
     return n;
 }
 
+static void destroy(void *st)
+{
+    bombs *b = st;
+    tn_map_destroy(b->map);
+    free(b);
+}
+
 static void *create(vw_app *app)
 {
     bombs *b = calloc(1, sizeof *b);
@@ -86,16 +93,8 @@ static void *create(vw_app *app)
     b->view = vw_view_fit(app, b->map, VW_AREA);
     return b;
 fail:
-    tn_map_destroy(b->map);
-    free(b);
+    destroy(b);
     return NULL;
-}
-
-static void destroy(void *st)
-{
-    bombs *b = st;
-    tn_map_destroy(b->map);
-    free(b);
 }
 
 static void event(void *st, vw_app *app, const SDL_Event *e)

@@ -72,6 +72,17 @@ static tn_map *make_track(void)
     return vw_map_from_ascii(ptrs, TRACK_H, 32);
 }
 
+static void destroy(void *st)
+{
+    car_mode *m = st;
+    tn_field_destroy(m->field);
+    tn_dirmap_destroy(m->dm);
+    tn_map_destroy(m->map);
+    free(m->angle);
+    free(m->friction);
+    free(m);
+}
+
 static void *create(vw_app *app)
 {
     car_mode *m = calloc(1, sizeof *m);
@@ -138,24 +149,8 @@ static void *create(vw_app *app)
     m->view = vw_view_fit(app, m->map, VW_AREA);
     return m;
 fail:
-    tn_field_destroy(m->field);
-    tn_dirmap_destroy(m->dm);
-    tn_map_destroy(m->map);
-    free(m->angle);
-    free(m->friction);
-    free(m);
+    destroy(m);
     return NULL;
-}
-
-static void destroy(void *st)
-{
-    car_mode *m = st;
-    tn_field_destroy(m->field);
-    tn_dirmap_destroy(m->dm);
-    tn_map_destroy(m->map);
-    free(m->angle);
-    free(m->friction);
-    free(m);
 }
 
 static void event(void *st, vw_app *app, const SDL_Event *e)
