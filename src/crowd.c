@@ -53,6 +53,9 @@ typedef struct map_view {
     float tw, th;
 } map_view;
 
+/* per-agent float arrays: px py vx vy hx hy rad maxs maxf slow arr_r tgx tgy wang */
+#define FLOAT_COLS 14
+
 struct tn_crowd {
     tn_allocator alloc;
     void *block; /* every array below lives in this one allocation */
@@ -105,7 +108,7 @@ struct tn_crowd {
 
     /* second copies of the per-agent arrays: each step the agents are gathered into grid
      * order, so the force loop reads every array in sequence */
-    float *alt_f[14], *alt_w;
+    float *alt_f[FLOAT_COLS], *alt_w;
     uint8_t *alt_kind, *alt_arrived, *alt_fresh;
     int32_t *alt_flow, *alt_cell;
     uint32_t *alt_slot;
@@ -115,6 +118,14 @@ struct tn_crowd {
     uint8_t *flow_set;
     int32_t max_flows;
 };
+
+/* The per-agent float arrays, in one list for set-up, copying and re-sorting. */
+static void float_columns(tn_crowd *c, float **cols[FLOAT_COLS])
+{
+    float **all[FLOAT_COLS] = {&c->px,   &c->py,   &c->vx,   &c->vy,    &c->hx,  &c->hy,  &c->rad,
+                               &c->maxs, &c->maxf, &c->slow, &c->arr_r, &c->tgx, &c->tgy, &c->wang};
+    memcpy(cols, all, sizeof all);
+}
 
 /* ---- definitions ----------------------------------------------------------------------- */
 
@@ -232,8 +243,8 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
            cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
     size_t nb = TN_BEHAVIOUR_COUNT;
     layout l = {sizeof(tn_crowd), false};
-    size_t o_f[14];
-    for (int k = 0; k < 14; k++)
+    size_t o_f[FLOAT_COLS];
+    for (int k = 0; k < FLOAT_COLS; k++)
         o_f[k] = lay(&l, cap, sizeof(float));
     size_t o_w = lay(&l, cap * nb, sizeof(float));
     size_t o_kind = lay(&l, cap, 1), o_arr = lay(&l, cap, 1), o_fresh = lay(&l, cap, 1);
@@ -248,8 +259,8 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     /* sxy: 4 spare entries, the vector scan reads up to 3 past a row's end (masked out) */
     size_t o_srec = lay(&l, cap, sizeof(scan_rec)), o_sxy = lay(&l, cap + 4, sizeof(tn_vec2));
     size_t o_dx = lay(&l, cap, sizeof(float)), o_dy = lay(&l, cap, sizeof(float));
-    size_t a_f[14];
-    for (int k = 0; k < 14; k++)
+    size_t a_f[FLOAT_COLS];
+    for (int k = 0; k < FLOAT_COLS; k++)
         a_f[k] = lay(&l, cap, sizeof(float));
     size_t a_w = lay(&l, cap * nb, sizeof(float));
     size_t a_kind = lay(&l, cap, 1), a_arr = lay(&l, cap, 1), a_fresh = lay(&l, cap, 1);
@@ -292,9 +303,9 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->seed = def->seed;
     c->max_flows = def->max_flows;
 
-    float **fa[14] = {&c->px,   &c->py,   &c->vx,   &c->vy,    &c->hx,  &c->hy,  &c->rad,
-                      &c->maxs, &c->maxf, &c->slow, &c->arr_r, &c->tgx, &c->tgy, &c->wang};
-    for (int k = 0; k < 14; k++)
+    float **fa[FLOAT_COLS];
+    float_columns(c, fa);
+    for (int k = 0; k < FLOAT_COLS; k++)
         *fa[k] = (float *)(void *)(block + o_f[k]);
     c->w = (float *)(void *)(block + o_w);
     c->kind = (uint8_t *)(block + o_kind);
@@ -524,10 +535,10 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
 
 static void copy_agent(tn_crowd *c, int32_t dst, int32_t src)
 {
-    float *fa[14] = {c->px,   c->py,   c->vx,   c->vy,    c->hx,  c->hy,  c->rad,
-                     c->maxs, c->maxf, c->slow, c->arr_r, c->tgx, c->tgy, c->wang};
-    for (int k = 0; k < 14; k++)
-        fa[k][dst] = fa[k][src];
+    float **fa[FLOAT_COLS];
+    float_columns(c, fa);
+    for (int k = 0; k < FLOAT_COLS; k++)
+        (*fa[k])[dst] = (*fa[k])[src];
     memcpy(c->w + (size_t)dst * TN_BEHAVIOUR_COUNT, c->w + (size_t)src * TN_BEHAVIOUR_COUNT,
            sizeof(float) * TN_BEHAVIOUR_COUNT);
     c->kind[dst] = c->kind[src];
@@ -822,9 +833,9 @@ static void sort_agents(tn_crowd *c)
      * when the agents are far out of order, as after a batch of additions) */
     if (c->step % RESORT_PERIOD != 0 && moved < n / 2)
         return;
-    float **cols[14] = {&c->px,   &c->py,   &c->vx,   &c->vy,    &c->hx,  &c->hy,  &c->rad,
-                        &c->maxs, &c->maxf, &c->slow, &c->arr_r, &c->tgx, &c->tgy, &c->wang};
-    for (int a = 0; a < 14; a++) {
+    float **cols[FLOAT_COLS];
+    float_columns(c, cols);
+    for (int a = 0; a < FLOAT_COLS; a++) {
         const float *src = *cols[a];
         float *dst = c->alt_f[a];
         for (int32_t k = 0; k < n; k++)
