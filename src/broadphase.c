@@ -385,13 +385,7 @@ static void sap_update(tn_bp *bp, bool force)
     double mw = 0.0;
     for (int32_t p = 0; p < n; p++) {
         int32_t s = bp->order[p];
-        bp->sbox[p].x0 = bp->box[s].x0;
-        bp->sbox[p].y0 = bp->box[s].y0;
-        bp->sbox[p].x1 = bp->box[s].x1;
-        bp->sbox[p].y1 = bp->box[s].y1;
-        bp->smeta[p].id = tn__bp_make_id(bp, s);
-        bp->smeta[p].user = bp->user[s];
-        bp->smeta[p].slot = s;
+        tn__bp_place(bp, p, s);
         bp->pos[s] = p;
         double w = bp->box[s].x1 - bp->box[s].x0;
         if (w > mw)

@@ -286,10 +286,7 @@ static void refile(tn_bp *bp, int32_t s)
     locate(bp, s, &l, &cx, &cy, &k);
     if (bp->where[s] == TN_BP_IN_MAIN && l == bp->lev[s] && cx == bp->cx0[s] && cy == bp->cy0[s]) {
         int32_t p = bp->pos[s];
-        bp->sbox[p].x0 = bp->box[s].x0;
-        bp->sbox[p].y0 = bp->box[s].y0;
-        bp->sbox[p].x1 = bp->box[s].x1;
-        bp->sbox[p].y1 = bp->box[s].y1;
+        bp->sbox[p] = bp->box[s];
         return;
     }
     bool same_list = (bp->where[s] == TN_BP_IN_LOOSE && l != TN_BP_BIG) ||
@@ -353,13 +350,7 @@ static void rebuild(tn_bp *bp, bool relocate)
         if (bp->lev[s] == TN_BP_BIG)
             continue;
         uint32_t p = --cs[bp->key[s]];
-        bp->sbox[p].x0 = bp->box[s].x0;
-        bp->sbox[p].y0 = bp->box[s].y0;
-        bp->sbox[p].x1 = bp->box[s].x1;
-        bp->sbox[p].y1 = bp->box[s].y1;
-        bp->smeta[p].id = tn__bp_make_id(bp, s);
-        bp->smeta[p].user = bp->user[s];
-        bp->smeta[p].slot = s;
+        tn__bp_place(bp, (int32_t)p, s);
         bp->smeta[p].key = bp->key[s];
         if (hash) {
             bp->scx[p] = bp->cx0[s];

@@ -89,6 +89,15 @@ static inline uint32_t tn__bp_make_id(const tn_bp *bp, int32_t slot)
     return (bp->gen[slot] << TN_BP_SLOT_BITS) | ((uint32_t)slot + 1u);
 }
 
+/* Put object `s` at sorted position `p`: its box, id, user value and slot (not the key). */
+static inline void tn__bp_place(tn_bp *bp, int32_t p, int32_t s)
+{
+    bp->sbox[p] = bp->box[s];
+    bp->smeta[p].id = tn__bp_make_id(bp, s);
+    bp->smeta[p].user = bp->user[s];
+    bp->smeta[p].slot = s;
+}
+
 static inline bool tn__box_overlap(double ax0, double ay0, double ax1, double ay1, double bx0,
                                    double by0, double bx1, double by1)
 {
