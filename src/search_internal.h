@@ -65,7 +65,7 @@ struct tn_search {
     const tn_map *map;
     uint64_t revision;
     int32_t w, h;
-    uint64_t wdiv; /* row_of(): multiplier that divides a cell index by w */
+    uint64_t wdiv; /* row_divider(w): row_of_index() divides a cell index by w with it */
     const uint8_t *pass;
     const float *cost;
     const float *extra;
@@ -145,8 +145,8 @@ TN_INLINE uint32_t heap_pop(tn_search *s)
              * not branches) */
             double k0 = key[heap[c] & ENT_IDX], k1 = key[heap[c + 1] & ENT_IDX];
             double k2 = key[heap[c + 2] & ENT_IDX], k3 = key[heap[c + 3] & ENT_IDX];
-            /* the outcomes of these comparisons are random: arithmetic on them, and min
-             * written so that it compiles to minsd, keep them off the branch predictor */
+            /* the outcomes of these comparisons are random: using them as numbers (0/1)
+             * keeps them off the branch predictor */
             int32_t ba = k1 < k0, bb = k3 < k2;
             int32_t ma = c + ba, mb = c + 2 + bb;
             double ka = k1 < k0 ? k1 : k0, kb = k3 < k2 ? k3 : k2;
