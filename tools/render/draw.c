@@ -322,6 +322,17 @@ static tn_rgba gid_color(uint32_t id)
                      (uint8_t)(80 + ((h >> 16) & 127)), 255};
 }
 
+/* Source texel (0 .. n-1) for output pixel i of a tile drawn d pixels wide, optionally
+ * flipped: the pixel's centre as a fraction of the tile, scaled to the source. */
+static inline int32_t texel_of(int32_t i, int32_t d, int32_t n, bool flip)
+{
+    float f = ((float)i + 0.5f) / (float)d;
+    if (flip)
+        f = 1.0f - f;
+    int32_t k = (int32_t)(f * (float)n);
+    return k < 0 ? 0 : k >= n ? n - 1 : k;
+}
+
 /* Blit tile `id` (raw gid `raw` for the flips) of tileset s with its bottom-left at the bottom-left
  * of the canvas cell at (px, py). */
 static void blit_tile(tn_canvas *cv, const tn_draw_view *v, const ts_img *s, uint32_t raw,
@@ -345,56 +356,29 @@ static void blit_tile(tn_canvas *cv, const tn_draw_view *v, const ts_img *s, uin
     int32_t i1 = dx0 + dw > cv->w ? cv->w - dx0 : dw, j1 = dy0 + dh > cv->h ? cv->h - dy0 : dh;
     if (i0 >= i1 || j0 >= j1)
         return;
-    enum { FAST = 256 };
-    if (dw <= FAST && dh <= FAST) {
-        /* the same arithmetic as below, per column and per row once: a[i] is the source index
-         * taken from the output column (v if diagonal, else u), b[j] from the output row */
-        const bool diag = (fl & TN_GID_FLIP_D) != 0;
-        int32_t a[FAST], b[FAST];
-        for (int32_t i = i0; i < i1; i++) {
-            float fx = ((float)i + 0.5f) / (float)dw;
-            if (fl & TN_GID_FLIP_H)
-                fx = 1.0f - fx;
-            int32_t n = diag ? s->th : s->tw, k = (int32_t)(fx * (float)n);
-            a[i] = k < 0 ? 0 : k >= n ? n - 1 : k;
-        }
-        for (int32_t j = j0; j < j1; j++) {
-            float fy = ((float)j + 0.5f) / (float)dh;
-            if (fl & TN_GID_FLIP_V)
-                fy = 1.0f - fy;
-            int32_t n = diag ? s->tw : s->th, k = (int32_t)(fy * (float)n);
-            b[j] = k < 0 ? 0 : k >= n ? n - 1 : k;
-        }
-        for (int32_t j = j0; j < j1; j++) {
-            uint8_t *out = cv->px + 4 * ((size_t)(dy0 + j) * (size_t)cv->w + (size_t)(dx0 + i0));
-            for (int32_t i = i0; i < i1; i++, out += 4) {
-                int32_t u = diag ? b[j] : a[i], w = diag ? a[i] : b[j];
-                const uint8_t *p = s->px + 4 * ((size_t)(sy + w) * (size_t)s->w + (size_t)(sx + u));
-                if (p[3])
-                    tn_canvas_blend(out, (tn_rgba){p[0], p[1], p[2], p[3]});
-            }
-        }
-        return;
-    }
-    for (int32_t j = j0; j < j1; j++)
-        for (int32_t i = i0; i < i1; i++) {
-            /* output = V(H(D(source))): undo V, then H, then D on the cell fractions */
-            float fx = ((float)i + 0.5f) / (float)dw, fy = ((float)j + 0.5f) / (float)dh;
-            if (fl & TN_GID_FLIP_V)
-                fy = 1.0f - fy;
-            if (fl & TN_GID_FLIP_H)
-                fx = 1.0f - fx;
-            if (fl & TN_GID_FLIP_D) {
-                float t = fx;
-                fx = fy;
-                fy = t;
-            }
-            int32_t u = (int32_t)(fx * (float)s->tw), w = (int32_t)(fy * (float)s->th);
-            u = u < 0 ? 0 : u >= s->tw ? s->tw - 1 : u;
-            w = w < 0 ? 0 : w >= s->th ? s->th - 1 : w;
+    /* output = V(H(D(source))): the output column gives the source column (the source row
+     * when D is set), flipped by H; the output row the other one, flipped by V. Columns are
+     * mapped once into a table when the visible width fits it. */
+    const bool diag = (fl & TN_GID_FLIP_D) != 0, hflip = (fl & TN_GID_FLIP_H) != 0,
+               vflip = (fl & TN_GID_FLIP_V) != 0;
+    const int32_t na = diag ? s->th : s->tw, nb = diag ? s->tw : s->th;
+    enum { TABLE = 256 };
+    int32_t a[TABLE];
+    const bool table = i1 - i0 <= TABLE;
+    if (table)
+        for (int32_t i = i0; i < i1; i++)
+            a[i - i0] = texel_of(i, dw, na, hflip);
+    for (int32_t j = j0; j < j1; j++) {
+        int32_t bj = texel_of(j, dh, nb, vflip);
+        uint8_t *out = cv->px + 4 * ((size_t)(dy0 + j) * (size_t)cv->w + (size_t)(dx0 + i0));
+        for (int32_t i = i0; i < i1; i++, out += 4) {
+            int32_t ai = table ? a[i - i0] : texel_of(i, dw, na, hflip);
+            int32_t u = diag ? bj : ai, w = diag ? ai : bj;
             const uint8_t *p = s->px + 4 * ((size_t)(sy + w) * (size_t)s->w + (size_t)(sx + u));
-            tn_canvas_plot(cv, dx0 + i, dy0 + j, (tn_rgba){p[0], p[1], p[2], p[3]});
+            if (p[3])
+                tn_canvas_blend(out, (tn_rgba){p[0], p[1], p[2], p[3]});
         }
+    }
 }
 
 tn_status tn_draw_map(tn_canvas *cv, const tn_draw_view *v, const tn_map *map,
