@@ -3,6 +3,7 @@
 #include "tilenav/map.h"
 
 #include "internal.h"
+#include "map_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -45,7 +46,8 @@ struct tn_map {
     uint8_t *passable;
     float *cost;
     int32_t passable_count;
-    int32_t nonunit_count; /* passable cells whose cost is not exactly 1 */
+    int32_t nonunit_count;  /* passable cells whose cost is not exactly 1 */
+    uint64_t passable_hash; /* tn__map_passable_hash() */
 
     uint64_t revision;
     tn_change log[TN_CHANGE_LOG];
@@ -240,6 +242,15 @@ static void cell_terrain(const tn_map *m, size_t i, uint8_t *passable, float *co
     *cost = c;
 }
 
+/* The mix of cell index i in the passability hash (splitmix64's finaliser). */
+static inline uint64_t cell_hash(size_t i)
+{
+    uint64_t z = (uint64_t)i + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 /* Recompute passability and cost of the cells of `r` (already clipped), keeping counts. */
 static void map_update_rect(tn_map *m, tn_rect r)
 {
@@ -249,6 +260,8 @@ static void map_update_rect(tn_map *m, tn_rect r)
             uint8_t p;
             float c;
             cell_terrain(m, i, &p, &c);
+            if (m->passable[i] != p)
+                m->passable_hash ^= cell_hash(i);
             if (m->passable[i]) {
                 m->passable_count--;
                 if (m->cost[i] != 1.0f)
@@ -391,6 +404,11 @@ const uint8_t *tn_map_passable_data(const tn_map *m)
 const float *tn_map_cost_data(const tn_map *m)
 {
     return m ? m->cost : NULL;
+}
+
+uint64_t tn__map_passable_hash(const tn_map *m)
+{
+    return m ? m->passable_hash : 0;
 }
 
 int32_t tn_map_passable_count(const tn_map *m)

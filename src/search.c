@@ -227,6 +227,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->status = TN_E_STATE;
     s->end = -1;
     s->best = -1;
+    s->direct = DIRECT_NONE;
     s->expanded = 0;
     s->goal_count = 0;
     if (!map || !goals || goal_count < 1)
@@ -321,6 +322,11 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
             s->best = (int32_t)st;
             s->best_h = search_closeness(s, start.x, start.y);
             s->best_g = 0.0;
+        }
+        s->direct = tn__jps_direct(s);
+        if (s->direct != DIRECT_NONE) {
+            s->end = goals[0].y * w + goals[0].x;
+            return TN_IN_PROGRESS; /* the first step reports TN_OK */
         }
         if (algo == TN_ALGO_JPS)
             tn__jps_expand_start(s);
@@ -529,6 +535,8 @@ static tn_status search_run(tn_search *s, int64_t budget)
     const int32_t w = s->w;
     const uint64_t wdiv = s->wdiv;
     const bool jps = s->algo == TN_ALGO_JPS, jpsp = s->algo == TN_ALGO_JPS_PLUS;
+    if (s->direct != DIRECT_NONE)
+        return TN_OK; /* s->end is the goal */
     if (!jps && !jpsp && s->uniform && !s->extra && !s->track &&
         s->q.moves.diagonal == TN_DIAGONAL_NO_CUT && !s->multi_h) {
         if (s->hkind == TN_HEURISTIC_OCTILE)
@@ -655,6 +663,32 @@ static bool prev_node(const tn_search *s, pnode n, pnode *p, int32_t *steps)
     }
 }
 
+/* The cells from the start to expanded node `e`: their count, written to `out` when it fits
+ * in `cap`. One walk from the end: cells are written backwards from the end of the buffer
+ * (while they fit) and moved to the front afterwards. */
+static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t cap)
+{
+    int32_t n = 0, steps;
+    pnode c = e, p;
+    for (;;) {
+        bool more = prev_node(s, c, &p, &steps);
+        if (!more) {
+            if (n < cap)
+                out[cap - 1 - n] = (tn_cell){c.x, c.y};
+            n++;
+            break;
+        }
+        int32_t dx = (c.x - p.x) / steps, dy = (c.y - p.y) / steps;
+        for (int32_t j = 0; j < steps; j++, n++)
+            if (n < cap)
+                out[cap - 1 - n] = (tn_cell){c.x - j * dx, c.y - j * dy};
+        c = p;
+    }
+    if (n < cap)
+        memmove(out, out + (cap - n), (size_t)n * sizeof *out);
+    return n;
+}
+
 tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_result *res)
 {
     if (!s || cap < 0 || (cap > 0 && !out))
@@ -684,32 +718,14 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
             r.goal = k;
             break;
         }
-    /* one walk from the end: cells are written backwards from the end of the buffer (while
-     * they fit) and moved to the front afterwards */
-    int32_t n = 0, steps;
-    pnode c = e, p;
-    for (;;) {
-        bool more = prev_node(s, c, &p, &steps);
-        if (!more) {
-            if (n < cap)
-                out[cap - 1 - n] = (tn_cell){c.x, c.y};
-            n++;
-            break;
-        }
-        int32_t dx = (c.x - p.x) / steps, dy = (c.y - p.y) / steps;
-        for (int32_t j = 0; j < steps; j++, n++)
-            if (n < cap)
-                out[cap - 1 - n] = (tn_cell){c.x - j * dx, c.y - j * dy};
-        c = p;
-    }
+    int32_t n = s->direct != DIRECT_NONE && st == TN_OK ? tn__jps_direct_path(s, out, cap)
+                                                        : rebuild_path(s, e, out, cap);
     r.length = n;
     if (n > cap) {
         if (res)
             *res = r;
         return TN_E_BUFFER_TOO_SMALL;
     }
-    if (n < cap)
-        memmove(out, out + (cap - n), (size_t)n * sizeof *out);
     /* the cost, summed from the start in the same order as any caller would */
     double cost = 0.0;
     const float *tc = s->cost, *ex = s->extra;

@@ -85,8 +85,9 @@ struct tn_search {
     double hdiag; /* octile: extra per diagonal unit (hmul included) */
     double euc;   /* euclidean: cost per unit of distance (hmul included) */
     tn_heuristic hkind;
-    int32_t end;  /* cell the path ends at (goal, closest or partial), -1 none */
-    int32_t best; /* best expanded node for closest/partial, -1 none */
+    int32_t end;    /* cell the path ends at (goal, closest or partial), -1 none */
+    int32_t direct; /* JPS: the goal was reached by a free octile line, DIRECT_* (or 0) */
+    int32_t best;   /* best expanded node for closest/partial, -1 none */
     double best_h, best_g;
     int64_t expanded;
 
@@ -311,12 +312,20 @@ TN_INLINE void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, d
 }
 
 /* What identifies a map's passability for the caches (JPS bitsets, jump tables): its address,
- * the address of its passability array, size, revision, passable count and 32 sampled cells.
- * A map destroyed and replaced by another at the same address with the same size, revision
- * and count, differing only in unsampled cells, would still match: see tn_search_forget(). */
+ * the address of its passability array, size, revision and tn__map_passable_hash(), a hash of
+ * every cell's passability that the map keeps up to date. A map replaced by another at the
+ * same address with the same size and revision matches only if every cell's passability is
+ * the same (up to a 64-bit hash collision). */
 uint64_t tn__map_fingerprint(const tn_map *map);
 
-/* JPS (jps.c). */
+/* JPS (jps.c). The direct test: when one of the two octile lines from the start to the goal
+ * (all diagonal steps first, or all straight steps first) is free, it is a shortest path and
+ * the query needs no search. */
+enum { DIRECT_NONE = 0, DIRECT_DIAGONAL_FIRST = 1, DIRECT_STRAIGHT_FIRST = 2 };
+int32_t tn__jps_direct(const tn_search *s);
+/* The cells of the direct line `s->direct`, start to goal: their count, written to `out` when
+ * it fits in `cap`. */
+int32_t tn__jps_direct_path(const tn_search *s, tn_cell *out, int32_t cap);
 bool tn__jps_applicable(const tn_search *s, const tn_map *map, const tn_query *q,
                         int32_t goal_count);
 tn_status tn__jps_prepare(tn_search *s);

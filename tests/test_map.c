@@ -1,5 +1,6 @@
 /* The map object: creation limits, layers, conversions at every edge, terrain, the change log,
  * live layers (updateMap) and the overlay test. */
+#include "map_internal.h" /* tn__map_passable_hash */
 #include "support.h"
 
 #include <math.h>
@@ -430,6 +431,54 @@ static void test_allocator(void **state)
     assert_int_equal(tn_map_create(&d, &m), TN_E_INVALID_ARG);
 }
 
+/* The passability hash the search caches are keyed on: it depends only on which cells are
+ * passable (not on the edits that got there), and it tells apart maps that differ in a cell. */
+static uint64_t mix_index(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t hash_by_hand(const tn_map *m)
+{
+    uint64_t h = 0;
+    int32_t w = tn_map_width(m);
+    for (int32_t i = 0; i < w * tn_map_height(m); i++)
+        if (!tn_map_passable(m, i % w, i / w))
+            h ^= mix_index((uint64_t)i);
+    return h;
+}
+
+static void test_passable_hash(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        tn_map *a = tn_test_random_map(23, 17, 0.3, seed);
+        tn_map *b = tn_test_random_map(23, 17, 0.3, seed);
+        assert_true(tn__map_passable_hash(a) == hash_by_hand(a));
+        assert_true(tn__map_passable_hash(a) == tn__map_passable_hash(b));
+        uint64_t h0 = tn__map_passable_hash(a);
+        tn_test_rng r = {seed};
+        for (int k = 0; k < 40; k++) {
+            int32_t x = (int32_t)tn_test_below(&r, 23), y = (int32_t)tn_test_below(&r, 17);
+            bool was = tn_map_passable(a, x, y);
+            assert_int_equal(tn_map_set(a, 0, x, y, was ? 1u : 0u), TN_OK);
+            assert_true(tn_map_passable(a, x, y) != was);
+            assert_true(tn__map_passable_hash(a) == hash_by_hand(a));
+            assert_true(tn__map_passable_hash(a) != h0); /* one cell differs from b */
+            assert_int_equal(tn_map_set(a, 0, x, y, was ? 0u : 1u), TN_OK);
+            assert_true(tn__map_passable_hash(a) == h0);
+        }
+        /* a rewrite of the same passability keeps the hash */
+        assert_int_equal(tn_map_set(a, 0, 0, 0, tn_map_passable(a, 0, 0) ? 0u : 1u), TN_OK);
+        assert_true(tn__map_passable_hash(a) == h0);
+        tn_map_destroy(a);
+        tn_map_destroy(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,7 +487,7 @@ int main(void)
         cmocka_unit_test(test_terrain_random),    cmocka_unit_test(test_change_log),
         cmocka_unit_test(test_stamp_layer),       cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_objects_tilesets),  cmocka_unit_test(test_status_strings),
-        cmocka_unit_test(test_allocator),
+        cmocka_unit_test(test_allocator),         cmocka_unit_test(test_passable_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -592,6 +592,117 @@ static void test_jps_equals_astar(void **state)
     }
 }
 
+/* The octile line from a to b built step by step: diagonal steps while both distances remain
+ * (diagonal first) or straight steps along the longer axis while it is the longer (straight
+ * first). Returns the cell count. */
+static int32_t octile_line(tn_cell a, tn_cell b, bool diagonal_first, tn_cell *out)
+{
+    int32_t n = 0;
+    out[n++] = a;
+    while (a.x != b.x || a.y != b.y) {
+        int32_t rx = b.x - a.x, ry = b.y - a.y;
+        int32_t sx = (rx > 0) - (rx < 0), sy = (ry > 0) - (ry < 0);
+        bool diag = diagonal_first ? (rx != 0 && ry != 0) : abs(rx) == abs(ry);
+        if (!diag) {
+            if (abs(rx) > abs(ry))
+                sy = 0;
+            else
+                sx = 0;
+        }
+        a.x += sx;
+        a.y += sy;
+        out[n++] = a;
+    }
+    return n;
+}
+
+/* When an octile line from start to goal is free, JPS and JPS+ return it without a search
+ * (diagonal-first preferred); the result is still checked against the oracle. Sparse maps make
+ * free lines common, denser ones make them rare. */
+static void test_jps_direct_line(void **state)
+{
+    (void)state;
+    int direct_seen[2] = {0, 0};
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        int32_t w = 12 + (int32_t)(seed * 5 % 30), h = 9 + (int32_t)(seed * 7 % 25);
+        tn_map *m = tn_test_random_map(w, h, 0.02 * (double)(seed % 6), seed + 500);
+        tn_search *s = new_search(w * h);
+        size_t cells = (size_t)(w * h) + 1;
+        tn_cell *path = malloc(cells * sizeof *path), *line = malloc(cells * sizeof *line);
+        double *dist = malloc(cells * sizeof *dist);
+        tn_jump_table *jt = NULL;
+        assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+        tn_test_rng r = {seed * 31};
+        for (int k = 0; k < 10; k++) {
+            tn_cell start = random_open_cell(m, &r);
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.moves.costs = (tn_step_costs)(k % 2);
+            tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+            for (int g = 0; g < 12; g++) {
+                tn_cell goal = random_open_cell(m, &r);
+                if (goal.x == start.x && goal.y == start.y)
+                    continue;
+                int32_t n1 = octile_line(start, goal, true, line);
+                bool free1 = tn_oracle_path_cost(m, &q.moves, NULL, line, n1, start, goal) >= 0.0;
+                int32_t n2 = n1;
+                bool free2 = false;
+                if (!free1) {
+                    n2 = octile_line(start, goal, false, line);
+                    free2 = tn_oracle_path_cost(m, &q.moves, NULL, line, n2, start, goal) >= 0.0;
+                } else {
+                    (void)octile_line(start, goal, true, line);
+                }
+                for (int a = 0; a < 2; a++) {
+                    q.algo = a ? TN_ALGO_JPS_PLUS : TN_ALGO_JPS;
+                    q.jump_table = a ? jt : NULL;
+                    tn_search_result res;
+                    tn_status st = tn_search_path(s, m, start, goal, &q, path, w * h, &res);
+                    double want = dist[goal.y * w + goal.x];
+                    if (!isfinite(want)) {
+                        assert_int_equal(st, TN_NO_PATH);
+                        continue;
+                    }
+                    assert_int_equal(st, TN_OK);
+                    assert_true(close_to(res.cost, want));
+                    double c =
+                        tn_oracle_path_cost(m, &q.moves, NULL, path, res.length, start, goal);
+                    assert_true(close_to(c, res.cost));
+                    if (free1 || free2) {
+                        direct_seen[free1 ? 0 : 1]++;
+                        assert_int_equal(res.length, free1 ? n1 : n2);
+                        assert_memory_equal(path, line, (size_t)res.length * sizeof *path);
+                        assert_int_equal(res.expanded, 1);
+                        /* too small a buffer: the length is still reported */
+                        tn_search_result rs;
+                        assert_int_equal(
+                            tn_search_path(s, m, start, goal, &q, path, res.length - 1, &rs),
+                            TN_E_BUFFER_TOO_SMALL);
+                        assert_int_equal(rs.length, res.length);
+                        /* time-sliced: the same line after the first step */
+                        assert_int_equal(tn_search_begin(s, m, start, &goal, 1, &q),
+                                         TN_IN_PROGRESS);
+                        assert_int_equal(tn_search_step(s, 1), TN_OK);
+                        assert_int_equal(tn_search_get_path(s, path, w * h, &rs), TN_OK);
+                        assert_int_equal(rs.length, res.length);
+                        assert_memory_equal(path, line, (size_t)rs.length * sizeof *path);
+                        assert_true(rs.cost == res.cost);
+                    }
+                }
+            }
+        }
+        tn_jump_table_destroy(jt);
+        free(path);
+        free(line);
+        free(dist);
+        tn_search_destroy(s);
+        tn_map_destroy(m);
+    }
+    /* both kinds of line occurred */
+    assert_true(direct_seen[0] > 50);
+    assert_true(direct_seen[1] > 5);
+}
+
 /* Corridors, rooms and long straight runs crossing the 63-cell blocks of the bitset scan. */
 static void test_jps_wide_maps(void **state)
 {
@@ -1236,6 +1347,7 @@ int main(void)
         cmocka_unit_test(test_fast_loop_equals_generic),
         cmocka_unit_test(test_sliced_states),
         cmocka_unit_test(test_jps_equals_astar),
+        cmocka_unit_test(test_jps_direct_line),
         cmocka_unit_test(test_jps_wide_maps),
         cmocka_unit_test(test_jps_refuses_or_falls_back),
         cmocka_unit_test(test_jps_cache_follows_edits),

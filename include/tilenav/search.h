@@ -30,7 +30,9 @@
 /// in ::tn_search_result::algo). JPS keeps a bitset copy of the map's passability in the
 /// context, rebuilt when the map or its revision changes (about 0.3 bytes per cell on top of
 /// the 16, allocated on the first JPS query and reused afterwards). TN_ALGO_JPS_PLUS has the same
-/// rules and reads a precomputed ::tn_jump_table instead (see below).
+/// rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the two
+/// octile lines from the start to the goal (all diagonal steps first, then all straight steps
+/// first): a free one is a shortest path and is returned without a search (`expanded` = 1).
 ///
 /// Threads: any number of threads may query one map at once, each with its own context; a
 /// context must not be used by two threads at once. Nothing here has global state.
@@ -121,9 +123,9 @@ TN_API void tn_search_destroy(tn_search *search);
 TN_API size_t tn_search_memory_bytes(const tn_search *search);
 
 /// Drop what the context caches about maps (the JPS bitsets). The cache is keyed by the map's
-/// address, size, revision, passable count and 32 sampled cells; call this after
-/// destroying a map and creating another that may land at the same address with the same
-/// size, to rule out a stale match.
+/// address, size, revision and a 64-bit hash of every cell's passability that the map keeps
+/// up to date, so a stale match needs a hash collision; this call rules even that out (after
+/// destroying a map and creating another that may land at the same address).
 TN_API void tn_search_forget(tn_search *search);
 
 /// Largest cell count the context was created for.
