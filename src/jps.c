@@ -13,19 +13,16 @@
  * Parents are not stored: a path is rebuilt by walking back from a node along its arrival
  * direction to the first expanded node whose cost plus the segment's length equals the node's
  * cost (search.c). */
-#include "map_internal.h"
 #include "search_internal.h"
 
 #include <string.h>
 
 #define PAD 64
 
-bool tn__jps_applicable(const tn_search *s, const tn_map *map, const tn_query *q,
-                        int32_t goal_count)
+bool tn__jps_applicable(const tn__grid *g, const tn_query *q, int32_t goal_count)
 {
-    (void)s;
-    return q->moves.diagonal == TN_DIAGONAL_NO_CUT && tn_map_uniform_cost(map) && !q->extra &&
-           goal_count == 1 && !q->closest;
+    return q->moves.diagonal == TN_DIAGONAL_NO_CUT && g->uniform && !q->extra && goal_count == 1 &&
+           !q->closest;
 }
 
 void tn__jps_free(tn_search *s)
@@ -57,13 +54,20 @@ static inline uint64_t mix(uint64_t h, uint64_t v)
     return h * 0xBF58476D1CE4E5B9ull;
 }
 
-uint64_t tn__map_fingerprint(const tn_map *map)
+uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g)
 {
     uint64_t f = mix(0, (uint64_t)(uintptr_t)map);
-    f = mix(f, (uint64_t)(uintptr_t)tn_map_passable_data(map));
-    f = mix(f, (uint64_t)(uint32_t)tn_map_width(map) << 32 | (uint32_t)tn_map_height(map));
-    f = mix(f, tn_map_revision(map));
-    return mix(f, tn__map_passable_hash(map));
+    f = mix(f, (uint64_t)(uintptr_t)g->pass);
+    f = mix(f, (uint64_t)(uint32_t)g->w << 32 | (uint32_t)g->h);
+    f = mix(f, g->revision);
+    return mix(f, g->passable_hash);
+}
+
+uint64_t tn__map_fingerprint(const tn_map *map)
+{
+    tn__grid g;
+    tn__map_grid(map, &g);
+    return tn__grid_fingerprint(map, &g);
 }
 
 void tn_search_forget(tn_search *s)
@@ -72,10 +76,10 @@ void tn_search_forget(tn_search *s)
         s->jps.fingerprint = 0;
 }
 
-tn_status tn__jps_prepare(tn_search *s)
+tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 {
     tn_jps_cache *c = &s->jps;
-    uint64_t fp = tn__map_fingerprint(s->map);
+    uint64_t fp = tn__grid_fingerprint(s->map, g);
     if (c->rows && c->fingerprint == fp && c->w == s->w && c->h == s->h)
         return TN_OK;
     int32_t w = s->w, h = s->h;
@@ -402,24 +406,42 @@ int32_t tn__jps_direct(const tn_search *s)
     return DIRECT_NONE;
 }
 
+/* Write m steps of (sx, sy) after cell (*x, *y). */
+static tn_cell *write_run(tn_cell *out, int32_t *x, int32_t *y, int32_t sx, int32_t sy, int32_t m)
+{
+    int32_t cx = *x, cy = *y;
+    for (int32_t j = 0; j < m; j++) {
+        cx += sx;
+        cy += sy;
+        *out++ = (tn_cell){cx, cy};
+    }
+    *x = cx;
+    *y = cy;
+    return out;
+}
+
 int32_t tn__jps_direct_path(const tn_search *s, tn_cell *out, int32_t cap)
 {
     const line l = line_of(s);
     const int32_t n = l.nd + l.ns + 1;
     if (n > cap)
         return n;
-    int32_t x = s->start_x, y = s->start_y, k = 0;
-    out[k++] = (tn_cell){x, y};
-    const bool dfirst = s->direct == DIRECT_DIAGONAL_FIRST;
-    for (int32_t part = 0; part < 2; part++) {
-        bool diag = (part == 0) == dfirst;
-        int32_t sx = diag ? l.dx : l.sdx, sy = diag ? l.dy : l.sdy, m = diag ? l.nd : l.ns;
-        for (int32_t j = 0; j < m; j++) {
-            x += sx;
-            y += sy;
-            out[k++] = (tn_cell){x, y};
-        }
+    int32_t x = s->start_x, y = s->start_y;
+    tn_cell *o = out;
+    *o++ = (tn_cell){x, y};
+    if (s->direct == DIRECT_DIAGONAL_FIRST) {
+        o = write_run(o, &x, &y, l.dx, l.dy, l.nd);
+        o = write_run(o, &x, &y, l.sdx, l.sdy, l.ns);
+    } else {
+        o = write_run(o, &x, &y, l.sdx, l.sdy, l.ns);
+        o = write_run(o, &x, &y, l.dx, l.dy, l.nd);
     }
-    TN_ASSERT(k == n && x == s->goal_x && y == s->goal_y);
+    TN_ASSERT(o - out == n && x == s->goal_x && y == s->goal_y);
     return n;
+}
+
+double tn__jps_direct_cost(const tn_search *s)
+{
+    const line l = line_of(s);
+    return (double)l.nd * s->diagonal + (double)l.ns * s->straight;
 }

@@ -411,6 +411,19 @@ uint64_t tn__map_passable_hash(const tn_map *m)
     return m ? m->passable_hash : 0;
 }
 
+void tn__map_grid(const tn_map *m, tn__grid *g)
+{
+    TN_ASSERT(m);
+    g->w = m->w;
+    g->h = m->h;
+    g->pass = m->passable;
+    g->cost = m->cost;
+    g->revision = m->revision;
+    g->passable_hash = m->passable_hash;
+    g->min_cost = m->min_terrain_cost;
+    g->uniform = m->nonunit_count == 0;
+}
+
 int32_t tn_map_passable_count(const tn_map *m)
 {
     return m ? m->passable_count : 0;

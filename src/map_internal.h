@@ -11,4 +11,29 @@
  * about 2^-64 per comparison. */
 uint64_t tn__map_passable_hash(const tn_map *map);
 
+/* What a search reads of a map, fetched in one call at the start of a query (the public
+ * accessors cost a call and a NULL test each). Valid until the next edit of the map. */
+typedef struct tn__grid {
+    int32_t w, h;
+    const uint8_t *pass; /* 1/0 per cell, row-major */
+    const float *cost;   /* per cell, row-major */
+    uint64_t revision;
+    uint64_t passable_hash;
+    float min_cost; /* tn_map_min_cost() */
+    bool uniform;   /* tn_map_uniform_cost() */
+} tn__grid;
+
+/* Fill `g` from a map (not NULL). */
+void tn__map_grid(const tn_map *map, tn__grid *g);
+
+static inline bool tn__grid_contains(const tn__grid *g, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < g->w && y < g->h;
+}
+
+static inline bool tn__grid_passable(const tn__grid *g, int32_t x, int32_t y)
+{
+    return tn__grid_contains(g, x, y) && g->pass[y * g->w + x];
+}
+
 #endif

@@ -138,8 +138,11 @@ static void search_finish(tn_search *s)
     s->heap_n = 0;
     s->stack_n = 0;
     for (int32_t k = 0; k < s->goal_count; k++) {
-        int32_t gi = tn_map_index(s->map, s->goals[k].x, s->goals[k].y);
-        if (gi >= 0 && s->tag[gi] == TAG_GOAL)
+        int32_t gx = s->goals[k].x, gy = s->goals[k].y;
+        if (gx < 0 || gy < 0 || gx >= s->w || gy >= s->h)
+            continue;
+        int32_t gi = gy * s->w + gx;
+        if (s->tag[gi] == TAG_GOAL)
             s->tag[gi] = 0;
     }
     s->state = Q_DONE;
@@ -168,7 +171,7 @@ static bool extra_valid(const float *extra, size_t n)
 }
 
 /* Heuristic parameters from the query and the map. */
-static void search_setup_heuristic(tn_search *s)
+static void search_setup_heuristic(tn_search *s, double minc)
 {
     const tn_query *q = &s->q;
     bool eight = q->moves.diagonal != TN_DIAGONAL_NEVER;
@@ -186,7 +189,6 @@ static void search_setup_heuristic(tn_search *s)
     double per_diag = (eight ? s->diagonal : 2.0 * s->straight) / TN_SQRT2;
     s->euc = per_diag < s->straight ? per_diag : s->straight;
     double w = q->weight == 0.0 ? 1.0 : q->weight;
-    double minc = (double)tn_map_min_cost(s->map);
     /* h is inflated by 2^-40 (a relative 9e-13): among open nodes of equal f the one with the
      * smaller h (further along) comes first, and far below the 1e-10 of the f level */
     s->hmul = w * minc * (1.0 + 1.0 / 1099511627776.0);
@@ -239,20 +241,22 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         memset(&q, 0, sizeof q);
     if (!query_valid(&q))
         return TN_E_INVALID_ARG;
-    int32_t w = tn_map_width(map), h = tn_map_height(map);
+    tn__grid g;
+    tn__map_grid(map, &g);
+    const int32_t w = g.w, h = g.h;
     if ((int64_t)w * h > s->max_cells)
         return TN_E_TOO_LARGE;
     if (q.extra && !extra_valid(q.extra, (size_t)w * (size_t)h))
         return TN_E_INVALID_ARG;
-    if (!tn_map_contains(map, start.x, start.y))
+    if (!tn__grid_contains(&g, start.x, start.y))
         return TN_E_OUT_OF_MAP;
-    if (!tn_map_passable(map, start.x, start.y))
+    if (!tn__grid_passable(&g, start.x, start.y))
         return TN_E_START_BLOCKED;
     int32_t inside = 0, open = 0;
     for (int32_t k = 0; k < goal_count; k++) {
-        if (tn_map_contains(map, goals[k].x, goals[k].y)) {
+        if (tn__grid_contains(&g, goals[k].x, goals[k].y)) {
             inside++;
-            open += tn_map_passable(map, goals[k].x, goals[k].y) ? 1 : 0;
+            open += tn__grid_passable(&g, goals[k].x, goals[k].y) ? 1 : 0;
         }
     }
     if (inside == 0 && !q.closest)
@@ -268,23 +272,22 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
             return TN_E_MAP_CHANGED;
     }
     if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) &&
-        !tn__jps_applicable(s, map, &q, goal_count)) {
+        !tn__jps_applicable(&g, &q, goal_count)) {
         if (!q.jps_fallback)
             return TN_E_UNSUPPORTED;
         algo = TN_ALGO_ASTAR;
     }
 
     s->map = map;
-    s->revision = tn_map_revision(map);
-    s->w = w;
+    s->revision = g.revision;
+    search_set_width(s, w);
     s->h = h;
-    s->wdiv = row_divider(w);
-    s->pass = tn_map_passable_data(map);
-    s->cost = tn_map_cost_data(map);
+    s->pass = g.pass;
+    s->cost = g.cost;
     s->extra = q.extra;
     s->q = q;
     s->algo = algo;
-    s->uniform = tn_map_uniform_cost(map);
+    s->uniform = g.uniform;
     s->straight = tn_moves_straight(&q.moves);
     s->diagonal = tn_moves_diagonal(&q.moves);
     s->goals = goals;
@@ -293,9 +296,9 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->start_y = start.y;
     s->start = start.y * w + start.x;
     s->track = q.closest || q.max_expansions > 0;
-    search_setup_heuristic(s);
+    search_setup_heuristic(s, (double)g.min_cost);
     if (algo == TN_ALGO_JPS) {
-        tn_status st = tn__jps_prepare(s);
+        tn_status st = tn__jps_prepare(s, &g);
         if (st != TN_OK)
             return st;
     }
@@ -306,9 +309,8 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->state = Q_RUNNING;
     s->status = TN_IN_PROGRESS;
     for (int32_t k = 0; k < goal_count; k++) {
-        int32_t gi = tn_map_index(map, goals[k].x, goals[k].y);
-        if (gi >= 0 && s->pass[gi])
-            s->tag[gi] = TAG_GOAL;
+        if (tn__grid_passable(&g, goals[k].x, goals[k].y))
+            s->tag[goals[k].y * w + goals[k].x] = TAG_GOAL;
     }
     uint32_t st = (uint32_t)s->start;
     bool start_goal = s->tag[st] == TAG_GOAL;
@@ -663,6 +665,13 @@ static bool prev_node(const tn_search *s, pnode n, pnode *p, int32_t *steps)
     }
 }
 
+/* The cost of a path of `diag` diagonal and `straight` straight steps on a map of uniform
+ * cost (the formula tn__jps_direct_cost uses too). */
+static double uniform_cost(const tn_search *s, int32_t diag, int32_t straight)
+{
+    return (double)diag * s->diagonal + (double)straight * s->straight;
+}
+
 /* The cells from the start to expanded node `e`: their count, written to `out` when it fits
  * in `cap`. One walk from the end: cells are written backwards from the end of the buffer
  * (while they fit) and moved to the front afterwards. */
@@ -711,7 +720,8 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
         return st;
     }
     const int32_t w = s->w;
-    pnode e = {end, end % w, end / w};
+    const int32_t ey = row_of_index(s->wdiv, (uint32_t)end);
+    pnode e = {end, end - ey * w, ey};
     r.end = (tn_cell){e.x, e.y};
     for (int32_t k = 0; k < s->goal_count; k++)
         if (s->goals[k].x == r.end.x && s->goals[k].y == r.end.y) {
@@ -726,13 +736,17 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
             *res = r;
         return TN_E_BUFFER_TOO_SMALL;
     }
-    /* the cost, summed from the start in the same order as any caller would */
+    /* the cost of the cells: on uniform maps from the step counts (one rounding, and no
+     * chain of dependent additions), otherwise the step costs added from the start */
     double cost = 0.0;
     const float *tc = s->cost, *ex = s->extra;
-    if (s->uniform && !ex) {
+    if (s->direct != DIRECT_NONE && st == TN_OK) {
+        cost = tn__jps_direct_cost(s);
+    } else if (s->uniform && !ex) {
+        int32_t diag = 0;
         for (int32_t j = 1; j < n; j++)
-            cost +=
-                out[j].x != out[j - 1].x && out[j].y != out[j - 1].y ? s->diagonal : s->straight;
+            diag += (out[j].x != out[j - 1].x) & (out[j].y != out[j - 1].y);
+        cost = uniform_cost(s, diag, n - 1 - diag);
     } else {
         for (int32_t j = 1; j < n; j++) {
             bool diag = out[j].x != out[j - 1].x && out[j].y != out[j - 1].y;
@@ -812,9 +826,8 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     const float *cost = tn_map_cost_data(map);
     double st = tn_moves_straight(moves), dg = tn_moves_diagonal(moves);
     s->map = map;
-    s->w = w;
+    search_set_width(s, w);
     s->h = h;
-    s->wdiv = row_divider(w);
     const uint64_t wdiv = s->wdiv;
     s->hkind = TN_HEURISTIC_ZERO;
     s->multi_h = false;

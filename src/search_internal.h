@@ -16,6 +16,7 @@
 #define TILENAV_SEARCH_INTERNAL_H
 
 #include "internal.h"
+#include "map_internal.h"
 #include "tilenav/search.h"
 
 #include <math.h>
@@ -65,7 +66,8 @@ struct tn_search {
     const tn_map *map;
     uint64_t revision;
     int32_t w, h;
-    uint64_t wdiv; /* row_divider(w): row_of_index() divides a cell index by w with it */
+    uint64_t wdiv;   /* row_divider(w): row_of_index() divides a cell index by w with it */
+    int32_t wdiv_of; /* the width wdiv was computed for (a division saved per query) */
     const uint8_t *pass;
     const float *cost;
     const float *extra;
@@ -259,6 +261,16 @@ TN_INLINE int32_t row_of_index(uint64_t wdiv, uint32_t i)
     return (int32_t)(((uint64_t)i * wdiv) >> ROW_SHIFT);
 }
 
+/* The context's map width and its divider, recomputed only when the width changes. */
+TN_INLINE void search_set_width(tn_search *s, int32_t w)
+{
+    s->w = w;
+    if (s->wdiv_of != w) {
+        s->wdiv = row_divider(w);
+        s->wdiv_of = w;
+    }
+}
+
 /* ---- helpers shared with jps.c -------------------------------------------------------- */
 
 /* Unscaled heuristic from (x, y) to (gx, gy). */
@@ -317,6 +329,7 @@ TN_INLINE void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, d
  * same address with the same size and revision matches only if every cell's passability is
  * the same (up to a 64-bit hash collision). */
 uint64_t tn__map_fingerprint(const tn_map *map);
+uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g); /* the same, from its grid */
 
 /* JPS (jps.c). The direct test: when one of the two octile lines from the start to the goal
  * (all diagonal steps first, or all straight steps first) is free, it is a shortest path and
@@ -326,9 +339,11 @@ int32_t tn__jps_direct(const tn_search *s);
 /* The cells of the direct line `s->direct`, start to goal: their count, written to `out` when
  * it fits in `cap`. */
 int32_t tn__jps_direct_path(const tn_search *s, tn_cell *out, int32_t cap);
-bool tn__jps_applicable(const tn_search *s, const tn_map *map, const tn_query *q,
-                        int32_t goal_count);
-tn_status tn__jps_prepare(tn_search *s);
+/* Its cost, nd * diagonal + ns * straight (as tn_search_get_path costs any path on a map of
+ * uniform cost, bit for bit). */
+double tn__jps_direct_cost(const tn_search *s);
+bool tn__jps_applicable(const tn__grid *g, const tn_query *q, int32_t goal_count);
+tn_status tn__jps_prepare(tn_search *s, const tn__grid *g);
 void tn__jps_expand_start(tn_search *s);
 void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 void tn__jps_free(tn_search *s);

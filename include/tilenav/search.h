@@ -21,7 +21,9 @@
 /// depends only on the query and the map. Neighbours are
 /// generated in a fixed order (E, W, S, N, SE, NE, SW, NW) and a node's parent changes only on
 /// a strictly smaller f, so the same query on the same map always returns the same cells.
-/// Paths are optimal up to that relative 1e-10; costs are re-summed from the returned cells.
+/// Paths are optimal up to that relative 1e-10; costs are recomputed from the returned cells:
+/// on maps of uniform cost without an extra layer as diagonal steps * diagonal cost + straight
+/// steps * straight cost, otherwise by adding the step costs from the start.
 ///
 /// Jump Point Search (TN_ALGO_JPS) applies only to 8-connected moves without corner cutting
 /// on maps where every passable cell costs 1, with no extra-cost layer, one goal and no
