@@ -378,7 +378,7 @@ astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_
         double ng = g + c;
         if (bounded && ng > bound)
             continue;
-        search_relax(s, ni, x + tn__dir_dx[k], y + tn__dir_dy[k], ng, k);
+        search_relax_k(s, ni, x + tn__dir_dx[k], y + tn__dir_dy[k], ng, k, true);
     }
     if (diag == TN_DIAGONAL_NEVER)
         return;
@@ -405,7 +405,7 @@ astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_
         double ng = g + c;
         if (bounded && ng > bound)
             continue;
-        search_relax(s, ni, x + tn__dir_dx[k + 4], y + tn__dir_dy[k + 4], ng, k + 4);
+        search_relax_k(s, ni, x + tn__dir_dx[k + 4], y + tn__dir_dy[k + 4], ng, k + 4, true);
     }
 }
 
@@ -453,43 +453,46 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
     const int32_t w = s->w, hgt = s->h;
     const uint64_t wdiv = s->wdiv;
     const uint8_t *pass = s->pass;
-    double *key = s->key;
     uint32_t *tag = s->tag;
     const double ha = s->hstr, hb = s->hdiag;
     const double st = s->straight, dg = s->diagonal;
     const int32_t gx = s->goal_x, gy = s->goal_y;
     const uint32_t gen = s->gen;
+    tn_openlist o = ol_load(s);
+    tn_status status = TN_NO_PATH;
 #define HK(AX, AY) (zero_h ? 0.0 : fast_hk(ha, hb, (AX), (AY)))
 #define RELAX(NI, AX, AY, NG, DIR)                                                                 \
     do {                                                                                           \
         uint32_t ni_ = (NI), t_ = tag[ni_];                                                        \
         if (t_ & TAG_OPEN) {                                                                       \
             double nk_ = (NG) + HK(AX, AY);                                                        \
-            if (nk_ < key[ni_]) {                                                                  \
-                key[ni_] = nk_;                                                                    \
-                q_decreased(s, t_, (DIR));                                                         \
-            }                                                                                      \
+            if (nk_ < o.key[t_ & TAG_POS])                                                         \
+                ol_decreased(&o, t_, (DIR), nk_, true);                                            \
         } else if ((t_ >> 3) != gen) {                                                             \
-            key[ni_] = (NG) + HK(AX, AY);                                                          \
-            q_push(s, ni_ | (DIR) << ENT_DIR_SHIFT | (t_ == TAG_GOAL ? ENT_GOAL : 0u));            \
+            ol_push(&o, ni_ | (DIR) << ENT_DIR_SHIFT | (t_ == TAG_GOAL ? ENT_GOAL : 0u),           \
+                    (NG) + HK(AX, AY), true);                                                      \
         }                                                                                          \
     } while (0)
-    while (!q_empty(s)) {
-        if (budget-- <= 0)
-            return TN_IN_PROGRESS;
-        uint32_t e = q_pop(s);
+    while (!ol_empty(&o)) {
+        if (budget-- <= 0) {
+            status = TN_IN_PROGRESS;
+            break;
+        }
+        double f;
+        uint32_t e = ol_pop(&o, &f, true);
         uint32_t i = e & ENT_IDX;
         tag[i] = gen << 3 | ((e >> ENT_DIR_SHIFT) & 7u);
         s->expanded++;
         if (e & ENT_GOAL) {
             s->end = (int32_t)i;
-            return TN_OK;
+            status = TN_OK;
+            break;
         }
         int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
         const int32_t dx = x - gx, dy = y - gy;
         const int32_t ax = iabs32(dx), axe = iabs32(dx + 1), axw = iabs32(dx - 1);
         const int32_t ay = iabs32(dy), ays = iabs32(dy + 1), ayn = iabs32(dy - 1);
-        double g = key[i] - HK(ax, ay);
+        double g = f - HK(ax, ay);
         bool fe = false, fw = false, fs = false, fn = false;
         if (x + 1 < w && pass[i + 1]) {
             fe = true;
@@ -518,7 +521,8 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
     }
 #undef RELAX
 #undef HK
-    return TN_NO_PATH;
+    ol_store(s, &o);
+    return status;
 }
 
 static tn_status astar_run_octile(tn_search *s, int64_t budget)
@@ -546,10 +550,14 @@ static tn_status search_run(tn_search *s, int64_t budget)
         if (s->hkind == TN_HEURISTIC_ZERO)
             return astar_run_zero(s, budget);
     }
+    const bool keyed = q_keyed(s);
     while (!q_empty(s)) {
         if (budget-- <= 0)
             return TN_IN_PROGRESS;
-        uint32_t e = q_pop(s);
+        double f;
+        tn_openlist o = ol_load(s);
+        uint32_t e = keyed ? ol_pop(&o, &f, true) : ol_pop(&o, &f, false);
+        ol_store(s, &o);
         uint32_t i = e & ENT_IDX;
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
         s->tag[i] = s->gen << 3 | dir;
@@ -559,7 +567,7 @@ static tn_status search_run(tn_search *s, int64_t budget)
             s->end = (int32_t)i;
             return TN_OK;
         }
-        double g = s->key[i] - tn__search_hk(s, x, y);
+        double g = f - tn__search_hk(s, x, y);
         if (s->track) {
             double hc = search_closeness(s, x, y);
             if (s->best < 0 || hc < s->best_h || (hc == s->best_h && g < s->best_g)) {
@@ -835,18 +843,24 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     search_new_generation(s);
     s->heap_n = 0;
     s->stack_n = 0;
+    for (size_t i = 0; i < n; i++)
+        dist[i] = (double)INFINITY;
+    /* a keyed heap (search_internal.h): key[k] is the cost of entry heap[k] */
+    double *key = s->key;
+    uint32_t *heap = s->heap, *tag = s->tag;
+    int32_t hn = 0;
     for (int32_t k = 0; k < source_count; k++) {
         int32_t i = tn_map_index(map, sources[k].x, sources[k].y);
-        if (i < 0 || !pass[i] || (s->tag[i] & TAG_OPEN))
+        if (i < 0 || !pass[i] || (tag[i] & TAG_OPEN))
             continue;
-        s->key[i] = 0.0;
-        heap_push(s, (uint32_t)i);
+        heap_up(key, heap, tag, hn++, (uint32_t)i, 0.0, true);
     }
-    while (s->heap_n > 0) {
-        uint32_t i = heap_pop(s) & ENT_IDX;
-        s->tag[i] = s->gen << 3;
+    while (hn > 0) {
+        double g;
+        uint32_t i = heap_down(key, heap, tag, &hn, &g, true) & ENT_IDX;
+        tag[i] = s->gen << 3;
+        dist[i] = g;
         int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
-        double g = s->key[i];
         bool fr[4];
         for (uint32_t k = 0; k < 8; k++) {
             int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
@@ -871,21 +885,16 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
             if (extra)
                 c += (double)extra[into];
             double ng = g + c;
-            uint32_t t = s->tag[ni];
+            uint32_t t = tag[ni];
             if (t & TAG_OPEN) {
-                if (ng < s->key[ni]) {
-                    s->key[ni] = ng;
-                    heap_sift_up(s, (int32_t)(t & ~TAG_OPEN), s->heap[t & ~TAG_OPEN]);
-                }
+                int32_t pos = (int32_t)(t & TAG_POS);
+                if (ng < key[pos])
+                    heap_up(key, heap, tag, pos, heap[pos], ng, true);
             } else if ((t >> 3) != s->gen) {
-                s->key[ni] = ng;
-                heap_push(s, ni);
+                heap_up(key, heap, tag, hn++, ni, ng, true);
             }
         }
     }
-    for (size_t i = 0; i < n; i++)
-        dist[i] =
-            (s->tag[i] >> 3) == s->gen && !(s->tag[i] & TAG_OPEN) ? s->key[i] : (double)INFINITY;
     s->state = Q_IDLE;
     return TN_OK;
 }

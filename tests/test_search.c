@@ -1260,6 +1260,7 @@ static void test_context_reuse_deterministic(void **state)
     tn_map *m = tn_test_random_map(w, h, 0.25, 8);
     tn_search *s = new_search(w * h), *fresh = NULL;
     tn_cell *a = malloc((size_t)(w * h) * sizeof *a), *b = malloc((size_t)(w * h) * sizeof *b);
+    double *da = malloc((size_t)(w * h) * sizeof *da), *db = malloc((size_t)(w * h) * sizeof *db);
     tn_test_rng r = {4};
     for (int k = 0; k < 200; k++) {
         tn_query q;
@@ -1279,9 +1280,27 @@ static void test_context_reuse_deterministic(void **state)
         assert_true(ra.cost == rb.cost);
         if (sa >= 0 && ra.length > 0)
             assert_memory_equal(a, b, (size_t)ra.length * sizeof *a);
+        if (k % 10 == 3) {
+            /* a distance map between queries (keys beside the heap entries, like A*, while
+             * JPS keeps them by cell): equal to a fresh context's and to the oracle */
+            tn_moves mv = {POLICIES[k % 4], TN_COSTS_EXACT};
+            fresh = new_search(w * h);
+            assert_int_equal(
+                tn_search_distances(s, m, &st, 1, &mv, NULL, false, da, (size_t)(w * h)), TN_OK);
+            assert_int_equal(
+                tn_search_distances(fresh, m, &st, 1, &mv, NULL, false, db, (size_t)(w * h)),
+                TN_OK);
+            tn_search_destroy(fresh);
+            assert_memory_equal(da, db, (size_t)(w * h) * sizeof *da);
+            tn_oracle_dijkstra(m, &mv, NULL, &st, 1, false, db);
+            for (int32_t i = 0; i < w * h; i++)
+                assert_true(isinf(db[i]) ? isinf(da[i]) : close_to(da[i], db[i]));
+        }
     }
     free(a);
     free(b);
+    free(da);
+    free(db);
     tn_search_destroy(s);
     tn_map_destroy(m);
 }
