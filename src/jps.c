@@ -391,12 +391,53 @@ static bool straight_free(const uint8_t *pass, int32_t i, int32_t o, int32_t n)
     return true;
 }
 
-int32_t tn__jps_direct(const tn_search *s)
+/* The same tests, writing each cell after the start to `o` as it is found free: n steps of
+ * (sx, sy) from cell i at (*x, *y), which advance. */
+static bool run_free_write(const uint8_t *pass, int32_t w, int32_t *i, int32_t *x, int32_t *y,
+                           int32_t sx, int32_t sy, int32_t n, tn_cell **o)
+{
+    const int32_t ox = sx, oy = sy * w;
+    int32_t ci = *i, cx = *x, cy = *y;
+    tn_cell *out = *o;
+    for (int32_t k = 0; k < n; k++) {
+        /* a straight step reads its target three times (ox or oy is 0) */
+        if (!(pass[ci + ox] & pass[ci + oy] & pass[ci + ox + oy]))
+            return false;
+        ci += ox + oy;
+        cx += sx;
+        cy += sy;
+        *out++ = (tn_cell){cx, cy};
+    }
+    *i = ci;
+    *x = cx;
+    *y = cy;
+    *o = out;
+    return true;
+}
+
+int32_t tn__jps_direct(const tn_search *s, tn_cell *out, int32_t cap)
 {
     TN_ASSERT(s->diagonal <= 2.0 * s->straight);
     const line l = line_of(s);
     const uint8_t *pass = s->pass;
     const int32_t w = s->w, i0 = s->start_y * w + s->start_x;
+    if (out && cap > l.nd + l.ns) {
+        /* test and write in one pass (one-shot queries with room for the line) */
+        for (int32_t order = 0; order < 2; order++) {
+            if (order == 1 && (l.nd == 0 || l.ns == 0))
+                break;
+            int32_t i = i0, x = s->start_x, y = s->start_y;
+            tn_cell *o = out;
+            *o++ = (tn_cell){x, y};
+            bool ok = order == 0 ? run_free_write(pass, w, &i, &x, &y, l.dx, l.dy, l.nd, &o) &&
+                                       run_free_write(pass, w, &i, &x, &y, l.sdx, l.sdy, l.ns, &o)
+                                 : run_free_write(pass, w, &i, &x, &y, l.sdx, l.sdy, l.ns, &o) &&
+                                       run_free_write(pass, w, &i, &x, &y, l.dx, l.dy, l.nd, &o);
+            if (ok)
+                return order == 0 ? DIRECT_DIAGONAL_FIRST : DIRECT_STRAIGHT_FIRST;
+        }
+        return DIRECT_NONE;
+    }
     const int32_t od = l.dx + l.dy * w, os = l.sdx + l.sdy * w;
     if (diag_free(pass, w, i0, l.dx, l.dy, l.nd) && straight_free(pass, i0 + l.nd * od, os, l.ns))
         return DIRECT_DIAGONAL_FIRST;
@@ -404,6 +445,12 @@ int32_t tn__jps_direct(const tn_search *s)
         diag_free(pass, w, i0 + l.ns * os, l.dx, l.dy, l.nd))
         return DIRECT_STRAIGHT_FIRST;
     return DIRECT_NONE;
+}
+
+int32_t tn__jps_direct_length(const tn_search *s)
+{
+    const line l = line_of(s);
+    return l.nd + l.ns + 1;
 }
 
 /* Write m steps of (sx, sy) after cell (*x, *y). */

@@ -218,8 +218,10 @@ static double search_closeness(const tn_search *s, int32_t x, int32_t y)
     return best;
 }
 
+/* `out`/`cap`: the one-shot query's path buffer (NULL for sliced queries), which a free
+ * octile line is written to directly. */
 static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, const tn_cell *goals,
-                              int32_t goal_count, const tn_query *query)
+                              int32_t goal_count, const tn_query *query, tn_cell *out, int32_t cap)
 {
     if (!s)
         return TN_E_INVALID_ARG;
@@ -230,6 +232,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->end = -1;
     s->best = -1;
     s->direct = DIRECT_NONE;
+    s->direct_out = NULL;
     s->expanded = 0;
     s->goal_count = 0;
     if (!map || !goals || goal_count < 1)
@@ -297,17 +300,37 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->start = start.y * w + start.x;
     s->track = q.closest || q.max_expansions > 0;
     search_setup_heuristic(s, (double)g.min_cost);
-    if (algo == TN_ALGO_JPS) {
-        tn_status st = tn__jps_prepare(s, &g);
-        if (st != TN_OK)
-            return st;
-    }
-
-    search_new_generation(s);
+    const bool jps_like = algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS;
     s->heap_n = 0;
     s->stack_n = 0;
     s->state = Q_RUNNING;
     s->status = TN_IN_PROGRESS;
+    if (jps_like && (start.x != goals[0].x || start.y != goals[0].y)) {
+        /* a free octile line needs no search, nor the JPS cache, nor a new generation */
+        s->direct = tn__jps_direct(s, out, cap);
+        if (s->direct != DIRECT_NONE) {
+            if (out && cap >= tn__jps_direct_length(s))
+                s->direct_out = out;
+            s->end = goals[0].y * w + goals[0].x;
+            s->expanded = 1;
+            if (s->track) {
+                s->best = s->start;
+                s->best_h = search_closeness(s, start.x, start.y);
+                s->best_g = 0.0;
+            }
+            return TN_IN_PROGRESS; /* the first step reports TN_OK */
+        }
+    }
+    if (algo == TN_ALGO_JPS) {
+        tn_status st = tn__jps_prepare(s, &g);
+        if (st != TN_OK) {
+            s->state = Q_IDLE;
+            s->status = TN_E_STATE;
+            return st;
+        }
+    }
+
+    search_new_generation(s);
     for (int32_t k = 0; k < goal_count; k++) {
         if (tn__grid_passable(&g, goals[k].x, goals[k].y))
             s->tag[goals[k].y * w + goals[k].x] = TAG_GOAL;
@@ -316,7 +339,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     bool start_goal = s->tag[st] == TAG_GOAL;
     s->key[st] = tn__search_hk(s, start.x, start.y);
     q_set_level(s, s->key[st]);
-    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && !start_goal) {
+    if (jps_like && !start_goal) {
         /* JPS expands the start in all directions before the loop */
         s->tag[st] = s->gen << 3;
         s->expanded = 1;
@@ -324,11 +347,6 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
             s->best = (int32_t)st;
             s->best_h = search_closeness(s, start.x, start.y);
             s->best_g = 0.0;
-        }
-        s->direct = tn__jps_direct(s);
-        if (s->direct != DIRECT_NONE) {
-            s->end = goals[0].y * w + goals[0].x;
-            return TN_IN_PROGRESS; /* the first step reports TN_OK */
         }
         if (algo == TN_ALGO_JPS)
             tn__jps_expand_start(s);
@@ -343,7 +361,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
 tn_status tn_search_begin(tn_search *s, const tn_map *map, tn_cell start, const tn_cell *goals,
                           int32_t goal_count, const tn_query *query)
 {
-    tn_status st = search_begin(s, map, start, goals, goal_count, query);
+    tn_status st = search_begin(s, map, start, goals, goal_count, query, NULL, 0);
     if (st == TN_IN_PROGRESS)
         s->track = true; /* sliced queries can report the best partial path at any time */
     return st;
@@ -736,8 +754,12 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
             r.goal = k;
             break;
         }
-    int32_t n = s->direct != DIRECT_NONE && st == TN_OK ? tn__jps_direct_path(s, out, cap)
-                                                        : rebuild_path(s, e, out, cap);
+    int32_t n;
+    if (s->direct != DIRECT_NONE && st == TN_OK)
+        n = s->direct_out && s->direct_out == out ? tn__jps_direct_length(s)
+                                                  : tn__jps_direct_path(s, out, cap);
+    else
+        n = rebuild_path(s, e, out, cap);
     r.length = n;
     if (n > cap) {
         if (res)
@@ -780,7 +802,7 @@ tn_status tn_search_path_multi(tn_search *s, const tn_map *map, tn_cell start, c
         memset(res, 0, sizeof *res);
     if (cap < 0 || (cap > 0 && !out))
         return TN_E_INVALID_ARG;
-    tn_status st = search_begin(s, map, start, goals, goal_count, query);
+    tn_status st = search_begin(s, map, start, goals, goal_count, query, out, cap);
     if (st != TN_IN_PROGRESS)
         return st;
     int64_t budget = s->q.max_expansions > 0 ? s->q.max_expansions : INT64_MAX;
@@ -789,7 +811,9 @@ tn_status tn_search_path_multi(tn_search *s, const tn_map *map, tn_cell start, c
         st = TN_PARTIAL;
     search_finish(s);
     s->status = st;
-    return tn_search_get_path(s, out, cap, res);
+    st = tn_search_get_path(s, out, cap, res);
+    s->direct_out = NULL; /* a later call may pass the same buffer with other contents */
+    return st;
 }
 
 tn_status tn_search_path(tn_search *s, const tn_map *map, tn_cell start, tn_cell goal,

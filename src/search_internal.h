@@ -94,7 +94,8 @@ struct tn_search {
     tn_heuristic hkind;
     int32_t end;    /* cell the path ends at (goal, closest or partial), -1 none */
     int32_t direct; /* JPS: the goal was reached by a free octile line, DIRECT_* (or 0) */
-    int32_t best;   /* best expanded node for closest/partial, -1 none */
+    const tn_cell *direct_out; /* the buffer that line was written to in search_begin, or NULL */
+    int32_t best;              /* best expanded node for closest/partial, -1 none */
     double best_h, best_g;
     int64_t expanded;
 
@@ -458,7 +459,10 @@ uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g); /* the same
  * (all diagonal steps first, or all straight steps first) is free, it is a shortest path and
  * the query needs no search. */
 enum { DIRECT_NONE = 0, DIRECT_DIAGONAL_FIRST = 1, DIRECT_STRAIGHT_FIRST = 2 };
-int32_t tn__jps_direct(const tn_search *s);
+/* Which line is free. With `out` not NULL and room for the line in `cap`, the line's cells are
+ * written to `out` during the test (a failed test leaves partial cells there). */
+int32_t tn__jps_direct(const tn_search *s, tn_cell *out, int32_t cap);
+int32_t tn__jps_direct_length(const tn_search *s);
 /* The cells of the direct line `s->direct`, start to goal: their count, written to `out` when
  * it fits in `cap`. */
 int32_t tn__jps_direct_path(const tn_search *s, tn_cell *out, int32_t cap);

@@ -689,6 +689,14 @@ static void test_jps_direct_line(void **state)
                         assert_int_equal(res.length, free1 ? n1 : n2);
                         assert_memory_equal(path, line, (size_t)res.length * sizeof *path);
                         assert_int_equal(res.expanded, 1);
+                        /* the finished query read again into another buffer */
+                        tn_search_result ra;
+                        tn_cell *again = malloc(cells * sizeof *again);
+                        assert_int_equal(tn_search_get_path(s, again, w * h, &ra), TN_OK);
+                        assert_int_equal(ra.length, res.length);
+                        assert_memory_equal(again, line, (size_t)ra.length * sizeof *again);
+                        assert_true(ra.cost == res.cost);
+                        free(again);
                         /* too small a buffer: the length is still reported */
                         tn_search_result rs;
                         assert_int_equal(

@@ -134,7 +134,8 @@ TN_API void tn_search_forget(tn_search *search);
 TN_API int32_t tn_search_max_cells(const tn_search *search);
 
 /// One-shot path from `start` to `goal`.
-/// @param[out] out   receives the cells, start first; may be NULL when cap is 0
+/// @param[out] out   receives the cells, start first; may be NULL when cap is 0. Entries past
+///                   the returned length are scratch (a JPS query may have written there).
 /// @param cap        capacity of `out` in cells
 /// @param[out] res   details; may be NULL. On TN_E_BUFFER_TOO_SMALL res->length is the need.
 /// @return TN_OK, TN_NO_PATH, TN_PARTIAL, TN_CLOSEST or an error (see the file comment).
