@@ -204,15 +204,15 @@ static inline bool cell_free(const jctx *j, int32_t x, int32_t y)
     return bit_get(row_of(j, y), x);
 }
 
-/* Straight jump from (x, y) along a row (dx = +-1): the x of the jump point, or -1. `c` is
- * the row of y. */
-static inline int32_t jump_h_row(const jctx *j, const uint64_t *c, int32_t x, int32_t y, int32_t dx)
+/* Straight jump from (x, y) along a row (dx = +-1): the x of the jump point, or -1 with the x
+ * of the first blocked cell in `*wall`. `c` is the row of y. */
+static inline int32_t jump_h_row(const jctx *j, const uint64_t *c, int32_t x, int32_t y, int32_t dx,
+                                 int32_t *wall)
 {
-    int32_t wall = 0;
     const uint64_t *a = c - j->rw, *b = c + j->rw;
-    int32_t r = dx > 0 ? scan_fwd(a, c, b, x, &wall) : scan_bwd(a, c, b, x, &wall);
+    int32_t r = dx > 0 ? scan_fwd(a, c, b, x, wall) : scan_bwd(a, c, b, x, wall);
     if (y == j->gy) {
-        int32_t stop = r >= 0 ? r : wall;
+        int32_t stop = r >= 0 ? r : *wall;
         if (dx > 0 ? (j->gx > x && j->gx <= stop) : (j->gx < x && j->gx >= stop))
             return j->gx;
     }
@@ -221,39 +221,55 @@ static inline int32_t jump_h_row(const jctx *j, const uint64_t *c, int32_t x, in
 
 static inline int32_t jump_h(const jctx *j, int32_t x, int32_t y, int32_t dx)
 {
-    return jump_h_row(j, row_of(j, y), x, y, dx);
+    int32_t wall = 0;
+    return jump_h_row(j, row_of(j, y), x, y, dx, &wall);
 }
 
-/* Straight jump from (x, y) along a column (dy = +-1): the y of the jump point, or -1. */
-static inline int32_t jump_v(const jctx *j, int32_t x, int32_t y, int32_t dy)
+/* Straight jump from (x, y) along a column (dy = +-1): the y of the jump point, or -1 with the
+ * y of the first blocked cell in `*wall`. `c` is the column of x. */
+static inline int32_t jump_v_col(const jctx *j, const uint64_t *c, int32_t x, int32_t y, int32_t dy,
+                                 int32_t *wall)
 {
-    int32_t wall = 0;
-    const uint64_t *a = col_of(j, x - 1), *c = col_of(j, x), *b = col_of(j, x + 1);
-    int32_t r = dy > 0 ? scan_fwd(a, c, b, y, &wall) : scan_bwd(a, c, b, y, &wall);
+    const uint64_t *a = c - j->cw, *b = c + j->cw;
+    int32_t r = dy > 0 ? scan_fwd(a, c, b, y, wall) : scan_bwd(a, c, b, y, wall);
     if (x == j->gx) {
-        int32_t stop = r >= 0 ? r : wall;
+        int32_t stop = r >= 0 ? r : *wall;
         if (dy > 0 ? (j->gy > y && j->gy <= stop) : (j->gy < y && j->gy >= stop))
             return j->gy;
     }
     return r;
 }
 
-/* Diagonal jump from (x, y): the number of diagonal steps to the jump point, or 0. */
+static inline int32_t jump_v(const jctx *j, int32_t x, int32_t y, int32_t dy)
+{
+    int32_t wall = 0;
+    return jump_v_col(j, col_of(j, x), x, y, dy, &wall);
+}
+
+/* Diagonal jump from (x, y): the number of diagonal steps to the jump point, or 0. The row and
+ * the column of the current cell advance by pointer steps. A step needs (x + dx, y), (x, y + dy)
+ * and (x + dx, y + dy) free; after the first, the two straight scans from (x, y) have just
+ * told whether the first two are blocked (their first wall is one cell away), so only the
+ * diagonal cell is read. */
 static int32_t jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t dy)
 {
-    const uint64_t *cur = row_of(j, y);
-    const ptrdiff_t step = dy > 0 ? (ptrdiff_t)j->rw : -(ptrdiff_t)j->rw;
+    const uint64_t *row = row_of(j, y), *col = col_of(j, x);
+    const ptrdiff_t rstep = dy > 0 ? (ptrdiff_t)j->rw : -(ptrdiff_t)j->rw;
+    const ptrdiff_t cstep = dx > 0 ? (ptrdiff_t)j->cw : -(ptrdiff_t)j->cw;
+    bool sides = bit_get(row, x + dx) && bit_get(col, y + dy);
     for (int32_t k = 1;; k++) {
-        const uint64_t *nxt = cur + step;
-        if (!bit_get(cur, x + dx) || !bit_get(nxt, x) || !bit_get(nxt, x + dx))
+        if (!sides || !bit_get(row + rstep, x + dx))
             return 0;
         x += dx;
         y += dy;
-        cur = nxt;
+        row += rstep;
+        col += cstep;
         if (x == j->gx && y == j->gy)
             return k;
-        if (jump_h_row(j, cur, x, y, dx) >= 0 || jump_v(j, x, y, dy) >= 0)
+        int32_t wh = 0, wv = 0;
+        if (jump_h_row(j, row, x, y, dx, &wh) >= 0 || jump_v_col(j, col, x, y, dy, &wv) >= 0)
             return k;
+        sides = wh != x + dx && wv != y + dy;
     }
 }
 
