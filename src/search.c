@@ -656,41 +656,6 @@ typedef struct pnode {
     int32_t i, x, y;
 } pnode;
 
-/* The previous node of `n` on its path (false at the start): one step back for A*; for JPS
- * the first expanded node met walking back along the arrival direction whose cost plus the
- * segment's length gives the cost of `n` (the parent jump point satisfies this, and any
- * expanded node that does lies on an equally cheap path). `*steps` = cells between them. */
-static bool prev_node(const tn_search *s, pnode n, pnode *p, int32_t *steps)
-{
-    *steps = 1;
-    if (n.i == s->start)
-        return false;
-    uint32_t dir = s->tag[n.i] & 7u;
-    int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
-    int32_t d = dx + dy * s->w;
-    if (s->algo == TN_ALGO_ASTAR || s->algo == TN_ALGO_DIJKSTRA) {
-        *p = (pnode){n.i - d, n.x - dx, n.y - dy};
-        return true;
-    }
-    double gi = node_g(s, n.i, n.x, n.y);
-    double unit = dir < 4 ? s->straight : s->diagonal;
-    double tol = 1e-9 * (gi + 1.0);
-    pnode c = n;
-    for (int32_t k = 1;; k++) {
-        c.i -= d;
-        c.x -= dx;
-        c.y -= dy;
-        TN_ASSERT(c.x >= 0 && c.y >= 0 && c.x < s->w && c.y < s->h);
-        uint32_t t = s->tag[c.i];
-        if (c.i == s->start || (!(t & TAG_OPEN) && (t >> 3) == s->gen &&
-                                fabs(node_g(s, c.i, c.x, c.y) + unit * (double)k - gi) <= tol)) {
-            *steps = k;
-            *p = c;
-            return true;
-        }
-    }
-}
-
 /* The cost of a path of `diag` diagonal and `straight` straight steps on a map of uniform
  * cost (the formula tn__jps_direct_cost uses too). */
 static double uniform_cost(const tn_search *s, int32_t diag, int32_t straight)
@@ -699,28 +664,54 @@ static double uniform_cost(const tn_search *s, int32_t diag, int32_t straight)
 }
 
 /* The cells from the start to expanded node `e`: their count, written to `out` when it fits
- * in `cap`. One walk from the end: cells are written backwards from the end of the buffer
- * (while they fit) and moved to the front afterwards. */
-static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t cap)
+ * in `cap`, and in `*diag` the number of diagonal steps. One walk back from the end, writing
+ * each cell from the end of the buffer (while it fits); the cells are moved to the front
+ * afterwards. A* steps back by the direction bits. JPS walks back along the arrival direction
+ * to the first expanded node whose cost plus the segment's length gives the cost of the node
+ * (the parent jump point satisfies this, and any expanded node that does lies on an equally
+ * cheap path). */
+static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t cap, int32_t *diag)
 {
-    int32_t n = 0, steps;
-    pnode c = e, p;
-    for (;;) {
-        bool more = prev_node(s, c, &p, &steps);
-        if (!more) {
-            if (n < cap)
-                out[cap - 1 - n] = (tn_cell){c.x, c.y};
-            n++;
-            break;
+    const bool jps = s->algo == TN_ALGO_JPS || s->algo == TN_ALGO_JPS_PLUS;
+    const uint32_t *tag = s->tag;
+    const int32_t w = s->w, start = s->start;
+    int32_t n = 0, nd = 0;
+    pnode c = e;
+#define PUT(C)                                                                                     \
+    do {                                                                                           \
+        if (n < cap)                                                                               \
+            out[cap - 1 - n] = (tn_cell){(C).x, (C).y};                                            \
+        n++;                                                                                       \
+    } while (0)
+    while (c.i != start) {
+        uint32_t dir = tag[c.i] & 7u;
+        int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir], d = dx + dy * w;
+        if (!jps) {
+            PUT(c);
+            nd += dir >= 4;
+            c = (pnode){c.i - d, c.x - dx, c.y - dy};
+            continue;
         }
-        int32_t dx = (c.x - p.x) / steps, dy = (c.y - p.y) / steps;
-        for (int32_t j = 0; j < steps; j++, n++)
-            if (n < cap)
-                out[cap - 1 - n] = (tn_cell){c.x - j * dx, c.y - j * dy};
-        c = p;
+        double gi = node_g(s, c.i, c.x, c.y);
+        double unit = dir < 4 ? s->straight : s->diagonal;
+        double tol = 1e-9 * (gi + 1.0);
+        for (int32_t k = 1;; k++) {
+            PUT(c);
+            c = (pnode){c.i - d, c.x - dx, c.y - dy};
+            TN_ASSERT(c.x >= 0 && c.y >= 0 && c.x < w && c.y < s->h);
+            uint32_t t = tag[c.i];
+            if (c.i == start || (!(t & TAG_OPEN) && (t >> 3) == s->gen &&
+                                 fabs(node_g(s, c.i, c.x, c.y) + unit * (double)k - gi) <= tol)) {
+                nd += dir >= 4 ? k : 0;
+                break;
+            }
+        }
     }
+    PUT(c);
+#undef PUT
     if (n < cap)
         memmove(out, out + (cap - n), (size_t)n * sizeof *out);
+    *diag = nd;
     return n;
 }
 
@@ -754,12 +745,13 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
             r.goal = k;
             break;
         }
-    int32_t n;
-    if (s->direct != DIRECT_NONE && st == TN_OK)
+    int32_t n, diag = 0;
+    const bool direct = s->direct != DIRECT_NONE && st == TN_OK;
+    if (direct)
         n = s->direct_out && s->direct_out == out ? tn__jps_direct_length(s)
                                                   : tn__jps_direct_path(s, out, cap);
     else
-        n = rebuild_path(s, e, out, cap);
+        n = rebuild_path(s, e, out, cap, &diag);
     r.length = n;
     if (n > cap) {
         if (res)
@@ -770,17 +762,14 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
      * chain of dependent additions), otherwise the step costs added from the start */
     double cost = 0.0;
     const float *tc = s->cost, *ex = s->extra;
-    if (s->direct != DIRECT_NONE && st == TN_OK) {
+    if (direct) {
         cost = tn__jps_direct_cost(s);
     } else if (s->uniform && !ex) {
-        int32_t diag = 0;
-        for (int32_t j = 1; j < n; j++)
-            diag += (out[j].x != out[j - 1].x) & (out[j].y != out[j - 1].y);
         cost = uniform_cost(s, diag, n - 1 - diag);
     } else {
         for (int32_t j = 1; j < n; j++) {
-            bool diag = out[j].x != out[j - 1].x && out[j].y != out[j - 1].y;
-            double base = diag ? s->diagonal : s->straight;
+            bool dstep = out[j].x != out[j - 1].x && out[j].y != out[j - 1].y;
+            double base = dstep ? s->diagonal : s->straight;
             int32_t i = out[j].y * w + out[j].x;
             double sc = base * (double)tc[i];
             if (ex)
