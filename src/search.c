@@ -670,7 +670,7 @@ static double uniform_cost(const tn_search *s, int32_t diag, int32_t straight)
  * to the first expanded node whose cost plus the segment's length gives the cost of the node
  * (the parent jump point satisfies this, and any expanded node that does lies on an equally
  * cheap path). */
-static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t cap, int32_t *diag)
+static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t top, int32_t *diag)
 {
     const bool jps = s->algo == TN_ALGO_JPS || s->algo == TN_ALGO_JPS_PLUS;
     const uint32_t *tag = s->tag;
@@ -679,8 +679,8 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t c
     pnode c = e;
 #define PUT(C)                                                                                     \
     do {                                                                                           \
-        if (n < cap)                                                                               \
-            out[cap - 1 - n] = (tn_cell){(C).x, (C).y};                                            \
+        if (n < top)                                                                               \
+            out[top - 1 - n] = (tn_cell){(C).x, (C).y};                                            \
         n++;                                                                                       \
     } while (0)
     while (c.i != start) {
@@ -709,10 +709,21 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t c
     }
     PUT(c);
 #undef PUT
-    if (n < cap)
-        memmove(out, out + (cap - n), (size_t)n * sizeof *out);
     *diag = nd;
+    if (n < top)
+        memmove(out, out + (top - n), (size_t)n * sizeof *out);
     return n;
+}
+
+/* Where rebuild_path starts writing: the end of the buffer, or for JPS (maps of uniform cost)
+ * the most cells a path of the end's cost can have, so that a large buffer is written near its
+ * front, where the cells end up, and not at its far end. */
+static int32_t path_top(const tn_search *s, pnode e, int32_t cap)
+{
+    if ((s->algo != TN_ALGO_JPS && s->algo != TN_ALGO_JPS_PLUS) || e.i == s->start)
+        return cap;
+    double most = node_g(s, e.i, e.x, e.y) / fmin(s->straight, s->diagonal) + 2.0;
+    return most >= 2.0 && most < (double)cap ? (int32_t)most : cap;
 }
 
 tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_result *res)
@@ -750,8 +761,13 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
     if (direct)
         n = s->direct_out && s->direct_out == out ? tn__jps_direct_length(s)
                                                   : tn__jps_direct_path(s, out, cap);
-    else
-        n = rebuild_path(s, e, out, cap, &diag);
+    else {
+        int32_t top = path_top(s, e, cap);
+        n = rebuild_path(s, e, out, top, &diag);
+        TN_ASSERT(n <= top || top == cap);
+        if (n > top && top < cap) /* not expected: the bound fell short; again from the end */
+            n = rebuild_path(s, e, out, cap, &diag);
+    }
     r.length = n;
     if (n > cap) {
         if (res)
