@@ -587,6 +587,14 @@ static void test_jps_equals_astar(void **state)
                 assert_true(close_to(rj.cost, dist[goal.y * w + goal.x]));
                 double c = tn_oracle_path_cost(m, &qj.moves, NULL, b, rj.length, start, goal);
                 assert_true(close_to(c, rj.cost));
+                /* a buffer of exactly the path's length, and one cell less */
+                tn_search_result re;
+                assert_int_equal(tn_search_path(s, m, start, goal, &qj, a, rj.length, &re), TN_OK);
+                assert_int_equal(re.length, rj.length);
+                assert_memory_equal(a, b, (size_t)rj.length * sizeof *a);
+                assert_int_equal(tn_search_path(s, m, start, goal, &qj, a, rj.length - 1, &re),
+                                 TN_E_BUFFER_TOO_SMALL);
+                assert_int_equal(re.length, rj.length);
                 /* JPS+ over the jump table: the same lengths */
                 tn_query qp = qj;
                 qp.algo = TN_ALGO_JPS_PLUS;
