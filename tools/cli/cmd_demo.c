@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "render/draw.h"
 #include "render/gif.h"
+#include "scenes/td_map.h"
 #include "tilenav/broadphase.h"
 #include "tilenav/crowd.h"
 #include "tilenav/field.h"
@@ -144,45 +145,15 @@ static double median(double *v, int32_t n)
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
-static bool cell_of_object(const demo *d, const tn_map_object *o, tn_cell *out)
-{
-    return tn_map_cell_at_px(d->map, o->x + o->w * 0.5f, o->y + o->h * 0.5f, out) &&
-           tn_map_passable(d->map, out->x, out->y);
-}
-
 static int find_points(demo *d)
 {
-    for (int32_t i = 0; i < tn_map_object_count(d->map); i++) {
-        const tn_map_object *o = tn_map_object_at(d->map, i);
-        tn_cell c;
-        if (strncmp(o->name, "spawn", 5) == 0 && d->nspawns < 8 && cell_of_object(d, o, &c))
-            d->spawns[d->nspawns++] = c;
-        else if (strcmp(o->name, "exit") == 0 && cell_of_object(d, o, &c))
-            d->exit = c;
-    }
+    tn_td_find_points(d->map, d->spawns, 8, &d->nspawns, &d->exit);
     if (d->nspawns == 0 || d->exit.x < 0) {
         tn_cli_error("demo", "the map needs passable points named spawn1.. and exit");
         return TN_EXIT_INPUT;
     }
-    /* the wall gid: the first blocking gid in a layer named "walls" (else any blocking gid) */
-    d->walls_layer = tn_map_find_layer(d->map, "walls");
-    for (int32_t l = 0; l < tn_map_layer_count(d->map) && !d->wall_gid; l++) {
-        if (d->walls_layer >= 0 && l != d->walls_layer)
-            continue;
-        const uint32_t *g = tn_map_layer_data(d->map, l);
-        for (int32_t i = 0; g && i < d->w * d->h && !d->wall_gid; i++)
-            if (g[i] && !tn_map_terrain(d->map, g[i]).passable) {
-                d->wall_gid = tn_gid_id(g[i]);
-                d->walls_layer = l;
-            }
-    }
-    if (!d->wall_gid) { /* a map without walls: make a layer and a wall gid of our own */
-        if (tn_map_add_layer(d->map, "towers", TN_LAYER_TILES, &d->walls_layer) != TN_OK ||
-            tn_map_set_terrain(d->map, 0xFFFFF, (tn_terrain){false, 1.0f}) != TN_OK)
-            return TN_EXIT_NOMEM;
-        d->wall_gid = 0xFFFFF;
-    }
-    return TN_EXIT_OK;
+    return tn_td_wall_tile(d->map, &d->walls_layer, &d->wall_gid) == TN_OK ? TN_EXIT_OK
+                                                                           : TN_EXIT_NOMEM;
 }
 
 static bool block_free(const demo *d, tn_cell c)

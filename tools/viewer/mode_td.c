@@ -7,6 +7,7 @@
  * extra cost) and the field is updated incrementally (tn_field_update), so creeps both route
  * around the tower and keep away from its range. Overlays: flow arrows, the cells that see
  * the exit, the influence heat map, and the towers' combined range rings. */
+#include "scenes/td_map.h"
 #include "viewer.h"
 
 #include <math.h>
@@ -81,18 +82,7 @@ static tn_map *load_default(void)
 
 static bool find_points(td *t)
 {
-    t->exit = (tn_cell){-1, -1};
-    for (int32_t i = 0; i < tn_map_object_count(t->map); i++) {
-        const tn_map_object *o = tn_map_object_at(t->map, i);
-        tn_cell c;
-        if (!tn_map_cell_at_px(t->map, o->x + o->w * 0.5f, o->y + o->h * 0.5f, &c) ||
-            !tn_map_passable(t->map, c.x, c.y))
-            continue;
-        if (!strncmp(o->name, "spawn", 5) && t->nspawns < 8)
-            t->spawns[t->nspawns++] = c;
-        else if (!strcmp(o->name, "exit"))
-            t->exit = c;
-    }
+    tn_td_find_points(t->map, t->spawns, 8, &t->nspawns, &t->exit);
     if (t->nspawns == 0 || t->exit.x < 0) { /* no objects: left edge to right edge */
         t->nspawns = 1;
         t->spawns[0] = vw_nearest_passable(t->map, 0, t->h / 2);
@@ -100,26 +90,7 @@ static bool find_points(td *t)
     }
     if (t->spawns[0].x < 0 || t->exit.x < 0)
         return false;
-    /* the wall gid: the first blocking gid of a layer named "walls", else of any layer */
-    t->walls_layer = tn_map_find_layer(t->map, "walls");
-    for (int32_t pass = 0; pass < 2 && !t->wall_gid; pass++)
-        for (int32_t l = 0; l < tn_map_layer_count(t->map) && !t->wall_gid; l++) {
-            if (pass == 0 && l != t->walls_layer)
-                continue;
-            const uint32_t *g = tn_map_layer_data(t->map, l);
-            for (int32_t i = 0; g && i < t->w * t->h && !t->wall_gid; i++)
-                if (g[i] && !tn_map_terrain(t->map, g[i]).passable) {
-                    t->wall_gid = tn_gid_id(g[i]);
-                    t->walls_layer = l;
-                }
-        }
-    if (!t->wall_gid) {
-        if (tn_map_add_layer(t->map, "towers", TN_LAYER_TILES, &t->walls_layer) != TN_OK ||
-            tn_map_set_terrain(t->map, 0xFFFFF, (tn_terrain){false, 1.0f}) != TN_OK)
-            return false;
-        t->wall_gid = 0xFFFFF;
-    }
-    return true;
+    return tn_td_wall_tile(t->map, &t->walls_layer, &t->wall_gid) == TN_OK;
 }
 
 static tn_status refresh_flow(td *t)
