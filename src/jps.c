@@ -386,125 +386,63 @@ static line line_of(const tn_search *s)
     return l;
 }
 
-/* Are n diagonal steps (dx, dy) from cell i free, corners included? */
-static bool diag_free(const uint8_t *pass, int32_t w, int32_t i, int32_t dx, int32_t dy, int32_t n)
+/* Walk the line whose steps come in `order` (DIRECT_DIAGONAL_FIRST or DIRECT_STRAIGHT_FIRST)
+ * from the start: true when every step is free, corners included. With `out` not NULL the
+ * cells, start first, are written as they are found free (a failed walk leaves those). */
+static bool walk_line(const tn_search *s, const line *l, int32_t order, tn_cell *out)
 {
-    const int32_t ox = dx, oy = dy * w;
-    for (int32_t k = 0; k < n; k++) {
-        if (!(pass[i + ox] & pass[i + oy] & pass[i + ox + oy]))
-            return false;
-        i += ox + oy;
+    const uint8_t *pass = s->pass;
+    const int32_t w = s->w;
+    int32_t x = s->start_x, y = s->start_y, i = y * w + x;
+    if (out)
+        *out++ = (tn_cell){x, y};
+    for (int32_t part = 0; part < 2; part++) {
+        bool diag = (part == 0) == (order == DIRECT_DIAGONAL_FIRST);
+        const int32_t sx = diag ? l->dx : l->sdx, sy = diag ? l->dy : l->sdy;
+        const int32_t n = diag ? l->nd : l->ns, ox = sx, oy = sy * w;
+        for (int32_t k = 0; k < n; k++) {
+            /* a straight step reads its target three times (ox or oy is 0) */
+            if (!(pass[i + ox] & pass[i + oy] & pass[i + ox + oy]))
+                return false;
+            i += ox + oy;
+            x += sx;
+            y += sy;
+            if (out)
+                *out++ = (tn_cell){x, y};
+        }
     }
+    TN_ASSERT(x == s->goal_x && y == s->goal_y);
     return true;
 }
 
-/* Are n straight steps with index offset o from cell i free? */
-static bool straight_free(const uint8_t *pass, int32_t i, int32_t o, int32_t n)
-{
-    for (int32_t k = 1; k <= n; k++)
-        if (!pass[i + k * o])
-            return false;
-    return true;
-}
-
-/* The same tests, writing each cell after the start to `o` as it is found free: n steps of
- * (sx, sy) from cell i at (*x, *y), which advance. */
-static bool run_free_write(const uint8_t *pass, int32_t w, int32_t *i, int32_t *x, int32_t *y,
-                           int32_t sx, int32_t sy, int32_t n, tn_cell **o)
-{
-    const int32_t ox = sx, oy = sy * w;
-    int32_t ci = *i, cx = *x, cy = *y;
-    tn_cell *out = *o;
-    for (int32_t k = 0; k < n; k++) {
-        /* a straight step reads its target three times (ox or oy is 0) */
-        if (!(pass[ci + ox] & pass[ci + oy] & pass[ci + ox + oy]))
-            return false;
-        ci += ox + oy;
-        cx += sx;
-        cy += sy;
-        *out++ = (tn_cell){cx, cy};
-    }
-    *i = ci;
-    *x = cx;
-    *y = cy;
-    *o = out;
-    return true;
-}
-
-int32_t tn__jps_direct(const tn_search *s, tn_cell *out, int32_t cap)
+int32_t tn__jps_direct(const tn_search *s, tn_cell *out, int32_t cap, bool *written)
 {
     TN_ASSERT(s->diagonal <= 2.0 * s->straight);
     const line l = line_of(s);
-    const uint8_t *pass = s->pass;
-    const int32_t w = s->w, i0 = s->start_y * w + s->start_x;
-    if (out && cap > l.nd + l.ns) {
-        /* test and write in one pass (one-shot queries with room for the line) */
-        for (int32_t order = 0; order < 2; order++) {
-            if (order == 1 && (l.nd == 0 || l.ns == 0))
-                break;
-            int32_t i = i0, x = s->start_x, y = s->start_y;
-            tn_cell *o = out;
-            *o++ = (tn_cell){x, y};
-            bool ok = order == 0 ? run_free_write(pass, w, &i, &x, &y, l.dx, l.dy, l.nd, &o) &&
-                                       run_free_write(pass, w, &i, &x, &y, l.sdx, l.sdy, l.ns, &o)
-                                 : run_free_write(pass, w, &i, &x, &y, l.sdx, l.sdy, l.ns, &o) &&
-                                       run_free_write(pass, w, &i, &x, &y, l.dx, l.dy, l.nd, &o);
-            if (ok)
-                return order == 0 ? DIRECT_DIAGONAL_FIRST : DIRECT_STRAIGHT_FIRST;
-        }
-        return DIRECT_NONE;
-    }
-    const int32_t od = l.dx + l.dy * w, os = l.sdx + l.sdy * w;
-    if (diag_free(pass, w, i0, l.dx, l.dy, l.nd) && straight_free(pass, i0 + l.nd * od, os, l.ns))
+    tn_cell *o = out && cap > l.nd + l.ns ? out : NULL;
+    *written = o != NULL;
+    if (walk_line(s, &l, DIRECT_DIAGONAL_FIRST, o))
         return DIRECT_DIAGONAL_FIRST;
-    if (l.nd > 0 && l.ns > 0 && straight_free(pass, i0, os, l.ns) &&
-        diag_free(pass, w, i0 + l.ns * os, l.dx, l.dy, l.nd))
+    if (l.nd > 0 && l.ns > 0 && walk_line(s, &l, DIRECT_STRAIGHT_FIRST, o))
         return DIRECT_STRAIGHT_FIRST;
     return DIRECT_NONE;
 }
 
-int32_t tn__jps_direct_length(const tn_search *s)
+void tn__jps_direct_steps(const tn_search *s, int32_t *diag, int32_t *straight)
 {
     const line l = line_of(s);
-    return l.nd + l.ns + 1;
-}
-
-/* Write m steps of (sx, sy) after cell (*x, *y). */
-static tn_cell *write_run(tn_cell *out, int32_t *x, int32_t *y, int32_t sx, int32_t sy, int32_t m)
-{
-    int32_t cx = *x, cy = *y;
-    for (int32_t j = 0; j < m; j++) {
-        cx += sx;
-        cy += sy;
-        *out++ = (tn_cell){cx, cy};
-    }
-    *x = cx;
-    *y = cy;
-    return out;
+    *diag = l.nd;
+    *straight = l.ns;
 }
 
 int32_t tn__jps_direct_path(const tn_search *s, tn_cell *out, int32_t cap)
 {
     const line l = line_of(s);
     const int32_t n = l.nd + l.ns + 1;
-    if (n > cap)
-        return n;
-    int32_t x = s->start_x, y = s->start_y;
-    tn_cell *o = out;
-    *o++ = (tn_cell){x, y};
-    if (s->direct == DIRECT_DIAGONAL_FIRST) {
-        o = write_run(o, &x, &y, l.dx, l.dy, l.nd);
-        o = write_run(o, &x, &y, l.sdx, l.sdy, l.ns);
-    } else {
-        o = write_run(o, &x, &y, l.sdx, l.sdy, l.ns);
-        o = write_run(o, &x, &y, l.dx, l.dy, l.nd);
+    if (n <= cap) {
+        bool free = walk_line(s, &l, s->direct, out);
+        TN_ASSERT(free);
+        (void)free;
     }
-    TN_ASSERT(o - out == n && x == s->goal_x && y == s->goal_y);
     return n;
-}
-
-double tn__jps_direct_cost(const tn_search *s)
-{
-    const line l = line_of(s);
-    return (double)l.nd * s->diagonal + (double)l.ns * s->straight;
 }

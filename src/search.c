@@ -307,9 +307,10 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->status = TN_IN_PROGRESS;
     if (jps_like && (start.x != goals[0].x || start.y != goals[0].y)) {
         /* a free octile line needs no search, nor the JPS cache, nor a new generation */
-        s->direct = tn__jps_direct(s, out, cap);
+        bool written = false;
+        s->direct = tn__jps_direct(s, out, cap, &written);
         if (s->direct != DIRECT_NONE) {
-            if (out && cap >= tn__jps_direct_length(s))
+            if (written)
                 s->direct_out = out;
             s->end = goals[0].y * w + goals[0].x;
             s->expanded = 1;
@@ -657,7 +658,7 @@ typedef struct pnode {
 } pnode;
 
 /* The cost of a path of `diag` diagonal and `straight` straight steps on a map of uniform
- * cost (the formula tn__jps_direct_cost uses too). */
+ * cost. */
 static double uniform_cost(const tn_search *s, int32_t diag, int32_t straight)
 {
     return (double)diag * s->diagonal + (double)straight * s->straight;
@@ -757,11 +758,12 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
             break;
         }
     int32_t n, diag = 0;
-    const bool direct = s->direct != DIRECT_NONE && st == TN_OK;
-    if (direct)
-        n = s->direct_out && s->direct_out == out ? tn__jps_direct_length(s)
+    if (s->direct != DIRECT_NONE && st == TN_OK) {
+        int32_t straight;
+        tn__jps_direct_steps(s, &diag, &straight);
+        n = s->direct_out && s->direct_out == out ? diag + straight + 1
                                                   : tn__jps_direct_path(s, out, cap);
-    else {
+    } else {
         int32_t top = path_top(s, e, cap);
         n = rebuild_path(s, e, out, top, &diag);
         TN_ASSERT(n <= top || top == cap);
@@ -778,9 +780,7 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
      * chain of dependent additions), otherwise the step costs added from the start */
     double cost = 0.0;
     const float *tc = s->cost, *ex = s->extra;
-    if (direct) {
-        cost = tn__jps_direct_cost(s);
-    } else if (s->uniform && !ex) {
+    if (s->uniform && !ex) { /* every JPS query, the direct line included */
         cost = uniform_cost(s, diag, n - 1 - diag);
     } else {
         for (int32_t j = 1; j < n; j++) {

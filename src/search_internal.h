@@ -460,15 +460,13 @@ uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g); /* the same
  * the query needs no search. */
 enum { DIRECT_NONE = 0, DIRECT_DIAGONAL_FIRST = 1, DIRECT_STRAIGHT_FIRST = 2 };
 /* Which line is free. With `out` not NULL and room for the line in `cap`, the line's cells are
- * written to `out` during the test (a failed test leaves partial cells there). */
-int32_t tn__jps_direct(const tn_search *s, tn_cell *out, int32_t cap);
-int32_t tn__jps_direct_length(const tn_search *s);
+ * written to `out` during the test (`*written`; a failed test leaves partial cells there). */
+int32_t tn__jps_direct(const tn_search *s, tn_cell *out, int32_t cap, bool *written);
+/* The diagonal and straight step counts of the lines from the start to the goal. */
+void tn__jps_direct_steps(const tn_search *s, int32_t *diag, int32_t *straight);
 /* The cells of the direct line `s->direct`, start to goal: their count, written to `out` when
  * it fits in `cap`. */
 int32_t tn__jps_direct_path(const tn_search *s, tn_cell *out, int32_t cap);
-/* Its cost, nd * diagonal + ns * straight (as tn_search_get_path costs any path on a map of
- * uniform cost, bit for bit). */
-double tn__jps_direct_cost(const tn_search *s);
 bool tn__jps_applicable(const tn__grid *g, const tn_query *q, int32_t goal_count);
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g);
 void tn__jps_expand_start(tn_search *s);
