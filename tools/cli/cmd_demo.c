@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "render/draw.h"
 #include "render/gif.h"
-#include "scenes/td_map.h"
+#include "scenes/td.h"
 #include "tilenav/broadphase.h"
 #include "tilenav/crowd.h"
 #include "tilenav/field.h"
@@ -286,18 +286,8 @@ static void spawn_creep(demo *d, int32_t which)
 {
     if (d->ncreeps >= MAX_CREEPS)
         return;
-    tn_cell s = d->spawns[which % d->nspawns];
-    tn_vec2 c = tn_map_cell_center_px(d->map, s.x, s.y);
-    float jitter = (float)d->tw * 0.5f - CREEP_RADIUS - 1.0f;
-    tn_agent_def a = tn_agent_def_default();
-    a.pos.x = c.x + (tn_rng_float(&d->rng) * 2.0f - 1.0f) * jitter;
-    a.pos.y = c.y + (tn_rng_float(&d->rng) * 2.0f - 1.0f) * jitter;
-    a.radius = CREEP_RADIUS;
-    a.max_speed = 3.5f * (float)d->tw;
-    a.max_force = 8.0f * (float)d->tw;
-    a.target = TN_TARGET_FLOW;
-    a.flow = 0;
-    a.arrive_radius = (float)d->tw * 0.5f;
+    tn_agent_def a =
+        tn_td_creep_def(d->map, d->spawns[which % d->nspawns], CREEP_RADIUS, 3.5f, &d->rng);
     tn_agent_id id;
     if (tn_crowd_add(d->crowd, &a, &id) == TN_OK) {
         d->creeps[d->ncreeps++] = (creep){id, CREEP_HP};

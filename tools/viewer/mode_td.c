@@ -7,7 +7,7 @@
  * extra cost) and the field is updated incrementally (tn_field_update), so creeps both route
  * around the tower and keep away from its range. Overlays: flow arrows, the cells that see
  * the exit, the influence heat map, and the towers' combined range rings. */
-#include "scenes/td_map.h"
+#include "scenes/td.h"
 #include "viewer.h"
 
 #include <math.h>
@@ -259,18 +259,8 @@ static void spawn(td *t)
     if (t->ncreeps >= MAX_CREEPS)
         return;
     tn_cell s = t->spawns[(uint32_t)t->spawned % (uint32_t)t->nspawns];
-    tn_vec2 c = tn_map_cell_center_px(t->map, s.x, s.y);
     float radius = 0.22f * (float)(t->tw < t->th ? t->tw : t->th);
-    float jitter = (float)t->tw * 0.5f - radius - 1.0f;
-    tn_agent_def a = tn_agent_def_default();
-    a.pos.x = c.x + (tn_rng_float(&t->rng) * 2.0f - 1.0f) * jitter;
-    a.pos.y = c.y + (tn_rng_float(&t->rng) * 2.0f - 1.0f) * jitter;
-    a.radius = radius;
-    a.max_speed = 3.0f * (float)t->tw;
-    a.max_force = 8.0f * (float)t->tw;
-    a.target = TN_TARGET_FLOW;
-    a.flow = 0;
-    a.arrive_radius = (float)t->tw * 0.5f;
+    tn_agent_def a = tn_td_creep_def(t->map, s, radius, 3.0f, &t->rng);
     tn_agent_id id;
     if (tn_crowd_add(t->crowd, &a, &id) == TN_OK) {
         t->creeps[t->ncreeps++] = (creep){id, 4};

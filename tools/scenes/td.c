@@ -1,5 +1,5 @@
-/* Tower-defense maps: spawn and exit points, the tower tile (td_map.h). */
-#include "scenes/td_map.h"
+/* Tower defense pieces: spawn and exit points, the tower tile, creeps (td.h). */
+#include "scenes/td.h"
 
 #include <string.h>
 
@@ -44,4 +44,22 @@ tn_status tn_td_wall_tile(tn_map *map, int32_t *layer, uint32_t *gid)
     if (st == TN_OK)
         *gid = 0xFFFFF;
     return st;
+}
+
+tn_agent_def tn_td_creep_def(const tn_map *map, tn_cell spawn, float radius, float speed,
+                             tn_rng *rng)
+{
+    const float tw = (float)tn_map_tile_width(map);
+    tn_vec2 c = tn_map_cell_center_px(map, spawn.x, spawn.y);
+    float jitter = tw * 0.5f - radius - 1.0f;
+    tn_agent_def a = tn_agent_def_default();
+    a.pos.x = c.x + (tn_rng_float(rng) * 2.0f - 1.0f) * jitter;
+    a.pos.y = c.y + (tn_rng_float(rng) * 2.0f - 1.0f) * jitter;
+    a.radius = radius;
+    a.max_speed = speed * tw;
+    a.max_force = 8.0f * tw;
+    a.target = TN_TARGET_FLOW;
+    a.flow = 0;
+    a.arrive_radius = tw * 0.5f;
+    return a;
 }
