@@ -62,6 +62,14 @@ static void fit(heuristics *h, vw_app *app)
         h->view[k] = vw_view_fit(app, h->map, k * pw + 4, 24, pw - 8, VW_CANVAS_H - VW_BAR_H - 28);
 }
 
+static void destroy(void *st)
+{
+    heuristics *h = st;
+    tn_search_destroy(h->search);
+    tn_map_destroy(h->map);
+    free(h);
+}
+
 static void *create(vw_app *app)
 {
     heuristics *h = calloc(1, sizeof *h);
@@ -74,8 +82,7 @@ static void *create(vw_app *app)
     if (h->map)
         sd.max_cells = tn_map_width(h->map) * tn_map_height(h->map);
     if (!h->map || tn_search_create(&sd, &h->search) != TN_OK) {
-        tn_map_destroy(h->map);
-        free(h);
+        destroy(h);
         return NULL;
     }
     int32_t w = tn_map_width(h->map), hh = tn_map_height(h->map);
@@ -84,14 +91,6 @@ static void *create(vw_app *app)
     fit(h, app);
     solve(h, app);
     return h;
-}
-
-static void destroy(void *st)
-{
-    heuristics *h = st;
-    tn_search_destroy(h->search);
-    tn_map_destroy(h->map);
-    free(h);
 }
 
 static void event(void *st, vw_app *app, const SDL_Event *e)

@@ -56,6 +56,14 @@ static bool fits(const marbles *s, double x, double y, double r)
     return true;
 }
 
+static void destroy(void *st)
+{
+    marbles *s = st;
+    tn_bp_destroy(s->bp);
+    tn_map_destroy(s->map);
+    free(s);
+}
+
 static void *create(vw_app *app)
 {
     marbles *s = calloc(1, sizeof *s);
@@ -76,8 +84,7 @@ static void *create(vw_app *app)
     d.cell_size = CELL;
     d.world = (tn_box){0.0, 0.0, ww, wh};
     if (tn_bp_create(&d, &s->bp) != TN_OK) {
-        tn_map_destroy(s->map);
-        free(s);
+        destroy(s);
         return NULL;
     }
     s->params = tn_marbles_params_default();
@@ -116,9 +123,7 @@ static void *create(vw_app *app)
         tn_box b = {s->m[i].x - s->m[i].r, s->m[i].y - s->m[i].r, s->m[i].x + s->m[i].r,
                     s->m[i].y + s->m[i].r};
         if (tn_bp_insert(s->bp, b, (uint32_t)i, &s->ids[i]) != TN_OK) {
-            tn_bp_destroy(s->bp);
-            tn_map_destroy(s->map);
-            free(s);
+            destroy(s);
             return NULL;
         }
     }
@@ -126,14 +131,6 @@ static void *create(vw_app *app)
     s->grid = true;
     s->view = vw_view_fit(app, s->map, VW_AREA);
     return s;
-}
-
-static void destroy(void *st)
-{
-    marbles *s = st;
-    tn_bp_destroy(s->bp);
-    tn_map_destroy(s->map);
-    free(s);
 }
 
 static void event(void *st, vw_app *app, const SDL_Event *e)

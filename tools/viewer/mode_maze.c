@@ -44,6 +44,14 @@ static tn_status plan(void *user, tn_cell from, tn_cell to, tn_cell *out, int32_
     return st;
 }
 
+static void destroy(void *st)
+{
+    maze *m = st;
+    tn_search_destroy(m->search);
+    tn_map_destroy(m->map);
+    free(m);
+}
+
 static void *create(vw_app *app)
 {
     maze *m = calloc(1, sizeof *m);
@@ -63,22 +71,12 @@ static void *create(vw_app *app)
         tn_grid_walker_init(&m->walker, m->map, start,
                             WALK_SPEED * (float)tn_map_tile_width(m->map) / MAZE_TILE, m->plan_buf,
                             4096) != TN_OK) {
-        tn_search_destroy(m->search);
-        tn_map_destroy(m->map);
-        free(m);
+        destroy(m);
         return NULL;
     }
     m->goal = (tn_cell){-1, -1};
     m->view = vw_view_fit(app, m->map, VW_AREA);
     return m;
-}
-
-static void destroy(void *st)
-{
-    maze *m = st;
-    tn_search_destroy(m->search);
-    tn_map_destroy(m->map);
-    free(m);
 }
 
 static void event(void *st, vw_app *app, const SDL_Event *e)
