@@ -33,6 +33,19 @@ const char *tn_test_data(char *buf, size_t cap, const char *rel)
     return buf;
 }
 
+tn_map *tn_test_blank_map(int32_t w, int32_t h, int32_t tw, int32_t th)
+{
+    tn_map_def d = tn_map_def_default();
+    d.width = w;
+    d.height = h;
+    d.tile_width = tw;
+    d.tile_height = th;
+    tn_map *m = NULL;
+    assert_int_equal(tn_map_create(&d, &m), TN_OK);
+    assert_non_null(m);
+    return m;
+}
+
 static tn_map *new_map(int32_t w, int32_t h)
 {
     tn_map_def d = tn_map_def_default();

@@ -29,6 +29,8 @@ const char *tn_test_shared(char *buf, size_t cap, const char *rel);
 /* "<TN_TEST_DATA>/<rel>" into buf; returns buf. */
 const char *tn_test_data(char *buf, size_t cap, const char *rel);
 
+/* A W x H map of tw x th pixel tiles with no layers (asserts that it was made). */
+tn_map *tn_test_blank_map(int32_t w, int32_t h, int32_t tw, int32_t th);
 /* A W x H map with one tile layer "ground" (index 0) where gid 1 blocks, built from rows of
  * text: '#' = gid 1 (wall), '~' = gid 2 (cost 3, mud), '.' = 0 (open). */
 tn_map *tn_test_map_from_rows(const char *const *rows, int32_t h);

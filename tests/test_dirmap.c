@@ -31,12 +31,7 @@ static tn_dirmap *make(int32_t w, int32_t h)
 
 static tn_map *track_map(void)
 {
-    tn_map_def d = tn_map_def_default();
-    d.width = 10;
-    d.height = 8;
-    d.tile_width = d.tile_height = 64;
-    tn_map *m = NULL;
-    assert_int_equal(tn_map_create(&d, &m), TN_OK);
+    tn_map *m = tn_test_blank_map(10, 8, 64, 64);
     int32_t layer = -1;
     assert_int_equal(tn_map_add_layer(m, "angles", TN_LAYER_TILES, &layer), TN_OK);
     assert_int_equal(tn_map_set_layer_flags(m, layer, 0), TN_OK); /* not terrain */

@@ -7,19 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static tn_map *make(int32_t w, int32_t h, int32_t tw, int32_t th)
-{
-    tn_map_def d = tn_map_def_default();
-    d.width = w;
-    d.height = h;
-    d.tile_width = tw;
-    d.tile_height = th;
-    tn_map *m = NULL;
-    assert_int_equal(tn_map_create(&d, &m), TN_OK);
-    assert_non_null(m);
-    return m;
-}
-
 static void test_create_limits(void **state)
 {
     (void)state;
@@ -53,7 +40,7 @@ static void test_create_limits(void **state)
 static void test_layers(void **state)
 {
     (void)state;
-    tn_map *m = make(5, 3, 16, 16);
+    tn_map *m = tn_test_blank_map(5, 3, 16, 16);
     int32_t a = -1, b = -1;
     assert_int_equal(tn_map_add_layer(m, "ground", TN_LAYER_TILES, &a), TN_OK);
     assert_int_equal(tn_map_add_layer(m, "things", TN_LAYER_OBJECTS, &b), TN_OK);
@@ -87,7 +74,7 @@ static void test_layers(void **state)
 static void test_many_layers_limit(void **state)
 {
     (void)state;
-    tn_map *m = make(1, 1, 1, 1);
+    tn_map *m = tn_test_blank_map(1, 1, 1, 1);
     tn_status st = TN_OK;
     int32_t n = 0;
     while ((st = tn_map_add_layer(m, "l", TN_LAYER_OBJECTS, NULL)) == TN_OK)
@@ -103,7 +90,7 @@ static void test_conversions_edges(void **state)
     (void)state;
     const int32_t W = 7, H = 5, TW = 16, TH = 8;
     const float TWf = 16.0f, THf = 8.0f;
-    tn_map *m = make(W, H, TW, TH);
+    tn_map *m = tn_test_blank_map(W, H, TW, TH);
     for (int32_t y = -2; y <= H + 1; y++) {
         for (int32_t x = -2; x <= W + 1; x++) {
             bool in = x >= 0 && y >= 0 && x < W && y < H;
@@ -202,7 +189,7 @@ static void check_terrain(const tn_map *m)
 static void test_terrain_random(void **state)
 {
     (void)state;
-    tn_map *m = make(13, 9, 8, 8);
+    tn_map *m = tn_test_blank_map(13, 9, 8, 8);
     assert_int_equal(tn_map_add_layer(m, "a", TN_LAYER_TILES, NULL), TN_OK);
     assert_int_equal(tn_map_add_layer(m, "b", TN_LAYER_TILES, NULL), TN_OK);
     assert_int_equal(tn_map_add_layer(m, "objs", TN_LAYER_OBJECTS, NULL), TN_OK);
@@ -248,7 +235,7 @@ static void test_terrain_random(void **state)
 static void test_change_log(void **state)
 {
     (void)state;
-    tn_map *m = make(20, 10, 8, 8);
+    tn_map *m = tn_test_blank_map(20, 10, 8, 8);
     assert_int_equal(tn_map_add_layer(m, "g", TN_LAYER_TILES, NULL), TN_OK);
     uint64_t r0 = tn_map_revision(m);
     tn_rect rc;
@@ -280,7 +267,7 @@ static void test_change_log(void **state)
 static void test_stamp_layer(void **state)
 {
     (void)state;
-    tn_map *m = make(6, 4, 10, 10);
+    tn_map *m = tn_test_blank_map(6, 4, 10, 10);
     int32_t bombs;
     assert_int_equal(tn_map_add_layer(m, "bombs", TN_LAYER_TILES, &bombs), TN_OK);
     assert_int_equal(tn_map_set_terrain(m, 5, (tn_terrain){false, 1.0f}), TN_OK);
@@ -315,7 +302,7 @@ static void test_stamp_layer(void **state)
 static void test_overlay(void **state)
 {
     (void)state;
-    tn_map *m = make(9, 7, 8, 8);
+    tn_map *m = tn_test_blank_map(9, 7, 8, 8);
     assert_int_equal(tn_map_add_layer(m, "one", TN_LAYER_TILES, NULL), TN_OK);
     assert_int_equal(tn_map_add_layer(m, "two", TN_LAYER_TILES, NULL), TN_OK);
     tn_test_rng r = {7};
@@ -352,7 +339,7 @@ static void test_overlay(void **state)
 static void test_objects_tilesets(void **state)
 {
     (void)state;
-    tn_map *m = make(4, 4, 8, 8);
+    tn_map *m = tn_test_blank_map(4, 4, 8, 8);
     tn_map_object o;
     memset(&o, 0, sizeof o);
     strcpy(o.name, "spawn");

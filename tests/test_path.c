@@ -247,13 +247,7 @@ static void test_compress(void **state)
 static void test_pixels(void **state)
 {
     (void)state;
-    tn_map_def d = tn_map_def_default();
-    d.width = 10;
-    d.height = 10;
-    d.tile_width = 16;
-    d.tile_height = 8;
-    tn_map *m = NULL;
-    assert_int_equal(tn_map_create(&d, &m), TN_OK);
+    tn_map *m = tn_test_blank_map(10, 10, 16, 8);
     tn_cell c[3] = {{0, 0}, {1, 2}, {9, 9}};
     tn_vec2 p[3];
     assert_int_equal(tn_path_to_px(m, c, 3, p), TN_OK);

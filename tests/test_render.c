@@ -55,18 +55,6 @@ static void write_png(const char *path, const uint8_t *rgba, int32_t w, int32_t 
     assert_true(png_image_write_to_file(&im, path, 0, rgba, 0, NULL));
 }
 
-static tn_map *make_map(int32_t w, int32_t h, int32_t tw, int32_t th)
-{
-    tn_map_def d = tn_map_def_default();
-    d.width = w;
-    d.height = h;
-    d.tile_width = tw;
-    d.tile_height = th;
-    tn_map *m = NULL;
-    assert_int_equal(tn_map_create(&d, &m), TN_OK);
-    return m;
-}
-
 /* ---- tilesets ----------------------------------------------------------------------------- */
 
 #define T 4 /* tile side in the test tilesets */
@@ -141,7 +129,7 @@ static void test_tilesets_flips(void **state)
         tn_test_rng rng = {seed};
         int32_t w = 3 + (int32_t)tn_test_below(&rng, 6), h = 2 + (int32_t)tn_test_below(&rng, 5);
         int32_t scale = 1 + (int32_t)tn_test_below(&rng, 4); /* canvas pixels per tile pixel */
-        tn_map *m = make_map(w, h, T, T);
+        tn_map *m = tn_test_blank_map(w, h, T, T);
         tn_tileset ta = {0}, tb = {0};
         ta.first_gid = 1;
         ta.tile_count = 6;
@@ -281,7 +269,7 @@ static void test_missing_and_bad_images(void **state)
     write_tileset(tmp_path(ok, sizeof ok, "ok.png"), 2, 1, 0, 0, 0);
     const char *images[4] = {"/nonexistent/dir/tiles.png", bad, small, ok};
     const char *names[4] = {"missing", "garbage", "small", "good"};
-    tn_map *m = make_map(4, 2, T, T);
+    tn_map *m = tn_test_blank_map(4, 2, T, T);
     for (int32_t i = 0; i < 4; i++) {
         tn_tileset t = {0};
         t.first_gid = (uint32_t)(1 + 2 * i);
@@ -334,7 +322,7 @@ static void test_missing_and_bad_images(void **state)
             assert_true(same(got, want));
         }
     /* relative image paths resolve against base_dir when they do not exist as given */
-    tn_map *m2 = make_map(1, 1, T, T);
+    tn_map *m2 = tn_test_blank_map(1, 1, T, T);
     tn_tileset t = {0};
     t.first_gid = 1;
     t.tile_count = 2;
@@ -900,7 +888,7 @@ static void test_bad_input(void **state)
     assert_false(tn_canvas_init(&cv, 5, 16385, BG));
     assert_false(tn_canvas_init(&cv, -1, -1, BG));
     assert_true(tn_canvas_init(&cv, 8, 8, BG));
-    tn_map *m = make_map(2, 2, 8, 8);
+    tn_map *m = tn_test_blank_map(2, 2, 8, 8);
     tn_draw_view ok = tn_draw_view_of(m, 0, 0, 4);
     tn_draw_view bad[4] = {ok, ok, ok, ok};
     bad[0].cell = 0;

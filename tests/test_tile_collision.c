@@ -14,13 +14,7 @@
 /* A map with tile layer 0 "walls" (gid 1 blocks) and tile layer 1 "items" (no terrain). */
 static tn_map *make_map(int32_t w, int32_t h, int32_t tw, int32_t th)
 {
-    tn_map_def d = tn_map_def_default();
-    d.width = w;
-    d.height = h;
-    d.tile_width = tw;
-    d.tile_height = th;
-    tn_map *m = NULL;
-    assert_int_equal(tn_map_create(&d, &m), TN_OK);
+    tn_map *m = tn_test_blank_map(w, h, tw, th);
     int32_t a = -1, b = -1;
     assert_int_equal(tn_map_add_layer(m, "walls", TN_LAYER_TILES, &a), TN_OK);
     assert_int_equal(tn_map_add_layer(m, "items", TN_LAYER_TILES, &b), TN_OK);
