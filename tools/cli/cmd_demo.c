@@ -64,11 +64,6 @@ static void help(void)
         "4 an output file cannot be written, 5 out of memory.\n");
 }
 
-typedef struct creep {
-    tn_agent_id id;
-    int32_t hp;
-} creep;
-
 typedef struct shot {
     double x, y, vx, vy;
     int32_t ttl;
@@ -98,7 +93,7 @@ typedef struct demo {
     tn_crowd *crowd;
     tn_bp *bp;
     tn_bp_pair *pairs;
-    creep creeps[MAX_CREEPS];
+    tn_td_creep creeps[MAX_CREEPS];
     int32_t ncreeps;
     shot shots[MAX_SHOTS];
     int32_t nshots;
@@ -290,7 +285,7 @@ static void spawn_creep(demo *d, int32_t which)
         tn_td_creep_def(d->map, d->spawns[which % d->nspawns], CREEP_RADIUS, 3.5f, &d->rng);
     tn_agent_id id;
     if (tn_crowd_add(d->crowd, &a, &id) == TN_OK) {
-        d->creeps[d->ncreeps++] = (creep){id, CREEP_HP};
+        d->creeps[d->ncreeps++] = (tn_td_creep){id, CREEP_HP};
         d->spawned++;
     }
 }
@@ -335,18 +330,8 @@ static tn_status place_towers(demo *d, int32_t step)
         }
         /* refused when it would cut the exit off from a spawn or from any creep on the map
          * (a creep left in a pocket without a way out would be stranded there) */
-        int32_t nguard = 0;
-        for (int32_t k = 0; k < d->nspawns; k++)
-            d->guard[nguard++] = d->spawns[k];
-        for (int32_t k = 0; k < d->ncreeps; k++) {
-            tn_agent_state s;
-            if (tn_crowd_get(d->crowd, d->creeps[k].id, &s) != TN_OK)
-                continue;
-            tn_cell c = {(int32_t)floorf(s.pos.x / (float)d->tw),
-                         (int32_t)floorf(s.pos.y / (float)d->th)};
-            if (tn_map_passable(d->map, c.x, c.y))
-                d->guard[nguard++] = c;
-        }
+        int32_t nguard = tn_td_guard_cells(d->map, d->crowd, d->spawns, d->nspawns, d->creeps,
+                                           d->ncreeps, d->guard);
         tn_status st = tn_field_would_wall_off(d->field, cells, 4, d->guard, nguard, &cut);
         if (st != TN_OK)
             return st;

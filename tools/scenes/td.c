@@ -1,6 +1,7 @@
 /* Tower defense pieces: spawn and exit points, the tower tile, creeps (td.h). */
 #include "scenes/td.h"
 
+#include <math.h>
 #include <string.h>
 
 void tn_td_find_points(const tn_map *map, tn_cell *spawns, int32_t max, int32_t *nspawns,
@@ -62,4 +63,22 @@ tn_agent_def tn_td_creep_def(const tn_map *map, tn_cell spawn, float radius, flo
     a.flow = 0;
     a.arrive_radius = tw * 0.5f;
     return a;
+}
+
+int32_t tn_td_guard_cells(const tn_map *map, const tn_crowd *crowd, const tn_cell *spawns,
+                          int32_t nspawns, const tn_td_creep *creeps, int32_t ncreeps, tn_cell *out)
+{
+    const float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);
+    int32_t n = 0;
+    for (int32_t k = 0; k < nspawns; k++)
+        out[n++] = spawns[k];
+    for (int32_t k = 0; k < ncreeps; k++) {
+        tn_agent_state s;
+        if (tn_crowd_get(crowd, creeps[k].id, &s) != TN_OK)
+            continue;
+        tn_cell c = {(int32_t)floorf(s.pos.x / tw), (int32_t)floorf(s.pos.y / th)};
+        if (tn_map_passable(map, c.x, c.y))
+            out[n++] = c;
+    }
+    return n;
 }

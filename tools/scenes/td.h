@@ -21,6 +21,19 @@ void tn_td_find_points(const tn_map *map, tn_cell *spawns, int32_t max, int32_t 
  * blocking. Returns TN_OK, or the status of the failed edit (TN_E_NOMEM, ...). */
 tn_status tn_td_wall_tile(tn_map *map, int32_t *layer, uint32_t *gid);
 
+/* A creep: its agent in the crowd and its hit points. */
+typedef struct tn_td_creep {
+    tn_agent_id id;
+    int32_t hp;
+} tn_td_creep;
+
+/* The cells a new tower must not cut off from the exit (tn_field_would_wall_off): the spawns,
+ * then the passable cell under every creep, so that no creep is left in a pocket without a way
+ * out. `out` has room for nspawns + ncreeps cells; returns the count written. */
+int32_t tn_td_guard_cells(const tn_map *map, const tn_crowd *crowd, const tn_cell *spawns,
+                          int32_t nspawns, const tn_td_creep *creeps, int32_t ncreeps,
+                          tn_cell *out);
+
 /* A creep of `radius` pixels entering at `spawn`: placed in the cell with a random offset (two
  * draws from `rng`, x then y) that keeps it inside the cell, following flow field 0 at up to
  * `speed` tiles per second. */

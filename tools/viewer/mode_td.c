@@ -31,11 +31,6 @@ static const char *const td_rows[] = {
 };
 #define TD_H ((int32_t)(sizeof td_rows / sizeof td_rows[0]))
 
-typedef struct creep {
-    tn_agent_id id;
-    int32_t hp;
-} creep;
-
 typedef struct tower {
     tn_cell cell;
     int32_t cooldown;
@@ -57,7 +52,7 @@ typedef struct td {
     tn_vec2 *flow_dir;
     uint8_t *flow_los;
     tn_crowd *crowd;
-    creep creeps[MAX_CREEPS];
+    tn_td_creep creeps[MAX_CREEPS];
     int32_t ncreeps;
     tower towers[MAX_TOWERS];
     int32_t ntowers;
@@ -194,18 +189,8 @@ static void place_tower(td *t, tn_cell c)
     }
     /* refused when it would cut the exit off from a spawn or from any creep (a creep left in
      * a pocket without a way out would be stranded there) */
-    int32_t nguard = 0;
-    for (int32_t i = 0; i < t->nspawns; i++)
-        t->guard[nguard++] = t->spawns[i];
-    for (int32_t i = 0; i < t->ncreeps; i++) {
-        tn_agent_state s;
-        if (tn_crowd_get(t->crowd, t->creeps[i].id, &s) != TN_OK)
-            continue;
-        tn_cell k = {(int32_t)floorf(s.pos.x / (float)t->tw),
-                     (int32_t)floorf(s.pos.y / (float)t->th)};
-        if (tn_map_passable(t->map, k.x, k.y))
-            t->guard[nguard++] = k;
-    }
+    int32_t nguard =
+        tn_td_guard_cells(t->map, t->crowd, t->spawns, t->nspawns, t->creeps, t->ncreeps, t->guard);
     bool cut = false;
     if (tn_field_would_wall_off(t->field, &c, 1, t->guard, nguard, &cut) != TN_OK || cut) {
         t->refused++;
@@ -263,7 +248,7 @@ static void spawn(td *t)
     tn_agent_def a = tn_td_creep_def(t->map, s, radius, 3.0f, &t->rng);
     tn_agent_id id;
     if (tn_crowd_add(t->crowd, &a, &id) == TN_OK) {
-        t->creeps[t->ncreeps++] = (creep){id, 4};
+        t->creeps[t->ncreeps++] = (tn_td_creep){id, 4};
         t->spawned++;
     }
 }
