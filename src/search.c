@@ -218,6 +218,18 @@ static double search_closeness(const tn_search *s, int32_t x, int32_t y)
     return best;
 }
 
+/* JPS counts the start as expanded before its loop (it is expanded in every direction, or the
+ * direct line answers); it is also the first closest/partial end. */
+static void start_expanded(tn_search *s)
+{
+    s->expanded = 1;
+    if (s->track) {
+        s->best = s->start;
+        s->best_h = search_closeness(s, s->start_x, s->start_y);
+        s->best_g = 0.0;
+    }
+}
+
 /* `out`/`cap`: the one-shot query's path buffer (NULL for sliced queries), which a free
  * octile line is written to directly. */
 static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, const tn_cell *goals,
@@ -313,12 +325,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
             if (written)
                 s->direct_out = out;
             s->end = goals[0].y * w + goals[0].x;
-            s->expanded = 1;
-            if (s->track) {
-                s->best = s->start;
-                s->best_h = search_closeness(s, start.x, start.y);
-                s->best_g = 0.0;
-            }
+            start_expanded(s);
             return TN_IN_PROGRESS; /* the first step reports TN_OK */
         }
     }
@@ -343,12 +350,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     if (jps_like && !start_goal) {
         /* JPS expands the start in all directions before the loop */
         s->tag[st] = s->gen << 3;
-        s->expanded = 1;
-        if (s->track) {
-            s->best = (int32_t)st;
-            s->best_h = search_closeness(s, start.x, start.y);
-            s->best_g = 0.0;
-        }
+        start_expanded(s);
         if (algo == TN_ALGO_JPS)
             tn__jps_expand_start(s);
         else
