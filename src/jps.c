@@ -10,6 +10,12 @@
  *   - arriving by a diagonal step (dx, dy): successors are the straight jumps in dx and in dy
  *     and the diagonal jump; a diagonal cell is a jump point when either straight scan from it
  *     finds one. Diagonal steps need both orthogonal cells free.
+ * Jump-ahead flags: the cache also keeps, for each cell and straight direction, one bit that
+ * tells whether the straight jump from that cell finds a jump point before a wall. They depend
+ * on the map only (they are built with the bitsets, when the map changes), and they turn a
+ * diagonal step's two straight scans into two bit tests; a straight jump scans only when its
+ * flag is set, or when the goal is on its line. Expansions and paths are those of the scans.
+ *
  * Parents are not stored: a path is rebuilt by walking back from a node along its arrival
  * direction to the first expanded node whose cost plus the segment's length equals the node's
  * cost (search.c). */
@@ -36,16 +42,17 @@ size_t tn__jps_bytes(const tn_search *s)
     return s->jps.cap_words * sizeof(uint64_t);
 }
 
-static inline void bit_set(uint64_t *row, int32_t x)
+/* Bit x of a bitset whose words are `stride` apart (1, or FLAG_SETS for the flags). */
+static inline void bit_set(uint64_t *line, int32_t x, size_t stride)
 {
     uint32_t b = (uint32_t)(x + PAD);
-    row[b >> 6] |= 1ull << (b & 63);
+    line[(b >> 6) * stride] |= 1ull << (b & 63);
 }
 
-static inline bool bit_get(const uint64_t *row, int32_t x)
+static inline bool bit_get(const uint64_t *line, int32_t x, size_t stride)
 {
     uint32_t b = (uint32_t)(x + PAD);
-    return (row[b >> 6] >> (b & 63)) & 1u;
+    return (line[(b >> 6) * stride] >> (b & 63)) & 1u;
 }
 
 static inline uint64_t mix(uint64_t h, uint64_t v)
@@ -76,6 +83,121 @@ void tn_search_forget(tn_search *s)
         s->jps.fingerprint = 0;
 }
 
+/* The cache holds three bitset arrays, each line padded with PAD blocked cells on both sides
+ * (bit x + PAD of a line = cell x) and with a blocked line above and below the map:
+ *   rows:  the passability of row y as line y + 1, rw words per line;
+ *   cols:  the same transposed (column x as line x + 1, cw words per line), for vertical scans;
+ *   flags: the jump-ahead flags of row y as line y + 1: four sets interleaved word by word (word
+ *          i of set k is word i * FLAG_SETS + k of the line, FLAG_SETS * rw words per line), so
+ *          that a diagonal step finds both flags it tests in one 32-byte group. */
+enum {
+    FLAG_E = 0, /* a jump east from the cell finds a jump point */
+    FLAG_W = 1, /* ... west */
+    FLAG_S = 2, /* ... south (increasing y) */
+    FLAG_N = 3, /* ... north */
+    FLAG_SETS = 4
+};
+
+/* Segmented fill towards lower bits: bit x of the result is bit y of v for the least y >= x
+ * with bit y of k set; bits with no such y take `carry` (0 or all ones). v has no bit outside
+ * k. */
+static inline uint64_t fill_down(uint64_t v, uint64_t k, uint64_t carry)
+{
+    for (int s = 1; s < 64; s *= 2) {
+        v |= (v >> s) & ~k;
+        k |= k >> s;
+    }
+    return v | (carry & ~k);
+}
+
+/* The same towards higher bits (the greatest y <= x). */
+static inline uint64_t fill_up(uint64_t v, uint64_t k, uint64_t carry)
+{
+    for (int s = 1; s < 64; s *= 2) {
+        v |= (v << s) & ~k;
+        k |= k << s;
+    }
+    return v | (carry & ~k);
+}
+
+/* Word i of line r (n words) shifted so that bit x holds cell x - 1 (from_left) or x + 1
+ * (from_right). */
+static inline uint64_t from_left(const uint64_t *r, size_t i)
+{
+    return (r[i] << 1) | (i ? r[i - 1] >> 63 : 0);
+}
+
+static inline uint64_t from_right(const uint64_t *r, size_t i, size_t n)
+{
+    return (r[i] >> 1) | (i + 1 < n ? r[i + 1] << 63 : 0);
+}
+
+/* East and west flags of a row (passability line c of n words, neighbours a and b) into its
+ * flag line f. Scanning east, position q stops a jump when it is blocked or a side cell is
+ * free with the side cell before it (q - 1) blocked; it is a jump point when it stops and is
+ * free. flag_east(x) = the first stop after x is a jump point. West mirrors it. Bits beyond
+ * the line are padding (blocked). */
+static void row_flags(const uint64_t *a, const uint64_t *c, const uint64_t *b, uint64_t *f,
+                      size_t n)
+{
+    /* east: from the last word down; beyond the line every position stops, none is free */
+    uint64_t s_hi = ~0ull, j_hi = 0, carry = 0;
+    for (size_t i = n; i-- > 0;) {
+        uint64_t st = ~c[i] | (a[i] & ~from_left(a, i)) | (b[i] & ~from_left(b, i));
+        uint64_t jp = st & c[i];
+        /* bit x: does x + 1 stop, and is it a jump point */
+        uint64_t k = (st >> 1) | (s_hi << 63), v = (jp >> 1) | (j_hi << 63);
+        uint64_t e = fill_down(v, k, carry);
+        f[i * FLAG_SETS + FLAG_E] = e;
+        carry = (e & 1u) ? ~0ull : 0;
+        s_hi = st;
+        j_hi = jp;
+    }
+    uint64_t s_lo = ~0ull, j_lo = 0;
+    carry = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t st = ~c[i] | (a[i] & ~from_right(a, i, n)) | (b[i] & ~from_right(b, i, n));
+        uint64_t jp = st & c[i];
+        uint64_t k = (st << 1) | (s_lo >> 63), v = (jp << 1) | (j_lo >> 63);
+        uint64_t e = fill_up(v, k, carry);
+        f[i * FLAG_SETS + FLAG_W] = e;
+        carry = (e >> 63) ? ~0ull : 0;
+        s_lo = st;
+        j_lo = jp;
+    }
+}
+
+/* South and north flags of every row, 64 columns per word. Scanning south, (x, q) stops a jump
+ * when it is blocked or (x -+ 1, q) is free with (x -+ 1, q - 1) blocked. flag_south(x, y) =
+ * the first stop below y is a jump point: stop(y + 1) ? free(y + 1) : flag_south(x, y + 1). */
+static void column_flags(const tn_jps_cache *jc, int32_t h)
+{
+    const size_t n = jc->row_words;
+#define ROW(y) (jc->rows + n * (size_t)((y) + 1))
+#define FLAGS(y) (jc->flags + FLAG_SETS * n * (size_t)((y) + 1))
+    for (size_t i = 0; i < n; i++) {
+        uint64_t f = 0; /* flag_south of the row below the current one */
+        for (int32_t y = h - 1; y >= 0; y--) {
+            const uint64_t *c = ROW(y + 1), *up = ROW(y);
+            /* does row y + 1 stop a southward jump, and is it a jump point there */
+            uint64_t st = ~c[i] | (from_left(c, i) & ~from_left(up, i)) |
+                          (from_right(c, i, n) & ~from_right(up, i, n));
+            f = (st & c[i]) | (~st & f);
+            FLAGS(y)[i * FLAG_SETS + FLAG_S] = f;
+        }
+        f = 0;
+        for (int32_t y = 0; y < h; y++) {
+            const uint64_t *c = ROW(y - 1), *down = ROW(y);
+            uint64_t st = ~c[i] | (from_left(c, i) & ~from_left(down, i)) |
+                          (from_right(c, i, n) & ~from_right(down, i, n));
+            f = (st & c[i]) | (~st & f);
+            FLAGS(y)[i * FLAG_SETS + FLAG_N] = f;
+        }
+    }
+#undef ROW
+#undef FLAGS
+}
+
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 {
     tn_jps_cache *c = &s->jps;
@@ -86,7 +208,8 @@ tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
     /* a scan may read one word past the last padding bit it stops at */
     size_t rw = ((size_t)w + 2 * PAD + 63) / 64 + 1;
     size_t cw = ((size_t)h + 2 * PAD + 63) / 64 + 1;
-    size_t need = rw * ((size_t)h + 2) + cw * ((size_t)w + 2) + 1;
+    size_t nrows = rw * ((size_t)h + 2);
+    size_t need = (1 + FLAG_SETS) * nrows + cw * ((size_t)w + 2) + 1;
     if (need > c->cap_words) {
         tn__jps_free(s);
         c->rows = tn__alloc(&s->alloc, need * sizeof(uint64_t));
@@ -96,17 +219,23 @@ tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
     }
     c->row_words = rw;
     c->col_words = cw;
-    c->cols = c->rows + rw * ((size_t)h + 2);
+    c->flags = c->rows + nrows;
+    c->cols = c->flags + FLAG_SETS * nrows;
     memset(c->rows, 0, need * sizeof(uint64_t));
     const uint8_t *pass = s->pass;
     for (int32_t y = 0; y < h; y++) {
         uint64_t *row = c->rows + rw * (size_t)(y + 1);
         for (int32_t x = 0; x < w; x++)
             if (pass[(size_t)y * (size_t)w + (size_t)x]) {
-                bit_set(row, x);
-                bit_set(c->cols + cw * (size_t)(x + 1), y);
+                bit_set(row, x, 1);
+                bit_set(c->cols + cw * (size_t)(x + 1), y, 1);
             }
     }
+    for (int32_t y = 0; y < h; y++) {
+        const uint64_t *row = c->rows + rw * (size_t)(y + 1);
+        row_flags(row - rw, row, row + rw, c->flags + FLAG_SETS * rw * (size_t)(y + 1), rw);
+    }
+    column_flags(c, h);
     c->fingerprint = fp;
     c->w = w;
     c->h = h;
@@ -115,7 +244,7 @@ tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* At least 57 bits of `row` starting at bit b (bit 0 of the result = bit b): one unaligned
- * load. The allocation has a spare word at the end, so the load never leaves it. */
+ * load. Each passability set has a spare word at its end, so the load never leaves it. */
 static inline uint64_t bits_at(const uint64_t *row, uint32_t b)
 {
     uint64_t v;
@@ -184,14 +313,30 @@ static inline int32_t scan_bwd(const uint64_t *a, const uint64_t *cur, const uin
 }
 
 typedef struct jctx {
-    const uint64_t *rows, *cols;
-    size_t rw, cw;
+    const uint64_t *rows, *flags, *cols;
+    size_t rw, cw; /* words per line of rows, of cols */
     int32_t gx, gy;
 } jctx;
 
 static inline const uint64_t *row_of(const jctx *j, int32_t y)
 {
     return j->rows + j->rw * (size_t)(y + 1);
+}
+
+static inline const uint64_t *flags_of(const jctx *j, int32_t y)
+{
+    return j->flags + FLAG_SETS * j->rw * (size_t)(y + 1);
+}
+
+static inline bool row_free(const uint64_t *row, int32_t x)
+{
+    return bit_get(row, x, 1);
+}
+
+/* Jump-ahead flag `set` (FLAG_E .. FLAG_N) of cell x of flag line `f`. */
+static inline bool flag(const uint64_t *f, int32_t x, int set)
+{
+    return bit_get(f + set, x, FLAG_SETS);
 }
 
 static inline const uint64_t *col_of(const jctx *j, int32_t x)
@@ -201,7 +346,7 @@ static inline const uint64_t *col_of(const jctx *j, int32_t x)
 
 static inline bool cell_free(const jctx *j, int32_t x, int32_t y)
 {
-    return bit_get(row_of(j, y), x);
+    return row_free(row_of(j, y), x);
 }
 
 /* Straight jump from (x, y) along a row (dx = +-1): the x of the jump point, or -1 with the x
@@ -219,8 +364,12 @@ static inline int32_t jump_h_row(const jctx *j, const uint64_t *c, int32_t x, in
     return r;
 }
 
+/* Straight jumps from an expanded cell: no scan when the flag says there is no jump point
+ * (off the goal's line). */
 static inline int32_t jump_h(const jctx *j, int32_t x, int32_t y, int32_t dx)
 {
+    if (y != j->gy && !flag(flags_of(j, y), x, dx > 0 ? FLAG_E : FLAG_W))
+        return -1;
     int32_t wall = 0;
     return jump_h_row(j, row_of(j, y), x, y, dx, &wall);
 }
@@ -242,34 +391,41 @@ static inline int32_t jump_v_col(const jctx *j, const uint64_t *c, int32_t x, in
 
 static inline int32_t jump_v(const jctx *j, int32_t x, int32_t y, int32_t dy)
 {
+    if (x != j->gx && !flag(flags_of(j, y), x, dy > 0 ? FLAG_S : FLAG_N))
+        return -1;
     int32_t wall = 0;
     return jump_v_col(j, col_of(j, x), x, y, dy, &wall);
 }
 
-/* Diagonal jump from (x, y): the number of diagonal steps to the jump point, or 0. The row and
- * the column of the current cell advance by pointer steps. A step needs (x + dx, y), (x, y + dy)
- * and (x + dx, y + dy) free; after the first, the two straight scans from (x, y) have just
- * told whether the first two are blocked (their first wall is one cell away), so only the
- * diagonal cell is read. */
+/* Diagonal jump from (x, y): the number of diagonal steps to the jump point, or 0. A step needs
+ * (x + dx, y), (x, y + dy) and (x + dx, y + dy) free; the cell reached is a jump point when a
+ * straight jump from it along dx or dy finds one, which its flags tell, except on the goal's
+ * row or column, where the straight jumps scan (they stop at the goal). */
 static int32_t jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t dy)
 {
-    const uint64_t *row = row_of(j, y), *col = col_of(j, x);
+    const uint64_t *row = row_of(j, y), *f = flags_of(j, y);
     const ptrdiff_t rstep = dy > 0 ? (ptrdiff_t)j->rw : -(ptrdiff_t)j->rw;
-    const ptrdiff_t cstep = dx > 0 ? (ptrdiff_t)j->cw : -(ptrdiff_t)j->cw;
-    bool sides = bit_get(row, x + dx) && bit_get(col, y + dy);
+    const ptrdiff_t fstep = FLAG_SETS * rstep;
+    const int fh = dx > 0 ? FLAG_E : FLAG_W, fv = dy > 0 ? FLAG_S : FLAG_N;
     for (int32_t k = 1;; k++) {
-        if (!sides || !bit_get(row + rstep, x + dx))
+        const uint64_t *next = row + rstep;
+        if (!row_free(row, x + dx) || !row_free(next, x) || !row_free(next, x + dx))
             return 0;
         x += dx;
         y += dy;
-        row += rstep;
-        col += cstep;
+        row = next;
+        f += fstep;
+        if (x != j->gx && y != j->gy) {
+            if (flag(f, x, fh) || flag(f, x, fv))
+                return k;
+            continue;
+        }
         if (x == j->gx && y == j->gy)
             return k;
         int32_t wh = 0, wv = 0;
-        if (jump_h_row(j, row, x, y, dx, &wh) >= 0 || jump_v_col(j, col, x, y, dy, &wv) >= 0)
+        if (jump_h_row(j, row, x, y, dx, &wh) >= 0 ||
+            jump_v_col(j, col_of(j, x), x, y, dy, &wv) >= 0)
             return k;
-        sides = wh != x + dx && wv != y + dy;
     }
 }
 
@@ -313,8 +469,31 @@ static void succ_d(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, 
 
 static jctx jctx_of(const tn_search *s)
 {
-    jctx j = {s->jps.rows, s->jps.cols, s->jps.row_words, s->jps.col_words, s->goal_x, s->goal_y};
+    jctx j = {s->jps.rows,      s->jps.flags, s->jps.cols, s->jps.row_words,
+              s->jps.col_words, s->goal_x,    s->goal_y};
     return j;
+}
+
+tn_status tn__jps_cache_for(tn_search *s, const tn_map *map)
+{
+    tn__grid g;
+    tn__map_grid(map, &g);
+    if ((int64_t)g.w * g.h > s->max_cells)
+        return TN_E_TOO_LARGE;
+    s->state = Q_IDLE;
+    s->map = map;
+    search_set_width(s, g.w);
+    s->h = g.h;
+    s->pass = g.pass;
+    return tn__jps_prepare(s, &g);
+}
+
+bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir)
+{
+    TN_ASSERT(dir < 4 && s->jps.rows && x >= 0 && y >= 0 && x < s->jps.w && y < s->jps.h);
+    static const int sets[4] = {FLAG_E, FLAG_W, FLAG_S, FLAG_N};
+    jctx j = jctx_of(s);
+    return flag(flags_of(&j, y), x, sets[dir]);
 }
 
 void tn__jps_expand_start(tn_search *s)

@@ -42,16 +42,18 @@
 /* Query life cycle. */
 enum { Q_IDLE = 0, Q_RUNNING = 1, Q_DONE = 2 };
 
-/* The JPS cache: the map's passability as two padded bitsets (rows, and columns). A cell (x, y)
- * is bit x + 64 of row y + 1; the padding reads as blocked. */
+/* The JPS cache (jps.c): the map's passability as padded bitsets by rows and by columns, and
+ * the jump-ahead flags (four per cell); a cell (x, y) is bit x + 64 of row line y + 1, the
+ * padding reads as blocked. One allocation, at `rows`. */
 typedef struct tn_jps_cache {
     uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
     int32_t w, h;
-    size_t row_words; /* words per row of the row-major set */
-    size_t col_words; /* words per row of the column-major (transposed) set */
+    size_t row_words; /* words per line of rows (and per flag set of a flags line) */
+    size_t col_words; /* words per line of cols */
     uint64_t *rows;   /* (h + 2) * row_words */
+    uint64_t *flags;  /* (h + 2) * 4 * row_words */
     uint64_t *cols;   /* (w + 2) * col_words */
-    size_t cap_words; /* words allocated for rows + cols */
+    size_t cap_words; /* words allocated */
 } tn_jps_cache;
 
 struct tn_search {
@@ -472,6 +474,11 @@ tn_status tn__jps_prepare(tn_search *s, const tn__grid *g);
 void tn__jps_expand_start(tn_search *s);
 void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 void tn__jps_free(tn_search *s);
+/* For tests: bring the JPS cache up to date with `map` (ends any query of the context), and
+ * read the jump-ahead flag of free cell (x, y): does a straight jump in direction `dir` (0..3:
+ * E, W, S, N) find a jump point before a wall. */
+tn_status tn__jps_cache_for(tn_search *s, const tn_map *map);
+bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir);
 /* JPS+ (jpsplus.c): the same expansions by table look-ups. */
 void tn__jpsp_expand_start(tn_search *s);
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);

@@ -884,6 +884,70 @@ static void test_jps_cache_follows_edits(void **state)
     tn_map_destroy(m);
 }
 
+/* Brute force for the JPS jump-ahead flags: walking from (x, y) along (dx, dy), is a cell with
+ * a forced neighbour (a free side cell whose cell behind is blocked) met before a wall? */
+static bool jump_finds_point(const tn_map *m, int32_t x, int32_t y, int32_t dx, int32_t dy)
+{
+    for (;;) {
+        x += dx;
+        y += dy;
+        if (!tn_map_passable(m, x, y))
+            return false;
+        for (int32_t side = -1; side <= 1; side += 2) {
+            int32_t sx = x + side * dy, sy = y + side * dx; /* perpendicular to the move */
+            if (tn_map_passable(m, sx, sy) && !tn_map_passable(m, sx - dx, sy - dy))
+                return true;
+        }
+    }
+}
+
+/* The flags JPS keeps for its diagonal steps equal the brute force on every free cell and
+ * direction, on widths and heights around the 64-bit word size, and after map edits. */
+static void test_jps_ahead_flags(void **state)
+{
+    (void)state;
+    static const int32_t sizes[][2] = {{1, 1},   {2, 3},  {7, 1},   {1, 9},    {63, 5},
+                                       {64, 64}, {65, 3}, {5, 127}, {130, 70}, {200, 129}};
+    static const int8_t ddx[4] = {1, -1, 0, 0}, ddy[4] = {0, 0, 1, -1};
+    int64_t set = 0, clear = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int32_t w = sizes[k][0], h = sizes[k][1];
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            tn_map *m = tn_test_random_map(w, h, 0.1 * (double)seed, seed * 31 + (uint64_t)k);
+            tn_search *s = new_search(w * h);
+            tn_test_rng r = {seed};
+            for (int edit = 0; edit < 3; edit++) {
+                if (edit > 0) /* flip a few cells: the cache must be rebuilt */
+                    for (int e = 0; e < 5; e++) {
+                        int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+                        int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
+                        uint32_t gid = tn_map_passable(m, x, y) ? 1u : 0u;
+                        assert_int_equal(tn_map_set(m, 0, x, y, gid), TN_OK);
+                    }
+                assert_int_equal(tn__jps_cache_for(s, m), TN_OK);
+                for (int32_t y = 0; y < h; y++)
+                    for (int32_t x = 0; x < w; x++) {
+                        if (!tn_map_passable(m, x, y))
+                            continue;
+                        for (uint32_t d = 0; d < 4; d++) {
+                            bool want = jump_finds_point(m, x, y, ddx[d], ddy[d]);
+                            if (tn__jps_ahead(s, x, y, d) != want) {
+                                printf("flag %u of (%d, %d) on %dx%d seed %llu edit %d\n", d, x, y,
+                                       w, h, (unsigned long long)seed, edit);
+                                fail();
+                            }
+                            set += want;
+                            clear += !want;
+                        }
+                    }
+            }
+            tn_search_destroy(s);
+            tn_map_destroy(m);
+        }
+    }
+    assert_true(set > 1000 && clear > 1000); /* both kinds were checked */
+}
+
 /* A map replaced by another of the same size (often at the same address): the JPS cache and
  * jump tables notice. */
 static void test_jps_cache_map_replaced(void **state)
@@ -1402,6 +1466,7 @@ int main(void)
         cmocka_unit_test(test_jps_wide_maps),
         cmocka_unit_test(test_jps_refuses_or_falls_back),
         cmocka_unit_test(test_jps_cache_follows_edits),
+        cmocka_unit_test(test_jps_ahead_flags),
         cmocka_unit_test(test_jps_cache_map_replaced),
         cmocka_unit_test(test_weighted_and_partial),
         cmocka_unit_test(test_no_path_and_errors),
