@@ -43,12 +43,6 @@ size_t tn__jps_bytes(const tn_search *s)
 }
 
 /* Bit x of a bitset whose words are `stride` apart (1, or FLAG_SETS for the flags). */
-static inline void bit_set(uint64_t *line, int32_t x, size_t stride)
-{
-    uint32_t b = (uint32_t)(x + PAD);
-    line[(b >> 6) * stride] |= 1ull << (b & 63);
-}
-
 static inline bool bit_get(const uint64_t *line, int32_t x, size_t stride)
 {
     uint32_t b = (uint32_t)(x + PAD);
@@ -198,6 +192,62 @@ static void column_flags(const tn_jps_cache *jc, int32_t h)
 #undef FLAGS
 }
 
+/* Bits 0..n-1 = the passability bytes (0 or 1) p[0..n-1], n <= 8. */
+static inline uint64_t pack8(const uint8_t *p, int32_t n)
+{
+    uint64_t v = 0;
+    if (n == 8) { /* one load on little-endian machines */
+        v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+            (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+            (uint64_t)p[7] << 56;
+    } else {
+        for (int32_t i = 0; i < n; i++)
+            v |= (uint64_t)p[i] << (8 * i);
+    }
+    /* byte i (0 or 1) lands on bit 56 + i; nothing carries */
+    return (v * 0x0102040810204080ull) >> 56;
+}
+
+/* Transpose an 8x8 bit matrix: bit c of byte r <-> bit r of byte c (Hacker's Delight 7-3). */
+static inline uint64_t transpose8(uint64_t x)
+{
+    uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    return x ^ t ^ (t << 28);
+}
+
+/* OR 8 bits into a line at cell `pos` (a multiple of 8: the byte never straddles words). */
+static inline void or_byte(uint64_t *line, int32_t pos, uint64_t byte)
+{
+    uint32_t b = (uint32_t)(pos + PAD);
+    line[b >> 6] |= byte << (b & 63);
+}
+
+/* The row and column passability bitsets (zeroed before), in blocks of 8 x 8 cells: each
+ * block's rows are packed from bytes to bits, then transposed for the columns. */
+static void pack_bitsets(tn_jps_cache *c, const uint8_t *pass, int32_t w, int32_t h)
+{
+    const size_t rw = c->row_words, cw = c->col_words;
+    for (int32_t y0 = 0; y0 < h; y0 += 8) {
+        const int32_t ny = h - y0 < 8 ? h - y0 : 8;
+        for (int32_t x0 = 0; x0 < w; x0 += 8) {
+            const int32_t nx = w - x0 < 8 ? w - x0 : 8;
+            uint64_t block = 0; /* byte r: cells x0.. of row y0 + r */
+            for (int32_t r = 0; r < ny; r++) {
+                uint64_t byte = pack8(pass + (size_t)(y0 + r) * (size_t)w + (size_t)x0, nx);
+                or_byte(c->rows + rw * (size_t)(y0 + r + 1), x0, byte);
+                block |= byte << (8 * r);
+            }
+            uint64_t t = transpose8(block); /* byte k: cells y0.. of column x0 + k */
+            for (int32_t k = 0; k < nx; k++)
+                or_byte(c->cols + cw * (size_t)(x0 + k + 1), y0, (t >> (8 * k)) & 0xffu);
+        }
+    }
+}
+
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 {
     tn_jps_cache *c = &s->jps;
@@ -222,15 +272,7 @@ tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
     c->flags = c->rows + nrows;
     c->cols = c->flags + FLAG_SETS * nrows;
     memset(c->rows, 0, need * sizeof(uint64_t));
-    const uint8_t *pass = s->pass;
-    for (int32_t y = 0; y < h; y++) {
-        uint64_t *row = c->rows + rw * (size_t)(y + 1);
-        for (int32_t x = 0; x < w; x++)
-            if (pass[(size_t)y * (size_t)w + (size_t)x]) {
-                bit_set(row, x, 1);
-                bit_set(c->cols + cw * (size_t)(x + 1), y, 1);
-            }
-    }
+    pack_bitsets(c, s->pass, w, h);
     for (int32_t y = 0; y < h; y++) {
         const uint64_t *row = c->rows + rw * (size_t)(y + 1);
         row_flags(row - rw, row, row + rw, c->flags + FLAG_SETS * rw * (size_t)(y + 1), rw);
