@@ -29,9 +29,11 @@
 /// on maps where every passable cell costs 1, with no extra-cost layer, one goal and no
 /// `closest` (any heuristic, weight and step costs are fine). Otherwise
 /// the query returns TN_E_UNSUPPORTED, or, with `jps_fallback` set, runs A* instead (reported
-/// in ::tn_search_result::algo). JPS keeps a bitset copy of the map's passability in the
-/// context, rebuilt when the map or its revision changes (about 0.3 bytes per cell on top of
-/// the 16, allocated on the first JPS query and reused afterwards). TN_ALGO_JPS_PLUS has the same
+/// in ::tn_search_result::algo). JPS keeps a cache in the context: the map's passability as
+/// bitsets (by rows and by columns) and four jump-ahead bits per cell (does a straight jump
+/// from here find a jump point before a wall), rebuilt when the map or its revision changes
+/// (0.75 to 1 byte per cell on top of the 16, allocated on the first JPS query and reused
+/// afterwards; building it takes about 1 ms on a 512 x 512 map). TN_ALGO_JPS_PLUS has the same
 /// rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the two
 /// octile lines from the start to the goal (all diagonal steps first, then all straight steps
 /// first): a free one is a shortest path and is returned without a search (`expanded` = 1).
@@ -124,7 +126,7 @@ TN_API void tn_search_destroy(tn_search *search);
 /// Bytes held by the context (16 per cell, plus the JPS cache once used).
 TN_API size_t tn_search_memory_bytes(const tn_search *search);
 
-/// Drop what the context caches about maps (the JPS bitsets). The cache is keyed by the map's
+/// Drop what the context caches about maps (the JPS cache). The cache is keyed by the map's
 /// address, size, revision and a 64-bit hash of every cell's passability that the map keeps
 /// up to date, so a stale match needs a hash collision; this call rules even that out (after
 /// destroying a map and creating another that may land at the same address).
