@@ -480,8 +480,13 @@ static inline uint32_t dir_of(int32_t dx, int32_t dy)
     return dx > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u);
 }
 
-static void succ_h(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, int32_t dx)
+/* The successors of (x, y) along one direction; none when the goal bounds `bx` of the cell
+ * (or NULL) rule the direction out. */
+static void succ_h(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y, double g,
+                   int32_t dx)
 {
+    if (bx && !tn__goal_allows(bx, dir_of(dx, 0), j->gx, j->gy))
+        return;
     int32_t t = jump_h(j, x, y, dx);
     if (t < 0)
         return;
@@ -489,8 +494,11 @@ static void succ_h(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, 
     search_relax(s, (uint32_t)(y * s->w + t), t, y, g + s->straight * (double)k, dir_of(dx, 0));
 }
 
-static void succ_v(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, int32_t dy)
+static void succ_v(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y, double g,
+                   int32_t dy)
 {
+    if (bx && !tn__goal_allows(bx, dir_of(0, dy), j->gx, j->gy))
+        return;
     int32_t t = jump_v(j, x, y, dy);
     if (t < 0)
         return;
@@ -498,9 +506,11 @@ static void succ_v(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, 
     search_relax(s, (uint32_t)(t * s->w + x), x, t, g + s->straight * (double)k, dir_of(0, dy));
 }
 
-static void succ_d(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, int32_t dx,
-                   int32_t dy)
+static void succ_d(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y, double g,
+                   int32_t dx, int32_t dy)
 {
+    if (bx && !tn__goal_allows(bx, dir_of(dx, dy), j->gx, j->gy))
+        return;
     int32_t k = jump_d(j, x, y, dx, dy);
     if (k == 0)
         return;
@@ -542,38 +552,40 @@ void tn__jps_expand_start(tn_search *s)
 {
     jctx j = jctx_of(s);
     int32_t x = s->start_x, y = s->start_y;
-    succ_h(s, &j, x, y, 0.0, 1);
-    succ_h(s, &j, x, y, 0.0, -1);
-    succ_v(s, &j, x, y, 0.0, 1);
-    succ_v(s, &j, x, y, 0.0, -1);
-    succ_d(s, &j, x, y, 0.0, 1, 1);
-    succ_d(s, &j, x, y, 0.0, 1, -1);
-    succ_d(s, &j, x, y, 0.0, -1, 1);
-    succ_d(s, &j, x, y, 0.0, -1, -1);
+    const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
+    succ_h(s, &j, bx, x, y, 0.0, 1);
+    succ_h(s, &j, bx, x, y, 0.0, -1);
+    succ_v(s, &j, bx, x, y, 0.0, 1);
+    succ_v(s, &j, bx, x, y, 0.0, -1);
+    succ_d(s, &j, bx, x, y, 0.0, 1, 1);
+    succ_d(s, &j, bx, x, y, 0.0, 1, -1);
+    succ_d(s, &j, bx, x, y, 0.0, -1, 1);
+    succ_d(s, &j, bx, x, y, 0.0, -1, -1);
 }
 
 void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
 {
     jctx j = jctx_of(s);
     int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
+    const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
     if (dy == 0) {
-        succ_h(s, &j, x, y, g, dx);
+        succ_h(s, &j, bx, x, y, g, dx);
         for (int32_t sd = -1; sd <= 1; sd += 2)
             if (cell_free(&j, x, y + sd) && !cell_free(&j, x - dx, y + sd)) {
-                succ_v(s, &j, x, y, g, sd);
-                succ_d(s, &j, x, y, g, dx, sd);
+                succ_v(s, &j, bx, x, y, g, sd);
+                succ_d(s, &j, bx, x, y, g, dx, sd);
             }
     } else if (dx == 0) {
-        succ_v(s, &j, x, y, g, dy);
+        succ_v(s, &j, bx, x, y, g, dy);
         for (int32_t sd = -1; sd <= 1; sd += 2)
             if (cell_free(&j, x + sd, y) && !cell_free(&j, x + sd, y - dy)) {
-                succ_h(s, &j, x, y, g, sd);
-                succ_d(s, &j, x, y, g, sd, dy);
+                succ_h(s, &j, bx, x, y, g, sd);
+                succ_d(s, &j, bx, x, y, g, sd, dy);
             }
     } else {
-        succ_h(s, &j, x, y, g, dx);
-        succ_v(s, &j, x, y, g, dy);
-        succ_d(s, &j, x, y, g, dx, dy);
+        succ_h(s, &j, bx, x, y, g, dx);
+        succ_v(s, &j, bx, x, y, g, dy);
+        succ_d(s, &j, bx, x, y, g, dx, dy);
     }
 }
 

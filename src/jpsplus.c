@@ -153,9 +153,13 @@ static inline int32_t iabs(int32_t v)
     return v < 0 ? -v : v;
 }
 
-/* Successor of (x, y) in direction k, if any. */
-static void jp_succ(tn_search *s, const int16_t *row, int32_t x, int32_t y, double g, uint32_t k)
+/* Successor of (x, y) in direction k, if any (none when the goal bounds `bx` of the cell rule
+ * the direction out). */
+static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t x, int32_t y,
+                    double g, uint32_t k)
 {
+    if (bx && !tn__goal_allows(bx, k, s->goal_x, s->goal_y))
+        return;
     int32_t v = row[k];
     int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
     int32_t gx = s->goal_x, gy = s->goal_y;
@@ -216,11 +220,17 @@ static inline const int16_t *row_at(const tn_search *s, int32_t x, int32_t y)
     return s->q.jump_table->d + ((size_t)y * (size_t)s->w + (size_t)x) * 8;
 }
 
+static inline const int16_t *bounds_at(const tn_search *s, int32_t x, int32_t y)
+{
+    return s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
+}
+
 void tn__jpsp_expand_start(tn_search *s)
 {
     const int16_t *row = row_at(s, s->start_x, s->start_y);
+    const int16_t *bx = bounds_at(s, s->start_x, s->start_y);
     for (uint32_t k = 0; k < 8; k++)
-        jp_succ(s, row, s->start_x, s->start_y, 0.0, k);
+        jp_succ(s, row, bx, s->start_x, s->start_y, 0.0, k);
 }
 
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
@@ -228,24 +238,25 @@ void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
     const uint8_t *p = s->pass;
     int32_t w = s->w, h = s->h;
     const int16_t *row = row_at(s, x, y);
+    const int16_t *bx = bounds_at(s, x, y);
     int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
     if (dy == 0) {
-        jp_succ(s, row, x, y, g, dir);
+        jp_succ(s, row, bx, x, y, g, dir);
         for (int32_t sd = -1; sd <= 1; sd += 2)
             if (pfree(p, w, h, x, y + sd) && !pfree(p, w, h, x - dx, y + sd)) {
-                jp_succ(s, row, x, y, g, sd > 0 ? 2u : 3u);
-                jp_succ(s, row, x, y, g, dx > 0 ? (sd > 0 ? 4u : 5u) : (sd > 0 ? 6u : 7u));
+                jp_succ(s, row, bx, x, y, g, sd > 0 ? 2u : 3u);
+                jp_succ(s, row, bx, x, y, g, dx > 0 ? (sd > 0 ? 4u : 5u) : (sd > 0 ? 6u : 7u));
             }
     } else if (dx == 0) {
-        jp_succ(s, row, x, y, g, dir);
+        jp_succ(s, row, bx, x, y, g, dir);
         for (int32_t sd = -1; sd <= 1; sd += 2)
             if (pfree(p, w, h, x + sd, y) && !pfree(p, w, h, x + sd, y - dy)) {
-                jp_succ(s, row, x, y, g, sd > 0 ? 0u : 1u);
-                jp_succ(s, row, x, y, g, sd > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u));
+                jp_succ(s, row, bx, x, y, g, sd > 0 ? 0u : 1u);
+                jp_succ(s, row, bx, x, y, g, sd > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u));
             }
     } else {
-        jp_succ(s, row, x, y, g, dx > 0 ? 0u : 1u);
-        jp_succ(s, row, x, y, g, dy > 0 ? 2u : 3u);
-        jp_succ(s, row, x, y, g, dir);
+        jp_succ(s, row, bx, x, y, g, dx > 0 ? 0u : 1u);
+        jp_succ(s, row, bx, x, y, g, dy > 0 ? 2u : 3u);
+        jp_succ(s, row, bx, x, y, g, dir);
     }
 }

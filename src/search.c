@@ -292,6 +292,15 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
             return TN_E_UNSUPPORTED;
         algo = TN_ALGO_ASTAR;
     }
+    const tn_goal_bounds *gb = NULL;
+    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && q.goal_bounds) {
+        gb = q.goal_bounds;
+        if (gb->cookie != TN_COOKIE_GB || gb->moves.costs != q.moves.costs ||
+            gb->moves.diagonal != q.moves.diagonal)
+            return TN_E_INVALID_ARG;
+        if (gb->w != w || gb->h != h || gb->fingerprint != tn__grid_fingerprint(map, &g))
+            return TN_E_MAP_CHANGED;
+    }
 
     s->map = map;
     s->revision = g.revision;
@@ -302,6 +311,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->extra = q.extra;
     s->q = q;
     s->algo = algo;
+    s->gb = gb;
     s->uniform = g.uniform;
     s->straight = tn_moves_straight(&q.moves);
     s->diagonal = tn_moves_diagonal(&q.moves);
@@ -695,20 +705,37 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
             c = (pnode){c.i - d, c.x - dx, c.y - dy};
             continue;
         }
+        /* first the segment's length: its far end is the first node back along the ray that
+         * is the start, or expanded with a cost that fits; then its cells */
         double gi = node_g(s, c.i, c.x, c.y);
         double unit = dir < 4 ? s->straight : s->diagonal;
         double tol = 1e-9 * (gi + 1.0);
-        for (int32_t k = 1;; k++) {
-            PUT(c);
-            c = (pnode){c.i - d, c.x - dx, c.y - dy};
-            TN_ASSERT(c.x >= 0 && c.y >= 0 && c.x < w && c.y < s->h);
-            uint32_t t = tag[c.i];
-            if (c.i == start || (!(t & TAG_OPEN) && (t >> 3) == s->gen &&
-                                 fabs(node_g(s, c.i, c.x, c.y) + unit * (double)k - gi) <= tol)) {
-                nd += dir >= 4 ? k : 0;
+        const uint32_t gen = s->gen;
+        int32_t k = 0;
+        for (int32_t i = c.i;;) {
+            /* expanded nodes only: an open tag has bit 31 set, which no generation has, and
+             * the start is expanded */
+            do {
+                i -= d;
+                k++;
+            } while ((tag[i] >> 3) != gen);
+            if (i == start ||
+                fabs(node_g(s, i, c.x - k * dx, c.y - k * dy) + unit * (double)k - gi) <= tol)
                 break;
-            }
         }
+        TN_ASSERT(c.x - k * dx >= 0 && c.y - k * dy >= 0 && c.x - k * dx < w &&
+                  c.y - k * dy < s->h);
+        if (n + k <= top) { /* all k cells fit: no test per cell */
+            tn_cell *o = out + (top - 1 - n);
+            for (int32_t j = 0; j < k; j++)
+                o[-j] = (tn_cell){c.x - j * dx, c.y - j * dy};
+            n += k;
+        } else {
+            for (int32_t j = 0; j < k; j++)
+                PUT(((pnode){0, c.x - j * dx, c.y - j * dy}));
+        }
+        nd += dir >= 4 ? k : 0;
+        c = (pnode){c.i - k * d, c.x - k * dx, c.y - k * dy};
     }
     PUT(c);
 #undef PUT

@@ -21,6 +21,7 @@
 
 #include "internal.h"
 #include "map_internal.h"
+#include "tilenav/goal_bounds.h"
 #include "tilenav/search.h"
 
 #include <math.h>
@@ -102,6 +103,7 @@ struct tn_search {
     int64_t expanded;
 
     tn_jps_cache jps;
+    const tn_goal_bounds *gb; /* JPS and JPS+: the query's goal bounds, or NULL */
 };
 
 /* ---- the open list: a 4-ary min-heap of entries ordered by key -----------------------
@@ -483,6 +485,38 @@ bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir);
 void tn__jpsp_expand_start(tn_search *s);
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 size_t tn__jps_bytes(const tn_search *s);
+
+/* Goal bounds (goal_bounds.c), read by search.c, jps.c and jpsplus.c. */
+#define TN_COOKIE_GB 0x47424e44u
+struct tn_goal_bounds {
+    tn_allocator alloc;
+    uint32_t cookie;
+    int32_t w, h;
+    uint64_t wdiv;        /* row_divider(w) */
+    uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
+    tn_moves moves;
+    double straight, diagonal;
+    int16_t *box; /* per cell 8 boxes (E, W, S, N, SE, NE, SW, NW) of x0, y0, x1, y1, bounds
+                     included; an empty box has x0 = y0 = INT16_MAX, x1 = y1 = INT16_MIN */
+};
+
+/* The 8 boxes of cell i. */
+TN_INLINE const int16_t *tn__goal_boxes(const tn_goal_bounds *gb, int32_t i)
+{
+    return gb->box + (size_t)i * 32;
+}
+
+TN_INLINE const int16_t *tn__goal_box(const tn_goal_bounds *gb, int32_t i, uint32_t dir)
+{
+    return tn__goal_boxes(gb, i) + 4 * dir;
+}
+
+/* May a shortest path to (gx, gy) start with move `dir`, by the boxes `b` of its cell? */
+TN_INLINE bool tn__goal_allows(const int16_t *b, uint32_t dir, int32_t gx, int32_t gy)
+{
+    const int16_t *r = b + 4 * dir;
+    return gx >= r[0] && gy >= r[1] && gx <= r[2] && gy <= r[3];
+}
 
 /* Direction tables: E, W, S, N, SE, NE, SW, NW. */
 extern const int8_t tn__dir_dx[8];

@@ -52,6 +52,7 @@
 #ifndef TILENAV_SEARCH_H
 #define TILENAV_SEARCH_H
 
+#include "goal_bounds.h"
 #include "map.h"
 #include "moves.h"
 
@@ -93,6 +94,10 @@ typedef struct tn_query {
     double closest_bound;   ///< with `closest`: never expand past this g (0 = no bound)
     int64_t max_expansions; ///< one-shot budget (0 = none); exhausted gives TN_PARTIAL
     const tn_jump_table *jump_table; ///< for TN_ALGO_JPS_PLUS: built from this map revision
+    /// optional, for TN_ALGO_JPS and TN_ALGO_JPS_PLUS (ignored by the others): skip the moves
+    /// whose box does not hold the goal (goal_bounds.h); built from this map revision with
+    /// these moves
+    const tn_goal_bounds *goal_bounds;
 } tn_query;
 
 /// Outcome of a query besides the cells.

@@ -15,6 +15,7 @@
 #include "field.h"
 #include "follow.h"
 #include "formation.h"
+#include "goal_bounds.h"
 #include "influence.h"
 #include "map.h"
 #include "moves.h"

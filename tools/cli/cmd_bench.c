@@ -18,7 +18,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: tilenav bench MAP SCEN [--algo astar|jps|dijkstra|all] [--limit N]\n"
-            "                     [--spread N] [--warmup K] [--json]\n\n"
+            "                     [--spread N] [--warmup K] [--goal-bounds] [--json]\n\n"
             "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
             "cutting, costs 1 and sqrt 2: the benchmark's rule), checks each path (legal steps,\n"
             "length equal to the scenario's optimum within the rounding of the file) and prints\n"
@@ -31,6 +31,9 @@ static void usage(FILE *f)
             "  --limit N    only the first N scenarios\n"
             "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
             "  --warmup K   untimed queries before timing (default 20)\n"
+            "  --goal-bounds  JPS and JPS+ prune by goal bounds built first (an offline step:\n"
+            "               its time is printed on stderr, about 25 s for den520d); the lines\n"
+            "               end with goal_bounds=1\n"
             "  --json       one JSON object instead of the text lines\n\n"
             "Exit status 1 when any scenario mismatches.\n");
 }
@@ -102,7 +105,7 @@ static void progress(const char *name, int32_t done, int32_t total, int *last)
 
 static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn_scenarios *sc,
                     const int32_t *sel, int32_t nsel, int32_t warmup, tn_algo algo, bool tty,
-                    const tn_jump_table *table, bench_out *out)
+                    const tn_jump_table *table, const tn_goal_bounds *bounds, bench_out *out)
 {
     size_t cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
     tn_cell *path = malloc(cells * sizeof *path);
@@ -117,6 +120,7 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
     memset(&q, 0, sizeof q);
     q.algo = algo;
     q.jump_table = table;
+    q.goal_bounds = bounds;
     tn_search_result res;
     for (int32_t k = 0; k < warmup && k < nsel; k++) {
         const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
@@ -167,7 +171,7 @@ int tn_cmd_bench(int argc, char **argv)
     const char *cmd = "bench";
     const char *mapf = NULL, *scenf = NULL, *algo_s = "astar";
     int64_t limit = 0, spread = 0, warmup = 20;
-    bool json = false;
+    bool json = false, goal_bounds = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (tn_cli_is_help(a)) {
@@ -175,6 +179,8 @@ int tn_cmd_bench(int argc, char **argv)
             return TN_EXIT_OK;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
+        } else if (strcmp(a, "--goal-bounds") == 0) {
+            goal_bounds = true;
         } else if (strcmp(a, "--algo") == 0 && i + 1 < argc) {
             algo_s = argv[++i];
         } else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
@@ -288,10 +294,25 @@ int tn_cmd_bench(int argc, char **argv)
                     tn_jump_table_memory_bytes(table));
         }
     }
+    tn_goal_bounds *bounds = NULL;
+    if (goal_bounds && rc == TN_EXIT_OK) {
+        double t0 = tn_cli_now();
+        tn_moves moves;
+        memset(&moves, 0, sizeof moves);
+        st = tn_goal_bounds_build(map, &moves, NULL, &bounds);
+        if (st != TN_OK) {
+            tn_cli_error(cmd, "goal bounds: %s", tn_status_str(st));
+            rc = tn_cli_exit_for(st);
+        } else {
+            fprintf(stderr, "goal bounds: %.3f s, %zu bytes\n", tn_cli_now() - t0,
+                    tn_goal_bounds_memory_bytes(bounds));
+        }
+    }
     for (int a = 0; a < nalgo && rc == TN_EXIT_OK; a++)
-        rc =
-            run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, table, &outs[a]);
+        rc = run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, table, bounds,
+                      &outs[a]);
     tn_jump_table_destroy(table);
+    tn_goal_bounds_destroy(bounds);
     if (rc == TN_EXIT_OK) {
         int32_t bad = 0;
         if (json) {
@@ -299,17 +320,19 @@ int tn_cmd_bench(int argc, char **argv)
             for (int a = 0; a < nalgo; a++)
                 printf("%s{\"algo\": \"%s\", \"scenarios\": %d, \"mismatches\": %d, "
                        "\"median_us\": %.3f, \"mean_us\": %.3f, \"p99_us\": %.3f, "
-                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f}",
+                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f%s}",
                        a ? ", " : "", tn_algo_name(outs[a].algo), (int)outs[a].n,
                        (int)outs[a].mismatches, outs[a].median, outs[a].mean, outs[a].p99,
-                       outs[a].total_ms, outs[a].expanded_mean);
+                       outs[a].total_ms, outs[a].expanded_mean,
+                       goal_bounds ? ", \"goal_bounds\": true" : "");
             printf("]}\n");
         } else {
             for (int a = 0; a < nalgo; a++)
                 printf("algo=%s scenarios=%d mismatches=%d median_us=%.3f mean_us=%.3f "
-                       "p99_us=%.3f total_ms=%.3f\n",
+                       "p99_us=%.3f total_ms=%.3f%s\n",
                        tn_algo_name(outs[a].algo), (int)outs[a].n, (int)outs[a].mismatches,
-                       outs[a].median, outs[a].mean, outs[a].p99, outs[a].total_ms);
+                       outs[a].median, outs[a].mean, outs[a].p99, outs[a].total_ms,
+                       goal_bounds ? " goal_bounds=1" : "");
         }
         for (int a = 0; a < nalgo; a++)
             bad += outs[a].mismatches;

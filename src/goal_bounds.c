@@ -1,0 +1,338 @@
+/* Goal bounding (Rabin and Sturtevant, Game AI Pro 3, 2017): per cell and move, the bounding
+ * box of the cells that a canonical shortest path starting with that move can reach.
+ *
+ * Canonical paths are the ones JPS searches (jps.c): after a straight step only the same step
+ * and the moves its forced neighbours allow, after a diagonal step its two straight parts and
+ * itself. Between any two connected cells some shortest path is canonical, and every suffix
+ * of a canonical path is canonical from its first cell; so when JPS expands a node n on its
+ * way along a canonical shortest path to the goal, the path's next move from n begins a
+ * canonical shortest path from n to the goal, and that move's box at n holds the goal. Pruning
+ * by the boxes never removes it: JPS stays optimal. (A box of every shortest path, ties
+ * included, would be safe too, but on open ground three moves tie for most targets, and the
+ * boxes would prune three times less.)
+ *
+ * The build runs one canonical Dijkstra search (Sturtevant and Rabin, "Canonical Orderings on
+ * Grids", IJCAI 2016) from every passable source s. Each reached cell t carries the moves it
+ * was reached by on shortest paths (its successors are the union of the canonical successors
+ * of those arrivals), and the set of s's moves that begin those paths: a neighbour of s
+ * reached by move m gets {m}, any other cell the union of the sets of its shortest-path
+ * predecessors. Both are final when t is taken from the open list, since its predecessors cost
+ * strictly less and were taken before. Costs are kept as step counts (straight a, diagonal b)
+ * and compared as a * S + b * D, computed afresh from the counts each time, so two paths with
+ * the same counts tie exactly (with exact costs distinct counts never tie: sqrt 2 is
+ * irrational; with 10/14 the values are integers). */
+#include "tilenav/goal_bounds.h"
+
+#include "search_internal.h"
+
+#include <string.h>
+
+#define GB_MAX_SIDE 32767
+
+static inline double cost_of(double S, double D, int32_t a, int32_t b)
+{
+    return (double)a * S + (double)b * D;
+}
+
+/* One Dijkstra search's arrays, reused from source to source.
+ *
+ * The open list is a ring of three buckets of width `unit` (the straight step cost, the
+ * smallest step): a cell whose cost lies in [i * unit, (i + 1) * unit) waits in bucket i mod 3.
+ * Every step costs at least one unit and less than two (sqrt 2 or 1.4), so a cell of bucket i
+ * only reaches buckets i + 1 and i + 2, and its shortest-path predecessors all lie in earlier
+ * buckets: when bucket i comes up its cells are final and may be taken in any order (Dial's
+ * algorithm with buckets no wider than the smallest step). */
+typedef struct gb_work {
+    int32_t *sa, *sd; /* straight and diagonal step counts of the best path found */
+    uint32_t *stamp;  /* 2 * source number: reached; + 1: done */
+    int32_t *bucket;  /* the bucket the cell's cost falls in */
+    uint8_t *first;   /* moves of the source that begin a shortest path to the cell */
+    uint8_t *arrive;  /* moves the cell is reached by on shortest paths */
+    int32_t *ring[3]; /* the buckets' cells (a cell is in a bucket at most once) */
+    int32_t count[3];
+    uint8_t *legal; /* per cell: the moves allowed from it */
+} gb_work;
+
+static void work_free(const tn_allocator *a, gb_work *k, size_t cells)
+{
+    tn__free(a, k->sa, cells * sizeof *k->sa);
+    tn__free(a, k->sd, cells * sizeof *k->sd);
+    tn__free(a, k->stamp, cells * sizeof *k->stamp);
+    tn__free(a, k->bucket, cells * sizeof *k->bucket);
+    tn__free(a, k->first, cells);
+    tn__free(a, k->arrive, cells);
+    for (int r = 0; r < 3; r++)
+        tn__free(a, k->ring[r], cells * sizeof *k->ring[r]);
+    tn__free(a, k->legal, cells);
+}
+
+static bool work_alloc(const tn_allocator *a, gb_work *k, size_t cells)
+{
+    k->sa = tn__alloc(a, cells * sizeof *k->sa);
+    k->sd = tn__alloc(a, cells * sizeof *k->sd);
+    k->stamp = tn__calloc(a, cells * sizeof *k->stamp);
+    k->bucket = tn__alloc(a, cells * sizeof *k->bucket);
+    k->first = tn__alloc(a, cells);
+    k->arrive = tn__alloc(a, cells);
+    bool ok = k->sa && k->sd && k->stamp && k->bucket && k->first && k->arrive;
+    for (int r = 0; r < 3; r++) {
+        k->ring[r] = tn__alloc(a, cells * sizeof *k->ring[r]);
+        ok = ok && k->ring[r];
+    }
+    k->legal = tn__alloc(a, cells);
+    return ok && k->legal;
+}
+
+/* The moves allowed from every cell: target free, both orthogonal cells free for a diagonal. */
+static void legal_moves(const uint8_t *pass, int32_t w, int32_t h, uint8_t *legal)
+{
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            uint8_t m = 0;
+            if (pass[y * w + x])
+                for (int d = 0; d < 8; d++) {
+                    int32_t nx = x + tn__dir_dx[d], ny = y + tn__dir_dy[d];
+                    bool ok = nx >= 0 && ny >= 0 && nx < w && ny < h && pass[ny * w + nx];
+                    if (ok && d >= 4)
+                        ok = pass[y * w + nx] && pass[ny * w + x];
+                    m |= (uint8_t)(ok ? 1u << d : 0u);
+                }
+            legal[y * w + x] = m;
+        }
+}
+
+static inline bool cell_free(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < w && y < h && pass[y * w + x];
+}
+
+static inline uint32_t dir_bit(int32_t dx, int32_t dy)
+{
+    uint32_t d = dy == 0   ? (dx > 0 ? 0u : 1u)
+                 : dx == 0 ? (dy > 0 ? 2u : 3u)
+                           : (dx > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u));
+    return 1u << d;
+}
+
+/* The canonical successors of (x, y) reached by the moves `arrive` (jps.c's pruning rules),
+ * as a set of moves; all of them at the source (`arrive` empty). */
+static uint32_t canonical_moves(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y,
+                                uint32_t arrive)
+{
+    if (!arrive)
+        return 0xffu;
+    uint32_t m = 0;
+    for (uint32_t a = arrive; a; a &= a - 1) {
+        int d = __builtin_ctz(a);
+        int32_t dx = tn__dir_dx[d], dy = tn__dir_dy[d];
+        if (dy == 0) {
+            m |= dir_bit(dx, 0);
+            for (int32_t sd = -1; sd <= 1; sd += 2)
+                if (cell_free(pass, w, h, x, y + sd) && !cell_free(pass, w, h, x - dx, y + sd))
+                    m |= dir_bit(0, sd) | dir_bit(dx, sd);
+        } else if (dx == 0) {
+            m |= dir_bit(0, dy);
+            for (int32_t sd = -1; sd <= 1; sd += 2)
+                if (cell_free(pass, w, h, x + sd, y) && !cell_free(pass, w, h, x + sd, y - dy))
+                    m |= dir_bit(sd, 0) | dir_bit(sd, dy);
+        } else {
+            m |= dir_bit(dx, 0) | dir_bit(0, dy) | dir_bit(dx, dy);
+        }
+    }
+    return m;
+}
+
+/* The boxes of source `src` (number `num`): one canonical Dijkstra search. */
+static void bound_source(const tn_goal_bounds *gb, gb_work *k, const uint8_t *pass, int32_t src,
+                         uint32_t num)
+{
+    const int32_t w = gb->w;
+    const double S = gb->straight, D = gb->diagonal, inv = 1.0 / S;
+    const uint32_t reached = 2 * num, done = 2 * num + 1;
+    int32_t off[8];
+    for (int d = 0; d < 8; d++)
+        off[d] = tn__dir_dx[d] + tn__dir_dy[d] * w;
+    int32_t bx0[8], by0[8], bx1[8], by1[8];
+    for (int d = 0; d < 8; d++) {
+        bx0[d] = by0[d] = INT32_MAX;
+        bx1[d] = by1[d] = INT32_MIN;
+    }
+    k->stamp[src] = reached;
+    k->sa[src] = 0;
+    k->sd[src] = 0;
+    k->first[src] = 0;
+    k->arrive[src] = 0;
+    k->bucket[src] = 0;
+    k->count[0] = 1;
+    k->count[1] = k->count[2] = 0;
+    k->ring[0][0] = src;
+    for (int32_t b = 0; k->count[0] + k->count[1] + k->count[2] > 0; b++) {
+        int32_t *ring = k->ring[b % 3];
+        const int32_t n = k->count[b % 3];
+        k->count[b % 3] = 0; /* nothing is added to the bucket being emptied */
+        for (int32_t e = 0; e < n; e++) {
+            const int32_t p = ring[e];
+            if (k->stamp[p] == done || k->bucket[p] != b)
+                continue; /* an entry left behind when the cell moved to an earlier bucket */
+            k->stamp[p] = done;
+            const uint8_t fp = k->first[p];
+            if (p != src) {
+                const int32_t py = row_of_index(gb->wdiv, (uint32_t)p), px = p - py * w;
+                for (uint32_t f = fp; f; f &= f - 1) {
+                    int d = __builtin_ctz(f);
+                    bx0[d] = px < bx0[d] ? px : bx0[d];
+                    bx1[d] = px > bx1[d] ? px : bx1[d];
+                    by0[d] = py < by0[d] ? py : by0[d];
+                    by1[d] = py > by1[d] ? py : by1[d];
+                }
+            }
+            const int32_t pa = k->sa[p], pd = k->sd[p];
+            uint32_t moves = k->legal[p];
+            if (p != src) {
+                const int32_t py = row_of_index(gb->wdiv, (uint32_t)p), px = p - py * w;
+                moves &= canonical_moves(pass, w, gb->h, px, py, k->arrive[p]);
+            }
+            for (uint32_t m = moves; m; m &= m - 1) {
+                const int d = __builtin_ctz(m);
+                const int32_t t = p + off[d];
+                const uint32_t st = k->stamp[t];
+                if (st == done)
+                    continue; /* it costs less than p + a step: p is not its predecessor */
+                const int32_t na = pa + (d < 4), nd = pd + (d >= 4);
+                const uint8_t nf = p == src ? (uint8_t)(1u << d) : fp;
+                const double nk = cost_of(S, D, na, nd);
+                if (st == reached) {
+                    const double tk = cost_of(S, D, k->sa[t], k->sd[t]);
+                    if (nk == tk) {
+                        k->first[t] |= nf;
+                        k->arrive[t] |= (uint8_t)(1u << d);
+                        continue;
+                    }
+                    if (!(nk < tk))
+                        continue;
+                }
+                const int32_t nb = (int32_t)(nk * inv);
+                TN_ASSERT(nb > b && nb <= b + 2);
+                k->stamp[t] = reached;
+                k->sa[t] = na;
+                k->sd[t] = nd;
+                k->first[t] = nf;
+                k->arrive[t] = (uint8_t)(1u << d);
+                if (st != reached || k->bucket[t] != nb) {
+                    k->bucket[t] = nb;
+                    k->ring[nb % 3][k->count[nb % 3]++] = t;
+                }
+            }
+        }
+    }
+    int16_t *box = gb->box + (size_t)src * 32;
+    for (int d = 0; d < 8; d++) {
+        bool empty = bx0[d] > bx1[d];
+        box[4 * d + 0] = (int16_t)(empty ? INT16_MAX : bx0[d]);
+        box[4 * d + 1] = (int16_t)(empty ? INT16_MAX : by0[d]);
+        box[4 * d + 2] = (int16_t)(empty ? INT16_MIN : bx1[d]);
+        box[4 * d + 3] = (int16_t)(empty ? INT16_MIN : by1[d]);
+    }
+}
+
+tn_status tn_goal_bounds_build(const tn_map *map, const tn_moves *moves,
+                               const tn_allocator *allocator, tn_goal_bounds **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    tn_allocator a;
+    memset(&a, 0, sizeof a);
+    if (allocator)
+        a = *allocator;
+    if (!map || !tn_moves_valid(moves) || (a.alloc == NULL) != (a.free == NULL))
+        return TN_E_INVALID_ARG;
+    if (moves->diagonal != TN_DIAGONAL_NO_CUT)
+        return TN_E_UNSUPPORTED;
+    tn__grid g;
+    tn__map_grid(map, &g);
+    if (!g.uniform)
+        return TN_E_UNSUPPORTED;
+    if (g.w > GB_MAX_SIDE || g.h > GB_MAX_SIDE)
+        return TN_E_TOO_LARGE;
+    const size_t cells = (size_t)g.w * (size_t)g.h;
+    size_t passable = 0;
+    for (size_t i = 0; i < cells; i++)
+        passable += g.pass[i];
+    if (passable > (size_t)TN_GOAL_BOUNDS_MAX_PASSABLE)
+        return TN_E_TOO_LARGE;
+    tn_goal_bounds *gb = tn__calloc(&a, sizeof *gb);
+    if (!gb)
+        return TN_E_NOMEM;
+    gb->alloc = a;
+    gb->cookie = TN_COOKIE_GB;
+    gb->w = g.w;
+    gb->h = g.h;
+    gb->wdiv = row_divider(g.w);
+    gb->moves = *moves;
+    gb->straight = tn_moves_straight(moves);
+    gb->diagonal = tn_moves_diagonal(moves);
+    gb->fingerprint = tn__grid_fingerprint(map, &g);
+    gb->box = tn__alloc(&a, cells * 32 * sizeof(int16_t));
+    gb_work k;
+    memset(&k, 0, sizeof k);
+    bool ok = gb->box && work_alloc(&a, &k, cells);
+    if (ok) {
+        legal_moves(g.pass, g.w, g.h, k.legal);
+        uint32_t num = 0;
+        for (size_t i = 0; i < cells; i++) {
+            if (g.pass[i]) {
+                bound_source(gb, &k, g.pass, (int32_t)i, ++num);
+            } else {
+                int16_t *box = gb->box + i * 32;
+                for (int d = 0; d < 8; d++) {
+                    box[4 * d + 0] = box[4 * d + 1] = INT16_MAX;
+                    box[4 * d + 2] = box[4 * d + 3] = INT16_MIN;
+                }
+            }
+        }
+    }
+    work_free(&a, &k, cells);
+    if (!ok) {
+        tn_goal_bounds_destroy(gb);
+        return TN_E_NOMEM;
+    }
+    *out = gb;
+    return TN_OK;
+}
+
+void tn_goal_bounds_destroy(tn_goal_bounds *gb)
+{
+    if (!gb || gb->cookie != TN_COOKIE_GB)
+        return;
+    tn_allocator a = gb->alloc;
+    tn__free(&a, gb->box, (size_t)gb->w * (size_t)gb->h * 32 * sizeof(int16_t));
+    gb->cookie = 0;
+    tn__free(&a, gb, sizeof *gb);
+}
+
+size_t tn_goal_bounds_memory_bytes(const tn_goal_bounds *gb)
+{
+    return gb ? sizeof *gb + (size_t)gb->w * (size_t)gb->h * 32 * sizeof(int16_t) : 0;
+}
+
+bool tn_goal_bounds_current(const tn_goal_bounds *gb, const tn_map *map)
+{
+    return gb && map && gb->w == tn_map_width(map) && gb->h == tn_map_height(map) &&
+           gb->fingerprint == tn__map_fingerprint(map);
+}
+
+tn_status tn_goal_bounds_box(const tn_goal_bounds *gb, int32_t x, int32_t y, int32_t dir,
+                             tn_rect *box)
+{
+    if (!gb || !box || dir < 0 || dir > 7)
+        return TN_E_INVALID_ARG;
+    if (x < 0 || y < 0 || x >= gb->w || y >= gb->h)
+        return TN_E_OUT_OF_MAP;
+    const int16_t *b = tn__goal_box(gb, y * gb->w + x, (uint32_t)dir);
+    if (b[0] > b[2])
+        *box = (tn_rect){0, 0, 0, 0};
+    else
+        *box = (tn_rect){b[0], b[1], b[2] + 1, b[3] + 1};
+    return TN_OK;
+}
