@@ -199,7 +199,7 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, const uint8_t *pa
                 if (st == done)
                     continue; /* it costs less than p + a step: p is not its predecessor */
                 const int32_t na = pa + (d < 4), nd = pd + (d >= 4);
-                const uint8_t nf = p == src ? (uint8_t)(1u << d) : fp;
+                const uint8_t nf = (uint8_t)(p == src ? 1u << d : fp);
                 const double nk = cost_of(S, D, na, nd);
                 if (st == reached) {
                     const double tk = cost_of(S, D, k->sa[t], k->sd[t]);

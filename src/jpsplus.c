@@ -153,6 +153,14 @@ static inline int32_t iabs(int32_t v)
     return v < 0 ? -v : v;
 }
 
+/* A generated node may be expanded soon: start loading its table entries and goal bounds. */
+static inline void prefetch_node(const tn_search *s, int32_t i)
+{
+    __builtin_prefetch(s->q.jump_table->d + (size_t)i * 8);
+    if (s->gb)
+        __builtin_prefetch(tn__goal_boxes(s->gb, i));
+}
+
 /* Successor of (x, y) in direction k, if any (none when the goal bounds `bx` of the cell rule
  * the direction out). */
 static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t x, int32_t y,
@@ -178,6 +186,7 @@ static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t
         else
             return;
         int32_t tx = x + steps * dx, ty = y + steps * dy;
+        prefetch_node(s, ty * s->w + tx);
         search_relax(s, (uint32_t)(ty * s->w + tx), tx, ty, g + s->straight * (double)steps, k);
         return;
     }
@@ -212,6 +221,7 @@ static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t
         steps = v;
     }
     int32_t tx = x + steps * dx, ty = y + steps * dy;
+    prefetch_node(s, ty * s->w + tx);
     search_relax(s, (uint32_t)(ty * s->w + tx), tx, ty, g + s->diagonal * (double)steps, k);
 }
 

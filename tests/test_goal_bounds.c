@@ -142,9 +142,9 @@ static void canonical_dist(const tn_map *m, const tn_moves *mv, tn_cell c, int a
     bool *done = calloc((size_t)n * 8, 1);
     assert_true(d && done);
     for (int32_t i = 0; i < n * 8; i++)
-        d[i] = INFINITY;
+        d[i] = (double)INFINITY;
     for (int32_t i = 0; i < n; i++)
-        out[i] = INFINITY;
+        out[i] = (double)INFINITY;
     d[(c.y * w + c.x) * 8 + arr] = 0.0;
     for (;;) {
         int32_t best = -1;
