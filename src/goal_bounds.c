@@ -273,7 +273,11 @@ tn_status tn_goal_bounds_build(const tn_map *map, const tn_moves *moves,
     gb->straight = tn_moves_straight(moves);
     gb->diagonal = tn_moves_diagonal(moves);
     gb->fingerprint = tn__grid_fingerprint(map, &g);
-    gb->box = tn__alloc(&a, cells * 32 * sizeof(int16_t));
+    /* one cell's 8 boxes are 64 bytes: start them on a 64-byte boundary so that each cell's
+     * boxes are one cache line */
+    gb->mem = tn__alloc(&a, cells * 32 * sizeof(int16_t) + 64);
+    gb->box =
+        gb->mem ? (int16_t *)((uintptr_t)((unsigned char *)gb->mem + 63) & ~(uintptr_t)63) : NULL;
     gb_work k;
     memset(&k, 0, sizeof k);
     bool ok = gb->box && work_alloc(&a, &k, cells);
@@ -306,14 +310,14 @@ void tn_goal_bounds_destroy(tn_goal_bounds *gb)
     if (!gb || gb->cookie != TN_COOKIE_GB)
         return;
     tn_allocator a = gb->alloc;
-    tn__free(&a, gb->box, (size_t)gb->w * (size_t)gb->h * 32 * sizeof(int16_t));
+    tn__free(&a, gb->mem, (size_t)gb->w * (size_t)gb->h * 32 * sizeof(int16_t) + 64);
     gb->cookie = 0;
     tn__free(&a, gb, sizeof *gb);
 }
 
 size_t tn_goal_bounds_memory_bytes(const tn_goal_bounds *gb)
 {
-    return gb ? sizeof *gb + (size_t)gb->w * (size_t)gb->h * 32 * sizeof(int16_t) : 0;
+    return gb ? sizeof *gb + (size_t)gb->w * (size_t)gb->h * 32 * sizeof(int16_t) + 64 : 0;
 }
 
 bool tn_goal_bounds_current(const tn_goal_bounds *gb, const tn_map *map)

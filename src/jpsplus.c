@@ -161,17 +161,17 @@ static inline void prefetch_node(const tn_search *s, int32_t i)
         __builtin_prefetch(tn__goal_boxes(s->gb, i));
 }
 
-/* Successor of (x, y) in direction k, if any (none when the goal bounds `bx` of the cell rule
- * the direction out). */
-static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t x, int32_t y,
-                    double g, uint32_t k)
+static inline const int16_t *row_at(const tn_search *s, int32_t x, int32_t y)
 {
-    if (bx && !tn__goal_allows(bx, k, s->goal_x, s->goal_y))
-        return;
+    return s->q.jump_table->d + ((size_t)y * (size_t)s->w + (size_t)x) * 8;
+}
+
+/* Steps of the jump from (x, y) along k (entries `row`), 0 when it finds nothing. */
+static int32_t jump_steps(const tn_search *s, const int16_t *row, int32_t x, int32_t y, uint32_t k)
+{
     int32_t v = row[k];
     int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
     int32_t gx = s->goal_x, gy = s->goal_y;
-    int32_t steps = 0;
     if (k < 4) {
         /* the goal on this line, no further than the jump point or the wall */
         int32_t kk = -1;
@@ -180,15 +180,8 @@ static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t
         else if (dx == 0 && gx == x && sgn(gy - y) == dy)
             kk = iabs(gy - y);
         if (kk > 0 && kk <= (v > 0 ? v : -v))
-            steps = kk;
-        else if (v > 0)
-            steps = v;
-        else
-            return;
-        int32_t tx = x + steps * dx, ty = y + steps * dy;
-        prefetch_node(s, ty * s->w + tx);
-        search_relax(s, (uint32_t)(ty * s->w + tx), tx, ty, g + s->straight * (double)steps, k);
-        return;
+            return kk;
+        return v > 0 ? v : 0;
     }
     /* diagonal: the cell level with the goal's row or column, when the run gets there first
      * and the goal is in reach of a straight jump from it (then the online search stops there
@@ -198,8 +191,7 @@ static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t
         int32_t m = ax < ay ? ax : ay;
         if (m <= (v > 0 ? v : -v)) {
             int32_t tx = x + m * dx, ty = y + m * dy;
-            const int16_t *trow =
-                row - ((ptrdiff_t)y * s->w + x) * 8 + ((ptrdiff_t)ty * s->w + tx) * 8;
+            const int16_t *trow = row_at(s, tx, ty);
             int32_t rest, reach;
             if (ax == ay) {
                 rest = 0;
@@ -212,22 +204,70 @@ static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t
                 reach = trow[dy > 0 ? 2 : 3];
             }
             if (rest <= (reach > 0 ? reach : -reach))
-                steps = m;
+                return m;
         }
     }
-    if (steps == 0) {
-        if (v <= 0)
-            return;
-        steps = v;
-    }
-    int32_t tx = x + steps * dx, ty = y + steps * dy;
-    prefetch_node(s, ty * s->w + tx);
-    search_relax(s, (uint32_t)(ty * s->w + tx), tx, ty, g + s->diagonal * (double)steps, k);
+    return v > 0 ? v : 0;
 }
 
-static inline const int16_t *row_at(const tn_search *s, int32_t x, int32_t y)
+/* The moves JPS expands at (x, y) reached by move k (see tn__jpsp_expand). */
+static uint32_t next_moves(const tn_search *s, int32_t x, int32_t y, uint32_t k)
 {
-    return s->q.jump_table->d + ((size_t)y * (size_t)s->w + (size_t)x) * 8;
+    const uint8_t *p = s->pass;
+    int32_t w = s->w, h = s->h;
+    int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
+    if (dx && dy)
+        return 1u << (dx > 0 ? 0 : 1) | 1u << (dy > 0 ? 2 : 3) | 1u << k;
+    uint32_t m = 1u << k;
+    for (int32_t sd = -1; sd <= 1; sd += 2) {
+        if (dy == 0 && pfree(p, w, h, x, y + sd) && !pfree(p, w, h, x - dx, y + sd))
+            m |= 1u << (sd > 0 ? 2 : 3) | 1u << (dx > 0 ? (sd > 0 ? 4 : 5) : (sd > 0 ? 6 : 7));
+        if (dx == 0 && pfree(p, w, h, x + sd, y) && !pfree(p, w, h, x + sd, y - dy))
+            m |= 1u << (sd > 0 ? 0 : 1) | 1u << (sd > 0 ? (dy > 0 ? 4 : 5) : (dy > 0 ? 6 : 7));
+    }
+    return m;
+}
+
+/* Successor of (x, y) in direction k, if any (none when the goal bounds `bx` of the cell rule
+ * the direction out).
+ *
+ * With goal bounds the jump also looks ahead: at the node it lands on (not the goal), of the
+ * moves JPS would expand there, only those whose box holds the goal matter. None: no canonical
+ * shortest path to the goal passes there, and the node is dropped. Only the move it arrived by:
+ * expanding it would only go on the same way, so the jump goes on instead (the node is passed
+ * over; the path rebuild walks straight through it). Otherwise the node is generated. */
+static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t x, int32_t y,
+                    double g, uint32_t k)
+{
+    const int32_t gx = s->goal_x, gy = s->goal_y;
+    if (bx && !tn__goal_allows(bx, k, gx, gy))
+        return;
+    const int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
+    int32_t total = 0;
+    for (;;) {
+        int32_t steps = jump_steps(s, row, x, y, k);
+        if (steps == 0)
+            return;
+        total += steps;
+        x += steps * dx;
+        y += steps * dy;
+        if (!s->gb || (x == gx && y == gy))
+            break;
+        const int16_t *tb = tn__goal_boxes(s->gb, y * s->w + x);
+        uint32_t allowed = 0;
+        for (uint32_t m = next_moves(s, x, y, k); m; m &= m - 1) {
+            uint32_t d = (uint32_t)__builtin_ctz(m);
+            allowed |= tn__goal_allows(tb, d, gx, gy) ? 1u << d : 0u;
+        }
+        if (allowed == 0)
+            return;
+        if (allowed != 1u << k)
+            break;
+        row = row_at(s, x, y);
+    }
+    prefetch_node(s, y * s->w + x);
+    search_relax(s, (uint32_t)(y * s->w + x), x, y,
+                 g + (k < 4 ? s->straight : s->diagonal) * (double)total, k);
 }
 
 static inline const int16_t *bounds_at(const tn_search *s, int32_t x, int32_t y)

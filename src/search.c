@@ -690,6 +690,8 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
     const int32_t w = s->w, start = s->start;
     int32_t n = 0, nd = 0;
     pnode c = e;
+    const uint32_t gen = s->gen;
+    double gi = -1.0; /* JPS: the cost of c once known */
 #define PUT(C)                                                                                     \
     do {                                                                                           \
         if (n < top)                                                                               \
@@ -707,11 +709,12 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
         }
         /* first the segment's length: its far end is the first node back along the ray that
          * is the start, or expanded with a cost that fits; then its cells */
-        double gi = node_g(s, c.i, c.x, c.y);
-        double unit = dir < 4 ? s->straight : s->diagonal;
-        double tol = 1e-9 * (gi + 1.0);
-        const uint32_t gen = s->gen;
+        if (gi < 0.0)
+            gi = node_g(s, c.i, c.x, c.y);
+        const double unit = dir < 4 ? s->straight : s->diagonal;
+        const double tol = 1e-9 * (gi + 1.0);
         int32_t k = 0;
+        double gp = 0.0; /* the cost of the far end */
         for (int32_t i = c.i;;) {
             /* expanded nodes only: an open tag has bit 31 set, which no generation has, and
              * the start is expanded */
@@ -719,16 +722,19 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
                 i -= d;
                 k++;
             } while ((tag[i] >> 3) != gen);
-            if (i == start ||
-                fabs(node_g(s, i, c.x - k * dx, c.y - k * dy) + unit * (double)k - gi) <= tol)
+            if (i == start)
+                break;
+            gp = node_g(s, i, c.x - k * dx, c.y - k * dy);
+            if (fabs(gp + unit * (double)k - gi) <= tol)
                 break;
         }
         TN_ASSERT(c.x - k * dx >= 0 && c.y - k * dy >= 0 && c.x - k * dx < w &&
                   c.y - k * dy < s->h);
         if (n + k <= top) { /* all k cells fit: no test per cell */
-            tn_cell *o = out + (top - 1 - n);
-            for (int32_t j = 0; j < k; j++)
-                o[-j] = (tn_cell){c.x - j * dx, c.y - j * dy};
+            tn_cell *o = out + (top - n - k);
+            const int32_t x0 = c.x - (k - 1) * dx, y0 = c.y - (k - 1) * dy;
+            for (int32_t j = 0; j < k; j++) /* o[k - 1] = c, o[0] = the cell after the far end */
+                o[j] = (tn_cell){x0 + j * dx, y0 + j * dy};
             n += k;
         } else {
             for (int32_t j = 0; j < k; j++)
@@ -736,6 +742,7 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
         }
         nd += dir >= 4 ? k : 0;
         c = (pnode){c.i - k * d, c.x - k * dx, c.y - k * dy};
+        gi = gp; /* the next segment ends where this one starts */
     }
     PUT(c);
 #undef PUT

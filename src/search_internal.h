@@ -496,6 +496,7 @@ struct tn_goal_bounds {
     uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
     tn_moves moves;
     double straight, diagonal;
+    void *mem;    /* the allocation; box is its first 64-byte boundary */
     int16_t *box; /* per cell 8 boxes (E, W, S, N, SE, NE, SW, NW) of x0, y0, x1, y1, bounds
                      included; an empty box has x0 = y0 = INT16_MAX, x1 = y1 = INT16_MIN */
 };
