@@ -1,10 +1,12 @@
 /* libFuzzer target: path and field queries on small fuzzed maps, each result checked against
- * the brute-force Dijkstra of tests/oracle: A*, Dijkstra and JPS (with fallback) return a legal
- * path of the optimal cost or TN_NO_PATH exactly when the oracle finds none; a flow field's
+ * the brute-force Dijkstra of tests/oracle: A*, Dijkstra and JPS (with fallback), and where they
+ * apply JPS and JPS+ with goal bounds, return a legal path of the optimal cost or TN_NO_PATH
+ * exactly when the oracle finds none; a flow field's
  * distances equal the oracle's reverse distances; no query changes the map.
  * Input: w, h, rules byte, start/goal bytes, then 2 bits per cell (0 open, 1 wall, 2 mud). */
 #include "oracle.h"
 #include "tilenav/field.h"
+#include "tilenav/goal_bounds.h"
 #include "tilenav/search.h"
 
 #include <math.h>
@@ -54,13 +56,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tn_oracle_dijkstra(m, &mv, NULL, &s, 1, false, dist);
     double want = dist[g.y * w + g.x];
     bool s_ok = tn_map_passable(m, s.x, s.y), g_ok = tn_map_passable(m, g.x, g.y);
-    static const tn_algo algos[3] = {TN_ALGO_ASTAR, TN_ALGO_DIJKSTRA, TN_ALGO_JPS};
-    for (int k = 0; k < 3; k++) {
+    /* goal bounds and a jump table where JPS applies (no corner cutting, no mud) */
+    tn_goal_bounds *gb = NULL;
+    tn_jump_table *jt = NULL;
+    int nalgo = 3;
+    if (mv.diagonal == TN_DIAGONAL_NO_CUT && tn_goal_bounds_build(m, &mv, NULL, &gb) == TN_OK) {
+        if (tn_jump_table_build(m, NULL, &jt) != TN_OK)
+            abort();
+        nalgo = 5;
+    }
+    static const tn_algo algos[5] = {TN_ALGO_ASTAR, TN_ALGO_DIJKSTRA, TN_ALGO_JPS, TN_ALGO_JPS,
+                                     TN_ALGO_JPS_PLUS};
+    for (int k = 0; k < nalgo; k++) {
         tn_query q;
         memset(&q, 0, sizeof q);
         q.moves = mv;
         q.algo = algos[k];
         q.jps_fallback = true;
+        if (k >= 3) {
+            q.goal_bounds = gb;
+            q.jump_table = jt;
+        }
         tn_search_result r;
         tn_status st = tn_search_path(se, m, s, g, &q, cells, w * h, &r);
         if (!s_ok) {
@@ -80,6 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
         }
     }
+    tn_goal_bounds_destroy(gb);
+    tn_jump_table_destroy(jt);
     if (g_ok) { /* the field towards g: distances from every cell, checked against the oracle */
         tn_field_def fd = tn_field_def_default();
         fd.map = m;
