@@ -19,7 +19,20 @@ struct tn_jump_table {
     tn_allocator alloc;
     uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
     int32_t w, h;
-    int16_t *d; /* cells * 8, direction order E, W, S, N, SE, NE, SW, NW */
+    int16_t *d;      /* cells * 8, direction order E, W, S, N, SE, NE, SW, NW */
+    uint8_t *forced; /* per cell, FORCED_BIT(a, side): arriving by straight move a (E, W, S,
+                        N), the side (0: -1, 1: +1) has a forced neighbour */
+};
+
+#define FORCED_BIT(a, side) (1u << (2 * (a) + (side)))
+
+/* The moves a forced side adds after straight move a, by the two forced bits of a:
+ * for E/W the vertical step and the diagonal towards that side, for S/N the horizontal ones. */
+static const uint8_t FORCED_MOVES[4][4] = {
+    {0, 1u << 3 | 1u << 5, 1u << 2 | 1u << 4, 1u << 3 | 1u << 5 | 1u << 2 | 1u << 4}, /* E */
+    {0, 1u << 3 | 1u << 7, 1u << 2 | 1u << 6, 1u << 3 | 1u << 7 | 1u << 2 | 1u << 6}, /* W */
+    {0, 1u << 1 | 1u << 6, 1u << 0 | 1u << 4, 1u << 1 | 1u << 6 | 1u << 0 | 1u << 4}, /* S */
+    {0, 1u << 1 | 1u << 7, 1u << 0 | 1u << 5, 1u << 1 | 1u << 7 | 1u << 0 | 1u << 5}, /* N */
 };
 
 static inline bool pfree(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
@@ -55,7 +68,10 @@ tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator, 
     t->alloc = a;
     size_t n = (size_t)w * (size_t)h;
     t->d = tn__alloc(&a, n * 8 * sizeof(int16_t));
-    if (!t->d) {
+    t->forced = tn__alloc(&a, n);
+    if (!t->d || !t->forced) {
+        tn__free(&a, t->d, n * 8 * sizeof(int16_t));
+        tn__free(&a, t->forced, n);
         tn__free(&a, t, sizeof *t);
         return TN_E_NOMEM;
     }
@@ -66,6 +82,19 @@ tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator, 
     int16_t *d = t->d;
 #define F(X, Y) pfree(p, w, h, (X), (Y))
 #define D(X, Y, K) d[((size_t)(Y) * (size_t)w + (size_t)(X)) * 8 + (size_t)(K)]
+    /* forced neighbours of each straight arrival (the pruning rules of jps.c) */
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            uint32_t f = 0;
+            for (int side = 0; side < 2; side++) {
+                int32_t sd = side ? 1 : -1;
+                f |= F(x, y + sd) && !F(x - 1, y + sd) ? FORCED_BIT(0, side) : 0u; /* E */
+                f |= F(x, y + sd) && !F(x + 1, y + sd) ? FORCED_BIT(1, side) : 0u; /* W */
+                f |= F(x + sd, y) && !F(x + sd, y - 1) ? FORCED_BIT(2, side) : 0u; /* S */
+                f |= F(x + sd, y) && !F(x + sd, y + 1) ? FORCED_BIT(3, side) : 0u; /* N */
+            }
+            t->forced[(size_t)y * (size_t)w + (size_t)x] = (uint8_t)f;
+        }
     /* straight runs: E and W along rows, S and N along columns */
     for (int32_t y = 0; y < h; y++) {
         for (int32_t x = w - 1; x >= 0; x--) {
@@ -129,12 +158,13 @@ void tn_jump_table_destroy(tn_jump_table *t)
         return;
     tn_allocator a = t->alloc;
     tn__free(&a, t->d, (size_t)t->w * (size_t)t->h * 8 * sizeof(int16_t));
+    tn__free(&a, t->forced, (size_t)t->w * (size_t)t->h);
     tn__free(&a, t, sizeof *t);
 }
 
 size_t tn_jump_table_memory_bytes(const tn_jump_table *t)
 {
-    return t ? sizeof *t + (size_t)t->w * (size_t)t->h * 8 * sizeof(int16_t) : 0;
+    return t ? sizeof *t + (size_t)t->w * (size_t)t->h * (8 * sizeof(int16_t) + 1) : 0;
 }
 
 bool tn_jump_table_current(const tn_jump_table *t, const tn_map *map)
@@ -167,7 +197,7 @@ static inline const int16_t *row_at(const tn_search *s, int32_t x, int32_t y)
 }
 
 /* Steps of the jump from (x, y) along k (entries `row`), 0 when it finds nothing. */
-static int32_t jump_steps(const tn_search *s, const int16_t *row, int32_t x, int32_t y, uint32_t k)
+TN_INLINE int32_t jump_steps(const tn_search *s, const int16_t *row, int32_t x, int32_t y, uint32_t k)
 {
     int32_t v = row[k];
     int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
@@ -210,22 +240,15 @@ static int32_t jump_steps(const tn_search *s, const int16_t *row, int32_t x, int
     return v > 0 ? v : 0;
 }
 
-/* The moves JPS expands at (x, y) reached by move k (see tn__jpsp_expand). */
-static uint32_t next_moves(const tn_search *s, int32_t x, int32_t y, uint32_t k)
+/* The moves JPS expands at cell i reached by move k (see tn__jpsp_expand). */
+static inline uint32_t next_moves(const tn_search *s, int32_t i, uint32_t k)
 {
-    const uint8_t *p = s->pass;
-    int32_t w = s->w, h = s->h;
-    int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
-    if (dx && dy)
+    if (k >= 4) {
+        int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
         return 1u << (dx > 0 ? 0 : 1) | 1u << (dy > 0 ? 2 : 3) | 1u << k;
-    uint32_t m = 1u << k;
-    for (int32_t sd = -1; sd <= 1; sd += 2) {
-        if (dy == 0 && pfree(p, w, h, x, y + sd) && !pfree(p, w, h, x - dx, y + sd))
-            m |= 1u << (sd > 0 ? 2 : 3) | 1u << (dx > 0 ? (sd > 0 ? 4 : 5) : (sd > 0 ? 6 : 7));
-        if (dx == 0 && pfree(p, w, h, x + sd, y) && !pfree(p, w, h, x + sd, y - dy))
-            m |= 1u << (sd > 0 ? 0 : 1) | 1u << (sd > 0 ? (dy > 0 ? 4 : 5) : (dy > 0 ? 6 : 7));
     }
-    return m;
+    uint32_t f = (uint32_t)s->q.jump_table->forced[i] >> (2 * k) & 3u;
+    return 1u << k | FORCED_MOVES[k][f];
 }
 
 /* Successor of (x, y) in direction k, if any (none when the goal bounds `bx` of the cell rule
@@ -236,13 +259,23 @@ static uint32_t next_moves(const tn_search *s, int32_t x, int32_t y, uint32_t k)
  * shortest path to the goal passes there, and the node is dropped. Only the move it arrived by:
  * expanding it would only go on the same way, so the jump goes on instead (the node is passed
  * over; the path rebuild walks straight through it). Otherwise the node is generated. */
-static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t x, int32_t y,
-                    double g, uint32_t k)
+TN_INLINE void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t x, int32_t y,
+                       double g, uint32_t k)
 {
     const int32_t gx = s->goal_x, gy = s->goal_y;
     if (bx && !tn__goal_allows(bx, k, gx, gy))
         return;
     const int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
+    const double unit = k < 4 ? s->straight : s->diagonal;
+    if (!bx) { /* no bounds: no look-ahead */
+        int32_t steps = jump_steps(s, row, x, y, k);
+        if (steps == 0)
+            return;
+        x += steps * dx;
+        y += steps * dy;
+        search_relax(s, (uint32_t)(y * s->w + x), x, y, g + unit * (double)steps, k);
+        return;
+    }
     int32_t total = 0;
     for (;;) {
         int32_t steps = jump_steps(s, row, x, y, k);
@@ -251,11 +284,11 @@ static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t
         total += steps;
         x += steps * dx;
         y += steps * dy;
-        if (!s->gb || (x == gx && y == gy))
+        if (x == gx && y == gy)
             break;
         const int16_t *tb = tn__goal_boxes(s->gb, y * s->w + x);
         uint32_t allowed = 0;
-        for (uint32_t m = next_moves(s, x, y, k); m; m &= m - 1) {
+        for (uint32_t m = next_moves(s, y * s->w + x, k); m; m &= m - 1) {
             uint32_t d = (uint32_t)__builtin_ctz(m);
             allowed |= tn__goal_allows(tb, d, gx, gy) ? 1u << d : 0u;
         }
@@ -266,8 +299,7 @@ static void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t
         row = row_at(s, x, y);
     }
     prefetch_node(s, y * s->w + x);
-    search_relax(s, (uint32_t)(y * s->w + x), x, y,
-                 g + (k < 4 ? s->straight : s->diagonal) * (double)total, k);
+    search_relax(s, (uint32_t)(y * s->w + x), x, y, g + unit * (double)total, k);
 }
 
 static inline const int16_t *bounds_at(const tn_search *s, int32_t x, int32_t y)
@@ -285,28 +317,35 @@ void tn__jpsp_expand_start(tn_search *s)
 
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
 {
-    const uint8_t *p = s->pass;
-    int32_t w = s->w, h = s->h;
+    const int32_t i = y * s->w + x;
     const int16_t *row = row_at(s, x, y);
     const int16_t *bx = bounds_at(s, x, y);
     int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
-    if (dy == 0) {
-        jp_succ(s, row, bx, x, y, g, dir);
-        for (int32_t sd = -1; sd <= 1; sd += 2)
-            if (pfree(p, w, h, x, y + sd) && !pfree(p, w, h, x - dx, y + sd)) {
-                jp_succ(s, row, bx, x, y, g, sd > 0 ? 2u : 3u);
-                jp_succ(s, row, bx, x, y, g, dx > 0 ? (sd > 0 ? 4u : 5u) : (sd > 0 ? 6u : 7u));
+    /* the moves in a fixed order (it decides ties): straight arrival, the natural move then
+     * each forced side (-1, +1) with its straight and diagonal moves; diagonal arrival, its
+     * horizontal part, vertical part, then itself */
+    uint32_t order[5];
+    int n = 0;
+    if (dy == 0 || dx == 0) {
+        uint32_t f = (uint32_t)s->q.jump_table->forced[i] >> (2 * dir);
+        order[n++] = dir;
+        for (int side = 0; side < 2; side++) {
+            if (!(f >> side & 1u))
+                continue;
+            int32_t sd = side ? 1 : -1;
+            if (dy == 0) {
+                order[n++] = sd > 0 ? 2u : 3u;
+                order[n++] = dx > 0 ? (sd > 0 ? 4u : 5u) : (sd > 0 ? 6u : 7u);
+            } else {
+                order[n++] = sd > 0 ? 0u : 1u;
+                order[n++] = sd > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u);
             }
-    } else if (dx == 0) {
-        jp_succ(s, row, bx, x, y, g, dir);
-        for (int32_t sd = -1; sd <= 1; sd += 2)
-            if (pfree(p, w, h, x + sd, y) && !pfree(p, w, h, x + sd, y - dy)) {
-                jp_succ(s, row, bx, x, y, g, sd > 0 ? 0u : 1u);
-                jp_succ(s, row, bx, x, y, g, sd > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u));
-            }
+        }
     } else {
-        jp_succ(s, row, bx, x, y, g, dx > 0 ? 0u : 1u);
-        jp_succ(s, row, bx, x, y, g, dy > 0 ? 2u : 3u);
-        jp_succ(s, row, bx, x, y, g, dir);
+        order[n++] = dx > 0 ? 0u : 1u;
+        order[n++] = dy > 0 ? 2u : 3u;
+        order[n++] = dir;
     }
+    for (int k = 0; k < n; k++)
+        jp_succ(s, row, bx, x, y, g, order[k]);
 }

@@ -707,39 +707,35 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
             c = (pnode){c.i - d, c.x - dx, c.y - dy};
             continue;
         }
-        /* first the segment's length: its far end is the first node back along the ray that
-         * is the start, or expanded with a cost that fits; then its cells */
+        /* the segment's far end is the first node back along the ray that is the start, or
+         * expanded with a cost that fits; its cells are written on the way while they fit */
         if (gi < 0.0)
             gi = node_g(s, c.i, c.x, c.y);
         const double unit = dir < 4 ? s->straight : s->diagonal;
         const double tol = 1e-9 * (gi + 1.0);
-        int32_t k = 0;
+        const int32_t room = top - n; /* cells that still fit, from out[top - 1 - n] down */
+        tn_cell *o = out + (top - 1 - n);
+        int32_t k = 0, x = c.x, y = c.y;
         double gp = 0.0; /* the cost of the far end */
         for (int32_t i = c.i;;) {
             /* expanded nodes only: an open tag has bit 31 set, which no generation has, and
              * the start is expanded */
             do {
+                if (k < room)
+                    o[-k] = (tn_cell){x, y};
+                x -= dx;
+                y -= dy;
                 i -= d;
                 k++;
             } while ((tag[i] >> 3) != gen);
             if (i == start)
                 break;
-            gp = node_g(s, i, c.x - k * dx, c.y - k * dy);
+            gp = node_g(s, i, x, y);
             if (fabs(gp + unit * (double)k - gi) <= tol)
                 break;
         }
-        TN_ASSERT(c.x - k * dx >= 0 && c.y - k * dy >= 0 && c.x - k * dx < w &&
-                  c.y - k * dy < s->h);
-        if (n + k <= top) { /* all k cells fit: no test per cell */
-            tn_cell *o = out + (top - n - k);
-            const int32_t x0 = c.x - (k - 1) * dx, y0 = c.y - (k - 1) * dy;
-            for (int32_t j = 0; j < k; j++) /* o[k - 1] = c, o[0] = the cell after the far end */
-                o[j] = (tn_cell){x0 + j * dx, y0 + j * dy};
-            n += k;
-        } else {
-            for (int32_t j = 0; j < k; j++)
-                PUT(((pnode){0, c.x - j * dx, c.y - j * dy}));
-        }
+        TN_ASSERT(x >= 0 && y >= 0 && x < w && y < s->h);
+        n += k;
         nd += dir >= 4 ? k : 0;
         c = (pnode){c.i - k * d, c.x - k * dx, c.y - k * dy};
         gi = gp; /* the next segment ends where this one starts */
