@@ -197,7 +197,8 @@ static inline const int16_t *row_at(const tn_search *s, int32_t x, int32_t y)
 }
 
 /* Steps of the jump from (x, y) along k (entries `row`), 0 when it finds nothing. */
-TN_INLINE int32_t jump_steps(const tn_search *s, const int16_t *row, int32_t x, int32_t y, uint32_t k)
+TN_INLINE int32_t jump_steps(const tn_search *s, const int16_t *row, int32_t x, int32_t y,
+                             uint32_t k)
 {
     int32_t v = row[k];
     int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
