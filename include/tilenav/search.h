@@ -198,11 +198,11 @@ TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_ma
 
 /// @name Precomputed jump tables (JPS+)
 /// For each cell and each of the 8 directions, the distance to the next jump point or to the
-/// wall, under the same rules as TN_ALGO_JPS. Queries with TN_ALGO_JPS_PLUS then jump by table
-/// look-ups instead of scanning. A table is read-only once built: any number of threads may
-/// use one table (and one map) at once, each with its own ::tn_search. It describes one map
-/// revision; after an edit, queries return TN_E_MAP_CHANGED until it is rebuilt.
-/// Memory: 16 bytes per cell. Maps up to 32767 cells wide and high.
+/// wall, under the same rules as TN_ALGO_JPS, and which sides have forced neighbours. Queries
+/// with TN_ALGO_JPS_PLUS then jump by table look-ups instead of scanning. A table is read-only once
+/// built: any number of threads may use one table (and one map) at once, each with its own
+/// ::tn_search. It describes one map revision; after an edit, queries return TN_E_MAP_CHANGED until
+/// it is rebuilt. Memory: 17 bytes per cell. Maps up to 32767 cells wide and high.
 /// @{
 /// Build the table of `map` (any costs; queries still need a uniform-cost map).
 /// @return TN_E_INVALID_ARG, TN_E_TOO_LARGE (a side past 32767), TN_E_NOMEM.
