@@ -654,9 +654,18 @@ int32_t tn__jps_direct(const tn_search *s, tn_cell *out, int32_t cap, bool *writ
     const line l = line_of(s);
     tn_cell *o = out && cap > l.nd + l.ns ? out : NULL;
     *written = o != NULL;
-    if (walk_line(s, &l, DIRECT_DIAGONAL_FIRST, o))
+    /* With goal bounds, a line is walked only when the box of its first move at the start holds
+     * the goal. The diagonal-first line is canonical, so when it is free its first move's box
+     * holds the goal: the test skips only lines that are blocked. The straight-first line is
+     * not canonical (its turn has no forced neighbour, in general), so the test may skip a free
+     * one; the search then finds a path of the same cost. */
+    const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, s->start) : NULL;
+    const uint32_t diag = dir_of(l.dx, l.dy), straight = dir_of(l.sdx, l.sdy);
+    if ((!bx || tn__goal_allows(bx, l.nd > 0 ? diag : straight, s->goal_x, s->goal_y)) &&
+        walk_line(s, &l, DIRECT_DIAGONAL_FIRST, o))
         return DIRECT_DIAGONAL_FIRST;
-    if (l.nd > 0 && l.ns > 0 && walk_line(s, &l, DIRECT_STRAIGHT_FIRST, o))
+    if (l.nd > 0 && l.ns > 0 && (!bx || tn__goal_allows(bx, straight, s->goal_x, s->goal_y)) &&
+        walk_line(s, &l, DIRECT_STRAIGHT_FIRST, o))
         return DIRECT_STRAIGHT_FIRST;
     return DIRECT_NONE;
 }
