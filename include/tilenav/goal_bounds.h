@@ -9,7 +9,9 @@
 /// cell t for which the move begins a *canonical* shortest path from the cell to t (the
 /// diagonal-first paths JPS searches; ties included). Some shortest path between two cells is
 /// always canonical and its suffixes are too, so pruning by the boxes never removes the path
-/// JPS follows: queries stay optimal. On Moving AI's den520d JPS+ expands 28 nodes per query
+/// JPS follows: queries stay optimal. JPS+ also reads the boxes of each node a jump lands
+/// on: it drops the node when none of its moves can lead to the goal, and jumps on past it
+/// when only the move it arrived by can. On Moving AI's den520d JPS+ expands 18 nodes per query
 /// with the bounds instead of 95.
 ///
 /// Cost: building runs one canonical Dijkstra search from every passable cell, about
