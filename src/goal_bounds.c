@@ -50,7 +50,8 @@ typedef struct gb_work {
     uint8_t *arrive;  /* moves the cell is reached by on shortest paths */
     int32_t *ring[3]; /* the buckets' cells (a cell is in a bucket at most once) */
     int32_t count[3];
-    uint8_t *legal; /* per cell: the moves allowed from it */
+    uint8_t *legal;  /* per cell: the moves allowed from it */
+    uint8_t *forced; /* per cell: tn__jps_forced() */
 } gb_work;
 
 static void work_free(const tn_allocator *a, gb_work *k, size_t cells)
@@ -64,6 +65,7 @@ static void work_free(const tn_allocator *a, gb_work *k, size_t cells)
     for (int r = 0; r < 3; r++)
         tn__free(a, k->ring[r], cells * sizeof *k->ring[r]);
     tn__free(a, k->legal, cells);
+    tn__free(a, k->forced, cells);
 }
 
 static bool work_alloc(const tn_allocator *a, gb_work *k, size_t cells)
@@ -80,11 +82,13 @@ static bool work_alloc(const tn_allocator *a, gb_work *k, size_t cells)
         ok = ok && k->ring[r];
     }
     k->legal = tn__alloc(a, cells);
-    return ok && k->legal;
+    k->forced = tn__alloc(a, cells);
+    return ok && k->legal && k->forced;
 }
 
-/* The moves allowed from every cell: target free, both orthogonal cells free for a diagonal. */
-static void legal_moves(const uint8_t *pass, int32_t w, int32_t h, uint8_t *legal)
+/* The moves allowed from every cell (target free, both orthogonal cells free for a diagonal)
+ * and its forced bits. */
+static void legal_moves(const uint8_t *pass, int32_t w, int32_t h, uint8_t *legal, uint8_t *forced)
 {
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) {
@@ -98,53 +102,12 @@ static void legal_moves(const uint8_t *pass, int32_t w, int32_t h, uint8_t *lega
                     m |= (uint8_t)(ok ? 1u << d : 0u);
                 }
             legal[y * w + x] = m;
+            forced[y * w + x] = (uint8_t)tn__jps_forced(pass, w, h, x, y);
         }
-}
-
-static inline bool cell_free(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
-{
-    return x >= 0 && y >= 0 && x < w && y < h && pass[y * w + x];
-}
-
-static inline uint32_t dir_bit(int32_t dx, int32_t dy)
-{
-    uint32_t d = dy == 0   ? (dx > 0 ? 0u : 1u)
-                 : dx == 0 ? (dy > 0 ? 2u : 3u)
-                           : (dx > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u));
-    return 1u << d;
-}
-
-/* The canonical successors of (x, y) reached by the moves `arrive` (jps.c's pruning rules),
- * as a set of moves; all of them at the source (`arrive` empty). */
-static uint32_t canonical_moves(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y,
-                                uint32_t arrive)
-{
-    if (!arrive)
-        return 0xffu;
-    uint32_t m = 0;
-    for (uint32_t a = arrive; a; a &= a - 1) {
-        int d = __builtin_ctz(a);
-        int32_t dx = tn__dir_dx[d], dy = tn__dir_dy[d];
-        if (dy == 0) {
-            m |= dir_bit(dx, 0);
-            for (int32_t sd = -1; sd <= 1; sd += 2)
-                if (cell_free(pass, w, h, x, y + sd) && !cell_free(pass, w, h, x - dx, y + sd))
-                    m |= dir_bit(0, sd) | dir_bit(dx, sd);
-        } else if (dx == 0) {
-            m |= dir_bit(0, dy);
-            for (int32_t sd = -1; sd <= 1; sd += 2)
-                if (cell_free(pass, w, h, x + sd, y) && !cell_free(pass, w, h, x + sd, y - dy))
-                    m |= dir_bit(sd, 0) | dir_bit(sd, dy);
-        } else {
-            m |= dir_bit(dx, 0) | dir_bit(0, dy) | dir_bit(dx, dy);
-        }
-    }
-    return m;
 }
 
 /* The boxes of source `src` (number `num`): one canonical Dijkstra search. */
-static void bound_source(const tn_goal_bounds *gb, gb_work *k, const uint8_t *pass, int32_t src,
-                         uint32_t num)
+static void bound_source(const tn_goal_bounds *gb, gb_work *k, int32_t src, uint32_t num)
 {
     const int32_t w = gb->w;
     const double S = gb->straight, D = gb->diagonal, inv = 1.0 / S;
@@ -188,9 +151,11 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, const uint8_t *pa
             }
             const int32_t pa = k->sa[p], pd = k->sd[p];
             uint32_t moves = k->legal[p];
-            if (p != src) {
-                const int32_t py = row_of_index(gb->wdiv, (uint32_t)p), px = p - py * w;
-                moves &= canonical_moves(pass, w, gb->h, px, py, k->arrive[p]);
+            if (p != src) { /* the canonical successors of the moves p was reached by */
+                uint32_t canon = 0;
+                for (uint32_t a = k->arrive[p]; a; a &= a - 1)
+                    canon |= tn__jps_moves((uint32_t)__builtin_ctz(a), k->forced[p]);
+                moves &= canon;
             }
             for (uint32_t m = moves; m; m &= m - 1) {
                 const int d = __builtin_ctz(m);
@@ -282,11 +247,11 @@ tn_status tn_goal_bounds_build(const tn_map *map, const tn_moves *moves,
     memset(&k, 0, sizeof k);
     bool ok = gb->box && work_alloc(&a, &k, cells);
     if (ok) {
-        legal_moves(g.pass, g.w, g.h, k.legal);
+        legal_moves(g.pass, g.w, g.h, k.legal, k.forced);
         uint32_t num = 0;
         for (size_t i = 0; i < cells; i++) {
             if (g.pass[i]) {
-                bound_source(gb, &k, g.pass, (int32_t)i, ++num);
+                bound_source(gb, &k, (int32_t)i, ++num);
             } else {
                 int16_t *box = gb->box + i * 32;
                 for (int d = 0; d < 8; d++) {

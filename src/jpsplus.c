@@ -20,25 +20,8 @@ struct tn_jump_table {
     uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
     int32_t w, h;
     int16_t *d;      /* cells * 8, direction order E, W, S, N, SE, NE, SW, NW */
-    uint8_t *forced; /* per cell, FORCED_BIT(a, side): arriving by straight move a (E, W, S,
-                        N), the side (0: -1, 1: +1) has a forced neighbour */
+    uint8_t *forced; /* per cell, tn__jps_forced() */
 };
-
-#define FORCED_BIT(a, side) (1u << (2 * (a) + (side)))
-
-/* The moves a forced side adds after straight move a, by the two forced bits of a:
- * for E/W the vertical step and the diagonal towards that side, for S/N the horizontal ones. */
-static const uint8_t FORCED_MOVES[4][4] = {
-    {0, 1u << 3 | 1u << 5, 1u << 2 | 1u << 4, 1u << 3 | 1u << 5 | 1u << 2 | 1u << 4}, /* E */
-    {0, 1u << 3 | 1u << 7, 1u << 2 | 1u << 6, 1u << 3 | 1u << 7 | 1u << 2 | 1u << 6}, /* W */
-    {0, 1u << 1 | 1u << 6, 1u << 0 | 1u << 4, 1u << 1 | 1u << 6 | 1u << 0 | 1u << 4}, /* S */
-    {0, 1u << 1 | 1u << 7, 1u << 0 | 1u << 5, 1u << 1 | 1u << 7 | 1u << 0 | 1u << 5}, /* N */
-};
-
-static inline bool pfree(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
-{
-    return x >= 0 && y >= 0 && x < w && y < h && pass[(size_t)y * (size_t)w + (size_t)x];
-}
 
 /* Next value along a run: 1 when the next cell is a jump point, else extend its entry. */
 static inline int16_t extend(int16_t next, bool next_is_jp)
@@ -80,21 +63,12 @@ tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator, 
     t->h = h;
     const uint8_t *p = tn_map_passable_data(map);
     int16_t *d = t->d;
-#define F(X, Y) pfree(p, w, h, (X), (Y))
+#define F(X, Y) tn__pass_at(p, w, h, (X), (Y))
 #define D(X, Y, K) d[((size_t)(Y) * (size_t)w + (size_t)(X)) * 8 + (size_t)(K)]
     /* forced neighbours of each straight arrival (the pruning rules of jps.c) */
     for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++) {
-            uint32_t f = 0;
-            for (int side = 0; side < 2; side++) {
-                int32_t sd = side ? 1 : -1;
-                f |= F(x, y + sd) && !F(x - 1, y + sd) ? FORCED_BIT(0, side) : 0u; /* E */
-                f |= F(x, y + sd) && !F(x + 1, y + sd) ? FORCED_BIT(1, side) : 0u; /* W */
-                f |= F(x + sd, y) && !F(x + sd, y - 1) ? FORCED_BIT(2, side) : 0u; /* S */
-                f |= F(x + sd, y) && !F(x + sd, y + 1) ? FORCED_BIT(3, side) : 0u; /* N */
-            }
-            t->forced[(size_t)y * (size_t)w + (size_t)x] = (uint8_t)f;
-        }
+        for (int32_t x = 0; x < w; x++)
+            t->forced[(size_t)y * (size_t)w + (size_t)x] = (uint8_t)tn__jps_forced(p, w, h, x, y);
     /* straight runs: E and W along rows, S and N along columns */
     for (int32_t y = 0; y < h; y++) {
         for (int32_t x = w - 1; x >= 0; x--) {
@@ -244,12 +218,7 @@ TN_INLINE int32_t jump_steps(const tn_search *s, const int16_t *row, int32_t x, 
 /* The moves JPS expands at cell i reached by move k (see tn__jpsp_expand). */
 static inline uint32_t next_moves(const tn_search *s, int32_t i, uint32_t k)
 {
-    if (k >= 4) {
-        int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
-        return 1u << (dx > 0 ? 0 : 1) | 1u << (dy > 0 ? 2 : 3) | 1u << k;
-    }
-    uint32_t f = (uint32_t)s->q.jump_table->forced[i] >> (2 * k) & 3u;
-    return 1u << k | FORCED_MOVES[k][f];
+    return tn__jps_moves(k, s->q.jump_table->forced[i]);
 }
 
 /* Successor of (x, y) in direction k, if any (none when the goal bounds `bx` of the cell rule

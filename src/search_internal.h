@@ -486,6 +486,60 @@ void tn__jpsp_expand_start(tn_search *s);
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 size_t tn__jps_bytes(const tn_search *s);
 
+/* ---- JPS's pruning rules as move sets (8 neighbours, no corner cutting) ---------------
+ * One definition for the jump table (jpsplus.c) and the goal bounds' canonical Dijkstra
+ * (goal_bounds.c); jps.c applies the same rules on its bitsets. Moves are numbered as
+ * tn__dir_dx/dy (E, W, S, N, SE, NE, SW, NW). After a straight move a, the side -1 (side
+ * bit 0) or +1 (side bit 1) is forced when its cell is free while the cell beside the one
+ * arrived from is blocked. */
+#define TN_FORCED_BIT(a, side) (1u << (2 * (a) + (side)))
+
+TN_INLINE bool tn__pass_at(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < w && y < h && pass[(size_t)y * (size_t)w + (size_t)x];
+}
+
+/* The forced sides of cell (x, y) for the four straight arrivals, TN_FORCED_BIT(a, side). */
+TN_INLINE uint32_t tn__jps_forced(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
+{
+    uint32_t f = 0;
+    for (uint32_t side = 0; side < 2; side++) {
+        int32_t sd = side ? 1 : -1;
+        bool row = tn__pass_at(pass, w, h, x, y + sd), col = tn__pass_at(pass, w, h, x + sd, y);
+        f |= row && !tn__pass_at(pass, w, h, x - 1, y + sd) ? TN_FORCED_BIT(0, side) : 0u;
+        f |= row && !tn__pass_at(pass, w, h, x + 1, y + sd) ? TN_FORCED_BIT(1, side) : 0u;
+        f |= col && !tn__pass_at(pass, w, h, x + sd, y - 1) ? TN_FORCED_BIT(2, side) : 0u;
+        f |= col && !tn__pass_at(pass, w, h, x + sd, y + 1) ? TN_FORCED_BIT(3, side) : 0u;
+    }
+    return f;
+}
+
+/* The two moves a forced side adds after straight move a: the straight step to that side and
+ * the diagonal between a and it. */
+TN_INLINE uint32_t tn__jps_side_moves(uint32_t a, uint32_t side)
+{
+    switch (a) {
+    case 0: return side ? (1u << 2 | 1u << 4) : (1u << 3 | 1u << 5);  /* E: S, SE | N, NE */
+    case 1: return side ? (1u << 2 | 1u << 6) : (1u << 3 | 1u << 7);  /* W: S, SW | N, NW */
+    case 2: return side ? (1u << 0 | 1u << 4) : (1u << 1 | 1u << 6);  /* S: E, SE | W, SW */
+    default: return side ? (1u << 0 | 1u << 5) : (1u << 1 | 1u << 7); /* N: E, NE | W, NW */
+    }
+}
+
+/* The moves JPS expands at a cell reached by move k, given the cell's forced bits: after a
+ * straight move the same move and what the forced sides add; after a diagonal move its two
+ * straight parts and itself. */
+TN_INLINE uint32_t tn__jps_moves(uint32_t k, uint32_t forced)
+{
+    if (k >= 4)
+        return 1u << (k == 4 || k == 5 ? 0 : 1) | 1u << (k == 4 || k == 6 ? 2 : 3) | 1u << k;
+    uint32_t m = 1u << k;
+    for (uint32_t side = 0; side < 2; side++)
+        if (forced & TN_FORCED_BIT(k, side))
+            m |= tn__jps_side_moves(k, side);
+    return m;
+}
+
 /* Goal bounds (goal_bounds.c), read by search.c, jps.c and jpsplus.c. */
 #define TN_COOKIE_GB 0x47424e44u
 struct tn_goal_bounds {
