@@ -15,7 +15,7 @@
 /// with the bounds instead of 95.
 ///
 /// Cost: building runs one canonical Dijkstra search from every passable cell, about
-/// 30 ns * P^2 for P passable cells (22 to 24 s for the 28,000 passable cells of den520d, on
+/// 20 ns * P^2 for P passable cells (16 to 19 s for the 28,000 passable cells of den520d, on
 /// one core of the machine in docs/BENCHMARKS.md): an offline step for maps that do not change,
 /// done once and shared by every query. Memory: 64 bytes per cell (8 boxes of four 16-bit
 /// coordinates). Limits: sides up to 32767, at most TN_GOAL_BOUNDS_MAX_PASSABLE passable cells.
@@ -42,7 +42,7 @@ extern "C" {
 typedef struct tn_goal_bounds tn_goal_bounds;
 
 /// Most passable cells a map may have for tn_goal_bounds_build(): the build time grows with
-/// their square (about 9 minutes at this limit).
+/// their square (about 6 minutes at this limit).
 #define TN_GOAL_BOUNDS_MAX_PASSABLE (1 << 17)
 
 /// Build the bounds of `map` under `moves` (8 neighbours without corner cutting; exact or
