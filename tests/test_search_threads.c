@@ -1,5 +1,6 @@
-/* Several threads query one shared map at once, each with its own search context; every
- * result must equal the single-threaded one. Run under ThreadSanitizer in CI. */
+/* Several threads query one shared map at once, each with its own search context (sharing one
+ * jump table and one set of goal bounds); every result must equal the single-threaded one. Run
+ * under ThreadSanitizer in CI. */
 #include "support.h"
 
 #include <pthread.h>
@@ -21,7 +22,8 @@ typedef struct answer {
 
 typedef struct job {
     const tn_map *map;
-    const tn_jump_table *table; /* shared, read-only */
+    const tn_jump_table *table;   /* shared, read-only */
+    const tn_goal_bounds *bounds; /* shared, read-only */
     const tn_cell *starts, *goals;
     answer out[NQUERIES];
     int ok;
@@ -54,6 +56,8 @@ static void run_queries(job *j)
         q.algo = (tn_algo)(k % 4);
         q.jump_table = j->table;
         q.closest = k % 11 == 0;
+        if (k % 3 == 0)
+            q.goal_bounds = j->bounds; /* used by JPS and JPS+, ignored by the others */
         tn_search_result res;
         memset(&res, 0, sizeof res);
         answer *a = &j->out[k];
@@ -106,12 +110,15 @@ static void test_threads_share_one_map(void **state)
     job *jobs = calloc(NTHREADS, sizeof *jobs);
     tn_jump_table *jt = NULL;
     assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
-    *ref = (job){.map = m, .table = jt, .starts = starts, .goals = goals};
+    tn_goal_bounds *gb = NULL;
+    tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
+    *ref = (job){.map = m, .table = jt, .bounds = gb, .starts = starts, .goals = goals};
     run_queries(ref);
     assert_true(ref->ok);
     pthread_t th[NTHREADS];
     for (int t = 0; t < NTHREADS; t++) {
-        jobs[t] = (job){.map = m, .table = jt, .starts = starts, .goals = goals};
+        jobs[t] = (job){.map = m, .table = jt, .bounds = gb, .starts = starts, .goals = goals};
         assert_int_equal(pthread_create(&th[t], NULL, thread_main, &jobs[t]), 0);
     }
     for (int t = 0; t < NTHREADS; t++)
@@ -131,6 +138,7 @@ static void test_threads_share_one_map(void **state)
     }
     assert_true(found > NTHREADS * NQUERIES / 4);
     tn_jump_table_destroy(jt);
+    tn_goal_bounds_destroy(gb);
     free(jobs);
     free(ref);
     free(starts);
