@@ -95,3 +95,14 @@ tn_map *tn_test_random_map(int32_t w, int32_t h, double p, uint64_t seed)
             }
     return m;
 }
+
+tn_cell tn_test_random_open_cell(const tn_map *m, tn_test_rng *r)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    for (;;) {
+        tn_cell c = {(int32_t)tn_test_below(r, (uint32_t)w),
+                     (int32_t)tn_test_below(r, (uint32_t)h)};
+        if (tn_map_passable(m, c.x, c.y))
+            return c;
+    }
+}

@@ -36,5 +36,8 @@ tn_map *tn_test_blank_map(int32_t w, int32_t h, int32_t tw, int32_t th);
 tn_map *tn_test_map_from_rows(const char *const *rows, int32_t h);
 /* A random W x H map: each cell a wall with probability p (seeded). */
 tn_map *tn_test_random_map(int32_t w, int32_t h, double p, uint64_t seed);
+/* A random passable cell of the map (column, then row drawn from r until one is open; the map
+ * must have one). */
+tn_cell tn_test_random_open_cell(const tn_map *m, tn_test_rng *r);
 
 #endif

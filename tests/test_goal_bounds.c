@@ -210,43 +210,42 @@ static void check_canonical_cover(const tn_map *m, const tn_moves *mv, const tn_
     free(d);
 }
 
-static void test_boxes_hold_canonical_paths(void **state)
-{
-    (void)state;
-    static const int32_t sizes[][2] = {{4, 3}, {8, 6}, {10, 7}, {3, 9}};
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        for (int costs = 0; costs < 2; costs++)
-            for (uint64_t seed = 1; seed <= 3; seed++) {
-                tn_map *m =
-                    tn_test_random_map(sizes[k][0], sizes[k][1], 0.1 * (double)seed, seed * 13 + k);
-                tn_moves mv = {TN_DIAGONAL_NO_CUT, costs ? TN_COSTS_10_14 : TN_COSTS_EXACT};
-                tn_goal_bounds *gb = NULL;
-                assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
-                check_canonical_cover(m, &mv, gb);
-                tn_goal_bounds_destroy(gb);
-                tn_map_destroy(m);
-            }
-}
+/* Run `check` on the bounds of seeded random maps of the given sizes (wall probability
+ * p_step * seed for seeds 1..3), with exact and 10/14 costs. */
+typedef void (*bounds_check)(const tn_map *m, const tn_moves *mv, const tn_goal_bounds *gb);
 
-static void test_boxes_against_oracle(void **state)
+static void on_random_maps(const int32_t (*sizes)[2], size_t nsizes, double p_step,
+                           uint64_t seed_mul, bounds_check check)
 {
-    (void)state;
-    static const int32_t sizes[][2] = {{1, 1}, {5, 1}, {1, 6}, {9, 7}, {16, 11}, {23, 9}};
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+    for (size_t k = 0; k < nsizes; k++)
         for (int costs = 0; costs < 2; costs++)
             for (uint64_t seed = 1; seed <= 3; seed++) {
-                tn_map *m =
-                    tn_test_random_map(sizes[k][0], sizes[k][1], 0.12 * (double)seed, seed * 7 + k);
+                tn_map *m = tn_test_random_map(sizes[k][0], sizes[k][1], p_step * (double)seed,
+                                               seed * seed_mul + k);
                 tn_moves mv = {TN_DIAGONAL_NO_CUT, costs ? TN_COSTS_10_14 : TN_COSTS_EXACT};
                 tn_goal_bounds *gb = NULL;
                 assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
                 assert_true(tn_goal_bounds_current(gb, m));
                 assert_true(tn_goal_bounds_memory_bytes(gb) >=
                             (size_t)(sizes[k][0] * sizes[k][1]) * 64u);
-                check_boxes(m, &mv, gb);
+                check(m, &mv, gb);
                 tn_goal_bounds_destroy(gb);
                 tn_map_destroy(m);
             }
+}
+
+static void test_boxes_hold_canonical_paths(void **state)
+{
+    (void)state;
+    static const int32_t sizes[][2] = {{4, 3}, {8, 6}, {10, 7}, {3, 9}};
+    on_random_maps(sizes, sizeof sizes / sizeof sizes[0], 0.1, 13, check_canonical_cover);
+}
+
+static void test_boxes_against_oracle(void **state)
+{
+    (void)state;
+    static const int32_t sizes[][2] = {{1, 1}, {5, 1}, {1, 6}, {9, 7}, {16, 11}, {23, 9}};
+    on_random_maps(sizes, sizeof sizes / sizeof sizes[0], 0.12, 7, check_boxes);
 }
 
 /* A handmade room with a pillar: the boxes of the cell left of the pillar. */
@@ -307,15 +306,8 @@ static void test_queries_with_bounds(void **state)
             double *dist = malloc((size_t)(w * h) * sizeof *dist);
             tn_test_rng r = {k + 1};
             for (int q = 0; q < 60; q++) {
-                tn_cell a, b;
-                do {
-                    a = (tn_cell){(int32_t)tn_test_below(&r, (uint32_t)w),
-                                  (int32_t)tn_test_below(&r, (uint32_t)h)};
-                } while (!tn_map_passable(m, a.x, a.y));
-                do {
-                    b = (tn_cell){(int32_t)tn_test_below(&r, (uint32_t)w),
-                                  (int32_t)tn_test_below(&r, (uint32_t)h)};
-                } while (!tn_map_passable(m, b.x, b.y));
+                tn_cell a = tn_test_random_open_cell(m, &r);
+                tn_cell b = tn_test_random_open_cell(m, &r);
                 tn_oracle_dijkstra(m, &mv, NULL, &a, 1, false, dist);
                 double want = dist[b.y * w + b.x];
                 for (int algo = 0; algo < 2; algo++) {

@@ -29,17 +29,6 @@ static bool close_to(double a, double b)
     return fabs(a - b) <= 1e-6 * (1.0 + fabs(b));
 }
 
-static tn_cell random_open_cell(const tn_map *m, tn_test_rng *r)
-{
-    int32_t w = tn_map_width(m), h = tn_map_height(m);
-    for (;;) {
-        tn_cell c = {(int32_t)tn_test_below(r, (uint32_t)w),
-                     (int32_t)tn_test_below(r, (uint32_t)h)};
-        if (tn_map_passable(m, c.x, c.y))
-            return c;
-    }
-}
-
 /* Scatter mud (gid 2, cost 3) over a fraction of the open cells. */
 static void add_mud(tn_map *m, double p, uint64_t seed)
 {
@@ -166,10 +155,10 @@ static void random_maps(bool mud, bool extra_layer)
                     q.moves.diagonal = POLICIES[p];
                     q.moves.costs = (tn_step_costs)c;
                     q.extra = extra;
-                    tn_cell start = random_open_cell(m, &r);
+                    tn_cell start = tn_test_random_open_cell(m, &r);
                     tn_oracle_dijkstra(m, &q.moves, extra, &start, 1, false, dist);
                     for (int g = 0; g < 12; g++) {
-                        tn_cell goal = random_open_cell(m, &r);
+                        tn_cell goal = tn_test_random_open_cell(m, &r);
                         for (int hk = 0; hk <= (int)TN_HEURISTIC_ZERO; hk++) {
                             q.heuristic = (tn_heuristic)hk;
                             q.algo = TN_ALGO_ASTAR;
@@ -269,11 +258,11 @@ static void test_multi_goal(void **state)
         tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
         tn_test_rng r = {seed};
         for (int k = 0; k < 20; k++) {
-            tn_cell start = random_open_cell(m, &r);
+            tn_cell start = tn_test_random_open_cell(m, &r);
             tn_cell goals[5];
             int32_t ng = 1 + (int32_t)tn_test_below(&r, 5);
             for (int32_t g = 0; g < ng; g++)
-                goals[g] = random_open_cell(m, &r);
+                goals[g] = tn_test_random_open_cell(m, &r);
             tn_query q;
             memset(&q, 0, sizeof q);
             q.algo = k % 2 ? TN_ALGO_DIJKSTRA : TN_ALGO_ASTAR;
@@ -408,7 +397,7 @@ static void test_sliced_equals_one_shot(void **state)
             q.moves.diagonal = POLICIES[k % 4];
             if (q.algo == TN_ALGO_JPS)
                 q.moves.diagonal = TN_DIAGONAL_NO_CUT;
-            tn_cell start = random_open_cell(m, &r), goal = random_open_cell(m, &r);
+            tn_cell start = tn_test_random_open_cell(m, &r), goal = tn_test_random_open_cell(m, &r);
             tn_search_result ra, rb;
             tn_status sa = tn_search_path(one, m, start, goal, &q, a, w * h, &ra);
             assert_int_equal(tn_search_begin(sl, m, start, &goal, 1, &q), TN_IN_PROGRESS);
@@ -473,7 +462,8 @@ static void test_fast_loop_equals_generic(void **state)
                 q.heuristic = heur[k % 3];
                 q.weight = k % 5 == 4 ? 1.5 : 0.0;
                 q.moves.diagonal = TN_DIAGONAL_NO_CUT;
-                tn_cell start = random_open_cell(m, &r), goal = random_open_cell(m, &r);
+                tn_cell start = tn_test_random_open_cell(m, &r),
+                        goal = tn_test_random_open_cell(m, &r);
                 tn_search_result ra, rb;
                 tn_status sa = tn_search_path(one, m, start, goal, &q, a, w * h, &ra);
                 assert_int_equal(tn_search_begin(sl, m, start, &goal, 1, &q), TN_IN_PROGRESS);
@@ -567,7 +557,7 @@ static void test_jps_equals_astar(void **state)
         assert_true(tn_jump_table_current(jt, m));
         tn_test_rng r = {seed};
         for (int k = 0; k < 8; k++) {
-            tn_cell start = random_open_cell(m, &r);
+            tn_cell start = tn_test_random_open_cell(m, &r);
             tn_query qa, qj;
             memset(&qa, 0, sizeof qa);
             qa.moves.costs = (tn_step_costs)(k % 2);
@@ -575,7 +565,7 @@ static void test_jps_equals_astar(void **state)
             qj.algo = TN_ALGO_JPS;
             tn_oracle_dijkstra(m, &qa.moves, NULL, &start, 1, false, dist);
             for (int g = 0; g < 10; g++) {
-                tn_cell goal = random_open_cell(m, &r);
+                tn_cell goal = tn_test_random_open_cell(m, &r);
                 tn_search_result ra, rj;
                 tn_status sa = tn_search_path(s, m, start, goal, &qa, a, w * h, &ra);
                 tn_status sj = tn_search_path(s, m, start, goal, &qj, b, w * h, &rj);
@@ -658,13 +648,13 @@ static void test_jps_direct_line(void **state)
         assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
         tn_test_rng r = {seed * 31};
         for (int k = 0; k < 10; k++) {
-            tn_cell start = random_open_cell(m, &r);
+            tn_cell start = tn_test_random_open_cell(m, &r);
             tn_query q;
             memset(&q, 0, sizeof q);
             q.moves.costs = (tn_step_costs)(k % 2);
             tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
             for (int g = 0; g < 12; g++) {
-                tn_cell goal = random_open_cell(m, &r);
+                tn_cell goal = tn_test_random_open_cell(m, &r);
                 if (goal.x == start.x && goal.y == start.y)
                     continue;
                 int32_t n1 = octile_line(start, goal, true, line);
@@ -759,7 +749,7 @@ static void test_jps_wide_maps(void **state)
     assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
     tn_test_rng q = {5};
     for (int k = 0; k < 300; k++) {
-        tn_cell start = random_open_cell(m, &q), goal = random_open_cell(m, &q);
+        tn_cell start = tn_test_random_open_cell(m, &q), goal = tn_test_random_open_cell(m, &q);
         tn_query qa, qj;
         memset(&qa, 0, sizeof qa);
         qj = qa;
@@ -1005,7 +995,7 @@ static void test_weighted_and_partial(void **state)
     double *dist = malloc((size_t)(w * h) * sizeof *dist);
     tn_test_rng r = {3};
     for (int k = 0; k < 20; k++) {
-        tn_cell start = random_open_cell(m, &r), goal = random_open_cell(m, &r);
+        tn_cell start = tn_test_random_open_cell(m, &r), goal = tn_test_random_open_cell(m, &r);
         tn_query q;
         memset(&q, 0, sizeof q);
         tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
@@ -1231,7 +1221,7 @@ static void test_distance_maps(void **state)
             tn_cell src[3];
             int32_t ns = 1 + (int32_t)(seed % 3);
             for (int32_t j = 0; j < ns; j++)
-                src[j] = random_open_cell(m, &r);
+                src[j] = tn_test_random_open_cell(m, &r);
             const float *ex = k % 3 == 0 ? extra : NULL;
             bool rev = k % 2 == 1;
             assert_int_equal(tn_search_distances(s, m, src, ns, &mv, ex, rev, a, (size_t)(w * h)),
@@ -1276,13 +1266,13 @@ static void test_map_unchanged(void **state)
         q.algo = (tn_algo)(k % 3);
         q.jps_fallback = true;
         q.closest = k % 5 == 0;
-        tn_cell a = random_open_cell(cm, &r), b = random_open_cell(cm, &r);
+        tn_cell a = tn_test_random_open_cell(cm, &r), b = tn_test_random_open_cell(cm, &r);
         tn_search_result res;
         tn_status st = tn_search_path(s, cm, a, b, &q, path, (int32_t)n, &res);
         assert_true(st >= 0);
     }
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
-    tn_cell a = random_open_cell(cm, &r);
+    tn_cell a = tn_test_random_open_cell(cm, &r);
     assert_int_equal(tn_search_distances(s, cm, &a, 1, &mv, NULL, false, dist, n), TN_OK);
     assert_memory_equal(pass, tn_map_passable_data(m), n);
     assert_memory_equal(cost, tn_map_cost_data(m), n * sizeof *cost);
@@ -1348,7 +1338,7 @@ static void test_context_reuse_deterministic(void **state)
         q.algo = (tn_algo)(k % 3);
         q.moves.diagonal = q.algo == TN_ALGO_JPS ? TN_DIAGONAL_NO_CUT : POLICIES[k % 4];
         q.max_expansions = k % 7 == 0 ? 5 : 0;
-        tn_cell st = random_open_cell(m, &r), go = random_open_cell(m, &r);
+        tn_cell st = tn_test_random_open_cell(m, &r), go = tn_test_random_open_cell(m, &r);
         tn_search_result ra, rb;
         tn_status sa = tn_search_path(s, m, st, go, &q, a, w * h, &ra);
         fresh = new_search(w * h);
