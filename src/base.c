@@ -35,6 +35,14 @@ const char *tn_status_str(tn_status status)
     return "unknown status";
 }
 
+bool tn__allocator_of(const tn_allocator *allocator, tn_allocator *out)
+{
+    memset(out, 0, sizeof *out);
+    if (allocator)
+        *out = *allocator;
+    return (out->alloc == NULL) == (out->free == NULL);
+}
+
 void *tn__alloc(const tn_allocator *a, size_t size)
 {
     if (size == 0)

@@ -45,7 +45,6 @@ static inline double cost_of(double S, double D, int32_t a, int32_t b)
 typedef struct gb_work {
     int32_t *sa, *sd; /* straight and diagonal step counts of the best path found */
     uint32_t *stamp;  /* 2 * source number: reached; + 1: done */
-    int32_t *bucket;  /* the bucket the cell's cost falls in */
     uint8_t *first;   /* moves of the source that begin a shortest path to the cell */
     uint8_t *arrive;  /* moves the cell is reached by on shortest paths */
     int32_t *ring[3]; /* the buckets' cells (a cell is in a bucket at most once) */
@@ -59,7 +58,6 @@ static void work_free(const tn_allocator *a, gb_work *k, size_t cells)
     tn__free(a, k->sa, cells * sizeof *k->sa);
     tn__free(a, k->sd, cells * sizeof *k->sd);
     tn__free(a, k->stamp, cells * sizeof *k->stamp);
-    tn__free(a, k->bucket, cells * sizeof *k->bucket);
     tn__free(a, k->first, cells);
     tn__free(a, k->arrive, cells);
     for (int r = 0; r < 3; r++)
@@ -73,10 +71,9 @@ static bool work_alloc(const tn_allocator *a, gb_work *k, size_t cells)
     k->sa = tn__alloc(a, cells * sizeof *k->sa);
     k->sd = tn__alloc(a, cells * sizeof *k->sd);
     k->stamp = tn__calloc(a, cells * sizeof *k->stamp);
-    k->bucket = tn__alloc(a, cells * sizeof *k->bucket);
     k->first = tn__alloc(a, cells);
     k->arrive = tn__alloc(a, cells);
-    bool ok = k->sa && k->sd && k->stamp && k->bucket && k->first && k->arrive;
+    bool ok = k->sa && k->sd && k->stamp && k->first && k->arrive;
     for (int r = 0; r < 3; r++) {
         k->ring[r] = tn__alloc(a, cells * sizeof *k->ring[r]);
         ok = ok && k->ring[r];
@@ -96,14 +93,31 @@ static void legal_moves(const uint8_t *pass, int32_t w, int32_t h, uint8_t *lega
             if (pass[y * w + x])
                 for (int d = 0; d < 8; d++) {
                     int32_t nx = x + tn__dir_dx[d], ny = y + tn__dir_dy[d];
-                    bool ok = nx >= 0 && ny >= 0 && nx < w && ny < h && pass[ny * w + nx];
-                    if (ok && d >= 4)
-                        ok = pass[y * w + nx] && pass[ny * w + x];
+                    bool ok = tn__pass_at(pass, w, h, nx, ny) &&
+                              (d < 4 || (pass[y * w + nx] && pass[ny * w + x]));
                     m |= (uint8_t)(ok ? 1u << d : 0u);
                 }
             legal[y * w + x] = m;
             forced[y * w + x] = (uint8_t)tn__jps_forced(pass, w, h, x, y);
         }
+}
+
+/* Cell i's box of move d: [x0, x1] x [y0, y1], or empty when x0 > x1 (see tn_goal_bounds). */
+static void write_box(const tn_goal_bounds *gb, size_t i, int d, int32_t x0, int32_t y0, int32_t x1,
+                      int32_t y1)
+{
+    int16_t *b = gb->box + i * 32 + 4 * (size_t)d;
+    bool empty = x0 > x1;
+    b[0] = (int16_t)(empty ? INT16_MAX : x0);
+    b[1] = (int16_t)(empty ? INT16_MAX : y0);
+    b[2] = (int16_t)(empty ? INT16_MIN : x1);
+    b[3] = (int16_t)(empty ? INT16_MIN : y1);
+}
+
+/* The bucket of a cost (see gb_work). */
+static inline int32_t bucket_of(double cost, double inv_unit)
+{
+    return (int32_t)(cost * inv_unit);
 }
 
 /* The boxes of source `src` (number `num`): one canonical Dijkstra search. */
@@ -125,7 +139,6 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, int32_t src, uint
     k->sd[src] = 0;
     k->first[src] = 0;
     k->arrive[src] = 0;
-    k->bucket[src] = 0;
     k->count[0] = 1;
     k->count[1] = k->count[2] = 0;
     k->ring[0][0] = src;
@@ -135,7 +148,7 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, int32_t src, uint
         k->count[b % 3] = 0; /* nothing is added to the bucket being emptied */
         for (int32_t e = 0; e < n; e++) {
             const int32_t p = ring[e];
-            if (k->stamp[p] == done || k->bucket[p] != b)
+            if (k->stamp[p] == done || bucket_of(cost_of(S, D, k->sa[p], k->sd[p]), inv) != b)
                 continue; /* an entry left behind when the cell moved to an earlier bucket */
             k->stamp[p] = done;
             const uint8_t fp = k->first[p];
@@ -166,8 +179,10 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, int32_t src, uint
                 const int32_t na = pa + (d < 4), nd = pd + (d >= 4);
                 const uint8_t nf = (uint8_t)(p == src ? 1u << d : fp);
                 const double nk = cost_of(S, D, na, nd);
+                int32_t tb = -1; /* t's bucket so far */
                 if (st == reached) {
                     const double tk = cost_of(S, D, k->sa[t], k->sd[t]);
+                    tb = bucket_of(tk, inv);
                     if (nk == tk) {
                         k->first[t] |= nf;
                         k->arrive[t] |= (uint8_t)(1u << d);
@@ -176,28 +191,20 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, int32_t src, uint
                     if (!(nk < tk))
                         continue;
                 }
-                const int32_t nb = (int32_t)(nk * inv);
+                const int32_t nb = bucket_of(nk, inv);
                 TN_ASSERT(nb > b && nb <= b + 2);
                 k->stamp[t] = reached;
                 k->sa[t] = na;
                 k->sd[t] = nd;
                 k->first[t] = nf;
                 k->arrive[t] = (uint8_t)(1u << d);
-                if (st != reached || k->bucket[t] != nb) {
-                    k->bucket[t] = nb;
+                if (tb != nb) /* not yet waiting in that bucket */
                     k->ring[nb % 3][k->count[nb % 3]++] = t;
-                }
             }
         }
     }
-    int16_t *box = gb->box + (size_t)src * 32;
-    for (int d = 0; d < 8; d++) {
-        bool empty = bx0[d] > bx1[d];
-        box[4 * d + 0] = (int16_t)(empty ? INT16_MAX : bx0[d]);
-        box[4 * d + 1] = (int16_t)(empty ? INT16_MAX : by0[d]);
-        box[4 * d + 2] = (int16_t)(empty ? INT16_MIN : bx1[d]);
-        box[4 * d + 3] = (int16_t)(empty ? INT16_MIN : by1[d]);
-    }
+    for (int d = 0; d < 8; d++)
+        write_box(gb, (size_t)src, d, bx0[d], by0[d], bx1[d], by1[d]);
 }
 
 tn_status tn_goal_bounds_build(const tn_map *map, const tn_moves *moves,
@@ -207,10 +214,7 @@ tn_status tn_goal_bounds_build(const tn_map *map, const tn_moves *moves,
         return TN_E_INVALID_ARG;
     *out = NULL;
     tn_allocator a;
-    memset(&a, 0, sizeof a);
-    if (allocator)
-        a = *allocator;
-    if (!map || !tn_moves_valid(moves) || (a.alloc == NULL) != (a.free == NULL))
+    if (!tn__allocator_of(allocator, &a) || !map || !tn_moves_valid(moves))
         return TN_E_INVALID_ARG;
     if (moves->diagonal != TN_DIAGONAL_NO_CUT)
         return TN_E_UNSUPPORTED;
@@ -250,15 +254,11 @@ tn_status tn_goal_bounds_build(const tn_map *map, const tn_moves *moves,
         legal_moves(g.pass, g.w, g.h, k.legal, k.forced);
         uint32_t num = 0;
         for (size_t i = 0; i < cells; i++) {
-            if (g.pass[i]) {
+            if (g.pass[i])
                 bound_source(gb, &k, (int32_t)i, ++num);
-            } else {
-                int16_t *box = gb->box + i * 32;
-                for (int d = 0; d < 8; d++) {
-                    box[4 * d + 0] = box[4 * d + 1] = INT16_MAX;
-                    box[4 * d + 2] = box[4 * d + 3] = INT16_MIN;
-                }
-            }
+            else
+                for (int d = 0; d < 8; d++)
+                    write_box(gb, i, d, 1, 0, 0, 0); /* empty */
         }
     }
     work_free(&a, &k, cells);

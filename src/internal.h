@@ -29,6 +29,9 @@
 #define TN_COOKIE_CROWD 0x43524f57u
 #define TN_COOKIE_BP 0x42505331u
 
+/* The allocator an optional `allocator` argument stands for (NULL: malloc/free) into *out;
+ * false when only one of its two functions is set. */
+bool tn__allocator_of(const tn_allocator *allocator, tn_allocator *out);
 void *tn__alloc(const tn_allocator *a, size_t size);
 /* Like tn__alloc, then zero-filled. */
 void *tn__calloc(const tn_allocator *a, size_t size);

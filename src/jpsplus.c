@@ -37,10 +37,7 @@ tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator, 
         return TN_E_INVALID_ARG;
     *out = NULL;
     tn_allocator a;
-    memset(&a, 0, sizeof a);
-    if (allocator)
-        a = *allocator;
-    if (!map || (a.alloc == NULL) != (a.free == NULL))
+    if (!tn__allocator_of(allocator, &a) || !map)
         return TN_E_INVALID_ARG;
     int32_t w = tn_map_width(map), h = tn_map_height(map);
     if (w > JT_MAX_SIDE || h > JT_MAX_SIDE)
