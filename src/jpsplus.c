@@ -287,32 +287,23 @@ void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
     const int32_t i = y * s->w + x;
     const int16_t *row = row_at(s, x, y);
     const int16_t *bx = bounds_at(s, x, y);
-    int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
-    /* the moves in a fixed order (it decides ties): straight arrival, the natural move then
-     * each forced side (-1, +1) with its straight and diagonal moves; diagonal arrival, its
-     * horizontal part, vertical part, then itself */
-    uint32_t order[5];
-    int n = 0;
-    if (dy == 0 || dx == 0) {
-        uint32_t f = (uint32_t)s->q.jump_table->forced[i] >> (2 * dir);
+    /* the moves of tn__jps_moves() in a fixed order (it decides ties): after a straight move,
+     * that move, then each forced side (-1, +1) with its straight move before its diagonal;
+     * after a diagonal move, its horizontal part, vertical part, then itself. Within a side,
+     * and for a diagonal arrival, that is the order of the move numbers. */
+    uint32_t order[5], sets[3];
+    int n = 0, nsets = 0;
+    if (dir < 4) {
         order[n++] = dir;
-        for (int side = 0; side < 2; side++) {
-            if (!(f >> side & 1u))
-                continue;
-            int32_t sd = side ? 1 : -1;
-            if (dy == 0) {
-                order[n++] = sd > 0 ? 2u : 3u;
-                order[n++] = dx > 0 ? (sd > 0 ? 4u : 5u) : (sd > 0 ? 6u : 7u);
-            } else {
-                order[n++] = sd > 0 ? 0u : 1u;
-                order[n++] = sd > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u);
-            }
-        }
+        for (uint32_t side = 0; side < 2; side++)
+            if (s->q.jump_table->forced[i] & TN_FORCED_BIT(dir, side))
+                sets[nsets++] = tn__jps_side_moves(dir, side);
     } else {
-        order[n++] = dx > 0 ? 0u : 1u;
-        order[n++] = dy > 0 ? 2u : 3u;
-        order[n++] = dir;
+        sets[nsets++] = tn__jps_moves(dir, 0);
     }
+    for (int k = 0; k < nsets; k++)
+        for (uint32_t m = sets[k]; m; m &= m - 1)
+            order[n++] = (uint32_t)__builtin_ctz(m);
     for (int k = 0; k < n; k++)
         jp_succ(s, row, bx, x, y, g, order[k]);
 }
