@@ -285,10 +285,28 @@ size_t tn_goal_bounds_memory_bytes(const tn_goal_bounds *gb)
     return gb ? sizeof *gb + (size_t)gb->w * (size_t)gb->h * 32 * sizeof(int16_t) + 64 : 0;
 }
 
+/* Were the bounds built from this map (read into g) at its current revision? */
+static bool built_from(const tn_goal_bounds *gb, const tn_map *map, const tn__grid *g)
+{
+    return gb->w == g->w && gb->h == g->h && gb->fingerprint == tn__grid_fingerprint(map, g);
+}
+
 bool tn_goal_bounds_current(const tn_goal_bounds *gb, const tn_map *map)
 {
-    return gb && map && gb->w == tn_map_width(map) && gb->h == tn_map_height(map) &&
-           gb->fingerprint == tn__map_fingerprint(map);
+    if (!gb || !map)
+        return false;
+    tn__grid g;
+    tn__map_grid(map, &g);
+    return built_from(gb, map, &g);
+}
+
+tn_status tn__goal_bounds_check(const tn_goal_bounds *gb, const tn_map *map, const tn__grid *g,
+                                const tn_moves *moves)
+{
+    if (gb->cookie != TN_COOKIE_GB || gb->moves.costs != moves->costs ||
+        gb->moves.diagonal != moves->diagonal)
+        return TN_E_INVALID_ARG;
+    return built_from(gb, map, g) ? TN_OK : TN_E_MAP_CHANGED;
 }
 
 tn_status tn_goal_bounds_box(const tn_goal_bounds *gb, int32_t x, int32_t y, int32_t dir,

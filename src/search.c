@@ -295,11 +295,9 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     const tn_goal_bounds *gb = NULL;
     if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && q.goal_bounds) {
         gb = q.goal_bounds;
-        if (gb->cookie != TN_COOKIE_GB || gb->moves.costs != q.moves.costs ||
-            gb->moves.diagonal != q.moves.diagonal)
-            return TN_E_INVALID_ARG;
-        if (gb->w != w || gb->h != h || gb->fingerprint != tn__grid_fingerprint(map, &g))
-            return TN_E_MAP_CHANGED;
+        tn_status gst = tn__goal_bounds_check(gb, map, &g, &q.moves);
+        if (gst != TN_OK)
+            return gst;
     }
 
     s->map = map;

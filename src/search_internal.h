@@ -555,6 +555,11 @@ struct tn_goal_bounds {
                      included; an empty box has x0 = y0 = INT16_MAX, x1 = y1 = INT16_MIN */
 };
 
+/* May a query on `map` (read into g) under `moves` use the bounds? TN_OK, TN_E_INVALID_ARG
+ * (not goal bounds, or other moves), TN_E_MAP_CHANGED (built from another map or revision). */
+tn_status tn__goal_bounds_check(const tn_goal_bounds *gb, const tn_map *map, const tn__grid *g,
+                                const tn_moves *moves);
+
 /* The 8 boxes of cell i. */
 TN_INLINE const int16_t *tn__goal_boxes(const tn_goal_bounds *gb, int32_t i)
 {
