@@ -32,7 +32,7 @@ static void usage(FILE *f)
             "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
             "  --warmup K   untimed queries before timing (default 20)\n"
             "  --goal-bounds  JPS and JPS+ prune by goal bounds built first (an offline step:\n"
-            "               its time is printed on stderr, about 25 s for den520d); the lines\n"
+            "               its time is printed on stderr, about 17 s for den520d); the lines\n"
             "               end with goal_bounds=1\n"
             "  --json       one JSON object instead of the text lines\n\n"
             "Exit status 1 when any scenario mismatches.\n");
