@@ -22,7 +22,7 @@ ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # what demo and test need; the checking modes (strict, tsan, fuzz, format) add DEV_PACKAGES
-PACKAGES="build-essential cmake pkg-config libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libpng-dev libgif-dev libstb-dev"
+PACKAGES="build-essential cmake pkg-config libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libexpat1-dev libpng-dev libgif-dev libstb-dev"
 DEV_PACKAGES="clang clang-format libclang-rt-14-dev valgrind python3"
 # the viewer and its test under Xvfb with synthetic X events
 DEV_PACKAGES="$DEV_PACKAGES libsdl2-dev xvfb xauth xdotool"

@@ -40,10 +40,50 @@ typedef enum tn_format {
     TN_FORMAT_MOVINGAI, ///< Moving AI `.map` (type octile)
     TN_FORMAT_TILED,    ///< Tiled JSON (`.tmj`, `.json`)
     TN_FORMAT_ASCII,    ///< tilenav ASCII (see docs/formats.md)
+    TN_FORMAT_TMX,      ///< Tiled XML (`.tmx`), read by expat; its tilesets may be `.tsx`
 } tn_format;
 
-/// "movingai", "tiled", "ascii" or "auto".
+/// "movingai", "tiled", "ascii", "tmx" or "auto".
 TN_API const char *tn_format_name(tn_format format);
+
+/// Tiled's collision conventions, as bits of tn_load_options.collision (docs/formats.md has the
+/// exact rules). Each one can only block cells; none makes a blocked cell passable.
+typedef enum tn_collision_flags {
+    /// Per-tile properties (`collides`, `solid`, `passable: false`, a `cost`...): terrain entries.
+    TN_COLLIDE_PROPERTIES = 1u << 0,
+    /// Shapes drawn on tiles in Tiled's collision editor (the tileset's per-tile objectgroup):
+    /// a tile whose shapes cover a cell by tn_load_options.cover blocks it.
+    TN_COLLIDE_TILE_SHAPES = 1u << 1,
+    /// Object layers marked as collision (tn_load_options.collision_layers): their rectangles,
+    /// ellipses, polygons and polylines (and tile objects' shapes) block the cells they cover.
+    TN_COLLIDE_OBJECT_LAYERS = 1u << 2,
+    TN_COLLIDE_ALL = 7u,
+} tn_collision_flags;
+
+/// When a collision shape blocks a cell.
+typedef enum tn_cover_rule {
+    TN_COVER_CENTER = 0, ///< the shape contains the cell's centre (the default)
+    TN_COVER_ANY,        ///< the shape overlaps the cell with a positive area (conservative)
+    TN_COVER_HALF,       ///< the shape covers more than half of the cell's area
+} tn_cover_rule;
+
+/// What the loader read, per collision convention: filled when tn_load_options.report is set.
+typedef struct tn_load_report {
+    int32_t cells_blocked;            ///< impassable cells of the loaded map, all causes
+    int32_t blocked_by_properties;    ///< cells blocked by tiles' collision/terrain properties
+    int32_t blocked_by_tile_shapes;   ///< cells blocked by tiles' collision shapes
+    int32_t blocked_by_object_layers; ///< cells blocked by shapes on collision object layers
+    int32_t tiles_with_shapes;        ///< tiles (of all tilesets) with collision shapes
+    int32_t collision_layers;         ///< object layers taken as collision layers
+    int32_t collision_objects;        ///< shapes rasterised from those layers
+} tn_load_report;
+
+/// Name of the tile layer into which the loader rasterises collision objects and the shapes of
+/// tiles that are not one cell in size (a TN_LAYER_TERRAIN layer holding TN_COLLISION_GID
+/// where blocked, 0 elsewhere). Only added when some cell is blocked that way.
+#define TN_COLLISION_LAYER "tilenav:collision"
+/// The gid the loader writes into TN_COLLISION_LAYER; its terrain entry blocks.
+#define TN_COLLISION_GID ((uint32_t)TN_MAX_TERRAIN_GID - 1u)
 
 /// Options for tn_map_load(). Get them from tn_load_options_default().
 typedef struct tn_load_options {
@@ -58,6 +98,17 @@ typedef struct tn_load_options {
     /// Largest number of JSON values (numbers, strings, arrays, objects...) in one Tiled file,
     /// counted before parsing (default 2^24; the parsed tree costs about 64 bytes per value).
     size_t max_json_values;
+    /// Which collision conventions of Tiled maps block cells (default TN_COLLIDE_ALL).
+    uint32_t collision;
+    /// When a collision shape blocks a cell (default TN_COVER_CENTER).
+    tn_cover_rule cover;
+    /// Comma-separated, case-insensitive names that mark an object layer as collision when
+    /// they are its name, its class (`type` before Tiled 1.9), or the name of a true bool
+    /// property on it (default "collision,collisions,collider,colliders,walls,wall,solid,
+    /// obstacles,blocked"). NULL or "" turns the marker off.
+    const char *collision_layers;
+    /// Optional: filled with what the loader read (may be NULL).
+    tn_load_report *report;
 } tn_load_options;
 
 /// Deepest nesting of JSON arrays/objects accepted in a Tiled file (a map needs about 8 plus

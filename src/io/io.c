@@ -48,6 +48,7 @@ const char *tn_format_name(tn_format f)
     case TN_FORMAT_MOVINGAI: return "movingai";
     case TN_FORMAT_TILED: return "tiled";
     case TN_FORMAT_ASCII: return "ascii";
+    case TN_FORMAT_TMX: return "tmx";
     }
     return "unknown";
 }
@@ -62,6 +63,10 @@ tn_load_options tn_load_options_default(void)
     o.tile_height = 32;
     o.max_layer_cells = (size_t)1 << 28;
     o.max_json_values = (size_t)1 << 24;
+    o.collision = TN_COLLIDE_ALL;
+    o.cover = TN_COVER_CENTER;
+    o.collision_layers =
+        "collision,collisions,collider,colliders,walls,wall,solid,obstacles,blocked";
     return o;
 }
 
@@ -170,6 +175,8 @@ tn_format tn_map_detect_format(const char *name, const char *data, size_t len)
             return TN_FORMAT_MOVINGAI;
         if (len - i >= 13 && memcmp(data + i, "tilenav-ascii", 13) == 0)
             return TN_FORMAT_ASCII;
+        if (i < len && data[i] == '<')
+            return TN_FORMAT_TMX;
     }
     if (has_ext(name, ".map"))
         return TN_FORMAT_MOVINGAI;
@@ -177,6 +184,8 @@ tn_format tn_map_detect_format(const char *name, const char *data, size_t len)
         return TN_FORMAT_TILED;
     if (has_ext(name, ".txt"))
         return TN_FORMAT_ASCII;
+    if (has_ext(name, ".tmx"))
+        return TN_FORMAT_TMX;
     return TN_FORMAT_AUTO;
 }
 
@@ -198,10 +207,12 @@ tn_status tn_map_parse(const char *data, size_t len, const char *name, const tn_
     case TN_FORMAT_MOVINGAI: return tn__parse_movingai(data, len, name, &o, out, diag);
     case TN_FORMAT_TILED: return tn__parse_tiled(data, len, name, &o, out, diag);
     case TN_FORMAT_ASCII: return tn__parse_ascii(data, len, name, &o, out, diag);
+    case TN_FORMAT_TMX: return tn__parse_tmx(data, len, name, &o, out, diag);
     case TN_FORMAT_AUTO: break;
     }
     return tn__diag(diag, TN_E_UNSUPPORTED, name, 0, 0, NULL,
-                    "unknown map format (expected a Moving AI .map, Tiled JSON or tilenav ASCII)");
+                    "unknown map format (expected a Moving AI .map, Tiled JSON or TMX, or "
+                    "tilenav ASCII)");
 }
 
 tn_status tn_map_load(const char *path, const tn_load_options *opts, tn_map **out, tn_diag *diag)

@@ -13,8 +13,30 @@ tn_status tn__parse_movingai(const char *data, size_t len, const char *name,
                              const tn_load_options *opts, tn_map **out, tn_diag *diag);
 tn_status tn__parse_tiled(const char *data, size_t len, const char *name,
                           const tn_load_options *opts, tn_map **out, tn_diag *diag);
+tn_status tn__parse_tmx(const char *data, size_t len, const char *name, const tn_load_options *opts,
+                        tn_map **out, tn_diag *diag);
 tn_status tn__parse_ascii(const char *data, size_t len, const char *name,
                           const tn_load_options *opts, tn_map **out, tn_diag *diag);
+
+/* ---- Tiled's document model, shared by the JSON and the XML readers ----
+ * Every Tiled document (map, tileset, template) is read as the cJSON tree of Tiled's JSON
+ * export of the same document, so one reader (tiled.c) serves `.tmj` and `.tmx` alike. The
+ * XML reader differs in one place only: tile data it reads as CSV or XML `<tile>` elements is
+ * kept as a string with `"encoding": "csv"` (comma-separated gids, whitespace allowed) instead
+ * of a JSON array of numbers, which would cost 64 bytes per cell. */
+struct cJSON;
+typedef enum tn__tiled_doc {
+    TN__TILED_MAP,      /* <map> / a .tmj map */
+    TN__TILED_TILESET,  /* <tileset> / a .tsj tileset */
+    TN__TILED_TEMPLATE, /* <template> / a .tj template */
+} tn__tiled_doc;
+/* Parse Tiled XML (TMX/TSX/TX) text into that tree (tmx.c). `want` is the document kind the
+ * root element must be. On failure *out is NULL and diag names the line and column. */
+tn_status tn__tmx_to_json(const char *data, size_t len, const char *name, tn__tiled_doc want,
+                          const tn_load_options *opts, struct cJSON **out, tn_diag *diag);
+/* Build a map from a Tiled map tree (tiled.c); `name` resolves external tilesets/templates. */
+tn_status tn__tiled_from_tree(const struct cJSON *root, const char *name,
+                              const tn_load_options *opts, tn_map **out, tn_diag *diag);
 
 /* ---- byte decoders (decode.c); `msg` receives the reason on failure ---- */
 /* Validate base64 text (whitespace allowed) and compute its decoded length. */

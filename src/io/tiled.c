@@ -1179,26 +1179,47 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
     return TN_OK;
 }
 
+static void ctx_init(tl_ctx *c, const char *name, const tn_load_options *opts, tn_diag *diag)
+{
+    memset(c, 0, sizeof *c);
+    c->o = opts;
+    c->a = &opts->allocator;
+    c->diag = diag;
+    c->file = name;
+    dir_of(name, c->dir, sizeof c->dir);
+}
+
+static void ctx_free(tl_ctx *c)
+{
+    tn__free(c->a, c->layers, c->cap_layers * sizeof(tl_layer));
+    tn__free(c->a, c->tgid, c->cap_tgid * sizeof(uint32_t));
+    tn__free(c->a, c->tter, c->cap_tter * sizeof(tn_terrain));
+    tn__free(c->a, c->tilesets, c->cap_ts * sizeof(tn_tileset));
+    tn__free(c->a, c->scratch, c->scratch_cap * sizeof(uint32_t));
+}
+
+tn_status tn__tiled_from_tree(const cJSON *root, const char *name, const tn_load_options *opts,
+                              tn_map **out, tn_diag *diag)
+{
+    *out = NULL;
+    tl_ctx c;
+    ctx_init(&c, name, opts, diag);
+    tn_status st = build(&c, root, out);
+    ctx_free(&c);
+    return st;
+}
+
 tn_status tn__parse_tiled(const char *data, size_t len, const char *name,
                           const tn_load_options *opts, tn_map **out, tn_diag *diag)
 {
     *out = NULL;
     tl_ctx c;
-    memset(&c, 0, sizeof c);
-    c.o = opts;
-    c.a = &opts->allocator;
-    c.diag = diag;
-    c.file = name;
-    dir_of(name, c.dir, sizeof c.dir);
+    ctx_init(&c, name, opts, diag);
     cJSON *root = NULL;
     tn_status st = parse_json(&c, data, len, &root);
     if (st == TN_OK)
         st = build(&c, root, out);
     cJSON_Delete(root);
-    tn__free(c.a, c.layers, c.cap_layers * sizeof(tl_layer));
-    tn__free(c.a, c.tgid, c.cap_tgid * sizeof(uint32_t));
-    tn__free(c.a, c.tter, c.cap_tter * sizeof(tn_terrain));
-    tn__free(c.a, c.tilesets, c.cap_ts * sizeof(tn_tileset));
-    tn__free(c.a, c.scratch, c.scratch_cap * sizeof(uint32_t));
+    ctx_free(&c);
     return st;
 }
