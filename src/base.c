@@ -18,7 +18,9 @@ const char *tn_status_str(tn_status status)
     case TN_CLOSEST: return "goal unreachable; path to the closest reachable cell";
     case TN_E_INVALID_ARG: return "invalid argument";
     case TN_E_NOMEM: return "out of memory";
-    case TN_E_TOO_LARGE: return "too large";
+    case TN_E_TOO_LARGE:
+        return "too large (past a limit: the function's documentation names it and how to raise "
+               "it)";
     case TN_E_BUFFER_TOO_SMALL: return "buffer too small";
     case TN_E_STALE_ID: return "stale handle";
     case TN_E_PARSE: return "parse error";

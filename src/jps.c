@@ -530,8 +530,9 @@ tn_status tn__jps_cache_for(tn_search *s, const tn_map *map)
 {
     tn__grid g;
     tn__map_grid(map, &g);
-    if ((int64_t)g.w * g.h > s->max_cells)
-        return TN_E_TOO_LARGE;
+    tn_status fit = tn__search_fit(s, (int64_t)g.w * g.h);
+    if (fit != TN_OK)
+        return fit;
     s->state = Q_IDLE;
     s->map = map;
     search_set_width(s, g.w);

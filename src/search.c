@@ -12,9 +12,42 @@ tn_search_def tn_search_def_default(void)
 {
     tn_search_def d;
     memset(&d, 0, sizeof d);
-    d.max_cells = 65536;
+    d.max_cells = 0; /* grow with the maps the context meets */
     d.internal_cookie = TN_COOKIE_SEARCH_CTX;
     return d;
+}
+
+static void free_arrays(tn_search *s)
+{
+    size_t n = (size_t)s->max_cells;
+    tn__free(&s->alloc, s->key, n * sizeof(double));
+    tn__free(&s->alloc, s->tag, n * sizeof(uint32_t));
+    tn__free(&s->alloc, s->heap, n * sizeof(uint32_t));
+    s->key = NULL;
+    s->tag = NULL;
+    s->heap = NULL;
+    s->max_cells = 0;
+}
+
+/* (Re)allocate the per-cell arrays for `cells` cells. The tags start at 0, below any
+ * generation, so no stale mark survives; nothing else in the context points into them
+ * between queries. On failure the context holds no arrays (max_cells 0). */
+static tn_status size_arrays(tn_search *s, int32_t cells)
+{
+    free_arrays(s);
+    size_t n = (size_t)cells;
+    s->key = tn__alloc(&s->alloc, n * sizeof(double));
+    s->tag = tn__calloc(&s->alloc, n * sizeof(uint32_t));
+    s->heap = tn__alloc(&s->alloc, n * sizeof(uint32_t));
+    if (!s->key || !s->tag || !s->heap) {
+        free_arrays(s);
+        return TN_E_NOMEM;
+    }
+    s->max_cells = cells;
+    s->gen = 1;
+    s->heap_n = 0;
+    s->stack_n = 0;
+    return TN_OK;
 }
 
 tn_status tn_search_create(const tn_search_def *def, tn_search **out)
@@ -22,7 +55,7 @@ tn_status tn_search_create(const tn_search_def *def, tn_search **out)
     if (!out)
         return TN_E_INVALID_ARG;
     *out = NULL;
-    if (!def || def->internal_cookie != TN_COOKIE_SEARCH_CTX || def->max_cells < 1)
+    if (!def || def->internal_cookie != TN_COOKIE_SEARCH_CTX || def->max_cells < 0)
         return TN_E_INVALID_ARG;
     if (def->max_cells > TN_MAX_CELLS)
         return TN_E_TOO_LARGE;
@@ -32,31 +65,33 @@ tn_status tn_search_create(const tn_search_def *def, tn_search **out)
     if (!s)
         return TN_E_NOMEM;
     s->alloc = def->allocator;
-    s->max_cells = def->max_cells;
-    size_t n = (size_t)def->max_cells;
-    s->key = tn__alloc(&s->alloc, n * sizeof(double));
-    s->tag = tn__calloc(&s->alloc, n * sizeof(uint32_t));
-    s->heap = tn__alloc(&s->alloc, n * sizeof(uint32_t));
-    if (!s->key || !s->tag || !s->heap) {
-        tn_search_destroy(s);
-        return TN_E_NOMEM;
-    }
+    s->grow = def->max_cells == 0;
     s->gen = 1;
     s->end = -1;
     s->best = -1;
+    if (!s->grow && size_arrays(s, def->max_cells) != TN_OK) {
+        tn_search_destroy(s);
+        return TN_E_NOMEM;
+    }
     *out = s;
     return TN_OK;
+}
+
+tn_status tn__search_fit(tn_search *s, int64_t cells)
+{
+    if (cells <= s->max_cells)
+        return TN_OK;
+    if (!s->grow || cells > TN_MAX_CELLS)
+        return TN_E_TOO_LARGE;
+    return size_arrays(s, (int32_t)cells);
 }
 
 void tn_search_destroy(tn_search *s)
 {
     if (!s)
         return;
-    size_t n = (size_t)s->max_cells;
     tn__jps_free(s);
-    tn__free(&s->alloc, s->key, n * sizeof(double));
-    tn__free(&s->alloc, s->tag, n * sizeof(uint32_t));
-    tn__free(&s->alloc, s->heap, n * sizeof(uint32_t));
+    free_arrays(s);
     tn_allocator a = s->alloc;
     tn__free(&a, s, sizeof *s);
 }
@@ -259,8 +294,9 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     tn__grid g;
     tn__map_grid(map, &g);
     const int32_t w = g.w, h = g.h;
-    if ((int64_t)w * h > s->max_cells)
-        return TN_E_TOO_LARGE;
+    tn_status fit = tn__search_fit(s, (int64_t)w * h);
+    if (fit != TN_OK)
+        return fit;
     if (q.extra && !extra_valid(q.extra, (size_t)w * (size_t)h))
         return TN_E_INVALID_ARG;
     if (!tn__grid_contains(&g, start.x, start.y))
@@ -867,8 +903,9 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
         return TN_E_INVALID_ARG;
     int32_t w = tn_map_width(map), h = tn_map_height(map);
     size_t n = (size_t)w * (size_t)h;
-    if ((int64_t)w * h > s->max_cells)
-        return TN_E_TOO_LARGE;
+    tn_status fit = tn__search_fit(s, (int64_t)w * h);
+    if (fit != TN_OK)
+        return fit;
     if (cap < n)
         return TN_E_BUFFER_TOO_SMALL;
     if (extra && !extra_valid(extra, n))

@@ -59,7 +59,8 @@ typedef struct tn_jps_cache {
 
 struct tn_search {
     tn_allocator alloc;
-    int32_t max_cells;
+    int32_t max_cells; /* cells the arrays hold (0 until a growing context meets a map) */
+    bool grow;         /* created with max_cells 0: the arrays grow to fit the map */
     double *key;
     uint32_t *tag;
     uint32_t *heap; /* the heap grows from the front, the f-level stack from the back */
@@ -480,6 +481,10 @@ void tn__jps_free(tn_search *s);
  * read the jump-ahead flag of free cell (x, y): does a straight jump in direction `dir` (0..3:
  * E, W, S, N) find a jump point before a wall. */
 tn_status tn__jps_cache_for(tn_search *s, const tn_map *map);
+/* Make the per-cell arrays hold `cells` cells: a growing context (max_cells 0 at create)
+ * reallocates them (outside any query's hot loop: once per larger map), a fixed one answers
+ * TN_E_TOO_LARGE. Called at the set-up of every query. */
+tn_status tn__search_fit(tn_search *s, int64_t cells);
 bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir);
 /* JPS+ (jpsplus.c): the same expansions by table look-ups. */
 void tn__jpsp_expand_start(tn_search *s);

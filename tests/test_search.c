@@ -1123,7 +1123,7 @@ static void test_bad_arguments(void **state)
     assert_int_equal(tn_search_create(&bad, &s), TN_E_INVALID_ARG);
     assert_null(s);
     bad = d;
-    bad.max_cells = 0;
+    bad.max_cells = -1;
     assert_int_equal(tn_search_create(&bad, &s), TN_E_INVALID_ARG);
     bad.max_cells = TN_MAX_CELLS + 1;
     assert_int_equal(tn_search_create(&bad, &s), TN_E_TOO_LARGE);
@@ -1240,6 +1240,73 @@ static void test_distance_maps(void **state)
 }
 
 /* ---- the map is never written ---------------------------------------------------------------- */
+
+/* A context left at the default max_cells (0) sizes itself by each map it meets, past the old
+ * 65536-cell default too: its paths and distances equal those of a context created for exactly
+ * that map, and on the small maps the oracle's; it never shrinks. */
+static void test_growing_context(void **state)
+{
+    (void)state;
+    tn_search_def d = tn_search_def_default();
+    assert_int_equal(d.max_cells, 0);
+    tn_search *grow = NULL;
+    assert_int_equal(tn_search_create(&d, &grow), TN_OK);
+    assert_int_equal(tn_search_max_cells(grow), 0);
+    static const int32_t sizes[][2] = {{5, 4}, {40, 30}, {300, 240}, {10, 10}, {301, 241}};
+    int32_t most = 0;
+    tn_test_rng r = {77};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int32_t w = sizes[k][0], h = sizes[k][1];
+        tn_map *m = tn_test_random_map(w, h, 0.25, 100 + k);
+        tn_search_def fd = tn_search_def_default();
+        fd.max_cells = w * h;
+        tn_search *fixed = NULL;
+        assert_int_equal(tn_search_create(&fd, &fixed), TN_OK);
+        size_t cap = (size_t)w * (size_t)h;
+        tn_cell *p1 = malloc(cap * sizeof *p1), *p2 = malloc(cap * sizeof *p2);
+        assert_non_null(p1);
+        assert_non_null(p2);
+        for (int i = 0; i < 20; i++) {
+            tn_cell a = tn_test_random_open_cell(m, &r), b = tn_test_random_open_cell(m, &r);
+            for (int algo = 0; algo <= (int)TN_ALGO_JPS; algo++) {
+                tn_query q;
+                memset(&q, 0, sizeof q);
+                q.algo = (tn_algo)algo;
+                tn_search_result r1, r2;
+                tn_status s1 = tn_search_path(grow, m, a, b, &q, p1, (int32_t)cap, &r1);
+                tn_status s2 = tn_search_path(fixed, m, a, b, &q, p2, (int32_t)cap, &r2);
+                assert_int_equal(s1, s2);
+                if (s1 == TN_OK) {
+                    assert_int_equal(r1.length, r2.length);
+                    assert_true(r1.cost == r2.cost);
+                    assert_memory_equal(p1, p2, (size_t)r1.length * sizeof *p1);
+                }
+            }
+        }
+        if (w * h <= 1200) { /* the oracle is O(cells^2) */
+            tn_cell src = tn_test_random_open_cell(m, &r);
+            double *dg = malloc(cap * sizeof *dg), *dor = malloc(cap * sizeof *dor);
+            assert_non_null(dg);
+            assert_non_null(dor);
+            tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+            assert_int_equal(tn_search_distances(grow, m, &src, 1, &mv, NULL, false, dg, cap),
+                             TN_OK);
+            tn_oracle_dijkstra(m, &mv, NULL, &src, 1, false, dor);
+            for (size_t c = 0; c < cap; c++)
+                assert_true(isinf(dor[c]) ? isinf(dg[c]) : fabs(dg[c] - dor[c]) < 1e-9);
+            free(dg);
+            free(dor);
+        }
+        most = w * h > most ? w * h : most;
+        assert_int_equal(tn_search_max_cells(grow), most);
+        free(p1);
+        free(p2);
+        tn_search_destroy(fixed);
+        tn_map_destroy(m);
+    }
+    assert_true(tn_search_memory_bytes(grow) >= 16u * (size_t)most);
+    tn_search_destroy(grow);
+}
 
 static void test_map_unchanged(void **state)
 {
@@ -1463,6 +1530,7 @@ int main(void)
         cmocka_unit_test(test_buffer_too_small),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_distance_maps),
+        cmocka_unit_test(test_growing_context),
         cmocka_unit_test(test_map_unchanged),
         cmocka_unit_test(test_row_of_index),
         cmocka_unit_test(test_context_reuse_deterministic),

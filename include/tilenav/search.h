@@ -112,17 +112,21 @@ typedef struct tn_search_result {
 
 /// Definition of a search context. Get one from tn_search_def_default().
 typedef struct tn_search_def {
-    int32_t max_cells;        ///< largest W*H this context can search, 1..TN_MAX_CELLS
-                              ///< (default 65536)
+    /// Largest W*H this context can search, 1..TN_MAX_CELLS; or 0 (the default): the context
+    /// sizes itself by the map, growing its arrays (16 bytes per cell) at the set-up of the
+    /// first query on a larger map, so only that query allocates. Set a limit to bound memory:
+    /// a larger map then gives TN_E_TOO_LARGE.
+    int32_t max_cells;
     tn_allocator allocator;   ///< zeroed = malloc/free
     uint32_t internal_cookie; ///< set by tn_search_def_default(); do not touch
 } tn_search_def;
 
-/// A definition with its defaults (65536 cells, malloc/free).
+/// A definition with its defaults (max_cells 0: sized by the maps it meets; malloc/free).
 TN_API tn_search_def tn_search_def_default(void);
 
 /// Create a context. On failure `*out` is NULL.
-/// @return TN_E_INVALID_ARG, TN_E_TOO_LARGE (max_cells past TN_MAX_CELLS), TN_E_NOMEM.
+/// @return TN_E_INVALID_ARG (max_cells < 0), TN_E_TOO_LARGE (max_cells past TN_MAX_CELLS),
+///         TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_search_create(const tn_search_def *def, tn_search **out);
 
 /// Destroy a context (NULL is a no-op).
@@ -137,7 +141,8 @@ TN_API size_t tn_search_memory_bytes(const tn_search *search);
 /// destroying a map and creating another that may land at the same address).
 TN_API void tn_search_forget(tn_search *search);
 
-/// Largest cell count the context was created for.
+/// Cells the context can search without allocating: its max_cells, or for a growing context
+/// the largest map it has met so far (0 before the first query).
 TN_API int32_t tn_search_max_cells(const tn_search *search);
 
 /// One-shot path from `start` to `goal`.
