@@ -108,7 +108,9 @@ tn_status tn_file_read(const char *path, size_t max_bytes, const tn_allocator *a
             cap = ncap;
         }
         size_t want = cap - 1 - n;
+        errno = 0;
         size_t got = fread(buf + n, 1, want, f);
+        int read_errno = errno;
         n += got;
         if (n > max_bytes) {
             st = tn__diag(diag, TN_E_TOO_LARGE, path, 0, 0, NULL,
@@ -116,8 +118,9 @@ tn_status tn_file_read(const char *path, size_t max_bytes, const tn_allocator *a
             break;
         }
         if (got < want) {
-            if (ferror(f))
-                st = tn__diag(diag, TN_E_IO, path, 0, 0, NULL, "read error");
+            if (ferror(f)) /* a directory opens, then fails here with EISDIR */
+                st = tn__diag(diag, TN_E_IO, path, 0, 0, NULL, "cannot read: %s",
+                              read_errno ? strerror(read_errno) : "read error");
             break;
         }
     }

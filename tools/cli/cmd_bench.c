@@ -35,7 +35,9 @@ static void usage(FILE *f)
             "               its time is printed on stderr, about 17 s for den520d); the lines\n"
             "               end with goal_bounds=1\n"
             "  --json       one JSON object instead of the text lines\n\n"
-            "Exit status 1 when any scenario mismatches.\n");
+            "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
+            "3 the map or scenarios cannot be read or parsed, 5 out of memory or past a limit,\n"
+            "6 internal error.\n");
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -202,10 +204,9 @@ int tn_cmd_bench(int argc, char **argv)
             return tn_cli_usage_error(cmd, "unexpected argument '%s'", a);
         }
     }
-    if (!mapf || !scenf) {
-        usage(stderr);
-        return TN_EXIT_USAGE;
-    }
+    if (!mapf || !scenf)
+        return tn_cli_usage_error(cmd, "missing %s (usage: tilenav bench MAP SCEN)",
+                                  !mapf ? "MAP" : "SCEN");
     tn_algo algos[3];
     int nalgo = 0;
     if (strcmp(algo_s, "all") == 0) {
@@ -216,7 +217,8 @@ int tn_cmd_bench(int argc, char **argv)
     } else if (tn_algo_from_name(algo_s, &algos[0])) {
         nalgo = 1;
     } else {
-        return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, jps, dijkstra, all)", algo_s);
+        return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, dijkstra, jps, jps+, all)",
+                                  algo_s);
     }
 
     tn_diag diag;

@@ -173,7 +173,9 @@ static void usage(FILE *f)
             "others rest and are not passed to the broad phase again. --verbose adds a phase\n"
             "split on stderr. --png FILE draws the final state (the world scaled to about 1024\n"
             "pixels): the broad phase's finest grid cells tinted by how many circles they hold,\n"
-            "and the circles with their headings.\n");
+            "and the circles with their headings.\n\n"
+            "Exit status: 0 ok, 2 bad arguments, 4 the PNG cannot be written, 5 out of memory\n"
+            "or past a limit, 6 internal error (the broad phase failed).\n");
 }
 
 static int parse_args(int argc, char **argv, options *o)

@@ -670,7 +670,11 @@ static int paths(const demo *d)
     q.algo = TN_ALGO_JPS;
     tn_search_result rj;
     st = tn_search_path(s, d->map, d->spawns[0], d->exit, &q, cells, (int32_t)cap, &rj);
-    printf("  JPS on the same query: %s", tn_status_str(st));
+    if (st == TN_E_UNSUPPORTED)
+        printf("  JPS on the same query: not used: jump point search needs every passable cell to "
+               "cost the same, and mud costs 3");
+    else
+        printf("  JPS on the same query: %s", tn_status_str(st));
     q.jps_fallback = true;
     st = tn_search_path(s, d->map, d->spawns[0], d->exit, &q, cells, (int32_t)cap, &rj);
     printf("; with fallback it runs %s: cost %.3f (%s)\n", tn_algo_name(rj.algo), rj.cost,

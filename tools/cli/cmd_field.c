@@ -22,7 +22,8 @@ static void usage(FILE *f)
             "usage: tilenav field MAP GX GY [--moves 4|8] [--diagonal never|no-cut|one|always]\n"
             "                     [--costs exact|10-14] [--flow optimal|steepest]\n"
             "                     [--los | --los-simple] [--ascii | --png FILE [--scale PX]]\n"
-            "                     [--out FILE] [--threads N] [--bench N] [--bench-towers N]\n\n"
+            "                     [--json] [--out FILE] [--threads N] [--bench N]\n"
+            "                     [--bench-towers N]\n\n"
             "Builds the integration field (cost from every cell to the goal cell GX,GY), the\n"
             "8-way flow and, with --los, the cells that see the goal in a straight line, then\n"
             "prints one line:\n"
@@ -33,8 +34,13 @@ static void usage(FILE *f)
             "  --flow RULE        optimal (on a cheapest path; default) or steepest (the\n"
             "                     tutorial's: lowest neighbour, 8 ways even when 4-connected)\n"
             "  --los              exact line of sight; --los-simple: the HowToRTS rule only\n"
-            "  --ascii            print the field: arrows > v < ^ and \\ / for diagonals, * sees\n"
-            "                     the goal, G goal, # blocked, . unreachable\n"
+            "  --ascii            print the field: > v < ^ for straight steps, 9 3 1 7 for NE SE\n"
+            "                     SW NW (as on a numeric keypad), * sees the goal, G goal,\n"
+            "                     # blocked, . unreachable\n"
+            "  --json             print one JSON object instead of the summary line: width,\n"
+            "                     height, goal, reachable, los, build_ms, and per cell (rows of\n"
+            "                     arrays) distance (null = unreachable or blocked), dir (0..7 =\n"
+            "                     E SE S SW W NW N NE, -1 = none) and los (0/1)\n"
             "  --png FILE         the map (its tileset art when it has any) under a heat map of\n"
             "                     distances, with LOS cells, flow arrows and the goal\n"
             "  --scale PX         pixels per cell in the PNG (default: fit about 1024 px)\n"
@@ -44,7 +50,10 @@ static void usage(FILE *f)
             "  --bench N          time N full builds; prints 'bench builds=N median_ms=...'\n"
             "                     (wall and thread CPU time, medians and minima)\n"
             "  --bench-towers N   place and sell N 2x2 towers at seeded random places, timing\n"
-            "                     tn_field_update against full builds and checking they agree\n");
+            "                     tn_field_update against full builds and checking they agree\n\n"
+            "Exit status: 0 ok, 1 --bench-towers found a difference, 2 bad arguments or a goal\n"
+            "outside the map or blocked, 3 the map cannot be read or parsed, 4 an output file\n"
+            "cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
 }
 
 typedef struct opts {
@@ -53,7 +62,7 @@ typedef struct opts {
     tn_moves moves;
     tn_flow_rule flow;
     tn_los_mode los;
-    bool ascii;
+    bool ascii, json;
 } opts;
 
 static int parse(int argc, char **argv, opts *o)
@@ -97,6 +106,8 @@ static int parse(int argc, char **argv, opts *o)
             o->los = TN_LOS_SIMPLE;
         } else if (strcmp(a, "--ascii") == 0) {
             o->ascii = true;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = true;
         } else if (strcmp(a, "--png") == 0 && v) {
             o->png = v;
             i++;
@@ -133,10 +144,14 @@ static int parse(int argc, char **argv, opts *o)
             pos++;
         }
     }
-    if (pos != 3)
-        return tn_cli_usage_error(cmd, "expected MAP GX GY");
+    if (pos != 3) {
+        static const char *const names[3] = {"MAP", "GX", "GY"};
+        return tn_cli_usage_error(cmd, "missing %s (usage: tilenav field MAP GX GY)", names[pos]);
+    }
     if (o->ascii && o->png)
         return tn_cli_usage_error(cmd, "--ascii and --png exclude each other");
+    if (o->ascii && o->json)
+        return tn_cli_usage_error(cmd, "--ascii and --json exclude each other");
     if (four) {
         if (diag_set && o->moves.diagonal != TN_DIAGONAL_NEVER)
             return tn_cli_usage_error(cmd, "--diagonal needs --moves 8");
@@ -179,7 +194,8 @@ static void thread_for(tn_field_task task, void *ctx, int32_t count, void *user)
     }
 }
 
-static const char ARROWS[8] = {'>', '\\', 'v', '/', '<', '\\', '^', '/'};
+/* tn_dir order E, SE, S, SW, W, NW, N, NE; diagonals as on a numeric keypad. */
+static const char ARROWS[8] = {'>', '3', 'v', '1', '<', '7', '^', '9'};
 
 static void print_ascii(const tn_map *m, const tn_field *f)
 {
@@ -201,6 +217,43 @@ static void print_ascii(const tn_map *m, const tn_field *f)
         }
         putchar('\n');
     }
+}
+
+static void print_json(const tn_map *m, const tn_field *f, tn_cell goal, double ms)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    printf("{\"width\": %d, \"height\": %d, \"goal\": [%d, %d], \"reachable\": %d, "
+           "\"los\": %d, \"build_ms\": %.3f,\n \"distance\": [",
+           (int)w, (int)h, (int)goal.x, (int)goal.y, (int)tn_field_reachable_count(f),
+           (int)tn_field_los_count(f), ms);
+    for (int32_t y = 0; y < h; y++) {
+        printf("%s[", y ? ",\n  " : "");
+        for (int32_t x = 0; x < w; x++) {
+            float d = tn_field_distance(f, x, y);
+            if (isinf(d))
+                printf("%snull", x ? ", " : "");
+            else
+                printf("%s%.9g", x ? ", " : "", (double)d);
+        }
+        printf("]");
+    }
+    printf("],\n \"dir\": [");
+    for (int32_t y = 0; y < h; y++) {
+        printf("%s[", y ? ",\n  " : "");
+        for (int32_t x = 0; x < w; x++) {
+            bool none = isinf(tn_field_distance(f, x, y)) || tn_field_distance(f, x, y) == 0.0f;
+            printf("%s%d", x ? ", " : "", none ? -1 : (int)(tn_field_dir(f, x, y) & 7));
+        }
+        printf("]");
+    }
+    printf("],\n \"los\": [");
+    for (int32_t y = 0; y < h; y++) {
+        printf("%s[", y ? ",\n  " : "");
+        for (int32_t x = 0; x < w; x++)
+            printf("%s%d", x ? ", " : "", tn_field_los(f, x, y) ? 1 : 0);
+        printf("]");
+    }
+    printf("]}\n");
 }
 
 static int write_csv(const tn_field *f, const char *path)
@@ -388,8 +441,10 @@ int tn_cmd_field(int argc, char **argv)
         return tn_cli_exit_for(st);
     }
     if (o.gx >= tn_map_width(m) || o.gy >= tn_map_height(m)) {
-        int rc = tn_cli_usage_error(cmd, "goal %lld,%lld is outside the %dx%d map", (long long)o.gx,
-                                    (long long)o.gy, tn_map_width(m), tn_map_height(m));
+        int rc = tn_cli_usage_error(
+            cmd, "goal (%lld, %lld) is outside the %d x %d map (x 0..%d, y 0..%d)", (long long)o.gx,
+            (long long)o.gy, tn_map_width(m), tn_map_height(m), tn_map_width(m) - 1,
+            tn_map_height(m) - 1);
         tn_map_destroy(m);
         return rc;
     }
@@ -411,14 +466,19 @@ int tn_cmd_field(int argc, char **argv)
         st = tn_field_build(f, &goal, 1);
     double ms = (tn_cli_now() - t0) * 1e3;
     if (st != TN_OK) {
-        tn_cli_error(cmd, "%s",
-                     st == TN_E_GOAL_BLOCKED ? "the goal cell is blocked" : tn_status_str(st));
+        if (st == TN_E_GOAL_BLOCKED)
+            tn_cli_error(cmd, "the goal cell (%d, %d) is blocked", (int)goal.x, (int)goal.y);
+        else
+            tn_cli_error(cmd, "%s", tn_status_str(st));
         tn_field_destroy(f);
         tn_map_destroy(m);
         return tn_cli_exit_for(st);
     }
-    printf("field width=%d height=%d reachable=%d los=%d build_ms=%.3f\n", tn_map_width(m),
-           tn_map_height(m), tn_field_reachable_count(f), tn_field_los_count(f), ms);
+    if (o.json)
+        print_json(m, f, goal, ms);
+    else
+        printf("field width=%d height=%d reachable=%d los=%d build_ms=%.3f\n", tn_map_width(m),
+               tn_map_height(m), tn_field_reachable_count(f), tn_field_los_count(f), ms);
     int rc = TN_EXIT_OK;
     if (o.ascii)
         print_ascii(m, f);

@@ -40,8 +40,9 @@ static void usage(FILE *f)
         "  --png FILE        draw the map (its tileset art when it has any) with the path,\n"
         "                    the smoothed waypoints, a ring on the start and a disc on the goal\n"
         "  --scale PX        pixels per cell in the PNG, 1..64 (default: fit about 1024 px)\n\n"
-        "Exit status: 0 path found, 1 no path, 2 bad arguments or blocked/outside cells,\n"
-        "4 the PNG cannot be written.\n");
+        "Exit status: 0 path found (or, with --closest, a path to the closest cell), 1 no path,\n"
+        "2 bad arguments or blocked/outside cells, 3 the map cannot be read or parsed,\n"
+        "4 the PNG cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
 }
 
 /* The map, the path's cells, the smoothed waypoints, start and goal. */
@@ -148,7 +149,8 @@ int tn_cmd_path(int argc, char **argv)
         } else if (strcmp(a, "--algo") == 0 && v) {
             i++;
             if (!tn_algo_from_name(v, &q.algo))
-                return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, jps, dijkstra)", v);
+                return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, dijkstra, jps, jps+)",
+                                          v);
         } else if (strcmp(a, "--costs") == 0 && v) {
             i++;
             if (!tn_cli_parse_costs(v, &q.moves.costs))
@@ -166,8 +168,9 @@ int tn_cmd_path(int argc, char **argv)
         }
     }
     if (npos != 5) {
-        usage(stderr);
-        return TN_EXIT_USAGE;
+        static const char *const names[5] = {"MAP", "SX", "SY", "GX", "GY"};
+        return tn_cli_usage_error(cmd, "missing %s (usage: tilenav path MAP SX SY GX GY)",
+                                  names[npos]);
     }
     if (moves4) {
         if (diag_set && q.moves.diagonal != TN_DIAGONAL_NEVER)
@@ -221,14 +224,22 @@ int tn_cmd_path(int argc, char **argv)
     st = tn_search_path(s, map, start, goal, &q, path, cells, &res);
     double us = (tn_cli_now() - t0) * 1e6;
     tn_jump_table_destroy(table);
-    if (st < 0) {
-        const char *why = st == TN_E_OUT_OF_MAP      ? "a cell is outside the map"
-                          : st == TN_E_START_BLOCKED ? "the start cell is blocked"
-                          : st == TN_E_GOAL_BLOCKED  ? "the goal cell is blocked"
-                          : st == TN_E_UNSUPPORTED   ? "not supported"
-                                                     : tn_status_str(st);
+    if (st == TN_E_OUT_OF_MAP) {
+        tn_cell off = tn_map_contains(map, start.x, start.y) ? goal : start;
+        tn_cli_error(cmd, "%s (%d, %d) is outside the %d x %d map (x 0..%d, y 0..%d)",
+                     off.x == start.x && off.y == start.y ? "start" : "goal", (int)off.x,
+                     (int)off.y, (int)tn_map_width(map), (int)tn_map_height(map),
+                     (int)tn_map_width(map) - 1, (int)tn_map_height(map) - 1);
+    }
+    if (st < 0 && st != TN_E_OUT_OF_MAP) {
+        const char *why = st == TN_E_START_BLOCKED  ? "the start cell is blocked"
+                          : st == TN_E_GOAL_BLOCKED ? "the goal cell is blocked"
+                          : st == TN_E_UNSUPPORTED  ? "not supported"
+                                                    : tn_status_str(st);
         tn_cli_error(cmd, "(%d, %d) -> (%d, %d): %s", (int)start.x, (int)start.y, (int)goal.x,
                      (int)goal.y, why);
+    }
+    if (st < 0) {
         tn_search_destroy(s);
         free(path);
         free(wp);

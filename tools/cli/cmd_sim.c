@@ -35,7 +35,10 @@ static void usage(FILE *f)
             "1000,3000,10000,30000,100000; S defaults to 120 steps; an agent that arrives\n"
             "re-enters at a random cell, so the count holds).\n"
             "--png FILE draws the final state: the map (its tileset art when it has any), the\n"
-            "agents with their headings and the goal.\n");
+            "agents with their headings and the goal.\n\n"
+            "Exit status: 0 ok, 1 the goal is blocked or an agent overlapped a wall, 2 bad\n"
+            "arguments or a goal outside the map, 3 the map cannot be read or parsed, 4 the PNG\n"
+            "cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
 }
 
 /* ---- the flow field (field.h) and the view the crowd reads -------------------------------- */
@@ -350,8 +353,10 @@ int tn_cmd_sim(int argc, char **argv)
             return tn_cli_usage_error(cmd, "too many arguments");
         }
     }
-    if (npos != 3)
-        return tn_cli_usage_error(cmd, "expected MAP GX GY");
+    if (npos != 3) {
+        static const char *const names[3] = {"MAP", "GX", "GY"};
+        return tn_cli_usage_error(cmd, "missing %s (usage: tilenav sim MAP GX GY)", names[npos]);
+    }
     if (!bench && (agents < 0 || steps < 0))
         return tn_cli_usage_error(cmd, "--agents and --steps are required");
     tn_map *m = NULL;
@@ -367,8 +372,11 @@ int tn_cmd_sim(int argc, char **argv)
     int64_t gx, gy;
     if (!tn_cli_parse_int(pos[1], 0, tn_map_width(m) - 1, &gx) ||
         !tn_cli_parse_int(pos[2], 0, tn_map_height(m) - 1, &gy)) {
+        int32_t mw = tn_map_width(m), mh = tn_map_height(m);
         tn_map_destroy(m);
-        return tn_cli_usage_error(cmd, "goal (%s, %s) is not a cell of the map", pos[1], pos[2]);
+        return tn_cli_usage_error(
+            cmd, "goal (%s, %s) is not a cell of the %d x %d map (x 0..%d, y 0..%d)", pos[1],
+            pos[2], (int)mw, (int)mh, (int)mw - 1, (int)mh - 1);
     }
     tn_cell goal = {(int32_t)gx, (int32_t)gy};
     if (!tn_map_passable(m, goal.x, goal.y)) {

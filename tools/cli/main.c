@@ -32,16 +32,17 @@ static void usage(FILE *f)
                "Commands:\n");
     for (size_t i = 0; commands[i].name; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nMaps: Moving AI .map, Tiled JSON (.tmj/.json), tilenav ASCII (.txt).\n"
-               "Coordinates are x = column, y = row, from 0 at the top-left.\n\n"
-               "Exit status:\n"
-               "  0  success\n"
-               "  1  the command ran but its check failed (mismatch, no path, ...)\n"
-               "  2  bad command line (unknown option, bad number, coordinates off the map)\n"
-               "  3  an input file could not be read or parsed\n"
-               "  4  an output file could not be written\n"
-               "  5  out of memory or past a documented limit\n"
-               "  6  internal error (a bug)\n");
+    fprintf(
+        f, "\nMaps: Moving AI .map, Tiled JSON (.tmj/.json) and XML (.tmx), tilenav ASCII (.txt).\n"
+           "Coordinates are x = column, y = row, from 0 at the top-left.\n\n"
+           "Exit status:\n"
+           "  0  success\n"
+           "  1  the command ran but its check failed (mismatch, no path, ...)\n"
+           "  2  bad command line (unknown option, bad number, coordinates off the map)\n"
+           "  3  an input file could not be read or parsed\n"
+           "  4  an output file could not be written\n"
+           "  5  out of memory or past a documented limit\n"
+           "  6  internal error (a bug)\n");
 }
 
 int main(int argc, char **argv)
