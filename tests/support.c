@@ -21,6 +21,32 @@ double tn_test_u01(tn_test_rng *r)
     return (double)(tn_test_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+int tn_test_run(int argc, char **argv, const struct CMUnitTest *local, size_t nlocal,
+                const struct CMUnitTest *shared, size_t nshared, const struct CMUnitTest *slow,
+                size_t nslow)
+{
+    const char *group = argc > 1 ? argv[1] : "";
+    if (strcmp(group, "--shared") == 0) {
+        char probe[1024];
+        FILE *f = fopen(tn_test_shared(probe, sizeof probe, "bench/movingai/README.md"), "rb");
+        if (!f) {
+            printf("SKIPPED: %s is absent: these tests read the shared Moving AI and Tiled maps "
+                   "(the repository's own tests run without it)\n",
+                   TN_SHARED_DIR);
+            return 77;
+        }
+        fclose(f);
+        return shared ? _cmocka_run_group_tests("shared", shared, nshared, NULL, NULL) : 0;
+    }
+    if (strcmp(group, "--slow") == 0)
+        return slow ? _cmocka_run_group_tests("slow", slow, nslow, NULL, NULL) : 0;
+    if (group[0]) {
+        fprintf(stderr, "unknown group '%s' (expected --shared or --slow)\n", group);
+        return 2;
+    }
+    return _cmocka_run_group_tests("local", local, nlocal, NULL, NULL);
+}
+
 const char *tn_test_shared(char *buf, size_t cap, const char *rel)
 {
     snprintf(buf, cap, "%s/%s", TN_SHARED_DIR, rel);

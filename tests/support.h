@@ -24,6 +24,17 @@ uint32_t tn_test_below(tn_test_rng *r, uint32_t n);
 /* Uniform in [0, 1). */
 double tn_test_u01(tn_test_rng *r);
 
+/* A test program's main. Without arguments it runs `local`: the tests that need nothing
+ * outside the repository. "--shared" runs `shared`: the tests that read the Moving AI and Tiled
+ * maps of ../shared (without ../shared it prints why and returns 77, ctest's skip code).
+ * "--slow" runs `slow`: stress tests that take more than a few seconds. CMake registers a
+ * ctest test per group a file defines (arrays named local_tests, shared_tests, slow_tests):
+ * NAME (label quick), NAME_shared (label shared), NAME_slow (label slow). */
+int tn_test_run(int argc, char **argv, const struct CMUnitTest *local, size_t nlocal,
+                const struct CMUnitTest *shared, size_t nshared, const struct CMUnitTest *slow,
+                size_t nslow);
+#define TN_TEST_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 /* "<TN_SHARED_DIR>/<rel>" into buf; returns buf. */
 const char *tn_test_shared(char *buf, size_t cap, const char *rel);
 /* "<TN_TEST_DATA>/<rel>" into buf; returns buf. */

@@ -784,9 +784,9 @@ static void test_prioritized(void **state)
     tn_map_destroy(m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_handles),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_forces_match_steer),
@@ -797,7 +797,10 @@ int main(void)
         cmocka_unit_test(test_prioritized),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_golden_hash),
+    };
+    const struct CMUnitTest slow_tests[] = {
         cmocka_unit_test(test_walls_never_overlapped),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, slow_tests,
+                       TN_TEST_COUNT(slow_tests));
 }

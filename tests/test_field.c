@@ -814,40 +814,57 @@ static void test_parallel_equals_serial(void **state)
 /* Moving AI benchmark scenarios (8-connected, no corner cutting, diagonal sqrt 2): a field
  * built at each scenario's goal gives the published optimal length at its start, and the path
  * read off the field has that cost. */
+static void run_field_scenarios(const char *mp, const char *sp, int limit)
+{
+    tn_cell *path = malloc(sizeof(tn_cell) * 262144);
+    assert_non_null(path);
+    tn_map *m = NULL;
+    tn_scenarios *sc = NULL;
+    assert_int_equal(tn_map_load(mp, NULL, &m, NULL), TN_OK);
+    assert_int_equal(tn_scenarios_load(sp, NULL, &sc, NULL), TN_OK);
+    tn_field *f = make_field(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, TN_FLOW_OPTIMAL,
+                             TN_LOS_OFF, NULL);
+    int n = tn_scenarios_count(sc) < limit ? tn_scenarios_count(sc) : limit;
+    assert_true(n > 0);
+    for (int k = 0; k < n; k++) {
+        const tn_scenario *s = tn_scenarios_at(sc, k);
+        assert_int_equal(tn_field_build(f, &s->goal, 1), TN_OK);
+        double d = (double)tn_field_distance(f, s->start.x, s->start.y);
+        assert_true(tn_scenario_matches(s, d));
+        int32_t len = 0;
+        double cost = 0;
+        assert_int_equal(tn_field_path(f, s->start, path, 262144, &len, &cost), TN_OK);
+        assert_true(tn_scenario_matches(s, cost));
+    }
+    tn_field_destroy(f);
+    tn_scenarios_destroy(sc);
+    tn_map_destroy(m);
+    free(path);
+}
+
+/* The repository's own small Moving AI map (tests/data/movingai, optimal lengths from the
+ * generator's Dijkstra). */
+static void test_movingai_tiny(void **state)
+{
+    (void)state;
+    char mp[1024], sp[1024];
+    run_field_scenarios(tn_test_data(mp, sizeof mp, "movingai/tiny.map"),
+                        tn_test_data(sp, sizeof sp, "movingai/tiny.map.scen"), 1000);
+}
+
 static void test_movingai_scenarios(void **state)
 {
     (void)state;
     const char *maps[] = {"dao/arena", "dao/den520d", "mazes/maze512-1-0"};
     const int limit[] = {1000, 150, 40};
-    tn_cell *path = malloc(sizeof(tn_cell) * 262144);
     for (int i = 0; i < 3; i++) {
         char rel[256], mp[1024], sp[1024];
         snprintf(rel, sizeof rel, "bench/movingai/%s.map", maps[i]);
         tn_test_shared(mp, sizeof mp, rel);
         snprintf(rel, sizeof rel, "bench/movingai/%s.map.scen", maps[i]);
         tn_test_shared(sp, sizeof sp, rel);
-        tn_map *m = NULL;
-        tn_scenarios *sc = NULL;
-        assert_int_equal(tn_map_load(mp, NULL, &m, NULL), TN_OK);
-        assert_int_equal(tn_scenarios_load(sp, NULL, &sc, NULL), TN_OK);
-        tn_field *f = make_field(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, TN_FLOW_OPTIMAL,
-                                 TN_LOS_OFF, NULL);
-        int n = tn_scenarios_count(sc) < limit[i] ? tn_scenarios_count(sc) : limit[i];
-        for (int k = 0; k < n; k++) {
-            const tn_scenario *s = tn_scenarios_at(sc, k);
-            assert_int_equal(tn_field_build(f, &s->goal, 1), TN_OK);
-            double d = (double)tn_field_distance(f, s->start.x, s->start.y);
-            assert_true(tn_scenario_matches(s, d));
-            int32_t len = 0;
-            double cost = 0;
-            assert_int_equal(tn_field_path(f, s->start, path, 262144, &len, &cost), TN_OK);
-            assert_true(tn_scenario_matches(s, cost));
-        }
-        tn_field_destroy(f);
-        tn_scenarios_destroy(sc);
-        tn_map_destroy(m);
+        run_field_scenarios(mp, sp, limit[i]);
     }
-    free(path);
 }
 
 /* A counting allocator: every free must name the size allocated; can fail after N calls. */
@@ -955,9 +972,9 @@ static void test_shared_map(void **state)
     tn_map_destroy(m);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_bad_args),
         cmocka_unit_test(test_distances_random),
         cmocka_unit_test(test_distances_open),
@@ -971,8 +988,12 @@ int main(void)
         cmocka_unit_test(test_wall_off_corridor),
         cmocka_unit_test(test_shared_map),
         cmocka_unit_test(test_allocator),
-        cmocka_unit_test(test_movingai_scenarios),
+        cmocka_unit_test(test_movingai_tiny),
         cmocka_unit_test(test_parallel_equals_serial),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_movingai_scenarios),
+    };
+    return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), shared_tests,
+                       TN_TEST_COUNT(shared_tests), NULL, 0);
 }

@@ -36,13 +36,10 @@ static void count_file(const char *path, int *w, int *h, int *passable)
     fclose(f);
 }
 
-static void test_all_maps(void **state)
+/* Load a map and its scenarios; check them against counts read straight from the files. */
+static void check_map_files(const char *path, const char *scen, int min_scenarios)
 {
-    (void)state;
-    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
-        char path[1024], rel[256];
-        snprintf(rel, sizeof rel, "bench/movingai/%s.map", maps[i]);
-        tn_test_shared(path, sizeof path, rel);
+    {
         int w, h, pass;
         count_file(path, &w, &h, &pass);
         tn_map *m = NULL;
@@ -59,17 +56,36 @@ static void test_all_maps(void **state)
         assert_true(tn_map_uniform_cost(m));
         tn_map_destroy(m);
 
-        snprintf(rel, sizeof rel, "bench/movingai/%s.map.scen", maps[i]);
-        tn_test_shared(path, sizeof path, rel);
         tn_scenarios *sc = NULL;
-        assert_int_equal(tn_scenarios_load(path, NULL, &sc, &d), TN_OK);
-        assert_true(tn_scenarios_count(sc) >= 160);
+        assert_int_equal(tn_scenarios_load(scen, NULL, &sc, &d), TN_OK);
+        assert_true(tn_scenarios_count(sc) >= min_scenarios);
         const tn_scenario *e = tn_scenarios_at(sc, 0);
         assert_int_equal(e->map_width, w);
         assert_int_equal(e->map_height, h);
         assert_null(tn_scenarios_at(sc, tn_scenarios_count(sc)));
         tn_scenarios_destroy(sc);
     }
+}
+
+static void test_all_maps(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        char path[1024], scen[1024], rel[256];
+        snprintf(rel, sizeof rel, "bench/movingai/%s.map", maps[i]);
+        tn_test_shared(path, sizeof path, rel);
+        snprintf(rel, sizeof rel, "bench/movingai/%s.map.scen", maps[i]);
+        tn_test_shared(scen, sizeof scen, rel);
+        check_map_files(path, scen, 160);
+    }
+}
+
+static void test_tiny_map(void **state)
+{
+    (void)state;
+    char path[1024], scen[1024];
+    check_map_files(tn_test_data(path, sizeof path, "movingai/tiny.map"),
+                    tn_test_data(scen, sizeof scen, "movingai/tiny.map.scen"), 120);
 }
 
 static void expect_map_error(const char *text, tn_status want, int line, int col,
@@ -167,13 +183,17 @@ static void test_missing_file(void **state)
     assert_int_equal(strlen(buf), sizeof buf - 1);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_all_maps),
+    const struct CMUnitTest local_tests[] = {
+        cmocka_unit_test(test_tiny_map),
         cmocka_unit_test(test_bad_maps),
         cmocka_unit_test(test_scenarios),
         cmocka_unit_test(test_missing_file),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_all_maps),
+    };
+    return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), shared_tests,
+                       TN_TEST_COUNT(shared_tests), NULL, 0);
 }

@@ -1444,13 +1444,8 @@ static void test_context_reuse_deterministic(void **state)
 
 /* ---- Moving AI scenarios --------------------------------------------------------------------- */
 
-static void run_scenarios(const char *mapname, int32_t every)
+static void run_scenario_files(const char *mp, const char *sp, int32_t every)
 {
-    char mp[1024], sp[1024], rel[512];
-    snprintf(rel, sizeof rel, "bench/movingai/%s.map", mapname);
-    tn_test_shared(mp, sizeof mp, rel);
-    snprintf(rel, sizeof rel, "bench/movingai/%s.map.scen", mapname);
-    tn_test_shared(sp, sizeof sp, rel);
     tn_map *m = NULL;
     tn_scenarios *sc = NULL;
     assert_int_equal(tn_map_load(mp, NULL, &m, NULL), TN_OK);
@@ -1490,6 +1485,25 @@ static void run_scenarios(const char *mapname, int32_t every)
     tn_map_destroy(m);
 }
 
+static void run_scenarios(const char *mapname, int32_t every)
+{
+    char mp[1024], sp[1024], rel[512];
+    snprintf(rel, sizeof rel, "bench/movingai/%s.map", mapname);
+    tn_test_shared(mp, sizeof mp, rel);
+    snprintf(rel, sizeof rel, "bench/movingai/%s.map.scen", mapname);
+    tn_test_shared(sp, sizeof sp, rel);
+    run_scenario_files(mp, sp, every);
+}
+
+/* The repository's own small Moving AI map: every scenario, every algorithm. */
+static void test_movingai_tiny(void **state)
+{
+    (void)state;
+    char mp[1024], sp[1024];
+    run_scenario_files(tn_test_data(mp, sizeof mp, "movingai/tiny.map"),
+                       tn_test_data(sp, sizeof sp, "movingai/tiny.map.scen"), 1);
+}
+
 static void test_movingai_arena_all(void **state)
 {
     (void)state;
@@ -1504,9 +1518,9 @@ static void test_movingai_sample(void **state)
     run_scenarios("bg512/AR0011SR", 40);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_handmade_all_policies_and_heuristics),
         cmocka_unit_test(test_random_maps),
         cmocka_unit_test(test_random_maps_mud),
@@ -1534,8 +1548,12 @@ int main(void)
         cmocka_unit_test(test_map_unchanged),
         cmocka_unit_test(test_row_of_index),
         cmocka_unit_test(test_context_reuse_deterministic),
+        cmocka_unit_test(test_movingai_tiny),
+    };
+    const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_movingai_arena_all),
         cmocka_unit_test(test_movingai_sample),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), shared_tests,
+                       TN_TEST_COUNT(shared_tests), NULL, 0);
 }

@@ -999,14 +999,18 @@ static void test_mutations(void **state)
     assert_true(ok > 0 && bad > 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bench_maps),       cmocka_unit_test(test_bench_details),
+    const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_encodings_random), cmocka_unit_test(test_features),
         cmocka_unit_test(test_external_tileset), cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_nesting_bomb),     cmocka_unit_test(test_no_overallocation),
-        cmocka_unit_test(test_mutations),
+        cmocka_unit_test(test_nesting_bomb),     cmocka_unit_test(test_mutations),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest shared_tests[] = {
+        cmocka_unit_test(test_bench_maps),
+        cmocka_unit_test(test_bench_details),
+        cmocka_unit_test(test_no_overallocation),
+    };
+    return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), shared_tests,
+                       TN_TEST_COUNT(shared_tests), NULL, 0);
 }
