@@ -33,6 +33,17 @@ int tn_picture_begin(tn_picture *p, const tn_map *map, int32_t cell, int32_t max
         tn_picture_free(p);
         return TN_PICTURE_NOMEM;
     }
+    if (p->imgs) /* over tileset art, blocked cells (collision shapes, objects...) get a hatch */
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++)
+                if (!tn_map_passable(map, x, y)) {
+                    tn_vec2 o = tn_draw_cell_center(&p->view, x, y);
+                    float r = 0.5f * (float)p->view.cell;
+                    tn_canvas_fill_rect(&p->cv, (int32_t)(o.x - r), (int32_t)(o.y - r),
+                                        p->view.cell, p->view.cell, (tn_rgba){0, 0, 0, 70});
+                    tn_canvas_line(&p->cv, o.x - r, o.y + r - 1.0f, o.x + r - 1.0f, o.y - r,
+                                   (tn_rgba){255, 80, 60, 150});
+                }
     return TN_PICTURE_OK;
 }
 
