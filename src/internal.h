@@ -24,7 +24,6 @@
 
 /* Cookies set by the *_def_default() functions and checked by the create functions. */
 #define TN_COOKIE_MAP 0x4d415031u
-#define TN_COOKIE_SEARCH 0x53524348u
 #define TN_COOKIE_FIELD 0x464c4431u
 #define TN_COOKIE_CROWD 0x43524f57u
 #define TN_COOKIE_BP 0x42505331u

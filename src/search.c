@@ -423,7 +423,10 @@ astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_
 {
     const uint8_t *pass = s->pass;
     const int32_t w = s->w;
-    const bool xl = x > 0, xr = x<w - 1, yu = y> 0, yd = y < s->h - 1;
+    const bool xl = x > 0;
+    const bool xr = x < w - 1;
+    const bool yu = y > 0;
+    const bool yd = y < s->h - 1;
     const double st = s->straight, dg = s->diagonal;
     const double bound = s->q.closest_bound;
     const bool ok[4] = {xr, xl, yd, yu};

@@ -2,7 +2,7 @@
 """Write a W x W Moving AI map for the agent benchmarks: city blocks (4..10-cell buildings on a
 16-cell lattice, streets between them), seeded, with an open 13x13 square around the centre cell (the goal). Used to run the
 crowd at a constant density (map area growing with the agent count).
-Usage: python3 tools/bench/gen_city.py W SEED OUT.map"""
+Usage: python3 bench/gen_city.py W SEED OUT.map"""
 import random
 import sys
 

@@ -1,10 +1,10 @@
 #!/bin/sh
 # `tilenav collide --kinematic` against the peers' brute_bench: pairs and contacts must be equal
 # for every broad phase, seed, size and flag set. Exit 1 on the first difference.
-#   tools/bench/collide_verify.sh [path/to/brute_bench]
+#   bench/collide_verify.sh [path/to/brute_bench]
 here=$(cd "$(dirname "$0")" && pwd)
-T=${TILENAV:-$here/../../build/release/tilenav}
-BRUTE=${1:-$here/../../../shared/bench/peers/collide/brute_bench}
+T=${TILENAV:-$here/../build/release/tilenav}
+BRUTE=${1:-$here/../../shared/bench/peers/collide/brute_bench}
 [ -x "$BRUTE" ] || { echo "collide_verify: build brute_bench first (make in its directory)" >&2; exit 2; }
 fail=0 runs=0
 for n in 500 3000; do

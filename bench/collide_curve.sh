@@ -4,10 +4,10 @@
 # ns per (object + reported pair) per step. Two scenes:
 #   fixed  the peers' 4096 x 4096 world, so the density (and the pairs per object) grows with N;
 #   dense  the world scaled with sqrt(N) to the peers' density at 100,000 (constant density).
-#   tools/bench/collide_curve.sh                 # grid, equal and mixed radii, both scenes
-#   BP=sap REPS=5 SCENES=dense tools/bench/collide_curve.sh
+#   bench/collide_curve.sh                 # grid, equal and mixed radii, both scenes
+#   BP=sap REPS=5 SCENES=dense bench/collide_curve.sh
 here=$(cd "$(dirname "$0")" && pwd)
-T=${TILENAV:-$here/../../build/release/tilenav}
+T=${TILENAV:-$here/../build/release/tilenav}
 REPS=${REPS:-3}
 BP=${BP:-grid}
 SIZES=${SIZES:-"1000 2000 5000 10000 20000 50000 100000"}

@@ -6,7 +6,7 @@
 #   ROUNDS=N repeats each measurement N times (default 1), alternating tilenav and peers.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
 BENCH=$(cd "$ROOT/../shared/bench" && pwd)
 TN=${1:-$ROOT/build/rel/tilenav}
 PEERS=${PEERS:-tcod-nocut}
