@@ -76,7 +76,7 @@ struct tn_crowd {
     bool periodic; /* some period > 1 */
     tn_combine combine;
     bool push_apart, record;
-    tn_crowd_parallel_for parallel_for;
+    tn_parallel_for parallel_for;
     void *parallel_user;
     int32_t kmax, max_scan;
     uint64_t seed, step;

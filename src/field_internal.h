@@ -60,7 +60,7 @@ struct tn_field {
     int32_t ngoals;
 
     tn_los_scratch lsc[8]; /* line-of-sight scratch: one per octant when run in parallel */
-    void (*parallel_for)(tn_field_task task, void *ctx, int32_t count, void *user);
+    void (*parallel_for)(tn_task task, void *ctx, int32_t count, void *user);
     void *parallel_user;
 
     /* per-build cache */

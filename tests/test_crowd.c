@@ -542,7 +542,7 @@ static void test_walls_never_overlapped(void **state)
 /* Parallel-for flavours for the crowd: two real threads, and an odd serial split (uneven
  * chunks run back to front). */
 typedef struct half_job {
-    tn_crowd_task task;
+    tn_task task;
     void *ctx;
     int32_t begin, end;
 } half_job;
@@ -554,7 +554,7 @@ static void *run_half(void *arg)
     return NULL;
 }
 
-static void two_threads(tn_crowd_task task, void *ctx, int32_t count, void *user)
+static void two_threads(tn_task task, void *ctx, int32_t count, void *user)
 {
     (void)user;
     half_job j = {task, ctx, count / 2, count};
@@ -567,7 +567,7 @@ static void two_threads(tn_crowd_task task, void *ctx, int32_t count, void *user
         task(ctx, count / 2, count);
 }
 
-static void odd_split(tn_crowd_task task, void *ctx, int32_t count, void *user)
+static void odd_split(tn_task task, void *ctx, int32_t count, void *user)
 {
     (void)user;
     int32_t cuts[4] = {0, count / 7, count / 7 + count / 3, count};
@@ -575,7 +575,7 @@ static void odd_split(tn_crowd_task task, void *ctx, int32_t count, void *user)
         task(ctx, cuts[k], cuts[k + 1]);
 }
 
-static tn_crowd_parallel_for hash_pfor = NULL;
+static tn_parallel_for hash_pfor = NULL;
 
 static uint64_t run_hash_wander(uint64_t seed, int steps, int32_t period, float wander)
 {

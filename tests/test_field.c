@@ -737,7 +737,7 @@ static void test_bad_args(void **state)
 /* ---- parallel builds ---------------------------------------------------------------------- */
 
 typedef struct par_piece {
-    tn_field_task task;
+    tn_task task;
     void *ctx;
     int32_t b, e;
 } par_piece;
@@ -750,7 +750,7 @@ static void *par_run(void *arg)
 }
 
 /* A parallel loop on three threads (two spawned, one the caller), uneven pieces. */
-static void par_for(tn_field_task task, void *ctx, int32_t count, void *user)
+static void par_for(tn_task task, void *ctx, int32_t count, void *user)
 {
     int *calls = user;
     (*calls)++;

@@ -119,6 +119,15 @@ static inline uint32_t tn_gid_flags(uint32_t raw)
     return raw & TN_GID_FLAGS;
 }
 
+/// A piece of work: handle the items [begin, end) of a range.
+typedef void (*tn_task)(void *task_ctx, int32_t begin, int32_t end);
+
+/// The caller's parallel loop (a task system's "parallel for"), taken by the objects that can
+/// spread work over threads (fields, crowds): run `task` over disjoint ranges covering
+/// [0, count), split in any way, on any threads, and return when every range is done. `user`
+/// is the object's `parallel_user`. Results never depend on how the work was split.
+typedef void (*tn_parallel_for)(tn_task task, void *task_ctx, int32_t count, void *user);
+
 /// Library version as a string, e.g. "0.1.0".
 TN_API const char *tn_version(void);
 

@@ -102,14 +102,6 @@ typedef enum tn_combine {
     TN_COMBINE_PRIORITIZED = 1, ///< prioritised truncated running sum
 } tn_combine;
 
-/// A range of work: handle items [begin, end).
-typedef void (*tn_crowd_task)(void *task_ctx, int32_t begin, int32_t end);
-/// The caller's parallel for: run `task` over [0, count), split into ranges in any way, on any
-/// threads, and return when every range is done. The crowd's per-agent passes write only their
-/// own agents' data, so the result is bit-identical to the single-threaded step.
-typedef void (*tn_crowd_parallel_for)(tn_crowd_task task, void *task_ctx, int32_t count,
-                                      void *user);
-
 /// Definition of a crowd. Get one from tn_crowd_def_default().
 typedef struct tn_crowd_def {
     const tn_map *map;      ///< required: walls for collision and avoidance
@@ -130,10 +122,12 @@ typedef struct tn_crowd_def {
     bool record_forces; ///< keep each behaviour's last force (tn_crowd_forces; default false)
     int32_t max_flows;  ///< flow view slots, 0..TN_CROWD_MAX_FLOWS (default 8)
     uint64_t seed;      ///< random seed (wander)
-    tn_crowd_parallel_for parallel_for; ///< optional: spreads the force and move passes (NULL)
-    void *parallel_user;                ///< passed to parallel_for
-    tn_allocator allocator;             ///< zeroed = malloc/free
-    uint32_t internal_cookie;           ///< set by tn_crowd_def_default(); do not touch
+    /// The per-agent passes write only their own agents' data, so a step is bit-identical
+    /// to the single-threaded one.
+    tn_parallel_for parallel_for; ///< optional: spreads the force and move passes (NULL)
+    void *parallel_user;          ///< passed to parallel_for
+    tn_allocator allocator;       ///< zeroed = malloc/free
+    uint32_t internal_cookie;     ///< set by tn_crowd_def_default(); do not touch
 } tn_crowd_def;
 
 /// Definition of an agent. Get one from tn_agent_def_default().

@@ -93,9 +93,6 @@ typedef enum tn_los_mode {
                        ///< misses some cells that do see the goal (kept for comparison)
 } tn_los_mode;
 
-/// A piece of work for tn_field_def::parallel_for: handle items [begin, end).
-typedef void (*tn_field_task)(void *ctx, int32_t begin, int32_t end);
-
 /// Definition of a field. Get one from tn_field_def_default() and change the fields.
 typedef struct tn_field_def {
     const tn_map *map;      ///< the map (required; must outlive the field)
@@ -105,13 +102,11 @@ typedef struct tn_field_def {
     const float *extra;     ///< optional extra cost per cell (W*H, finite, >= 0), or NULL;
                             ///< read at build/update time, must outlive the field
     tn_allocator allocator; ///< zeroed = malloc/free
-    /// Optional parallel loop (a task system's "parallel for"): run task(ctx, b, e) over
-    /// disjoint pieces covering [0, count), possibly on other threads, and return when all are
-    /// done. NULL (default): everything runs in the calling thread. Builds and updates then
-    /// split the flow rows and the eight line-of-sight octants; the distances stay sequential.
-    /// The allocator may then be called from those threads (malloc/free may). Results are
-    /// identical either way.
-    void (*parallel_for)(tn_field_task task, void *ctx, int32_t count, void *user);
+    /// Optional parallel loop (::tn_parallel_for). NULL (default): everything runs in the
+    /// calling thread. Builds and updates then split the flow rows and the eight line-of-sight
+    /// octants; the distances stay sequential. The allocator may then be called from those
+    /// threads (malloc/free may). Results are identical either way.
+    tn_parallel_for parallel_for;
     void *parallel_user;      ///< passed to parallel_for
     uint32_t internal_cookie; ///< set by tn_field_def_default(); do not touch
 } tn_field_def;

@@ -162,7 +162,7 @@ static int parse(int argc, char **argv, opts *o)
 
 /* tn_field_def::parallel_for on plain threads: the caller runs the first piece. */
 typedef struct piece {
-    tn_field_task task;
+    tn_task task;
     void *ctx;
     int32_t b, e;
 } piece;
@@ -174,7 +174,7 @@ static void *run_piece(void *arg)
     return NULL;
 }
 
-static void thread_for(tn_field_task task, void *ctx, int32_t count, void *user)
+static void thread_for(tn_task task, void *ctx, int32_t count, void *user)
 {
     int32_t n = *(const int32_t *)user;
     piece pc[16];

@@ -94,7 +94,7 @@ struct sim_pool {
     uint64_t generation;
     int pending;
     bool quit;
-    tn_crowd_task task;
+    tn_task task;
     void *ctx;
     int32_t count;
 };
@@ -131,7 +131,7 @@ static void *pool_main(void *arg)
     }
 }
 
-static void pool_for(tn_crowd_task task, void *ctx, int32_t count, void *user)
+static void pool_for(tn_task task, void *ctx, int32_t count, void *user)
 {
     sim_pool *p = user;
     pthread_mutex_lock(&p->mu);
