@@ -14,8 +14,8 @@
 ///   still work; they are clamped into the border cells). With `levels > 1` it is a
 ///   hierarchical grid: level k has cells of `cell_size * 2^k`, and each object lives in the
 ///   finest level whose cells are at least as large as its box. Each object is filed under
-///   the cell of its box centre; pairs come from the cell and its neighbours (the book's "cell
-///   and its 8 neighbours", visiting only half of them so that each pair is found once); a
+///   the cell of its box centre; pairs come from the cell and its 8 neighbours, visiting only half
+///   of them so that each pair is found once; a
 ///   pair across levels is found by the coarser object, with a box query over the finer ones.
 /// - ::TN_BP_HASH: the same over an unbounded plane (negative coordinates welcome): cells are
 ///   hashed into a table of `2 * capacity` buckets (rounded up to a power of two).

@@ -1,6 +1,6 @@
 /// @file contact.h
 /// @brief Narrow phase and the marbles: exact overlap tests with contact normal and depth for
-/// circles and boxes, a swept (continuous) circle test, the moving-circle response of the book's
+/// circles and boxes, a swept (continuous) circle test, the moving-circle response of the
 /// marbles, and a whole marbles step (broad phase + narrow phase + response + walls).
 ///
 /// Concept: the broad phase (broadphase.h) proposes pairs whose boxes overlap; these functions
@@ -61,7 +61,7 @@ typedef struct tn_marble {
     double x, y, vx, vy, r;
 } tn_marble;
 
-/// The book's moving-circle response for two marbles in contact `c` (normal from a to b):
+/// The moving-circle response for two marbles in contact `c` (normal from a to b):
 /// push them apart along the normal, each by a share of `c->depth` inversely proportional to
 /// its mass, then, when they approach along the normal, exchange momentum along it with
 /// restitution `e` in [0, 1] (1 = elastic: kinetic energy is kept). Tangential velocity is kept.

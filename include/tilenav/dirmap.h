@@ -1,8 +1,8 @@
 /// @file dirmap.h
-/// @brief Direction ("angle") maps (book ch. 7, the AI race car): one heading per cell, in
+/// @brief Direction ("angle") maps, as a race car's track uses them: one heading per cell, in
 /// degrees, 0 = pointing right (3 o'clock), angles growing clockwise on screen (90 = down), in
 /// [0, 360). A cell may have no heading (NaN). Loaded from a tile layer (each gid mapped to an
-/// angle through a table, or the gid itself read as the angle, as the book's track layer does)
+/// angle through a table, or the gid itself read as the angle)
 /// or generated from a flow field. Agents steer towards the heading of the cell they are on.
 ///
 /// Ownership and threads: caller-created; owns its W*H floats. Readers may share it.
@@ -48,8 +48,8 @@ TN_API float tn_dirmap_at_px(const tn_dirmap *dm, float px, float py, int32_t ti
 
 /// Load from a tile layer of `map` (same size as the direction map). With a table, the tile id
 /// (flags stripped) t maps to table[t] when t < table_len (NaN entries = no heading) and to no
-/// heading otherwise; without a table (NULL), the gid itself is the angle in degrees, as in the
-/// book's race track layer (so gid 0 means 0 degrees).
+/// heading otherwise; without a table (NULL), the gid itself is the angle in degrees (so gid 0
+/// means 0 degrees).
 TN_API TN_NODISCARD tn_status tn_dirmap_load_layer(tn_dirmap *dm, const tn_map *map, int32_t layer,
                                                    const float *table, size_t table_len);
 /// Headings from a field's continuous vectors (towards the goal); cells without a direction get

@@ -12,7 +12,7 @@
 ///
 /// Directions: ::tn_dir numbers the 8 neighbours clockwise on screen from "right"
 /// (0 = +x, 1 = +x+y, 2 = +y (down), ... 7 = +x-y), so `dir * 45` is the heading in degrees of
-/// the book's angle maps. The flow rule (::tn_flow_rule) picks, for each reachable non-goal
+/// a direction map (dirmap.h). The flow rule (::tn_flow_rule) picks, for each reachable non-goal
 /// cell, one legal step; ties are broken first by the smaller distance of the neighbour, then
 /// by the lower direction number.
 ///

@@ -7,11 +7,11 @@
 /// - path following with a path radius as a steering force (The Nature of Code ch. 6,
 ///   OpenSteer's followPath): predict, project onto the path, seek further along only when the
 ///   prediction strays outside the radius;
-/// - maze-style grid walking (the book's walkPath): rows and columns only, direction changes
+/// - maze-style grid walking: rows and columns only, direction changes
 ///   only at cell centres, a new destination re-planned at the next centre;
-/// - the book's grid wanderer (its moving bombs): at each cell centre a random open direction,
+/// - a grid wanderer (moving hazards): at each cell centre a random open direction,
 ///   reversing at the map edges;
-/// - the book's AI race car driven by a direction (angle) map, with optional +-20 degrees of
+/// - an AI race car driven by a direction (angle) map, with optional +-20 degrees of
 ///   random variation when the map angle changes and friction from the terrain.
 ///
 /// All state lives in small caller-owned structs; waypoint and path arrays are referenced, not
@@ -76,7 +76,7 @@ TN_API tn_vec2 tn_steer_follow_path(const tn_steer_agent *agent, const tn_vec2 *
 TN_API float tn_path_distance(const tn_vec2 *points, int32_t count, tn_vec2 p);
 /// @}
 
-/// @name Grid walker and grid wanderer (book ch. 3 and 6)
+/// @name Grid walker and grid wanderer
 /// @{
 /// A sprite that moves along rows and columns, changing direction only when centred on a cell.
 typedef struct tn_grid_walker {
@@ -122,10 +122,10 @@ TN_API TN_NODISCARD tn_status tn_grid_wander_step(tn_grid_walker *w, const tn_ma
                                                   tn_rng *rng);
 /// @}
 
-/// @name Direction-map car (book ch. 7)
+/// @name Direction-map car
 /// @{
-/// A per-cell direction map and friction: what the book keeps in its angle layer and reads
-/// from its track layer.
+/// A per-cell direction map and friction: the target heading and the velocity multiplier of
+/// each cell of a track.
 typedef struct tn_direction_map {
     int32_t width, height;         ///< cells
     float cell_width, cell_height; ///< pixels
@@ -133,7 +133,7 @@ typedef struct tn_direction_map {
     const float *friction;         ///< W*H velocity multipliers per step (0.96 track, 0.25 grass)
 } tn_direction_map;
 
-/// Car parameters, per step (the book's frame). Defaults from tn_car_def_default().
+/// Car parameters, per fixed step (one frame). Defaults from tn_car_def_default().
 typedef struct tn_car_def {
     float accel;          ///< speed gained per step while under top speed (0.08)
     float top_speed;      ///< pixels per step (3)
@@ -158,7 +158,7 @@ TN_API tn_car_def tn_car_def_default(void);
 /// Place a car at rest.
 TN_API TN_NODISCARD tn_status tn_car_init(tn_car *car, const tn_car_def *def, tn_vec2 pos,
                                           float rotation);
-/// One step of the book's AI car: accelerate while speed <= top speed; read the map angle of
+/// One step of the AI car: accelerate while speed <= top speed; read the map angle of
 /// the cell under the car; when it differs from the last one, aim at it plus a random integer
 /// in [-jitter, +jitter] degrees; turn towards the aim by at most turn_rate the short way
 /// round; vel = speed * (cos, sin)(rotation) * friction; pos += vel; then take the friction of

@@ -1,5 +1,5 @@
 /// @file influence.h
-/// @brief Influence maps (book ch. 6): a float layer of W x H cells summed from sources (a
+/// @brief Influence maps: a float layer of W x H cells summed from sources (a
 /// centre, a radius, a strength and a falloff), decaying over time, used as the extra-cost
 /// layer of fields (tn_field_def::extra) and path searches so that units avoid danger.
 ///

@@ -119,7 +119,7 @@ TN_API const uint32_t *tn_map_layer_data(const tn_map *map, int32_t layer);
 
 /// @name Cells
 /// @{
-/// Row-major index of a cell, or -1 when outside the map (the book's getIndex).
+/// Row-major index of a cell, or -1 when outside the map.
 TN_API int32_t tn_map_index(const tn_map *map, int32_t x, int32_t y);
 /// Cell of an index; false (and *out untouched) when the index is outside the map.
 TN_API bool tn_map_cell_of_index(const tn_map *map, int32_t index, tn_cell *out);
@@ -160,7 +160,7 @@ TN_API TN_NODISCARD tn_status tn_map_set_terrain(tn_map *map, uint32_t gid, tn_t
 /// @return as tn_map_set_terrain(); TN_E_NOMEM may leave part of the entries set.
 TN_API TN_NODISCARD tn_status tn_map_set_terrain_many(tn_map *map, const uint32_t *gids,
                                                       const tn_terrain *terrain, size_t count);
-/// Shorthand: every gid in the list blocks (the book's obstacle-gid list).
+/// Shorthand: every gid in the list blocks (a list of obstacle gids).
 TN_API TN_NODISCARD tn_status tn_map_set_obstacles(tn_map *map, const uint32_t *gids, size_t count);
 /// Terrain entry of a gid (passable, cost 1 when it has none).
 TN_API tn_terrain tn_map_terrain(const tn_map *map, uint32_t gid);
@@ -206,7 +206,7 @@ TN_API int32_t tn_map_tileset_count(const tn_map *map);
 TN_API const tn_tileset *tn_map_tileset_at(const tn_map *map, int32_t index);
 /// @}
 
-/// @name Live layers (book ch. 3)
+/// @name Live layers
 /// @{
 /// A moving thing stamped into a layer by tn_map_stamp_layer().
 typedef struct tn_stamp {
@@ -214,13 +214,13 @@ typedef struct tn_stamp {
     uint32_t gid; ///< gid written at the cell under (x, y)
 } tn_stamp;
 
-/// The book's updateMap: clear a tile layer to 0, then write each stamp's gid at the cell
-/// under its position (later stamps win when several share a cell; stamps outside the map
-/// are skipped). If `out_indices` is not NULL it receives each stamp's cell index (-1 outside).
+/// Stamp moving things into a layer: clear a tile layer to 0, then write each stamp's gid at the
+/// cell under its position (later stamps win when several share a cell; stamps outside the map are
+/// skipped). If `out_indices` is not NULL it receives each stamp's cell index (-1 outside).
 TN_API TN_NODISCARD tn_status tn_map_stamp_layer(tn_map *map, int32_t layer, const tn_stamp *stamps,
                                                  size_t count, int32_t *out_indices);
 
-/// The book's map overlay: the indices of cells where layer `a` holds tile id `gid_a` and layer
+/// Overlay two layers: the indices of cells where layer `a` holds tile id `gid_a` and layer
 /// `b` holds tile id `gid_b` (flags ignored), ascending. Writes at most `cap` indices and sets
 /// `*count` to how many match; TN_E_BUFFER_TOO_SMALL when cap < *count.
 TN_API TN_NODISCARD tn_status tn_map_overlay(const tn_map *map, int32_t a, uint32_t gid_a,

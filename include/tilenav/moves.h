@@ -29,7 +29,7 @@ typedef enum tn_diagonal {
 /// Base cost of a step, before the terrain cost of the entered cell multiplies it.
 typedef enum tn_step_costs {
     TN_COSTS_EXACT = 0, ///< straight 1, diagonal sqrt(2) (default)
-    TN_COSTS_10_14 = 1, ///< the book's integers: straight 10, diagonal 14
+    TN_COSTS_10_14 = 1, ///< integers: straight 10, diagonal 14
 } tn_step_costs;
 
 /// Movement rules. Zero-initialised means 8-connected, no corner cutting, exact costs.

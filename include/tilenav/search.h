@@ -68,7 +68,8 @@ typedef enum tn_heuristic {
     TN_HEURISTIC_AUTO = 0,  ///< octile with diagonals, manhattan without (admissible)
     TN_HEURISTIC_MANHATTAN, ///< dx + dy (inadmissible with diagonals)
     TN_HEURISTIC_EUCLIDEAN, ///< sqrt(dx^2 + dy^2)
-    TN_HEURISTIC_OCTILE,    ///< max + (d - 1) * min, d = diagonal/straight cost (book: "diagonal")
+    TN_HEURISTIC_OCTILE,    ///< max + (d - 1) * min, d = diagonal/straight cost (also called
+                            ///< "diagonal")
     TN_HEURISTIC_CHEBYSHEV, ///< max(dx, dy)
     TN_HEURISTIC_ZERO,      ///< 0: Dijkstra
 } tn_heuristic;

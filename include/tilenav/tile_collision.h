@@ -1,5 +1,5 @@
 /// @file tile_collision.h
-/// @brief Tile-based collision (the book's ch. 3): hit tests of a sprite box against a gid with
+/// @brief Tile-based collision: hit tests of a sprite box against a gid with
 /// the centre / some corners / every corner point sets, the inverse "on the floor" test, a box
 /// mover and a circle mover that never enter impassable cells, circle overlap and push-out, and
 /// grid-alignment helpers.
@@ -15,12 +15,11 @@
 /// inputs exactly for any realistic map, so results do not depend on the compiler's choices
 /// (the project builds with -ffp-contract=off; no FMA, no fast-math).
 ///
-/// Corner points. Like the book's getPoints, the four corner points of a box lie *inside* it:
-/// the right/bottom corners are in the column/row holding the last point of the box. For
-/// integer coordinates this is exactly the book's `x + w - 1` pixel; for fractional ones it is
-/// the column ceil((x+w)/tw) - 1 (the -1 pixel generalised). Unlike the book, this also applies
-/// to a collision area (the book's getPoints forgets the -1 there, putting those corners one
-/// pixel outside the area).
+/// Corner points. The four corner points of a box lie *inside* it: the right/bottom corners
+/// are in the column/row holding the last point of the box. For integer coordinates this is
+/// the `x + w - 1` pixel; for fractional ones it is the column ceil((x+w)/tw) - 1 (the -1
+/// pixel generalised). The same holds for a collision area (an inset box), so its corners never
+/// fall one pixel outside it.
 ///
 /// Ownership and threads: the functions only read the map (`const tn_map*`), allocate nothing
 /// and keep no state; any number of threads may call them at once while no thread edits the map.
@@ -39,12 +38,12 @@ extern "C" {
 
 /// Which points of a box a hit test looks at.
 typedef enum tn_tile_points {
-    /// The book's "center": one point, the centre of the collision box.
+    /// One point: the centre of the collision box.
     TN_POINTS_CENTER = 0,
-    /// The book's "some": the four corners (top-left, top-right, bottom-left, bottom-right, in
-    /// that order); hit when at least one matches. Not direction dependent, as in the book.
+    /// The four corners (top-left, top-right, bottom-left, bottom-right, in that order); hit
+    /// when at least one matches. Not direction dependent.
     TN_POINTS_SOME = 1,
-    /// The book's "every": the four corners; hit when all four match.
+    /// The four corners; hit when all four match.
     TN_POINTS_EVERY = 2,
     /// Extension: every cell the box overlaps; hit when at least one matches. Same as
     /// TN_POINTS_SOME for boxes no larger than a tile, exact for larger ones.
@@ -73,12 +72,11 @@ static inline tn_tile_box tn_tile_box_make(float x, float y, float w, float h)
 
 /// Result of a hit test.
 ///
-/// `index`, `cell` and `gid` describe the point that decided the answer, as the book's
-/// short-circuit evaluation leaves them: for SOME (ANY_CELL) the first matching point (cell),
+/// `index`, `cell` and `gid` describe the point that decided the answer, as a short-circuit
+/// evaluation leaves them: for SOME (ANY_CELL) the first matching point (cell),
 /// else the last one; for EVERY (ALL_CELLS) the first point (cell) that does not match, else
 /// the last one; for CENTER the centre. Cells are visited in row-major order. So after an
-/// inverse floor test that fails, `gid` is the obstacle the sprite touched (the book's
-/// `obstaclesMapArray[elfVsGround.index]`).
+/// inverse floor test that fails, `gid` is the obstacle the sprite touched.
 typedef struct tn_tile_hit {
     bool hit;      ///< the test's answer
     int32_t index; ///< row-major index of the deciding cell, -1 when outside the map
@@ -89,7 +87,7 @@ typedef struct tn_tile_hit {
     int32_t tested; ///< points or cells examined (1, 4, or the cells overlapped)
 } tn_tile_hit;
 
-/// @name Hit tests (the book's hitTestTile)
+/// @name Hit tests
 /// @{
 /// Test a box against tile id `gid` in tile layer `layer`. A point matches when its cell is
 /// inside the map and holds that tile id (flip flags are ignored on both sides, so a mirrored
@@ -107,7 +105,7 @@ TN_API TN_NODISCARD tn_status tn_tile_hit_test(const tn_map *map, int32_t layer,
 TN_API TN_NODISCARD tn_status tn_tile_hit_blocked(const tn_map *map, const tn_tile_box *box,
                                                   tn_tile_points points, tn_tile_hit *out);
 
-/// The book's inverse test: `hit` is true when every corner of the box is on tile id
+/// The inverse ("on the floor") test: `hit` is true when every corner of the box is on tile id
 /// `floor_gid` in `layer` (usually 0, "nothing there"). Equivalent to tn_tile_hit_test() with
 /// TN_POINTS_EVERY; when it fails, `gid`/`index` name the first corner that is not on floor.
 TN_API TN_NODISCARD tn_status tn_tile_on_floor(const tn_map *map, int32_t layer, uint32_t floor_gid,
@@ -205,7 +203,7 @@ TN_API TN_NODISCARD tn_status tn_tile_circle_push_out(const tn_map *map, tn_vec2
 /// @name Grid alignment
 /// @{
 /// Is the collision box's top-left corner on a grid corner, within `tolerance` pixels on each
-/// axis (0 = exactly)? That is the book's "aligned with rows and columns", which lets a sprite
+/// axis (0 = exactly)? Aligned with rows and columns, which lets a sprite
 /// that moves in whole cells use the simplest collision response. `*cell` (may be NULL)
 /// receives the cell whose top-left corner it is (nearest grid corner), even when outside
 /// the map. False for bad arguments.
