@@ -33,6 +33,17 @@ fuzz_path)
     printf '\011\011\004\000\000\010\010\125\000\252\020\104' >"$out/mixed"
     printf '\007\005\021\001\001\005\003\001\004\020\100\001' >"$out/los"
     ;;
+fuzz_shapes)
+    # map w h, tile w h, tileset tile size choices, tiles, cover, conventions, then shapes
+    i=0
+    for seed in 1 2 3 4 5 6; do
+        i=$((i + 1))
+        LC_ALL=C awk -v s="$seed" 'BEGIN { x = s * 7919; for (k = 0; k < 400; k++) {
+            x = (x * 1103515245 + 12345) % 2147483648; printf "%c", int(x / 65536) % 256 } }' \
+            >"$out/gen$i"
+    done
+    printf '\012\010\037\037\000\000\002\000\007\002\010\020\020\050\050\000\003\040\040\060\060' >"$out/rects"
+    ;;
 fuzz_crowd)
     # w h gx gy agents steps, cells, then 8 bytes per agent
     printf '\012\010\011\007\010\036\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\100\100\100\200\200\000\003\200' >"$out/open"
