@@ -27,12 +27,9 @@
 /* Grid cells per neighbour radius. Cells of R/2 and a 5x5 scan look at 6.25 R^2 instead of
  * 9 R^2 (R-sized cells, 3x3 scan), but callgrind counted 23% more instructions per step at
  * 10,000 agents on a 256x256 map (4x the cells to clear and prefix-sum), so cells are R. */
-#ifndef RESORT_PERIOD
+#define GRID_SPLIT 1 /* grid cells per neighbour radius (R-sized cells, a 3x3 scan) */
+/* Steps between full re-sorts of the agent columns into grid order (sort_agents()). */
 #define RESORT_PERIOD 8
-#endif
-#ifndef GRID_SPLIT
-#define GRID_SPLIT 1
-#endif
 
 /* One agent as the neighbour scans read it, in grid order: 32 bytes, two per cache line. */
 typedef struct scan_rec {
@@ -53,8 +50,36 @@ typedef struct map_view {
     float tw, th;
 } map_view;
 
-/* per-agent float arrays: px py vx vy hx hy rad maxs maxf slow arr_r tgx tgy wang */
-#define FLOAT_COLS 14
+/* Every per-agent column, once: X(type, name, entries per agent, present). A column moves
+ * with its agent: set up at create (in one block, with an alternate of the same size), copied
+ * when an agent is removed (the last agent takes its place), and gathered into grid order by
+ * sort_agents() (into the alternate, then the two swap). `present` is evaluated on the crowd
+ * being created: the force cache exists only for periodic behaviours or recorded forces. The
+ * step's force totals fx, fy are scratch, not columns. */
+#define AGENT_COLUMNS(X)                                                                           \
+    X(float, px, 1, true)                                                                          \
+    X(float, py, 1, true)                                                                          \
+    X(float, vx, 1, true)                                                                          \
+    X(float, vy, 1, true)                                                                          \
+    X(float, hx, 1, true)                                                                          \
+    X(float, hy, 1, true)                                                                          \
+    X(float, rad, 1, true)                                                                         \
+    X(float, maxs, 1, true)                                                                        \
+    X(float, maxf, 1, true)                                                                        \
+    X(float, slow, 1, true)                                                                        \
+    X(float, arr_r, 1, true)                                                                       \
+    X(float, tgx, 1, true)                                                                         \
+    X(float, tgy, 1, true)                                                                         \
+    X(float, wang, 1, true)                                                                        \
+    X(float, w, TN_BEHAVIOUR_COUNT, true)                                                          \
+    X(uint8_t, kind, 1, true)                                                                      \
+    X(uint8_t, arrived, 1, true)                                                                   \
+    X(uint8_t, fresh, 1, true)                                                                     \
+    X(int32_t, flow, 1, true)                                                                      \
+    X(uint32_t, slot_of, 1, true)                                                                  \
+    X(int32_t, cell_of, 1, true)                                                                   \
+    X(tn_vec2, cache, TN_BEHAVIOUR_COUNT, t->periodic || t->record)                                \
+    X(tn_vec2, total, 1, t->record)
 
 struct tn_crowd {
     tn_allocator alloc;
@@ -81,15 +106,12 @@ struct tn_crowd {
     int32_t kmax, max_scan;
     uint64_t seed, step;
 
-    /* dense agent arrays, [0, n) */
-    float *px, *py, *vx, *vy, *hx, *hy, *rad, *maxs, *maxf, *slow, *arr_r, *tgx, *tgy, *wang;
-    float *w; /* n * TN_BEHAVIOUR_COUNT weights */
-    uint8_t *kind, *arrived, *fresh;
-    int32_t *flow;
-    uint32_t *slot_of;
-    float *fx, *fy;
-    tn_vec2 *cache; /* n * TN_BEHAVIOUR_COUNT, when periodic or record */
-    tn_vec2 *total; /* n, when record */
+    /* dense agent columns, [0, n) (w: weights, cache: forces of periodic behaviours, total:
+     * recorded forces, cell_of: grid cell), each with its alternate for sort_agents() */
+#define X(T, name, per, present) T *name, *alt_##name;
+    AGENT_COLUMNS(X)
+#undef X
+    float *fx, *fy; /* the step's force totals */
 
     /* slots */
     uint16_t *gen;
@@ -100,32 +122,15 @@ struct tn_crowd {
     /* grid */
     int32_t gw, gh;
     int32_t *cell_start; /* gw*gh + 1 */
-    int32_t *cell_of;    /* per dense agent */
     int32_t *order;      /* grid position -> dense index */
     scan_rec *srec;      /* grid order */
     tn_vec2 *sxy;        /* grid order, positions only: the candidate scan reads 8 per line */
     float *dispx, *dispy;
 
-    /* second copies of the per-agent arrays: each step the agents are gathered into grid
-     * order, so the force loop reads every array in sequence */
-    float *alt_f[FLOAT_COLS], *alt_w;
-    uint8_t *alt_kind, *alt_arrived, *alt_fresh;
-    int32_t *alt_flow, *alt_cell;
-    uint32_t *alt_slot;
-    tn_vec2 *alt_cache, *alt_total;
-
     tn_flow_view *flows;
     uint8_t *flow_set;
     int32_t max_flows;
 };
-
-/* The per-agent float arrays, in one list for set-up, copying and re-sorting. */
-static void float_columns(tn_crowd *c, float **cols[FLOAT_COLS])
-{
-    float **all[FLOAT_COLS] = {&c->px,   &c->py,   &c->vx,   &c->vy,    &c->hx,  &c->hy,  &c->rad,
-                               &c->maxs, &c->maxf, &c->slow, &c->arr_r, &c->tgx, &c->tgy, &c->wang};
-    memcpy(cols, all, sizeof all);
-}
 
 /* ---- definitions ----------------------------------------------------------------------- */
 
@@ -241,33 +246,21 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
 
     size_t cap = (size_t)def->capacity,
            cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
-    size_t nb = TN_BEHAVIOUR_COUNT;
     layout l = {sizeof(tn_crowd), false};
-    size_t o_f[FLOAT_COLS];
-    for (int k = 0; k < FLOAT_COLS; k++)
-        o_f[k] = lay(&l, cap, sizeof(float));
-    size_t o_w = lay(&l, cap * nb, sizeof(float));
-    size_t o_kind = lay(&l, cap, 1), o_arr = lay(&l, cap, 1), o_fresh = lay(&l, cap, 1);
-    size_t o_flow = lay(&l, cap, sizeof(int32_t)), o_slot = lay(&l, cap, sizeof(uint32_t));
+    const tn_crowd *t = &tmp; /* what AGENT_COLUMNS' `present` reads */
+#define X(T, name, per, present)                                                                   \
+    size_t o_##name = (present) ? lay(&l, cap * (size_t)(per), sizeof(T)) : 0;                     \
+    size_t a_##name = (present) ? lay(&l, cap * (size_t)(per), sizeof(T)) : 0;
+    AGENT_COLUMNS(X)
+#undef X
     size_t o_fx = lay(&l, cap, sizeof(float)), o_fy = lay(&l, cap, sizeof(float));
-    size_t o_cache = (tmp.periodic || tmp.record) ? lay(&l, cap * nb, sizeof(tn_vec2)) : 0;
-    size_t o_total = tmp.record ? lay(&l, cap, sizeof(tn_vec2)) : 0;
     size_t o_gen = lay(&l, cap, sizeof(uint16_t)), o_dense = lay(&l, cap, sizeof(int32_t));
     size_t o_free = lay(&l, cap, sizeof(int32_t));
     size_t o_cs = lay(&l, (size_t)tmp.gw * (size_t)tmp.gh + 1, sizeof(int32_t));
-    size_t o_cell = lay(&l, cap, sizeof(int32_t)), o_order = lay(&l, cap, sizeof(int32_t));
+    size_t o_order = lay(&l, cap, sizeof(int32_t));
     /* sxy: 4 spare entries, the vector scan reads up to 3 past a row's end (masked out) */
     size_t o_srec = lay(&l, cap, sizeof(scan_rec)), o_sxy = lay(&l, cap + 4, sizeof(tn_vec2));
     size_t o_dx = lay(&l, cap, sizeof(float)), o_dy = lay(&l, cap, sizeof(float));
-    size_t a_f[FLOAT_COLS];
-    for (int k = 0; k < FLOAT_COLS; k++)
-        a_f[k] = lay(&l, cap, sizeof(float));
-    size_t a_w = lay(&l, cap * nb, sizeof(float));
-    size_t a_kind = lay(&l, cap, 1), a_arr = lay(&l, cap, 1), a_fresh = lay(&l, cap, 1);
-    size_t a_flow = lay(&l, cap, sizeof(int32_t)), a_slot = lay(&l, cap, sizeof(uint32_t));
-    size_t a_cell = lay(&l, cap, sizeof(int32_t));
-    size_t a_cache = (tmp.periodic || tmp.record) ? lay(&l, cap * nb, sizeof(tn_vec2)) : 0;
-    size_t a_total = tmp.record ? lay(&l, cap, sizeof(tn_vec2)) : 0;
     size_t o_flows = lay(&l, (size_t)def->max_flows, sizeof(tn_flow_view));
     size_t o_fset = lay(&l, (size_t)def->max_flows, 1);
     size_t o_clear = lay(&l, cells, 1);
@@ -303,41 +296,22 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->seed = def->seed;
     c->max_flows = def->max_flows;
 
-    float **fa[FLOAT_COLS];
-    float_columns(c, fa);
-    for (int k = 0; k < FLOAT_COLS; k++)
-        *fa[k] = (float *)(void *)(block + o_f[k]);
-    c->w = (float *)(void *)(block + o_w);
-    c->kind = (uint8_t *)(block + o_kind);
-    c->arrived = (uint8_t *)(block + o_arr);
-    c->fresh = (uint8_t *)(block + o_fresh);
-    c->flow = (int32_t *)(void *)(block + o_flow);
-    c->slot_of = (uint32_t *)(void *)(block + o_slot);
+#define X(T, name, per, present)                                                                   \
+    c->name = (present) ? (T *)(void *)(block + o_##name) : NULL;                                  \
+    c->alt_##name = (present) ? (T *)(void *)(block + a_##name) : NULL;
+    AGENT_COLUMNS(X)
+#undef X
     c->fx = (float *)(void *)(block + o_fx);
     c->fy = (float *)(void *)(block + o_fy);
-    c->cache = (tmp.periodic || tmp.record) ? (tn_vec2 *)(void *)(block + o_cache) : NULL;
-    c->total = tmp.record ? (tn_vec2 *)(void *)(block + o_total) : NULL;
     c->gen = (uint16_t *)(void *)(block + o_gen);
     c->dense_of = (int32_t *)(void *)(block + o_dense);
     c->free_list = (int32_t *)(void *)(block + o_free);
     c->cell_start = (int32_t *)(void *)(block + o_cs);
-    c->cell_of = (int32_t *)(void *)(block + o_cell);
     c->order = (int32_t *)(void *)(block + o_order);
     c->srec = (scan_rec *)(void *)(block + o_srec);
     c->sxy = (tn_vec2 *)(void *)(block + o_sxy);
     c->dispx = (float *)(void *)(block + o_dx);
     c->dispy = (float *)(void *)(block + o_dy);
-    for (int k = 0; k < 14; k++)
-        c->alt_f[k] = (float *)(void *)(block + a_f[k]);
-    c->alt_w = (float *)(void *)(block + a_w);
-    c->alt_kind = (uint8_t *)(block + a_kind);
-    c->alt_arrived = (uint8_t *)(block + a_arr);
-    c->alt_fresh = (uint8_t *)(block + a_fresh);
-    c->alt_flow = (int32_t *)(void *)(block + a_flow);
-    c->alt_slot = (uint32_t *)(void *)(block + a_slot);
-    c->alt_cell = (int32_t *)(void *)(block + a_cell);
-    c->alt_cache = c->cache ? (tn_vec2 *)(void *)(block + a_cache) : NULL;
-    c->alt_total = c->total ? (tn_vec2 *)(void *)(block + a_total) : NULL;
     c->flows = (tn_flow_view *)(void *)(block + o_flows);
     c->flow_set = (uint8_t *)(block + o_fset);
     c->clear = (uint8_t *)(block + o_clear);
@@ -535,24 +509,14 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
 
 static void copy_agent(tn_crowd *c, int32_t dst, int32_t src)
 {
-    float **fa[FLOAT_COLS];
-    float_columns(c, fa);
-    for (int k = 0; k < FLOAT_COLS; k++)
-        (*fa[k])[dst] = (*fa[k])[src];
-    memcpy(c->w + (size_t)dst * TN_BEHAVIOUR_COUNT, c->w + (size_t)src * TN_BEHAVIOUR_COUNT,
-           sizeof(float) * TN_BEHAVIOUR_COUNT);
-    c->kind[dst] = c->kind[src];
-    c->arrived[dst] = c->arrived[src];
-    c->fresh[dst] = c->fresh[src];
-    c->flow[dst] = c->flow[src];
-    c->slot_of[dst] = c->slot_of[src];
+#define X(T, name, per, present)                                                                   \
+    if (c->name)                                                                                   \
+        memcpy(c->name + (size_t)dst * (size_t)(per), c->name + (size_t)src * (size_t)(per),       \
+               sizeof(T) * (size_t)(per));
+    AGENT_COLUMNS(X)
+#undef X
     c->fx[dst] = c->fx[src];
     c->fy[dst] = c->fy[src];
-    if (c->cache)
-        memcpy(c->cache + (size_t)dst * TN_BEHAVIOUR_COUNT,
-               c->cache + (size_t)src * TN_BEHAVIOUR_COUNT, sizeof(tn_vec2) * TN_BEHAVIOUR_COUNT);
-    if (c->total)
-        c->total[dst] = c->total[src];
     c->dense_of[c->slot_of[dst]] = dst;
 }
 
@@ -816,6 +780,31 @@ static void build_grid(tn_crowd *c)
         (b) = t_;                                                                                  \
     } while (0)
 
+/* dst[k] = src[order[k]] for k < n, elements of `bytes` bytes (the common sizes unrolled). */
+static void gather_rows(void *dst, const void *src, const int32_t *order, int32_t n, size_t bytes)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    switch (bytes) {
+    case 1:
+        for (int32_t k = 0; k < n; k++)
+            d[k] = s[order[k]];
+        break;
+    case 4:
+        for (int32_t k = 0; k < n; k++)
+            memcpy(d + 4 * (size_t)k, s + 4 * (size_t)order[k], 4);
+        break;
+    case 8:
+        for (int32_t k = 0; k < n; k++)
+            memcpy(d + 8 * (size_t)k, s + 8 * (size_t)order[k], 8);
+        break;
+    default:
+        for (int32_t k = 0; k < n; k++)
+            memcpy(d + bytes * (size_t)k, s + bytes * (size_t)order[k], bytes);
+        break;
+    }
+}
+
 /* Gather every per-agent array into grid order (the order build_grid found), so that agent k
  * of the grid is dense agent k. Agents move little between steps, so after the first step the
  * permutation is close to the identity and this pass streams through memory. */
@@ -833,45 +822,15 @@ static void sort_agents(tn_crowd *c)
      * when the agents are far out of order, as after a batch of additions) */
     if (c->step % RESORT_PERIOD != 0 && moved < n / 2)
         return;
-    float **cols[FLOAT_COLS];
-    float_columns(c, cols);
-    for (int a = 0; a < FLOAT_COLS; a++) {
-        const float *src = *cols[a];
-        float *dst = c->alt_f[a];
-        for (int32_t k = 0; k < n; k++)
-            dst[k] = src[order[k]];
-        c->alt_f[a] = *cols[a];
-        *cols[a] = dst;
+#define X(T, name, per, present)                                                                   \
+    if (c->name) {                                                                                 \
+        gather_rows(c->alt_##name, c->name, order, n, sizeof(T) * (size_t)(per));                  \
+        SWAP_PTR(T, c->name, c->alt_##name);                                                       \
     }
-    for (int32_t k = 0; k < n; k++) {
-        int32_t i = order[k];
-        memcpy(c->alt_w + (size_t)k * TN_BEHAVIOUR_COUNT, c->w + (size_t)i * TN_BEHAVIOUR_COUNT,
-               sizeof(float) * TN_BEHAVIOUR_COUNT);
-        c->alt_kind[k] = c->kind[i];
-        c->alt_arrived[k] = c->arrived[i];
-        c->alt_fresh[k] = c->fresh[i];
-        c->alt_flow[k] = c->flow[i];
-        c->alt_slot[k] = c->slot_of[i];
-        c->alt_cell[k] = c->cell_of[i];
-        c->dense_of[c->slot_of[i]] = k;
-    }
-    if (c->cache)
-        for (int32_t k = 0; k < n; k++)
-            memcpy(c->alt_cache + (size_t)k * TN_BEHAVIOUR_COUNT,
-                   c->cache + (size_t)order[k] * TN_BEHAVIOUR_COUNT,
-                   sizeof(tn_vec2) * TN_BEHAVIOUR_COUNT);
-    if (c->total)
-        for (int32_t k = 0; k < n; k++)
-            c->alt_total[k] = c->total[order[k]];
-    SWAP_PTR(float, c->w, c->alt_w);
-    SWAP_PTR(uint8_t, c->kind, c->alt_kind);
-    SWAP_PTR(uint8_t, c->arrived, c->alt_arrived);
-    SWAP_PTR(uint8_t, c->fresh, c->alt_fresh);
-    SWAP_PTR(int32_t, c->flow, c->alt_flow);
-    SWAP_PTR(uint32_t, c->slot_of, c->alt_slot);
-    SWAP_PTR(int32_t, c->cell_of, c->alt_cell);
-    SWAP_PTR(tn_vec2, c->cache, c->alt_cache);
-    SWAP_PTR(tn_vec2, c->total, c->alt_total);
+    AGENT_COLUMNS(X)
+#undef X
+    for (int32_t k = 0; k < n; k++)
+        c->dense_of[c->slot_of[k]] = k;
     for (int32_t k = 0; k < n; k++)
         c->order[k] = k;
 }
