@@ -56,10 +56,50 @@ configure_build() { # dir, cmake args...
     cmake --build "$dir" -j "$JOBS"
 }
 
-run_tests() { # dir [ctest args...]
+run_tests() { # dir [ctest args...]; ends with the skipped tests and why (skip_summary)
     dir=$1
     shift
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" "$@"
+    { rc=0; ctest --test-dir "$dir" --output-on-failure -j "$JOBS" "$@" || rc=$?; echo "$rc" >"$dir/ctest.rc"; } 2>&1 |
+        tee "$dir/ctest.out"
+    skip_summary "$dir"
+    return "$(cat "$dir/ctest.rc")"
+}
+
+# The tests ctest skipped (exit 77: a tool is missing) with the reason each one printed, and
+# cmocka cases skipped inside tests that passed; read from ctest's output and its LastTest.log.
+skip_summary() { # dir
+    log="$1/Testing/Temporary/LastTest.log"
+    [ -f "$log" ] || return 0
+    skipped=$(awk '/^The following tests did not run:/ { f = 1; next }
+        f && /\(Skipped\)/ { print $3 }' "$1/ctest.out")
+    awk -v skipped=" $(echo $skipped) " '
+        /^[0-9]+\/[0-9]+ Test: / { name = $3; next }
+        /^Output:$/ { out = 1; first = 1; why = ""; last = ""; cases = ""; next }
+        out && first { first = 0; next } # the dashes under "Output:"
+        out && /^<end of output>$/ {
+            out = 0
+            if (index(skipped, " " name " ")) {
+                if (why == "") why = (last == "" ? "(it printed nothing)" : last)
+                ctest_skips = ctest_skips "  " name ": " why "\n"
+            } else if (cases != "")
+                case_skips = case_skips "  " name ":" cases "\n"
+            next
+        }
+        out && /^\[  SKIPPED \] [A-Za-z_][A-Za-z_0-9]*$/ {
+            if (!index(cases " ", " " $4 " ")) cases = cases " " $4
+            next
+        }
+        out && /^\[  SKIPPED \]/ { next }
+        out && tolower($0) ~ /skip/ { why = (why == "" ? "" : why " / ") $0 }
+        out && NF { last = $0 }
+        END {
+            printf "\n==== skipped tests ====\n"
+            if (ctest_skips == "" && case_skips == "") { print "none: every test ran"; exit }
+            if (ctest_skips != "")
+                printf "skipped by ctest (exit 77; ./build.sh deps installs the tools they need):\n%s", ctest_skips
+            if (case_skips != "")
+                printf "cmocka cases skipped inside tests that passed:\n%s", case_skips
+        }' "$log"
 }
 
 mode=${1:-help}
