@@ -8,7 +8,7 @@
 #   ./build.sh strict    clang -O2, asserts on, warnings as errors, tests
 #   ./build.sh tsan      ThreadSanitizer (clang) on the tests that run many threads at once
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
-#   ./build.sh examples  install to a temporary prefix and build/run examples/ against it
+#   ./build.sh examples  install to a temp prefix; build examples/ from it 4 ways, run them + demo
 #   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and without SSE2
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
