@@ -7,7 +7,8 @@
 # every statement holding TN_API names the identifier before its first parenthesis); the
 # exports are `nm -D --defined-only`. Fails on a declared function that is not exported (it
 # would not link), on any other exported symbol (tn__ internals, core functions copied into
-# the loaders library, stray globals) and on a loaders library that does not link libtilenav.so.
+# the loaders library, stray globals), on a core function defined inside the loaders library
+# even as a hidden local copy, and on a loaders library that does not link libtilenav.so.
 #
 # usage: exports.sh INCLUDE_DIR LIBTILENAV_SO [LIBTILENAV_IO_SO]
 set -eu
@@ -99,6 +100,15 @@ if [ -n "$io" ]; then
     both=$(comm -12 "$tmp/core.declared" "$tmp/io.declared")
     if [ -n "$both" ]; then
         echo "declared in io.h and in a core header: $both"
+        fail=1
+    fi
+    # copies of core functions inside the loaders library, even hidden ones (its full symbol
+    # table; nothing to check when it is stripped)
+    nm --defined-only "$io" 2>/dev/null | awk 'NF >= 3 { print $3 }' | sort -u >"$tmp/io.all"
+    copies=$(comm -12 "$tmp/core.declared" "$tmp/io.all")
+    if [ -n "$copies" ]; then
+        echo "io: $(basename "$io") holds its own copies of core functions (it should call libtilenav.so):"
+        echo "$copies" | sed 's/^/    /'
         fail=1
     fi
     soname=$(objdump -p "$core" | awk '$1 == "SONAME" { print $2 }')
