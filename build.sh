@@ -8,7 +8,7 @@
 #   ./build.sh strict    clang -O2, asserts on, warnings as errors, tests
 #   ./build.sh tsan      ThreadSanitizer (clang) on the tests that run many threads at once
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
-#   ./build.sh examples  install to a temporary prefix and build/run examples/ against it
+#   ./build.sh examples  install to a temp prefix; build examples/ from it 4 ways, run them + demo
 #   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and without SSE2
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
@@ -56,10 +56,50 @@ configure_build() { # dir, cmake args...
     cmake --build "$dir" -j "$JOBS"
 }
 
-run_tests() { # dir [ctest args...]
+run_tests() { # dir [ctest args...]; ends with the skipped tests and why (skip_summary)
     dir=$1
     shift
-    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" "$@"
+    { rc=0; ctest --test-dir "$dir" --output-on-failure -j "$JOBS" "$@" || rc=$?; echo "$rc" >"$dir/ctest.rc"; } 2>&1 |
+        tee "$dir/ctest.out"
+    skip_summary "$dir"
+    return "$(cat "$dir/ctest.rc")"
+}
+
+# The tests ctest skipped (exit 77: a tool is missing) with the reason each one printed, and
+# cmocka cases skipped inside tests that passed; read from ctest's output and its LastTest.log.
+skip_summary() { # dir
+    log="$1/Testing/Temporary/LastTest.log"
+    [ -f "$log" ] || return 0
+    skipped=$(awk '/^The following tests did not run:/ { f = 1; next }
+        f && /\(Skipped\)/ { print $3 }' "$1/ctest.out")
+    awk -v skipped=" $(echo $skipped) " '
+        /^[0-9]+\/[0-9]+ Test: / { name = $3; next }
+        /^Output:$/ { out = 1; first = 1; why = ""; last = ""; cases = ""; next }
+        out && first { first = 0; next } # the dashes under "Output:"
+        out && /^<end of output>$/ {
+            out = 0
+            if (index(skipped, " " name " ")) {
+                if (why == "") why = (last == "" ? "(it printed nothing)" : last)
+                ctest_skips = ctest_skips "  " name ": " why "\n"
+            } else if (cases != "")
+                case_skips = case_skips "  " name ":" cases "\n"
+            next
+        }
+        out && /^\[  SKIPPED \] [A-Za-z_][A-Za-z_0-9]*$/ {
+            if (!index(cases " ", " " $4 " ")) cases = cases " " $4
+            next
+        }
+        out && /^\[  SKIPPED \]/ { next }
+        out && tolower($0) ~ /skip/ { why = (why == "" ? "" : why " / ") $0 }
+        out && NF { last = $0 }
+        END {
+            printf "\n==== skipped tests ====\n"
+            if (ctest_skips == "" && case_skips == "") { print "none: every test ran"; exit }
+            if (ctest_skips != "")
+                printf "skipped by ctest (exit 77; ./build.sh deps installs the tools they need):\n%s", ctest_skips
+            if (case_skips != "")
+                printf "cmocka cases skipped inside tests that passed:\n%s", case_skips
+        }' "$log"
 }
 
 mode=${1:-help}
@@ -151,21 +191,81 @@ fuzz)
 examples)
     deps
     configure_build build/release -DCMAKE_BUILD_TYPE=Release -DTILENAV_BUILD_TESTS=OFF
-    prefix="$ROOT/build/prefix"
-    rm -rf "$prefix"
+    # Everything below uses the installed prefix only: the programs' sources are copied out of
+    # the source tree, and nothing is compiled with -I or -L into it.
+    work=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-examples.XXXXXX")
+    prefix="$work/prefix"
+    trap 'echo "examples: FAILED; files kept in $work" >&2' EXIT
     cmake --install build/release --prefix "$prefix" >/dev/null
-    cmake -S examples -B build/examples -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_COMPILE_WARNING_AS_ERROR=ON >/dev/null
-    cmake --build build/examples -j "$JOBS"
-    ./build/examples/hello_path
-    # the README's tour, extracted from README.md exactly as it stands there
-    awk '/<!-- tour -->/{f=1;next} f&&/^```c/{g=1;next} g&&/^```/{exit} g' README.md >build/examples/readme_tour.c
-    cc -std=c11 -Wall -Wextra -Werror -o build/examples/readme_tour build/examples/readme_tour.c \
-        -I"$prefix/include" "$prefix/lib/libtilenav.a" -lm
-    ./build/examples/readme_tour
-    # the same program through pkg-config and the shared library
-    pcflags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs tilenav)
-    cc -std=c11 -Wall -Wextra -Werror -o build/examples/hello_pc examples/hello_path.c $pcflags
-    LD_LIBRARY_PATH="$prefix/lib" ./build/examples/hello_pc
+    maps="$prefix/share/tilenav/maps"
+    cp -R examples "$work/src"
+    export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+    cm() { # source build [cmake args...]: configure and build a project against the prefix
+        src=$1 bld=$2
+        shift 2
+        cmake -S "$src" -B "$bld" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
+            -DCMAKE_COMPILE_WARNING_AS_ERROR=ON "$@" >/dev/null
+        cmake --build "$bld" -j "$JOBS" >/dev/null
+    }
+    links() { # binary pattern: does the binary need a shared library matching the pattern?
+        readelf -d "$1" | grep NEEDED | grep -q "$2"
+    }
+    step() { printf '\n== examples: %s\n' "$*"; }
+
+    step "hello_path (CMake, tilenav::tilenav)"
+    cm "$work/src" "$work/build-hello"
+    "$work/build-hello/hello_path"
+
+    step "the README's tour (cc, the static archive)"
+    awk '/<!-- tour -->/{f=1;next} f&&/^```c/{g=1;next} g&&/^```/{exit} g' README.md >"$work/readme_tour.c"
+    cc -std=c11 -Wall -Wextra -Werror -o "$work/readme_tour" "$work/readme_tour.c" \
+        -I"$prefix/include" -DTN_STATIC "$prefix/lib/libtilenav.a" -lm
+    "$work/readme_tour"
+
+    step "hello_path through pkg-config and libtilenav.so"
+    cc -std=c11 -Wall -Wextra -Werror -o "$work/hello_pc" "$work/src/hello_path.c" \
+        $(pkg-config --cflags --libs tilenav)
+    LD_LIBRARY_PATH="$prefix/lib" "$work/hello_pc"
+
+    # the game (examples/consumer): a Tiled map and a Moving AI map from the installed data
+    game_maps="$maps/td.tmj $maps/maze64.map"
+    step "game: CMake, static (tilenav::io)"
+    cm "$work/src/consumer" "$work/game-cmake-static"
+    ! links "$work/game-cmake-static/game" libtilenav || { echo "linked a shared tilenav"; exit 1; }
+    "$work/game-cmake-static/game" $game_maps
+
+    step "game: CMake, shared (tilenav::io_shared), run through its rpath"
+    cm "$work/src/consumer" "$work/game-cmake-shared" -DGAME_SHARED=ON
+    links "$work/game-cmake-shared/game" libtilenav_io.so || { echo "not linked to libtilenav_io.so"; exit 1; }
+    env -u LD_LIBRARY_PATH "$work/game-cmake-shared/game" $game_maps
+
+    step "game: pkg-config --static, the archives"
+    # -ltilenav names both libtilenav.a and libtilenav.so: -Bstatic makes the linker take the
+    # archives; --static adds what they need (TN_STATIC, -lm, cJSON, zlib, zstd, expat)
+    cc -std=c11 -Wall -Wextra -Werror -o "$work/game-pc-static" "$work/src/consumer/game.c" \
+        $(pkg-config --static --cflags tilenav-io) -Wl,--as-needed \
+        -Wl,-Bstatic -ltilenav_io -ltilenav -Wl,-Bdynamic $(pkg-config --static --libs tilenav-io) -lm
+    ! links "$work/game-pc-static" libtilenav || { echo "linked a shared tilenav"; exit 1; }
+    "$work/game-pc-static" $game_maps
+
+    step "game: pkg-config, shared, with an rpath to the prefix's lib"
+    cc -std=c11 -Wall -Wextra -Werror -o "$work/game-pc-shared" "$work/src/consumer/game.c" \
+        $(pkg-config --cflags --libs tilenav-io) -Wl,-rpath,"$(pkg-config --variable=libdir tilenav-io)" -lm
+    links "$work/game-pc-shared" libtilenav_io.so || { echo "not linked to libtilenav_io.so"; exit 1; }
+    env -u LD_LIBRARY_PATH "$work/game-pc-shared" $game_maps
+
+    step "the installed tilenav demo, from an empty folder"
+    mkdir "$work/run"
+    find "$prefix" | sort >"$work/prefix.before"
+    (cd "$work/run" && env -u TILENAV_DATA_DIR "$prefix/bin/tilenav" demo --steps 120 --quiet >demo.log) ||
+        { cat "$work/run/demo.log"; exit 1; }
+    head -1 "$work/run/demo.log"
+    [ -s "$work/run/demo-out/demo.gif" ] && [ -s "$work/run/demo-out/demo-sheet.png" ] ||
+        { echo "the demo's pictures are not in its working folder"; exit 1; }
+    find "$prefix" | sort | cmp -s - "$work/prefix.before" || { echo "the demo wrote into the prefix"; exit 1; }
+    trap - EXIT
+    rm -rf "$work"
+    echo "examples: all passed"
     ;;
 *)
     sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'

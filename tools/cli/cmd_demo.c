@@ -9,6 +9,7 @@
  * PNG contact sheet, and a summary is printed. Then a short tile-collision walk-through (book ch.
  * 3). */
 #include "cli.h"
+#include "datadir.h"
 #include "render/draw.h"
 #include "render/gif.h"
 #include "scenes/td.h"
@@ -43,7 +44,7 @@ static void help(void)
 {
     printf(
         "usage: tilenav demo [--out DIR] [--steps N] [--seed K] [--map FILE] [--quiet]\n\n"
-        "Tower defense on the bundled map (data/maps/td.tmj): creeps spawn in waves and follow a\n"
+        "Tower defense on the bundled map (maps/td.tmj): creeps spawn in waves and follow a\n"
         "flow field with line of sight to the exit, flocking, never entering a wall; towers are\n"
         "placed on a script (a placement that would cut a spawn or a creep off from the exit is\n"
         "refused) and the field is updated incrementally; towers' projectiles hit creeps\n"
@@ -59,6 +60,9 @@ static void help(void)
         "               rectangles named tower_slot\n"
         "  --quiet      no progress bar\n"
         "  -h, --help   this text\n\n"
+        "The bundled map is looked for in $TILENAV_DATA_DIR/maps, then in ../share/tilenav/maps\n"
+        "beside the tilenav executable (an installed tilenav), then in the source tree's\n"
+        "data/maps (" TN_DATA_DIR "/maps).\n\n"
         "Exit status: 0 ok, 1 the simulation broke an invariant (a creep inside a wall),\n"
         "2 bad command line, 3 the map cannot be read or lacks spawn/exit points,\n"
         "4 an output file cannot be written, 5 out of memory.\n");
@@ -111,18 +115,6 @@ typedef struct demo {
     double crowd_ms, bp_ms, total_ms;
     float max_overlap;
 } demo;
-
-static const char *find_default_map(char *buf, size_t cap)
-{
-    const char *candidates[] = {"data/maps/td.tmj", TN_DATA_DIR "/maps/td.tmj"};
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
-        if (access(candidates[i], R_OK) == 0) {
-            snprintf(buf, cap, "%s", candidates[i]);
-            return buf;
-        }
-    snprintf(buf, cap, "%s", candidates[0]);
-    return buf;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -706,7 +698,7 @@ static int make_dir(const char *dir)
 
 int tn_cmd_demo(int argc, char **argv)
 {
-    char mapbuf[1024];
+    char mapbuf[4096];
     const char *path = NULL, *out = "demo-out";
     int64_t steps = 1500, seed = 1;
     bool quiet = false;
@@ -732,8 +724,17 @@ int tn_cmd_demo(int argc, char **argv)
             return tn_cli_usage_error("demo", "unknown argument '%s'", argv[i]);
         }
     }
-    if (!path)
-        path = find_default_map(mapbuf, sizeof mapbuf);
+    if (!path) {
+        char tried[4096];
+        if (!tn_cli_data_file("maps/td.tmj", mapbuf, sizeof mapbuf, tried, sizeof tried)) {
+            tn_cli_error("demo",
+                         "the bundled map maps/td.tmj is not in any of: %s (set "
+                         "TILENAV_DATA_DIR to the folder that holds maps/, or pass --map FILE)",
+                         tried);
+            return TN_EXIT_INPUT;
+        }
+        path = mapbuf;
+    }
 
     demo *d = calloc(1, sizeof *d);
     if (!d)
