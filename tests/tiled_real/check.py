@@ -119,6 +119,11 @@ def main(argv):
                     n = 3 if len(words) >= 3 and words[1] == "=" else 1
                     xfail[" ".join(words[:n])] = " ".join(words[n:])
         rest = rest[2:]
+    try:
+        reference.self_test()
+    except AssertionError as e:
+        print(f"FAIL  reference.py self-test: {e}")
+        return 1
     maps = collect(rest)
     passed = failed = skipped = xfailed = 0
     dumps = {}

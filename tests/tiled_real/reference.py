@@ -836,6 +836,77 @@ def render(r):
     return "\n".join(out) + "\n"
 
 
+def self_test(seed=14, rounds=1000):
+    """The geometry above on handmade cases, then against a second formulation on random
+    shapes (a rotated rectangle as a polygon, an ellipse as a fine polygon, a segment against
+    a box by dense sampling). Raises AssertionError naming the case."""
+    import random
+
+    def rect(x, y, w, h, rot=0.0):
+        return {"kind": "rect", "x": x, "y": y, "w": w, "h": h, "rot": rot, "points": None}
+
+    # half-open box, degenerate sizes
+    r = rect(10, 20, 30, 40)
+    assert area_contains(r, 10, 20) and not area_contains(r, 40, 30)
+    assert not area_contains(r, 25, 60) and area_contains(r, 39.999, 59.999)
+    assert not area_contains(rect(0, 0, 0, 5), 0, 1) and not is_area(rect(0, 0, 5, -1))
+    # 90 degrees clockwise about (0, 0) with y down: +x goes to +y
+    r90 = rect(0, 0, 10, 2, 90)
+    assert area_contains(r90, -1, 5) and not area_contains(r90, 1, 5)
+    e = {"kind": "ellipse", "x": 0, "y": 0, "w": 20, "h": 10, "rot": 0.0, "points": None}
+    assert area_contains(e, 20, 5) and area_contains(e, 10, 0) and not area_contains(e, 19, 1)
+    tri = {"kind": "polygon", "x": 0, "y": 16, "w": 0, "h": 0, "rot": 0.0,
+           "points": [(0, 0), (16, -16), (16, 0)]}
+    assert area_contains(tri, 12, 12) and not area_contains(tri, 4, 4)
+    assert segment_meets_box(0, 0, 10, 0, 10, -5, 20, 5)          # touches the closed edge
+    assert segment_meets_box(0, 10, 10, 0, 10, -5, 20, 0)         # touches a corner
+    assert not segment_meets_box(0, 0, 9.99, 0, 10, -5, 20, 5)
+    assert prop_blocks("Collides", True) and prop_blocks("solid", "yes")
+    assert prop_blocks("walkable", 0) and prop_blocks("c", "") and not prop_blocks("C", "")
+    assert not prop_blocks("collides", "maybe") and not prop_blocks("passable", True)
+
+    rng = random.Random(seed)
+    for i in range(rounds):
+        x, y = rng.uniform(-50, 50), rng.uniform(-50, 50)
+        w, h = rng.uniform(1, 40), rng.uniform(1, 40)
+        rot = rng.choice([0.0, rng.uniform(-360, 360)])
+        px, py = rng.uniform(-100, 100), rng.uniform(-100, 100)
+        r = rect(x, y, w, h, rot)
+        a = math.radians(rot)
+        c, s = math.cos(a), math.sin(a)
+        corners = [(x + u * c - v * s, y + u * s + v * c) for u, v in
+                   ((0, 0), (w, 0), (w, h), (0, h))]
+        poly = {"kind": "polygon", "x": 0, "y": 0, "w": 0, "h": 0, "rot": 0.0, "points": corners}
+        qx, qy = unrotate(px, py, x, y, rot)
+        margin = min(abs(qx - x), abs(qx - x - w), abs(qy - y), abs(qy - y - h))
+        if margin > 1e-6:
+            assert area_contains(r, px, py) == area_contains(poly, px, py), ("rect", i)
+        bx0, by0, bx1, by1 = area_bbox(r)
+        if area_contains(r, px, py):
+            assert bx0 - 1e-9 <= px <= bx1 + 1e-9 and by0 - 1e-9 <= py <= by1 + 1e-9, ("bbox", i)
+        el = dict(r, kind="ellipse")
+        n = 720
+        ring = [(x + w / 2 + w / 2 * math.cos(2 * math.pi * k / n),
+                 y + h / 2 + h / 2 * math.sin(2 * math.pi * k / n)) for k in range(n)]
+        ring = [(x + (u - x) * c - (v - y) * s, y + (u - x) * s + (v - y) * c) for u, v in ring]
+        ep = {"kind": "polygon", "x": 0, "y": 0, "w": 0, "h": 0, "rot": 0.0, "points": ring}
+        ex, ey = (qx - x - w / 2) / (w / 2), (qy - y - h / 2) / (h / 2)
+        if abs(ex * ex + ey * ey - 1) > 1e-2:
+            assert area_contains(el, px, py) == area_contains(ep, px, py), ("ellipse", i)
+        sx0, sy0, sx1, sy1 = (rng.uniform(-20, 20) for _ in range(4))
+        hit = any(x <= sx0 + (sx1 - sx0) * t / 400 <= x + w and
+                  y <= sy0 + (sy1 - sy0) * t / 400 <= y + h for t in range(401))
+        meets = segment_meets_box(sx0, sy0, sx1, sy1, x, y, x + w, y + h)
+        if hit:
+            assert meets, ("segment", i)
+        elif meets:  # sampling may miss a graze: the segment must then pass within a step
+            step = math.hypot(sx1 - sx0, sy1 - sy0) / 400
+            near = any(x - step <= sx0 + (sx1 - sx0) * t / 400 <= x + w + step and
+                       y - step <= sy0 + (sy1 - sy0) * t / 400 <= y + h + step
+                       for t in range(401))
+            assert near, ("segment", i)
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
