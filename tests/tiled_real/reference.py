@@ -531,8 +531,8 @@ def json_layers(m, layers, prefix, base_dir, tcache):
                     raise ValueError(f"{full}: {len(layer.gids)} gids for {count} cells")
             m.layers.append(layer)
         elif kind == "objectgroup":
-            cls = el.get("class") or el.get("type_", "") or ""
-            layer = ObjectLayer(full, cls, json_props(el.get("properties")))
+            # JSON layers have `class` since Tiled 1.9 (their `type` is the layer kind)
+            layer = ObjectLayer(full, el.get("class", ""), json_props(el.get("properties")))
             layer.objects = [json_object(o, base_dir, tcache) for o in el.get("objects", [])]
             m.layers.append(layer)
         elif kind == "group":
@@ -810,7 +810,7 @@ def evaluate(m, markers=DEFAULT_MARKERS):
                 for cx, cy in cells_in(m, x0, y0, x1, y1):
                     qx, qy = unrotate((cx + 0.5) * tw, (cy + 0.5) * th, ax, ay, o["rot"])
                     u, v = (qx - ax) / fx, (qy - (ay - oh)) / fy
-                    u, v = flip_inverse(u, v, gid & ~FLIP_D, w, hh)
+                    u, v = flip_inverse(u, v, gid, w, hh)
                     if tile_frame_blocks(tile, u, v):
                         r.objects.add((cx, cy))
                 continue
