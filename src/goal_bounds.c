@@ -21,9 +21,7 @@
  * and compared as a * S + b * D, computed afresh from the counts each time, so two paths with
  * the same counts tie exactly (with exact costs distinct counts never tie: sqrt 2 is
  * irrational; with 10/14 the values are integers). */
-#include "tilenav/goal_bounds.h"
-
-#include "search_internal.h"
+#include "goal_bounds_internal.h"
 
 #include <string.h>
 

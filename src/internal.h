@@ -22,6 +22,9 @@
 #define TN_ASSERT(c) ((void)0)
 #endif
 
+/* For the hot loops' small helpers, where the compiler's inlining heuristics give up. */
+#define TN_INLINE static inline __attribute__((always_inline))
+
 /* Cookies set by the *_def_default() functions and checked by the create functions. */
 #define TN_COOKIE_MAP 0x4d415031u
 #define TN_COOKIE_FIELD 0x464c4431u

@@ -49,28 +49,6 @@ static inline bool bit_get(const uint64_t *line, int32_t x, size_t stride)
     return (line[(b >> 6) * stride] >> (b & 63)) & 1u;
 }
 
-static inline uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    return h * 0xBF58476D1CE4E5B9ull;
-}
-
-uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g)
-{
-    uint64_t f = mix(0, (uint64_t)(uintptr_t)map);
-    f = mix(f, (uint64_t)(uintptr_t)g->pass);
-    f = mix(f, (uint64_t)(uint32_t)g->w << 32 | (uint32_t)g->h);
-    f = mix(f, g->revision);
-    return mix(f, g->passable_hash);
-}
-
-uint64_t tn__map_fingerprint(const tn_map *map)
-{
-    tn__grid g;
-    tn__map_grid(map, &g);
-    return tn__grid_fingerprint(map, &g);
-}
-
 void tn_search_forget(tn_search *s)
 {
     if (s)

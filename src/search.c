@@ -5,9 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-const int8_t tn__dir_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
-const int8_t tn__dir_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
-
 tn_search_def tn_search_def_default(void)
 {
     tn_search_def d;

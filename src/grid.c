@@ -1,0 +1,27 @@
+/* The grid layer's out-of-line parts: the move tables and the map fingerprint (grid.h). */
+#include "grid.h"
+
+const int8_t tn__dir_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+const int8_t tn__dir_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    return h * 0xBF58476D1CE4E5B9ull;
+}
+
+uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g)
+{
+    uint64_t f = mix(0, (uint64_t)(uintptr_t)map);
+    f = mix(f, (uint64_t)(uintptr_t)g->pass);
+    f = mix(f, (uint64_t)(uint32_t)g->w << 32 | (uint32_t)g->h);
+    f = mix(f, g->revision);
+    return mix(f, g->passable_hash);
+}
+
+uint64_t tn__map_fingerprint(const tn_map *map)
+{
+    tn__grid g;
+    tn__map_grid(map, &g);
+    return tn__grid_fingerprint(map, &g);
+}

@@ -1,0 +1,103 @@
+/* The grid layer: what paths, jump tables and goal bounds read of a map, in one place below
+ * them. A snapshot of the map's passability and costs (tn__grid, filled by tn__map_grid()),
+ * the fingerprint that caches built from a map are keyed on, the eight moves and their tables,
+ * JPS's pruning rules as move sets over a passability array, and the row divider that turns a
+ * cell index into its row without a division. Nothing here knows a search context, a jump
+ * table or goal bounds; they all include this file, never the other way round
+ * (docs/ARCHITECTURE.md). */
+#ifndef TILENAV_GRID_H
+#define TILENAV_GRID_H
+
+#include "internal.h"
+#include "map_internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Direction tables: E, W, S, N, SE, NE, SW, NW. */
+extern const int8_t tn__dir_dx[8];
+extern const int8_t tn__dir_dy[8];
+
+/* What identifies a map's passability for the caches (JPS bitsets, jump tables): its address,
+ * the address of its passability array, size, revision and tn__map_passable_hash(), a hash of
+ * every cell's passability that the map keeps up to date. A map replaced by another at the
+ * same address with the same size and revision matches only if every cell's passability is
+ * the same (up to a 64-bit hash collision). */
+uint64_t tn__map_fingerprint(const tn_map *map);
+uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g); /* the same, from its grid */
+
+/* ---- cell index -> row without a division ------------------------------------------
+ * Expansions need the row and column of every popped cell; an integer division costs 14 to 40
+ * cycles on their critical path. With m = ceil(2^44 / w), floor(i / w) = (i * m) >> 44 for
+ * every cell index of a map (w, h <= TN_MAX_DIM = 2^16, i < 2^28): m exceeds 2^44 / w by
+ * e / w with e < w, so i * m / 2^44 exceeds i / w by i * e / (w * 2^44) < 1 / w, too little
+ * to reach the next integer; and i * m < w * 2^16 * (2^44 / w + 1) < 2^61 does not overflow.
+ * (test_search checks it against the division.) */
+#define ROW_SHIFT 44
+
+TN_INLINE uint64_t row_divider(int32_t w)
+{
+    return (((uint64_t)1 << ROW_SHIFT) + (uint64_t)w - 1) / (uint64_t)w;
+}
+
+TN_INLINE int32_t row_of_index(uint64_t wdiv, uint32_t i)
+{
+    return (int32_t)(((uint64_t)i * wdiv) >> ROW_SHIFT);
+}
+
+/* ---- JPS's pruning rules as move sets (8 neighbours, no corner cutting) ---------------
+ * One definition for the jump table (jpsplus.c) and the goal bounds' canonical Dijkstra
+ * (goal_bounds.c); jps.c applies the same rules on its bitsets. Moves are numbered as
+ * tn__dir_dx/dy (E, W, S, N, SE, NE, SW, NW). After a straight move a, the side -1 (side
+ * bit 0) or +1 (side bit 1) is forced when its cell is free while the cell beside the one
+ * arrived from is blocked. */
+#define TN_FORCED_BIT(a, side) (1u << (2 * (a) + (side)))
+
+TN_INLINE bool tn__pass_at(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < w && y < h && pass[(size_t)y * (size_t)w + (size_t)x];
+}
+
+/* The forced sides of cell (x, y) for the four straight arrivals, TN_FORCED_BIT(a, side). */
+TN_INLINE uint32_t tn__jps_forced(const uint8_t *pass, int32_t w, int32_t h, int32_t x, int32_t y)
+{
+    uint32_t f = 0;
+    for (uint32_t side = 0; side < 2; side++) {
+        int32_t sd = side ? 1 : -1;
+        bool row = tn__pass_at(pass, w, h, x, y + sd), col = tn__pass_at(pass, w, h, x + sd, y);
+        f |= row && !tn__pass_at(pass, w, h, x - 1, y + sd) ? TN_FORCED_BIT(0, side) : 0u;
+        f |= row && !tn__pass_at(pass, w, h, x + 1, y + sd) ? TN_FORCED_BIT(1, side) : 0u;
+        f |= col && !tn__pass_at(pass, w, h, x + sd, y - 1) ? TN_FORCED_BIT(2, side) : 0u;
+        f |= col && !tn__pass_at(pass, w, h, x + sd, y + 1) ? TN_FORCED_BIT(3, side) : 0u;
+    }
+    return f;
+}
+
+/* The two moves a forced side adds after straight move a: the straight step to that side and
+ * the diagonal between a and it. */
+TN_INLINE uint32_t tn__jps_side_moves(uint32_t a, uint32_t side)
+{
+    switch (a) {
+    case 0: return side ? (1u << 2 | 1u << 4) : (1u << 3 | 1u << 5);  /* E: S, SE | N, NE */
+    case 1: return side ? (1u << 2 | 1u << 6) : (1u << 3 | 1u << 7);  /* W: S, SW | N, NW */
+    case 2: return side ? (1u << 0 | 1u << 4) : (1u << 1 | 1u << 6);  /* S: E, SE | W, SW */
+    default: return side ? (1u << 0 | 1u << 5) : (1u << 1 | 1u << 7); /* N: E, NE | W, NW */
+    }
+}
+
+/* The moves JPS expands at a cell reached by move k, given the cell's forced bits: after a
+ * straight move the same move and what the forced sides add; after a diagonal move its two
+ * straight parts and itself. */
+TN_INLINE uint32_t tn__jps_moves(uint32_t k, uint32_t forced)
+{
+    if (k >= 4)
+        return 1u << (k == 4 || k == 5 ? 0 : 1) | 1u << (k == 4 || k == 6 ? 2 : 3) | 1u << k;
+    uint32_t m = 1u << k;
+    for (uint32_t side = 0; side < 2; side++)
+        if (forced & TN_FORCED_BIT(k, side))
+            m |= tn__jps_side_moves(k, side);
+    return m;
+}
+
+#endif
