@@ -33,16 +33,6 @@ static inline int32_t fbits(const float *p)
     return v;
 }
 
-int32_t tn_dir_dx(int32_t dir)
-{
-    return dir >= 0 && dir < 8 ? DX[dir] : 0;
-}
-
-int32_t tn_dir_dy(int32_t dir)
-{
-    return dir >= 0 && dir < 8 ? DY[dir] : 0;
-}
-
 tn_field_def tn_field_def_default(void)
 {
     tn_field_def d;

@@ -307,14 +307,14 @@ tn_status tn__goal_bounds_check(const tn_goal_bounds *gb, const tn_map *map, con
     return built_from(gb, map, g) ? TN_OK : TN_E_MAP_CHANGED;
 }
 
-tn_status tn_goal_bounds_box(const tn_goal_bounds *gb, int32_t x, int32_t y, int32_t dir,
+tn_status tn_goal_bounds_box(const tn_goal_bounds *gb, int32_t x, int32_t y, tn_dir dir,
                              tn_rect *box)
 {
-    if (!gb || !box || dir < 0 || dir > 7)
+    if (!gb || !box || (int)dir < 0 || (int)dir > 7)
         return TN_E_INVALID_ARG;
     if (x < 0 || y < 0 || x >= gb->w || y >= gb->h)
         return TN_E_OUT_OF_MAP;
-    const int16_t *b = tn__goal_box(gb, y * gb->w + x, (uint32_t)dir);
+    const int16_t *b = tn__goal_box(gb, y * gb->w + x, tn__move_of_dir[dir]);
     if (b[0] > b[2])
         *box = (tn_rect){0, 0, 0, 0};
     else

@@ -1,8 +1,24 @@
 /* The grid layer's out-of-line parts: the move tables and the map fingerprint (grid.h). */
 #include "grid.h"
 
+#include "tilenav/moves.h"
+
 const int8_t tn__dir_dx[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 const int8_t tn__dir_dy[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+/* tn_dir E, SE, S, SW, W, NW, N, NE -> moves 0, 4, 2, 6, 1, 7, 3, 5 */
+const uint8_t tn__move_of_dir[8] = {0, 4, 2, 6, 1, 7, 3, 5};
+
+int32_t tn_dir_dx(int32_t dir)
+{
+    static const int8_t dx[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    return dir >= 0 && dir < 8 ? dx[dir] : 0;
+}
+
+int32_t tn_dir_dy(int32_t dir)
+{
+    static const int8_t dy[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    return dir >= 0 && dir < 8 ? dy[dir] : 0;
+}
 
 static inline uint64_t mix(uint64_t h, uint64_t v)
 {

@@ -15,9 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Direction tables: E, W, S, N, SE, NE, SW, NW. */
+/* The moves in the searches' order: E, W, S, N, SE, NE, SW, NW (straight moves first; the
+ * open list's tie-breaking depends on it). tn__move_of_dir maps a public ::tn_dir to it. */
 extern const int8_t tn__dir_dx[8];
 extern const int8_t tn__dir_dy[8];
+extern const uint8_t tn__move_of_dir[8];
 
 /* What identifies a map's passability for the caches (JPS bitsets, jump tables): its address,
  * the address of its passability array, size, revision and tn__map_passable_hash(), a hash of

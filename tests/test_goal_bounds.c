@@ -14,6 +14,14 @@
 
 static const int8_t DX[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int8_t DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+/* The test numbers moves as above (straight first); the API takes a tn_dir. */
+static const tn_dir DIR_OF[8] = {TN_DIR_E,  TN_DIR_W,  TN_DIR_S,  TN_DIR_N,
+                                 TN_DIR_SE, TN_DIR_NE, TN_DIR_SW, TN_DIR_NW};
+
+static tn_status box_of(const tn_goal_bounds *gb, int32_t x, int32_t y, int move, tn_rect *r)
+{
+    return tn_goal_bounds_box(gb, x, y, DIR_OF[move], r);
+}
 
 static bool close_to(double a, double b)
 {
@@ -63,7 +71,7 @@ static void check_boxes(const tn_map *m, const tn_moves *mv, const tn_goal_bound
         int32_t ax = a % w, ay = a / w;
         tn_rect box[8];
         for (int dir = 0; dir < 8; dir++)
-            assert_int_equal(tn_goal_bounds_box(gb, ax, ay, dir, &box[dir]), TN_OK);
+            assert_int_equal(box_of(gb, ax, ay, dir, &box[dir]), TN_OK);
         if (!tn_map_passable(m, ax, ay)) {
             for (int dir = 0; dir < 8; dir++)
                 assert_true(box[dir].x0 >= box[dir].x1);
@@ -191,7 +199,7 @@ static void check_canonical_cover(const tn_map *m, const tn_moves *mv, const tn_
             double step = tn_oracle_step_cost(m, mv, NULL, ca, nb);
             canonical_dist(m, mv, nb, dir, cd);
             tn_rect r;
-            assert_int_equal(tn_goal_bounds_box(gb, ca.x, ca.y, dir, &r), TN_OK);
+            assert_int_equal(box_of(gb, ca.x, ca.y, dir, &r), TN_OK);
             for (int32_t b = 0; b < n; b++) {
                 double want = d[(size_t)a * (size_t)n + (size_t)b];
                 if (b == a || !isfinite(want) || !close_to(step + cd[b], want))
@@ -263,19 +271,19 @@ static void test_boxes_handmade(void **state)
     assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
     tn_rect r;
     /* from (1, 1) east is blocked by the pillar: its box is empty */
-    assert_int_equal(tn_goal_bounds_box(gb, 1, 1, 0, &r), TN_OK);
+    assert_int_equal(tn_goal_bounds_box(gb, 1, 1, TN_DIR_E, &r), TN_OK);
     assert_true(r.x0 >= r.x1);
     /* west reaches only (0, 1) canonically (diagonal moves cover the corners) */
-    assert_int_equal(tn_goal_bounds_box(gb, 1, 1, 1, &r), TN_OK);
+    assert_int_equal(tn_goal_bounds_box(gb, 1, 1, TN_DIR_W, &r), TN_OK);
     assert_true(in_rect(r, 0, 1) && !in_rect(r, 3, 1));
     /* the far side of the pillar (3, 1) is reached through north or south */
-    assert_int_equal(tn_goal_bounds_box(gb, 1, 1, 3, &r), TN_OK);
+    assert_int_equal(tn_goal_bounds_box(gb, 1, 1, TN_DIR_N, &r), TN_OK);
     bool north = in_rect(r, 3, 1);
-    assert_int_equal(tn_goal_bounds_box(gb, 1, 1, 2, &r), TN_OK);
+    assert_int_equal(tn_goal_bounds_box(gb, 1, 1, TN_DIR_S, &r), TN_OK);
     assert_true(north && in_rect(r, 3, 1)); /* both, tied */
     /* a blocked cell has only empty boxes */
     for (int dir = 0; dir < 8; dir++) {
-        assert_int_equal(tn_goal_bounds_box(gb, 2, 1, dir, &r), TN_OK);
+        assert_int_equal(box_of(gb, 2, 1, dir, &r), TN_OK);
         assert_true(r.x0 == 0 && r.x1 == 0 && r.y0 == 0 && r.y1 == 0);
     }
     tn_goal_bounds_destroy(gb);
@@ -380,12 +388,12 @@ static void test_errors(void **state)
 
     assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
     tn_rect r;
-    assert_int_equal(tn_goal_bounds_box(NULL, 0, 0, 0, &r), TN_E_INVALID_ARG);
-    assert_int_equal(tn_goal_bounds_box(gb, 0, 0, 8, &r), TN_E_INVALID_ARG);
-    assert_int_equal(tn_goal_bounds_box(gb, 0, 0, -1, &r), TN_E_INVALID_ARG);
-    assert_int_equal(tn_goal_bounds_box(gb, 0, 0, 0, NULL), TN_E_INVALID_ARG);
-    assert_int_equal(tn_goal_bounds_box(gb, 12, 0, 0, &r), TN_E_OUT_OF_MAP);
-    assert_int_equal(tn_goal_bounds_box(gb, 0, -1, 0, &r), TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_goal_bounds_box(NULL, 0, 0, TN_DIR_E, &r), TN_E_INVALID_ARG);
+    assert_int_equal(tn_goal_bounds_box(gb, 0, 0, (tn_dir)8, &r), TN_E_INVALID_ARG);
+    assert_int_equal(tn_goal_bounds_box(gb, 0, 0, TN_DIR_NONE, &r), TN_E_INVALID_ARG);
+    assert_int_equal(tn_goal_bounds_box(gb, 0, 0, TN_DIR_E, NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_goal_bounds_box(gb, 12, 0, TN_DIR_E, &r), TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_goal_bounds_box(gb, 0, -1, TN_DIR_E, &r), TN_E_OUT_OF_MAP);
     assert_false(tn_goal_bounds_current(NULL, m));
     assert_false(tn_goal_bounds_current(gb, NULL));
     assert_int_equal(tn_goal_bounds_memory_bytes(NULL), 0);
@@ -435,8 +443,8 @@ static void test_deterministic(void **state)
         for (int32_t x = 0; x < 37; x++)
             for (int dir = 0; dir < 8; dir++) {
                 tn_rect r1, r2;
-                assert_int_equal(tn_goal_bounds_box(g1, x, y, dir, &r1), TN_OK);
-                assert_int_equal(tn_goal_bounds_box(g2, x, y, dir, &r2), TN_OK);
+                assert_int_equal(box_of(g1, x, y, dir, &r1), TN_OK);
+                assert_int_equal(box_of(g2, x, y, dir, &r2), TN_OK);
                 assert_memory_equal(&r1, &r2, sizeof r1);
             }
     tn_goal_bounds_destroy(g1);

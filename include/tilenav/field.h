@@ -54,25 +54,6 @@ extern "C" {
 
 typedef struct tn_field tn_field;
 
-/// The 8 directions, clockwise on screen starting at "right"; TN_DIR_NONE = no direction
-/// (blocked, unreachable, or a goal cell).
-typedef enum tn_dir {
-    TN_DIR_E = 0,
-    TN_DIR_SE = 1,
-    TN_DIR_S = 2,
-    TN_DIR_SW = 3,
-    TN_DIR_W = 4,
-    TN_DIR_NW = 5,
-    TN_DIR_N = 6,
-    TN_DIR_NE = 7,
-    TN_DIR_NONE = -1,
-} tn_dir;
-
-/// Step of a direction: x offset (dir 0..7; 0 for TN_DIR_NONE).
-TN_API int32_t tn_dir_dx(int32_t dir);
-/// Step of a direction: y offset (dir 0..7; 0 for TN_DIR_NONE).
-TN_API int32_t tn_dir_dy(int32_t dir);
-
 /// How the per-cell direction is chosen.
 typedef enum tn_flow_rule {
     /// The legal step (under the field's moves) that lies on a cheapest path: the neighbour n

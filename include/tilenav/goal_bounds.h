@@ -62,12 +62,12 @@ TN_API size_t tn_goal_bounds_memory_bytes(const tn_goal_bounds *bounds);
 /// JPS cache and jump tables: destroy the bounds together with their map)?
 TN_API bool tn_goal_bounds_current(const tn_goal_bounds *bounds, const tn_map *map);
 
-/// The box of move `dir` (0..7: E, W, S, N, SE, NE, SW, NW) at cell (x, y): every cell a
-/// canonical shortest path starting with that move can end at lies in `*box` ([x0, x1) x
-/// [y0, y1)). An
-/// empty box (no such cell: a blocked cell, a move that is not allowed) is {0, 0, 0, 0}.
-/// @return TN_OK, TN_E_INVALID_ARG (NULL or dir past 7), TN_E_OUT_OF_MAP.
-TN_API tn_status tn_goal_bounds_box(const tn_goal_bounds *bounds, int32_t x, int32_t y, int32_t dir,
+/// The box of the move in direction `dir` (a ::tn_dir, TN_DIR_E..TN_DIR_NE) at cell (x, y):
+/// every cell a canonical shortest path starting with that move can end at lies in `*box`
+/// ([x0, x1) x [y0, y1)). An empty box (no such cell: a blocked cell, a move that is not
+/// allowed) is {0, 0, 0, 0}.
+/// @return TN_OK, TN_E_INVALID_ARG (NULL or dir outside 0..7), TN_E_OUT_OF_MAP.
+TN_API tn_status tn_goal_bounds_box(const tn_goal_bounds *bounds, int32_t x, int32_t y, tn_dir dir,
                                     tn_rect *box);
 
 #ifdef __cplusplus

@@ -32,6 +32,26 @@ typedef enum tn_step_costs {
     TN_COSTS_10_14 = 1, ///< integers: straight 10, diagonal 14
 } tn_step_costs;
 
+/// The 8 directions, clockwise on screen starting at "right" (the one order every header uses:
+/// fields, goal bounds); TN_DIR_NONE = no direction (for a field: blocked, unreachable, or a
+/// goal cell).
+typedef enum tn_dir {
+    TN_DIR_E = 0,
+    TN_DIR_SE = 1,
+    TN_DIR_S = 2,
+    TN_DIR_SW = 3,
+    TN_DIR_W = 4,
+    TN_DIR_NW = 5,
+    TN_DIR_N = 6,
+    TN_DIR_NE = 7,
+    TN_DIR_NONE = -1,
+} tn_dir;
+
+/// Step of a direction: x offset (dir 0..7; 0 for TN_DIR_NONE).
+TN_API int32_t tn_dir_dx(int32_t dir);
+/// Step of a direction: y offset (dir 0..7; 0 for TN_DIR_NONE).
+TN_API int32_t tn_dir_dy(int32_t dir);
+
 /// Movement rules. Zero-initialised means 8-connected, no corner cutting, exact costs.
 typedef struct tn_moves {
     tn_diagonal diagonal;
