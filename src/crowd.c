@@ -3,6 +3,7 @@
  * fixed-step integration and tile collision. See crowd.h. */
 #include "tilenav/crowd.h"
 
+#include "grid.h"
 #include "internal.h"
 #include "steer_math.h"
 #include "tilenav/tile_collision.h"
@@ -383,11 +384,13 @@ tn_agent_id tn_crowd_agent_at(const tn_crowd *c, int32_t index)
 
 static void bind_map(tn_crowd *c)
 {
-    c->mover.pass = tn_map_passable_data(c->map);
-    c->mover.w = tn_map_width(c->map);
-    c->mover.h = tn_map_height(c->map);
-    c->mover.tw = (float)tn_map_tile_width(c->map);
-    c->mover.th = (float)tn_map_tile_height(c->map);
+    tn__grid g;
+    tn__map_grid(c->map, &g);
+    c->mover.pass = g.pass;
+    c->mover.w = g.w;
+    c->mover.h = g.h;
+    c->mover.tw = (float)g.tw;
+    c->mover.th = (float)g.th;
 }
 
 /* Per cell: is every cell within clear_r passable (and inside the map)? Then neither wall

@@ -849,12 +849,14 @@ static tn_status check_extra(const tn_field *f, tn_rect r)
 
 static void refresh_map(tn_field *f)
 {
-    f->pass = tn_map_passable_data(f->map);
-    f->cost = tn_map_cost_data(f->map);
+    tn__grid g;
+    tn__map_grid(f->map, &g);
+    f->pass = g.pass;
+    f->cost = g.cost;
     bool k1014 = f->moves.costs == TN_COSTS_10_14;
     f->bs = k1014 ? 10.0f : 1.0f;
     f->bd = k1014 ? 14.0f : (float)TN_SQRT2;
-    f->uniform = !f->extra && tn_map_uniform_cost(f->map);
+    f->uniform = !f->extra && g.uniform;
 }
 
 static tn_status build_all(tn_field *f)

@@ -3,6 +3,7 @@
 #ifndef TILENAV_FIELD_INTERNAL_H
 #define TILENAV_FIELD_INTERNAL_H
 
+#include "grid.h"
 #include "internal.h"
 #include "tilenav/field.h"
 

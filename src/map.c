@@ -416,6 +416,8 @@ void tn__map_grid(const tn_map *m, tn__grid *g)
     TN_ASSERT(m);
     g->w = m->w;
     g->h = m->h;
+    g->tw = m->tw;
+    g->th = m->th;
     g->pass = m->passable;
     g->cost = m->cost;
     g->revision = m->revision;

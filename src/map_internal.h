@@ -15,6 +15,7 @@ uint64_t tn__map_passable_hash(const tn_map *map);
  * accessors cost a call and a NULL test each). Valid until the next edit of the map. */
 typedef struct tn__grid {
     int32_t w, h;
+    int32_t tw, th;      /* pixels per cell */
     const uint8_t *pass; /* 1/0 per cell, row-major */
     const float *cost;   /* per cell, row-major */
     uint64_t revision;

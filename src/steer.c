@@ -1,6 +1,7 @@
 /* Steering behaviours on one agent (see steer.h); the formulas live in steer_math.h. */
 #include "tilenav/steer.h"
 
+#include "grid.h"
 #include "steer_math.h"
 
 static const tn_vec2 zero2 = {0.0f, 0.0f};
@@ -174,9 +175,11 @@ tn_vec2 tn_steer_avoid_walls(const tn_steer_agent *a, const tn_map *map, float l
     float speed = tn__v2_len(a->vel);
     if (speed <= 0.0f)
         return zero2;
-    const uint8_t *pass = tn_map_passable_data(map);
-    int32_t mw = tn_map_width(map), mh = tn_map_height(map);
-    float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);
+    tn__grid g;
+    tn__map_grid(map, &g);
+    const uint8_t *pass = g.pass;
+    int32_t mw = g.w, mh = g.h;
+    float tw = (float)g.tw, th = (float)g.th;
     tn_vec2 h = tn__v2_scale(a->vel, 1.0f / speed);
     /* cos/sin of 30 degrees; left of the heading is (hy, -hx) in y-down pixels */
     const float c30 = 0.866025403784f, s30 = 0.5f;

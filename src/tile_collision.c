@@ -7,6 +7,7 @@
  * a hair inside a wall. */
 #include "tilenav/tile_collision.h"
 
+#include "grid.h"
 #include "internal.h"
 
 #include <math.h>
@@ -44,14 +45,16 @@ static inline double tile_inverse(int32_t t)
 
 static void view_init(tc_view *v, const tn_map *m)
 {
-    v->pass = tn_map_passable_data(m);
-    v->w = tn_map_width(m);
-    v->h = tn_map_height(m);
-    v->tw = (double)tn_map_tile_width(m);
-    v->th = (double)tn_map_tile_height(m);
+    tn__grid g;
+    tn__map_grid(m, &g);
+    v->pass = g.pass;
+    v->w = g.w;
+    v->h = g.h;
+    v->tw = (double)g.tw;
+    v->th = (double)g.th;
     /* exact for power-of-two tiles; otherwise the cell functions correct the rounding */
-    v->itw = tile_inverse(tn_map_tile_width(m));
-    v->ith = tile_inverse(tn_map_tile_height(m));
+    v->itw = tile_inverse(g.tw);
+    v->ith = tile_inverse(g.th);
     v->mw = v->tw * v->w;
     v->mh = v->th * v->h;
 }
