@@ -1,5 +1,5 @@
-/* Exact line of sight: a shadow sweep per octant in exact rational slopes, and the supercover
- * walk of tn_los_clear().
+/* Exact line of sight: a shadow sweep per octant in exact rational slopes, which finds exactly
+ * the cells that the grid layer's supercover walk (tn__grid_los, tn_los_clear()) finds clear.
  *
  * Octant coordinates: the goal centre is the origin, cell (i, j) with 0 <= j <= i maps to the
  * map cell g + (sx*i, sy*j) (or g + (sx*j, sy*i) when the axes are swapped). The segment from
@@ -435,37 +435,4 @@ tn_status tn__field_los_full(tn_field *f)
 tn_status tn__field_los_region(tn_field *f, tn_rect r)
 {
     return los_run(f, true, r);
-}
-
-bool tn_los_clear(const tn_map *map, tn_cell a, tn_cell b, tn_diagonal corner)
-{
-    if (!map || !tn_map_passable(map, a.x, a.y) || !tn_map_passable(map, b.x, b.y))
-        return false;
-    corner = tn__los_corner(corner);
-    int64_t dx = (int64_t)b.x - a.x, dy = (int64_t)b.y - a.y;
-    int64_t nx = dx < 0 ? -dx : dx, ny = dy < 0 ? -dy : dy;
-    int32_t sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
-    int32_t x = a.x, y = a.y;
-    for (int64_t ix = 0, iy = 0; ix < nx || iy < ny;) {
-        /* next vertical grid line at t = (1+2ix)/(2nx), next horizontal at (1+2iy)/(2ny) */
-        int64_t cmp = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
-        if (cmp == 0) {
-            bool fa = tn_map_passable(map, x + sx, y), fb = tn_map_passable(map, x, y + sy);
-            if (!tn_moves_diagonal_ok(corner, fa, fb))
-                return false;
-            x += sx;
-            y += sy;
-            ix++;
-            iy++;
-        } else if (cmp < 0) {
-            x += sx;
-            ix++;
-        } else {
-            y += sy;
-            iy++;
-        }
-        if (!tn_map_passable(map, x, y))
-            return false;
-    }
-    return true;
 }

@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "map_internal.h"
+#include "tilenav/moves.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,6 +29,12 @@ extern const uint8_t tn__move_of_dir[8];
  * the same (up to a 64-bit hash collision). */
 uint64_t tn__map_fingerprint(const tn_map *map);
 uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g); /* the same, from its grid */
+
+/* Line of sight between the centres of two cells: the supercover walk of the segment visits
+ * only passable cells, and where it passes exactly through a grid corner the diagonal step
+ * obeys `corner` (TN_DIAGONAL_NEVER counts as NO_CUT). False when either end is blocked or
+ * outside. The public tn_los_clear() and the field's exact sweep agree with it cell for cell. */
+bool tn__grid_los(const tn__grid *g, tn_cell a, tn_cell b, tn_diagonal corner);
 
 /* ---- cell index -> row without a division ------------------------------------------
  * Expansions need the row and column of every popped cell; an integer division costs 14 to 40
