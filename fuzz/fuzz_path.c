@@ -60,8 +60,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tn_goal_bounds *gb = NULL;
     tn_jump_table *jt = NULL;
     int nalgo = 3;
-    if (mv.diagonal == TN_DIAGONAL_NO_CUT && tn_goal_bounds_build(m, &mv, NULL, &gb) == TN_OK) {
-        if (tn_jump_table_build(m, NULL, &jt) != TN_OK)
+    tn_goal_bounds_def gd = tn_goal_bounds_def_default();
+    gd.map = m;
+    gd.moves = mv;
+    tn_jump_table_def jd = tn_jump_table_def_default();
+    jd.map = m;
+    if (mv.diagonal == TN_DIAGONAL_NO_CUT && tn_goal_bounds_build(&gd, &gb) == TN_OK) {
+        if (tn_jump_table_build(&jd, &jt) != TN_OK)
             abort();
         nalgo = 5;
     }

@@ -148,14 +148,15 @@ void tn_marble_resolve(tn_marble *a, tn_marble *b, const tn_contact *c, double e
     }
 }
 
-tn_marbles_params tn_marbles_params_default(void)
+tn_marbles_def tn_marbles_def_default(void)
 {
-    tn_marbles_params p;
+    tn_marbles_def p;
     memset(&p, 0, sizeof p);
     p.restitution = 1.0;
     p.world_walls = true;
     p.world.x1 = 1024.0;
     p.world.y1 = 1024.0;
+    p.internal_cookie = TN_COOKIE_MARBLES;
     return p;
 }
 
@@ -248,13 +249,13 @@ static tn_box swept_box(const tn_marble *m)
 }
 
 tn_status tn_marbles_step(tn_marble *m, int32_t n, tn_bp *bp, const tn_bp_id *ids,
-                          const tn_marbles_params *p, tn_bp_pair *scratch, int64_t cap,
+                          const tn_marbles_def *p, tn_bp_pair *scratch, int64_t cap,
                           tn_marbles_stats *stats)
 {
     if (stats)
         memset(stats, 0, sizeof *stats);
-    if (!m || n < 0 || !bp || !ids || !p || cap < 0 || (cap > 0 && !scratch) ||
-        !(p->restitution >= 0.0 && p->restitution <= 1.0))
+    if (!m || n < 0 || !bp || !ids || !p || p->internal_cookie != TN_COOKIE_MARBLES || cap < 0 ||
+        (cap > 0 && !scratch) || !(p->restitution >= 0.0 && p->restitution <= 1.0))
         return TN_E_INVALID_ARG;
     for (int32_t i = 0; i < n; i++) {
         tn_status st = tn_bp_move(bp, ids[i], swept_box(&m[i]));

@@ -1,6 +1,7 @@
 /* Path follower, path-radius following, grid walker and wanderer, direction-map car. */
 #include "tilenav/follow.h"
 
+#include "internal.h"
 #include "steer_math.h"
 
 #include <string.h>
@@ -338,13 +339,14 @@ tn_status tn_grid_wander_step(tn_grid_walker *w, const tn_map *map, tn_rng *rng)
 
 tn_car_def tn_car_def_default(void)
 {
-    tn_car_def d = {0.08f, 3.0f, 0.03f, 20, 0.96f};
+    tn_car_def d = {0.08f, 3.0f, 0.03f, 20, 0.96f, TN_COOKIE_CAR};
     return d;
 }
 
 tn_status tn_car_init(tn_car *car, const tn_car_def *def, tn_vec2 pos, float rotation)
 {
-    if (!car || !def || !isfinite(pos.x) || !isfinite(pos.y) || !isfinite(rotation))
+    if (!car || !def || def->internal_cookie != TN_COOKIE_CAR || !isfinite(pos.x) ||
+        !isfinite(pos.y) || !isfinite(rotation))
         return TN_E_INVALID_ARG;
     memset(car, 0, sizeof *car);
     car->pos = pos;
@@ -367,9 +369,10 @@ static size_t dmap_index(const tn_direction_map *m, tn_vec2 p)
 
 tn_status tn_car_step(tn_car *car, const tn_car_def *def, const tn_direction_map *map, tn_rng *rng)
 {
-    if (!car || !def || !map || !map->angle_deg || !map->friction || map->width < 1 ||
-        map->height < 1 || !(map->cell_width > 0.0f) || !(map->cell_height > 0.0f) ||
-        (def->jitter_deg > 0 && !rng) || !isfinite(car->pos.x) || !isfinite(car->pos.y))
+    if (!car || !def || def->internal_cookie != TN_COOKIE_CAR || !map || !map->angle_deg ||
+        !map->friction || map->width < 1 || map->height < 1 || !(map->cell_width > 0.0f) ||
+        !(map->cell_height > 0.0f) || (def->jitter_deg > 0 && !rng) || !isfinite(car->pos.x) ||
+        !isfinite(car->pos.y))
         return TN_E_INVALID_ARG;
     if (car->speed <= def->top_speed)
         car->speed += def->accel;

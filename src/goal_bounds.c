@@ -205,15 +205,26 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, int32_t src, uint
         write_box(gb, (size_t)src, d, bx0[d], by0[d], bx1[d], by1[d]);
 }
 
-tn_status tn_goal_bounds_build(const tn_map *map, const tn_moves *moves,
-                               const tn_allocator *allocator, tn_goal_bounds **out)
+tn_goal_bounds_def tn_goal_bounds_def_default(void)
+{
+    tn_goal_bounds_def d;
+    memset(&d, 0, sizeof d);
+    d.moves = (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    d.internal_cookie = TN_COOKIE_GOAL_BOUNDS_DEF;
+    return d;
+}
+
+tn_status tn_goal_bounds_build(const tn_goal_bounds_def *def, tn_goal_bounds **out)
 {
     if (!out)
         return TN_E_INVALID_ARG;
     *out = NULL;
     tn_allocator a;
-    if (!tn__allocator_of(allocator, &a) || !map || !tn_moves_valid(moves))
+    if (!def || def->internal_cookie != TN_COOKIE_GOAL_BOUNDS_DEF ||
+        !tn__allocator_of(&def->allocator, &a) || !def->map || !tn_moves_valid(&def->moves))
         return TN_E_INVALID_ARG;
+    const tn_map *map = def->map;
+    const tn_moves *moves = &def->moves;
     if (moves->diagonal != TN_DIAGONAL_NO_CUT)
         return TN_E_UNSUPPORTED;
     tn__grid g;

@@ -30,6 +30,10 @@
 #define TN_COOKIE_FIELD 0x464c4431u
 #define TN_COOKIE_CROWD 0x43524f57u
 #define TN_COOKIE_BP 0x42505331u
+#define TN_COOKIE_JUMP_TABLE 0x4a505431u
+#define TN_COOKIE_GOAL_BOUNDS_DEF 0x47424431u
+#define TN_COOKIE_CAR 0x43415231u
+#define TN_COOKIE_MARBLES 0x4d524231u
 
 /* The allocator an optional `allocator` argument stands for (NULL: malloc/free) into *out;
  * false when only one of its two functions is set. */

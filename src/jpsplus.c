@@ -31,14 +31,24 @@ static inline int16_t extend(int16_t next, bool next_is_jp)
     return (int16_t)(next > 0 ? next + 1 : next - 1);
 }
 
-tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator, tn_jump_table **out)
+tn_jump_table_def tn_jump_table_def_default(void)
+{
+    tn_jump_table_def d;
+    memset(&d, 0, sizeof d);
+    d.internal_cookie = TN_COOKIE_JUMP_TABLE;
+    return d;
+}
+
+tn_status tn_jump_table_build(const tn_jump_table_def *def, tn_jump_table **out)
 {
     if (!out)
         return TN_E_INVALID_ARG;
     *out = NULL;
     tn_allocator a;
-    if (!tn__allocator_of(allocator, &a) || !map)
+    if (!def || def->internal_cookie != TN_COOKIE_JUMP_TABLE ||
+        !tn__allocator_of(&def->allocator, &a) || !def->map)
         return TN_E_INVALID_ARG;
+    const tn_map *map = def->map;
     int32_t w = tn_map_width(map), h = tn_map_height(map);
     if (w > JT_MAX_SIDE || h > JT_MAX_SIDE)
         return TN_E_TOO_LARGE;

@@ -47,6 +47,21 @@ int tn_test_run(int argc, char **argv, const struct CMUnitTest *local, size_t nl
     return _cmocka_run_group_tests("local", local, nlocal, NULL, NULL);
 }
 
+tn_status tn_test_jump_table(const tn_map *map, tn_jump_table **out)
+{
+    tn_jump_table_def d = tn_jump_table_def_default();
+    d.map = map;
+    return tn_jump_table_build(&d, out);
+}
+
+tn_status tn_test_goal_bounds(const tn_map *map, const tn_moves *moves, tn_goal_bounds **out)
+{
+    tn_goal_bounds_def d = tn_goal_bounds_def_default();
+    d.map = map;
+    d.moves = *moves;
+    return tn_goal_bounds_build(&d, out);
+}
+
 const char *tn_test_shared(char *buf, size_t cap, const char *rel)
 {
     snprintf(buf, cap, "%s/%s", TN_SHARED_DIR, rel);

@@ -35,6 +35,10 @@ int tn_test_run(int argc, char **argv, const struct CMUnitTest *local, size_t nl
                 size_t nslow);
 #define TN_TEST_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* tn_jump_table_build() / tn_goal_bounds_build() from a default definition for `map`. */
+tn_status tn_test_jump_table(const tn_map *map, tn_jump_table **out);
+tn_status tn_test_goal_bounds(const tn_map *map, const tn_moves *moves, tn_goal_bounds **out);
+
 /* "<TN_SHARED_DIR>/<rel>" into buf; returns buf. */
 const char *tn_test_shared(char *buf, size_t cap, const char *rel);
 /* "<TN_TEST_DATA>/<rel>" into buf; returns buf. */

@@ -271,7 +271,7 @@ static void test_marbles_energy(void **state)
     static tn_bp_pair scratch[N * 16];
     place(m, N, 400, 400, 2, 9, 3, 16, NULL);
     tn_bp *bp = marbles_bp(TN_BP_HASH, m, N, 32, 1, ids);
-    tn_marbles_params p = tn_marbles_params_default();
+    tn_marbles_def p = tn_marbles_def_default();
     p.world_walls = false; /* an open plane: the hashed grid has no bounds */
     double e0 = tn_marbles_energy(m, N);
     int64_t contacts = 0;
@@ -305,7 +305,7 @@ static void test_marbles_same_for_every_broadphase(void **state)
     for (int k = 0; k < 4; k++) {
         memcpy(m[k], start, sizeof start);
         tn_bp *bp = marbles_bp(kinds[k], m[k], N, 40, 1, ids);
-        tn_marbles_params p = tn_marbles_params_default();
+        tn_marbles_def p = tn_marbles_def_default();
         for (int step = 0; step < 60; step++) {
             tn_marbles_stats st;
             assert_int_equal(tn_marbles_step(m[k], N, bp, ids, &p, scratch, N * 16, &st), TN_OK);
@@ -334,7 +334,7 @@ static void test_marbles_errors(void **state)
     for (int32_t i = 0; i < N; i++) /* all on one spot: 1225 pairs */
         m[i] = (tn_marble){100, 100, 0, 0, 5};
     tn_bp *bp = marbles_bp(TN_BP_GRID, m, N, 16, 1, ids);
-    tn_marbles_params p = tn_marbles_params_default();
+    tn_marbles_def p = tn_marbles_def_default();
     assert_int_equal(tn_marbles_step(m, N, bp, ids, &p, scratch, 4, NULL), TN_E_BUFFER_TOO_SMALL);
     assert_true(m[0].x == 100.0 && m[N - 1].y == 100.0); /* nothing moved */
     assert_int_equal(tn_marbles_step(NULL, N, bp, ids, &p, scratch, 4, NULL), TN_E_INVALID_ARG);
@@ -384,7 +384,7 @@ static void test_marbles_walls(void **state)
         double size = 24 * 32;
         place(m, N, size, size, 3, 7.5, 7.5, 60 + seed, map);
         tn_bp *bp = marbles_bp(seed == 1 ? TN_BP_SAP : TN_BP_GRID, m, N, 32, 1, ids);
-        tn_marbles_params p = tn_marbles_params_default();
+        tn_marbles_def p = tn_marbles_def_default();
         p.world = (tn_box){0, 0, size, size};
         p.map = map;
         p.restitution = seed == 2 ? 0.7 : 1.0;
@@ -417,7 +417,7 @@ static void test_marbles_fast_pair(void **state)
     tn_bp_id ids[2];
     tn_bp_pair scratch[4];
     tn_bp *bp = marbles_bp(TN_BP_GRID, m, 2, 200, 1, ids);
-    tn_marbles_params p = tn_marbles_params_default();
+    tn_marbles_def p = tn_marbles_def_default();
     /* after one step the centres would be at 140 and 120: passed through */
     assert_false(tn_overlap_circle_circle(140, 100.5, 2, 120, 100, 2, NULL));
     tn_marbles_stats st;
@@ -441,7 +441,7 @@ static void test_marbles_no_tunnelling(void **state)
     tn_bp_id ids[1];
     tn_bp_pair scratch[4];
     tn_bp *bp = marbles_bp(TN_BP_GRID, m, 1, 200, 1, ids);
-    tn_marbles_params p = tn_marbles_params_default();
+    tn_marbles_def p = tn_marbles_def_default();
     p.map = map;
     p.world = (tn_box){0, 0, 6 * 32, 3 * 32};
     assert_int_equal(tn_marbles_step(m, 1, bp, ids, &p, scratch, 4, NULL), TN_OK);

@@ -232,7 +232,7 @@ static void on_random_maps(const int32_t (*sizes)[2], size_t nsizes, double p_st
                                                seed * seed_mul + k);
                 tn_moves mv = {TN_DIAGONAL_NO_CUT, costs ? TN_COSTS_10_14 : TN_COSTS_EXACT};
                 tn_goal_bounds *gb = NULL;
-                assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
+                assert_int_equal(tn_test_goal_bounds(m, &mv, &gb), TN_OK);
                 assert_true(tn_goal_bounds_current(gb, m));
                 assert_true(tn_goal_bounds_memory_bytes(gb) >=
                             (size_t)(sizes[k][0] * sizes[k][1]) * 64u);
@@ -268,7 +268,7 @@ static void test_boxes_handmade(void **state)
     tn_map *m = tn_test_map_from_rows(rows, 3);
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
     tn_goal_bounds *gb = NULL;
-    assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
+    assert_int_equal(tn_test_goal_bounds(m, &mv, &gb), TN_OK);
     tn_rect r;
     /* from (1, 1) east is blocked by the pillar: its box is empty */
     assert_int_equal(tn_goal_bounds_box(gb, 1, 1, TN_DIR_E, &r), TN_OK);
@@ -308,8 +308,8 @@ static void test_queries_with_bounds(void **state)
             tn_moves mv = {TN_DIAGONAL_NO_CUT, costs ? TN_COSTS_10_14 : TN_COSTS_EXACT};
             tn_goal_bounds *gb = NULL;
             tn_jump_table *jt = NULL;
-            assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
-            assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+            assert_int_equal(tn_test_goal_bounds(m, &mv, &gb), TN_OK);
+            assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
             tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
             double *dist = malloc((size_t)(w * h) * sizeof *dist);
             tn_test_rng r = {k + 1};
@@ -368,25 +368,31 @@ static void test_errors(void **state)
     tn_map *m = tn_test_random_map(12, 8, 0.2, 5);
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
     tn_goal_bounds *gb = (tn_goal_bounds *)&mv; /* must be cleared on failure */
-    assert_int_equal(tn_goal_bounds_build(NULL, &mv, NULL, &gb), TN_E_INVALID_ARG);
+    assert_int_equal(tn_test_goal_bounds(NULL, &mv, &gb), TN_E_INVALID_ARG);
     assert_null(gb);
-    assert_int_equal(tn_goal_bounds_build(m, NULL, NULL, &gb), TN_E_INVALID_ARG);
-    assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, NULL), TN_E_INVALID_ARG);
+    tn_goal_bounds_def gd = tn_goal_bounds_def_default();
+    gd.map = m;
+    assert_int_equal(tn_goal_bounds_build(NULL, &gb), TN_E_INVALID_ARG);
+    assert_int_equal(tn_goal_bounds_build(&gd, NULL), TN_E_INVALID_ARG);
+    tn_goal_bounds_def nocookie = gd;
+    nocookie.internal_cookie = 0;
+    assert_int_equal(tn_goal_bounds_build(&nocookie, &gb), TN_E_INVALID_ARG);
     tn_moves bad = {(tn_diagonal)9, TN_COSTS_EXACT};
-    assert_int_equal(tn_goal_bounds_build(m, &bad, NULL, &gb), TN_E_INVALID_ARG);
+    assert_int_equal(tn_test_goal_bounds(m, &bad, &gb), TN_E_INVALID_ARG);
     tn_allocator half = {no_alloc, NULL, NULL};
-    assert_int_equal(tn_goal_bounds_build(m, &mv, &half, &gb), TN_E_INVALID_ARG);
+    gd.allocator = half;
+    assert_int_equal(tn_goal_bounds_build(&gd, &gb), TN_E_INVALID_ARG);
     tn_moves cut = {TN_DIAGONAL_ONE, TN_COSTS_EXACT};
-    assert_int_equal(tn_goal_bounds_build(m, &cut, NULL, &gb), TN_E_UNSUPPORTED);
+    assert_int_equal(tn_test_goal_bounds(m, &cut, &gb), TN_E_UNSUPPORTED);
     tn_moves four = {TN_DIAGONAL_NEVER, TN_COSTS_EXACT};
-    assert_int_equal(tn_goal_bounds_build(m, &four, NULL, &gb), TN_E_UNSUPPORTED);
+    assert_int_equal(tn_test_goal_bounds(m, &four, &gb), TN_E_UNSUPPORTED);
     /* terrain costs other than 1 */
     tn_map *mud = tn_test_random_map(12, 8, 0.0, 6);
     assert_int_equal(tn_map_set(mud, 0, 3, 3, 2), TN_OK);
-    assert_int_equal(tn_goal_bounds_build(mud, &mv, NULL, &gb), TN_E_UNSUPPORTED);
+    assert_int_equal(tn_test_goal_bounds(mud, &mv, &gb), TN_E_UNSUPPORTED);
     tn_map_destroy(mud);
 
-    assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
+    assert_int_equal(tn_test_goal_bounds(m, &mv, &gb), TN_OK);
     tn_rect r;
     assert_int_equal(tn_goal_bounds_box(NULL, 0, 0, TN_DIR_E, &r), TN_E_INVALID_ARG);
     assert_int_equal(tn_goal_bounds_box(gb, 0, 0, (tn_dir)8, &r), TN_E_INVALID_ARG);
@@ -406,7 +412,7 @@ static void test_errors(void **state)
     assert_int_equal(tn_map_set(m, 0, 0, 0, 0), TN_OK);
     assert_int_equal(tn_map_set(m, 0, 11, 7, 0), TN_OK);
     tn_goal_bounds_destroy(gb);
-    assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &gb), TN_OK);
+    assert_int_equal(tn_test_goal_bounds(m, &mv, &gb), TN_OK);
     tn_query q;
     memset(&q, 0, sizeof q);
     q.algo = TN_ALGO_JPS;
@@ -437,8 +443,8 @@ static void test_deterministic(void **state)
     tn_map *m = tn_test_random_map(37, 23, 0.3, 9);
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
     tn_goal_bounds *g1 = NULL, *g2 = NULL;
-    assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &g1), TN_OK);
-    assert_int_equal(tn_goal_bounds_build(m, &mv, NULL, &g2), TN_OK);
+    assert_int_equal(tn_test_goal_bounds(m, &mv, &g1), TN_OK);
+    assert_int_equal(tn_test_goal_bounds(m, &mv, &g2), TN_OK);
     for (int32_t y = 0; y < 23; y++)
         for (int32_t x = 0; x < 37; x++)
             for (int dir = 0; dir < 8; dir++) {

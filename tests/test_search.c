@@ -553,7 +553,7 @@ static void test_jps_equals_astar(void **state)
         tn_cell *a = malloc((size_t)(w * h) * sizeof *a), *b = malloc((size_t)(w * h) * sizeof *b);
         double *dist = malloc((size_t)(w * h) * sizeof *dist);
         tn_jump_table *jt = NULL;
-        assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+        assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
         assert_true(tn_jump_table_current(jt, m));
         tn_test_rng r = {seed};
         for (int k = 0; k < 8; k++) {
@@ -645,7 +645,7 @@ static void test_jps_direct_line(void **state)
         tn_cell *path = malloc(cells * sizeof *path), *line = malloc(cells * sizeof *line);
         double *dist = malloc(cells * sizeof *dist);
         tn_jump_table *jt = NULL;
-        assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+        assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
         tn_test_rng r = {seed * 31};
         for (int k = 0; k < 10; k++) {
             tn_cell start = tn_test_random_open_cell(m, &r);
@@ -746,7 +746,7 @@ static void test_jps_wide_maps(void **state)
     tn_search *s = new_search(w * h);
     tn_cell *a = malloc((size_t)(w * h) * sizeof *a);
     tn_jump_table *jt = NULL;
-    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
     tn_test_rng q = {5};
     for (int k = 0; k < 300; k++) {
         tn_cell start = tn_test_random_open_cell(m, &q), goal = tn_test_random_open_cell(m, &q);
@@ -798,7 +798,7 @@ static void test_jps_refuses_or_falls_back(void **state)
     tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
     assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
     tn_jump_table *jt = NULL;
-    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
     tn_query qp;
     memset(&qp, 0, sizeof qp);
     qp.algo = TN_ALGO_JPS_PLUS;
@@ -851,7 +851,7 @@ static void test_jps_cache_follows_edits(void **state)
     assert_true(close_to(res.cost, dist[goal.y * w + goal.x]));
     /* a jump table describes one revision */
     tn_jump_table *jt = NULL;
-    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
     tn_query qp = q;
     qp.algo = TN_ALGO_JPS_PLUS;
     assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_E_INVALID_ARG);
@@ -862,13 +862,19 @@ static void test_jps_cache_follows_edits(void **state)
     assert_false(tn_jump_table_current(jt, m));
     assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_E_MAP_CHANGED);
     tn_jump_table_destroy(jt);
-    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
     qp.jump_table = jt;
     assert_int_equal(tn_search_path(s, m, start, goal, &qp, path, 1400, &res), TN_NO_PATH);
     assert_true(tn_jump_table_memory_bytes(jt) >= (size_t)(w * h) * 16u);
     tn_jump_table_destroy(jt);
     tn_jump_table_destroy(NULL);
-    assert_int_equal(tn_jump_table_build(NULL, NULL, &jt), TN_E_INVALID_ARG);
+    assert_int_equal(tn_test_jump_table(NULL, &jt), TN_E_INVALID_ARG);
+    tn_jump_table_def jd = tn_jump_table_def_default();
+    jd.map = m;
+    assert_int_equal(tn_jump_table_build(NULL, &jt), TN_E_INVALID_ARG);
+    assert_int_equal(tn_jump_table_build(&jd, NULL), TN_E_INVALID_ARG);
+    jd.internal_cookie = 0;
+    assert_int_equal(tn_jump_table_build(&jd, &jt), TN_E_INVALID_ARG);
     assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 1400, &res), TN_NO_PATH);
     tn_search_destroy(s);
     tn_map_destroy(m);
@@ -1456,7 +1462,7 @@ static void run_scenario_files(const char *mp, const char *sp, int32_t every)
     int32_t mism = 0, count = 0;
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
     tn_jump_table *jt = NULL;
-    assert_int_equal(tn_jump_table_build(m, NULL, &jt), TN_OK);
+    assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
     for (int32_t i = 0; i < tn_scenarios_count(sc); i += every) {
         const tn_scenario *e = tn_scenarios_at(sc, i);
         for (int a = 0; a < 4; a++) {

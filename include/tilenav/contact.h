@@ -67,13 +67,17 @@ typedef struct tn_marble {
 /// restitution `e` in [0, 1] (1 = elastic: kinetic energy is kept). Tangential velocity is kept.
 TN_API void tn_marble_resolve(tn_marble *a, tn_marble *b, const tn_contact *c, double e);
 
-/// Settings of tn_marbles_step().
-typedef struct tn_marbles_params {
-    double restitution; ///< marble-marble and marble-wall bounce, 0..1 (default 1)
-    bool world_walls;   ///< bounce off the edges of `world` (default true)
-    tn_box world;       ///< the world rectangle (default 0,0 - 1024,1024)
-    const tn_map *map;  ///< impassable cells are walls; NULL = none (default NULL)
-} tn_marbles_params;
+/// Settings of tn_marbles_step(). Get them from tn_marbles_def_default().
+/// Units: velocities are pixels per step and tn_marbles_step() moves every marble by one whole
+/// step, not by seconds: the marbles reproduce a fixed-step demo, and their exact sweep and
+/// restitution are defined per step. Step them at a fixed rate.
+typedef struct tn_marbles_def {
+    double restitution;       ///< marble-marble and marble-wall bounce, 0..1 (default 1)
+    bool world_walls;         ///< bounce off the edges of `world` (default true)
+    tn_box world;             ///< the world rectangle (default 0,0 - 1024,1024)
+    const tn_map *map;        ///< impassable cells are walls; NULL = none (default NULL)
+    uint32_t internal_cookie; ///< set by tn_marbles_def_default(); do not touch
+} tn_marbles_def;
 
 /// Counters of one step.
 typedef struct tn_marbles_stats {
@@ -81,8 +85,8 @@ typedef struct tn_marbles_stats {
     int64_t contacts; ///< pairs that overlapped or met during the step (and were resolved)
 } tn_marbles_stats;
 
-/// Defaults of tn_marbles_params.
-TN_API tn_marbles_params tn_marbles_params_default(void);
+/// Defaults of tn_marbles_def.
+TN_API tn_marbles_def tn_marbles_def_default(void);
 
 /// Kinetic energy of n marbles: sum of r^2 (vx^2 + vy^2) / 2.
 TN_API double tn_marbles_energy(const tn_marble *m, int32_t n);
@@ -102,7 +106,7 @@ TN_API double tn_marbles_energy(const tn_marble *m, int32_t n);
 /// @return TN_OK; TN_E_BUFFER_TOO_SMALL when the pairs do not fit (nothing has moved);
 ///         TN_E_INVALID_ARG; TN_E_STALE_ID for a bad handle.
 TN_API TN_NODISCARD tn_status tn_marbles_step(tn_marble *m, int32_t n, tn_bp *bp,
-                                              const tn_bp_id *ids, const tn_marbles_params *p,
+                                              const tn_bp_id *ids, const tn_marbles_def *p,
                                               tn_bp_pair *scratch, int64_t cap,
                                               tn_marbles_stats *stats);
 

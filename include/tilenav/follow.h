@@ -133,13 +133,18 @@ typedef struct tn_direction_map {
     const float *friction;         ///< W*H velocity multipliers per step (0.96 track, 0.25 grass)
 } tn_direction_map;
 
-/// Car parameters, per fixed step (one frame). Defaults from tn_car_def_default().
+/// Car parameters. Defaults from tn_car_def_default().
+/// Units: per fixed step (one frame), not per second like the rest of the library: the car is
+/// a frame-stepped model whose friction multiplies the velocity once per step, so a time step
+/// of another length would change its handling, not just its speed. Call tn_car_step() at a
+/// fixed rate (60 Hz in the demos).
 typedef struct tn_car_def {
     float accel;          ///< speed gained per step while under top speed (0.08)
     float top_speed;      ///< pixels per step (3)
     float turn_rate;      ///< radians per step (0.03)
     int32_t jitter_deg;   ///< random variation when the map angle changes, degrees (20; 0 = off)
     float friction_start; ///< friction before the first step (0.96)
+    uint32_t internal_cookie; ///< set by tn_car_def_default(); do not touch
 } tn_car_def;
 
 /// The car's state.

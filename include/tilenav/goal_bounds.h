@@ -45,11 +45,19 @@ typedef struct tn_goal_bounds tn_goal_bounds;
 /// their square (about 6 minutes at this limit).
 #define TN_GOAL_BOUNDS_MAX_PASSABLE (1 << 17)
 
-/// Build the bounds of `map` under `moves` (8 neighbours without corner cutting; exact or
-/// 10/14 costs). `allocator` may be NULL (malloc/free).
+/// Definition of goal bounds. Get one from tn_goal_bounds_def_default() and set `map`.
+typedef struct tn_goal_bounds_def {
+    const tn_map *map;        ///< required: the bounds describe its current revision
+    tn_moves moves;           ///< 8 neighbours without corner cutting (the default; the only
+                              ///< corner rule JPS uses); exact (default) or 10/14 costs
+    tn_allocator allocator;   ///< zeroed = malloc/free
+    uint32_t internal_cookie; ///< set by tn_goal_bounds_def_default(); do not touch
+} tn_goal_bounds_def;
+/// A definition with its defaults (map NULL: set it; no corner cutting, exact costs).
+TN_API tn_goal_bounds_def tn_goal_bounds_def_default(void);
+/// Build the bounds of `def->map` under `def->moves`.
 /// @return TN_OK, or an error listed in the file comment; on error `*out` is NULL.
-TN_API TN_NODISCARD tn_status tn_goal_bounds_build(const tn_map *map, const tn_moves *moves,
-                                                   const tn_allocator *allocator,
+TN_API TN_NODISCARD tn_status tn_goal_bounds_build(const tn_goal_bounds_def *def,
                                                    tn_goal_bounds **out);
 
 /// Destroy the bounds (NULL is a no-op).

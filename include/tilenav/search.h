@@ -210,9 +210,18 @@ TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_ma
 /// ::tn_search. It describes one map revision; after an edit, queries return TN_E_MAP_CHANGED until
 /// it is rebuilt. Memory: 17 bytes per cell. Maps up to 32767 cells wide and high.
 /// @{
-/// Build the table of `map` (any costs; queries still need a uniform-cost map).
-/// @return TN_E_INVALID_ARG, TN_E_TOO_LARGE (a side past 32767), TN_E_NOMEM.
-TN_API TN_NODISCARD tn_status tn_jump_table_build(const tn_map *map, const tn_allocator *allocator,
+/// Definition of a jump table. Get one from tn_jump_table_def_default() and set `map`.
+typedef struct tn_jump_table_def {
+    const tn_map *map;        ///< required: the table describes its current revision
+    tn_allocator allocator;   ///< zeroed = malloc/free
+    uint32_t internal_cookie; ///< set by tn_jump_table_def_default(); do not touch
+} tn_jump_table_def;
+/// A definition with its defaults (map NULL: set it; malloc/free).
+TN_API tn_jump_table_def tn_jump_table_def_default(void);
+/// Build the table of `def->map` (any costs; queries still need a uniform-cost map).
+/// @return TN_E_INVALID_ARG (NULL, no cookie, no map, half an allocator), TN_E_TOO_LARGE (a side
+///         past 32767), TN_E_NOMEM.
+TN_API TN_NODISCARD tn_status tn_jump_table_build(const tn_jump_table_def *def,
                                                   tn_jump_table **out);
 /// Destroy a table (NULL is a no-op).
 TN_API void tn_jump_table_destroy(tn_jump_table *table);

@@ -287,7 +287,9 @@ int tn_cmd_bench(int argc, char **argv)
     tn_jump_table *table = NULL;
     if (nalgo == 1 && algos[0] == TN_ALGO_JPS_PLUS) {
         double t0 = tn_cli_now();
-        st = tn_jump_table_build(map, NULL, &table);
+        tn_jump_table_def jd = tn_jump_table_def_default();
+        jd.map = map;
+        st = tn_jump_table_build(&jd, &table);
         if (st != TN_OK) {
             tn_cli_error(cmd, "jump table: %s", tn_status_str(st));
             rc = tn_cli_exit_for(st);
@@ -301,7 +303,10 @@ int tn_cmd_bench(int argc, char **argv)
         double t0 = tn_cli_now();
         tn_moves moves;
         memset(&moves, 0, sizeof moves);
-        st = tn_goal_bounds_build(map, &moves, NULL, &bounds);
+        tn_goal_bounds_def gd = tn_goal_bounds_def_default();
+        gd.map = map;
+        gd.moves = moves;
+        st = tn_goal_bounds_build(&gd, &bounds);
         if (st != TN_OK) {
             tn_cli_error(cmd, "goal bounds: %s", tn_status_str(st));
             rc = tn_cli_exit_for(st);

@@ -429,7 +429,7 @@ done:
  * timed region is the whole step. */
 static int run_marbles(const options *o, scene *s, tn_bp *bp, tn_bp_id *ids)
 {
-    tn_marbles_params p = tn_marbles_params_default();
+    tn_marbles_def p = tn_marbles_def_default();
     p.restitution = o->restitution;
     p.world.x0 = 0.0;
     p.world.y0 = 0.0;

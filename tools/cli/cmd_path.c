@@ -209,7 +209,9 @@ int tn_cmd_path(int argc, char **argv)
     }
     tn_jump_table *table = NULL;
     if (q.algo == TN_ALGO_JPS_PLUS) {
-        st = tn_jump_table_build(map, NULL, &table);
+        tn_jump_table_def jd = tn_jump_table_def_default();
+        jd.map = map;
+        st = tn_jump_table_build(&jd, &table);
         if (st != TN_OK) {
             tn_cli_error(cmd, "jump table: %s", tn_status_str(st));
             tn_search_destroy(s);

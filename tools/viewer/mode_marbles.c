@@ -35,7 +35,7 @@ typedef struct marbles {
     int32_t n;
     tn_bp *bp;
     tn_bp_pair pairs[PAIR_CAP];
-    tn_marbles_params params;
+    tn_marbles_def params;
     tn_marbles_stats stats;
     int32_t drag;  /* marble being aimed, or -1 */
     tn_vec2 mouse; /* screen */
@@ -87,7 +87,7 @@ static void *create(vw_app *app)
         destroy(s);
         return NULL;
     }
-    s->params = tn_marbles_params_default();
+    s->params = tn_marbles_def_default();
     s->params.world = d.world;
     s->params.map = s->map;
     s->params.restitution = 0.9;

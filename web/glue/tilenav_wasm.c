@@ -559,7 +559,7 @@ typedef struct tnw_marbles {
     tn_bp_pair *scratch;
     int64_t scratch_cap;
     int32_t n, cap;
-    tn_marbles_params p;
+    tn_marbles_def p;
     tn_marbles_stats last;
 } tnw_marbles;
 
@@ -607,7 +607,7 @@ tnw_marbles *tnw_marbles_create(const tn_map *map, double world_w, double world_
     d.kind = TN_BP_SAP;
     d.capacity = capacity;
     st = tn_bp_create(&d, &w->bp);
-    w->p = tn_marbles_params_default();
+    w->p = tn_marbles_def_default();
     w->p.restitution = restitution;
     w->p.world = (tn_box){0.0, 0.0, world_w, world_h};
     w->p.map = map;
