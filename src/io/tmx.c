@@ -401,8 +401,7 @@ static bool copy_attrs(tx *x, const char *elem, const XML_Char **atts, const att
         switch (a->kind) {
         case 'i': {
             int64_t n;
-            if (!parse_int(x, elem, a->xml, v, a->lo, a->hi,
-                           a->hi >= TN_MAX_DIM ? TN_E_TOO_LARGE : TN_E_PARSE, &n))
+            if (!parse_int(x, elem, a->xml, v, a->lo, a->hi, TN_E_PARSE, &n))
                 return false;
             item = cJSON_CreateNumber((double)n);
             break;
@@ -508,31 +507,23 @@ static void text_pos(const tx_frame *f, const char *t, size_t k, unsigned long *
     *col = c;
 }
 
-/* Check the CSV text of a data/chunk frame (in place: blanks removed) and count its gids. */
+/* Check the CSV text of a data/chunk frame and count its gids, then drop its blanks. */
 static bool check_csv(tx *x, tx_frame *f, const char *elem, char *t, size_t n, uint64_t *count)
 {
-    size_t o = 0, i = 0;
+    size_t i = 0;
     uint64_t k = 0;
     while (i < n && is_blank(t[i]))
         i++;
-    if (i == n) {
-        *count = 0;
-        t[0] = '\0';
-        return true;
-    }
-    for (;;) {
+    while (i < n) {
         while (i < n && is_blank(t[i]))
             i++;
         size_t s = i;
         uint64_t v = 0;
         bool ok = i < n && t[i] >= '0' && t[i] <= '9';
-        while (i < n && t[i] >= '0' && t[i] <= '9') {
+        for (; i < n && t[i] >= '0' && t[i] <= '9'; i++) {
             v = v * 10 + (uint64_t)(t[i] - '0');
-            if (v > 0xFFFFFFFFu)
-                ok = false;
-            i++;
+            ok = ok && v <= 0xFFFFFFFFu;
         }
-        size_t e = i;
         while (i < n && is_blank(t[i]))
             i++;
         if (!ok || (i < n && t[i] != ',')) {
@@ -546,14 +537,20 @@ static bool check_csv(tx *x, tx_frame *f, const char *elem, char *t, size_t n, u
                      (unsigned long long)k, (int)(end - s), t + s);
             return false;
         }
-        memmove(t + o, t + s, e - s);
-        o += e - s;
         k++;
-        if (i >= n)
-            break;
-        t[o++] = ',';
-        i++; /* the comma */
+        if (i < n && ++i == n) { /* a comma ends the text: an empty last gid */
+            unsigned long line, col;
+            text_pos(f, t, n, &line, &col);
+            fail_pos(x, TN_E_PARSE, line, col,
+                     "<%s>: gid %llu must be a whole number in [0, 4294967295], found ''", elem,
+                     (unsigned long long)k);
+            return false;
+        }
     }
+    size_t o = 0;
+    for (i = 0; i < n; i++)
+        if (!is_blank(t[i]))
+            t[o++] = t[i];
     t[o] = '\0';
     *count = k;
     return true;
