@@ -23,6 +23,11 @@ fuzz_tiled)
         n=$((n + 1)); cp "$f" "$out/seed$n"; done
     cp "$root"/data/maps/td.tmj "$out/" 2>/dev/null || true
     ;;
+fuzz_tmx)
+    for f in "$root"/tests/data/tmx/* "$root"/tests/data/tmx-bad/*; do
+        [ -f "$f" ] && [ -s "$f" ] && cp "$f" "$out/$(basename "$f")"
+    done
+    ;;
 fuzz_ascii)
     cp "$root"/data/maps/td.txt "$out/" 2>/dev/null || true
     for f in "$root"/tests/data/*.txt; do [ -f "$f" ] && cp "$f" "$out/"; done

@@ -981,6 +981,58 @@ static void test_random_maps(void **state)
     }
 }
 
+/* ---- the TMX files of tests/data/tmx (also the fuzzer's seeds) against their JSON twins ---- */
+
+static char *data_text(const char *rel)
+{
+    char path[1024];
+    tn_test_data(path, sizeof path, rel);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    sb b = {0};
+    char buf[4096];
+    for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
+        sbf(&b, "%.*s", (int)n, buf);
+    fclose(f);
+    return b.s;
+}
+
+static void test_data_files(void **state)
+{
+    (void)state;
+    static const char *const maps[][2] = {
+        {"tmx/dungeon-csv.tmx", "tmx/dungeon.tmj"},    {"tmx/dungeon-xml.tmx", "tmx/dungeon.tmj"},
+        {"tmx/dungeon-base64.tmx", "tmx/dungeon.tmj"}, {"tmx/dungeon-zlib.tmx", "tmx/dungeon.tmj"},
+        {"tmx/islands.tmx", "tmx/islands.tmj"},
+    };
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        char pa[1024], pb[1024];
+        tn_map *a = NULL, *b = NULL;
+        tn_diag d;
+        if (tn_map_load(tn_test_data(pa, sizeof pa, maps[i][0]), NULL, &a, &d) != TN_OK)
+            fail_msg("%s: %s", maps[i][0], d.message);
+        assert_int_equal(tn_map_load(tn_test_data(pb, sizeof pb, maps[i][1]), NULL, &b, &d), TN_OK);
+        same_map(a, b);
+        tn_map_destroy(a);
+        tn_map_destroy(b);
+    }
+    static const struct {
+        const char *xml, *json;
+        tn__tiled_doc doc;
+    } trees[] = {
+        {"tmx/dungeon-csv.tmx", "tmx/dungeon.tmj", TN__TILED_MAP},
+        {"tmx/dungeon-xml.tmx", "tmx/dungeon.tmj", TN__TILED_MAP},
+        {"tmx/dungeon-tiles.tsx", "tmx/dungeon-tiles.tsj", TN__TILED_TILESET},
+        {"tmx/crate.tx", "tmx/crate.tj", TN__TILED_TEMPLATE},
+    };
+    for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
+        char *x = data_text(trees[i].xml), *j = data_text(trees[i].json);
+        same_tree(x, trees[i].doc, j);
+        free(x);
+        free(j);
+    }
+}
+
 /* ---- errors ------------------------------------------------------------------------------- */
 
 /* Every file of tests/data/tmx-bad with the status and a part of the message it must give. */
@@ -1232,6 +1284,7 @@ int main(void)
         cmocka_unit_test(test_external_tsx), cmocka_unit_test(test_template),
         cmocka_unit_test(test_random_maps),  cmocka_unit_test(test_bad_corpus),
         cmocka_unit_test(test_positions),    cmocka_unit_test(test_csv_string_in_tree),
+        cmocka_unit_test(test_data_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

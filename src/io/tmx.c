@@ -50,6 +50,7 @@ typedef struct tx_frame {
     bool collect;   /* this element's character data is collected */
     bool chunks;    /* K_DATA: holds <chunk> children */
     bool objmode;   /* K_PROPS: members of a class value ({name: value}) */
+    bool klass;     /* K_PROP: of type class (its <properties> hold its members) */
     bool pos;       /* K_DATA / K_CHUNK: where the text starts is known */
     cJSON *node;    /* the object this element fills (K_DATA: its layer; K_PROPS: the list) */
     cJSON *prop;    /* K_PROP: the property object {name, type, value} */
@@ -79,6 +80,9 @@ typedef struct tx {
 /* ---- errors ------------------------------------------------------------------------------ */
 
 static void fail(tx *x, tn_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fail_at(tx *x, tn_status st, unsigned long line, unsigned long col, const char *fmt,
+                    va_list ap) __attribute__((format(printf, 5, 0)));
 
 static void fail_at(tx *x, tn_status st, unsigned long line, unsigned long col, const char *fmt,
                     va_list ap)
@@ -661,7 +665,7 @@ static void end_prop(tx *x, tx_frame *f, tx_frame *parent)
     const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(po, "type"));
     if (f->collect) { /* no value attribute: the text is the value */
         const char *t = x->text ? x->text + f->text0 : "";
-        cJSON *v = prop_value(x, name, type, t, x->tlen > f->text0);
+        cJSON *v = prop_value(x, name ? name : "", type, t, x->tlen > f->text0);
         x->tlen = f->text0;
         if (!v) {
             if (x->st == TN_OK)
@@ -709,6 +713,7 @@ static void start_prop(tx *x, tx_frame *f, tx_frame *parent, const XML_Char **at
     if (ptype && !put(x, po, "propertytype", cJSON_CreateString(ptype)))
         return;
     if (type && !strcmp(type, "class")) {
+        f->klass = true;
         f->node = put(x, po, "value", cJSON_CreateObject()); /* members fill it */
         return;
     }
@@ -966,7 +971,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
         if (pk == K_PROP) { /* members of a class value */
             f->objmode = true;
             f->node = pn;
-            if (!cJSON_IsObject(pn)) /* properties under a non-class property: ignored */
+            if (!parent->klass) /* properties under a non-class property: ignored */
                 f->kind = K_SKIP;
         } else {
             f->node = array_of(x, pn, "properties");
