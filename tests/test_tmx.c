@@ -1254,6 +1254,67 @@ static void test_csv_string_in_tree(void **state)
     tn_map_destroy(m);
 }
 
+/* ---- allocation: bounded, everything returned, failures reported ------------------------- */
+
+typedef struct counter {
+    size_t now, peak, calls, fail_at; /* fail_at: the call that fails (0: none) */
+} counter;
+
+static void *count_alloc(size_t size, size_t align, void *user)
+{
+    (void)align;
+    counter *c = user;
+    if (++c->calls == c->fail_at)
+        return NULL;
+    c->now += size;
+    c->peak = c->now > c->peak ? c->now : c->peak;
+    return malloc(size);
+}
+
+static void count_free(void *ptr, size_t size, void *user)
+{
+    counter *c = user;
+    if (ptr)
+        c->now -= size;
+    free(ptr);
+}
+
+static void test_allocator(void **state)
+{
+    (void)state;
+    /* the 16384 x 16384 two-layer bomb of the bad corpus: refused with little memory taken */
+    char *bomb = data_text("tmx-bad/huge-layers.tmx");
+    counter c = {0, 0, 0, 0};
+    tn_load_options o = tn_load_options_default();
+    o.allocator = (tn_allocator){count_alloc, count_free, &c};
+    tn_map *m = NULL;
+    tn_diag d;
+    assert_int_equal(tn_map_parse(bomb, strlen(bomb), "b.tmx", &o, &m, &d), TN_E_TOO_LARGE);
+    assert_true(c.peak < 65536);
+    assert_int_equal(c.now, 0);
+    free(bomb);
+    /* a real map: every byte comes back; then each allocation in turn fails cleanly */
+    char *text = data_text("tmx/dungeon-xml.tmx");
+    size_t len = strlen(text);
+    assert_int_equal(tn_map_parse(text, len, "d.tmx", &o, &m, &d), TN_OK);
+    size_t calls = c.calls;
+    assert_true(calls > 2 && c.now > 0);
+    tn_map_destroy(m);
+    assert_int_equal(c.now, 0);
+    for (size_t k = 1; k <= calls; k++) {
+        c = (counter){0, 0, 0, k};
+        tn_status st = tn_map_parse(text, len, "d.tmx", &o, &m, &d);
+        if (st == TN_OK)
+            tn_map_destroy(m);
+        else if (st != TN_E_NOMEM)
+            fail_msg("allocation %zu failed: status %d: %s", k, (int)st, d.message);
+        else
+            assert_null(m);
+        assert_int_equal(c.now, 0);
+    }
+    free(text);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1284,7 +1345,7 @@ int main(void)
         cmocka_unit_test(test_external_tsx), cmocka_unit_test(test_template),
         cmocka_unit_test(test_random_maps),  cmocka_unit_test(test_bad_corpus),
         cmocka_unit_test(test_positions),    cmocka_unit_test(test_csv_string_in_tree),
-        cmocka_unit_test(test_data_files),
+        cmocka_unit_test(test_data_files),   cmocka_unit_test(test_allocator),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -453,18 +453,13 @@ static bool text_append(tx *x, const char *s, size_t n)
              x->o->max_file_bytes);
         return false;
     }
-    if (x->tlen + n + 1 > x->tcap) {
-        size_t cap = x->tcap ? x->tcap : 4096;
-        while (cap < x->tlen + n + 1)
-            cap = cap > SIZE_MAX / 2 ? x->tlen + n + 1 : cap * 2;
-        char *t = realloc(x->text, cap);
-        if (!t) {
-            fail(x, TN_E_NOMEM, "out of memory for element text");
-            return false;
-        }
-        x->text = t;
-        x->tcap = cap;
+    void *t = x->text;
+    tn_status st = tn__grow(&x->o->allocator, &t, 1, &x->tcap, x->tlen + n + 1);
+    if (st != TN_OK) {
+        fail(x, st, "out of memory for element text");
+        return false;
     }
+    x->text = t;
     memcpy(x->text + x->tlen, s, n);
     x->tlen += n;
     x->text[x->tlen] = '\0';
@@ -1215,7 +1210,7 @@ tn_status tn__tmx_to_json(const char *data, size_t len, const char *name, tn__ti
         fail_pos(&x, TN_E_PARSE, 1, 0, "no <%s> element", doc_root(want));
     for (int i = 0; i < x.depth; i++)
         cJSON_Delete(x.stack[i].temp);
-    free(x.text);
+    tn__free(&opts->allocator, x.text, x.tcap);
     XML_ParserFree(x.p);
     if (x.st != TN_OK) {
         cJSON_Delete(x.root);
