@@ -24,8 +24,10 @@ fuzz_tiled)
     cp "$root"/data/maps/td.tmj "$out/" 2>/dev/null || true
     ;;
 fuzz_tmx)
-    for f in "$root"/tests/data/tmx/* "$root"/tests/data/tmx-bad/*; do
-        [ -f "$f" ] && [ -s "$f" ] && cp "$f" "$out/$(basename "$f")"
+    # the XML documents of the TMX tests: maps, a tileset, a template, the malformed corpus
+    for f in "$root"/tests/data/tmx/*.tmx "$root"/tests/data/tmx/*.tsx "$root"/tests/data/tmx/*.tx \
+        "$root"/tests/data/tmx-bad/*.tmx; do
+        [ -s "$f" ] && cp "$f" "$out/$(basename "$f")"
     done
     ;;
 fuzz_ascii)
