@@ -1156,6 +1156,14 @@ static void test_positions(void **state)
              "</data></layer></map>",
              head);
     expect_error(buf, TN_E_PARSE, 5, 4, "gid 4 must be a whole number");
+    /* two gids without a comma: the entry is shown whole */
+    snprintf(buf, sizeof buf,
+             "%s<layer width=\"3\" height=\"2\"><data encoding=\"csv\">1,2,3,4 5,6</data></layer>"
+             "</map>",
+             head);
+    expect_error(buf, TN_E_PARSE, 2, 56,
+                 "gid 3 must be a whole number in [0, 4294967295], "
+                 "found '4 5'");
     /* an attribute error: the start of its element */
     snprintf(buf, sizeof buf, "%s <objectgroup>\n  <object x=\"1\" y=\"q\"/></objectgroup></map>",
              head);

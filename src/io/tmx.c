@@ -526,9 +526,11 @@ static bool check_csv(tx *x, tx_frame *f, const char *elem, char *t, size_t n, u
         while (i < n && is_blank(t[i]))
             i++;
         if (!ok || (i < n && t[i] != ',')) {
-            size_t end = s;
-            while (end < n && t[end] != ',' && !is_blank(t[end]) && end - s < 20)
+            size_t end = s; /* show the entry up to its comma or line end ("1 2" too) */
+            while (end < n && t[end] != ',' && t[end] != '\n' && end - s < 20)
                 end++;
+            while (end > s && is_blank(t[end - 1]))
+                end--;
             unsigned long line, col;
             text_pos(f, t, s, &line, &col);
             fail_pos(x, TN_E_PARSE, line, col,
@@ -650,7 +652,8 @@ static cJSON *prop_value(tx *x, const char *name, const char *type, const char *
     return cJSON_CreateString(v); /* a type from a later Tiled: kept as text */
 }
 
-/* Move a finished class member (frame temp {name, type, value}) into its class value. */
+/* The end of a <property>: a value given as text is typed; a class member (the frame's temp
+ * {name, type, value}) moves into its class value as name: value. */
 static void end_prop(tx *x, tx_frame *f, tx_frame *parent)
 {
     cJSON *po = f->prop;
@@ -754,16 +757,19 @@ static void points(tx *x, cJSON *obj, const char *elem, const char *s)
             break;
         char buf[2][64];
         const char *start = s;
-        for (int k = 0; k < 2; k++) {
+        bool ok = true;
+        for (int k = 0; k < 2; k++) { /* x up to its comma, then y up to a blank */
             size_t n = 0;
             while (*s && *s != ',' && !is_blank(*s) && n < sizeof buf[k] - 1)
                 buf[k][n++] = *s++;
             buf[k][n] = '\0';
-            if (k == 0 && *s == ',')
-                s++;
+            if (k == 0)
+                ok = *s++ == ',';
+            if (!ok)
+                break;
         }
         double px, py;
-        if (!parse_num(buf[0], &px) || !parse_num(buf[1], &py) || (*s && !is_blank(*s))) {
+        if (!ok || !parse_num(buf[0], &px) || !parse_num(buf[1], &py) || (*s && !is_blank(*s))) {
             size_t n = 0;
             while (start[n] && !is_blank(start[n]) && n < 40)
                 n++;
@@ -774,8 +780,7 @@ static void points(tx *x, cJSON *obj, const char *elem, const char *s)
         x->nodes += 3;
         if (x->nodes > x->o->max_json_values) {
             fail(x, TN_E_TOO_LARGE,
-                 "more than %zu elements, attributes and points "
-                 "(max_json_values)",
+                 "more than %zu elements, attributes and points (max_json_values)",
                  x->o->max_json_values);
             return;
         }
