@@ -23,6 +23,13 @@ fuzz_tiled)
         n=$((n + 1)); cp "$f" "$out/seed$n"; done
     cp "$root"/data/maps/td.tmj "$out/" 2>/dev/null || true
     ;;
+fuzz_tmx)
+    # the XML documents of the TMX tests: maps, a tileset, a template, the malformed corpus
+    for f in "$root"/tests/data/tmx/*.tmx "$root"/tests/data/tmx/*.tsx "$root"/tests/data/tmx/*.tx \
+        "$root"/tests/data/tmx-bad/*.tmx; do
+        [ -s "$f" ] && cp "$f" "$out/$(basename "$f")"
+    done
+    ;;
 fuzz_ascii)
     cp "$root"/data/maps/td.txt "$out/" 2>/dev/null || true
     for f in "$root"/tests/data/*.txt; do [ -f "$f" ] && cp "$f" "$out/"; done

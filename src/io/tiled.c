@@ -761,7 +761,60 @@ static tn_status chunk_bounds(tl_ctx *c, const cJSON *root)
     return TN_OK;
 }
 
-/* Decode one `data` (array or base64 string) of `count` gids into out. */
+/* A string of comma-separated gids ("encoding": "csv" from the XML reader, see
+ * io_internal.h; blanks allowed around each) into out, or only checked when out is NULL. */
+static tn_status decode_csv_string(tl_ctx *c, const char *s, uint32_t *out, size_t count,
+                                   const char *where, int32_t dw, int32_t dh)
+{
+    size_t n = 0, i = 0;
+    while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')
+        i++;
+    while (s[i]) {
+        while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')
+            i++;
+        size_t start = i;
+        uint64_t v = 0;
+        bool ok = s[i] >= '0' && s[i] <= '9';
+        for (; s[i] >= '0' && s[i] <= '9'; i++) {
+            v = v * 10 + (uint64_t)(s[i] - '0');
+            ok = ok && v <= 0xFFFFFFFFu;
+        }
+        size_t end = i;
+        while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')
+            i++;
+        if (!ok || (s[i] && s[i] != ',')) {
+            char w2[TL_PATH];
+            pathf(w2, sizeof w2, "%s[%zu]", where, n);
+            while (s[end] && s[end] != ',' && end - start < 20)
+                end++;
+            return err(c, TN_E_PARSE, w2,
+                       "gid must be a whole number in [0, 4294967295], found '%.*s'",
+                       (int)(end - start), s + start);
+        }
+        if (n == count) { /* one gid too many: count the rest for the message */
+            size_t more = 1;
+            for (; s[i]; i++)
+                more += s[i] == ',';
+            return err(c, TN_E_PARSE, where, "has %zu gids, expected %d x %d = %zu", count + more,
+                       (int)dw, (int)dh, count);
+        }
+        if (out)
+            out[n] = (uint32_t)v;
+        n++;
+        if (s[i] == ',' && !s[++i]) { /* a trailing comma: an empty last gid */
+            char w2[TL_PATH];
+            pathf(w2, sizeof w2, "%s[%zu]", where, n);
+            return err(c, TN_E_PARSE, w2,
+                       "gid must be a whole number in [0, 4294967295], found ''");
+        }
+    }
+    if (n != count)
+        return err(c, TN_E_PARSE, where, "has %zu gids, expected %d x %d = %zu", n, (int)dw,
+                   (int)dh, count);
+    return TN_OK;
+}
+
+/* Decode one `data` (array, csv string or base64 string) of `count` gids into out. */
 static tn_status decode_data(tl_ctx *c, const cJSON *data, const char *enc, const char *comp,
                              uint32_t *out, size_t count, const char *where, int32_t dw, int32_t dh)
 {
@@ -776,6 +829,8 @@ static tn_status decode_data(tl_ctx *c, const cJSON *data, const char *enc, cons
     if (!enc || strcmp(enc, "csv") == 0) {
         if (comp && comp[0])
             return err(c, TN_E_PARSE, where, "compression '%s' needs base64 encoding", comp);
+        if (enc && cJSON_IsString(data))
+            return decode_csv_string(c, data->valuestring, out, count, where, dw, dh);
         if (!cJSON_IsArray(data))
             return err(c, TN_E_PARSE, where, "expected an array of gids, found %s",
                        json_type(data));
