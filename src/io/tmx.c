@@ -6,8 +6,11 @@
  * <tileset> is a tile definition, in a <data> a cell). Unknown elements are skipped with their
  * whole subtree, unknown attributes are ignored (Tiled's advice for forward compatibility).
  *
- * Safety: a DOCTYPE stops the parser (no DTD, hence no entity declarations: no entity bombs,
- * no external entities), parameter entities are never parsed, the element + attribute count
+ * Safety: a DOCTYPE with an internal subset stops the parser before the subset is read (no
+ * entity declarations: no entity bombs, no external entities); a DOCTYPE that only names an
+ * external DTD (old Tiled files name mapeditor.org's) is accepted and the DTD never read;
+ * a reference to an entity it might have declared stops the parser too; parameter entities
+ * are never parsed, the element + attribute count
  * is bounded by max_json_values, the nesting by TN_MAX_JSON_DEPTH and the collected text by
  * max_file_bytes. Every error carries expat's line and column.
  *
@@ -75,6 +78,7 @@ typedef struct tx {
     size_t nodes; /* elements + attributes + points, against max_json_values */
     char *text;   /* collected character data of the open elements */
     size_t tlen, tcap;
+    bool external_dtd; /* a DOCTYPE named an external DTD (never read) */
 } tx;
 
 /* ---- errors ------------------------------------------------------------------------------ */
@@ -1141,8 +1145,47 @@ static void XMLCALL on_doctype(void *ud, const XML_Char *name, const XML_Char *s
     (void)name;
     (void)sysid;
     (void)pubid;
-    (void)has_internal_subset;
-    fail(ud, TN_E_PARSE, "DTDs are not accepted (<!DOCTYPE ...>)");
+    tx *x = ud;
+    if (has_internal_subset) /* entity declarations live there: refuse before reading them */
+        fail(x, TN_E_PARSE, "DTDs with an internal subset are not accepted (<!DOCTYPE ... [...]>)");
+    x->external_dtd = true;
+}
+
+/* With an external DTD that is not read, expat drops a reference to an entity it might declare
+ * from attribute values without a word. Such a document is refused instead: any '&name;' in
+ * the text that is not one of XML's five predefined entities (character references '&#...;'
+ * are fine). Returns the byte offset of the first one, or len. */
+static size_t undeclared_entity(const char *s, size_t len, char *name, size_t cap)
+{
+    static const char *const predefined[] = {"amp", "lt", "gt", "quot", "apos"};
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] != '&' || i + 1 >= len || s[i + 1] == '#')
+            continue;
+        size_t j = i + 1;
+        while (j < len && j - i <= 64 && s[j] != ';' && s[j] != '&' && s[j] != '<' && s[j] != '"' &&
+               s[j] != '\'' && s[j] != ' ' && s[j] != '\n')
+            j++;
+        if (j >= len || s[j] != ';')
+            continue; /* not a reference: expat has judged it already */
+        size_t n = j - i - 1;
+        bool known = false;
+        for (size_t k = 0; k < 5 && !known; k++)
+            known = strlen(predefined[k]) == n && memcmp(s + i + 1, predefined[k], n) == 0;
+        if (!known) {
+            size_t c = n < cap - 1 ? n : cap - 1;
+            memcpy(name, s + i + 1, c);
+            name[c] = '\0';
+            return i;
+        }
+    }
+    return len;
+}
+
+/* An entity the unread external DTD might declare: refused, never guessed or left out. */
+static void XMLCALL on_skipped(void *ud, const XML_Char *name, int is_param)
+{
+    (void)is_param;
+    fail(ud, TN_E_PARSE, "entity reference '&%.64s;' is not accepted (no DTD is read)", name);
 }
 
 static void XMLCALL on_entity(void *ud, const XML_Char *name, int is_param, const XML_Char *value,
@@ -1188,6 +1231,7 @@ tn_status tn__tmx_to_json(const char *data, size_t len, const char *name, tn__ti
     XML_SetParamEntityParsing(x.p, XML_PARAM_ENTITY_PARSING_NEVER);
     XML_SetStartDoctypeDeclHandler(x.p, on_doctype);
     XML_SetEntityDeclHandler(x.p, on_entity);
+    XML_SetSkippedEntityHandler(x.p, on_skipped);
     XML_SetExternalEntityRefHandler(x.p, on_external);
     XML_SetElementHandler(x.p, on_start, on_end);
     XML_SetCharacterDataHandler(x.p, on_text);
@@ -1213,6 +1257,20 @@ tn_status tn__tmx_to_json(const char *data, size_t len, const char *name, tn__ti
     }
     if (x.st == TN_OK && !x.root)
         fail_pos(&x, TN_E_PARSE, 1, 0, "no <%s> element", doc_root(want));
+    if (x.st == TN_OK && x.external_dtd) {
+        char ent[80];
+        size_t at = undeclared_entity(data, len, ent, sizeof ent);
+        if (at < len) {
+            unsigned long line = 1, col = 1;
+            for (size_t i = 0; i < at; i++, col++)
+                if (data[i] == '\n') {
+                    line++;
+                    col = 0;
+                }
+            fail_pos(&x, TN_E_PARSE, line, col,
+                     "entity reference '&%s;' is not accepted (no DTD is read)", ent);
+        }
+    }
     for (int i = 0; i < x.depth; i++)
         cJSON_Delete(x.stack[i].temp);
     tn__free(&opts->allocator, x.text, x.tcap);
