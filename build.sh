@@ -21,9 +21,10 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-# what demo and test need; the checking modes (strict, tsan, fuzz, format) add DEV_PACKAGES
-PACKAGES="build-essential cmake pkg-config libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libexpat1-dev libpng-dev libgif-dev libstb-dev"
-DEV_PACKAGES="clang clang-format libclang-rt-14-dev valgrind python3"
+# what demo and test need (python3: the independent reading of real Tiled maps in tiled_real);
+# the checking modes (strict, tsan, fuzz, format) add DEV_PACKAGES
+PACKAGES="build-essential cmake pkg-config python3 libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libexpat1-dev libpng-dev libgif-dev libstb-dev"
+DEV_PACKAGES="clang clang-format libclang-rt-14-dev valgrind"
 # the viewer and its test under Xvfb with synthetic X events
 DEV_PACKAGES="$DEV_PACKAGES libsdl2-dev xvfb xauth xdotool"
 # the web build and its browser test (web/): clang for wasm32-wasi, node, chromium
