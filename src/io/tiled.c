@@ -1,10 +1,14 @@
-/* Tiled JSON maps (`.tmj` / `.json`), orthogonal, finite or infinite.
+/* Tiled JSON maps (`.tmj` / `.json`), orthogonal, finite or infinite; TMX maps arrive here as
+ * the same tree (tmx.c).
  *
  * Steps: a pre-scan of the text bounds the number of JSON values and the nesting depth (so
  * cJSON never builds a huge tree or recurses deeply), cJSON parses, tilesets (embedded or
- * external `.tsj`/`.json`) give the terrain table from per-tile properties, layers are
- * flattened (groups become "group/child" names), infinite maps get their bounds from their
- * chunks, then the map is built. Every field is checked for type, range and integer-ness, and
+ * external `.tsj`/`.json`/`.tsx`, old-style ones too) give the terrain table from per-tile
+ * properties and the tiles' collision shapes, layers are flattened (groups become
+ * "group/child" names), infinite maps get their bounds from their chunks, then the map is
+ * built: tile layers (tiles of another size than a cell rasterised by their shapes), object
+ * layers (templates applied; collision layers rasterised, raster.c), then the generated
+ * TN_COLLISION_LAYER and the load report. Every field is checked for type, range and integer-ness, and
  * a failure names the field path in tn_diag.where (e.g. "layers[3].data[17]").
  *
  * Terrain properties (see docs/formats.md): a tile blocks when it has a property named
@@ -1878,8 +1882,6 @@ static tn_status add_collision_layer(tl_ctx *c, tn_map *m, uint32_t *buf)
 
 static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
 {
-    if (c->o->report)
-        memset(c->o->report, 0, sizeof *c->o->report);
     tn_status st = read_header(c, root);
     if (st == TN_OK)
         st = read_tilesets(c, root);
@@ -1999,6 +2001,8 @@ static void ctx_init(tl_ctx *c, const char *name, const tn_load_options *opts, t
     c->diag = diag;
     c->file = name;
     dir_of(name, c->dir, sizeof c->dir);
+    if (opts->report)
+        memset(opts->report, 0, sizeof *opts->report);
 }
 
 static void ctx_free(tl_ctx *c)
