@@ -1103,6 +1103,65 @@ static void test_infinite_origin(void **state)
     tn_map_destroy(m);
 }
 
+/* ---- bad input ------------------------------------------------------------------------------ */
+
+static void expect_bad(const char *text, const tn_load_options *o, tn_status want,
+                       const char *where, const char *fragment)
+{
+    tn_map *m = NULL;
+    tn_diag d;
+    memset(&d, 0, sizeof d);
+    tn_status st = tn_map_parse(text, strlen(text), "bad.tmj", o, &m, &d);
+    assert_null(m);
+    if (st != want || strcmp(d.where, where) != 0 || !strstr(d.message, fragment))
+        fail_msg("got %d at '%s': %s; want %d at '%s' (%s)", st, d.where, d.message, want, where,
+                 fragment);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    tn_load_options o = tn_load_options_default();
+    /* map-sized shapes of 400 cell tests each: the 11th passes 4 x max_layer_cells = 4000 */
+    o.max_layer_cells = 1000;
+    sb b = {0};
+    map_head(&b, 20, 20, 8, 8);
+    sbf(&b, "\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":[");
+    for (int k = 0; k < 12; k++)
+        sbf(&b, "%s{\"x\":-1e6,\"y\":-1e6,\"width\":2e6,\"height\":2e6}", k ? "," : "");
+    sbf(&b, "]}]}");
+    expect_bad(b.s, &o, TN_E_TOO_LARGE, "layers[0].objects[10]", "cell tests");
+    free(b.s);
+    /* ... but a few of them load */
+    o.max_layer_cells = 1 << 20;
+    b = (sb){0};
+    map_head(&b, 20, 20, 8, 8);
+    sbf(&b, "\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":["
+            "{\"x\":-1e6,\"y\":-1e6,\"width\":2e6,\"height\":2e6}]}]}");
+    tn_map *m = parse(b.s, &o, "big.tmj");
+    assert_int_equal(tn_map_passable_count(m), 0);
+    tn_map_destroy(m);
+    free(b.s);
+    o = tn_load_options_default();
+#define H "{\"width\":2,\"height\":2,\"tilewidth\":8,\"tileheight\":8,"
+    expect_bad(H "\"layers\":[],\"tilesets\":[{\"firstgid\":1,\"tiles\":[{\"id\":0,"
+                 "\"objectgroup\":[]}]}]}",
+               &o, TN_E_PARSE, "tilesets[0].tiles[0].objectgroup", "expected an object layer");
+    expect_bad(H "\"layers\":[],\"tilesets\":[{\"firstgid\":1,\"tiles\":[{\"id\":0,"
+                 "\"objectgroup\":{\"objects\":[{\"polygon\":[{\"x\":1}]}]}}]}]}",
+               &o, TN_E_PARSE, "tilesets[0].tiles[0].objectgroup.objects[0].polygon[0]",
+               "point without x or y");
+    expect_bad(H "\"layers\":[],\"tilesets\":[{\"firstgid\":1,\"tiles\":[{\"id\":0,"
+                 "\"objectgroup\":{\"objects\":[{\"width\":4,\"height\":4,"
+                 "\"rotation\":\"x\"}]}}]}]}",
+               &o, TN_E_PARSE, "tilesets[0].tiles[0].objectgroup.objects[0].rotation",
+               "expected a number");
+    expect_bad(H "\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":"
+                 "[{\"template\":7}]}]}",
+               &o, TN_E_PARSE, "layers[0].objects[0].template", "expected a string");
+#undef H
+}
+
 /* ---- the bench maps under the default options ----------------------------------------------- */
 
 static void test_bench_defaults(void **state)
@@ -1186,6 +1245,7 @@ int main(void)
         cmocka_unit_test(test_old_style_tileset),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_infinite_origin),
+        cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_bench_defaults),
         cmocka_unit_test(test_random_objects),
         cmocka_unit_test(test_random_tile_objects),

@@ -87,6 +87,22 @@ static bool cell_range(double lo, double hi, double size, int32_t n, int32_t *i0
     return true;
 }
 
+/* Account for `n` units of work; false when that passes the budget. */
+static bool charge(const tn__grid *g, double n)
+{
+    if (!g->work)
+        return true;
+    if (n > (double)(g->budget - *g->work))
+        return false;
+    *g->work += (uint64_t)n;
+    return true;
+}
+
+static double span(int32_t a, int32_t b)
+{
+    return (double)b - (double)a + 1.0;
+}
+
 static void mark(const tn__grid *g, int32_t x, int32_t y)
 {
     g->cells[(size_t)y * (size_t)g->w + (size_t)x] |= g->bit;
@@ -94,11 +110,11 @@ static void mark(const tn__grid *g, int32_t x, int32_t y)
 
 /* ---- rectangles and ellipses under CENTER ---------------------------------------------- */
 
-static void center_box(const tn__shape *s, const tn__grid *g)
+static tn_status center_box(const tn__shape *s, const tn__grid *g)
 {
     tn__affine inv;
     if (!(s->w > 0.0) || !(s->h > 0.0) || !invert(&s->m, &inv))
-        return;
+        return TN_OK;
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     for (int k = 0; k < 4; k++) {
         double px, py;
@@ -108,7 +124,9 @@ static void center_box(const tn__shape *s, const tn__grid *g)
     int32_t cx0, cx1, cy0, cy1;
     if (!cell_range(x0, x1, g->tw, g->w, &cx0, &cx1) ||
         !cell_range(y0, y1, g->th, g->h, &cy0, &cy1))
-        return;
+        return TN_OK;
+    if (!charge(g, span(cx0, cx1) * span(cy0, cy1)))
+        return TN_E_TOO_LARGE;
     double ecx = s->x + s->w / 2, ecy = s->y + s->h / 2, rx = s->w / 2, ry = s->h / 2;
     for (int32_t cy = cy0; cy <= cy1; cy++)
         for (int32_t cx = cx0; cx <= cx1; cx++) {
@@ -124,6 +142,7 @@ static void center_box(const tn__shape *s, const tn__grid *g)
             if (in)
                 mark(g, cx, cy);
         }
+    return TN_OK;
 }
 
 /* ---- polygons under CENTER ------------------------------------------------------------- */
@@ -134,7 +153,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void center_polygon(const double *p, size_t n, double *xs, const tn__grid *g)
+static tn_status center_polygon(const double *p, size_t n, double *xs, const tn__grid *g)
 {
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     for (size_t i = 0; i < n; i++) {
@@ -144,7 +163,9 @@ static void center_polygon(const double *p, size_t n, double *xs, const tn__grid
     int32_t cx0, cx1, cy0, cy1;
     if (!cell_range(x0, x1, g->tw, g->w, &cx0, &cx1) ||
         !cell_range(y0, y1, g->th, g->h, &cy0, &cy1))
-        return;
+        return TN_OK;
+    if (!charge(g, span(cy0, cy1) * ((double)n + span(cx0, cx1))))
+        return TN_E_TOO_LARGE;
     for (int32_t cy = cy0; cy <= cy1; cy++) {
         double py = ((double)cy + 0.5) * g->th;
         size_t k = 0;
@@ -166,6 +187,7 @@ static void center_polygon(const double *p, size_t n, double *xs, const tn__grid
                 mark(g, cx, cy);
         }
     }
+    return TN_OK;
 }
 
 /* ---- area rules -------------------------------------------------------------------------- */
@@ -226,7 +248,12 @@ static tn_status area_polygon(const double *p, size_t n, tn_cover_rule rule, con
     double *b1 = buf, *b2 = b1 + 2 * n1, *b3 = b2 + 2 * n2, *b4 = b3 + 2 * n3;
     double cell = g->tw * g->th;
     double need = rule == TN_COVER_HALF ? 0.5 * cell : 1e-9 * cell;
-    for (int32_t cy = cy0; cy <= cy1; cy++) {
+    tn_status st = TN_OK;
+    for (int32_t cy = cy0; cy <= cy1 && st == TN_OK; cy++) {
+        if (!charge(g, (double)n)) {
+            st = TN_E_TOO_LARGE;
+            break;
+        }
         double top = (double)cy * g->th, bottom = ((double)cy + 1.0) * g->th;
         size_t k = clip(p, n, b1, 1, top, 1.0);
         if (k < 3)
@@ -240,6 +267,10 @@ static tn_status area_polygon(const double *p, size_t n, tn_cover_rule rule, con
         int32_t lo, hi;
         if (!cell_range(sx0, sx1, g->tw, g->w, &lo, &hi))
             continue;
+        if (!charge(g, span(lo, hi) * (double)k)) {
+            st = TN_E_TOO_LARGE;
+            break;
+        }
         for (int32_t cx = lo; cx <= hi; cx++) {
             size_t q = clip(b2, k, b3, 0, (double)cx * g->tw, 1.0);
             if (q >= 3)
@@ -249,7 +280,7 @@ static tn_status area_polygon(const double *p, size_t n, tn_cover_rule rule, con
         }
     }
     tn__free(a, buf, total * 2 * sizeof(double));
-    return TN_OK;
+    return st;
 }
 
 /* ---- polylines ----------------------------------------------------------------------------- */
@@ -277,7 +308,7 @@ static bool segment_meets(double x0, double y0, double x1, double y1, double bx0
     return true;
 }
 
-static void polyline(const double *p, size_t n, const tn__grid *g)
+static tn_status polyline(const double *p, size_t n, const tn__grid *g)
 {
     for (size_t i = 0; i + 1 < n; i++) {
         double ax = p[2 * i], ay = p[2 * i + 1], bx = p[2 * i + 2], by = p[2 * i + 3];
@@ -285,12 +316,15 @@ static void polyline(const double *p, size_t n, const tn__grid *g)
         if (!cell_range(fmin(ax, bx), fmax(ax, bx), g->tw, g->w, &cx0, &cx1) ||
             !cell_range(fmin(ay, by), fmax(ay, by), g->th, g->h, &cy0, &cy1))
             continue;
+        if (!charge(g, span(cx0, cx1) * span(cy0, cy1)))
+            return TN_E_TOO_LARGE;
         for (int32_t cy = cy0; cy <= cy1; cy++)
             for (int32_t cx = cx0; cx <= cx1; cx++)
                 if (segment_meets(ax, ay, bx, by, (double)cx * g->tw, (double)cy * g->th,
                                   ((double)cx + 1.0) * g->tw, ((double)cy + 1.0) * g->th))
                     mark(g, cx, cy);
     }
+    return TN_OK;
 }
 
 /* ---- front door ---------------------------------------------------------------------------- */
@@ -301,10 +335,8 @@ tn_status tn__raster(const tn__shape *s, tn_cover_rule rule, const tn__grid *g,
     if (s->kind == TN__SHAPE_RECT || s->kind == TN__SHAPE_ELLIPSE) {
         if (!(s->w > 0.0) || !(s->h > 0.0))
             return TN_OK;
-        if (rule == TN_COVER_CENTER) {
-            center_box(s, g);
-            return TN_OK;
-        }
+        if (rule == TN_COVER_CENTER)
+            return center_box(s, g);
         tn__affine inv;
         if (!invert(&s->m, &inv))
             return TN_OK;
@@ -335,9 +367,9 @@ tn_status tn__raster(const tn__shape *s, tn_cover_rule rule, const tn__grid *g,
         apply(&s->m, s->pts[2 * i], s->pts[2 * i + 1], &p[2 * i], &p[2 * i + 1]);
     tn_status st = TN_OK;
     if (s->kind == TN__SHAPE_POLYLINE)
-        polyline(p, s->n, g);
+        st = polyline(p, s->n, g);
     else if (rule == TN_COVER_CENTER)
-        center_polygon(p, s->n, p + 2 * s->n, g);
+        st = center_polygon(p, s->n, p + 2 * s->n, g);
     else
         st = area_polygon(p, s->n, rule, g, a);
     tn__free(a, p, bytes);

@@ -29,12 +29,17 @@ typedef struct tn__shape {
     tn__affine m; /* own frame -> map pixels */
 } tn__shape;
 
-/* Cells of w x h, each tw x th pixels; the rasteriser ORs `bit` into cells[y*w + x]. */
+/* Cells of w x h, each tw x th pixels; the rasteriser ORs `bit` into cells[y*w + x]. When
+ * `work` is set, every cell test (and every polygon edge a row visits) adds one to *work, and a
+ * shape that would take *work past `budget` is refused with TN_E_TOO_LARGE before its cells
+ * are visited, so a file of many huge shapes cannot keep the loader busy for long. */
 typedef struct tn__grid {
     int32_t w, h;
     double tw, th;
     uint8_t *cells;
     uint8_t bit;
+    uint64_t *work;
+    uint64_t budget;
 } tn__grid;
 
 tn__affine tn__affine_identity(void);
@@ -45,7 +50,8 @@ tn__affine tn__affine_rotate_about(double deg, double x, double y);
 tn__affine tn__affine_then(const tn__affine *inner, const tn__affine *outer);
 
 /* Mark the cells of g the shape blocks under `rule` (polylines: the cells whose closed square
- * a segment meets, whatever the rule). Returns TN_OK or TN_E_NOMEM (scratch for clipping). */
+ * a segment meets, whatever the rule). Returns TN_OK, TN_E_NOMEM (scratch for clipping) or
+ * TN_E_TOO_LARGE (past the work budget). */
 tn_status tn__raster(const tn__shape *s, tn_cover_rule rule, const tn__grid *g,
                      const tn_allocator *a);
 

@@ -8,8 +8,8 @@
  * "group/child" names), infinite maps get their bounds from their chunks, then the map is
  * built: tile layers (tiles of another size than a cell rasterised by their shapes), object
  * layers (templates applied; collision layers rasterised, raster.c), then the generated
- * TN_COLLISION_LAYER and the load report. Every field is checked for type, range and integer-ness, and
- * a failure names the field path in tn_diag.where (e.g. "layers[3].data[17]").
+ * TN_COLLISION_LAYER and the load report. Every field is checked for type, range and integer-ness,
+ * and a failure names the field path in tn_diag.where (e.g. "layers[3].data[17]").
  *
  * Terrain properties (see docs/formats.md): a tile blocks when it has a property named
  * collides / collision / collide / solid / blocked / blocks / blocking / wall / obstacle /
@@ -111,6 +111,7 @@ typedef struct tl_ctx {
     tl_template *templates; /* loaded templates (each file read once per load) */
     size_t ntemplates, cap_templates;
     tn_load_report rep;
+    uint64_t work; /* cell tests spent rasterising, against raster_budget() */
 } tl_ctx;
 
 /* snprintf through a va_list: names are cut at the buffer size on purpose. */
@@ -1360,6 +1361,24 @@ static const tl_tile *find_tile(const tl_ctx *c, uint32_t id)
     return lo < c->ntiles && c->tiles[lo].gid == id ? &c->tiles[lo] : NULL;
 }
 
+/* Cell tests the collision shapes of one load may take: 4 x max_layer_cells (2^30 by
+ * default, a few seconds), so many huge shapes cannot keep the loader busy for long. */
+static uint64_t raster_budget(const tl_ctx *c)
+{
+    uint64_t m = (uint64_t)c->o->max_layer_cells;
+    return m > UINT64_MAX / 4 ? UINT64_MAX : 4 * m;
+}
+
+static tn_status raster_error(tl_ctx *c, tn_status st, const char *where)
+{
+    if (st == TN_E_TOO_LARGE)
+        return err(c, st, where,
+                   "the collision shapes need more than %llu cell tests in all (4 x "
+                   "max_layer_cells)",
+                   (unsigned long long)raster_budget(c));
+    return err(c, st, where, "out of memory rasterising collision shapes");
+}
+
 static tn_status ensure_marks(tl_ctx *c)
 {
     if (c->marks)
@@ -1370,15 +1389,16 @@ static tn_status ensure_marks(tl_ctx *c)
 
 /* Rasterise a tile's shapes placed by `place` (tile pixels -> map pixels) into the map's
  * cells with `bit`. */
-static tn_status raster_tile(tl_ctx *c, const tl_tile *t, const tn__affine *place, uint8_t bit)
+static tn_status raster_tile(tl_ctx *c, const tl_tile *t, const tn__affine *place, uint8_t bit,
+                             const char *where)
 {
-    tn__grid g = {c->w, c->h, c->tw, c->th, c->marks, bit};
+    tn__grid g = {c->w, c->h, c->tw, c->th, c->marks, bit, &c->work, raster_budget(c)};
     tn_status st = TN_OK;
     for (size_t k = 0; k < t->count && st == TN_OK; k++) {
         tn__shape r = to_raster(c, &c->shapes[t->first + k], place);
         st = tn__raster(&r, c->o->cover, &g, c->a);
     }
-    return st == TN_OK ? TN_OK : err(c, st, NULL, "out of memory rasterising collision shapes");
+    return st == TN_OK ? TN_OK : raster_error(c, st, where);
 }
 
 /* The flips of a raw gid as a transform of the tile's pixels (iw x ih): diagonal (swap x and
@@ -1423,7 +1443,7 @@ static tn_status finish_tiles(tl_ctx *c)
             continue;
         }
         uint8_t cell = 0;
-        tn__grid g = {1, 1, c->tw, c->th, &cell, 1};
+        tn__grid g = {1, 1, c->tw, c->th, &cell, 1, NULL, 0};
         tn__affine id = tn__affine_identity();
         for (size_t i = 0; i < t->count && !cell; i++) {
             tn__shape r = to_raster(c, &c->shapes[t->first + i], &id);
@@ -1489,7 +1509,7 @@ static tn_status finish_tiles(tl_ctx *c)
 
 /* After a tile layer's gids are read: the report's per-convention marks, and the shapes of
  * tiles that are not one cell in size, placed with their bottom-left corner at their cell's. */
-static tn_status collide_tile_layer(tl_ctx *c, const uint32_t *gids)
+static tn_status collide_tile_layer(tl_ctx *c, const uint32_t *gids, const char *where)
 {
     if (!c->marks)
         return TN_OK;
@@ -1516,7 +1536,7 @@ static tn_status collide_tile_layer(tl_ctx *c, const uint32_t *gids)
             tn__affine at =
                 tn__affine_translate((double)cx * c->tw, ((double)cy + 1.0) * c->th - fh);
             m = tn__affine_then(&m, &at);
-            tn_status st = raster_tile(c, last, &m, MK_SHAPES | MK_LAYER);
+            tn_status st = raster_tile(c, last, &m, MK_SHAPES | MK_LAYER, where);
             if (st != TN_OK)
                 return st;
         }
@@ -1621,7 +1641,7 @@ static tn_status collide_object(tl_ctx *c, const cJSON *o, const char *base)
         m = tn__affine_then(&m, &step);
         m = tn__affine_then(&m, &shift);
         c->rep.collision_objects++;
-        return raster_tile(c, t, &m, MK_OBJECTS | MK_LAYER);
+        return raster_tile(c, t, &m, MK_OBJECTS | MK_LAYER, base);
     }
     size_t saved = c->npts;
     tl_shape sh;
@@ -1630,9 +1650,10 @@ static tn_status collide_object(tl_ctx *c, const cJSON *o, const char *base)
     if (st == TN_OK && ok) {
         c->rep.collision_objects++;
         tn__shape r = to_raster(c, &sh, &shift);
-        tn__grid g = {c->w, c->h, c->tw, c->th, c->marks, MK_OBJECTS | MK_LAYER};
-        if (tn__raster(&r, c->o->cover, &g, c->a) != TN_OK)
-            st = err(c, TN_E_NOMEM, base, "out of memory rasterising the shape");
+        tn__grid g = {
+            c->w, c->h, c->tw, c->th, c->marks, MK_OBJECTS | MK_LAYER, &c->work, raster_budget(c)};
+        if ((st = tn__raster(&r, c->o->cover, &g, c->a)) != TN_OK)
+            st = raster_error(c, st, base);
     }
     c->npts = saved;
     return st;
@@ -1949,7 +1970,7 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
         if (st == TN_OK && L->tiles) {
             st = read_tile_layer(c, L, gids);
             if (st == TN_OK)
-                st = collide_tile_layer(c, gids);
+                st = collide_tile_layer(c, gids, L->path);
             if (st == TN_OK && (st = tn_map_set_layer_data(m, idx, gids, cells)) != TN_OK)
                 st = err(c, st, L->path, "cannot set the layer: %s", tn_status_str(st));
         } else if (st == TN_OK) {
