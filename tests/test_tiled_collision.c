@@ -63,9 +63,22 @@ static const double PI = 3.14159265358979323846;
 /* p rotated by `deg` degrees clockwise (y down) about (ox, oy). */
 static void rotate(double deg, double ox, double oy, double px, double py, double *qx, double *qy)
 {
-    double t = deg * PI / 180.0, dx = px - ox, dy = py - oy;
-    *qx = ox + dx * cos(t) - dy * sin(t);
-    *qy = oy + dx * sin(t) + dy * cos(t);
+    /* the samples of one placed shape use a few angles over and over: remember 8 */
+    static double degs[8], cs[8] = {1, 1, 1, 1, 1, 1, 1, 1}, sns[8];
+    static unsigned next;
+    int k = 0;
+    while (k < 8 && degs[k] != deg)
+        k++;
+    if (k == 8) {
+        k = (int)(next++ % 8);
+        degs[k] = deg;
+        cs[k] = cos(deg * PI / 180.0);
+        sns[k] = sin(deg * PI / 180.0);
+    }
+    double c = cs[k], sn = sns[k];
+    double dx = px - ox, dy = py - oy;
+    *qx = ox + dx * c - dy * sn;
+    *qy = oy + dx * sn + dy * c;
 }
 
 /* W. R. Franklin's pnpoly. */
