@@ -919,7 +919,7 @@ static void test_options_and_report(void **state)
         /* the shape-blocked tile keeps its property cost; without properties it has none */
         tn_terrain t2 = tn_map_terrain(m, 2);
         assert_int_equal(t2.passable, !(cases[i].bits & TN_COLLIDE_TILE_SHAPES));
-        assert_float_equal(t2.cost, (cases[i].bits & TN_COLLIDE_PROPERTIES) ? 3.0 : 1.0, 0);
+        assert_true(t2.cost == ((cases[i].bits & TN_COLLIDE_PROPERTIES) ? 3.0f : 1.0f));
         tn_map_destroy(m);
     }
 }

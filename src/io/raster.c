@@ -115,7 +115,7 @@ static tn_status center_box(const tn__shape *s, const tn__grid *g)
     tn__affine inv;
     if (!(s->w > 0.0) || !(s->h > 0.0) || !invert(&s->m, &inv))
         return TN_OK;
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    double x0 = HUGE_VAL, y0 = HUGE_VAL, x1 = -HUGE_VAL, y1 = -HUGE_VAL;
     for (int k = 0; k < 4; k++) {
         double px, py;
         apply(&s->m, s->x + (k & 1 ? s->w : 0.0), s->y + (k & 2 ? s->h : 0.0), &px, &py);
@@ -155,7 +155,7 @@ static int cmp_double(const void *a, const void *b)
 
 static tn_status center_polygon(const double *p, size_t n, double *xs, const tn__grid *g)
 {
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    double x0 = HUGE_VAL, y0 = HUGE_VAL, x1 = -HUGE_VAL, y1 = -HUGE_VAL;
     for (size_t i = 0; i < n; i++) {
         x0 = fmin(x0, p[2 * i]), x1 = fmax(x1, p[2 * i]);
         y0 = fmin(y0, p[2 * i + 1]), y1 = fmax(y1, p[2 * i + 1]);
@@ -231,7 +231,7 @@ static size_t grown(size_t n)
 static tn_status area_polygon(const double *p, size_t n, tn_cover_rule rule, const tn__grid *g,
                               const tn_allocator *a)
 {
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    double x0 = HUGE_VAL, y0 = HUGE_VAL, x1 = -HUGE_VAL, y1 = -HUGE_VAL;
     for (size_t i = 0; i < n; i++) {
         x0 = fmin(x0, p[2 * i]), x1 = fmax(x1, p[2 * i]);
         y0 = fmin(y0, p[2 * i + 1]), y1 = fmax(y1, p[2 * i + 1]);
@@ -261,7 +261,7 @@ static tn_status area_polygon(const double *p, size_t n, tn_cover_rule rule, con
         k = clip(b1, k, b2, 1, bottom, -1.0);
         if (k < 3)
             continue;
-        double sx0 = INFINITY, sx1 = -INFINITY;
+        double sx0 = HUGE_VAL, sx1 = -HUGE_VAL;
         for (size_t i = 0; i < k; i++)
             sx0 = fmin(sx0, b2[2 * i]), sx1 = fmax(sx1, b2[2 * i]);
         int32_t lo, hi;
