@@ -924,6 +924,40 @@ static void test_options_and_report(void **state)
     }
 }
 
+/* A 64 x 32 tile whose shape is its left half, on a 32 px grid, flipped every way: its image
+ * sits on its cell's bottom-left corner, flips diagonal first, then horizontal, then vertical. */
+static void test_flips_by_hand(void **state)
+{
+    (void)state;
+    struct {
+        uint32_t flags;
+        int x, y; /* the one cell blocked when the tile sits in cell (1, 1) */
+    } cases[] = {
+        {0, 1, 1},
+        {TN_GID_FLIP_H, 2, 1},
+        {TN_GID_FLIP_V, 1, 1},
+        {TN_GID_FLIP_D, 1, 0},                 /* 32 x 64 now: the square is its top half */
+        {TN_GID_FLIP_D | TN_GID_FLIP_V, 1, 1}, /* ... and then its bottom half */
+        {TN_GID_FLIP_D | TN_GID_FLIP_H, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"width\":4,\"height\":2,\"tilewidth\":32,\"tileheight\":32,"
+                 "\"tilesets\":[{\"firstgid\":1,\"tilewidth\":64,\"tileheight\":32,"
+                 "\"tiles\":[{\"id\":0,\"objectgroup\":{\"objects\":[{\"x\":0,\"y\":0,"
+                 "\"width\":32,\"height\":32}]}}]}],"
+                 "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":4,"
+                 "\"height\":2,\"data\":[0,0,0,0,0,%u,0,0]}]}",
+                 1u | cases[i].flags);
+        tn_map *m = parse(text, NULL, "flip.tmj");
+        assert_int_equal(layer_count_blocked(m), 1);
+        if (!layer_blocked(m, cases[i].x, cases[i].y))
+            fail_msg("flags %08x: expected cell %d,%d", cases[i].flags, cases[i].x, cases[i].y);
+        tn_map_destroy(m);
+    }
+}
+
 /* Tiled < 1.2: "tiles" keyed by id, "tileproperties", "tilepropertytypes". */
 static void test_old_style_tileset(void **state)
 {
@@ -1259,6 +1293,7 @@ int main(void)
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_infinite_origin),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_flips_by_hand),
         cmocka_unit_test(test_bench_defaults),
         cmocka_unit_test(test_random_objects),
         cmocka_unit_test(test_random_tile_objects),
