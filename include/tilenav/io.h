@@ -11,7 +11,8 @@
 /// process-wide variable of its own, so concurrent Tiled loads race on that variable (the
 /// result of each load is unaffected; ThreadSanitizer reports it).
 ///
-/// The formats, the Tiled property names that block or cost, the origin convention for
+/// The formats, the Tiled property names that block or cost, Tiled's collision conventions
+/// (tile collision shapes, collision object layers, the cover rules), the origin convention for
 /// infinite Tiled maps and the ASCII grammar are in docs/formats.md.
 #ifndef TILENAV_IO_H
 #define TILENAV_IO_H
@@ -67,20 +68,24 @@ typedef enum tn_cover_rule {
     TN_COVER_HALF,       ///< the shape covers more than half of the cell's area
 } tn_cover_rule;
 
-/// What the loader read, per collision convention: filled when tn_load_options.report is set.
+/// What the loader read, per collision convention: filled by the Tiled loaders (JSON and TMX)
+/// when tn_load_options.report is set; zeroed first, so a failed load leaves zeros. A cell may
+/// count under several conventions; a convention switched off counts nothing.
 typedef struct tn_load_report {
     int32_t cells_blocked;            ///< impassable cells of the loaded map, all causes
-    int32_t blocked_by_properties;    ///< cells blocked by tiles' collision/terrain properties
+    int32_t blocked_by_properties;    ///< cells holding a gid whose properties block
     int32_t blocked_by_tile_shapes;   ///< cells blocked by tiles' collision shapes
     int32_t blocked_by_object_layers; ///< cells blocked by shapes on collision object layers
-    int32_t tiles_with_shapes;        ///< tiles (of all tilesets) with collision shapes
+    int32_t tiles_with_shapes;        ///< tiles (of all tilesets) with a shape that can block
     int32_t collision_layers;         ///< object layers taken as collision layers
-    int32_t collision_objects;        ///< shapes rasterised from those layers
+    int32_t collision_objects;        ///< objects rasterised from those layers
 } tn_load_report;
 
 /// Name of the tile layer into which the loader rasterises collision objects and the shapes of
 /// tiles that are not one cell in size (a TN_LAYER_TERRAIN layer holding TN_COLLISION_GID
-/// where blocked, 0 elsewhere). Only added when some cell is blocked that way.
+/// where blocked, 0 elsewhere), added after the file's layers. Only added when some cell is
+/// blocked that way. Tiles of one cell's size whose shapes block get a blocking terrain entry
+/// instead, as a blocking property gives.
 #define TN_COLLISION_LAYER "tilenav:collision"
 /// The gid the loader writes into TN_COLLISION_LAYER; its terrain entry blocks.
 #define TN_COLLISION_GID ((uint32_t)TN_MAX_TERRAIN_GID - 1u)
@@ -119,8 +124,10 @@ TN_API tn_load_options tn_load_options_default(void);
 
 /// Load a map file. `opts` and `diag` may be NULL. On failure `*out` is NULL.
 /// Tiled maps: one layer per tile or object layer (groups flattened as "group/child", image
-/// layers skipped), terrain from per-tile properties, objects and tilesets recorded; an
-/// infinite map spans its chunks and gets an object "origin" of type "tilenav:origin".
+/// layers skipped), terrain from per-tile properties and collision shapes, collision object
+/// layers rasterised into TN_COLLISION_LAYER, objects (templates applied) and tilesets
+/// recorded; an infinite map spans its chunks and gets an object "origin" of type
+/// "tilenav:origin".
 TN_API TN_NODISCARD tn_status tn_map_load(const char *path, const tn_load_options *opts,
                                           tn_map **out, tn_diag *diag);
 

@@ -1,11 +1,15 @@
-/* Tiled JSON maps (`.tmj` / `.json`), orthogonal, finite or infinite.
+/* Tiled JSON maps (`.tmj` / `.json`), orthogonal, finite or infinite; TMX maps arrive here as
+ * the same tree (tmx.c).
  *
  * Steps: a pre-scan of the text bounds the number of JSON values and the nesting depth (so
  * cJSON never builds a huge tree or recurses deeply), cJSON parses, tilesets (embedded or
- * external `.tsj`/`.json`) give the terrain table from per-tile properties, layers are
- * flattened (groups become "group/child" names), infinite maps get their bounds from their
- * chunks, then the map is built. Every field is checked for type, range and integer-ness, and
- * a failure names the field path in tn_diag.where (e.g. "layers[3].data[17]").
+ * external `.tsj`/`.json`/`.tsx`, old-style ones too) give the terrain table from per-tile
+ * properties and the tiles' collision shapes, layers are flattened (groups become
+ * "group/child" names), infinite maps get their bounds from their chunks, then the map is
+ * built: tile layers (tiles of another size than a cell rasterised by their shapes), object
+ * layers (templates applied; collision layers rasterised, raster.c), then the generated
+ * TN_COLLISION_LAYER and the load report. Every field is checked for type, range and integer-ness,
+ * and a failure names the field path in tn_diag.where (e.g. "layers[3].data[17]").
  *
  * Terrain properties (see docs/formats.md): a tile blocks when it has a property named
  * collides / collision / collide / solid / blocked / blocks / blocking / wall / obstacle /
@@ -17,13 +21,22 @@
  * Threads: the loader keeps no state, but cJSON records the last parse error in a global of
  * its own; loading from several threads at once works, that global aside. */
 #include "io_internal.h"
+#include "raster.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TL_PATH 256
+#define TL_FILE 1024
+
+/* Bits of tl_ctx.marks: what blocks a cell, per convention, and what goes into the generated
+ * TN_COLLISION_LAYER. */
+enum { MK_PROPS = 1, MK_SHAPES = 2, MK_OBJECTS = 4, MK_LAYER = 8 };
+/* Bits of tl_ctx.gflags, per gid: its property-derived entry blocks / its shapes block it. */
+enum { GF_PROPS = 1, GF_SHAPES = 2 };
 
 typedef struct tl_layer {
     const cJSON *node;
@@ -32,6 +45,35 @@ typedef struct tl_layer {
     uint32_t hidden;
     bool tiles; /* tile layer (else object layer) */
 } tl_layer;
+
+/* A collision shape read from a tile's objectgroup or from a collision layer. */
+typedef struct tl_shape {
+    tn__shape_kind kind;
+    double x, y, w, h, rot;
+    size_t pt, n; /* polygon/polyline: n points from tl_ctx.pts[2*pt] */
+} tl_shape;
+
+/* A tileset tile with collision shapes. */
+typedef struct tl_tile {
+    uint32_t gid;
+    int32_t iw, ih;      /* its image size in pixels */
+    size_t first, count; /* its shapes in tl_ctx.shapes */
+    bool cell;           /* the size of a map cell */
+    bool blocks;         /* (cell) its shapes block its cell under the cover rule */
+} tl_tile;
+
+typedef struct tl_source { /* an external tileset: resolved path, first gid */
+    char path[TL_FILE];
+    uint32_t firstgid;
+} tl_source;
+
+typedef struct tl_template {
+    char path[TL_FILE];
+    cJSON *root;
+    const cJSON *object;
+    char tileset[TL_FILE]; /* resolved source of its tileset, or "" */
+    uint32_t firstgid;
+} tl_template;
 
 typedef struct tl_ctx {
     const tn_load_options *o;
@@ -52,6 +94,24 @@ typedef struct tl_ctx {
     size_t decoded_cells; /* decoded so far, against max_layer_cells */
     uint32_t *scratch;    /* chunk buffer */
     size_t scratch_cap;   /* in elements */
+    /* collision shapes of tileset tiles (sorted by gid once the tilesets are read) */
+    tl_tile *tiles;
+    size_t ntiles, cap_tiles;
+    tl_shape *shapes;
+    size_t nshapes, cap_shapes;
+    double *pts; /* points of polygons and polylines, (x, y) pairs */
+    size_t npts, cap_pts;
+    bool oversize;   /* some tile with shapes is not one cell in size */
+    size_t nprops;   /* terrain entries from properties (the first nprops of tgid/tter) */
+    uint8_t *gflags; /* GF_* per gid below ngflags */
+    size_t ngflags;
+    uint8_t *marks;     /* MK_* per cell, allocated when needed */
+    tl_source *sources; /* external tilesets, for templates */
+    size_t nsources, cap_sources;
+    tl_template *templates; /* loaded templates (each file read once per load) */
+    size_t ntemplates, cap_templates;
+    tn_load_report rep;
+    uint64_t work; /* cell tests spent rasterising, against raster_budget() */
 } tl_ctx;
 
 /* snprintf through a va_list: names are cut at the buffer size on purpose. */
@@ -484,6 +544,197 @@ static tn_status tile_props(tl_ctx *c, const cJSON *props, const char *base, uin
     return st;
 }
 
+/* ---- collision shapes ------------------------------------------------------------------- */
+
+static tn_status grow(tl_ctx *c, void **p, size_t elem, size_t *cap, size_t need, const char *where)
+{
+    tn_status st = tn__grow(c->a, p, elem, cap, need);
+    return st == TN_OK ? TN_OK : err(c, st, where, "out of memory");
+}
+
+/* The points of a polygon/polyline into c->pts. */
+static tn_status read_points(tl_ctx *c, const cJSON *poly, const char *pw, size_t *first, size_t *n)
+{
+    const double lim = 1e9;
+    if (!cJSON_IsArray(poly) || !poly->child)
+        return err(c, TN_E_PARSE, pw, "expected a non-empty array of points, found %s",
+                   json_type(poly));
+    *first = c->npts;
+    *n = 0;
+    int i = 0;
+    for (const cJSON *p = poly->child; p; p = p->next, i++) {
+        char eb[TL_PATH];
+        pathf(eb, sizeof eb, "%s[%d]", pw, i);
+        if (!cJSON_IsObject(p))
+            return err(c, TN_E_PARSE, eb, "expected a point {x, y}, found %s", json_type(p));
+        double px, py;
+        tn_status st = get_num(c, p, eb, "x", (double)NAN, -lim, lim, &px);
+        if (st == TN_OK)
+            st = get_num(c, p, eb, "y", (double)NAN, -lim, lim, &py);
+        if (st != TN_OK)
+            return st;
+        if (isnan(px) || isnan(py))
+            return err(c, TN_E_PARSE, eb, "point without x or y");
+        void *v = c->pts;
+        if ((st = grow(c, &v, 2 * sizeof(double), &c->cap_pts, c->npts + 1, eb)) != TN_OK)
+            return st;
+        c->pts = v;
+        c->pts[2 * c->npts] = px;
+        c->pts[2 * c->npts + 1] = py;
+        c->npts++;
+        (*n)++;
+    }
+    return TN_OK;
+}
+
+/* One collision object as a shape. *ok is false when it blocks nothing: points, text, tile
+ * objects (handled by the caller), boxes without area, polygons of < 3 points, and polylines
+ * when `lines` is false (tile shapes). */
+static tn_status read_shape(tl_ctx *c, const cJSON *o, const char *base, bool lines, tl_shape *out,
+                            bool *ok)
+{
+    const double lim = 1e9;
+    memset(out, 0, sizeof *out);
+    *ok = false;
+    bool point, ellipse;
+    tn_status st = get_num(c, o, base, "x", 0, -lim, lim, &out->x);
+    if (st == TN_OK)
+        st = get_num(c, o, base, "y", 0, -lim, lim, &out->y);
+    if (st == TN_OK)
+        st = get_num(c, o, base, "width", 0, 0, lim, &out->w);
+    if (st == TN_OK)
+        st = get_num(c, o, base, "height", 0, 0, lim, &out->h);
+    if (st == TN_OK)
+        st = get_num(c, o, base, "rotation", 0, -lim, lim, &out->rot);
+    if (st == TN_OK)
+        st = get_bool(c, o, base, "point", false, &point);
+    if (st == TN_OK)
+        st = get_bool(c, o, base, "ellipse", false, &ellipse);
+    if (st != TN_OK || point || cJSON_GetObjectItemCaseSensitive(o, "text") ||
+        cJSON_GetObjectItemCaseSensitive(o, "gid"))
+        return st;
+    const cJSON *poly = cJSON_GetObjectItemCaseSensitive(o, "polygon");
+    const cJSON *line = poly ? NULL : cJSON_GetObjectItemCaseSensitive(o, "polyline");
+    char pw[TL_PATH];
+    if (ellipse) {
+        out->kind = TN__SHAPE_ELLIPSE;
+        *ok = out->w > 0 && out->h > 0;
+    } else if (poly || line) {
+        if (line && !lines)
+            return TN_OK;
+        out->kind = poly ? TN__SHAPE_POLYGON : TN__SHAPE_POLYLINE;
+        st = read_points(c, poly ? poly : line, path_key(pw, base, poly ? "polygon" : "polyline"),
+                         &out->pt, &out->n);
+        *ok = st == TN_OK && out->n >= (poly ? 3u : 2u);
+    } else {
+        out->kind = TN__SHAPE_RECT;
+        *ok = out->w > 0 && out->h > 0;
+    }
+    return st;
+}
+
+/* The raster shape of s, in its own frame, placed by `place` (own frame -> map pixels). */
+static tn__shape to_raster(const tl_ctx *c, const tl_shape *s, const tn__affine *place)
+{
+    tn__shape r;
+    memset(&r, 0, sizeof r);
+    r.kind = s->kind;
+    tn__affine rot = tn__affine_rotate_about(s->rot, s->x, s->y);
+    r.m = tn__affine_then(&rot, place);
+    if (s->kind == TN__SHAPE_RECT || s->kind == TN__SHAPE_ELLIPSE) {
+        r.x = s->x;
+        r.y = s->y;
+        r.w = s->w;
+        r.h = s->h;
+    } else {
+        /* points are relative to (x, y): fold that into the transform */
+        tn__affine at = tn__affine_translate(s->x, s->y);
+        r.m = tn__affine_then(&at, &r.m);
+        r.pts = c->pts + 2 * s->pt;
+        r.n = s->n;
+    }
+    return r;
+}
+
+/* A tile's collision shapes (its objectgroup), for gid; iw x ih is its image size. */
+static tn_status tile_shapes(tl_ctx *c, const cJSON *og, const char *base, uint32_t gid, int32_t iw,
+                             int32_t ih)
+{
+    char where[TL_PATH];
+    if (!cJSON_IsObject(og))
+        return err(c, TN_E_PARSE, base, "expected an object layer, found %s", json_type(og));
+    const cJSON *objs = cJSON_GetObjectItemCaseSensitive(og, "objects");
+    if (!objs)
+        return TN_OK;
+    if (!cJSON_IsArray(objs))
+        return err(c, TN_E_PARSE, path_key(where, base, "objects"), "expected an array, found %s",
+                   json_type(objs));
+    size_t first = c->nshapes;
+    int i = 0;
+    tn_status st = TN_OK;
+    for (const cJSON *o = objs->child; o && st == TN_OK; o = o->next, i++) {
+        pathf(where, sizeof where, "%s.objects[%d]", base, i);
+        if (!cJSON_IsObject(o))
+            return err(c, TN_E_PARSE, where, "expected an object, found %s", json_type(o));
+        tl_shape sh;
+        bool ok;
+        st = read_shape(c, o, where, false, &sh, &ok);
+        if (st != TN_OK || !ok)
+            continue;
+        void *p = c->shapes;
+        if ((st = grow(c, &p, sizeof(tl_shape), &c->cap_shapes, c->nshapes + 1, where)) != TN_OK)
+            return st;
+        c->shapes = p;
+        c->shapes[c->nshapes++] = sh;
+    }
+    if (st != TN_OK || c->nshapes == first)
+        return st;
+    void *p = c->tiles;
+    if ((st = grow(c, &p, sizeof(tl_tile), &c->cap_tiles, c->ntiles + 1, base)) != TN_OK)
+        return st;
+    c->tiles = p;
+    c->tiles[c->ntiles++] = (tl_tile){gid, iw, ih, first, c->nshapes - first, false, false};
+    return TN_OK;
+}
+
+/* One entry of a tileset's `tiles` (id given): properties and collision shapes. */
+static tn_status read_tile(tl_ctx *c, const cJSON *e, const char *tb, uint32_t gid, int32_t tw,
+                           int32_t th)
+{
+    char pb[TL_PATH];
+    tn_status st = TN_OK;
+    if (c->o->collision & TN_COLLIDE_PROPERTIES)
+        st = tile_props(c, cJSON_GetObjectItemCaseSensitive(e, "properties"),
+                        path_key(pb, tb, "properties"), gid);
+    const cJSON *og = cJSON_GetObjectItemCaseSensitive(e, "objectgroup");
+    if (st != TN_OK || !og ||
+        !(c->o->collision & (TN_COLLIDE_TILE_SHAPES | TN_COLLIDE_OBJECT_LAYERS)))
+        return st;
+    int64_t iw, ih; /* image-collection tilesets: each tile has its own image size */
+    st = get_int(c, e, tb, "imagewidth", false, tw, 0, 1 << 16, &iw);
+    if (st == TN_OK)
+        st = get_int(c, e, tb, "imageheight", false, th, 0, 1 << 16, &ih);
+    if (st != TN_OK)
+        return st;
+    if (iw < 1 || ih < 1) { /* no size anywhere: take the map's */
+        iw = c->tw;
+        ih = c->th;
+    }
+    return tile_shapes(c, og, path_key(pb, tb, "objectgroup"), gid, (int32_t)iw, (int32_t)ih);
+}
+
+/* A tile id written as an object key (Tiled < 1.2 `tiles` and `tileproperties`). */
+static tn_status key_id(tl_ctx *c, const char *key, const char *where, int64_t max_id, int64_t *id)
+{
+    char *end = NULL;
+    long long v = strtoll(key, &end, 10);
+    if (!key[0] || *end || v < 0 || v > max_id)
+        return err(c, TN_E_PARSE, where, "tile id must be a whole number in [0, %lld]",
+                   (long long)max_id);
+    *id = v;
+    return TN_OK;
+}
+
 /* One tileset object (embedded, or the root of an external file). `dir` resolves its image. */
 static tn_status read_tileset(tl_ctx *c, const cJSON *ts, const char *base, int64_t firstgid,
                               const char *dir)
@@ -523,33 +774,39 @@ static tn_status read_tileset(tl_ctx *c, const cJSON *ts, const char *base, int6
         return st;
     int64_t max_id = 0x0FFFFFFF - firstgid;
     const cJSON *tiles = cJSON_GetObjectItemCaseSensitive(ts, "tiles");
-    if (tiles && !cJSON_IsArray(tiles))
-        return err(c, TN_E_PARSE, path_key(where, base, "tiles"), "expected an array, found %s",
+    if (tiles && !cJSON_IsArray(tiles) && !cJSON_IsObject(tiles))
+        return err(c, TN_E_PARSE, path_key(where, base, "tiles"),
+                   "expected an array (or, before Tiled 1.2, an object keyed by tile id), "
+                   "found %s",
                    json_type(tiles));
     int i = 0;
     for (const cJSON *e = tiles ? tiles->child : NULL; e && st == TN_OK; e = e->next, i++) {
-        char tb[TL_PATH], pb[TL_PATH];
-        pathf(tb, sizeof tb, "%s.tiles[%d]", base, i);
-        if (!cJSON_IsObject(e))
-            return err(c, TN_E_PARSE, tb, "expected a tile object, found %s", json_type(e));
-        st = get_int(c, e, tb, "id", true, 0, 0, max_id, &v);
+        char tb[TL_PATH];
+        if (cJSON_IsArray(tiles)) { /* Tiled >= 1.2: [{id, ...}] */
+            pathf(tb, sizeof tb, "%s.tiles[%d]", base, i);
+            if (!cJSON_IsObject(e))
+                return err(c, TN_E_PARSE, tb, "expected a tile object, found %s", json_type(e));
+            st = get_int(c, e, tb, "id", true, 0, 0, max_id, &v);
+        } else { /* Tiled < 1.2: {"id": {...}} */
+            pathf(tb, sizeof tb, "%s.tiles.%s", base, e->string);
+            st = key_id(c, e->string, tb, max_id, &v);
+            if (st == TN_OK && !cJSON_IsObject(e))
+                return err(c, TN_E_PARSE, tb, "expected a tile object, found %s", json_type(e));
+        }
         if (st == TN_OK)
-            st = tile_props(c, cJSON_GetObjectItemCaseSensitive(e, "properties"),
-                            path_key(pb, tb, "properties"), (uint32_t)(firstgid + v));
+            st = read_tile(c, e, tb, (uint32_t)(firstgid + v), t.tile_width, t.tile_height);
     }
     const cJSON *legacy = cJSON_GetObjectItemCaseSensitive(ts, "tileproperties");
-    if (st == TN_OK && legacy) {
+    if (st == TN_OK && legacy && (c->o->collision & TN_COLLIDE_PROPERTIES)) {
         if (!cJSON_IsObject(legacy))
             return err(c, TN_E_PARSE, path_key(where, base, "tileproperties"),
                        "expected an object, found %s", json_type(legacy));
         for (const cJSON *e = legacy->child; e && st == TN_OK; e = e->next) {
             char tb[TL_PATH];
             pathf(tb, sizeof tb, "%s.tileproperties.%s", base, e->string);
-            char *end = NULL;
-            long long id = strtoll(e->string, &end, 10);
-            if (!e->string[0] || *end || id < 0 || id > max_id)
-                return err(c, TN_E_PARSE, tb, "tile id must be a whole number in [0, %lld]",
-                           (long long)max_id);
+            int64_t id;
+            if ((st = key_id(c, e->string, tb, max_id, &id)) != TN_OK)
+                return st;
             if (!cJSON_IsObject(e))
                 return err(c, TN_E_PARSE, tb, "expected an object, found %s", json_type(e));
             st = tile_props(c, e, tb, (uint32_t)(firstgid + id));
@@ -570,6 +827,60 @@ static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
     return n >= k && same_ci(s + n - k, suffix);
+}
+
+/* Lexically normalise a '/'-separated path in place: drop "." parts and "x/.." pairs (so two
+ * spellings of one file compare equal). */
+static void normalise(char *path)
+{
+    size_t starts[256], lens[256], n = 0, len = strlen(path);
+    for (size_t i = 0; i < len;) {
+        while (i < len && path[i] == '/')
+            i++;
+        size_t j = i;
+        while (j < len && path[j] != '/')
+            j++;
+        size_t k = j - i;
+        if (k == 0 || (k == 1 && path[i] == '.')) {
+            /* an empty or "." part */
+        } else if (k == 2 && path[i] == '.' && path[i + 1] == '.' && n > 0 &&
+                   !(lens[n - 1] == 2 && path[starts[n - 1]] == '.' &&
+                     path[starts[n - 1] + 1] == '.')) {
+            n--;
+        } else if (n == sizeof starts / sizeof starts[0]) {
+            return; /* leave a very deep path as it is */
+        } else {
+            starts[n] = i;
+            lens[n++] = k;
+        }
+        i = j;
+    }
+    char out[TL_FILE];
+    size_t o = 0;
+    if (path[0] == '/')
+        out[o++] = '/';
+    for (size_t i = 0; i < n && o + lens[i] + 2 < sizeof out; i++) {
+        if (i)
+            out[o++] = '/';
+        memcpy(out + o, path + starts[i], lens[i]);
+        o += lens[i];
+    }
+    out[o] = '\0';
+    memcpy(path, out, o + 1);
+}
+
+static tn_status add_source(tl_ctx *c, const char *path, uint32_t firstgid, const char *where)
+{
+    void *p = c->sources;
+    tn_status st = grow(c, &p, sizeof(tl_source), &c->cap_sources, c->nsources + 1, where);
+    if (st != TN_OK)
+        return st;
+    c->sources = p;
+    tl_source *s = &c->sources[c->nsources++];
+    pathf(s->path, sizeof s->path, "%s", path);
+    normalise(s->path);
+    s->firstgid = firstgid;
+    return TN_OK;
 }
 
 static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
@@ -598,13 +909,10 @@ static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
             continue;
         }
         path_key(where, base, "source");
-        if (ends_with(src, ".tsx") || ends_with(src, ".xml"))
-            return err(c, TN_E_UNSUPPORTED, where,
-                       "external tileset '%s' is XML; only JSON tilesets (.tsj/.json) are "
-                       "supported (re-export it from Tiled as JSON)",
-                       src);
-        char path[1024];
+        char path[TL_FILE];
         st = join_path(c, c->dir, src, path, sizeof path, where);
+        if (st == TN_OK)
+            st = add_source(c, path, (uint32_t)firstgid, where);
         if (st != TN_OK)
             return st;
         char *text = NULL;
@@ -617,10 +925,13 @@ static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
         const char *saved = c->file;
         c->file = path;
         cJSON *tj = NULL;
-        st = parse_json(c, text, len, &tj);
+        if (ends_with(src, ".tsx") || ends_with(src, ".xml")) /* Tiled XML: tmx.c reads it */
+            st = tn__tmx_to_json(text, len, path, TN__TILED_TILESET, c->o, &tj, c->diag);
+        else
+            st = parse_json(c, text, len, &tj);
         tn_file_free(NULL, text, len);
         if (st == TN_OK) {
-            char tdir[1024];
+            char tdir[TL_FILE];
             dir_of(path, tdir, sizeof tdir);
             const cJSON *type = cJSON_GetObjectItemCaseSensitive(tj, "type");
             if (cJSON_IsString(type) && strcmp(type->valuestring, "tileset") != 0)
@@ -1078,6 +1389,477 @@ static tn_status read_object(tl_ctx *c, const cJSON *o, const char *base, int32_
     return TN_OK;
 }
 
+/* ---- collision: tiles, tile layers, collision layers ----------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_tile(const void *a, const void *b)
+{
+    uint32_t x = ((const tl_tile *)a)->gid, y = ((const tl_tile *)b)->gid;
+    return (x > y) - (x < y);
+}
+
+static const tl_tile *find_tile(const tl_ctx *c, uint32_t id)
+{
+    size_t lo = 0, hi = c->ntiles;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->tiles[mid].gid < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->ntiles && c->tiles[lo].gid == id ? &c->tiles[lo] : NULL;
+}
+
+/* Cell tests the collision shapes of one load may take: 4 x max_layer_cells (2^30 by
+ * default, a few seconds), so many huge shapes cannot keep the loader busy for long. */
+static uint64_t raster_budget(const tl_ctx *c)
+{
+    uint64_t m = (uint64_t)c->o->max_layer_cells;
+    return m > UINT64_MAX / 4 ? UINT64_MAX : 4 * m;
+}
+
+static tn_status raster_error(tl_ctx *c, tn_status st, const char *where)
+{
+    if (st == TN_E_TOO_LARGE)
+        return err(c, st, where,
+                   "the collision shapes need more than %llu cell tests in all (4 x "
+                   "max_layer_cells)",
+                   (unsigned long long)raster_budget(c));
+    return err(c, st, where, "out of memory rasterising collision shapes");
+}
+
+static tn_status ensure_marks(tl_ctx *c)
+{
+    if (c->marks)
+        return TN_OK;
+    c->marks = tn__calloc(c->a, (size_t)c->w * (size_t)c->h);
+    return c->marks ? TN_OK : err(c, TN_E_NOMEM, NULL, "out of memory for collision cells");
+}
+
+/* Rasterise a tile's shapes placed by `place` (tile pixels -> map pixels) into the map's
+ * cells with `bit`. */
+static tn_status raster_tile(tl_ctx *c, const tl_tile *t, const tn__affine *place, uint8_t bit,
+                             const char *where)
+{
+    tn__grid g = {c->w, c->h, c->tw, c->th, c->marks, bit, &c->work, raster_budget(c)};
+    tn_status st = TN_OK;
+    for (size_t k = 0; k < t->count && st == TN_OK; k++) {
+        tn__shape r = to_raster(c, &c->shapes[t->first + k], place);
+        st = tn__raster(&r, c->o->cover, &g, c->a);
+    }
+    return st == TN_OK ? TN_OK : raster_error(c, st, where);
+}
+
+/* The flips of a raw gid as a transform of the tile's pixels (iw x ih): diagonal (swap x and
+ * y) first, then horizontal, then vertical. *fw x *fh: the size after the diagonal flip. */
+static tn__affine flip_affine(uint32_t raw, int32_t iw, int32_t ih, double *fw, double *fh)
+{
+    tn__affine m = tn__affine_identity();
+    double w = iw, h = ih;
+    if (raw & TN_GID_FLIP_D) {
+        m = (tn__affine){0, 1, 1, 0, 0, 0};
+        w = ih;
+        h = iw;
+    }
+    if (raw & TN_GID_FLIP_H) {
+        tn__affine f = {-1, 0, 0, 1, w, 0};
+        m = tn__affine_then(&m, &f);
+    }
+    if (raw & TN_GID_FLIP_V) {
+        tn__affine f = {1, 0, 0, -1, 0, h};
+        m = tn__affine_then(&m, &f);
+    }
+    *fw = w;
+    *fh = h;
+    return m;
+}
+
+/* Once the tilesets are read: sort the shaped tiles, decide for those of one cell's size
+ * whether their shapes block the cell, and give those a blocking terrain entry (keeping a
+ * cost their properties gave). Also the per-gid flags the report counts with. */
+static tn_status finish_tiles(tl_ctx *c)
+{
+    c->nprops = c->nterr;
+    if (c->ntiles)
+        qsort(c->tiles, c->ntiles, sizeof *c->tiles, cmp_tile);
+    bool shapes = (c->o->collision & TN_COLLIDE_TILE_SHAPES) != 0;
+    for (size_t k = 0; k < c->ntiles; k++) {
+        tl_tile *t = &c->tiles[k];
+        /* a gid past the terrain table goes through the collision layer instead (same cells) */
+        t->cell = t->iw == c->tw && t->ih == c->th && t->gid < TN_MAX_TERRAIN_GID;
+        if (!t->cell) {
+            c->oversize = c->oversize || shapes;
+            continue;
+        }
+        uint8_t cell = 0;
+        tn__grid g = {1, 1, c->tw, c->th, &cell, 1, NULL, 0};
+        tn__affine id = tn__affine_identity();
+        for (size_t i = 0; i < t->count && !cell; i++) {
+            tn__shape r = to_raster(c, &c->shapes[t->first + i], &id);
+            if (tn__raster(&r, c->o->cover, &g, c->a) != TN_OK)
+                return err(c, TN_E_NOMEM, "tilesets", "out of memory rasterising tile shapes");
+        }
+        t->blocks = cell != 0;
+    }
+    if (shapes)
+        for (size_t k = 0; k < c->ntiles; k++)
+            c->rep.tiles_with_shapes += k == 0 || c->tiles[k].gid != c->tiles[k - 1].gid;
+    /* the property entries sorted by (gid, position): the last of equal gids wins, as in the
+     * map's terrain table */
+    uint64_t *keys = NULL;
+    if (shapes && c->nprops) {
+        keys = tn__alloc(c->a, c->nprops * sizeof *keys);
+        if (!keys)
+            return err(c, TN_E_NOMEM, "tilesets", "out of memory");
+        for (size_t i = 0; i < c->nprops; i++)
+            keys[i] = (uint64_t)c->tgid[i] << 32 | (uint64_t)i;
+        qsort(keys, c->nprops, sizeof *keys, cmp_u64);
+    }
+    tn_status st = TN_OK;
+    uint32_t maxgid = 0;
+    for (size_t k = 0; k < c->ntiles && st == TN_OK && shapes; k++) {
+        const tl_tile *t = &c->tiles[k];
+        if (!t->cell || !t->blocks)
+            continue;
+        tl_props p = {true, true, false, 1.0};
+        size_t lo = 0, hi = c->nprops; /* first key of a larger gid */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (keys[mid] >> 32 <= t->gid)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo > 0 && keys[lo - 1] >> 32 == t->gid) {
+            p.has_cost = true;
+            p.cost = (double)c->tter[keys[lo - 1] & 0xFFFFFFFFu].cost;
+        }
+        st = push_terrain(c, t->gid, &p, "tilesets");
+        maxgid = t->gid > maxgid ? t->gid : maxgid;
+    }
+    if (keys)
+        tn__free(c->a, keys, c->nprops * sizeof *keys);
+    if (st != TN_OK || !c->o->report)
+        return st;
+    /* per-gid flags for the report */
+    for (size_t i = 0; i < c->nprops; i++)
+        maxgid = c->tgid[i] > maxgid ? c->tgid[i] : maxgid;
+    c->ngflags = (size_t)maxgid + 1;
+    c->gflags = tn__calloc(c->a, c->ngflags);
+    if (!c->gflags)
+        return err(c, TN_E_NOMEM, "tilesets", "out of memory");
+    for (size_t i = 0; i < c->nprops; i++)
+        c->gflags[c->tgid[i]] = (uint8_t)(c->tter[i].passable ? c->gflags[c->tgid[i]] & ~GF_PROPS
+                                                              : c->gflags[c->tgid[i]] | GF_PROPS);
+    for (size_t i = c->nprops; i < c->nterr; i++)
+        c->gflags[c->tgid[i]] |= GF_SHAPES;
+    return TN_OK;
+}
+
+/* After a tile layer's gids are read: the report's per-convention marks, and the shapes of
+ * tiles that are not one cell in size, placed with their bottom-left corner at their cell's. */
+static tn_status collide_tile_layer(tl_ctx *c, const uint32_t *gids, const char *where)
+{
+    if (!c->marks)
+        return TN_OK;
+    const tl_tile *last = NULL;
+    uint32_t last_id = 0;
+    for (int32_t cy = 0; cy < c->h; cy++)
+        for (int32_t cx = 0; cx < c->w; cx++) {
+            size_t i = (size_t)cy * (size_t)c->w + (size_t)cx;
+            uint32_t raw = gids[i], id = tn_gid_id(raw);
+            if (!id)
+                continue;
+            if (id < c->ngflags)
+                c->marks[i] |= c->gflags[id]; /* GF_PROPS = MK_PROPS, GF_SHAPES = MK_SHAPES */
+            if (!c->oversize)
+                continue;
+            if (!last || id != last_id) {
+                last = find_tile(c, id);
+                last_id = id;
+            }
+            if (!last || last->cell)
+                continue;
+            double fw, fh;
+            tn__affine m = flip_affine(raw, last->iw, last->ih, &fw, &fh);
+            tn__affine at =
+                tn__affine_translate((double)cx * c->tw, ((double)cy + 1.0) * c->th - fh);
+            m = tn__affine_then(&m, &at);
+            tn_status st = raster_tile(c, last, &m, MK_SHAPES | MK_LAYER, where);
+            if (st != TN_OK)
+                return st;
+        }
+    return TN_OK;
+}
+
+/* Does `name` equal one of the comma-separated marker names (case-insensitively)? */
+static bool is_marker(const tl_ctx *c, const char *name)
+{
+    const char *list = c->o->collision_layers;
+    if (!list || !name || !name[0])
+        return false;
+    while (*list) {
+        while (*list == ' ' || *list == '\t')
+            list++;
+        size_t n = strcspn(list, ",");
+        size_t k = n;
+        while (k > 0 && (list[k - 1] == ' ' || list[k - 1] == '\t'))
+            k--;
+        size_t i = 0;
+        for (; i < k && name[i]; i++) {
+            char x = list[i] >= 'A' && list[i] <= 'Z' ? (char)(list[i] + 32) : list[i];
+            char y = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] + 32) : name[i];
+            if (x != y)
+                break;
+        }
+        if (k > 0 && i == k && !name[k])
+            return true;
+        list += n;
+        if (*list == ',')
+            list++;
+    }
+    return false;
+}
+
+/* Is this object layer a collision layer: its name, class (or a `type` other than the layer
+ * kind, as some exporters write the class), or a true bool property named like a marker? */
+static bool is_collision_layer(const tl_ctx *c, const tl_layer *L)
+{
+    if (!(c->o->collision & TN_COLLIDE_OBJECT_LAYERS))
+        return false;
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(L->node, "name");
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(L->node, "class");
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(L->node, "type");
+    if ((cJSON_IsString(n) && is_marker(c, n->valuestring)) ||
+        (cJSON_IsString(k) && is_marker(c, k->valuestring)) ||
+        (cJSON_IsString(t) && strcmp(t->valuestring, "objectgroup") != 0 &&
+         is_marker(c, t->valuestring)))
+        return true;
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(L->node, "properties");
+    if (cJSON_IsArray(props)) { /* [{name, type, value}] */
+        for (const cJSON *p = props->child; p; p = p->next) {
+            const cJSON *pn = cJSON_GetObjectItemCaseSensitive(p, "name");
+            if (cJSON_IsString(pn) && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "value")) &&
+                is_marker(c, pn->valuestring))
+                return true;
+        }
+    } else if (cJSON_IsObject(props)) { /* Tiled < 1.2: {name: value} */
+        for (const cJSON *p = props->child; p; p = p->next)
+            if (cJSON_IsTrue(p) && is_marker(c, p->string))
+                return true;
+    }
+    return false;
+}
+
+/* One object of a collision layer into the map's cells. */
+static tn_status collide_object(tl_ctx *c, const cJSON *o, const char *base)
+{
+    tn_status st = ensure_marks(c);
+    if (st != TN_OK)
+        return st;
+    tn__affine shift = tn__affine_translate(-(double)c->ox * c->tw, -(double)c->oy * c->th);
+    const cJSON *gj = cJSON_GetObjectItemCaseSensitive(o, "gid");
+    uint32_t raw = cJSON_IsNumber(gj) ? (uint32_t)gj->valuedouble : 0; /* read_object checked it */
+    if (tn_gid_id(raw)) {
+        const tl_tile *t = find_tile(c, tn_gid_id(raw));
+        if (!t)
+            return TN_OK;
+        double x, y, w, h, rot;
+        st = get_num(c, o, base, "x", 0, -1e9, 1e9, &x);
+        if (st == TN_OK)
+            st = get_num(c, o, base, "y", 0, -1e9, 1e9, &y);
+        if (st == TN_OK)
+            st = get_num(c, o, base, "width", 0, 0, 1e9, &w);
+        if (st == TN_OK)
+            st = get_num(c, o, base, "height", 0, 0, 1e9, &h);
+        if (st == TN_OK)
+            st = get_num(c, o, base, "rotation", 0, -1e9, 1e9, &rot);
+        if (st != TN_OK)
+            return st;
+        double fw, fh;
+        tn__affine m = flip_affine(raw, t->iw, t->ih, &fw, &fh);
+        if (!(w > 0))
+            w = fw;
+        if (!(h > 0))
+            h = fh;
+        /* scale to the object's size, bottom-left at (x, y), rotate about (x, y), then the
+         * map's origin */
+        tn__affine step = {w / fw, 0, 0, h / fh, x, y - h};
+        m = tn__affine_then(&m, &step);
+        step = tn__affine_rotate_about(rot, x, y);
+        m = tn__affine_then(&m, &step);
+        m = tn__affine_then(&m, &shift);
+        c->rep.collision_objects++;
+        return raster_tile(c, t, &m, MK_OBJECTS | MK_LAYER, base);
+    }
+    size_t saved = c->npts;
+    tl_shape sh;
+    bool ok;
+    st = read_shape(c, o, base, true, &sh, &ok);
+    if (st == TN_OK && ok) {
+        c->rep.collision_objects++;
+        tn__shape r = to_raster(c, &sh, &shift);
+        tn__grid g = {
+            c->w, c->h, c->tw, c->th, c->marks, MK_OBJECTS | MK_LAYER, &c->work, raster_budget(c)};
+        if ((st = tn__raster(&r, c->o->cover, &g, c->a)) != TN_OK)
+            st = raster_error(c, st, base);
+    }
+    c->npts = saved;
+    return st;
+}
+
+/* ---- templates ------------------------------------------------------------------------- */
+
+static tn_status load_template(tl_ctx *c, const char *rel, const char *where,
+                               const tl_template **out)
+{
+    char path[TL_FILE];
+    tn_status st = join_path(c, c->dir, rel, path, sizeof path, where);
+    if (st != TN_OK)
+        return st;
+    normalise(path);
+    for (size_t i = 0; i < c->ntemplates; i++)
+        if (strcmp(c->templates[i].path, path) == 0) {
+            *out = &c->templates[i];
+            return TN_OK;
+        }
+    char *text = NULL;
+    size_t len = 0;
+    tn_diag sub;
+    st = tn_file_read(path, c->o->max_file_bytes, NULL, &text, &len, &sub);
+    if (st != TN_OK)
+        return err(c, st, where, "template '%s' (from \"%s\"): %s", path, rel, sub.message);
+    void *p = c->templates;
+    st = grow(c, &p, sizeof(tl_template), &c->cap_templates, c->ntemplates + 1, where);
+    if (st != TN_OK) {
+        tn_file_free(NULL, text, len);
+        return st;
+    }
+    c->templates = p;
+    tl_template *t = &c->templates[c->ntemplates];
+    memset(t, 0, sizeof *t);
+    pathf(t->path, sizeof t->path, "%s", path);
+    const char *saved = c->file;
+    c->file = t->path;
+    if (ends_with(path, ".tx") || ends_with(path, ".xml"))
+        st = tn__tmx_to_json(text, len, t->path, TN__TILED_TEMPLATE, c->o, &t->root, c->diag);
+    else
+        st = parse_json(c, text, len, &t->root);
+    tn_file_free(NULL, text, len);
+    const cJSON *type = st == TN_OK ? cJSON_GetObjectItemCaseSensitive(t->root, "type") : NULL;
+    if (st == TN_OK && cJSON_IsString(type) && strcmp(type->valuestring, "template") != 0)
+        st = err(c, TN_E_PARSE, "type", "expected a template, found type '%s'", type->valuestring);
+    if (st == TN_OK) {
+        t->object = cJSON_GetObjectItemCaseSensitive(t->root, "object");
+        if (!cJSON_IsObject(t->object))
+            st = err(c, TN_E_PARSE, "object", "expected the template's object, found %s",
+                     json_type(t->object));
+        else if (cJSON_GetObjectItemCaseSensitive(t->object, "template"))
+            st = err(c, TN_E_UNSUPPORTED, "object.template",
+                     "a template cannot use another template");
+    }
+    const cJSON *ts = st == TN_OK ? cJSON_GetObjectItemCaseSensitive(t->root, "tileset") : NULL;
+    if (ts) {
+        int64_t first = 0;
+        const char *src = NULL;
+        if (!cJSON_IsObject(ts))
+            st = err(c, TN_E_PARSE, "tileset", "expected {firstgid, source}, found %s",
+                     json_type(ts));
+        if (st == TN_OK)
+            st = get_int(c, ts, "tileset", "firstgid", true, 0, 1, 0x0FFFFFFF, &first);
+        if (st == TN_OK)
+            st = get_str(c, ts, "tileset", "source", &src);
+        if (st == TN_OK && !src)
+            st = err(c, TN_E_PARSE, "tileset.source", "missing field");
+        char tdir[TL_FILE];
+        dir_of(t->path, tdir, sizeof tdir);
+        if (st == TN_OK)
+            st = join_path(c, tdir, src, t->tileset, sizeof t->tileset, "tileset.source");
+        normalise(t->tileset);
+        t->firstgid = (uint32_t)first;
+    }
+    c->file = saved;
+    if (st != TN_OK) {
+        cJSON_Delete(t->root);
+        return st;
+    }
+    c->ntemplates++;
+    *out = t;
+    return TN_OK;
+}
+
+/* An object that names a template: the template's object with the object's own fields over
+ * it (*out, to free), its tile gid mapped to the map's gids. *out = NULL without a template. */
+static tn_status apply_template(tl_ctx *c, const cJSON *o, const char *base, cJSON **out)
+{
+    *out = NULL;
+    const char *rel;
+    char where[TL_PATH];
+    tn_status st = get_str(c, o, base, "template", &rel);
+    if (st != TN_OK || !rel)
+        return st;
+    path_key(where, base, "template");
+    const tl_template *t;
+    if ((st = load_template(c, rel, where, &t)) != TN_OK)
+        return st;
+    cJSON *m = cJSON_Duplicate(t->object, true);
+    if (!m)
+        return err(c, TN_E_NOMEM, where, "out of memory");
+    for (const cJSON *e = o->child; e; e = e->next) {
+        if (!e->string || strcmp(e->string, "template") == 0)
+            continue;
+        cJSON_DeleteItemFromObjectCaseSensitive(m, e->string);
+        cJSON *d = cJSON_Duplicate(e, true);
+        if (!d || !cJSON_AddItemToObject(m, e->string, d)) {
+            cJSON_Delete(d);
+            cJSON_Delete(m);
+            return err(c, TN_E_NOMEM, where, "out of memory");
+        }
+    }
+    cJSON *g = cJSON_GetObjectItemCaseSensitive(m, "gid");
+    if (g && !cJSON_GetObjectItemCaseSensitive(o, "gid") && t->tileset[0]) {
+        int64_t raw;
+        char gw[TL_PATH];
+        const char *saved = c->file;
+        c->file = t->path;
+        st = check_int(c, g, "object.gid", 0, 0xFFFFFFFFll, TN_E_PARSE, &raw);
+        c->file = saved;
+        uint32_t id = tn_gid_id((uint32_t)raw);
+        if (st == TN_OK && id) {
+            const tl_source *src = NULL;
+            for (size_t i = 0; i < c->nsources && !src; i++)
+                if (strcmp(c->sources[i].path, t->tileset) == 0)
+                    src = &c->sources[i];
+            if (id < t->firstgid)
+                st = err(c, TN_E_PARSE, where,
+                         "template '%s': gid %u is below its tileset's firstgid %u", t->path, id,
+                         t->firstgid);
+            else if (!src)
+                st = err(c, TN_E_PARSE, where,
+                         "template '%s' uses tileset '%s', which the map does not load", t->path,
+                         t->tileset);
+            else if ((uint64_t)src->firstgid + (id - t->firstgid) > 0x0FFFFFFFu)
+                st = err(c, TN_E_PARSE, path_key(gw, base, "gid"),
+                         "template gid %u maps past the largest gid", id);
+            else
+                cJSON_SetNumberValue(g, (double)((src->firstgid + (id - t->firstgid)) |
+                                                 tn_gid_flags((uint32_t)raw)));
+        }
+    }
+    if (st != TN_OK) {
+        cJSON_Delete(m);
+        return st;
+    }
+    *out = m;
+    return TN_OK;
+}
+
 static tn_status read_objects(tl_ctx *c, const tl_layer *L, int32_t layer, tn_map *m)
 {
     char where[TL_PATH];
@@ -1087,6 +1869,8 @@ static tn_status read_objects(tl_ctx *c, const tl_layer *L, int32_t layer, tn_ma
     if (!cJSON_IsArray(objs))
         return err(c, TN_E_PARSE, path_key(where, L->path, "objects"),
                    "expected an array, found %s", json_type(objs));
+    bool collide = is_collision_layer(c, L);
+    c->rep.collision_layers += collide;
     int i = 0;
     tn_status st = TN_OK;
     for (const cJSON *o = objs->child; o && st == TN_OK; o = o->next, i++) {
@@ -1094,7 +1878,14 @@ static tn_status read_objects(tl_ctx *c, const tl_layer *L, int32_t layer, tn_ma
         pathf(base, sizeof base, "%s.objects[%d]", L->path, i);
         if (!cJSON_IsObject(o))
             return err(c, TN_E_PARSE, base, "expected an object, found %s", json_type(o));
-        st = read_object(c, o, base, layer, m);
+        cJSON *merged = NULL;
+        st = apply_template(c, o, base, &merged);
+        const cJSON *ob = merged ? merged : o;
+        if (st == TN_OK)
+            st = read_object(c, ob, base, layer, m);
+        if (st == TN_OK && collide)
+            st = collide_object(c, ob, base);
+        cJSON_Delete(merged);
     }
     return st;
 }
@@ -1139,11 +1930,39 @@ static tn_status read_header(tl_ctx *c, const cJSON *root)
     return TN_OK;
 }
 
+/* TN_COLLISION_LAYER from the marked cells (only when some cell is blocked that way). */
+static tn_status add_collision_layer(tl_ctx *c, tn_map *m, uint32_t *buf)
+{
+    size_t cells = (size_t)c->w * (size_t)c->h, n = 0;
+    for (size_t i = 0; i < cells; i++)
+        n += (c->marks[i] & MK_LAYER) != 0;
+    if (!n)
+        return TN_OK;
+    uint32_t *gids = buf ? buf : tn__alloc(c->a, cells * sizeof(uint32_t));
+    if (!gids)
+        return err(c, TN_E_NOMEM, NULL, "out of memory for the collision layer");
+    for (size_t i = 0; i < cells; i++)
+        gids[i] = c->marks[i] & MK_LAYER ? TN_COLLISION_GID : 0;
+    int32_t idx = -1;
+    tn_status st = tn_map_add_layer(m, TN_COLLISION_LAYER, TN_LAYER_TILES, &idx);
+    if (st == TN_OK)
+        st = tn_map_set_terrain(m, TN_COLLISION_GID, (tn_terrain){false, 1.0f});
+    if (st == TN_OK)
+        st = tn_map_set_layer_data(m, idx, gids, cells);
+    if (!buf)
+        tn__free(c->a, gids, cells * sizeof(uint32_t));
+    return st == TN_OK ? TN_OK
+                       : err(c, st, NULL, "cannot add the layer " TN_COLLISION_LAYER ": %s",
+                             tn_status_str(st));
+}
+
 static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
 {
     tn_status st = read_header(c, root);
     if (st == TN_OK)
         st = read_tilesets(c, root);
+    if (st == TN_OK)
+        st = finish_tiles(c);
     const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
     if (st == TN_OK && !layers)
         st = err(c, TN_E_PARSE, "layers", "missing field");
@@ -1184,6 +2003,8 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
     st = tn_map_set_terrain_many(m, c->tgid, c->tter, c->nterr);
     if (st != TN_OK)
         st = err(c, st, "tilesets", "cannot set the terrain table: %s", tn_status_str(st));
+    if (st == TN_OK && (c->o->report || c->oversize))
+        st = ensure_marks(c);
     uint32_t *gids = NULL;
     if (st == TN_OK && ntile) {
         gids = tn__alloc(c->a, cells * sizeof(uint32_t));
@@ -1203,12 +2024,16 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
             st = tn_map_set_layer_flags(m, idx, tn_map_layer_flags(m, idx) | TN_LAYER_HIDDEN);
         if (st == TN_OK && L->tiles) {
             st = read_tile_layer(c, L, gids);
+            if (st == TN_OK)
+                st = collide_tile_layer(c, gids, L->path);
             if (st == TN_OK && (st = tn_map_set_layer_data(m, idx, gids, cells)) != TN_OK)
                 st = err(c, st, L->path, "cannot set the layer: %s", tn_status_str(st));
         } else if (st == TN_OK) {
             st = read_objects(c, L, idx, m);
         }
     }
+    if (st == TN_OK && c->marks)
+        st = add_collision_layer(c, m, gids);
     tn__free(c->a, gids, cells * sizeof(uint32_t));
     for (size_t k = 0; k < c->nts && st == TN_OK; k++)
         if ((st = tn_map_add_tileset(m, &c->tilesets[k])) != TN_OK)
@@ -1230,6 +2055,16 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
         tn_map_destroy(m);
         return st;
     }
+    if (c->o->report) {
+        tn_load_report *r = c->o->report;
+        *r = c->rep;
+        for (size_t i = 0; c->marks && i < cells; i++) {
+            r->blocked_by_properties += (c->marks[i] & MK_PROPS) != 0;
+            r->blocked_by_tile_shapes += (c->marks[i] & MK_SHAPES) != 0;
+            r->blocked_by_object_layers += (c->marks[i] & MK_OBJECTS) != 0;
+        }
+        r->cells_blocked = (int32_t)cells - tn_map_passable_count(m);
+    }
     *out = m;
     return TN_OK;
 }
@@ -1242,6 +2077,8 @@ static void ctx_init(tl_ctx *c, const char *name, const tn_load_options *opts, t
     c->diag = diag;
     c->file = name;
     dir_of(name, c->dir, sizeof c->dir);
+    if (opts->report)
+        memset(opts->report, 0, sizeof *opts->report);
 }
 
 static void ctx_free(tl_ctx *c)
@@ -1251,6 +2088,15 @@ static void ctx_free(tl_ctx *c)
     tn__free(c->a, c->tter, c->cap_tter * sizeof(tn_terrain));
     tn__free(c->a, c->tilesets, c->cap_ts * sizeof(tn_tileset));
     tn__free(c->a, c->scratch, c->scratch_cap * sizeof(uint32_t));
+    tn__free(c->a, c->tiles, c->cap_tiles * sizeof(tl_tile));
+    tn__free(c->a, c->shapes, c->cap_shapes * sizeof(tl_shape));
+    tn__free(c->a, c->pts, c->cap_pts * 2 * sizeof(double));
+    tn__free(c->a, c->gflags, c->ngflags);
+    tn__free(c->a, c->marks, (size_t)c->w * (size_t)c->h);
+    tn__free(c->a, c->sources, c->cap_sources * sizeof(tl_source));
+    for (size_t i = 0; i < c->ntemplates; i++)
+        cJSON_Delete(c->templates[i].root);
+    tn__free(c->a, c->templates, c->cap_templates * sizeof(tl_template));
 }
 
 tn_status tn__tiled_from_tree(const cJSON *root, const char *name, const tn_load_options *opts,

@@ -84,6 +84,58 @@ bool tn_cli_parse_costs(const char *s, tn_step_costs *out)
     return true;
 }
 
+int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_options *o)
+{
+    const char *opt = argv[*i];
+    bool collision = strcmp(opt, "--collision") == 0;
+    if (!collision && strcmp(opt, "--cover") != 0)
+        return 0;
+    if (*i + 1 >= argc) {
+        tn_cli_usage_error(cmd, "%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    if (!collision) {
+        if (strcmp(v, "center") == 0)
+            o->cover = TN_COVER_CENTER;
+        else if (strcmp(v, "any") == 0)
+            o->cover = TN_COVER_ANY;
+        else if (strcmp(v, "half") == 0)
+            o->cover = TN_COVER_HALF;
+        else {
+            tn_cli_usage_error(cmd, "--cover: unknown rule '%s' (center, any or half)", v);
+            return -1;
+        }
+        return 1;
+    }
+    uint32_t bits = 0;
+    for (const char *s = v; *s;) {
+        size_t n = strcspn(s, ",");
+        if (n == 3 && strncmp(s, "all", n) == 0)
+            bits |= TN_COLLIDE_ALL;
+        else if (n == 4 && strncmp(s, "none", n) == 0)
+            bits |= 0;
+        else if (n == 10 && strncmp(s, "properties", n) == 0)
+            bits |= TN_COLLIDE_PROPERTIES;
+        else if (n == 6 && strncmp(s, "shapes", n) == 0)
+            bits |= TN_COLLIDE_TILE_SHAPES;
+        else if (n == 7 && strncmp(s, "objects", n) == 0)
+            bits |= TN_COLLIDE_OBJECT_LAYERS;
+        else {
+            tn_cli_usage_error(cmd,
+                               "--collision: unknown convention '%.*s' (properties, shapes, "
+                               "objects, all or none)",
+                               (int)n, s);
+            return -1;
+        }
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    o->collision = bits;
+    return 1;
+}
+
 int tn_cli_exit_for(tn_status st)
 {
     switch (st) {

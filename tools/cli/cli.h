@@ -6,6 +6,7 @@
 #ifndef TN_CLI_H
 #define TN_CLI_H
 
+#include "tilenav/io.h"
 #include "tilenav/moves.h"
 #include "tilenav/tilenav.h"
 
@@ -42,6 +43,17 @@ bool tn_cli_parse_double(const char *s, double lo, double hi, double *out);
  * ("nocut" is accepted too) and --costs exact|10-14. False for anything else. */
 bool tn_cli_parse_diagonal(const char *s, tn_diagonal *out);
 bool tn_cli_parse_costs(const char *s, tn_step_costs *out);
+/* The map loader's collision options, for commands that load maps: `--collision LIST`
+ * (comma-separated properties, shapes, objects; or all, none) into o->collision and
+ * `--cover center|any|half` into o->cover. Returns 1 when argv[*i] is one of them (its value
+ * consumed, *i advanced), 0 when it is not, -1 after printing a usage error. */
+int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_options *o);
+/* The --help lines of those two options. */
+#define TN_CLI_LOAD_OPTIONS_HELP                                                                   \
+    "  --collision LIST  which Tiled collision conventions block cells: a comma-separated\n"       \
+    "                 list of properties, shapes, objects, or all (default) or none\n"             \
+    "  --cover RULE   when a Tiled collision shape blocks a cell: center (default: the\n"          \
+    "                 cell's centre is inside), any (any overlap) or half (over half)\n"
 /* Map a tn_status to an exit code. */
 int tn_cli_exit_for(tn_status st);
 /* True when argv[i] is "-h" or "--help". */

@@ -1,4 +1,5 @@
-/* tilenav info MAP [--json] [--format FMT]: what a map file holds, as the loaders read it. */
+/* tilenav info MAP [--json] [--format FMT] [--collision LIST] [--cover RULE]: what a map file
+ * holds, as the loaders read it. */
 #include "cli.h"
 #include "tilenav/io.h"
 
@@ -12,16 +13,19 @@ const char tn_cmd_info_summary[] = "describe a map: format, size, layers, object
 static void help(FILE *f)
 {
     fprintf(f,
-            "usage: tilenav info MAP [--json] [--format FMT]\n\n"
+            "usage: tilenav info MAP [--json] [--format FMT] [--collision LIST] [--cover RULE]\n\n"
             "Load MAP (Moving AI .map, Tiled JSON .tmj/.json, tilenav ASCII .txt) and print its\n"
             "format, width and height in cells, tile size in pixels, every layer (name, kind,\n"
             "flags, non-empty cells), object and tileset counts, and the number of passable\n"
             "cells under the map's terrain rules (docs/formats.md says which tile properties\n"
-            "block or cost).\n\n"
+            "block or cost). For Tiled maps it then prints how many cells each collision\n"
+            "convention blocks (tile properties, tiles' collision shapes, collision object\n"
+            "layers; a cell may count under several), the tiles with shapes, the collision\n"
+            "layers and objects read, and the blocked cells in all.\n\n"
             "Options:\n"
             "  --json         print one JSON object instead of text\n"
             "  --format FMT   auto (default: from the content, then the extension), movingai,\n"
-            "                 tiled or ascii\n"
+            "                 tiled or ascii\n" TN_CLI_LOAD_OPTIONS_HELP
             "  -h, --help     this text\n\n"
             "Exit status: 0 ok, 2 bad command line, 3 the map cannot be read or parsed (the\n"
             "message names the file, the line/column or JSON field, and the reason), 5 the map\n"
@@ -55,6 +59,10 @@ int tn_cmd_info(int argc, char **argv)
     const char *path = NULL;
     bool json = false;
     tn_load_options o = tn_load_options_default();
+    tn_load_report rep;
+    memset(&rep, 0, sizeof rep);
+    o.report = &rep;
+    int opt;
     for (int i = 1; i < argc; i++) {
         if (tn_cli_is_help(argv[i])) {
             help(stdout);
@@ -75,6 +83,9 @@ int tn_cmd_info(int argc, char **argv)
                 o.format = TN_FORMAT_ASCII;
             else
                 return tn_cli_usage_error("info", "unknown format '%s'", f);
+        } else if ((opt = tn_cli_load_option("info", argc, argv, &i, &o)) != 0) {
+            if (opt < 0)
+                return TN_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return tn_cli_usage_error("info", "unknown option '%s'", argv[i]);
         } else if (path) {
@@ -197,13 +208,32 @@ int tn_cmd_info(int argc, char **argv)
         }
     }
     int32_t pass = tn_map_passable_count(m);
-    if (json)
-        printf("],\n \"cells\": %lld, \"passable\": %d, \"min_cost\": %g, \"uniform_cost\": %s}\n",
+    bool tiled = fmt == TN_FORMAT_TILED || fmt == TN_FORMAT_TMX;
+    if (json) {
+        printf("],\n");
+        if (tiled)
+            printf(" \"collision\": {\"blocked\": %d, \"by_properties\": %d, \"by_tile_shapes\": "
+                   "%d, \"by_object_layers\": %d, \"tiles_with_shapes\": %d, "
+                   "\"collision_layers\": %d, \"collision_objects\": %d},\n",
+                   (int)rep.cells_blocked, (int)rep.blocked_by_properties,
+                   (int)rep.blocked_by_tile_shapes, (int)rep.blocked_by_object_layers,
+                   (int)rep.tiles_with_shapes, (int)rep.collision_layers,
+                   (int)rep.collision_objects);
+        printf(" \"cells\": %lld, \"passable\": %d, \"min_cost\": %g, \"uniform_cost\": %s}\n",
                (long long)cells, (int)pass, (double)tn_map_min_cost(m),
                tn_map_uniform_cost(m) ? "true" : "false");
-    else
+    } else {
         printf("passable: %d of %lld cells\nmin cost: %g\nuniform cost: %s\n", (int)pass,
                (long long)cells, (double)tn_map_min_cost(m), tn_map_uniform_cost(m) ? "yes" : "no");
+        if (tiled)
+            printf("blocked by tile properties: %d cells\n"
+                   "blocked by tile collision shapes: %d cells (%d tiles with shapes)\n"
+                   "blocked by collision object layers: %d cells (%d layers, %d objects)\n"
+                   "blocked in all: %d cells\n",
+                   (int)rep.blocked_by_properties, (int)rep.blocked_by_tile_shapes,
+                   (int)rep.tiles_with_shapes, (int)rep.blocked_by_object_layers,
+                   (int)rep.collision_layers, (int)rep.collision_objects, (int)rep.cells_blocked);
+    }
     tn_map_destroy(m);
     return TN_EXIT_OK;
 }
