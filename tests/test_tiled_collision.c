@@ -1031,7 +1031,9 @@ static void test_files(void **state)
                "\"y\":4,\"width\":24,\"height\":24,\"ellipse\":true}]}}]}");
     write_file(dir, "ts/walls.tsx",
                "<?xml version=\"1.0\"?><tileset name=\"walls\" tilewidth=\"32\" "
-               "tileheight=\"32\" tilecount=\"2\"/>");
+               "tileheight=\"32\" tilecount=\"2\"><tile id=\"0\"><objectgroup>"
+               "<object id=\"1\" x=\"4\" y=\"4\" width=\"24\" height=\"24\"><ellipse/>"
+               "</object></objectgroup></tile></tileset>");
     /* templates: a plain box, a tile object with its own tileset (firstgid 1 there), one that
      * uses another template, one whose tileset the map lacks */
     write_file(dir, "box.tj",
@@ -1092,8 +1094,7 @@ static void test_files(void **state)
     assert_int_equal(rep.blocked_by_object_layers, 4);
     tn_map_destroy(m);
 
-    /* errors: a template using a template, a tileset the map lacks, a missing template, .tx
-     * and .tsx through the XML reader (not in this build yet: TN_E_UNSUPPORTED) */
+    /* errors: a template using a template, a tileset the map lacks, a missing template */
     struct {
         const char *object, *fragment, *file;
         tn_status st;
@@ -1102,7 +1103,6 @@ static void test_files(void **state)
          TN_E_UNSUPPORTED},
         {"{\"template\":\"other.tj\"}", "which the map does not load", "bad.tmj", TN_E_PARSE},
         {"{\"template\":\"gone.tj\"}", "template", "bad.tmj", TN_E_IO},
-        {"{\"template\":\"box.tx\"}", "", "box.tx", TN_E_UNSUPPORTED},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(text, sizeof text,
@@ -1114,13 +1114,23 @@ static void test_files(void **state)
         if (st != bad[i].st || !strstr(d.message, bad[i].fragment) || !strstr(d.file, bad[i].file))
             fail_msg("case %zu: %d '%s' in '%s' (where '%s')", i, st, d.message, d.file, d.where);
     }
+    /* the XML tileset and template read like their JSON twins: tile 1 of walls.tsx blocks by
+     * its ellipse, the .tx box (32 x 32 at (32, 0)) blocks its cell on the collision layer */
     snprintf(text, sizeof text,
-             "{\"width\":1,\"height\":1,\"tilewidth\":32,\"tileheight\":32,\"layers\":[],"
+             "{\"width\":3,\"height\":1,\"tilewidth\":32,\"tileheight\":32,\"layers\":["
+             "{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":3,\"height\":1,"
+             "\"data\":[1,0,2]},{\"type\":\"objectgroup\",\"name\":\"collision\","
+             "\"objects\":[{\"id\":1,\"template\":\"box.tx\",\"x\":32,\"y\":0}]}],"
              "\"tilesets\":[{\"firstgid\":1,\"source\":\"ts/walls.tsx\"}]}");
     write_file(dir, "tsx.tmj", text);
     st = load_file(dir, "tsx.tmj", &o, &m, &d);
-    assert_int_equal(st, TN_E_UNSUPPORTED);
-    assert_non_null(strstr(d.file, "walls.tsx"));
+    if (st != TN_OK)
+        fail_msg("tsx.tmj: %s", d.message);
+    assert_false(tn_map_passable(m, 0, 0));
+    assert_false(tn_map_passable(m, 1, 0));
+    assert_true(tn_map_passable(m, 2, 0));
+    assert_float_equal(tn_map_object_at(m, 0)->w, 32, 0);
+    tn_map_destroy(m);
 
     const char *names[] = {"ts/walls.tsj", "ts/walls.tsx", "box.tj",  "wall.tj", "nested.tj",
                            "other.tj",     "box.tx",       "map.tmj", "bad.tmj", "tsx.tmj"};
