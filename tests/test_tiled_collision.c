@@ -1293,9 +1293,9 @@ static void test_bench_defaults(void **state)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    const struct CMUnitTest tests[] = {
+    const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_shapes_by_hand),
         cmocka_unit_test(test_markers),
         cmocka_unit_test(test_options_and_report),
@@ -1304,10 +1304,16 @@ int main(void)
         cmocka_unit_test(test_infinite_origin),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_flips_by_hand),
+    };
+    const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_bench_defaults),
+    };
+    /* hundreds of random maps against the independent rasteriser (about 20 s in debug) */
+    const struct CMUnitTest slow_tests[] = {
         cmocka_unit_test(test_random_objects),
         cmocka_unit_test(test_random_tile_objects),
         cmocka_unit_test(test_random_tile_layers),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), shared_tests,
+                       TN_TEST_COUNT(shared_tests), slow_tests, TN_TEST_COUNT(slow_tests));
 }
