@@ -946,7 +946,12 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
     if (!parent) {
         const char *want = doc_root(x->want);
         if (strcmp(name, want) != 0) {
-            fail(x, TN_E_PARSE, "expected <%s>, found <%.60s>", want, name);
+            bool part = x->want == TN__TILED_MAP &&
+                        (strcmp(name, "tileset") == 0 || strcmp(name, "template") == 0);
+            fail(x, TN_E_PARSE, "expected <%s>, found <%.60s>%s", want, name,
+                 part ? " (a tileset or template is read through the map that uses it: give the "
+                        "map)"
+                      : "");
             return;
         }
         x->root = cJSON_CreateObject();

@@ -23,7 +23,7 @@ static void usage(FILE *f)
             "                     [--costs exact|10-14] [--flow optimal|steepest]\n"
             "                     [--los | --los-simple] [--ascii | --png FILE [--scale PX]]\n"
             "                     [--json] [--out FILE] [--threads N] [--bench N]\n"
-            "                     [--bench-towers N]\n\n"
+            "                     [--bench-towers N] [--collision LIST] [--cover RULE]\n\n"
             "Builds the integration field (cost from every cell to the goal cell GX,GY), the\n"
             "8-way flow and, with --los, the cells that see the goal in a straight line, then\n"
             "prints one line:\n"
@@ -50,7 +50,8 @@ static void usage(FILE *f)
             "  --bench N          time N full builds; prints 'bench builds=N median_ms=...'\n"
             "                     (wall and thread CPU time, medians and minima)\n"
             "  --bench-towers N   place and sell N 2x2 towers at seeded random places, timing\n"
-            "                     tn_field_update against full builds and checking they agree\n\n"
+            "                     tn_field_update against full builds and checking they "
+            "agree\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
             "Exit status: 0 ok, 1 --bench-towers found a difference, 2 bad arguments or a goal\n"
             "outside the map or blocked, 3 the map cannot be read or parsed, 4 an output file\n"
             "cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
@@ -63,13 +64,15 @@ typedef struct opts {
     tn_flow_rule flow;
     tn_los_mode los;
     bool ascii, json;
+    tn_load_options load;
 } opts;
 
 static int parse(int argc, char **argv, opts *o)
 {
     const char *cmd = "field";
     memset(o, 0, sizeof *o);
-    int pos = 0;
+    o->load = tn_load_options_default();
+    int pos = 0, lo;
     bool four = false, diag_set = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -130,6 +133,9 @@ static int parse(int argc, char **argv, opts *o)
             if (!tn_cli_parse_int(v, 1, 100000, &o->towers))
                 return tn_cli_usage_error(cmd, "--bench-towers takes 1..100000, not '%s'", v);
             i++;
+        } else if ((lo = tn_cli_load_option(cmd, argc, argv, &i, &o->load)) != 0) {
+            if (lo < 0)
+                return TN_EXIT_USAGE;
         } else if (a[0] == '-' && a[1] == '-') {
             return tn_cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
         } else {
@@ -433,7 +439,7 @@ int tn_cmd_field(int argc, char **argv)
     tn_map *m = NULL;
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
-    tn_status st = tn_map_load(o.map, NULL, &m, &diag);
+    tn_status st = tn_map_load(o.map, &o.load, &m, &diag);
     if (st != TN_OK) {
         char buf[1024];
         tn_diag_format(&diag, buf, sizeof buf);

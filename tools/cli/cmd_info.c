@@ -25,7 +25,7 @@ static void help(FILE *f)
             "Options:\n"
             "  --json         print one JSON object instead of text\n"
             "  --format FMT   auto (default: from the content, then the extension), movingai,\n"
-            "                 tiled or ascii\n" TN_CLI_LOAD_OPTIONS_HELP
+            "                 tiled (JSON), tmx or ascii\n" TN_CLI_LOAD_OPTIONS_HELP
             "  -h, --help     this text\n\n"
             "Exit status: 0 ok, 2 bad command line, 3 the map cannot be read or parsed (the\n"
             "message names the file, the line/column or JSON field, and the reason), 5 the map\n"
@@ -81,6 +81,8 @@ int tn_cmd_info(int argc, char **argv)
                 o.format = TN_FORMAT_TILED;
             else if (strcmp(f, "ascii") == 0)
                 o.format = TN_FORMAT_ASCII;
+            else if (strcmp(f, "tmx") == 0)
+                o.format = TN_FORMAT_TMX;
             else
                 return tn_cli_usage_error("info", "unknown format '%s'", f);
         } else if ((opt = tn_cli_load_option("info", argc, argv, &i, &o)) != 0) {

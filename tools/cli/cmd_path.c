@@ -22,7 +22,7 @@ static void usage(FILE *f)
         "                    [--heuristic manhattan|euclidean|octile|chebyshev|zero]\n"
         "                    [--weight W] [--algo astar|jps|jps+|dijkstra] [--costs exact|10-14]\n"
         "                    [--closest] [--smooth] [--json] [--ascii]\n"
-        "                    [--png FILE [--scale PX]]\n\n"
+        "                    [--png FILE [--scale PX]] [--collision LIST] [--cover RULE]\n\n"
         "Finds the cheapest path from (SX, SY) to (GX, GY); x = column, y = row, from 0.\n"
         "Prints the cells, the cost, the nodes expanded and the time; --ascii draws the map\n"
         "with the path ('#' blocked, '~' costly, '*' path, 'S' start, 'G' goal, 'o' smoothed\n"
@@ -40,7 +40,8 @@ static void usage(FILE *f)
         "  --png FILE        draw the map (its tileset art when it has any, blocked cells\n"
         "                    hatched over it) with the path, the smoothed waypoints, a ring on\n"
         "                    the start and a disc on the goal\n"
-        "  --scale PX        pixels per cell in the PNG, 1..64 (default: fit about 1024 px)\n\n"
+        "  --scale PX        pixels per cell in the PNG, 1..64 (default: fit about 1024 "
+        "px)\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
         "Exit status: 0 path found (or, with --closest, a path to the closest cell), 1 no path,\n"
         "2 bad arguments or blocked/outside cells, 3 the map cannot be read or parsed,\n"
         "4 the PNG cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
@@ -112,6 +113,8 @@ int tn_cmd_path(int argc, char **argv)
     bool json = false, ascii = false, smooth = false, moves4 = false, diag_set = false;
     const char *png = NULL;
     int64_t scale = 0;
+    tn_load_options lopts = tn_load_options_default();
+    int lo;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -160,6 +163,9 @@ int tn_cmd_path(int argc, char **argv)
             i++;
             if (!tn_cli_parse_double(v, 1.0, 1e6, &q.weight))
                 return tn_cli_usage_error(cmd, "--weight takes a number >= 1, not '%s'", v);
+        } else if ((lo = tn_cli_load_option(cmd, argc, argv, &i, &lopts)) != 0) {
+            if (lo < 0)
+                return TN_EXIT_USAGE;
         } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
             return tn_cli_usage_error(cmd, "unknown option '%s'", a);
         } else if (npos < 5) {
@@ -187,7 +193,7 @@ int tn_cmd_path(int argc, char **argv)
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
     tn_map *map = NULL;
-    tn_status st = tn_map_load(pos[0], NULL, &map, &diag);
+    tn_status st = tn_map_load(pos[0], &lopts, &map, &diag);
     if (st != TN_OK) {
         char msg[1024];
         tn_diag_format(&diag, msg, sizeof msg);

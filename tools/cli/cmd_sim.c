@@ -22,7 +22,8 @@ static void usage(FILE *f)
             "usage: tilenav sim MAP GX GY --agents N --steps S [--seed K] [--json] [--png FILE]\n"
             "       tilenav sim MAP GX GY --bench [--steps S] [--seed K] [--counts A,B,...]\n"
             "options: --scan C     at most C neighbour candidates per agent (default 48, 0 = all)\n"
-            "         --threads T  spread the step over T threads (same result bit for bit)\n\n"
+            "         --threads T  spread the step over T threads (same result bit for "
+            "bit)\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
             "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
             "runs S fixed steps of 1/60 s: flow field following (field.h, exact line of sight;\n"
             "arrive straight at the goal where the cell\n"
@@ -315,6 +316,8 @@ int tn_cmd_sim(int argc, char **argv)
     int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1;
     bool json = false, bench = false;
     const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
+    tn_load_options lopts = tn_load_options_default();
+    int lo;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (tn_cli_is_help(a)) {
@@ -345,6 +348,9 @@ int tn_cmd_sim(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--bench") == 0) {
             bench = true;
+        } else if ((lo = tn_cli_load_option(cmd, argc, argv, &i, &lopts)) != 0) {
+            if (lo < 0)
+                return TN_EXIT_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
             return tn_cli_usage_error(cmd, "unknown option '%s'", a);
         } else if (npos < 3) {
@@ -362,7 +368,7 @@ int tn_cmd_sim(int argc, char **argv)
     tn_map *m = NULL;
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
-    tn_status st = tn_map_load(pos[0], NULL, &m, &diag);
+    tn_status st = tn_map_load(pos[0], &lopts, &m, &diag);
     if (st < 0) {
         char msg[1024];
         tn_diag_format(&diag, msg, sizeof msg);
