@@ -99,13 +99,13 @@ static void shape(text *t, reader *r, int id, bool allow_gid, unsigned ntiles)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     reader r = {data, size};
-    int w = 1 + (int)(byte(&r) % 24), h = 1 + (int)(byte(&r) % 24);
+    int w = 1 + (int)(byte(&r) % 16), h = 1 + (int)(byte(&r) % 16);
     int tw = 4 + (int)(byte(&r) % 61), th = 4 + (int)(byte(&r) % 61);
-    int ttw = tw, tth = th; /* tileset tiles: maybe of another size */
+    int ttw = tw, tth = th; /* tileset tiles: maybe of another size (up to 4 cells a side) */
     if (byte(&r) & 1)
-        ttw = 4 + (int)(byte(&r) % 125);
+        ttw = 4 + (int)(byte(&r) % (unsigned)(4 * tw - 3));
     if (byte(&r) & 1)
-        tth = 4 + (int)(byte(&r) % 125);
+        tth = 4 + (int)(byte(&r) % (unsigned)(4 * th - 3));
     unsigned ntiles = 1 + byte(&r) % 3;
     tn_load_options o = tn_load_options_default();
     o.cover = (tn_cover_rule)(byte(&r) % 3);

@@ -743,7 +743,7 @@ static tn_status read_tileset(tl_ctx *c, const cJSON *ts, const char *base, int6
     tn_tileset t;
     memset(&t, 0, sizeof t);
     t.first_gid = (uint32_t)firstgid;
-    int64_t v;
+    int64_t v = 0;
     const char *s;
     tn_status st = get_int(c, ts, base, "tilecount", false, 0, 0, 1 << 28, &v);
     t.tile_count = (int32_t)v;
@@ -804,7 +804,7 @@ static tn_status read_tileset(tl_ctx *c, const cJSON *ts, const char *base, int6
         for (const cJSON *e = legacy->child; e && st == TN_OK; e = e->next) {
             char tb[TL_PATH];
             pathf(tb, sizeof tb, "%s.tileproperties.%s", base, e->string);
-            int64_t id;
+            int64_t id = 0;
             if ((st = key_id(c, e->string, tb, max_id, &id)) != TN_OK)
                 return st;
             if (!cJSON_IsObject(e))
@@ -1805,7 +1805,7 @@ static tn_status apply_template(tl_ctx *c, const cJSON *o, const char *base, cJS
     if (st != TN_OK || !rel)
         return st;
     path_key(where, base, "template");
-    const tl_template *t;
+    const tl_template *t = NULL;
     if ((st = load_template(c, rel, where, &t)) != TN_OK)
         return st;
     cJSON *m = cJSON_Duplicate(t->object, true);
@@ -1824,7 +1824,7 @@ static tn_status apply_template(tl_ctx *c, const cJSON *o, const char *base, cJS
     }
     cJSON *g = cJSON_GetObjectItemCaseSensitive(m, "gid");
     if (g && !cJSON_GetObjectItemCaseSensitive(o, "gid") && t->tileset[0]) {
-        int64_t raw;
+        int64_t raw = 0;
         char gw[TL_PATH];
         const char *saved = c->file;
         c->file = t->path;
