@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         return 0;
     }
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.format = TN_FORMAT_MOVINGAI;
     tn_map *m = NULL;
     if (tn_map_parse(text, len, "fuzz.map", &o, &m, &d) == TN_OK) {

@@ -107,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (byte(&r) & 1)
         tth = 4 + (int)(byte(&r) % (unsigned)(4 * th - 3));
     unsigned ntiles = 1 + byte(&r) % 3;
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.cover = (tn_cover_rule)(byte(&r) % 3);
     o.collision = byte(&r) & 7u;
     tn_load_report rep;

@@ -36,7 +36,7 @@ static void recount(const tn_map *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.format = FUZZ_FORMAT;
     o.max_layer_cells = 1 << 20; /* keep single runs fast; the limit path is fuzzed too */
     tn_map *m = NULL;

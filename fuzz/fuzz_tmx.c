@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_map_one(data, size);
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     static const tn__tiled_doc docs[2] = {TN__TILED_TILESET, TN__TILED_TEMPLATE};
     for (int k = 0; k < 2; k++) {
         cJSON *t = NULL;

@@ -34,6 +34,7 @@
 #define TN_COOKIE_GOAL_BOUNDS_DEF 0x47424431u
 #define TN_COOKIE_CAR 0x43415231u
 #define TN_COOKIE_MARBLES 0x4d524231u
+#define TN_COOKIE_LOAD 0x4c4f4431u
 
 /* The allocator an optional `allocator` argument stands for (NULL: malloc/free) into *out;
  * false when only one of its two functions is set. */

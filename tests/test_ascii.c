@@ -249,7 +249,7 @@ static void expect_err(const char *text, tn_status want, int line, int col, cons
 {
     tn_map *m = (tn_map *)0x1;
     tn_diag d;
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.format = TN_FORMAT_ASCII;
     tn_status st = tn_map_parse(text, strlen(text), "bad.txt", &o, &m, &d);
     char msg[1024];

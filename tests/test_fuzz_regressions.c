@@ -39,7 +39,7 @@ static void replay(const char *target, tn_format format)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         size_t len;
         char *buf = read_exact(path, &len);
-        tn_load_options o = tn_load_options_default();
+        tn_load_def o = tn_load_def_default();
         o.format = format;
         tn_map *m = NULL;
         tn_diag diag;
@@ -69,7 +69,7 @@ static void test_empty_inputs(void **state)
     for (int i = 0; i < 3; i++) {
         char *buf = malloc(1);
         assert_non_null(buf);
-        tn_load_options o = tn_load_options_default();
+        tn_load_def o = tn_load_def_default();
         o.format = formats[i];
         tn_map *m = NULL;
         tn_diag diag;

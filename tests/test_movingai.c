@@ -93,7 +93,7 @@ static void expect_map_error(const char *text, tn_status want, int line, int col
 {
     tn_map *m = (tn_map *)0x1;
     tn_diag d;
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.format = TN_FORMAT_MOVINGAI;
     tn_status st = tn_map_parse(text, strlen(text), "bad.map", &o, &m, &d);
     char msg[1024];
@@ -174,6 +174,12 @@ static void test_missing_file(void **state)
     (void)state;
     tn_map *m = NULL;
     tn_diag d;
+    tn_load_def bad = tn_load_def_default();
+    bad.internal_cookie = 0; /* not from tn_load_def_default() */
+    assert_int_equal(tn_map_parse("type octile\n", 12, "x.map", &bad, &m, &d), TN_E_INVALID_ARG);
+    assert_non_null(strstr(d.message, "tn_load_def_default"));
+    assert_int_equal(tn_map_load("x.map", &bad, &m, &d), TN_E_INVALID_ARG);
+    assert_null(m);
     assert_int_equal(tn_map_load("/nonexistent/dir/x.map", NULL, &m, &d), TN_E_IO);
     assert_non_null(strstr(d.message, "cannot open"));
     assert_string_equal(d.file, "/nonexistent/dir/x.map");

@@ -308,7 +308,7 @@ static const char *const bench_maps[] = {
     "melonjs/island-1.json",
 };
 
-static tn_map *load_opts(const char *path, const tn_load_options *o)
+static tn_map *load_opts(const char *path, const tn_load_def *o)
 {
     tn_map *m = NULL;
     tn_diag d;
@@ -343,7 +343,7 @@ static void test_bench_maps(void **state)
         ref_map *r = ref_load(path);
         /* the reference knows the property rules only: collision shapes and collision object
          * layers are checked against their own reference in test_tiled_collision.c */
-        tn_load_options props = tn_load_options_default();
+        tn_load_def props = tn_load_def_default();
         props.collision = TN_COLLIDE_PROPERTIES;
         tn_map *m = load_opts(path, &props);
         int32_t w = tn_map_width(m), h = tn_map_height(m);
@@ -699,7 +699,7 @@ static void test_external_tileset(void **state)
 /* ---- malformed input --------------------------------------------------------------------- */
 
 /* status, message fragment, and either (line, col) or a where path */
-static void expect_err_opts(const char *text, size_t len, const tn_load_options *o, tn_status want,
+static void expect_err_opts(const char *text, size_t len, const tn_load_def *o, tn_status want,
                             const char *fragment, int line, int col, const char *where)
 {
     tn_map *m = (tn_map *)0x1;
@@ -718,7 +718,7 @@ static void expect_err_opts(const char *text, size_t len, const tn_load_options 
 static void expect_err(const char *text, tn_status want, const char *fragment, int line, int col,
                        const char *where)
 {
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.format = TN_FORMAT_TILED;
     expect_err_opts(text, strlen(text), &o, want, fragment, line, col, where);
 }
@@ -804,7 +804,7 @@ static void test_malformed(void **state)
         for (size_t i = 0; i < n; i++)
             o += (size_t)snprintf(text + o, cap - o, "%s{\"type\":\"objectgroup\"}", i ? "," : "");
         o += (size_t)snprintf(text + o, cap - o, "]}");
-        tn_load_options opt = tn_load_options_default();
+        tn_load_def opt = tn_load_def_default();
         expect_err_opts(text, o, &opt, TN_E_TOO_LARGE, "more than 1024 layers", 0, 0,
                         "layers[1024]");
         free(text);
@@ -849,7 +849,7 @@ static void test_malformed(void **state)
                TN_E_PARSE, "expected a number", 0, 0, "layers[0].objects[1].x");
     /* 39 many tile layers whose total is past max_layer_cells */
     {
-        tn_load_options opt = tn_load_options_default();
+        tn_load_def opt = tn_load_def_default();
         opt.max_layer_cells = 7;
         const char *t = HEAD "\"layers\":[{\"type\":\"tilelayer\",\"data\":[0,0,0,0]},"
                              "{\"type\":\"tilelayer\",\"data\":[0,0,0,0]}]}";
@@ -900,7 +900,7 @@ static void test_no_overallocation(void **state)
                  "\"layers\":[{\"type\":\"tilelayer\",%s\"data\":%s}]}",
                  bombs[i][0], bombs[i][1]);
         counter c = {0, 0};
-        tn_load_options o = tn_load_options_default();
+        tn_load_def o = tn_load_def_default();
         o.allocator = (tn_allocator){count_alloc, count_free, &c};
         expect_err_opts(text, strlen(text), &o, TN_E_PARSE, frag[i], 0, 0, "layers[0].data");
         assert_true(c.peak < 65536);
@@ -909,7 +909,7 @@ static void test_no_overallocation(void **state)
     /* the same allocator on a real map: everything is returned */
     char path[1024];
     counter c = {0, 0};
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.allocator = (tn_allocator){count_alloc, count_free, &c};
     tn_map *m = NULL;
     tn_diag d;
@@ -929,7 +929,7 @@ static void test_nesting_bomb(void **state)
     char *text = malloc(n);
     memset(text, '[', n);
     text[0] = '{';
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.format = TN_FORMAT_TILED;
     expect_err_opts(text, n, &o, TN_E_TOO_LARGE, "nesting deeper than 64", 1, 65, NULL);
     free(text);

@@ -405,7 +405,7 @@ static void rand_tile(tn_test_rng *r, int iw, int ih, rtile *t)
 
 /* ---- loading -------------------------------------------------------------------------------- */
 
-static tn_map *parse(const char *text, const tn_load_options *o, const char *name)
+static tn_map *parse(const char *text, const tn_load_def *o, const char *name)
 {
     tn_map *m = NULL;
     tn_diag d;
@@ -487,7 +487,7 @@ static void test_random_objects(void **state)
             sbf(&b, "}");
         }
         sbf(&b, "]}]}");
-        tn_load_options o = tn_load_options_default();
+        tn_load_def o = tn_load_def_default();
         tn_load_report rep;
         o.cover = rule;
         o.report = &rep;
@@ -564,7 +564,7 @@ static void test_random_tile_objects(void **state)
                 k ? "," : "", k + 1, 4u | flags, pl[k].x, pl[k].y, pl[k].w, pl[k].h, pl[k].rot);
         }
         sbf(&b, "]}]}");
-        tn_load_options o = tn_load_options_default();
+        tn_load_def o = tn_load_def_default();
         tn_load_report rep;
         o.cover = rule;
         o.report = &rep;
@@ -660,7 +660,7 @@ static void test_random_tile_layers(void **state)
         for (int i = 0; i < w * h; i++)
             sbf(&b, "%s%u", i ? "," : "", g[i]);
         sbf(&b, "]}]}");
-        tn_load_options o = tn_load_options_default();
+        tn_load_def o = tn_load_def_default();
         tn_load_report rep;
         o.cover = rule;
         o.report = &rep;
@@ -716,7 +716,7 @@ static void test_random_tile_layers(void **state)
 
 /* A 6 x 4 map of 32 x 32 tiles with one object layer `layer` (JSON fields, no braces)
  * holding `objects` (a JSON array's contents). */
-static tn_map *one_layer(const char *layer, const char *objects, const tn_load_options *o)
+static tn_map *one_layer(const char *layer, const char *objects, const tn_load_def *o)
 {
     sb b = {0};
     map_head(&b, 6, 4, 32, 32);
@@ -738,7 +738,7 @@ static void expect_rows(const tn_map *m, const char *const *rows)
 static void test_shapes_by_hand(void **state)
 {
     (void)state;
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     const char *L = "\"name\":\"collision\"";
     /* rectangle, half-open: x in [16, 80) covers the centres 16 and 48, not 80 */
     tn_map *m = one_layer(L, "{\"x\":16,\"y\":16,\"width\":64,\"height\":48}", &o);
@@ -799,7 +799,7 @@ static void test_shapes_by_hand(void **state)
 static void test_markers(void **state)
 {
     (void)state;
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     tn_load_report rep;
     o.report = &rep;
     const char *obj = "{\"x\":0,\"y\":0,\"width\":32,\"height\":32}";
@@ -850,7 +850,7 @@ static void test_markers(void **state)
         tn_map_destroy(m);
     }
     /* inside a hidden group: found, and the object layer keeps its group name */
-    o = tn_load_options_default();
+    o = tn_load_def_default();
     o.report = &rep;
     sb b = {0};
     map_head(&b, 3, 3, 16, 16);
@@ -899,7 +899,7 @@ static void test_options_and_report(void **state)
         {0, 0, 0, 0, 0, 0, 0, {"....", "...."}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tn_load_options o = tn_load_options_default();
+        tn_load_def o = tn_load_def_default();
         tn_load_report rep;
         memset(&rep, 0x55, sizeof rep);
         o.collision = cases[i].bits;
@@ -971,7 +971,7 @@ static void test_old_style_tileset(void **state)
         "\"tilepropertytypes\":{\"0\":{\"solid\":\"bool\"}}}],"
         "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":3,\"height\":1,"
         "\"data\":[1,3,4]}]}";
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     tn_load_report rep;
     o.report = &rep;
     tn_map *m = parse(text, &o, "old.json");
@@ -1007,7 +1007,7 @@ static void write_file(const char *dir, const char *name, const char *text)
     fclose(f);
 }
 
-static tn_status load_file(const char *dir, const char *name, const tn_load_options *o, tn_map **m,
+static tn_status load_file(const char *dir, const char *name, const tn_load_def *o, tn_map **m,
                            tn_diag *d)
 {
     char p[1024];
@@ -1062,7 +1062,7 @@ static void test_files(void **state)
              "{\"id\":3,\"template\":\"wall.tj\",\"x\":96,\"y\":32}]}]}",
              head);
     write_file(dir, "map.tmj", text);
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     tn_load_report rep;
     o.report = &rep;
     tn_map *m = NULL;
@@ -1162,7 +1162,7 @@ static void test_infinite_origin(void **state)
 
 /* ---- bad input ------------------------------------------------------------------------------ */
 
-static void expect_bad(const char *text, const tn_load_options *o, tn_status want,
+static void expect_bad(const char *text, const tn_load_def *o, tn_status want,
                        const char *where, const char *fragment)
 {
     tn_map *m = NULL;
@@ -1178,7 +1178,7 @@ static void expect_bad(const char *text, const tn_load_options *o, tn_status wan
 static void test_bad_input(void **state)
 {
     (void)state;
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     /* map-sized shapes of 400 cell tests each: the 11th passes 4 x max_layer_cells = 4000 */
     o.max_layer_cells = 1000;
     sb b = {0};
@@ -1199,7 +1199,7 @@ static void test_bad_input(void **state)
     assert_int_equal(tn_map_passable_count(m), 0);
     tn_map_destroy(m);
     free(b.s);
-    o = tn_load_options_default();
+    o = tn_load_def_default();
 #define H "{\"width\":2,\"height\":2,\"tilewidth\":8,\"tileheight\":8,"
     expect_bad(H "\"layers\":[],\"tilesets\":[{\"firstgid\":1,\"tiles\":[{\"id\":0,"
                  "\"objectgroup\":[]}]}]}",
@@ -1241,7 +1241,7 @@ static void test_bench_defaults(void **state)
         char rel[512], path[1024];
         snprintf(rel, sizeof rel, "bench/tiled/%s", maps[i]);
         tn_test_shared(path, sizeof path, rel);
-        tn_load_options po = tn_load_options_default(), o = tn_load_options_default();
+        tn_load_def po = tn_load_def_default(), o = tn_load_def_default();
         tn_load_report rep;
         po.collision = TN_COLLIDE_PROPERTIES;
         o.report = &rep;

@@ -251,7 +251,7 @@ static void csv_to_arrays(cJSON *j)
 
 static cJSON *xml_tree(const char *text, tn__tiled_doc doc)
 {
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     cJSON *t = NULL;
     tn_diag d;
     memset(&d, 0, sizeof d);
@@ -676,7 +676,7 @@ static void test_template(void **state)
               "{\"type\":\"template\",\"object\":{\"x\":1,\"y\":2,\"width\":3,\"height\":4,"
               "\"ellipse\":true}}");
     /* a document of the wrong kind */
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     cJSON *t = NULL;
     tn_diag d;
     const char *ts = "<tileset name=\"x\"/>";
@@ -1106,7 +1106,7 @@ static void test_bad_corpus(void **state)
         tn_map *m = NULL;
         tn_diag d;
         memset(&d, 0, sizeof d);
-        tn_load_options o = tn_load_options_default();
+        tn_load_def o = tn_load_def_default();
         o.format = TN_FORMAT_TMX; /* the empty file has no content to detect */
         tn_status st = tn_map_load(path, &o, &m, &d);
         char msg[1024];
@@ -1176,7 +1176,7 @@ static void test_positions(void **state)
     snprintf(buf, sizeof buf, "%s <layer>\n</map>", head);
     expect_error(buf, TN_E_PARSE, 3, 3, "mismatched tag");
     /* limits: elements and attributes against max_json_values, text against max_file_bytes */
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.max_json_values = 40;
     sb x = {0};
     sbf(&x, "%s<objectgroup>", head);
@@ -1203,7 +1203,7 @@ static void test_positions(void **state)
         "%s<layer width=\"3\" height=\"2\"><data encoding=\"csv\">1,2,3,4,5,        6"
         "</data></layer></map>",
         head);
-    o = tn_load_options_default();
+    o = tn_load_def_default();
     o.max_file_bytes = 16;
     assert_int_equal(tn_map_parse(x.s, x.n, "t.tmx", &o, &m, &d), TN_E_TOO_LARGE);
     assert_non_null(strstr(d.message, "max_file_bytes"));
@@ -1297,7 +1297,7 @@ static void test_allocator(void **state)
     /* the 16384 x 16384 two-layer bomb of the bad corpus: refused with little memory taken */
     char *bomb = data_text("tmx-bad/huge-layers.tmx");
     counter c = {0, 0, 0, 0};
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     o.allocator = (tn_allocator){count_alloc, count_free, &c};
     tn_map *m = NULL;
     tn_diag d;

@@ -47,15 +47,15 @@ typedef enum tn_format {
 /// "movingai", "tiled", "ascii", "tmx" or "auto".
 TN_API const char *tn_format_name(tn_format format);
 
-/// Tiled's collision conventions, as bits of tn_load_options.collision (docs/formats.md has the
+/// Tiled's collision conventions, as bits of tn_load_def.collision (docs/formats.md has the
 /// exact rules). Each one can only block cells; none makes a blocked cell passable.
 typedef enum tn_collision_flags {
     /// Per-tile properties (`collides`, `solid`, `passable: false`, a `cost`...): terrain entries.
     TN_COLLIDE_PROPERTIES = 1u << 0,
     /// Shapes drawn on tiles in Tiled's collision editor (the tileset's per-tile objectgroup):
-    /// a tile whose shapes cover a cell by tn_load_options.cover blocks it.
+    /// a tile whose shapes cover a cell by tn_load_def.cover blocks it.
     TN_COLLIDE_TILE_SHAPES = 1u << 1,
-    /// Object layers marked as collision (tn_load_options.collision_layers): their rectangles,
+    /// Object layers marked as collision (tn_load_def.collision_layers): their rectangles,
     /// ellipses, polygons and polylines (and tile objects' shapes) block the cells they cover.
     TN_COLLIDE_OBJECT_LAYERS = 1u << 2,
     TN_COLLIDE_ALL = 7u,
@@ -69,7 +69,7 @@ typedef enum tn_cover_rule {
 } tn_cover_rule;
 
 /// What the loader read, per collision convention: filled by the Tiled loaders (JSON and TMX)
-/// when tn_load_options.report is set; zeroed first, so a failed load leaves zeros. A cell may
+/// when tn_load_def.report is set; zeroed first, so a failed load leaves zeros. A cell may
 /// count under several conventions; a convention switched off counts nothing.
 typedef struct tn_load_report {
     int32_t cells_blocked;            ///< impassable cells of the loaded map, all causes
@@ -90,8 +90,9 @@ typedef struct tn_load_report {
 /// The gid the loader writes into TN_COLLISION_LAYER; its terrain entry blocks.
 #define TN_COLLISION_GID ((uint32_t)TN_MAX_TERRAIN_GID - 1u)
 
-/// Options for tn_map_load(). Get them from tn_load_options_default().
-typedef struct tn_load_options {
+/// How tn_map_load() / tn_map_parse() read a map. Get one from tn_load_def_default() and change
+/// the fields; a NULL definition means the defaults.
+typedef struct tn_load_def {
     tn_format format;       ///< default TN_FORMAT_AUTO
     tn_allocator allocator; ///< for the map; zeroed = malloc/free
     size_t max_file_bytes;  ///< files larger than this are refused (default 256 MiB)
@@ -114,13 +115,14 @@ typedef struct tn_load_options {
     const char *collision_layers;
     /// Optional: filled with what the loader read (may be NULL).
     tn_load_report *report;
-} tn_load_options;
+    uint32_t internal_cookie; ///< set by tn_load_def_default(); do not touch
+} tn_load_def;
 
 /// Deepest nesting of JSON arrays/objects accepted in a Tiled file (a map needs about 8 plus
 /// 2 per group level).
 #define TN_MAX_JSON_DEPTH 64
 
-TN_API tn_load_options tn_load_options_default(void);
+TN_API tn_load_def tn_load_def_default(void);
 
 /// Load a map file. `opts` and `diag` may be NULL. On failure `*out` is NULL.
 /// Tiled maps: one layer per tile or object layer (groups flattened as "group/child", image
@@ -128,14 +130,14 @@ TN_API tn_load_options tn_load_options_default(void);
 /// layers rasterised into TN_COLLISION_LAYER, objects (templates applied) and tilesets
 /// recorded; an infinite map spans its chunks and gets an object "origin" of type
 /// "tilenav:origin".
-TN_API TN_NODISCARD tn_status tn_map_load(const char *path, const tn_load_options *opts,
+TN_API TN_NODISCARD tn_status tn_map_load(const char *path, const tn_load_def *opts,
                                           tn_map **out, tn_diag *diag);
 
 /// Parse a map from memory. `name` is used in messages and, for Tiled maps, to resolve
 /// external tilesets relative to its folder (may be NULL: then they are looked up relative to
 /// the current directory).
 TN_API TN_NODISCARD tn_status tn_map_parse(const char *data, size_t len, const char *name,
-                                           const tn_load_options *opts, tn_map **out,
+                                           const tn_load_def *opts, tn_map **out,
                                            tn_diag *diag);
 
 /// The format of a buffer: from its content, then from the name's extension.

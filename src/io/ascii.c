@@ -31,7 +31,7 @@ typedef struct as_legend {
 typedef struct as_ctx {
     const char *name;
     tn_diag *diag;
-    const tn_load_options *o;
+    const tn_load_def *o;
     const char *p, *end;
     int32_t line;
     const char *tok[AS_MAX_TOK];
@@ -420,7 +420,7 @@ static tn_status parse_body(as_ctx *c)
 }
 
 tn_status tn__parse_ascii(const char *data, size_t len, const char *name,
-                          const tn_load_options *opts, tn_map **out, tn_diag *diag)
+                          const tn_load_def *opts, tn_map **out, tn_diag *diag)
 {
     *out = NULL;
     as_ctx *c = tn__calloc(&opts->allocator, sizeof *c);

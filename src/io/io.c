@@ -53,9 +53,9 @@ const char *tn_format_name(tn_format f)
     return "unknown";
 }
 
-tn_load_options tn_load_options_default(void)
+tn_load_def tn_load_def_default(void)
 {
-    tn_load_options o;
+    tn_load_def o;
     memset(&o, 0, sizeof o);
     o.format = TN_FORMAT_AUTO;
     o.max_file_bytes = (size_t)256 << 20;
@@ -67,6 +67,7 @@ tn_load_options tn_load_options_default(void)
     o.cover = TN_COVER_CENTER;
     o.collision_layers =
         "collision,collisions,collider,colliders,walls,wall,solid,obstacles,blocked";
+    o.internal_cookie = TN_COOKIE_LOAD;
     return o;
 }
 
@@ -192,7 +193,7 @@ tn_format tn_map_detect_format(const char *name, const char *data, size_t len)
     return TN_FORMAT_AUTO;
 }
 
-tn_status tn_map_parse(const char *data, size_t len, const char *name, const tn_load_options *opts,
+tn_status tn_map_parse(const char *data, size_t len, const char *name, const tn_load_def *opts,
                        tn_map **out, tn_diag *diag)
 {
     if (!out)
@@ -200,7 +201,10 @@ tn_status tn_map_parse(const char *data, size_t len, const char *name, const tn_
     *out = NULL;
     if (!data)
         return tn__diag(diag, TN_E_INVALID_ARG, name, 0, 0, NULL, "no data");
-    tn_load_options o = opts ? *opts : tn_load_options_default();
+    tn_load_def o = opts ? *opts : tn_load_def_default();
+    if (o.internal_cookie != TN_COOKIE_LOAD)
+        return tn__diag(diag, TN_E_INVALID_ARG, name, 0, 0, NULL,
+                        "the load definition does not come from tn_load_def_default()");
     if (o.tile_width < 1 || o.tile_height < 1)
         return tn__diag(diag, TN_E_INVALID_ARG, name, 0, 0, NULL, "tile size must be >= 1");
     tn_format f = o.format;
@@ -218,14 +222,17 @@ tn_status tn_map_parse(const char *data, size_t len, const char *name, const tn_
                     "tilenav ASCII)");
 }
 
-tn_status tn_map_load(const char *path, const tn_load_options *opts, tn_map **out, tn_diag *diag)
+tn_status tn_map_load(const char *path, const tn_load_def *opts, tn_map **out, tn_diag *diag)
 {
     if (!out)
         return TN_E_INVALID_ARG;
     *out = NULL;
     if (!path)
         return TN_E_INVALID_ARG;
-    tn_load_options o = opts ? *opts : tn_load_options_default();
+    tn_load_def o = opts ? *opts : tn_load_def_default();
+    if (o.internal_cookie != TN_COOKIE_LOAD)
+        return tn__diag(diag, TN_E_INVALID_ARG, path, 0, 0, NULL,
+                        "the load definition does not come from tn_load_def_default()");
     char *data;
     size_t len;
     tn_status st = tn_file_read(path, o.max_file_bytes, NULL, &data, &len, diag);

@@ -10,13 +10,13 @@ tn_status tn__diag(tn_diag *diag, tn_status st, const char *file, int32_t line, 
                    const char *where, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 tn_status tn__parse_movingai(const char *data, size_t len, const char *name,
-                             const tn_load_options *opts, tn_map **out, tn_diag *diag);
+                             const tn_load_def *opts, tn_map **out, tn_diag *diag);
 tn_status tn__parse_tiled(const char *data, size_t len, const char *name,
-                          const tn_load_options *opts, tn_map **out, tn_diag *diag);
-tn_status tn__parse_tmx(const char *data, size_t len, const char *name, const tn_load_options *opts,
+                          const tn_load_def *opts, tn_map **out, tn_diag *diag);
+tn_status tn__parse_tmx(const char *data, size_t len, const char *name, const tn_load_def *opts,
                         tn_map **out, tn_diag *diag);
 tn_status tn__parse_ascii(const char *data, size_t len, const char *name,
-                          const tn_load_options *opts, tn_map **out, tn_diag *diag);
+                          const tn_load_def *opts, tn_map **out, tn_diag *diag);
 
 /* ---- Tiled's document model, shared by the JSON and the XML readers ----
  * Every Tiled document (map, tileset, template) is read as the cJSON tree of Tiled's JSON
@@ -33,10 +33,10 @@ typedef enum tn__tiled_doc {
 /* Parse Tiled XML (TMX/TSX/TX) text into that tree (tmx.c). `want` is the document kind the
  * root element must be. On failure *out is NULL and diag names the line and column. */
 tn_status tn__tmx_to_json(const char *data, size_t len, const char *name, tn__tiled_doc want,
-                          const tn_load_options *opts, struct cJSON **out, tn_diag *diag);
+                          const tn_load_def *opts, struct cJSON **out, tn_diag *diag);
 /* Build a map from a Tiled map tree (tiled.c); `name` resolves external tilesets/templates. */
 tn_status tn__tiled_from_tree(const struct cJSON *root, const char *name,
-                              const tn_load_options *opts, tn_map **out, tn_diag *diag);
+                              const tn_load_def *opts, tn_map **out, tn_diag *diag);
 
 /* ---- byte decoders (decode.c); `msg` receives the reason on failure ---- */
 /* Validate base64 text (whitespace allowed) and compute its decoded length. */

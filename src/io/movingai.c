@@ -84,7 +84,7 @@ static int letter_kind(char c) /* 1 passable, 0 blocked, -1 unknown */
 }
 
 tn_status tn__parse_movingai(const char *data, size_t len, const char *name,
-                             const tn_load_options *o, tn_map **out, tn_diag *diag)
+                             const tn_load_def *o, tn_map **out, tn_diag *diag)
 {
     line_reader r = {data, data + len, 0};
     const char *s;

@@ -76,7 +76,7 @@ typedef struct tl_template {
 } tl_template;
 
 typedef struct tl_ctx {
-    const tn_load_options *o;
+    const tn_load_def *o;
     const tn_allocator *a;
     tn_diag *diag;
     const char *file; /* the file being read: the map or an external tileset */
@@ -2069,7 +2069,7 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
     return TN_OK;
 }
 
-static void ctx_init(tl_ctx *c, const char *name, const tn_load_options *opts, tn_diag *diag)
+static void ctx_init(tl_ctx *c, const char *name, const tn_load_def *opts, tn_diag *diag)
 {
     memset(c, 0, sizeof *c);
     c->o = opts;
@@ -2099,7 +2099,7 @@ static void ctx_free(tl_ctx *c)
     tn__free(c->a, c->templates, c->cap_templates * sizeof(tl_template));
 }
 
-tn_status tn__tiled_from_tree(const cJSON *root, const char *name, const tn_load_options *opts,
+tn_status tn__tiled_from_tree(const cJSON *root, const char *name, const tn_load_def *opts,
                               tn_map **out, tn_diag *diag)
 {
     *out = NULL;
@@ -2111,7 +2111,7 @@ tn_status tn__tiled_from_tree(const cJSON *root, const char *name, const tn_load
 }
 
 tn_status tn__parse_tiled(const char *data, size_t len, const char *name,
-                          const tn_load_options *opts, tn_map **out, tn_diag *diag)
+                          const tn_load_def *opts, tn_map **out, tn_diag *diag)
 {
     *out = NULL;
     tl_ctx c;

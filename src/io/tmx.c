@@ -66,7 +66,7 @@ typedef struct tx_frame {
 
 typedef struct tx {
     XML_Parser p;
-    const tn_load_options *o;
+    const tn_load_def *o;
     const char *file;
     tn_diag *diag;
     tn_status st;
@@ -1220,7 +1220,7 @@ static int XMLCALL on_external(XML_Parser p, const XML_Char *context, const XML_
 }
 
 tn_status tn__tmx_to_json(const char *data, size_t len, const char *name, tn__tiled_doc want,
-                          const tn_load_options *opts, cJSON **out, tn_diag *diag)
+                          const tn_load_def *opts, cJSON **out, tn_diag *diag)
 {
     *out = NULL;
     tx x;
@@ -1288,7 +1288,7 @@ tn_status tn__tmx_to_json(const char *data, size_t len, const char *name, tn__ti
     return TN_OK;
 }
 
-tn_status tn__parse_tmx(const char *data, size_t len, const char *name, const tn_load_options *opts,
+tn_status tn__parse_tmx(const char *data, size_t len, const char *name, const tn_load_def *opts,
                         tn_map **out, tn_diag *diag)
 {
     *out = NULL;

@@ -12,7 +12,7 @@ int main()
     if (tn_map_create(&def, &map) != TN_OK)
         return 1;
     int ok = tn_map_width(map) == 4 && tn_gid_id(0x80000005u) == 5u &&
-             tn_load_options_default().format == TN_FORMAT_AUTO;
+             tn_load_def_default().format == TN_FORMAT_AUTO;
     tn_map_destroy(map);
     return ok ? 0 : 1;
 }

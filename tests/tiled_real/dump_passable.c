@@ -9,7 +9,7 @@
  *                            bits kept)
  *   H rows of '.' (passable) and '#' (blocked)
  *
- * The map is loaded with tn_load_options_default() plus a report. Exit status: 0, 2 for a bad
+ * The map is loaded with tn_load_def_default() plus a report. Exit status: 0, 2 for a bad
  * command line, 3 when the load fails (the tn_diag on stderr), 4 when memory runs out. */
 #include "tilenav/io.h"
 
@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     tn_load_report report;
     /* -1 everywhere: a loader that does not fill the report leaves it so */
     memset(&report, 0xff, sizeof report);
-    tn_load_options opts = tn_load_options_default();
+    tn_load_def opts = tn_load_def_default();
     opts.report = &report;
     tn_map *map = NULL;
     tn_diag diag;

@@ -84,7 +84,7 @@ bool tn_cli_parse_costs(const char *s, tn_step_costs *out)
     return true;
 }
 
-int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_options *o)
+int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_def *o)
 {
     const char *opt = argv[*i];
     bool collision = strcmp(opt, "--collision") == 0;

@@ -47,7 +47,7 @@ bool tn_cli_parse_costs(const char *s, tn_step_costs *out);
  * (comma-separated properties, shapes, objects; or all, none) into o->collision and
  * `--cover center|any|half` into o->cover. Returns 1 when argv[*i] is one of them (its value
  * consumed, *i advanced), 0 when it is not, -1 after printing a usage error. */
-int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_options *o);
+int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_def *o);
 /* The --help lines of those two options. */
 #define TN_CLI_LOAD_OPTIONS_HELP                                                                   \
     "  --collision LIST  which Tiled collision conventions block cells: a comma-separated\n"       \

@@ -64,14 +64,14 @@ typedef struct opts {
     tn_flow_rule flow;
     tn_los_mode los;
     bool ascii, json;
-    tn_load_options load;
+    tn_load_def load;
 } opts;
 
 static int parse(int argc, char **argv, opts *o)
 {
     const char *cmd = "field";
     memset(o, 0, sizeof *o);
-    o->load = tn_load_options_default();
+    o->load = tn_load_def_default();
     int pos = 0, lo;
     bool four = false, diag_set = false;
     for (int i = 1; i < argc; i++) {

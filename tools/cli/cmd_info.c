@@ -58,7 +58,7 @@ int tn_cmd_info(int argc, char **argv)
 {
     const char *path = NULL;
     bool json = false;
-    tn_load_options o = tn_load_options_default();
+    tn_load_def o = tn_load_def_default();
     tn_load_report rep;
     memset(&rep, 0, sizeof rep);
     o.report = &rep;

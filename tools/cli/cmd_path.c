@@ -113,7 +113,7 @@ int tn_cmd_path(int argc, char **argv)
     bool json = false, ascii = false, smooth = false, moves4 = false, diag_set = false;
     const char *png = NULL;
     int64_t scale = 0;
-    tn_load_options lopts = tn_load_options_default();
+    tn_load_def lopts = tn_load_def_default();
     int lo;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

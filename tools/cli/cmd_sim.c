@@ -316,7 +316,7 @@ int tn_cmd_sim(int argc, char **argv)
     int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1;
     bool json = false, bench = false;
     const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
-    tn_load_options lopts = tn_load_options_default();
+    tn_load_def lopts = tn_load_def_default();
     int lo;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
