@@ -130,15 +130,14 @@ TN_API tn_load_def tn_load_def_default(void);
 /// layers rasterised into TN_COLLISION_LAYER, objects (templates applied) and tilesets
 /// recorded; an infinite map spans its chunks and gets an object "origin" of type
 /// "tilenav:origin".
-TN_API TN_NODISCARD tn_status tn_map_load(const char *path, const tn_load_def *opts,
-                                          tn_map **out, tn_diag *diag);
+TN_API TN_NODISCARD tn_status tn_map_load(const char *path, const tn_load_def *opts, tn_map **out,
+                                          tn_diag *diag);
 
 /// Parse a map from memory. `name` is used in messages and, for Tiled maps, to resolve
 /// external tilesets relative to its folder (may be NULL: then they are looked up relative to
 /// the current directory).
 TN_API TN_NODISCARD tn_status tn_map_parse(const char *data, size_t len, const char *name,
-                                           const tn_load_def *opts, tn_map **out,
-                                           tn_diag *diag);
+                                           const tn_load_def *opts, tn_map **out, tn_diag *diag);
 
 /// The format of a buffer: from its content, then from the name's extension.
 TN_API tn_format tn_map_detect_format(const char *name, const char *data, size_t len);
@@ -168,13 +167,6 @@ TN_API const tn_scenario *tn_scenarios_at(const tn_scenarios *scen, int32_t inde
 /// (|len - opt| <= 1e-4*opt + 1e-3 + 0.5*10^-decimals)?
 TN_API bool tn_scenario_matches(const tn_scenario *scen, double length);
 /// @}
-
-/// Read a whole file (at most `max_bytes`) into a NUL-terminated buffer from `allocator`;
-/// free it with tn_file_free(). Used by the loaders; handy for tools.
-TN_API TN_NODISCARD tn_status tn_file_read(const char *path, size_t max_bytes,
-                                           const tn_allocator *allocator, char **out, size_t *len,
-                                           tn_diag *diag);
-TN_API void tn_file_free(const tn_allocator *allocator, char *data, size_t len);
 
 #ifdef __cplusplus
 }

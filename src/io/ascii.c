@@ -419,8 +419,8 @@ static tn_status parse_body(as_ctx *c)
     return st;
 }
 
-tn_status tn__parse_ascii(const char *data, size_t len, const char *name,
-                          const tn_load_def *opts, tn_map **out, tn_diag *diag)
+tn_status tn__parse_ascii(const char *data, size_t len, const char *name, const tn_load_def *opts,
+                          tn_map **out, tn_diag *diag)
 {
     *out = NULL;
     as_ctx *c = tn__calloc(&opts->allocator, sizeof *c);

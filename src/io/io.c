@@ -71,8 +71,8 @@ tn_load_def tn_load_def_default(void)
     return o;
 }
 
-tn_status tn_file_read(const char *path, size_t max_bytes, const tn_allocator *a, char **out,
-                       size_t *len, tn_diag *diag)
+tn_status tn__file_read(const char *path, size_t max_bytes, const tn_allocator *a, char **out,
+                        size_t *len, tn_diag *diag)
 {
     if (!out || !len)
         return TN_E_INVALID_ARG;
@@ -135,7 +135,7 @@ tn_status tn_file_read(const char *path, size_t max_bytes, const tn_allocator *a
     *out = buf;
     *len = n;
     /* The allocation size is needed to free; keep it recoverable: cap is n+1 rounded up. To keep
-     * tn_file_free simple, reallocate to exactly n+1 when a custom allocator is in use. */
+     * tn__file_free simple, reallocate to exactly n+1 when a custom allocator is in use. */
     if (a && a->alloc && cap != n + 1) {
         char *exact = tn__alloc(a, n + 1);
         if (!exact) {
@@ -151,7 +151,7 @@ tn_status tn_file_read(const char *path, size_t max_bytes, const tn_allocator *a
     return TN_OK;
 }
 
-void tn_file_free(const tn_allocator *a, char *data, size_t len)
+void tn__file_free(const tn_allocator *a, char *data, size_t len)
 {
     tn__free(a, data, len + 1);
 }
@@ -235,10 +235,10 @@ tn_status tn_map_load(const char *path, const tn_load_def *opts, tn_map **out, t
                         "the load definition does not come from tn_load_def_default()");
     char *data;
     size_t len;
-    tn_status st = tn_file_read(path, o.max_file_bytes, NULL, &data, &len, diag);
+    tn_status st = tn__file_read(path, o.max_file_bytes, NULL, &data, &len, diag);
     if (st != TN_OK)
         return st;
     st = tn_map_parse(data, len, path, &o, out, diag);
-    tn_file_free(NULL, data, len);
+    tn__file_free(NULL, data, len);
     return st;
 }

@@ -11,12 +11,12 @@ tn_status tn__diag(tn_diag *diag, tn_status st, const char *file, int32_t line, 
 
 tn_status tn__parse_movingai(const char *data, size_t len, const char *name,
                              const tn_load_def *opts, tn_map **out, tn_diag *diag);
-tn_status tn__parse_tiled(const char *data, size_t len, const char *name,
-                          const tn_load_def *opts, tn_map **out, tn_diag *diag);
+tn_status tn__parse_tiled(const char *data, size_t len, const char *name, const tn_load_def *opts,
+                          tn_map **out, tn_diag *diag);
 tn_status tn__parse_tmx(const char *data, size_t len, const char *name, const tn_load_def *opts,
                         tn_map **out, tn_diag *diag);
-tn_status tn__parse_ascii(const char *data, size_t len, const char *name,
-                          const tn_load_def *opts, tn_map **out, tn_diag *diag);
+tn_status tn__parse_ascii(const char *data, size_t len, const char *name, const tn_load_def *opts,
+                          tn_map **out, tn_diag *diag);
 
 /* ---- Tiled's document model, shared by the JSON and the XML readers ----
  * Every Tiled document (map, tileset, template) is read as the cJSON tree of Tiled's JSON
@@ -35,8 +35,14 @@ typedef enum tn__tiled_doc {
 tn_status tn__tmx_to_json(const char *data, size_t len, const char *name, tn__tiled_doc want,
                           const tn_load_def *opts, struct cJSON **out, tn_diag *diag);
 /* Build a map from a Tiled map tree (tiled.c); `name` resolves external tilesets/templates. */
-tn_status tn__tiled_from_tree(const struct cJSON *root, const char *name,
-                              const tn_load_def *opts, tn_map **out, tn_diag *diag);
+tn_status tn__tiled_from_tree(const struct cJSON *root, const char *name, const tn_load_def *opts,
+                              tn_map **out, tn_diag *diag);
+
+/* Read a whole file (at most `max_bytes`) into a NUL-terminated buffer from `allocator` (NULL:
+ * malloc/free); free it with tn__file_free(). A directory is "cannot read: Is a directory". */
+tn_status tn__file_read(const char *path, size_t max_bytes, const tn_allocator *allocator,
+                        char **out, size_t *len, tn_diag *diag);
+void tn__file_free(const tn_allocator *allocator, char *data, size_t len);
 
 /* ---- byte decoders (decode.c); `msg` receives the reason on failure ---- */
 /* Validate base64 text (whitespace allowed) and compute its decoded length. */

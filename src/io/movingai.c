@@ -83,8 +83,8 @@ static int letter_kind(char c) /* 1 passable, 0 blocked, -1 unknown */
     }
 }
 
-tn_status tn__parse_movingai(const char *data, size_t len, const char *name,
-                             const tn_load_def *o, tn_map **out, tn_diag *diag)
+tn_status tn__parse_movingai(const char *data, size_t len, const char *name, const tn_load_def *o,
+                             tn_map **out, tn_diag *diag)
 {
     line_reader r = {data, data + len, 0};
     const char *s;
@@ -395,10 +395,10 @@ tn_status tn_scenarios_load(const char *path, const tn_allocator *alloc, tn_scen
     *out = NULL;
     char *data;
     size_t len;
-    tn_status st = tn_file_read(path, (size_t)256 << 20, NULL, &data, &len, diag);
+    tn_status st = tn__file_read(path, (size_t)256 << 20, NULL, &data, &len, diag);
     if (st != TN_OK)
         return st;
     st = tn_scenarios_parse(data, len, path, alloc, out, diag);
-    tn_file_free(NULL, data, len);
+    tn__file_free(NULL, data, len);
     return st;
 }

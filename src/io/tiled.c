@@ -918,7 +918,7 @@ static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
         char *text = NULL;
         size_t len = 0;
         tn_diag sub;
-        st = tn_file_read(path, c->o->max_file_bytes, NULL, &text, &len, &sub);
+        st = tn__file_read(path, c->o->max_file_bytes, NULL, &text, &len, &sub);
         if (st != TN_OK)
             return err(c, st, where, "external tileset '%s' (from \"%s\"): %s", path, src,
                        sub.message);
@@ -929,7 +929,7 @@ static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
             st = tn__tmx_to_json(text, len, path, TN__TILED_TILESET, c->o, &tj, c->diag);
         else
             st = parse_json(c, text, len, &tj);
-        tn_file_free(NULL, text, len);
+        tn__file_free(NULL, text, len);
         if (st == TN_OK) {
             char tdir[TL_FILE];
             dir_of(path, tdir, sizeof tdir);
@@ -1732,13 +1732,13 @@ static tn_status load_template(tl_ctx *c, const char *rel, const char *where,
     char *text = NULL;
     size_t len = 0;
     tn_diag sub;
-    st = tn_file_read(path, c->o->max_file_bytes, NULL, &text, &len, &sub);
+    st = tn__file_read(path, c->o->max_file_bytes, NULL, &text, &len, &sub);
     if (st != TN_OK)
         return err(c, st, where, "template '%s' (from \"%s\"): %s", path, rel, sub.message);
     void *p = c->templates;
     st = grow(c, &p, sizeof(tl_template), &c->cap_templates, c->ntemplates + 1, where);
     if (st != TN_OK) {
-        tn_file_free(NULL, text, len);
+        tn__file_free(NULL, text, len);
         return st;
     }
     c->templates = p;
@@ -1751,7 +1751,7 @@ static tn_status load_template(tl_ctx *c, const char *rel, const char *where,
         st = tn__tmx_to_json(text, len, t->path, TN__TILED_TEMPLATE, c->o, &t->root, c->diag);
     else
         st = parse_json(c, text, len, &t->root);
-    tn_file_free(NULL, text, len);
+    tn__file_free(NULL, text, len);
     const cJSON *type = st == TN_OK ? cJSON_GetObjectItemCaseSensitive(t->root, "type") : NULL;
     if (st == TN_OK && cJSON_IsString(type) && strcmp(type->valuestring, "template") != 0)
         st = err(c, TN_E_PARSE, "type", "expected a template, found type '%s'", type->valuestring);
@@ -2110,8 +2110,8 @@ tn_status tn__tiled_from_tree(const cJSON *root, const char *name, const tn_load
     return st;
 }
 
-tn_status tn__parse_tiled(const char *data, size_t len, const char *name,
-                          const tn_load_def *opts, tn_map **out, tn_diag *diag)
+tn_status tn__parse_tiled(const char *data, size_t len, const char *name, const tn_load_def *opts,
+                          tn_map **out, tn_diag *diag)
 {
     *out = NULL;
     tl_ctx c;

@@ -101,19 +101,15 @@ int tn_cmd_info(int argc, char **argv)
 
     /* Detect the format here too, to report it. */
     tn_format fmt = o.format;
-    if (fmt == TN_FORMAT_AUTO) {
-        char *data = NULL;
-        size_t len = 0;
-        tn_diag d;
-        tn_status st = tn_file_read(path, o.max_file_bytes, NULL, &data, &len, &d);
-        if (st != TN_OK) {
-            char msg[1024];
-            tn_diag_format(&d, msg, sizeof msg);
-            tn_cli_error("info", "%s", msg);
-            return tn_cli_exit_for(st);
+    if (fmt == TN_FORMAT_AUTO) { /* the head of the file decides (the loader says why not) */
+        char head[4096];
+        size_t n = 0;
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            n = fread(head, 1, sizeof head, f);
+            fclose(f);
         }
-        fmt = tn_map_detect_format(path, data, len);
-        tn_file_free(NULL, data, len);
+        fmt = tn_map_detect_format(path, head, n);
     }
     tn_map *m = NULL;
     tn_diag d;
