@@ -9,6 +9,11 @@
 /// (closed intervals: boxes that only touch overlap) exactly once, never an object with itself,
 /// and the queries report every object whose box overlaps a point, circle or box.
 ///
+/// Why double and not the library's float ::tn_vec2: a broad phase serves the whole world, not
+/// one tile map. The hashed grid covers an unbounded plane, and float spacing reaches a pixel
+/// at 2^24 (16.7 million) units; double keeps boxes, cell indices and the overlap decisions
+/// exact for worlds far past any map, and the pairs equal to a brute-force double reference.
+///
 /// Kinds, one interface:
 /// - ::TN_BP_GRID: a dense uniform grid over a bounded world rectangle (objects outside it
 ///   still work; they are clamped into the border cells). With `levels > 1` it is a
