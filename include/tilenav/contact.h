@@ -6,9 +6,9 @@
 /// Concept: the broad phase (broadphase.h) proposes pairs whose boxes overlap; these functions
 /// decide whether the shapes really touch and how to push them apart. Everything is in double
 /// precision world units, y down like the map, to match the broad phase (broadphase.h says
-/// why), and because the swept test's time of impact and the response's momentum exchange
-/// lose energy visibly in float over long runs of the marbles. Normals point from the first
-/// shape to the second.
+/// why), and so that the response keeps momentum and, with restitution 1, energy to about
+/// 1e-12 relative (tested), which float arithmetic cannot. Normals point from the first shape
+/// to the second.
 ///
 /// Ownership and threads: the tests are pure functions. tn_marbles_step() writes the marbles, the
 /// broad phase and the caller's scratch buffer and nothing else; it allocates nothing.
