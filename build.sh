@@ -5,7 +5,7 @@
 #   ./build.sh demo      install what is missing, build (release), run the demo on the bundled map
 #   ./build.sh test      install what is missing, build (debug), run every test with ctest
 #   ./build.sh sanitize  the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   ./build.sh strict    clang -O2, asserts on, warnings as errors, tests
+#   ./build.sh strict    clang -O2, asserts on, warnings as errors, each header alone, tests
 #   ./build.sh tsan      ThreadSanitizer (clang) on the tests that run many threads at once
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
 #   ./build.sh examples  install to a temp prefix; build examples/ from it 4 ways, run them + demo
@@ -133,6 +133,8 @@ sanitize)
 strict)
     deps $DEV_PACKAGES
     CC=clang configure_build build/clang -DCMAKE_BUILD_TYPE=Release -DTILENAV_ASSERT=ON
+    # every public header compiles on its own (CMake's interface-header-set verification)
+    cmake --build build/clang -j "$JOBS" --target all_verify_interface_header_sets
     run_tests build/clang -E '^web$'
     ;;
 fix-format)
