@@ -81,7 +81,7 @@ static uint64_t run(const uint8_t *data, size_t size)
         fd.los = TN_LOS_EXACT;
         tn_flow_view v;
         if (tn_field_create(&fd, &f) != TN_OK || tn_field_build(f, &goal, 1) != TN_OK ||
-            tn_flow_view_from_field(f, m, goal, dir, los, (size_t)(w * h), &v) != TN_OK ||
+            tn_flow_view_from_field(f, m, goal, dir, los, w * h, &v) != TN_OK ||
             tn_crowd_set_flow(c, 0, &v) != TN_OK)
             abort();
     }

@@ -676,14 +676,14 @@ static inline tn_vec2 flow_sample(const tn_flow_view *v, float x, float y)
 }
 
 tn_status tn_flow_view_from_field(const tn_field *field, const tn_map *map, tn_cell goal,
-                                  tn_vec2 *dir, uint8_t *los, size_t cells, tn_flow_view *out)
+                                  tn_vec2 *dir, uint8_t *los, int32_t cells, tn_flow_view *out)
 {
-    if (!field || !map || !dir || !los || !out || !tn_field_ready(field))
+    if (!field || !map || !dir || !los || !out || cells < 0 || !tn_field_ready(field))
         return TN_E_INVALID_ARG;
     int32_t w = tn_field_width(field), h = tn_field_height(field);
     if (w != tn_map_width(map) || h != tn_map_height(map))
         return TN_E_INVALID_ARG;
-    if (cells < (size_t)w * (size_t)h)
+    if ((int64_t)cells < (int64_t)w * h)
         return TN_E_BUFFER_TOO_SMALL;
     if (!tn_map_contains(map, goal.x, goal.y))
         return TN_E_OUT_OF_MAP;

@@ -121,22 +121,22 @@ float tn_dirmap_at_px(const tn_dirmap *m, float px, float py, int32_t tw, int32_
 }
 
 tn_status tn_dirmap_load_layer(tn_dirmap *m, const tn_map *map, int32_t layer, const float *table,
-                               size_t table_len)
+                               int32_t table_len)
 {
-    if (!m || !map || tn_map_width(map) != m->w || tn_map_height(map) != m->h ||
+    if (!m || !map || tn_map_width(map) != m->w || tn_map_height(map) != m->h || table_len < 0 ||
         (table_len > 0 && !table))
         return TN_E_INVALID_ARG;
     const uint32_t *g = tn_map_layer_data(map, layer);
     if (!g)
         return TN_E_INVALID_ARG;
-    for (size_t i = 0; i < table_len; i++)
+    for (int32_t i = 0; i < table_len; i++)
         if (isinf(table[i]))
             return TN_E_INVALID_ARG;
     for (size_t i = 0; i < m->n; i++) {
         uint32_t id = tn_gid_id(g[i]);
         float d;
         if (table)
-            d = id < table_len ? table[id] : NAN;
+            d = id < (uint32_t)table_len ? table[id] : NAN;
         else
             d = (float)id;
         m->deg[i] = isnan(d) ? NAN : wrap360(d);

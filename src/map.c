@@ -336,11 +336,11 @@ tn_status tn_map_set_terrain(tn_map *m, uint32_t gid, tn_terrain t)
 }
 
 tn_status tn_map_set_terrain_many(tn_map *m, const uint32_t *gids, const tn_terrain *t,
-                                  size_t count)
+                                  int32_t count)
 {
-    if (!m || (count && (!gids || !t)))
+    if (!m || count < 0 || (count && (!gids || !t)))
         return TN_E_INVALID_ARG;
-    for (size_t i = 0; i < count; i++) {
+    for (int32_t i = 0; i < count; i++) {
         uint32_t id = tn_gid_id(gids[i]);
         if (id == 0 || !isfinite(t[i].cost) || !(t[i].cost > 0.0f))
             return TN_E_INVALID_ARG;
@@ -349,18 +349,18 @@ tn_status tn_map_set_terrain_many(tn_map *m, const uint32_t *gids, const tn_terr
     }
     bool changed = false;
     tn_status st = TN_OK;
-    for (size_t i = 0; i < count && st == TN_OK; i++)
+    for (int32_t i = 0; i < count && st == TN_OK; i++)
         st = terrain_put(m, gids[i], t[i], &changed);
     if (changed)
         map_update_all(m);
     return st;
 }
 
-tn_status tn_map_set_obstacles(tn_map *m, const uint32_t *gids, size_t count)
+tn_status tn_map_set_obstacles(tn_map *m, const uint32_t *gids, int32_t count)
 {
-    if (!m || (!gids && count))
+    if (!m || count < 0 || (!gids && count))
         return TN_E_INVALID_ARG;
-    for (size_t i = 0; i < count; i++) {
+    for (int32_t i = 0; i < count; i++) {
         tn_status st = tn_map_set_terrain(m, gids[i], (tn_terrain){false, 1.0f});
         if (st != TN_OK)
             return st;
@@ -676,13 +676,13 @@ tn_status tn_map_fill(tn_map *m, int32_t layer, tn_rect r, uint32_t gid)
     return TN_OK;
 }
 
-tn_status tn_map_set_layer_data(tn_map *m, int32_t layer, const uint32_t *gids, size_t count)
+tn_status tn_map_set_layer_data(tn_map *m, int32_t layer, const uint32_t *gids, int32_t count)
 {
     tn_layer *l;
     tn_status st = tile_layer(m, layer, &l);
     if (st != TN_OK)
         return st;
-    if (!gids || count != m->cells)
+    if (!gids || count < 0 || (size_t)count != m->cells)
         return TN_E_INVALID_ARG;
     /* Only the cells whose gid changes are updated: loading many layers stays linear. */
     tn_rect box = {m->w, m->h, 0, 0};
@@ -832,17 +832,17 @@ tn_status tn_map_clone(const tn_map *src, tn_map **out)
 
 /* ---- live layers --------------------------------------------------------------------- */
 
-tn_status tn_map_stamp_layer(tn_map *m, int32_t layer, const tn_stamp *stamps, size_t count,
+tn_status tn_map_stamp_layer(tn_map *m, int32_t layer, const tn_stamp *stamps, int32_t count,
                              int32_t *out_indices)
 {
     tn_layer *l;
     tn_status st = tile_layer(m, layer, &l);
     if (st != TN_OK)
         return st;
-    if (!stamps && count)
+    if (count < 0 || (!stamps && count))
         return TN_E_INVALID_ARG;
     memset(l->gids, 0, m->cells * sizeof(uint32_t));
-    for (size_t i = 0; i < count; i++) {
+    for (int32_t i = 0; i < count; i++) {
         int32_t idx = tn_map_index_at_px(m, stamps[i].x, stamps[i].y);
         if (idx >= 0)
             l->gids[idx] = stamps[i].gid;
@@ -856,13 +856,13 @@ tn_status tn_map_stamp_layer(tn_map *m, int32_t layer, const tn_stamp *stamps, s
 }
 
 tn_status tn_map_overlay(const tn_map *m, int32_t a, uint32_t gid_a, int32_t b, uint32_t gid_b,
-                         int32_t *out, size_t cap, size_t *count)
+                         int32_t *out, int32_t cap, int32_t *count)
 {
     const tn_layer *la = get_layer(m, a), *lb = get_layer(m, b);
-    if (!la || !lb || !la->gids || !lb->gids || !count || (!out && cap))
+    if (!la || !lb || !la->gids || !lb->gids || !count || cap < 0 || (!out && cap))
         return TN_E_INVALID_ARG;
     uint32_t ia = tn_gid_id(gid_a), ib = tn_gid_id(gid_b);
-    size_t n = 0;
+    int32_t n = 0;
     for (size_t i = 0; i < m->cells; i++) {
         if (tn_gid_id(la->gids[i]) == ia && tn_gid_id(lb->gids[i]) == ib) {
             if (n < cap)

@@ -897,16 +897,17 @@ tn_status tn_search_path(tn_search *s, const tn_map *map, tn_cell start, tn_cell
 
 tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *sources,
                               int32_t source_count, const tn_moves *moves, const float *extra,
-                              bool reverse, double *dist, size_t cap)
+                              bool reverse, double *dist, int32_t cap)
 {
-    if (!s || !map || !sources || source_count < 1 || !moves || !dist || !tn_moves_valid(moves))
+    if (!s || !map || !sources || source_count < 1 || !moves || !dist || cap < 0 ||
+        !tn_moves_valid(moves))
         return TN_E_INVALID_ARG;
     int32_t w = tn_map_width(map), h = tn_map_height(map);
     size_t n = (size_t)w * (size_t)h;
     tn_status fit = tn__search_fit(s, (int64_t)w * h);
     if (fit != TN_OK)
         return fit;
-    if (cap < n)
+    if ((size_t)cap < n)
         return TN_E_BUFFER_TOO_SMALL;
     if (extra && !extra_valid(extra, n))
         return TN_E_INVALID_ARG;

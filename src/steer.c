@@ -84,13 +84,13 @@ tn_vec2 tn_steer_wander(const tn_steer_agent *a, tn_wander *w, tn_rng *rng)
     return tn_steer_seek(a, target);
 }
 
-tn_vec2 tn_steer_separation(const tn_steer_agent *a, const tn_vec2 *npos, size_t n, float radius)
+tn_vec2 tn_steer_separation(const tn_steer_agent *a, const tn_vec2 *npos, int32_t n, float radius)
 {
     if (!agent_ok(a) || (!npos && n) || !(radius > 0.0f))
         return zero2;
     tn__flock_acc acc = {{0, 0}, 0, {0, 0}, 0, {0, 0}, 0};
     float r2 = radius * radius, inv = 1.0f / radius;
-    for (size_t i = 0; i < n; i++) {
+    for (int32_t i = 0; i < n; i++) {
         tn_vec2 d = tn__v2_sub(a->pos, npos[i]);
         float d2 = tn__v2_dot(d, d);
         if (d2 < r2)
@@ -99,13 +99,13 @@ tn_vec2 tn_steer_separation(const tn_steer_agent *a, const tn_vec2 *npos, size_t
     return tn__flock_separation(&acc, a->max_force);
 }
 
-tn_vec2 tn_steer_cohesion(const tn_steer_agent *a, const tn_vec2 *npos, size_t n, float radius)
+tn_vec2 tn_steer_cohesion(const tn_steer_agent *a, const tn_vec2 *npos, int32_t n, float radius)
 {
     if (!agent_ok(a) || (!npos && n) || !(radius > 0.0f))
         return zero2;
     tn__flock_acc acc = {{0, 0}, 0, {0, 0}, 0, {0, 0}, 0};
     float r2 = radius * radius;
-    for (size_t i = 0; i < n; i++) {
+    for (int32_t i = 0; i < n; i++) {
         tn_vec2 d = tn__v2_sub(a->pos, npos[i]);
         if (tn__v2_dot(d, d) < r2)
             tn__flock_add_com(&acc, npos[i]);
@@ -114,13 +114,13 @@ tn_vec2 tn_steer_cohesion(const tn_steer_agent *a, const tn_vec2 *npos, size_t n
 }
 
 tn_vec2 tn_steer_alignment(const tn_steer_agent *a, const tn_vec2 *npos, const tn_vec2 *nvel,
-                           size_t n, float radius)
+                           int32_t n, float radius)
 {
     if (!agent_ok(a) || ((!npos || !nvel) && n) || !(radius > 0.0f))
         return zero2;
     tn__flock_acc acc = {{0, 0}, 0, {0, 0}, 0, {0, 0}, 0};
     float r2 = radius * radius;
-    for (size_t i = 0; i < n; i++) {
+    for (int32_t i = 0; i < n; i++) {
         tn_vec2 d = tn__v2_sub(a->pos, npos[i]);
         if (tn__v2_dot(d, d) < r2)
             tn__flock_add_head(&acc, nvel[i]);
@@ -129,7 +129,7 @@ tn_vec2 tn_steer_alignment(const tn_steer_agent *a, const tn_vec2 *npos, const t
 }
 
 tn_vec2 tn_steer_avoid_agents(const tn_steer_agent *a, const tn_vec2 *npos, const float *nrad,
-                              size_t n, float look_ahead)
+                              int32_t n, float look_ahead)
 {
     if (!agent_ok(a) || ((!npos || !nrad) && n) || !(look_ahead > 0.0f))
         return zero2;
@@ -139,7 +139,7 @@ tn_vec2 tn_steer_avoid_agents(const tn_steer_agent *a, const tn_vec2 *npos, cons
     tn_vec2 h = tn__v2_scale(a->vel, 1.0f / speed);
     float reach = speed * look_ahead;
     tn__avoid_acc acc = {reach, 0.0f, false};
-    for (size_t i = 0; i < n; i++)
+    for (int32_t i = 0; i < n; i++)
         tn__avoid_add(&acc, h, reach, tn__v2_sub(npos[i], a->pos), a->radius + nrad[i]);
     return tn__avoid_force(&acc, h, reach, a->max_force);
 }
@@ -207,27 +207,27 @@ tn_vec2 tn_steer_avoid_walls(const tn_steer_agent *a, const tn_map *map, float l
     return best;
 }
 
-tn_vec2 tn_steer_combine_weighted(const tn_vec2 *forces, const float *weights, size_t n,
+tn_vec2 tn_steer_combine_weighted(const tn_vec2 *forces, const float *weights, int32_t n,
                                   float max_force)
 {
     if ((!forces || !weights) && n)
         return zero2;
     tn_vec2 sum = zero2;
-    for (size_t i = 0; i < n; i++) {
+    for (int32_t i = 0; i < n; i++) {
         sum.x += forces[i].x * weights[i];
         sum.y += forces[i].y * weights[i];
     }
     return tn__v2_cap(sum, max_force > 0.0f ? max_force : 0.0f);
 }
 
-tn_vec2 tn_steer_combine_prioritized(const tn_vec2 *forces, const float *weights, size_t n,
+tn_vec2 tn_steer_combine_prioritized(const tn_vec2 *forces, const float *weights, int32_t n,
                                      float max_force)
 {
     if ((!forces || !weights) && n)
         return zero2;
     tn_vec2 sum = zero2;
     float left = max_force > 0.0f ? max_force : 0.0f;
-    for (size_t i = 0; i < n && left > 0.0f; i++) {
+    for (int32_t i = 0; i < n && left > 0.0f; i++) {
         tn_vec2 f = tn__v2_scale(forces[i], weights[i]);
         float l = tn__v2_len(f);
         if (l <= left) {

@@ -303,11 +303,14 @@ static void test_forces_match_steer(void **state)
                                         : kind[i] == TN_TARGET_FLEE
                                             ? tn_steer_flee(&a, goal[i])
                                             : tn_steer_arrive(&a, goal[i], ad.slow_radius);
-            want[TN_BEHAVIOUR_SEPARATION] = tn_steer_separation(&a, np, k, cd.neighbour_radius);
-            want[TN_BEHAVIOUR_COHESION] = tn_steer_cohesion(&a, cp, kc, cd.neighbour_radius);
-            want[TN_BEHAVIOUR_ALIGNMENT] = tn_steer_alignment(&a, cp, cv, kc, cd.neighbour_radius);
+            want[TN_BEHAVIOUR_SEPARATION] =
+                tn_steer_separation(&a, np, (int32_t)k, cd.neighbour_radius);
+            want[TN_BEHAVIOUR_COHESION] =
+                tn_steer_cohesion(&a, cp, (int32_t)kc, cd.neighbour_radius);
+            want[TN_BEHAVIOUR_ALIGNMENT] =
+                tn_steer_alignment(&a, cp, cv, (int32_t)kc, cd.neighbour_radius);
             want[TN_BEHAVIOUR_AVOID_AGENTS] =
-                tn_steer_avoid_agents(&a, np, nr, k, cd.avoid_look_ahead);
+                tn_steer_avoid_agents(&a, np, nr, (int32_t)k, cd.avoid_look_ahead);
             want[TN_BEHAVIOUR_AVOID_WALLS] =
                 tn_steer_avoid_walls(&a, m, (float)tn_map_tile_width(m));
             tn_vec2 got[TN_BEHAVIOUR_COUNT], total;

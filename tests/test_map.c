@@ -315,9 +315,9 @@ static void test_overlay(void **state)
             assert_int_equal(tn_map_set(m, 1, x, y, g), TN_OK);
         }
     int32_t out[63];
-    size_t count = 0;
+    int32_t count = 0;
     assert_int_equal(tn_map_overlay(m, 0, 1, 1, 2, out, 63, &count), TN_OK);
-    size_t k = 0;
+    int32_t k = 0;
     for (int32_t i = 0; i < 63; i++) {
         const uint32_t *a = tn_map_layer_data(m, 0), *b = tn_map_layer_data(m, 1);
         if (a[i] == 1 && tn_gid_id(b[i]) == 2) {
@@ -328,11 +328,34 @@ static void test_overlay(void **state)
     }
     assert_int_equal(k, count);
     assert_true(count > 0);
-    size_t need = 0;
+    int32_t need = 0;
     assert_int_equal(tn_map_overlay(m, 0, 1, 1, 2, out, 1, &need),
                      count > 1 ? TN_E_BUFFER_TOO_SMALL : TN_OK);
     assert_int_equal(need, count);
     assert_int_equal(tn_map_overlay(m, 0, 1, 5, 2, out, 63, &need), TN_E_INVALID_ARG);
+    tn_map_destroy(m);
+}
+
+/* Counts and capacities are int32_t: a negative one is refused, nothing changes. */
+static void test_negative_counts(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_blank_map(4, 3, 16, 16);
+    int32_t l = -1;
+    assert_int_equal(tn_map_add_layer(m, "g", TN_LAYER_TILES, &l), TN_OK);
+    uint32_t gids[12] = {0};
+    tn_terrain t = {false, 1.0f};
+    tn_stamp st = {1.0f, 1.0f, 1u};
+    int32_t out[4], count = 7;
+    uint64_t rev = tn_map_revision(m);
+    assert_int_equal(tn_map_set_layer_data(m, l, gids, -12), TN_E_INVALID_ARG);
+    assert_int_equal(tn_map_set_terrain_many(m, gids, &t, -1), TN_E_INVALID_ARG);
+    assert_int_equal(tn_map_set_obstacles(m, gids, -1), TN_E_INVALID_ARG);
+    assert_int_equal(tn_map_stamp_layer(m, l, &st, -1, NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_map_overlay(m, l, 0, l, 0, out, -1, &count), TN_E_INVALID_ARG);
+    assert_int_equal(tn_map_revision(m), rev);
+    assert_int_equal(tn_map_overlay(m, l, 0, l, 0, out, 4, &count), TN_E_BUFFER_TOO_SMALL);
+    assert_int_equal(count, 12);
     tn_map_destroy(m);
 }
 
@@ -474,7 +497,8 @@ int main(void)
         cmocka_unit_test(test_terrain_random),    cmocka_unit_test(test_change_log),
         cmocka_unit_test(test_stamp_layer),       cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_objects_tilesets),  cmocka_unit_test(test_status_strings),
-        cmocka_unit_test(test_allocator),         cmocka_unit_test(test_passable_hash),
+        cmocka_unit_test(test_negative_counts),   cmocka_unit_test(test_allocator),
+        cmocka_unit_test(test_passable_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

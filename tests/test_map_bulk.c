@@ -61,7 +61,7 @@ static void test_bulk_random(void **state)
         /* half the rounds set terrain before the layers, half after */
         bool first = round % 2 == 0;
         if (first) {
-            assert_int_equal(tn_map_set_terrain_many(a, tg, tt, nt), TN_OK);
+            assert_int_equal(tn_map_set_terrain_many(a, tg, tt, (int32_t)nt), TN_OK);
             for (size_t k = 0; k < nt; k++)
                 assert_int_equal(tn_map_set_terrain(b, tg[k], tt[k]), TN_OK);
         }
@@ -91,7 +91,7 @@ static void test_bulk_random(void **state)
                     y1 = y + 1 > y1 ? y + 1 : y1;
                 }
                 uint64_t rev = tn_map_revision(a);
-                assert_int_equal(tn_map_set_layer_data(a, l, g, n), TN_OK);
+                assert_int_equal(tn_map_set_layer_data(a, l, g, (int32_t)n), TN_OK);
                 tn_rect r;
                 assert_true(tn_map_changed_region(a, rev, &r));
                 if (x0 < x1) {
@@ -110,7 +110,7 @@ static void test_bulk_random(void **state)
             }
         }
         if (!first) {
-            assert_int_equal(tn_map_set_terrain_many(a, tg, tt, nt), TN_OK);
+            assert_int_equal(tn_map_set_terrain_many(a, tg, tt, (int32_t)nt), TN_OK);
             for (size_t k = 0; k < nt; k++)
                 assert_int_equal(tn_map_set_terrain(b, tg[k], tt[k]), TN_OK);
         }

@@ -966,7 +966,7 @@ static void test_jps_cache_map_replaced(void **state)
         for (int32_t i = 0; i < w * h; i++)
             gids[i] = tn_test_u01(&r) < 0.3 ? 1u : 0u;
         gids[0] = gids[w * h - 1] = 0;
-        assert_int_equal(tn_map_set_layer_data(m, 0, gids, (size_t)(w * h)), TN_OK);
+        assert_int_equal(tn_map_set_layer_data(m, 0, gids, w * h), TN_OK);
         tn_query qa, qj;
         memset(&qa, 0, sizeof qa);
         qj = qa;
@@ -1230,7 +1230,7 @@ static void test_distance_maps(void **state)
                 src[j] = tn_test_random_open_cell(m, &r);
             const float *ex = k % 3 == 0 ? extra : NULL;
             bool rev = k % 2 == 1;
-            assert_int_equal(tn_search_distances(s, m, src, ns, &mv, ex, rev, a, (size_t)(w * h)),
+            assert_int_equal(tn_search_distances(s, m, src, ns, &mv, ex, rev, a, w * h),
                              TN_OK);
             tn_oracle_dijkstra(m, &mv, ex, src, ns, rev, b);
             for (int32_t i = 0; i < w * h; i++) {
@@ -1295,8 +1295,8 @@ static void test_growing_context(void **state)
             assert_non_null(dg);
             assert_non_null(dor);
             tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
-            assert_int_equal(tn_search_distances(grow, m, &src, 1, &mv, NULL, false, dg, cap),
-                             TN_OK);
+            assert_int_equal(
+                tn_search_distances(grow, m, &src, 1, &mv, NULL, false, dg, (int32_t)cap), TN_OK);
             tn_oracle_dijkstra(m, &mv, NULL, &src, 1, false, dor);
             for (size_t c = 0; c < cap; c++)
                 assert_true(isinf(dor[c]) ? isinf(dg[c]) : fabs(dg[c] - dor[c]) < 1e-9);
@@ -1346,7 +1346,7 @@ static void test_map_unchanged(void **state)
     }
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
     tn_cell a = tn_test_random_open_cell(cm, &r);
-    assert_int_equal(tn_search_distances(s, cm, &a, 1, &mv, NULL, false, dist, n), TN_OK);
+    assert_int_equal(tn_search_distances(s, cm, &a, 1, &mv, NULL, false, dist, (int32_t)n), TN_OK);
     assert_memory_equal(pass, tn_map_passable_data(m), n);
     assert_memory_equal(cost, tn_map_cost_data(m), n * sizeof *cost);
     assert_memory_equal(gids, tn_map_layer_data(m, 0), n * sizeof *gids);
@@ -1429,9 +1429,9 @@ static void test_context_reuse_deterministic(void **state)
             tn_moves mv = {POLICIES[k % 4], TN_COSTS_EXACT};
             fresh = new_search(w * h);
             assert_int_equal(
-                tn_search_distances(s, m, &st, 1, &mv, NULL, false, da, (size_t)(w * h)), TN_OK);
+                tn_search_distances(s, m, &st, 1, &mv, NULL, false, da, w * h), TN_OK);
             assert_int_equal(
-                tn_search_distances(fresh, m, &st, 1, &mv, NULL, false, db, (size_t)(w * h)),
+                tn_search_distances(fresh, m, &st, 1, &mv, NULL, false, db, w * h),
                 TN_OK);
             tn_search_destroy(fresh);
             assert_memory_equal(da, db, (size_t)(w * h) * sizeof *da);

@@ -1162,8 +1162,8 @@ static void test_infinite_origin(void **state)
 
 /* ---- bad input ------------------------------------------------------------------------------ */
 
-static void expect_bad(const char *text, const tn_load_def *o, tn_status want,
-                       const char *where, const char *fragment)
+static void expect_bad(const char *text, const tn_load_def *o, tn_status want, const char *where,
+                       const char *fragment)
 {
     tn_map *m = NULL;
     tn_diag d;

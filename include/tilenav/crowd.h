@@ -228,7 +228,7 @@ TN_API size_t tn_crowd_memory_bytes(const tn_crowd *crowd);
 /// TN_E_BUFFER_TOO_SMALL (cells < W*H), TN_E_OUT_OF_MAP (goal).
 TN_API TN_NODISCARD tn_status tn_flow_view_from_field(const tn_field *field, const tn_map *map,
                                                       tn_cell goal, tn_vec2 *dir, uint8_t *los,
-                                                      size_t cells, tn_flow_view *out);
+                                                      int32_t cells, tn_flow_view *out);
 
 /// Sample a flow view at a pixel position: bilinear blend of the directions at the four nearest
 /// cell centres (cells without a direction left out), normalised; the cell's own direction when

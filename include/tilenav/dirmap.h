@@ -51,7 +51,7 @@ TN_API float tn_dirmap_at_px(const tn_dirmap *dm, float px, float py, int32_t ti
 /// heading otherwise; without a table (NULL), the gid itself is the angle in degrees (so gid 0
 /// means 0 degrees).
 TN_API TN_NODISCARD tn_status tn_dirmap_load_layer(tn_dirmap *dm, const tn_map *map, int32_t layer,
-                                                   const float *table, size_t table_len);
+                                                   const float *table, int32_t table_len);
 /// Headings from a field's continuous vectors (towards the goal); cells without a direction get
 /// none. The field must have the same size.
 TN_API TN_NODISCARD tn_status tn_dirmap_from_field(tn_dirmap *dm, const tn_field *field);

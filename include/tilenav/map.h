@@ -145,7 +145,7 @@ TN_API TN_NODISCARD tn_status tn_map_set(tn_map *map, int32_t layer, int32_t x, 
 TN_API TN_NODISCARD tn_status tn_map_fill(tn_map *map, int32_t layer, tn_rect rect, uint32_t gid);
 /// Replace a whole tile layer with `count` = W*H raw gids (row-major).
 TN_API TN_NODISCARD tn_status tn_map_set_layer_data(tn_map *map, int32_t layer,
-                                                    const uint32_t *gids, size_t count);
+                                                    const uint32_t *gids, int32_t count);
 /// @}
 
 /// @name Terrain
@@ -159,9 +159,10 @@ TN_API TN_NODISCARD tn_status tn_map_set_terrain(tn_map *map, uint32_t gid, tn_t
 /// Every entry is checked first; on TN_E_INVALID_ARG / TN_E_TOO_LARGE nothing is changed.
 /// @return as tn_map_set_terrain(); TN_E_NOMEM may leave part of the entries set.
 TN_API TN_NODISCARD tn_status tn_map_set_terrain_many(tn_map *map, const uint32_t *gids,
-                                                      const tn_terrain *terrain, size_t count);
+                                                      const tn_terrain *terrain, int32_t count);
 /// Shorthand: every gid in the list blocks (a list of obstacle gids).
-TN_API TN_NODISCARD tn_status tn_map_set_obstacles(tn_map *map, const uint32_t *gids, size_t count);
+TN_API TN_NODISCARD tn_status tn_map_set_obstacles(tn_map *map, const uint32_t *gids,
+                                                   int32_t count);
 /// Terrain entry of a gid (passable, cost 1 when it has none).
 TN_API tn_terrain tn_map_terrain(const tn_map *map, uint32_t gid);
 /// Forget every terrain entry (all gids passable at cost 1).
@@ -218,14 +219,14 @@ typedef struct tn_stamp {
 /// cell under its position (later stamps win when several share a cell; stamps outside the map are
 /// skipped). If `out_indices` is not NULL it receives each stamp's cell index (-1 outside).
 TN_API TN_NODISCARD tn_status tn_map_stamp_layer(tn_map *map, int32_t layer, const tn_stamp *stamps,
-                                                 size_t count, int32_t *out_indices);
+                                                 int32_t count, int32_t *out_indices);
 
 /// Overlay two layers: the indices of cells where layer `a` holds tile id `gid_a` and layer
 /// `b` holds tile id `gid_b` (flags ignored), ascending. Writes at most `cap` indices and sets
 /// `*count` to how many match; TN_E_BUFFER_TOO_SMALL when cap < *count.
 TN_API TN_NODISCARD tn_status tn_map_overlay(const tn_map *map, int32_t a, uint32_t gid_a,
-                                             int32_t b, uint32_t gid_b, int32_t *out, size_t cap,
-                                             size_t *count);
+                                             int32_t b, uint32_t gid_b, int32_t *out, int32_t cap,
+                                             int32_t *count);
 /// @}
 
 #ifdef __cplusplus

@@ -199,7 +199,7 @@ TN_API void tn_search_cancel(tn_search *search);
 TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_map *map,
                                                   const tn_cell *sources, int32_t source_count,
                                                   const tn_moves *moves, const float *extra,
-                                                  bool reverse, double *dist, size_t cap);
+                                                  bool reverse, double *dist, int32_t cap);
 /// @}
 
 /// @name Precomputed jump tables (JPS+)

@@ -70,19 +70,19 @@ TN_API tn_vec2 tn_steer_wander(const tn_steer_agent *agent, tn_wander *w, tn_rng
 /// Separation (HowToRTS): for every neighbour p at distance 0 < d < radius, a push
 /// (pos - p)/d * (1 - d/radius); the pushes are averaged over those neighbours and scaled by
 /// max_force. `npos` holds `n` neighbour positions (the agent itself must not be among them).
-TN_API tn_vec2 tn_steer_separation(const tn_steer_agent *agent, const tn_vec2 *npos, size_t n,
+TN_API tn_vec2 tn_steer_separation(const tn_steer_agent *agent, const tn_vec2 *npos, int32_t n,
                                    float radius);
 
 /// Cohesion (HowToRTS): seek the average position of the agent and its neighbours closer than
 /// `radius`; zero when there are none.
-TN_API tn_vec2 tn_steer_cohesion(const tn_steer_agent *agent, const tn_vec2 *npos, size_t n,
+TN_API tn_vec2 tn_steer_cohesion(const tn_steer_agent *agent, const tn_vec2 *npos, int32_t n,
                                  float radius);
 
 /// Alignment (HowToRTS): average the unit headings of the moving agents among the agent itself
 /// and its neighbours closer than `radius`, and steer towards that average times max_speed.
 /// Zero when no neighbour closer than `radius` moves.
 TN_API tn_vec2 tn_steer_alignment(const tn_steer_agent *agent, const tn_vec2 *npos,
-                                  const tn_vec2 *nvel, size_t n, float radius);
+                                  const tn_vec2 *nvel, int32_t n, float radius);
 
 /// Avoidance of other agents by look-ahead: among the neighbours ahead of the agent (along its
 /// heading, at most speed * look_ahead seconds away) whose circles (radius sum) cross its path,
@@ -91,7 +91,7 @@ TN_API tn_vec2 tn_steer_alignment(const tn_steer_agent *agent, const tn_vec2 *np
 /// A neighbour exactly on the centre line is passed on the right (+90 degrees of heading in
 /// pixel coordinates, y down).
 TN_API tn_vec2 tn_steer_avoid_agents(const tn_steer_agent *agent, const tn_vec2 *npos,
-                                     const float *nrad, size_t n, float look_ahead);
+                                     const float *nrad, int32_t n, float look_ahead);
 
 /// Wall avoidance against the map: three feelers along the heading (length `look_ahead` pixels)
 /// and at +-30 degrees (0.7 * look_ahead), each probed at 1/4, 2/4, 3/4 and 4/4 of its length.
@@ -104,13 +104,13 @@ TN_API tn_vec2 tn_steer_avoid_walls(const tn_steer_agent *agent, const tn_map *m
 
 /// Weighted combination (the tutorial's): sum of weights[i] * forces[i], then, when longer than
 /// max_force, scaled back to max_force.
-TN_API tn_vec2 tn_steer_combine_weighted(const tn_vec2 *forces, const float *weights, size_t n,
+TN_API tn_vec2 tn_steer_combine_weighted(const tn_vec2 *forces, const float *weights, int32_t n,
                                          float max_force);
 
 /// Prioritised combination (prioritised truncated running sum): forces in decreasing priority,
 /// each weighted; each one is added while the budget max_force lasts, the one that crosses it is
 /// shortened to fit exactly, and the rest are dropped.
-TN_API tn_vec2 tn_steer_combine_prioritized(const tn_vec2 *forces, const float *weights, size_t n,
+TN_API tn_vec2 tn_steer_combine_prioritized(const tn_vec2 *forces, const float *weights, int32_t n,
                                             float max_force);
 
 /// Integrate one fixed step of `dt` seconds: vel += force * dt, speed clamped to max_speed,

@@ -283,7 +283,7 @@ static tn_status do_layer(as_ctx *c)
             gids[(size_t)y * (size_t)c->w + x] = c->legend[ch].gid;
         }
     }
-    if (st == TN_OK && (st = tn_map_set_layer_data(c->m, idx, gids, cells)) != TN_OK)
+    if (st == TN_OK && (st = tn_map_set_layer_data(c->m, idx, gids, (int32_t)cells)) != TN_OK)
         st = fail(c, st, 1, "cannot set the layer: %s", tn_status_str(st));
     tn__free(&c->o->allocator, gids, cells * sizeof(uint32_t));
     return st;
@@ -447,7 +447,7 @@ tn_status tn__parse_ascii(const char *data, size_t len, const char *name, const 
                 gids[n] = c->legend[k].gid;
                 ter[n++] = c->legend[k].terrain;
             }
-        st = tn_map_set_terrain_many(c->m, gids, ter, n);
+        st = tn_map_set_terrain_many(c->m, gids, ter, (int32_t)n);
         if (st != TN_OK)
             tn__diag(diag, st, name, 0, 0, NULL, "cannot set the terrain: %s", tn_status_str(st));
     }

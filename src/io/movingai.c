@@ -176,7 +176,7 @@ tn_status tn__parse_movingai(const char *data, size_t len, const char *name, con
         st = tn_map_set_terrain(m, (unsigned char)letters[i],
                                 (tn_terrain){letter_kind(letters[i]) == 1, 1.0f});
     if (st == TN_OK)
-        st = tn_map_set_layer_data(m, layer, gids, cells);
+        st = tn_map_set_layer_data(m, layer, gids, (int32_t)cells);
     tn__free(&o->allocator, gids, cells * sizeof(uint32_t));
     if (st != TN_OK) {
         tn_map_destroy(m);

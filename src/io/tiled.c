@@ -1948,7 +1948,7 @@ static tn_status add_collision_layer(tl_ctx *c, tn_map *m, uint32_t *buf)
     if (st == TN_OK)
         st = tn_map_set_terrain(m, TN_COLLISION_GID, (tn_terrain){false, 1.0f});
     if (st == TN_OK)
-        st = tn_map_set_layer_data(m, idx, gids, cells);
+        st = tn_map_set_layer_data(m, idx, gids, (int32_t)cells);
     if (!buf)
         tn__free(c->a, gids, cells * sizeof(uint32_t));
     return st == TN_OK ? TN_OK
@@ -2000,7 +2000,7 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
     if (st != TN_OK)
         return err(c, st, NULL, "cannot create the map: %s", tn_status_str(st));
     /* Terrain first, in one go: layers added afterwards update their cells once each. */
-    st = tn_map_set_terrain_many(m, c->tgid, c->tter, c->nterr);
+    st = tn_map_set_terrain_many(m, c->tgid, c->tter, (int32_t)c->nterr);
     if (st != TN_OK)
         st = err(c, st, "tilesets", "cannot set the terrain table: %s", tn_status_str(st));
     if (st == TN_OK && (c->o->report || c->oversize))
@@ -2026,7 +2026,7 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
             st = read_tile_layer(c, L, gids);
             if (st == TN_OK)
                 st = collide_tile_layer(c, gids, L->path);
-            if (st == TN_OK && (st = tn_map_set_layer_data(m, idx, gids, cells)) != TN_OK)
+            if (st == TN_OK && (st = tn_map_set_layer_data(m, idx, gids, (int32_t)cells)) != TN_OK)
                 st = err(c, st, L->path, "cannot set the layer: %s", tn_status_str(st));
         } else if (st == TN_OK) {
             st = read_objects(c, L, idx, m);

@@ -203,7 +203,7 @@ static tn_status refresh_flow(demo *d)
 {
     tn_flow_view v;
     tn_status st = tn_flow_view_from_field(d->field, d->map, d->exit, d->flow_dir, d->flow_los,
-                                           (size_t)d->w * (size_t)d->h, &v);
+                                           d->w * d->h, &v);
     return st == TN_OK ? tn_crowd_set_flow(d->crowd, 0, &v) : st;
 }
 

@@ -66,7 +66,7 @@ static tn_status flow_build(const tn_map *m, tn_cell goal, sim_flow *f)
     f->los = malloc(n);
     if (!f->dir || !f->los)
         return TN_E_NOMEM;
-    return tn_flow_view_from_field(f->field, m, goal, f->dir, f->los, n, &f->view);
+    return tn_flow_view_from_field(f->field, m, goal, f->dir, f->los, (int32_t)n, &f->view);
 }
 
 static void flow_free(sim_flow *f)

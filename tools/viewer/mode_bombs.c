@@ -117,7 +117,7 @@ static void step(void *st, vw_app *app, const uint8_t *keys)
         who[ns++] = k;
     }
     int32_t idx[MOVERS];
-    if (tn_map_stamp_layer(b->map, b->live_layer, stamps, (size_t)ns, idx) != TN_OK)
+    if (tn_map_stamp_layer(b->map, b->live_layer, stamps, (int32_t)ns, idx) != TN_OK)
         return;
     /* the elf */
     tn_vec2 d = {0.0f, 0.0f};

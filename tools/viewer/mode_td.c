@@ -92,7 +92,7 @@ static tn_status refresh_flow(td *t)
 {
     tn_flow_view v;
     tn_status st = tn_flow_view_from_field(t->field, t->map, t->exit, t->flow_dir, t->flow_los,
-                                           (size_t)t->w * (size_t)t->h, &v);
+                                           t->w * t->h, &v);
     return st == TN_OK ? tn_crowd_set_flow(t->crowd, 0, &v) : st;
 }
 

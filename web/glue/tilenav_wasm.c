@@ -90,7 +90,7 @@ tn_map *tnw_map_create(int32_t w, int32_t h, int32_t tw, int32_t th, const uint3
                 gids[i] = values[i] + 1u;
         }
         if (st == TN_OK)
-            st = tn_map_set_layer_data(map, 0, gids, n);
+            st = tn_map_set_layer_data(map, 0, gids, (int32_t)n);
         free(gids);
     }
     if (st != TN_OK) {
@@ -449,7 +449,7 @@ int32_t tnw_crowd_set_flow(tnw_crowd *c, int32_t slot, const tn_field *field, in
     }
     tn_flow_view view;
     tn_status st = tn_flow_view_from_field(field, c->map, (tn_cell){gx, gy}, c->dirs[slot],
-                                           c->los[slot], n, &view);
+                                           c->los[slot], (int32_t)n, &view);
     if (st != TN_OK)
         return (int32_t)st;
     return (int32_t)tn_crowd_set_flow(c->crowd, slot, &view);
