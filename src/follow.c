@@ -360,45 +360,49 @@ static int32_t clampi(int32_t v, int32_t lo, int32_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-static size_t dmap_index(const tn_direction_map *m, tn_vec2 p)
+/* The track cell under p, clamped to the nearest edge cell. */
+static tn_cell track_cell(const tn_car_track *t, int32_t w, int32_t h, tn_vec2 p)
 {
-    int32_t cx = clampi(tn__ifloor(p.x / m->cell_width), 0, m->width - 1);
-    int32_t cy = clampi(tn__ifloor(p.y / m->cell_height), 0, m->height - 1);
-    return (size_t)cy * (size_t)m->width + (size_t)cx;
+    return (tn_cell){clampi(tn__ifloor(p.x / t->cell_width), 0, w - 1),
+                     clampi(tn__ifloor(p.y / t->cell_height), 0, h - 1)};
 }
 
-tn_status tn_car_step(tn_car *car, const tn_car_def *def, const tn_direction_map *map, tn_rng *rng)
+tn_status tn_car_step(tn_car *car, const tn_car_def *def, const tn_car_track *track, tn_rng *rng)
 {
-    if (!car || !def || def->internal_cookie != TN_COOKIE_CAR || !map || !map->angle_deg ||
-        !map->friction || map->width < 1 || map->height < 1 || !(map->cell_width > 0.0f) ||
-        !(map->cell_height > 0.0f) || (def->jitter_deg > 0 && !rng) || !isfinite(car->pos.x) ||
-        !isfinite(car->pos.y))
+    if (!car || !def || def->internal_cookie != TN_COOKIE_CAR || !track || !track->headings ||
+        !(track->cell_width > 0.0f) || !(track->cell_height > 0.0f) ||
+        (def->jitter_deg > 0 && !rng) || !isfinite(car->pos.x) || !isfinite(car->pos.y))
         return TN_E_INVALID_ARG;
+    const int32_t w = tn_dirmap_width(track->headings), h = tn_dirmap_height(track->headings);
     if (car->speed <= def->top_speed)
         car->speed += def->accel;
-    float map_angle = map->angle_deg[dmap_index(map, car->pos)];
-    if (!car->has_map_angle || map_angle != car->map_angle) {
+    tn_cell cell = track_cell(track, w, h, car->pos);
+    float map_angle = tn_dirmap_get(track->headings, cell.x, cell.y);
+    if (!isnan(map_angle) && (!car->has_map_angle || map_angle != car->map_angle)) {
         int32_t j = def->jitter_deg > 0 ? tn_rng_range(rng, -def->jitter_deg, def->jitter_deg) : 0;
         car->target_deg = map_angle + (float)j;
         car->map_angle = map_angle;
         car->has_map_angle = true;
     }
-    /* turn the short way round, at most turn_rate */
-    float target = car->target_deg * (PI_F / 180.0f);
-    float diff = fmodf(target - car->rotation, 2.0f * PI_F);
-    if (diff > PI_F)
-        diff -= 2.0f * PI_F;
-    if (diff < -PI_F)
-        diff += 2.0f * PI_F;
-    if (fabsf(diff) <= def->turn_rate)
-        car->rotation += diff;
-    else
-        car->rotation += diff > 0.0f ? def->turn_rate : -def->turn_rate;
-    car->rotation = fmodf(car->rotation, 2.0f * PI_F);
+    if (car->has_map_angle) { /* turn the short way round, at most turn_rate */
+        float target = car->target_deg * (PI_F / 180.0f);
+        float diff = fmodf(target - car->rotation, 2.0f * PI_F);
+        if (diff > PI_F)
+            diff -= 2.0f * PI_F;
+        if (diff < -PI_F)
+            diff += 2.0f * PI_F;
+        if (fabsf(diff) <= def->turn_rate)
+            car->rotation += diff;
+        else
+            car->rotation += diff > 0.0f ? def->turn_rate : -def->turn_rate;
+        car->rotation = fmodf(car->rotation, 2.0f * PI_F);
+    }
     car->vel.x = car->speed * cosf(car->rotation) * car->friction;
     car->vel.y = car->speed * sinf(car->rotation) * car->friction;
     car->pos.x += car->vel.x;
     car->pos.y += car->vel.y;
-    car->friction = map->friction[dmap_index(map, car->pos)];
+    cell = track_cell(track, w, h, car->pos);
+    car->friction =
+        track->friction ? track->friction[(size_t)cell.y * (size_t)w + (size_t)cell.x] : 1.0f;
     return TN_OK;
 }

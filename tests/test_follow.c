@@ -430,13 +430,27 @@ static int quadrant(tn_vec2 p)
     return (cy < 4 ? 0 : 2) + (cx < 5 ? (cy < 4 ? 0 : 1) : (cy < 4 ? 1 : 0));
 }
 
+/* A 10 x 8 direction map holding `angle` per cell (the caller destroys it). */
+static tn_dirmap *headings_of(const float *angle)
+{
+    tn_dirmap_def d = tn_dirmap_def_default();
+    d.width = 10;
+    d.height = 8;
+    tn_dirmap *m = NULL;
+    assert_int_equal(tn_dirmap_create(&d, &m), TN_OK);
+    for (int i = 0; i < 80; i++)
+        assert_int_equal(tn_dirmap_set(m, i % 10, i / 10, angle[i]), TN_OK);
+    return m;
+}
+
 static int drive_laps(const float *angle_layer, uint64_t seed, int jitter, int max_steps,
                       int *worst_grass)
 {
     float fr[80];
     for (int i = 0; i < 80; i++)
         fr[i] = track[i] == 1 ? 0.25f : 0.96f;
-    tn_direction_map dm = {10, 8, 64.0f, 64.0f, angle_layer, fr};
+    tn_dirmap *hd = headings_of(angle_layer);
+    tn_car_track dm = {hd, fr, 64.0f, 64.0f};
     tn_car_def def = tn_car_def_default();
     def.jitter_deg = jitter;
     tn_car car;
@@ -459,6 +473,7 @@ static int drive_laps(const float *angle_layer, uint64_t seed, int jitter, int m
         grass = track[cy * 10 + cx] == 1 ? grass + 1 : 0;
         *worst_grass = grass > *worst_grass ? grass : *worst_grass;
     }
+    tn_dirmap_destroy(hd);
     return laps;
 }
 
@@ -470,7 +485,8 @@ static void test_car(void **state)
     float fr[80];
     for (int i = 0; i < 80; i++)
         fr[i] = track[i] == 1 ? 0.25f : 0.96f;
-    tn_direction_map dm = {10, 8, 64.0f, 64.0f, angles, fr};
+    tn_dirmap *hd = headings_of(angles);
+    tn_car_track dm = {hd, fr, 64.0f, 64.0f};
     tn_car_def def = tn_car_def_default();
     def.jitter_deg = 0;
     tn_car car;
@@ -487,7 +503,8 @@ static void test_car(void **state)
     float a10[80];
     for (int i = 0; i < 80; i++)
         a10[i] = 10.0f;
-    tn_direction_map d10 = {10, 8, 64.0f, 64.0f, a10, fr};
+    tn_dirmap *h10 = headings_of(a10);
+    tn_car_track d10 = {h10, fr, 64.0f, 64.0f};
     assert_int_equal(tn_car_init(&car, &def, (tn_vec2){96, 96}, 350.0f * 3.14159265f / 180.0f),
                      TN_OK);
     float r0 = car.rotation;
@@ -496,6 +513,30 @@ static void test_car(void **state)
     assert_int_equal(tn_car_step(&car, &def, NULL, NULL), TN_E_INVALID_ARG);
     def.jitter_deg = 20;
     assert_int_equal(tn_car_step(&car, &def, &dm, NULL), TN_E_INVALID_ARG);
+    def.jitter_deg = 0;
+    tn_car_track bad = dm;
+    bad.cell_width = 0.0f;
+    assert_int_equal(tn_car_step(&car, &def, &bad, NULL), TN_E_INVALID_ARG);
+    bad = dm;
+    bad.headings = NULL;
+    assert_int_equal(tn_car_step(&car, &def, &bad, NULL), TN_E_INVALID_ARG);
+    /* a cell without a heading keeps the aim; without friction the velocity is not damped */
+    tn_dirmap *none = headings_of(a10);
+    assert_int_equal(tn_dirmap_set(none, 1, 1, NAN), TN_OK);
+    tn_car_track open_track = {none, NULL, 64.0f, 64.0f};
+    assert_int_equal(tn_car_init(&car, &def, (tn_vec2){96, 96}, 1.0f), TN_OK);
+    assert_int_equal(tn_car_step(&car, &def, &open_track, NULL), TN_OK);
+    assert_true(car.rotation == 1.0f && !car.has_map_angle); /* nothing to aim at yet */
+    assert_true(car.friction == 1.0f);                       /* no friction array: 1 */
+    assert_int_equal(tn_car_init(&car, &def, (tn_vec2){2 * 64 + 32, 96}, 0.0f), TN_OK);
+    assert_int_equal(tn_car_step(&car, &def, &open_track, NULL), TN_OK); /* cell (2,1): 10 deg */
+    assert_true(car.has_map_angle && car.target_deg == 10.0f);
+    car.pos = (tn_vec2){96, 96}; /* onto the cell without a heading */
+    assert_int_equal(tn_car_step(&car, &def, &open_track, NULL), TN_OK);
+    assert_true(car.target_deg == 10.0f);
+    tn_dirmap_destroy(none);
+    tn_dirmap_destroy(hd);
+    tn_dirmap_destroy(h10);
 
     for (int i = 0; i < 80; i++)
         angles_first[i] = angles[i];

@@ -22,6 +22,7 @@
 #define TILENAV_FOLLOW_H
 
 #include "base.h"
+#include "dirmap.h"
 #include "map.h"
 #include "rng.h"
 #include "steer.h"
@@ -124,14 +125,15 @@ TN_API TN_NODISCARD tn_status tn_grid_wander_step(tn_grid_walker *w, const tn_ma
 
 /// @name Direction-map car
 /// @{
-/// A per-cell direction map and friction: the target heading and the velocity multiplier of
-/// each cell of a track.
-typedef struct tn_direction_map {
-    int32_t width, height;         ///< cells
-    float cell_width, cell_height; ///< pixels
-    const float *angle_deg;        ///< W*H target headings, degrees, 0 = +x, 90 = +y (down)
-    const float *friction;         ///< W*H velocity multipliers per step (0.96 track, 0.25 grass)
-} tn_direction_map;
+/// Where the car drives: a direction map (dirmap.h) of target headings and the friction of each
+/// cell, on cells of the given pixel size. Both describe the same W x H cells.
+typedef struct tn_car_track {
+    const tn_dirmap *headings;     ///< target heading per cell (degrees, 0 = +x, 90 = +y down);
+                                   ///< a cell without one (NaN) keeps the car's current aim
+    const float *friction;         ///< W*H velocity multipliers per step (0.96 track, 0.25
+                                   ///< grass); NULL = 1 everywhere
+    float cell_width, cell_height; ///< pixels per cell, > 0
+} tn_car_track;
 
 /// Car parameters. Defaults from tn_car_def_default().
 /// Units: per fixed step (one frame), not per second like the rest of the library: the car is
@@ -163,14 +165,15 @@ TN_API tn_car_def tn_car_def_default(void);
 /// Place a car at rest.
 TN_API TN_NODISCARD tn_status tn_car_init(tn_car *car, const tn_car_def *def, tn_vec2 pos,
                                           float rotation);
-/// One step of the AI car: accelerate while speed <= top speed; read the map angle of
-/// the cell under the car; when it differs from the last one, aim at it plus a random integer
-/// in [-jitter, +jitter] degrees; turn towards the aim by at most turn_rate the short way
-/// round; vel = speed * (cos, sin)(rotation) * friction; pos += vel; then take the friction of
-/// the cell now under the car. Outside the map the nearest edge cell is read.
-/// @return TN_E_INVALID_ARG (NULL, bad map sizes, rng NULL with jitter > 0).
+/// One step of the AI car: accelerate while speed <= top speed; read the heading of the cell
+/// under the car; when it differs from the last one, aim at it plus a random integer in
+/// [-jitter, +jitter] degrees (a cell without a heading keeps the aim); turn towards the aim by
+/// at most turn_rate the short way round; vel = speed * (cos, sin)(rotation) * friction;
+/// pos += vel; then take the friction of the cell now under the car. Outside the track the
+/// nearest edge cell is read.
+/// @return TN_E_INVALID_ARG (NULL, no headings, bad cell size, rng NULL with jitter > 0).
 TN_API TN_NODISCARD tn_status tn_car_step(tn_car *car, const tn_car_def *def,
-                                          const tn_direction_map *map, tn_rng *rng);
+                                          const tn_car_track *track, tn_rng *rng);
 /// @}
 
 #ifdef __cplusplus

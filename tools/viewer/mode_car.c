@@ -21,10 +21,11 @@
 
 typedef struct car_mode {
     tn_map *map;
-    tn_dirmap *dm;
+    tn_dirmap *dm;       /* the headings as drawn (NaN where none) */
+    tn_dirmap *headings; /* what the AI car reads: dm with 0 degrees where dm has none */
     tn_field *field;
-    float *angle, *friction;
-    tn_direction_map dmap;
+    float *friction;
+    tn_car_track track;
     tn_car_def ai_def;
     tn_car ai;
     tn_rng rng;
@@ -77,8 +78,8 @@ static void destroy(void *st)
     car_mode *m = st;
     tn_field_destroy(m->field);
     tn_dirmap_destroy(m->dm);
+    tn_dirmap_destroy(m->headings);
     tn_map_destroy(m->map);
-    free(m->angle);
     free(m->friction);
     free(m);
 }
@@ -99,9 +100,9 @@ static void *create(vw_app *app)
     tn_dirmap_def dd = tn_dirmap_def_default();
     dd.width = w;
     dd.height = h;
-    m->angle = malloc((size_t)w * (size_t)h * sizeof *m->angle);
     m->friction = malloc((size_t)w * (size_t)h * sizeof *m->friction);
-    if (!m->angle || !m->friction || tn_dirmap_create(&dd, &m->dm) != TN_OK)
+    if (!m->friction || tn_dirmap_create(&dd, &m->dm) != TN_OK ||
+        tn_dirmap_create(&dd, &m->headings) != TN_OK)
         goto fail;
     tn_cell start;
     if (track) {
@@ -128,16 +129,17 @@ static void *create(vw_app *app)
         for (int32_t x = 0; x < w; x++) {
             size_t i = (size_t)y * (size_t)w + (size_t)x;
             float a = tn_dirmap_get(m->dm, x, y);
-            m->angle[i] = isnan(a) ? 0.0f : a;
+            if (tn_dirmap_set(m->headings, x, y, isnan(a) ? 0.0f : a) != TN_OK)
+                goto fail;
             m->friction[i] = tn_map_cost(m->map, x, y) > min_cost ? FRICTION_GRASS : FRICTION_TRACK;
         }
-    m->dmap = (tn_direction_map){w, h, (float)tw, (float)th, m->angle, m->friction};
+    m->track = (tn_car_track){m->headings, m->friction, (float)tw, (float)th};
     m->ai_def = tn_car_def_default();
     m->ai_def.turn_rate = 0.05f; /* the book's 0.03 drifts onto the grass on this tighter oval */
     m->rng = tn_rng_seed(app->seed);
     m->radius = 0.3f * (float)(tw < th ? tw : th);
     m->ai_start = tn_map_cell_center_px(m->map, start.x, start.y);
-    m->ai_rot0 = m->angle[(size_t)start.y * (size_t)w + (size_t)start.x] * 0.01745329f;
+    m->ai_rot0 = tn_dirmap_get(m->headings, start.x, start.y) * 0.01745329f;
     tn_cell ps = vw_nearest_passable(m->map, start.x, start.y + (track ? 1 : 0));
     m->p_start = tn_map_cell_center_px(m->map, ps.x, ps.y);
     if (tn_car_init(&m->ai, &m->ai_def, m->ai_start, m->ai_rot0) != TN_OK)
@@ -183,7 +185,7 @@ static float friction_at(const car_mode *m, tn_vec2 p)
     tn_cell c;
     if (!tn_map_cell_at_px(m->map, p.x, p.y, &c))
         return FRICTION_GRASS;
-    return m->friction[(size_t)c.y * (size_t)m->dmap.width + (size_t)c.x];
+    return m->friction[(size_t)c.y * (size_t)tn_map_width(m->map) + (size_t)c.x];
 }
 
 static void step(void *st, vw_app *app, const uint8_t *keys)
@@ -191,7 +193,7 @@ static void step(void *st, vw_app *app, const uint8_t *keys)
     car_mode *m = st;
     /* AI car: the library's step, then the displacement goes through the tile collision */
     tn_vec2 before = m->ai.pos;
-    if (tn_car_step(&m->ai, &m->ai_def, &m->dmap, &m->rng) == TN_OK) {
+    if (tn_car_step(&m->ai, &m->ai_def, &m->track, &m->rng) == TN_OK) {
         tn_vec2 d = {m->ai.pos.x - before.x, m->ai.pos.y - before.y};
         m->ai.pos = move_circle(m->map, before, m->radius, d);
     }

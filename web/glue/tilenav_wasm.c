@@ -718,9 +718,10 @@ double tnw_marbles_contacts(const tnw_marbles *w)
 typedef struct tnw_car {
     tn_car car; /* pos.x, pos.y, vel.x, vel.y, rotation, speed ... read by tilenav.mjs */
     tn_car_def def;
-    tn_direction_map dm;
+    tn_dirmap *headings;
+    tn_car_track track;
     tn_rng rng;
-    float *angles, *friction;
+    float *friction;
 } tnw_car;
 
 /* tilenav.mjs reads these layouts directly. */
@@ -754,17 +755,22 @@ tnw_car *tnw_car_create(int32_t w, int32_t h, float cell_w, float cell_h, const 
     }
     c = calloc(1, sizeof *c);
     size_t n = (size_t)w * (size_t)h;
-    if (c) {
-        c->angles = malloc(n * sizeof(float));
+    tn_dirmap_def dd = tn_dirmap_def_default();
+    dd.width = w;
+    dd.height = h;
+    if (c)
         c->friction = malloc(n * sizeof(float));
-    }
-    if (!c || !c->angles || !c->friction) {
+    if (!c || !c->friction || tn_dirmap_create(&dd, &c->headings) != TN_OK) {
         st = TN_E_NOMEM;
         goto done;
     }
-    memcpy(c->angles, angles, n * sizeof(float));
+    for (size_t i = 0; i < n && st == TN_OK; i++)
+        st = tn_dirmap_set(c->headings, (int32_t)(i % (size_t)w), (int32_t)(i / (size_t)w),
+                           angles[i]);
+    if (st != TN_OK)
+        goto done;
     memcpy(c->friction, friction, n * sizeof(float));
-    c->dm = (tn_direction_map){w, h, cell_w, cell_h, c->angles, c->friction};
+    c->track = (tn_car_track){c->headings, c->friction, cell_w, cell_h};
     c->def = tn_car_def_default();
     c->def.jitter_deg = jitter;
     c->rng = tn_rng_seed((uint64_t)seed);
@@ -783,7 +789,7 @@ void tnw_car_destroy(tnw_car *c)
 {
     if (!c)
         return;
-    free(c->angles);
+    tn_dirmap_destroy(c->headings);
     free(c->friction);
     free(c);
 }
@@ -793,7 +799,7 @@ int32_t tnw_car_step(tnw_car *c, int32_t steps)
     if (!c || steps < 0)
         return TN_E_INVALID_ARG;
     for (int32_t i = 0; i < steps; i++) {
-        tn_status st = tn_car_step(&c->car, &c->def, &c->dm, &c->rng);
+        tn_status st = tn_car_step(&c->car, &c->def, &c->track, &c->rng);
         if (st != TN_OK)
             return (int32_t)st;
     }
