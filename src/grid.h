@@ -36,6 +36,40 @@ uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g); /* the same
  * outside. The public tn_los_clear() and the field's exact sweep agree with it cell for cell. */
 bool tn__grid_los(const tn__grid *g, tn_cell a, tn_cell b, tn_diagonal corner);
 
+/* Passability bitsets (JPS reads them; tn__passbits_update builds them when the map's
+ * fingerprint changes): three bitset arrays, each line padded with TN__BITS_PAD blocked cells on
+ * both sides (bit x + TN__BITS_PAD of a line = cell x) and with a blocked line above and below the
+ * map: rows:  the passability of row y as line y + 1, rw words per line; cols:  the same transposed
+ * (column x as line x + 1, cw words per line), for vertical scans; flags: the jump-ahead flags of
+ * row y as line y + 1: four sets interleaved word by word (word i of set k is word i *
+ * TN__FLAG_SETS + k of the line, TN__FLAG_SETS * rw words per line), so that a diagonal step finds
+ * both flags it tests in one 32-byte group. */
+#define TN__BITS_PAD 64
+enum {
+    TN__FLAG_E = 0, /* a jump east from the cell finds a jump point */
+    TN__FLAG_W = 1, /* ... west */
+    TN__FLAG_S = 2, /* ... south (increasing y) */
+    TN__FLAG_N = 3, /* ... north */
+    TN__FLAG_SETS = 4
+};
+
+typedef struct tn__passbits {
+    uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
+    int32_t w, h;
+    size_t row_words; /* words per line of rows (and per flag set of a flags line) */
+    size_t col_words; /* words per line of cols */
+    uint64_t *rows;   /* (h + 2) * row_words */
+    uint64_t *flags;  /* (h + 2) * 4 * row_words */
+    uint64_t *cols;   /* (w + 2) * col_words */
+    size_t cap_words; /* words allocated (one allocation, at rows) */
+} tn__passbits;
+
+/* Bring `b` up to date with the map read into `g` (nothing to do when its fingerprint
+ * matches); allocates through `alloc` when the map grew. */
+tn_status tn__passbits_update(tn__passbits *b, const tn_map *map, const tn__grid *g,
+                              const tn_allocator *alloc);
+void tn__passbits_free(tn__passbits *b, const tn_allocator *alloc);
+
 /* ---- cell index -> row without a division ------------------------------------------
  * Expansions need the row and column of every popped cell; an integer division costs 14 to 40
  * cycles on their critical path. With m = ceil(2^44 / w), floor(i / w) = (i * m) >> 44 for

@@ -23,7 +23,9 @@
 
 #include <string.h>
 
-#define PAD 64
+#define PAD TN__BITS_PAD
+#define FLAG_SETS TN__FLAG_SETS
+enum { FLAG_E = TN__FLAG_E, FLAG_W = TN__FLAG_W, FLAG_S = TN__FLAG_S, FLAG_N = TN__FLAG_N };
 
 bool tn__jps_applicable(const tn__grid *g, const tn_query *q, int32_t goal_count)
 {
@@ -33,8 +35,7 @@ bool tn__jps_applicable(const tn__grid *g, const tn_query *q, int32_t goal_count
 
 void tn__jps_free(tn_search *s)
 {
-    tn__free(&s->alloc, s->jps.rows, s->jps.cap_words * sizeof(uint64_t));
-    memset(&s->jps, 0, sizeof s->jps);
+    tn__passbits_free(&s->jps, &s->alloc);
 }
 
 size_t tn__jps_bytes(const tn_search *s)
@@ -55,211 +56,9 @@ void tn_search_forget(tn_search *s)
         s->jps.fingerprint = 0;
 }
 
-/* The cache holds three bitset arrays, each line padded with PAD blocked cells on both sides
- * (bit x + PAD of a line = cell x) and with a blocked line above and below the map:
- *   rows:  the passability of row y as line y + 1, rw words per line;
- *   cols:  the same transposed (column x as line x + 1, cw words per line), for vertical scans;
- *   flags: the jump-ahead flags of row y as line y + 1: four sets interleaved word by word (word
- *          i of set k is word i * FLAG_SETS + k of the line, FLAG_SETS * rw words per line), so
- *          that a diagonal step finds both flags it tests in one 32-byte group. */
-enum {
-    FLAG_E = 0, /* a jump east from the cell finds a jump point */
-    FLAG_W = 1, /* ... west */
-    FLAG_S = 2, /* ... south (increasing y) */
-    FLAG_N = 3, /* ... north */
-    FLAG_SETS = 4
-};
-
-/* Segmented fill towards lower bits: bit x of the result is bit y of v for the least y >= x
- * with bit y of k set; bits with no such y take `carry` (0 or all ones). v has no bit outside
- * k. */
-static inline uint64_t fill_down(uint64_t v, uint64_t k, uint64_t carry)
-{
-    for (int s = 1; s < 64; s *= 2) {
-        v |= (v >> s) & ~k;
-        k |= k >> s;
-    }
-    return v | (carry & ~k);
-}
-
-/* The same towards higher bits (the greatest y <= x). */
-static inline uint64_t fill_up(uint64_t v, uint64_t k, uint64_t carry)
-{
-    for (int s = 1; s < 64; s *= 2) {
-        v |= (v << s) & ~k;
-        k |= k << s;
-    }
-    return v | (carry & ~k);
-}
-
-/* Word i of line r (n words) shifted so that bit x holds cell x - 1 (from_left) or x + 1
- * (from_right). */
-static inline uint64_t from_left(const uint64_t *r, size_t i)
-{
-    return (r[i] << 1) | (i ? r[i - 1] >> 63 : 0);
-}
-
-static inline uint64_t from_right(const uint64_t *r, size_t i, size_t n)
-{
-    return (r[i] >> 1) | (i + 1 < n ? r[i + 1] << 63 : 0);
-}
-
-/* East and west flags of a row (passability line c of n words, neighbours a and b) into its
- * flag line f. Scanning east, position q stops a jump when it is blocked or a side cell is
- * free with the side cell before it (q - 1) blocked; it is a jump point when it stops and is
- * free. flag_east(x) = the first stop after x is a jump point. West mirrors it. Bits beyond
- * the line are padding (blocked). */
-static void row_flags(const uint64_t *a, const uint64_t *c, const uint64_t *b, uint64_t *f,
-                      size_t n)
-{
-    /* east: from the last word down; beyond the line every position stops, none is free */
-    uint64_t s_hi = ~0ull, j_hi = 0, carry = 0;
-    for (size_t i = n; i-- > 0;) {
-        uint64_t st = ~c[i] | (a[i] & ~from_left(a, i)) | (b[i] & ~from_left(b, i));
-        uint64_t jp = st & c[i];
-        /* bit x: does x + 1 stop, and is it a jump point */
-        uint64_t k = (st >> 1) | (s_hi << 63), v = (jp >> 1) | (j_hi << 63);
-        uint64_t e = fill_down(v, k, carry);
-        f[i * FLAG_SETS + FLAG_E] = e;
-        carry = (e & 1u) ? ~0ull : 0;
-        s_hi = st;
-        j_hi = jp;
-    }
-    uint64_t s_lo = ~0ull, j_lo = 0;
-    carry = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t st = ~c[i] | (a[i] & ~from_right(a, i, n)) | (b[i] & ~from_right(b, i, n));
-        uint64_t jp = st & c[i];
-        uint64_t k = (st << 1) | (s_lo >> 63), v = (jp << 1) | (j_lo >> 63);
-        uint64_t e = fill_up(v, k, carry);
-        f[i * FLAG_SETS + FLAG_W] = e;
-        carry = (e >> 63) ? ~0ull : 0;
-        s_lo = st;
-        j_lo = jp;
-    }
-}
-
-/* South and north flags of every row, 64 columns per word. Scanning south, (x, q) stops a jump
- * when it is blocked or (x -+ 1, q) is free with (x -+ 1, q - 1) blocked. flag_south(x, y) =
- * the first stop below y is a jump point: stop(y + 1) ? free(y + 1) : flag_south(x, y + 1). */
-static void column_flags(const tn_jps_cache *jc, int32_t h)
-{
-    const size_t n = jc->row_words;
-#define ROW(y) (jc->rows + n * (size_t)((y) + 1))
-#define FLAGS(y) (jc->flags + FLAG_SETS * n * (size_t)((y) + 1))
-    for (size_t i = 0; i < n; i++) {
-        uint64_t f = 0; /* flag_south of the row below the current one */
-        for (int32_t y = h - 1; y >= 0; y--) {
-            const uint64_t *c = ROW(y + 1), *up = ROW(y);
-            /* does row y + 1 stop a southward jump, and is it a jump point there */
-            uint64_t st = ~c[i] | (from_left(c, i) & ~from_left(up, i)) |
-                          (from_right(c, i, n) & ~from_right(up, i, n));
-            f = (st & c[i]) | (~st & f);
-            FLAGS(y)[i * FLAG_SETS + FLAG_S] = f;
-        }
-        f = 0;
-        for (int32_t y = 0; y < h; y++) {
-            const uint64_t *c = ROW(y - 1), *down = ROW(y);
-            uint64_t st = ~c[i] | (from_left(c, i) & ~from_left(down, i)) |
-                          (from_right(c, i, n) & ~from_right(down, i, n));
-            f = (st & c[i]) | (~st & f);
-            FLAGS(y)[i * FLAG_SETS + FLAG_N] = f;
-        }
-    }
-#undef ROW
-#undef FLAGS
-}
-
-/* Bits 0..n-1 = the passability bytes (0 or 1) p[0..n-1], n <= 8. */
-static inline uint64_t pack8(const uint8_t *p, int32_t n)
-{
-    uint64_t v = 0;
-    if (n == 8) { /* one load on little-endian machines */
-        v = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-            (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-            (uint64_t)p[7] << 56;
-    } else {
-        for (int32_t i = 0; i < n; i++)
-            v |= (uint64_t)p[i] << (8 * i);
-    }
-    /* byte i (0 or 1) lands on bit 56 + i; nothing carries */
-    return (v * 0x0102040810204080ull) >> 56;
-}
-
-/* Transpose an 8x8 bit matrix: bit c of byte r <-> bit r of byte c (Hacker's Delight 7-3). */
-static inline uint64_t transpose8(uint64_t x)
-{
-    uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
-    x ^= t ^ (t << 7);
-    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
-    x ^= t ^ (t << 14);
-    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
-    return x ^ t ^ (t << 28);
-}
-
-/* OR 8 bits into a line at cell `pos` (a multiple of 8: the byte never straddles words). */
-static inline void or_byte(uint64_t *line, int32_t pos, uint64_t byte)
-{
-    uint32_t b = (uint32_t)(pos + PAD);
-    line[b >> 6] |= byte << (b & 63);
-}
-
-/* The row and column passability bitsets (zeroed before), in blocks of 8 x 8 cells: each
- * block's rows are packed from bytes to bits, then transposed for the columns. */
-static void pack_bitsets(tn_jps_cache *c, const uint8_t *pass, int32_t w, int32_t h)
-{
-    const size_t rw = c->row_words, cw = c->col_words;
-    for (int32_t y0 = 0; y0 < h; y0 += 8) {
-        const int32_t ny = h - y0 < 8 ? h - y0 : 8;
-        for (int32_t x0 = 0; x0 < w; x0 += 8) {
-            const int32_t nx = w - x0 < 8 ? w - x0 : 8;
-            uint64_t block = 0; /* byte r: cells x0.. of row y0 + r */
-            for (int32_t r = 0; r < ny; r++) {
-                uint64_t byte = pack8(pass + (size_t)(y0 + r) * (size_t)w + (size_t)x0, nx);
-                or_byte(c->rows + rw * (size_t)(y0 + r + 1), x0, byte);
-                block |= byte << (8 * r);
-            }
-            uint64_t t = transpose8(block); /* byte k: cells y0.. of column x0 + k */
-            for (int32_t k = 0; k < nx; k++)
-                or_byte(c->cols + cw * (size_t)(x0 + k + 1), y0, (t >> (8 * k)) & 0xffu);
-        }
-    }
-}
-
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 {
-    tn_jps_cache *c = &s->jps;
-    uint64_t fp = tn__grid_fingerprint(s->map, g);
-    if (c->rows && c->fingerprint == fp && c->w == s->w && c->h == s->h)
-        return TN_OK;
-    int32_t w = s->w, h = s->h;
-    /* a scan may read one word past the last padding bit it stops at */
-    size_t rw = ((size_t)w + 2 * PAD + 63) / 64 + 1;
-    size_t cw = ((size_t)h + 2 * PAD + 63) / 64 + 1;
-    size_t nrows = rw * ((size_t)h + 2);
-    size_t need = (1 + FLAG_SETS) * nrows + cw * ((size_t)w + 2) + 1;
-    if (need > c->cap_words) {
-        tn__jps_free(s);
-        c->rows = tn__alloc(&s->alloc, need * sizeof(uint64_t));
-        if (!c->rows)
-            return TN_E_NOMEM;
-        c->cap_words = need;
-    }
-    c->row_words = rw;
-    c->col_words = cw;
-    c->flags = c->rows + nrows;
-    c->cols = c->flags + FLAG_SETS * nrows;
-    memset(c->rows, 0, need * sizeof(uint64_t));
-    pack_bitsets(c, s->pass, w, h);
-    for (int32_t y = 0; y < h; y++) {
-        const uint64_t *row = c->rows + rw * (size_t)(y + 1);
-        row_flags(row - rw, row, row + rw, c->flags + FLAG_SETS * rw * (size_t)(y + 1), rw);
-    }
-    column_flags(c, h);
-    c->fingerprint = fp;
-    c->w = w;
-    c->h = h;
-    return TN_OK;
+    return tn__passbits_update(&s->jps, s->map, g, &s->alloc);
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -42,19 +42,8 @@
 /* Query life cycle. */
 enum { Q_IDLE = 0, Q_RUNNING = 1, Q_DONE = 2 };
 
-/* The JPS cache (jps.c): the map's passability as padded bitsets by rows and by columns, and
- * the jump-ahead flags (four per cell); a cell (x, y) is bit x + 64 of row line y + 1, the
- * padding reads as blocked. One allocation, at `rows`. */
-typedef struct tn_jps_cache {
-    uint64_t fingerprint; /* tn__map_fingerprint() of the map it was built from */
-    int32_t w, h;
-    size_t row_words; /* words per line of rows (and per flag set of a flags line) */
-    size_t col_words; /* words per line of cols */
-    uint64_t *rows;   /* (h + 2) * row_words */
-    uint64_t *flags;  /* (h + 2) * 4 * row_words */
-    uint64_t *cols;   /* (w + 2) * col_words */
-    size_t cap_words; /* words allocated */
-} tn_jps_cache;
+/* The JPS cache: the grid layer's passability bitsets and jump-ahead flags (grid.h). */
+typedef tn__passbits tn_jps_cache;
 
 struct tn_search {
     tn_allocator alloc;
