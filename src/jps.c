@@ -50,12 +50,6 @@ static inline bool bit_get(const uint64_t *line, int32_t x, size_t stride)
     return (line[(b >> 6) * stride] >> (b & 63)) & 1u;
 }
 
-void tn_search_forget(tn_search *s)
-{
-    if (s)
-        s->jps.fingerprint = 0;
-}
-
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 {
     return tn__passbits_update(&s->jps, s->map, g, &s->alloc);

@@ -979,11 +979,8 @@ static void test_jps_cache_map_replaced(void **state)
         assert_int_equal(sa, sj);
         if (sa == TN_OK)
             assert_true(close_to(ra.cost, rj.cost));
-        if (seed % 2)
-            tn_search_forget(s);
         tn_map_destroy(m);
     }
-    tn_search_forget(NULL);
     free(gids);
     free(path);
     tn_search_destroy(s);
@@ -1230,8 +1227,7 @@ static void test_distance_maps(void **state)
                 src[j] = tn_test_random_open_cell(m, &r);
             const float *ex = k % 3 == 0 ? extra : NULL;
             bool rev = k % 2 == 1;
-            assert_int_equal(tn_search_distances(s, m, src, ns, &mv, ex, rev, a, w * h),
-                             TN_OK);
+            assert_int_equal(tn_search_distances(s, m, src, ns, &mv, ex, rev, a, w * h), TN_OK);
             tn_oracle_dijkstra(m, &mv, ex, src, ns, rev, b);
             for (int32_t i = 0; i < w * h; i++) {
                 if (isinf(b[i]))
@@ -1428,11 +1424,9 @@ static void test_context_reuse_deterministic(void **state)
              * JPS keeps them by cell): equal to a fresh context's and to the oracle */
             tn_moves mv = {POLICIES[k % 4], TN_COSTS_EXACT};
             fresh = new_search(w * h);
-            assert_int_equal(
-                tn_search_distances(s, m, &st, 1, &mv, NULL, false, da, w * h), TN_OK);
-            assert_int_equal(
-                tn_search_distances(fresh, m, &st, 1, &mv, NULL, false, db, w * h),
-                TN_OK);
+            assert_int_equal(tn_search_distances(s, m, &st, 1, &mv, NULL, false, da, w * h), TN_OK);
+            assert_int_equal(tn_search_distances(fresh, m, &st, 1, &mv, NULL, false, db, w * h),
+                             TN_OK);
             tn_search_destroy(fresh);
             assert_memory_equal(da, db, (size_t)(w * h) * sizeof *da);
             tn_oracle_dijkstra(m, &mv, NULL, &st, 1, false, db);

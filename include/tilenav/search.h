@@ -136,11 +136,11 @@ TN_API void tn_search_destroy(tn_search *search);
 /// Bytes held by the context (16 per cell, plus the JPS cache once used).
 TN_API size_t tn_search_memory_bytes(const tn_search *search);
 
-/// Drop what the context caches about maps (the JPS cache). The cache is keyed by the map's
-/// address, size, revision and a 64-bit hash of every cell's passability that the map keeps
-/// up to date, so a stale match needs a hash collision; this call rules even that out (after
-/// destroying a map and creating another that may land at the same address).
-TN_API void tn_search_forget(tn_search *search);
+/// What a context caches about a map (JPS's passability bitsets) is keyed by a fingerprint of
+/// the map: its size, revision and a 64-bit hash of every cell's passability that the map keeps
+/// up to date (and its address). The cache depends on passability alone, so a map destroyed and
+/// another created in its place match only when their passability is the same, up to a 64-bit
+/// hash collision: there is nothing to forget.
 
 /// Cells the context can search without allocating: its max_cells, or for a growing context
 /// the largest map it has met so far (0 before the first query).
