@@ -1,6 +1,8 @@
 #include "support.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint64_t tn_test_next(tn_test_rng *r)
@@ -61,6 +63,40 @@ tn_status tn_test_goal_bounds(const tn_map *map, const tn_moves *moves, tn_goal_
     d.moves = *moves;
     return tn_goal_bounds_build(&d, out);
 }
+
+void tn_test_textf(tn_test_text *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->n;
+        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
+        va_end(ap);
+        assert_true(k >= 0);
+        if (b->s && (size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)k + 1;
+        b->s = realloc(b->s, cap);
+        assert_non_null(b->s);
+        b->cap = cap;
+    }
+}
+
+const char *const tn_test_tiled_bench_maps[11] = {
+    "kaetram/map-old.json",
+    "westhad/platformer.json",
+    "excalibur/test-gzip.json",
+    "pytiled/b64/map.json",
+    "pytiled/b64_zstd/map.json",
+    "pytiled/infinite_map/map.json",
+    "pytiled/external_tileset_dif_dir/map.json",
+    "dottiled/map-with-flippingflags/map-with-flippingflags.tmj",
+    "spearwolf/lab-wall-tiles-new-map.json",
+    "workadventure/office.tmj",
+    "melonjs/island-1.json",
+};
 
 const char *tn_test_shared(char *buf, size_t cap, const char *rel)
 {

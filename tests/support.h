@@ -39,6 +39,17 @@ int tn_test_run(int argc, char **argv, const struct CMUnitTest *local, size_t nl
 tn_status tn_test_jump_table(const tn_map *map, tn_jump_table **out);
 tn_status tn_test_goal_bounds(const tn_map *map, const tn_moves *moves, tn_goal_bounds **out);
 
+/* A growing text buffer for tests that write documents (maps, tilesets) as text: start it
+ * zeroed, append with tn_test_textf() (asserts on failure), free(t.s) when done. */
+typedef struct tn_test_text {
+    char *s;
+    size_t n, cap;
+} tn_test_text;
+void tn_test_textf(tn_test_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The real Tiled maps of ../shared/bench/tiled, as paths below bench/tiled/. */
+extern const char *const tn_test_tiled_bench_maps[11];
+
 /* "<TN_SHARED_DIR>/<rel>" into buf; returns buf. */
 const char *tn_test_shared(char *buf, size_t cap, const char *rel);
 /* "<TN_TEST_DATA>/<rel>" into buf; returns buf. */

@@ -294,19 +294,7 @@ static void manifest_facts(const char *manifest, const char *file, facts *f)
     }
 }
 
-static const char *const bench_maps[] = {
-    "kaetram/map-old.json",
-    "westhad/platformer.json",
-    "excalibur/test-gzip.json",
-    "pytiled/b64/map.json",
-    "pytiled/b64_zstd/map.json",
-    "pytiled/infinite_map/map.json",
-    "pytiled/external_tileset_dif_dir/map.json",
-    "dottiled/map-with-flippingflags/map-with-flippingflags.tmj",
-    "spearwolf/lab-wall-tiles-new-map.json",
-    "workadventure/office.tmj",
-    "melonjs/island-1.json",
-};
+#define bench_maps tn_test_tiled_bench_maps /* tests/support.c */
 
 static tn_map *load_opts(const char *path, const tn_load_def *o)
 {

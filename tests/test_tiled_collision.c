@@ -22,31 +22,6 @@
 
 /* ---- a growing text buffer ----------------------------------------------------------------- */
 
-typedef struct sb {
-    char *s;
-    size_t n, cap;
-} sb;
-
-static void sbf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sbf(sb *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        assert_true(k >= 0);
-        if (b->s && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        b->cap = (b->cap + (size_t)k + 1) * 2;
-        b->s = realloc(b->s, b->cap);
-        assert_non_null(b->s);
-    }
-}
-
 /* ---- the reference ------------------------------------------------------------------------- */
 
 enum { R_RECT, R_ELLIPSE, R_POLYGON, R_POLYLINE };
@@ -368,29 +343,30 @@ static void rand_shape(tn_test_rng *r, int kind, double x0, double y0, double x1
 }
 
 /* A shape as the fields of a Tiled object (without the braces). */
-static void shape_json(sb *b, const rshape *s, int id)
+static void shape_json(tn_test_text *b, const rshape *s, int id)
 {
-    sbf(b, "\"id\":%d,\"x\":%.17g,\"y\":%.17g,\"width\":%.17g,\"height\":%.17g,\"rotation\":%.17g",
+    tn_test_textf(
+        b, "\"id\":%d,\"x\":%.17g,\"y\":%.17g,\"width\":%.17g,\"height\":%.17g,\"rotation\":%.17g",
         id, s->x, s->y, s->w, s->h, s->rot);
     if (s->kind == R_ELLIPSE)
-        sbf(b, ",\"ellipse\":true");
+        tn_test_textf(b, ",\"ellipse\":true");
     if (s->kind == R_POLYGON || s->kind == R_POLYLINE) {
-        sbf(b, ",\"%s\":[", s->kind == R_POLYGON ? "polygon" : "polyline");
+        tn_test_textf(b, ",\"%s\":[", s->kind == R_POLYGON ? "polygon" : "polyline");
         for (int i = 0; i < s->n; i++)
-            sbf(b, "%s{\"x\":%.17g,\"y\":%.17g}", i ? "," : "", s->px[i], s->py[i]);
-        sbf(b, "]");
+            tn_test_textf(b, "%s{\"x\":%.17g,\"y\":%.17g}", i ? "," : "", s->px[i], s->py[i]);
+        tn_test_textf(b, "]");
     }
 }
 
-static void tile_json(sb *b, const rtile *t, int id)
+static void tile_json(tn_test_text *b, const rtile *t, int id)
 {
-    sbf(b, "{\"id\":%d,\"objectgroup\":{\"type\":\"objectgroup\",\"objects\":[", id);
+    tn_test_textf(b, "{\"id\":%d,\"objectgroup\":{\"type\":\"objectgroup\",\"objects\":[", id);
     for (int k = 0; k < t->ns; k++) {
-        sbf(b, "%s{", k ? "," : "");
+        tn_test_textf(b, "%s{", k ? "," : "");
         shape_json(b, &t->s[k], k + 1);
-        sbf(b, "}");
+        tn_test_textf(b, "}");
     }
-    sbf(b, "]}}");
+    tn_test_textf(b, "]}}");
 }
 
 static void rand_tile(tn_test_rng *r, int iw, int ih, rtile *t)
@@ -434,21 +410,22 @@ static int32_t layer_count_blocked(const tn_map *m)
     return n;
 }
 
-static void map_head(sb *b, int w, int h, int tw, int th)
+static void map_head(tn_test_text *b, int w, int h, int tw, int th)
 {
-    sbf(b,
-        "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":%d,\"height\":%d,"
-        "\"tilewidth\":%d,\"tileheight\":%d,",
-        w, h, tw, th);
+    tn_test_textf(b,
+                  "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":%d,\"height\":%d,"
+                  "\"tilewidth\":%d,\"tileheight\":%d,",
+                  w, h, tw, th);
 }
 
-static void zero_layer(sb *b, const char *name, int w, int h)
+static void zero_layer(tn_test_text *b, const char *name, int w, int h)
 {
-    sbf(b, "{\"type\":\"tilelayer\",\"name\":\"%s\",\"width\":%d,\"height\":%d,\"data\":[", name, w,
-        h);
+    tn_test_textf(b,
+                  "{\"type\":\"tilelayer\",\"name\":\"%s\",\"width\":%d,\"height\":%d,\"data\":[",
+                  name, w, h);
     for (int i = 0; i < w * h; i++)
-        sbf(b, "%s0", i ? "," : "");
-    sbf(b, "]}");
+        tn_test_textf(b, "%s0", i ? "," : "");
+    tn_test_textf(b, "]}");
 }
 
 static const char *rule_name(tn_cover_rule r)
@@ -470,11 +447,11 @@ static void test_random_objects(void **state)
         int n = 1 + (int)tn_test_below(&r, 3);
         rshape s[3];
         rpred p[3];
-        sb b = {0};
+        tn_test_text b = {0};
         map_head(&b, w, h, tw, th);
-        sbf(&b, "\"layers\":[");
+        tn_test_textf(&b, "\"layers\":[");
         zero_layer(&b, "ground", w, h);
-        sbf(&b, ",{\"type\":\"objectgroup\",\"name\":\"collision\",\"objects\":[");
+        tn_test_textf(&b, ",{\"type\":\"objectgroup\",\"name\":\"collision\",\"objects\":[");
         for (int k = 0; k < n; k++) {
             double size = uni(&r, 0.5, 4.5) * fmax(tw, th);
             int kind = (int)tn_test_below(&r, 4);
@@ -482,11 +459,11 @@ static void test_random_objects(void **state)
                 size = fmin(size, 4.0 * fmin(tw, th));
             rand_shape(&r, kind, -tw, -th, (w + 1) * tw, (h + 1) * th, size, &s[k]);
             p[k] = pred_shape(&s[k]);
-            sbf(&b, "%s{", k ? "," : "");
+            tn_test_textf(&b, "%s{", k ? "," : "");
             shape_json(&b, &s[k], k + 1);
-            sbf(&b, "}");
+            tn_test_textf(&b, "}");
         }
-        sbf(&b, "]}]}");
+        tn_test_textf(&b, "]}]}");
         tn_load_def o = tn_load_def_default();
         tn_load_report rep;
         o.cover = rule;
@@ -540,14 +517,16 @@ static void test_random_tile_objects(void **state)
         rplace pl[2];
         rpred p[8];
         int np = 0;
-        sb b = {0};
+        tn_test_text b = {0};
         map_head(&b, w, h, tw, th);
-        sbf(&b,
+        tn_test_textf(
+            &b,
             "\"tilesets\":[{\"firstgid\":3,\"name\":\"t\",\"tilewidth\":%d,\"tileheight\":%d,"
             "\"tilecount\":2,\"columns\":2,\"tiles\":[",
             t.iw, t.ih);
         tile_json(&b, &t, 1);
-        sbf(&b, "]}],\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":[");
+        tn_test_textf(&b,
+                      "]}],\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":[");
         for (int k = 0; k < n; k++) {
             uint32_t flags = (uint32_t)tn_test_below(&r, 8) << 29;
             double ow = t.iw * uni(&r, 0.5, 3.0), oh = t.ih * uni(&r, 0.5, 3.0);
@@ -558,12 +537,13 @@ static void test_random_tile_objects(void **state)
                              ow, oh,    rand_rotation(&r)};
             for (int j = 0; j < t.ns; j++)
                 p[np++] = pred_place(&pl[k], j);
-            sbf(&b,
+            tn_test_textf(
+                &b,
                 "%s{\"id\":%d,\"gid\":%u,\"x\":%.17g,\"y\":%.17g,\"width\":%.17g,\"height\":%.17g,"
                 "\"rotation\":%.17g}",
                 k ? "," : "", k + 1, 4u | flags, pl[k].x, pl[k].y, pl[k].w, pl[k].h, pl[k].rot);
         }
-        sbf(&b, "]}]}");
+        tn_test_textf(&b, "]}]}");
         tn_load_def o = tn_load_def_default();
         tn_load_report rep;
         o.cover = rule;
@@ -638,28 +618,30 @@ static void test_random_tile_layers(void **state)
                 np++;
             }
         }
-        sb b = {0};
+        tn_test_text b = {0};
         map_head(&b, w, h, tw, th);
-        sbf(&b,
+        tn_test_textf(
+            &b,
             "\"tilesets\":[{\"firstgid\":1,\"name\":\"a\",\"tilewidth\":%d,\"tileheight\":%d,"
             "\"tilecount\":10,\"tiles\":[",
             tw, th);
         for (int k = 0; k < 3; k++) {
-            sbf(&b, k ? "," : "");
+            tn_test_textf(&b, k ? "," : "");
             tile_json(&b, &same[k], k);
         }
-        sbf(&b,
-            "]},{\"firstgid\":11,\"name\":\"b\",\"tilewidth\":%d,\"tileheight\":%d,"
-            "\"tilecount\":1,\"tiles\":[",
-            bw, bh);
+        tn_test_textf(&b,
+                      "]},{\"firstgid\":11,\"name\":\"b\",\"tilewidth\":%d,\"tileheight\":%d,"
+                      "\"tilecount\":1,\"tiles\":[",
+                      bw, bh);
         tile_json(&b, &big, 0);
-        sbf(&b,
+        tn_test_textf(
+            &b,
             "]}],\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":%d,\"height\":%d,"
             "\"visible\":false,\"data\":[",
             w, h);
         for (int i = 0; i < w * h; i++)
-            sbf(&b, "%s%u", i ? "," : "", g[i]);
-        sbf(&b, "]}]}");
+            tn_test_textf(&b, "%s%u", i ? "," : "", g[i]);
+        tn_test_textf(&b, "]}]}");
         tn_load_def o = tn_load_def_default();
         tn_load_report rep;
         o.cover = rule;
@@ -718,9 +700,10 @@ static void test_random_tile_layers(void **state)
  * holding `objects` (a JSON array's contents). */
 static tn_map *one_layer(const char *layer, const char *objects, const tn_load_def *o)
 {
-    sb b = {0};
+    tn_test_text b = {0};
     map_head(&b, 6, 4, 32, 32);
-    sbf(&b, "\"layers\":[{\"type\":\"objectgroup\",%s,\"objects\":[%s]}]}", layer, objects);
+    tn_test_textf(&b, "\"layers\":[{\"type\":\"objectgroup\",%s,\"objects\":[%s]}]}", layer,
+                  objects);
     tn_map *m = parse(b.s, o, "hand.tmj");
     free(b.s);
     return m;
@@ -852,11 +835,12 @@ static void test_markers(void **state)
     /* inside a hidden group: found, and the object layer keeps its group name */
     o = tn_load_def_default();
     o.report = &rep;
-    sb b = {0};
+    tn_test_text b = {0};
     map_head(&b, 3, 3, 16, 16);
-    sbf(&b, "\"layers\":[{\"type\":\"group\",\"name\":\"g\",\"visible\":false,\"layers\":["
-            "{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":[{\"x\":16,\"y\":16,"
-            "\"width\":16,\"height\":16}]}]}]}");
+    tn_test_textf(&b,
+                  "\"layers\":[{\"type\":\"group\",\"name\":\"g\",\"visible\":false,\"layers\":["
+                  "{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":[{\"x\":16,\"y\":16,"
+                  "\"width\":16,\"height\":16}]}]}]}");
     m = parse(b.s, &o, "group.tmj");
     free(b.s);
     assert_true(tn_map_find_layer(m, "g/walls") >= 0);
@@ -1181,20 +1165,20 @@ static void test_bad_input(void **state)
     tn_load_def o = tn_load_def_default();
     /* map-sized shapes of 400 cell tests each: the 11th passes 4 x max_layer_cells = 4000 */
     o.max_layer_cells = 1000;
-    sb b = {0};
+    tn_test_text b = {0};
     map_head(&b, 20, 20, 8, 8);
-    sbf(&b, "\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":[");
+    tn_test_textf(&b, "\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":[");
     for (int k = 0; k < 12; k++)
-        sbf(&b, "%s{\"x\":-1e6,\"y\":-1e6,\"width\":2e6,\"height\":2e6}", k ? "," : "");
-    sbf(&b, "]}]}");
+        tn_test_textf(&b, "%s{\"x\":-1e6,\"y\":-1e6,\"width\":2e6,\"height\":2e6}", k ? "," : "");
+    tn_test_textf(&b, "]}]}");
     expect_bad(b.s, &o, TN_E_TOO_LARGE, "layers[0].objects[10]", "cell tests");
     free(b.s);
     /* ... but a few of them load */
     o.max_layer_cells = 1 << 20;
-    b = (sb){0};
+    b = (tn_test_text){0};
     map_head(&b, 20, 20, 8, 8);
-    sbf(&b, "\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":["
-            "{\"x\":-1e6,\"y\":-1e6,\"width\":2e6,\"height\":2e6}]}]}");
+    tn_test_textf(&b, "\"layers\":[{\"type\":\"objectgroup\",\"name\":\"walls\",\"objects\":["
+                      "{\"x\":-1e6,\"y\":-1e6,\"width\":2e6,\"height\":2e6}]}]}");
     tn_map *m = parse(b.s, &o, "big.tmj");
     assert_int_equal(tn_map_passable_count(m), 0);
     tn_map_destroy(m);
@@ -1224,20 +1208,8 @@ static void test_bad_input(void **state)
 static void test_bench_defaults(void **state)
 {
     (void)state;
-    static const char *const maps[] = {
-        "kaetram/map-old.json",
-        "westhad/platformer.json",
-        "excalibur/test-gzip.json",
-        "pytiled/b64/map.json",
-        "pytiled/b64_zstd/map.json",
-        "pytiled/infinite_map/map.json",
-        "pytiled/external_tileset_dif_dir/map.json",
-        "dottiled/map-with-flippingflags/map-with-flippingflags.tmj",
-        "spearwolf/lab-wall-tiles-new-map.json",
-        "workadventure/office.tmj",
-        "melonjs/island-1.json",
-    };
-    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+    const char *const *maps = tn_test_tiled_bench_maps;
+    for (size_t i = 0; i < TN_TEST_COUNT(tn_test_tiled_bench_maps); i++) {
         char rel[512], path[1024];
         snprintf(rel, sizeof rel, "bench/tiled/%s", maps[i]);
         tn_test_shared(path, sizeof path, rel);

@@ -23,33 +23,6 @@
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
-typedef struct sb {
-    char *s;
-    size_t n, cap;
-} sb;
-
-static void sbf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sbf(sb *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->n;
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
-        va_end(ap);
-        assert_true(k >= 0);
-        if (b->s && (size_t)k < room) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 1024) + (size_t)k + 1;
-        b->s = realloc(b->s, cap);
-        assert_non_null(b->s);
-        b->cap = cap;
-    }
-}
-
 static char *tmpdir;
 
 static void write_file(const char *name, const char *text, char *path, size_t cap)
@@ -61,14 +34,14 @@ static void write_file(const char *name, const char *text, char *path, size_t ca
     fclose(f);
 }
 
-static void b64_encode(const unsigned char *in, size_t n, sb *out)
+static void b64_encode(const unsigned char *in, size_t n, tn_test_text *out)
 {
     const char *t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (size_t i = 0; i < n; i += 3) {
         uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) |
                      (i + 2 < n ? in[i + 2] : 0);
-        sbf(out, "%c%c%c%c", t[v >> 18 & 63], t[v >> 12 & 63], i + 1 < n ? t[v >> 6 & 63] : '=',
-            i + 2 < n ? t[v & 63] : '=');
+        tn_test_textf(out, "%c%c%c%c", t[v >> 18 & 63], t[v >> 12 & 63],
+                      i + 1 < n ? t[v >> 6 & 63] : '=', i + 2 < n ? t[v & 63] : '=');
     }
 }
 
@@ -90,21 +63,21 @@ static const char *data_attrs(int enc)
 }
 
 /* The body of a <data> or <chunk> holding n gids in an encoding; w = row length for CSV. */
-static void data_body(sb *out, const uint32_t *g, size_t n, size_t w, int enc)
+static void data_body(tn_test_text *out, const uint32_t *g, size_t n, size_t w, int enc)
 {
     if (enc == E_XML) {
         for (size_t i = 0; i < n; i++) {
             if (g[i])
-                sbf(out, "<tile gid=\"%u\"/>", g[i]);
+                tn_test_textf(out, "<tile gid=\"%u\"/>", g[i]);
             else
-                sbf(out, "<tile/>");
+                tn_test_textf(out, "<tile/>");
         }
         return;
     }
     if (enc == E_CSV) {
-        sbf(out, "\n");
+        tn_test_textf(out, "\n");
         for (size_t i = 0; i < n; i++)
-            sbf(out, "%u%s", g[i], i + 1 == n ? "\n" : (i + 1) % w == 0 ? ",\n" : ",");
+            tn_test_textf(out, "%u%s", g[i], i + 1 == n ? "\n" : (i + 1) % w == 0 ? ",\n" : ",");
         return;
     }
     unsigned char *raw = malloc(n * 4 + 1), *z = malloc(n * 8 + 128);
@@ -130,19 +103,19 @@ static void data_body(sb *out, const uint32_t *g, size_t n, size_t w, int enc)
     } else {
         memcpy(z, raw, zn);
     }
-    sbf(out, "\n   ");
+    tn_test_textf(out, "\n   ");
     b64_encode(z, zn, out);
-    sbf(out, "\n  ");
+    tn_test_textf(out, "\n  ");
     free(raw);
     free(z);
 }
 
-static void json_array(sb *out, const uint32_t *g, size_t n)
+static void json_array(tn_test_text *out, const uint32_t *g, size_t n)
 {
-    sbf(out, "[");
+    tn_test_textf(out, "[");
     for (size_t i = 0; i < n; i++)
-        sbf(out, "%s%u", i ? "," : "", g[i]);
-    sbf(out, "]");
+        tn_test_textf(out, "%s%u", i ? "," : "", g[i]);
+    tn_test_textf(out, "]");
 }
 
 static tn_status load_text(const char *text, const char *name, tn_map **m, tn_diag *d)
@@ -424,10 +397,10 @@ static const uint32_t walls[12] = {0, 0, 2, 0, 0, 6, 0, 0, 5, 0, 0, 1};
 
 static char *full_tmx(int enc_ground, int enc_walls)
 {
-    sb g = {0}, w = {0}, out = {0};
+    tn_test_text g = {0}, w = {0}, out = {0};
     data_body(&g, ground, 12, 4, enc_ground);
     data_body(&w, walls, 12, 4, enc_walls);
-    sbf(&out, FULL_TMX_HEAD, data_attrs(enc_ground), g.s, data_attrs(enc_walls), w.s);
+    tn_test_textf(&out, FULL_TMX_HEAD, data_attrs(enc_ground), g.s, data_attrs(enc_walls), w.s);
     free(g.s);
     free(w.s);
     return out.s;
@@ -435,10 +408,10 @@ static char *full_tmx(int enc_ground, int enc_walls)
 
 static char *full_json(void)
 {
-    sb g = {0}, w = {0}, out = {0};
+    tn_test_text g = {0}, w = {0}, out = {0};
     json_array(&g, ground, 12);
     json_array(&w, walls, 12);
-    sbf(&out, FULL_JSON_HEAD, g.s, w.s);
+    tn_test_textf(&out, FULL_JSON_HEAD, g.s, w.s);
     free(g.s);
     free(w.s);
     return out.s;
@@ -505,21 +478,24 @@ static void test_infinite(void **state)
                                     {{0, 0, 4, 2}, {-8, -2, 2, 2}},
                                     {{-4, -4, 4, 4}, {4, 4, 2, 3}}};
     for (int round = 0; round < E_COUNT; round++) {
-        sb x = {0}, j = {0};
-        sbf(&x, "<?xml version=\"1.0\"?>\n<map version=\"1.10\" orientation=\"orthogonal\" "
+        tn_test_text x = {0}, j = {0};
+        tn_test_textf(
+            &x, "<?xml version=\"1.0\"?>\n<map version=\"1.10\" orientation=\"orthogonal\" "
                 "width=\"8\" height=\"6\" tilewidth=\"32\" tileheight=\"32\" infinite=\"1\">\n"
                 " <tileset firstgid=\"1\" source=\"inf-tiles.tsj\"/>\n");
-        sbf(&j, "{\"type\":\"map\",\"version\":\"1.10\",\"orientation\":\"orthogonal\","
+        tn_test_textf(
+            &j, "{\"type\":\"map\",\"version\":\"1.10\",\"orientation\":\"orthogonal\","
                 "\"width\":8,\"height\":6,\"tilewidth\":32,\"tileheight\":32,\"infinite\":true,"
                 "\"tilesets\":[{\"firstgid\":1,\"source\":\"inf-tiles.tsj\"}],\"layers\":[");
         for (int l = 0; l < 3; l++) {
             int enc = round == 0 ? l % 2 : (round + l) % E_COUNT; /* round 0: the tree */
-            sbf(&x, " <layer id=\"%d\" name=\"L%d\" width=\"8\" height=\"6\">\n  <data%s>\n", l + 1,
-                l, data_attrs(enc));
-            sbf(&j,
-                "%s{\"type\":\"tilelayer\",\"id\":%d,\"name\":\"L%d\",\"width\":8,"
-                "\"height\":6,\"chunks\":[",
-                l ? "," : "", l + 1, l);
+            tn_test_textf(&x,
+                          " <layer id=\"%d\" name=\"L%d\" width=\"8\" height=\"6\">\n  <data%s>\n",
+                          l + 1, l, data_attrs(enc));
+            tn_test_textf(&j,
+                          "%s{\"type\":\"tilelayer\",\"id\":%d,\"name\":\"L%d\",\"width\":8,"
+                          "\"height\":6,\"chunks\":[",
+                          l ? "," : "", l + 1, l);
             for (int c = 0; c < 2; c++) {
                 const int *q = ch[l][c];
                 uint32_t g[64];
@@ -527,22 +503,23 @@ static void test_infinite(void **state)
                     for (int xx = 0; xx < q[2]; xx++)
                         g[yy * q[2] + xx] = chunk_gid(q[0] + xx, q[1] + yy, l);
                 size_t n = (size_t)(q[2] * q[3]);
-                sbf(&x, "   <chunk x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\">", q[0], q[1], q[2],
-                    q[3]);
+                tn_test_textf(&x, "   <chunk x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\">", q[0],
+                              q[1], q[2], q[3]);
                 data_body(&x, g, n, (size_t)q[2], enc);
-                sbf(&x, "</chunk>\n");
-                sbf(&j, "%s{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d,\"data\":", c ? "," : "",
-                    q[0], q[1], q[2], q[3]);
+                tn_test_textf(&x, "</chunk>\n");
+                tn_test_textf(&j, "%s{\"x\":%d,\"y\":%d,\"width\":%d,\"height\":%d,\"data\":",
+                              c ? "," : "", q[0], q[1], q[2], q[3]);
                 json_array(&j, g, n);
-                sbf(&j, "}");
+                tn_test_textf(&j, "}");
             }
-            sbf(&x, "  </data>\n </layer>\n");
-            sbf(&j, "]}");
+            tn_test_textf(&x, "  </data>\n </layer>\n");
+            tn_test_textf(&j, "]}");
         }
-        sbf(&x, " <objectgroup id=\"9\" name=\"o\"><object id=\"1\" x=\"-40\" y=\"-70\" "
-                "width=\"8\" height=\"8\"/></objectgroup>\n</map>\n");
-        sbf(&j, ",{\"type\":\"objectgroup\",\"id\":9,\"name\":\"o\",\"objects\":[{\"id\":1,"
-                "\"x\":-40,\"y\":-70,\"width\":8,\"height\":8}]}]}");
+        tn_test_textf(&x, " <objectgroup id=\"9\" name=\"o\"><object id=\"1\" x=\"-40\" y=\"-70\" "
+                          "width=\"8\" height=\"8\"/></objectgroup>\n</map>\n");
+        tn_test_textf(&j,
+                      ",{\"type\":\"objectgroup\",\"id\":9,\"name\":\"o\",\"objects\":[{\"id\":1,"
+                      "\"x\":-40,\"y\":-70,\"width\":8,\"height\":8}]}]}");
         if (round == 0)
             same_tree(x.s, TN__TILED_MAP, j.s);
         char xp[1024], jp[1024];
@@ -612,25 +589,25 @@ static void test_external_tsx(void **state)
     write_file("ext.tsx", tsx_text, p, sizeof p);
     write_file("ext.tsj", tsj_text, p, sizeof p);
     static const uint32_t g[6] = {3, 6, 0, 1, 0x40000003u, 2};
-    sb x = {0}, j = {0}, body = {0};
+    tn_test_text x = {0}, j = {0}, body = {0};
     data_body(&body, g, 6, 3, E_CSV);
 #define TSX_MAP                                                                                    \
     "<map orientation=\"orthogonal\" width=\"3\" height=\"2\" tilewidth=\"32\" "                   \
     "tileheight=\"32\">\n <tileset firstgid=\"1\" source=\"%s\"/>\n <layer name=\"a\" "            \
     "width=\"3\" height=\"2\"><data encoding=\"csv\">%s</data></layer>\n</map>\n"
-    sbf(&x, TSX_MAP, "ext.tsx", body.s);
-    sbf(&j, "{\"orientation\":\"orthogonal\",\"width\":3,\"height\":2,\"tilewidth\":32,"
-            "\"tileheight\":32,\"tilesets\":[{\"firstgid\":1,\"source\":\"ext.tsj\"}],"
-            "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"a\",\"width\":3,\"height\":2,"
-            "\"data\":");
+    tn_test_textf(&x, TSX_MAP, "ext.tsx", body.s);
+    tn_test_textf(&j, "{\"orientation\":\"orthogonal\",\"width\":3,\"height\":2,\"tilewidth\":32,"
+                      "\"tileheight\":32,\"tilesets\":[{\"firstgid\":1,\"source\":\"ext.tsj\"}],"
+                      "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"a\",\"width\":3,\"height\":2,"
+                      "\"data\":");
     json_array(&j, g, 6);
-    sbf(&j, "}]}");
+    tn_test_textf(&j, "}]}");
     char xp[1024], jp[1024], xj[1024];
     write_file("tsx-map.tmx", x.s, xp, sizeof xp);
     write_file("tsx-map.tmj", j.s, jp, sizeof jp);
     /* the same TMX map naming the JSON tileset */
     x.n = 0;
-    sbf(&x, TSX_MAP, "ext.tsj", body.s);
+    tn_test_textf(&x, TSX_MAP, "ext.tsj", body.s);
     write_file("tsj-map.tmx", x.s, xj, sizeof xj);
     tn_map *a = NULL, *b = NULL, *c = NULL;
     tn_diag d;
@@ -799,65 +776,66 @@ static const char *prop_json(const r_map *m, int t, char *buf, size_t cap)
     }
 }
 
-static void write_obj_xml(sb *x, const r_obj *o, int id)
+static void write_obj_xml(tn_test_text *x, const r_obj *o, int id)
 {
-    sbf(x, "   <object id=\"%d\" name=\"o%d\" type=\"t%d\" x=\"%.17g\" y=\"%.17g\"", id, id,
-        o->shape, o->x, o->y);
+    tn_test_textf(x, "   <object id=\"%d\" name=\"o%d\" type=\"t%d\" x=\"%.17g\" y=\"%.17g\"", id,
+                  id, o->shape, o->x, o->y);
     if (o->shape != 1)
-        sbf(x, " width=\"%.17g\" height=\"%.17g\"", o->w, o->h);
+        tn_test_textf(x, " width=\"%.17g\" height=\"%.17g\"", o->w, o->h);
     if (o->rot != 0)
-        sbf(x, " rotation=\"%.17g\"", o->rot);
+        tn_test_textf(x, " rotation=\"%.17g\"", o->rot);
     if (o->shape == 6)
-        sbf(x, " gid=\"%u\"", o->gid);
-    sbf(x, ">");
+        tn_test_textf(x, " gid=\"%u\"", o->gid);
+    tn_test_textf(x, ">");
     if (o->shape == 1)
-        sbf(x, "<point/>");
+        tn_test_textf(x, "<point/>");
     else if (o->shape == 2)
-        sbf(x, "<ellipse/>");
+        tn_test_textf(x, "<ellipse/>");
     else if (o->shape == 3 || o->shape == 4) {
-        sbf(x, "<%s points=\"", o->shape == 3 ? "polygon" : "polyline");
+        tn_test_textf(x, "<%s points=\"", o->shape == 3 ? "polygon" : "polyline");
         for (int p = 0; p < o->npts; p++)
-            sbf(x, "%s%.17g,%.17g", p ? " " : "", o->px[p], o->py[p]);
-        sbf(x, "\"/>");
+            tn_test_textf(x, "%s%.17g,%.17g", p ? " " : "", o->px[p], o->py[p]);
+        tn_test_textf(x, "\"/>");
     } else if (o->shape == 5)
-        sbf(x, "<text wrap=\"1\">text %d</text>", id);
-    sbf(x, "</object>\n");
+        tn_test_textf(x, "<text wrap=\"1\">text %d</text>", id);
+    tn_test_textf(x, "</object>\n");
 }
 
-static void write_obj_json(sb *j, const r_obj *o, int id, bool first)
+static void write_obj_json(tn_test_text *j, const r_obj *o, int id, bool first)
 {
-    sbf(j, "%s{\"id\":%d,\"name\":\"o%d\",\"type\":\"t%d\",\"x\":%.17g,\"y\":%.17g",
-        first ? "" : ",", id, id, o->shape, o->x, o->y);
+    tn_test_textf(j, "%s{\"id\":%d,\"name\":\"o%d\",\"type\":\"t%d\",\"x\":%.17g,\"y\":%.17g",
+                  first ? "" : ",", id, id, o->shape, o->x, o->y);
     if (o->shape != 1)
-        sbf(j, ",\"width\":%.17g,\"height\":%.17g", o->w, o->h);
+        tn_test_textf(j, ",\"width\":%.17g,\"height\":%.17g", o->w, o->h);
     if (o->rot != 0)
-        sbf(j, ",\"rotation\":%.17g", o->rot);
+        tn_test_textf(j, ",\"rotation\":%.17g", o->rot);
     if (o->shape == 6)
-        sbf(j, ",\"gid\":%u", o->gid);
+        tn_test_textf(j, ",\"gid\":%u", o->gid);
     if (o->shape == 1)
-        sbf(j, ",\"point\":true");
+        tn_test_textf(j, ",\"point\":true");
     else if (o->shape == 2)
-        sbf(j, ",\"ellipse\":true");
+        tn_test_textf(j, ",\"ellipse\":true");
     else if (o->shape == 3 || o->shape == 4) {
-        sbf(j, ",\"%s\":[", o->shape == 3 ? "polygon" : "polyline");
+        tn_test_textf(j, ",\"%s\":[", o->shape == 3 ? "polygon" : "polyline");
         for (int p = 0; p < o->npts; p++)
-            sbf(j, "%s{\"x\":%.17g,\"y\":%.17g}", p ? "," : "", o->px[p], o->py[p]);
-        sbf(j, "]");
+            tn_test_textf(j, "%s{\"x\":%.17g,\"y\":%.17g}", p ? "," : "", o->px[p], o->py[p]);
+        tn_test_textf(j, "]");
     } else if (o->shape == 5)
-        sbf(j, ",\"text\":{\"wrap\":true,\"text\":\"text %d\"}", id);
-    sbf(j, "}");
+        tn_test_textf(j, ",\"text\":{\"wrap\":true,\"text\":\"text %d\"}", id);
+    tn_test_textf(j, "}");
 }
 
-static void write_random(const r_map *m, sb *x, sb *j)
+static void write_random(const r_map *m, tn_test_text *x, tn_test_text *j)
 {
     char buf[128];
-    sbf(x,
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.10\" "
-        "orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"%d\" "
-        "tileheight=\"%d\" infinite=\"0\">\n <tileset firstgid=\"1\" name=\"r\" "
-        "tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"%d\" columns=\"%d\">\n",
-        m->w, m->h, m->tw, m->th, m->tw, m->th, m->ntiles, m->ntiles);
-    sbf(j,
+    tn_test_textf(x,
+                  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.10\" "
+                  "orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"%d\" "
+                  "tileheight=\"%d\" infinite=\"0\">\n <tileset firstgid=\"1\" name=\"r\" "
+                  "tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"%d\" columns=\"%d\">\n",
+                  m->w, m->h, m->tw, m->th, m->tw, m->th, m->ntiles, m->ntiles);
+    tn_test_textf(
+        j,
         "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":%d,\"height\":%d,"
         "\"tilewidth\":%d,\"tileheight\":%d,\"infinite\":false,\"tilesets\":[{\"firstgid\":1,"
         "\"name\":\"r\",\"tilewidth\":%d,\"tileheight\":%d,\"tilecount\":%d,\"columns\":%d,"
@@ -867,57 +845,63 @@ static void write_random(const r_map *m, sb *x, sb *j)
     for (int t = 0; t < m->ntiles; t++) {
         if (!m->prop[t])
             continue;
-        sbf(x, "  <tile id=\"%d\"><properties>%s</properties></tile>\n", t,
-            prop_xml(m, t, buf, sizeof buf));
-        sbf(j, "%s{\"id\":%d,\"properties\":[%s]}", first ? "" : ",", t,
-            prop_json(m, t, buf, sizeof buf));
+        tn_test_textf(x, "  <tile id=\"%d\"><properties>%s</properties></tile>\n", t,
+                      prop_xml(m, t, buf, sizeof buf));
+        tn_test_textf(j, "%s{\"id\":%d,\"properties\":[%s]}", first ? "" : ",", t,
+                      prop_json(m, t, buf, sizeof buf));
         first = false;
     }
-    sbf(x, " </tileset>\n");
-    sbf(j, "]}],\"layers\":[");
+    tn_test_textf(x, " </tileset>\n");
+    tn_test_textf(j, "]}],\"layers\":[");
     size_t n = (size_t)m->w * (size_t)m->h;
     int id = 1;
     for (int l = 0; l < m->nlayers; l++) {
         const r_layer *L = &m->L[l];
         for (int g = 0; g < L->groups; g++) {
-            sbf(x, "<group name=\"g%d.%d\"%s>\n", l, g, L->group_visible ? "" : " visible=\"0\"");
-            sbf(j, "%s{\"type\":\"group\",\"name\":\"g%d.%d\",\"visible\":%s,\"layers\":[",
-                l && !g ? "," : "", l, g, L->group_visible ? "true" : "false");
+            tn_test_textf(x, "<group name=\"g%d.%d\"%s>\n", l, g,
+                          L->group_visible ? "" : " visible=\"0\"");
+            tn_test_textf(j,
+                          "%s{\"type\":\"group\",\"name\":\"g%d.%d\",\"visible\":%s,\"layers\":[",
+                          l && !g ? "," : "", l, g, L->group_visible ? "true" : "false");
         }
         const char *sep = l && !L->groups ? "," : "";
         const char *vis = L->visible ? "true" : "false";
         if (L->kind == 0) {
-            sbf(x, " <layer name=\"t%d\" width=\"%d\" height=\"%d\"%s>\n  <data%s>", l, m->w, m->h,
-                L->visible ? "" : " visible=\"0\"", data_attrs(L->enc));
+            tn_test_textf(x, " <layer name=\"t%d\" width=\"%d\" height=\"%d\"%s>\n  <data%s>", l,
+                          m->w, m->h, L->visible ? "" : " visible=\"0\"", data_attrs(L->enc));
             data_body(x, L->g, n, (size_t)m->w, L->enc);
-            sbf(x, "</data>\n </layer>\n");
-            sbf(j,
-                "%s{\"type\":\"tilelayer\",\"name\":\"t%d\",\"width\":%d,\"height\":%d,"
-                "\"visible\":%s,\"data\":",
-                sep, l, m->w, m->h, vis);
+            tn_test_textf(x, "</data>\n </layer>\n");
+            tn_test_textf(j,
+                          "%s{\"type\":\"tilelayer\",\"name\":\"t%d\",\"width\":%d,\"height\":%d,"
+                          "\"visible\":%s,\"data\":",
+                          sep, l, m->w, m->h, vis);
             json_array(j, L->g, n);
-            sbf(j, "}");
+            tn_test_textf(j, "}");
         } else if (L->kind == 1) {
-            sbf(x, " <objectgroup name=\"o%d\"%s>\n", l, L->visible ? "" : " visible=\"0\"");
-            sbf(j, "%s{\"type\":\"objectgroup\",\"name\":\"o%d\",\"visible\":%s,\"objects\":[", sep,
+            tn_test_textf(x, " <objectgroup name=\"o%d\"%s>\n", l,
+                          L->visible ? "" : " visible=\"0\"");
+            tn_test_textf(
+                j, "%s{\"type\":\"objectgroup\",\"name\":\"o%d\",\"visible\":%s,\"objects\":[", sep,
                 l, vis);
             for (int k = 0; k < L->nobj; k++, id++) {
                 write_obj_xml(x, &L->obj[k], id);
                 write_obj_json(j, &L->obj[k], id, k == 0);
             }
-            sbf(x, " </objectgroup>\n");
-            sbf(j, "]}");
+            tn_test_textf(x, " </objectgroup>\n");
+            tn_test_textf(j, "]}");
         } else {
-            sbf(x, " <imagelayer name=\"i%d\"><image source=\"i.png\"/></imagelayer>\n", l);
-            sbf(j, "%s{\"type\":\"imagelayer\",\"name\":\"i%d\",\"image\":\"i.png\"}", sep, l);
+            tn_test_textf(x, " <imagelayer name=\"i%d\"><image source=\"i.png\"/></imagelayer>\n",
+                          l);
+            tn_test_textf(j, "%s{\"type\":\"imagelayer\",\"name\":\"i%d\",\"image\":\"i.png\"}",
+                          sep, l);
         }
         for (int g = 0; g < L->groups; g++) {
-            sbf(x, "</group>\n");
-            sbf(j, "]}");
+            tn_test_textf(x, "</group>\n");
+            tn_test_textf(j, "]}");
         }
     }
-    sbf(x, "</map>\n");
-    sbf(j, "]}");
+    tn_test_textf(x, "</map>\n");
+    tn_test_textf(j, "]}");
 }
 
 /* The documented terrain rules applied to the model: is gid's tile blocking? */
@@ -937,7 +921,7 @@ static void test_random_maps(void **state)
     for (int round = 0; round < 300; round++) {
         r_map m;
         random_map(&m, &rng);
-        sb x = {0}, j = {0};
+        tn_test_text x = {0}, j = {0};
         write_random(&m, &x, &j);
         tn_map *a = NULL, *b = NULL;
         tn_diag d;
@@ -989,10 +973,10 @@ static char *data_text(const char *rel)
     tn_test_data(path, sizeof path, rel);
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
-    sb b = {0};
+    tn_test_text b = {0};
     char buf[4096];
     for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;)
-        sbf(&b, "%.*s", (int)n, buf);
+        tn_test_textf(&b, "%.*s", (int)n, buf);
     fclose(f);
     return b.s;
 }
@@ -1178,11 +1162,11 @@ static void test_positions(void **state)
     /* limits: elements and attributes against max_json_values, text against max_file_bytes */
     tn_load_def o = tn_load_def_default();
     o.max_json_values = 40;
-    sb x = {0};
-    sbf(&x, "%s<objectgroup>", head);
+    tn_test_text x = {0};
+    tn_test_textf(&x, "%s<objectgroup>", head);
     for (int i = 0; i < 30; i++)
-        sbf(&x, "<object x=\"%d\"/>", i);
-    sbf(&x, "</objectgroup></map>");
+        tn_test_textf(&x, "<object x=\"%d\"/>", i);
+    tn_test_textf(&x, "</objectgroup></map>");
     tn_map *m = NULL;
     tn_diag d;
     assert_int_equal(tn_map_parse(x.s, x.n, "v.tmx", &o, &m, &d), TN_E_TOO_LARGE);
@@ -1192,17 +1176,17 @@ static void test_positions(void **state)
     tn_map_destroy(m);
     /* polygon points count too */
     x.n = 0;
-    sbf(&x, "%s<objectgroup><object><polygon points=\"", head);
+    tn_test_textf(&x, "%s<objectgroup><object><polygon points=\"", head);
     for (int i = 0; i < 30; i++)
-        sbf(&x, "%d,0 ", i);
-    sbf(&x, "\"/></object></objectgroup></map>");
+        tn_test_textf(&x, "%d,0 ", i);
+    tn_test_textf(&x, "\"/></object></objectgroup></map>");
     o.max_json_values = 60;
     assert_int_equal(tn_map_parse(x.s, x.n, "v.tmx", &o, &m, &d), TN_E_TOO_LARGE);
     x.n = 0;
-    sbf(&x,
-        "%s<layer width=\"3\" height=\"2\"><data encoding=\"csv\">1,2,3,4,5,        6"
-        "</data></layer></map>",
-        head);
+    tn_test_textf(&x,
+                  "%s<layer width=\"3\" height=\"2\"><data encoding=\"csv\">1,2,3,4,5,        6"
+                  "</data></layer></map>",
+                  head);
     o = tn_load_def_default();
     o.max_file_bytes = 16;
     assert_int_equal(tn_map_parse(x.s, x.n, "t.tmx", &o, &m, &d), TN_E_TOO_LARGE);
