@@ -88,7 +88,7 @@ static bool cell_range(double lo, double hi, double size, int32_t n, int32_t *i0
 }
 
 /* Account for `n` units of work; false when that passes the budget. */
-static bool charge(const tn__grid *g, double n)
+static bool charge(const tn__raster_grid *g, double n)
 {
     if (!g->work)
         return true;
@@ -103,14 +103,14 @@ static double span(int32_t a, int32_t b)
     return (double)b - (double)a + 1.0;
 }
 
-static void mark(const tn__grid *g, int32_t x, int32_t y)
+static void mark(const tn__raster_grid *g, int32_t x, int32_t y)
 {
     g->cells[(size_t)y * (size_t)g->w + (size_t)x] |= g->bit;
 }
 
 /* ---- rectangles and ellipses under CENTER ---------------------------------------------- */
 
-static tn_status center_box(const tn__shape *s, const tn__grid *g)
+static tn_status center_box(const tn__shape *s, const tn__raster_grid *g)
 {
     tn__affine inv;
     if (!(s->w > 0.0) || !(s->h > 0.0) || !invert(&s->m, &inv))
@@ -153,16 +153,23 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static tn_status center_polygon(const double *p, size_t n, double *xs, const tn__grid *g)
+/* The cells [cx0, cx1] x [cy0, cy1] that the bounding box of n points (x0, y0, x1, y1, ...)
+ * touches, clipped to the map; false when it misses the map. */
+static bool points_cells(const double *p, size_t n, const tn__raster_grid *g, int32_t *cx0,
+                         int32_t *cx1, int32_t *cy0, int32_t *cy1)
 {
     double x0 = HUGE_VAL, y0 = HUGE_VAL, x1 = -HUGE_VAL, y1 = -HUGE_VAL;
     for (size_t i = 0; i < n; i++) {
         x0 = fmin(x0, p[2 * i]), x1 = fmax(x1, p[2 * i]);
         y0 = fmin(y0, p[2 * i + 1]), y1 = fmax(y1, p[2 * i + 1]);
     }
+    return cell_range(x0, x1, g->tw, g->w, cx0, cx1) && cell_range(y0, y1, g->th, g->h, cy0, cy1);
+}
+
+static tn_status center_polygon(const double *p, size_t n, double *xs, const tn__raster_grid *g)
+{
     int32_t cx0, cx1, cy0, cy1;
-    if (!cell_range(x0, x1, g->tw, g->w, &cx0, &cx1) ||
-        !cell_range(y0, y1, g->th, g->h, &cy0, &cy1))
+    if (!points_cells(p, n, g, &cx0, &cx1, &cy0, &cy1))
         return TN_OK;
     if (!charge(g, span(cy0, cy1) * ((double)n + span(cx0, cx1))))
         return TN_E_TOO_LARGE;
@@ -228,17 +235,11 @@ static size_t grown(size_t n)
     return n + n / 2 + 1;
 }
 
-static tn_status area_polygon(const double *p, size_t n, tn_cover_rule rule, const tn__grid *g,
-                              const tn_allocator *a)
+static tn_status area_polygon(const double *p, size_t n, tn_cover_rule rule,
+                              const tn__raster_grid *g, const tn_allocator *a)
 {
-    double x0 = HUGE_VAL, y0 = HUGE_VAL, x1 = -HUGE_VAL, y1 = -HUGE_VAL;
-    for (size_t i = 0; i < n; i++) {
-        x0 = fmin(x0, p[2 * i]), x1 = fmax(x1, p[2 * i]);
-        y0 = fmin(y0, p[2 * i + 1]), y1 = fmax(y1, p[2 * i + 1]);
-    }
     int32_t cx0, cx1, cy0, cy1;
-    if (!cell_range(x0, x1, g->tw, g->w, &cx0, &cx1) ||
-        !cell_range(y0, y1, g->th, g->h, &cy0, &cy1))
+    if (!points_cells(p, n, g, &cx0, &cx1, &cy0, &cy1))
         return TN_OK;
     size_t n1 = grown(n), n2 = grown(n1), n3 = grown(n2), n4 = grown(n3);
     size_t total = n1 + n2 + n3 + n4;
@@ -308,7 +309,7 @@ static bool segment_meets(double x0, double y0, double x1, double y1, double bx0
     return true;
 }
 
-static tn_status polyline(const double *p, size_t n, const tn__grid *g)
+static tn_status polyline(const double *p, size_t n, const tn__raster_grid *g)
 {
     for (size_t i = 0; i + 1 < n; i++) {
         double ax = p[2 * i], ay = p[2 * i + 1], bx = p[2 * i + 2], by = p[2 * i + 3];
@@ -329,7 +330,7 @@ static tn_status polyline(const double *p, size_t n, const tn__grid *g)
 
 /* ---- front door ---------------------------------------------------------------------------- */
 
-tn_status tn__raster(const tn__shape *s, tn_cover_rule rule, const tn__grid *g,
+tn_status tn__raster(const tn__shape *s, tn_cover_rule rule, const tn__raster_grid *g,
                      const tn_allocator *a)
 {
     if (s->kind == TN__SHAPE_RECT || s->kind == TN__SHAPE_ELLIPSE) {

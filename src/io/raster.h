@@ -33,14 +33,14 @@ typedef struct tn__shape {
  * `work` is set, every cell test (and every polygon edge a row visits) adds one to *work, and a
  * shape that would take *work past `budget` is refused with TN_E_TOO_LARGE before its cells
  * are visited, so a file of many huge shapes cannot keep the loader busy for long. */
-typedef struct tn__grid {
+typedef struct tn__raster_grid {
     int32_t w, h;
     double tw, th;
     uint8_t *cells;
     uint8_t bit;
     uint64_t *work;
     uint64_t budget;
-} tn__grid;
+} tn__raster_grid;
 
 tn__affine tn__affine_identity(void);
 tn__affine tn__affine_translate(double x, double y);
@@ -52,7 +52,7 @@ tn__affine tn__affine_then(const tn__affine *inner, const tn__affine *outer);
 /* Mark the cells of g the shape blocks under `rule` (polylines: the cells whose closed square
  * a segment meets, whatever the rule). Returns TN_OK, TN_E_NOMEM (scratch for clipping) or
  * TN_E_TOO_LARGE (past the work budget). */
-tn_status tn__raster(const tn__shape *s, tn_cover_rule rule, const tn__grid *g,
+tn_status tn__raster(const tn__shape *s, tn_cover_rule rule, const tn__raster_grid *g,
                      const tn_allocator *a);
 
 #endif

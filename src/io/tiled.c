@@ -1447,7 +1447,7 @@ static tn_status ensure_marks(tl_ctx *c)
 static tn_status raster_tile(tl_ctx *c, const tl_tile *t, const tn__affine *place, uint8_t bit,
                              const char *where)
 {
-    tn__grid g = {c->w, c->h, c->tw, c->th, c->marks, bit, &c->work, raster_budget(c)};
+    tn__raster_grid g = {c->w, c->h, c->tw, c->th, c->marks, bit, &c->work, raster_budget(c)};
     tn_status st = TN_OK;
     for (size_t k = 0; k < t->count && st == TN_OK; k++) {
         tn__shape r = to_raster(c, &c->shapes[t->first + k], place);
@@ -1498,7 +1498,7 @@ static tn_status finish_tiles(tl_ctx *c)
             continue;
         }
         uint8_t cell = 0;
-        tn__grid g = {1, 1, c->tw, c->th, &cell, 1, NULL, 0};
+        tn__raster_grid g = {1, 1, c->tw, c->th, &cell, 1, NULL, 0};
         tn__affine id = tn__affine_identity();
         for (size_t i = 0; i < t->count && !cell; i++) {
             tn__shape r = to_raster(c, &c->shapes[t->first + i], &id);
@@ -1705,7 +1705,7 @@ static tn_status collide_object(tl_ctx *c, const cJSON *o, const char *base)
     if (st == TN_OK && ok) {
         c->rep.collision_objects++;
         tn__shape r = to_raster(c, &sh, &shift);
-        tn__grid g = {
+        tn__raster_grid g = {
             c->w, c->h, c->tw, c->th, c->marks, MK_OBJECTS | MK_LAYER, &c->work, raster_budget(c)};
         if ((st = tn__raster(&r, c->o->cover, &g, c->a)) != TN_OK)
             st = raster_error(c, st, base);
