@@ -9,6 +9,7 @@
 
 #include "base.h"
 #include "broadphase.h"
+#include "clearance.h"
 #include "contact.h"
 #include "crowd.h"
 #include "dirmap.h"

@@ -12,24 +12,28 @@ const char tn_cmd_info_summary[] = "describe a map: format, size, layers, object
 
 static void help(FILE *f)
 {
-    fprintf(f,
-            "usage: tilenav info MAP [--json] [--format FMT] [--collision LIST] [--cover RULE]\n\n"
-            "Load MAP (Moving AI .map, Tiled JSON .tmj/.json, tilenav ASCII .txt) and print its\n"
-            "format, width and height in cells, tile size in pixels, every layer (name, kind,\n"
-            "flags, non-empty cells), object and tileset counts, and the number of passable\n"
-            "cells under the map's terrain rules (docs/formats.md says which tile properties\n"
-            "block or cost). For Tiled maps it then prints how many cells each collision\n"
-            "convention blocks (tile properties, tiles' collision shapes, collision object\n"
-            "layers; a cell may count under several), the tiles with shapes, the collision\n"
-            "layers and objects read, and the blocked cells in all.\n\n"
-            "Options:\n"
-            "  --json         print one JSON object instead of text\n"
-            "  --format FMT   auto (default: from the content, then the extension), movingai,\n"
-            "                 tiled (JSON), tmx or ascii\n" TN_CLI_LOAD_OPTIONS_HELP
-            "  -h, --help     this text\n\n"
-            "Exit status: 0 ok, 2 bad command line, 3 the map cannot be read or parsed (the\n"
-            "message names the file, the line/column or JSON field, and the reason), 5 the map\n"
-            "is past a documented limit or memory ran out.\n");
+    fprintf(
+        f,
+        "usage: tilenav info MAP [--json] [--format FMT] [--collision LIST] [--cover RULE]\n\n"
+        "Load MAP (Moving AI .map, Tiled JSON .tmj/.json or XML .tmx, tilenav ASCII .txt) and\n"
+        "print its format, width and height in cells, tile size in pixels, every layer (name,\n"
+        "kind, flags, non-empty cells), object and tileset counts, and the number of\n"
+        "passable cells under the map's terrain rules (docs/formats.md says which tile\n"
+        "properties block or cost). For Tiled maps it then prints how many cells each collision\n"
+        "convention blocks (tile properties, tiles' collision shapes, collision object\n"
+        "layers; a cell may count under several), the tiles with shapes, the collision\n"
+        "layers and objects read, and the blocked cells in all. Last, the clearance: for\n"
+        "each unit size n = 1..8 (an n x n square of cells), the cells where such a unit\n"
+        "fits with its top-left cell there (clearance.h; \"clearance\" in JSON: cells of\n"
+        "clearance exactly 0, 1, ..., 8 or more).\n\n"
+        "Options:\n"
+        "  --json         print one JSON object instead of text\n"
+        "  --format FMT   auto (default: from the content, then the extension), movingai,\n"
+        "                 tiled (JSON), tmx or ascii\n" TN_CLI_LOAD_OPTIONS_HELP
+        "  -h, --help     this text\n\n"
+        "Exit status: 0 ok, 2 bad command line, 3 the map cannot be read or parsed (the\n"
+        "message names the file, the line/column or JSON field, and the reason), 5 the map\n"
+        "is past a documented limit or memory ran out.\n");
 }
 
 static void json_str(const char *s)
@@ -207,6 +211,16 @@ int tn_cmd_info(int argc, char **argv)
     }
     int32_t pass = tn_map_passable_count(m);
     bool tiled = fmt == TN_FORMAT_TILED || fmt == TN_FORMAT_TMX;
+    /* clearance: how many cells each size of square unit can stand on (clearance.h) */
+    enum { CLEAR_CAP = 8 };
+    int32_t hist[CLEAR_CAP + 1] = {0};
+    tn_clearance_def cd = tn_clearance_def_default();
+    cd.map = m;
+    cd.max_size = CLEAR_CAP;
+    tn_clearance *cl = NULL;
+    bool have_clear = tn_clearance_create(&cd, &cl) == TN_OK &&
+                      tn_clearance_histogram(cl, hist, CLEAR_CAP + 1) == TN_OK;
+    tn_clearance_destroy(cl);
     if (json) {
         printf("],\n");
         if (tiled)
@@ -217,6 +231,12 @@ int tn_cmd_info(int argc, char **argv)
                    (int)rep.blocked_by_tile_shapes, (int)rep.blocked_by_object_layers,
                    (int)rep.tiles_with_shapes, (int)rep.collision_layers,
                    (int)rep.collision_objects);
+        if (have_clear) {
+            printf(" \"clearance\": [");
+            for (int k = 0; k <= CLEAR_CAP; k++)
+                printf("%s%d", k ? ", " : "", (int)hist[k]);
+            printf("],\n");
+        }
         printf(" \"cells\": %lld, \"passable\": %d, \"min_cost\": %g, \"uniform_cost\": %s}\n",
                (long long)cells, (int)pass, (double)tn_map_min_cost(m),
                tn_map_uniform_cost(m) ? "true" : "false");
@@ -231,6 +251,18 @@ int tn_cmd_info(int argc, char **argv)
                    (int)rep.blocked_by_properties, (int)rep.blocked_by_tile_shapes,
                    (int)rep.tiles_with_shapes, (int)rep.blocked_by_object_layers,
                    (int)rep.collision_layers, (int)rep.collision_objects, (int)rep.cells_blocked);
+        if (have_clear) {
+            /* cells where a unit of size k can stand: those of clearance k or more */
+            printf("clearance (n x n units by their top-left cell; cells where each size fits):");
+            int32_t fits = 0;
+            for (int k = CLEAR_CAP; k >= 1; k--) {
+                fits += hist[k];
+                hist[k] = fits;
+            }
+            for (int k = 1; k <= CLEAR_CAP; k++)
+                printf(" %d:%d", k, (int)hist[k]);
+            printf("%s\n", CLEAR_CAP == 8 ? " (8 = 8 or more)" : "");
+        }
     }
     tn_map_destroy(m);
     return TN_EXIT_OK;
