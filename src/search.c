@@ -312,6 +312,25 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     if (open == 0 && !q.closest)
         return TN_E_GOAL_BLOCKED;
 
+    if (q.regions && !q.closest) { /* unreachable goals answered without a search */
+        if (tn_regions_map(q.regions) != map ||
+            (q.moves.diagonal == TN_DIAGONAL_ALWAYS &&
+             tn_regions_diagonal(q.regions) != TN_DIAGONAL_ALWAYS))
+            return TN_E_INVALID_ARG;
+        if (!tn_regions_current(q.regions))
+            return TN_E_MAP_CHANGED;
+        int32_t home = tn_regions_id(q.regions, 1, start.x, start.y);
+        bool reachable = false;
+        for (int32_t k = 0; k < goal_count && !reachable; k++)
+            reachable = home >= 0 && tn_regions_id(q.regions, 1, goals[k].x, goals[k].y) == home;
+        if (!reachable) {
+            s->map = map;
+            s->algo = q.algo;
+            s->state = Q_DONE;
+            s->status = TN_NO_PATH;
+            return TN_NO_PATH;
+        }
+    }
     tn_algo algo = q.algo;
     if (algo == TN_ALGO_JPS_PLUS) {
         if (!q.jump_table)
@@ -874,6 +893,8 @@ tn_status tn_search_path_multi(tn_search *s, const tn_map *map, tn_cell start, c
     if (cap < 0 || (cap > 0 && !out))
         return TN_E_INVALID_ARG;
     tn_status st = search_begin(s, map, start, goals, goal_count, query, out, cap);
+    if (st == TN_NO_PATH) /* the regions answered: fill res as a search would */
+        return tn_search_get_path(s, out, cap, res);
     if (st != TN_IN_PROGRESS)
         return st;
     int64_t budget = s->q.max_expansions > 0 ? s->q.max_expansions : INT64_MAX;

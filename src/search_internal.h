@@ -22,6 +22,7 @@
 #include "goal_bounds_internal.h"
 #include "grid.h"
 #include "internal.h"
+#include "tilenav/regions.h"
 #include "tilenav/search.h"
 
 #include <math.h>

@@ -62,6 +62,7 @@ extern "C" {
 
 typedef struct tn_search tn_search;
 typedef struct tn_jump_table tn_jump_table;
+typedef struct tn_regions tn_regions; /* regions.h */
 
 /// Heuristic estimate of the remaining cost, in base step units times tn_map_min_cost().
 typedef enum tn_heuristic {
@@ -99,6 +100,10 @@ typedef struct tn_query {
     /// whose box does not hold the goal (goal_bounds.h); built from this map revision with
     /// these moves
     const tn_goal_bounds *goal_bounds;
+    /// optional (regions.h, unit size 1, built with a rule at least as permissive as
+    /// `moves.diagonal`, current with the map): when no goal lies in the start's region the
+    /// query returns TN_NO_PATH at once, expanding nothing. Ignored with `closest`.
+    const tn_regions *regions;
 } tn_query;
 
 /// Outcome of a query besides the cells.

@@ -21,6 +21,7 @@
 #include "map.h"
 #include "moves.h"
 #include "path.h"
+#include "regions.h"
 #include "rng.h"
 #include "search.h"
 #include "steer.h"

@@ -25,7 +25,8 @@ static void help(FILE *f)
         "layers and objects read, and the blocked cells in all. Last, the clearance: for\n"
         "each unit size n = 1..8 (an n x n square of cells), the cells where such a unit\n"
         "fits with its top-left cell there (clearance.h; \"clearance\" in JSON: cells of\n"
-        "clearance exactly 0, 1, ..., 8 or more).\n\n"
+        "clearance exactly 0, 1, ..., 8 or more), and the number of regions (connected\n"
+        "areas, regions.h) for each unit size.\n\n"
         "Options:\n"
         "  --json         print one JSON object instead of text\n"
         "  --format FMT   auto (default: from the content, then the extension), movingai,\n"
@@ -221,6 +222,16 @@ int tn_cmd_info(int argc, char **argv)
     bool have_clear = tn_clearance_create(&cd, &cl) == TN_OK &&
                       tn_clearance_histogram(cl, hist, CLEAR_CAP + 1) == TN_OK;
     tn_clearance_destroy(cl);
+    /* regions per unit size, without corner cutting (the same under NEVER and ONE) */
+    int32_t nreg[CLEAR_CAP + 1] = {0};
+    tn_regions_def rd = tn_regions_def_default();
+    rd.map = m;
+    rd.max_size = CLEAR_CAP;
+    tn_regions *rg = NULL;
+    bool have_reg = tn_regions_create(&rd, &rg) == TN_OK;
+    for (int k = 1; have_reg && k <= CLEAR_CAP; k++)
+        nreg[k] = tn_regions_count(rg, k);
+    tn_regions_destroy(rg);
     if (json) {
         printf("],\n");
         if (tiled)
@@ -231,6 +242,12 @@ int tn_cmd_info(int argc, char **argv)
                    (int)rep.blocked_by_tile_shapes, (int)rep.blocked_by_object_layers,
                    (int)rep.tiles_with_shapes, (int)rep.collision_layers,
                    (int)rep.collision_objects);
+        if (have_reg) {
+            printf(" \"regions\": [");
+            for (int k = 1; k <= CLEAR_CAP; k++)
+                printf("%s%d", k > 1 ? ", " : "", (int)nreg[k]);
+            printf("],\n");
+        }
         if (have_clear) {
             printf(" \"clearance\": [");
             for (int k = 0; k <= CLEAR_CAP; k++)
@@ -262,6 +279,12 @@ int tn_cmd_info(int argc, char **argv)
             for (int k = 1; k <= CLEAR_CAP; k++)
                 printf(" %d:%d", k, (int)hist[k]);
             printf("%s\n", CLEAR_CAP == 8 ? " (8 = 8 or more)" : "");
+        }
+        if (have_reg) {
+            printf("regions (connected areas per unit size, no corner cutting):");
+            for (int k = 1; k <= CLEAR_CAP; k++)
+                printf(" %d:%d", k, (int)nreg[k]);
+            printf("\n");
         }
     }
     tn_map_destroy(m);

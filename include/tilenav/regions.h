@@ -1,0 +1,75 @@
+/// @file regions.h
+/// @brief Regions: the connected components of a map, per unit size, so that "can a unit get
+/// from here to there at all?" is answered in O(1) instead of by a search that empties the map.
+///
+/// For size n, the cells where an n x n unit fits (clearance.h: clearance >= n, the unit's
+/// top-left cell) are split into regions: two such cells share a region exactly when a unit of
+/// size n can walk from one to the other under the movement rule `diagonal`. Straight steps
+/// join side neighbours; a diagonal step without corner cutting, or with one corner free,
+/// passes through a side neighbour that also fits, so under TN_DIAGONAL_NEVER, NO_CUT and ONE
+/// the regions are the same (side-connected components); under TN_DIAGONAL_ALWAYS diagonal
+/// neighbours join too. Ids are 0..count-1, numbered in row-major order of each region's first
+/// cell; -1 where the unit does not fit.
+///
+/// Searches: set tn_query::regions and a query whose start and goals lie in different regions
+/// returns TN_NO_PATH at once, without expanding a node (not with `closest`, which still
+/// searches). The regions must describe the map's current revision (tn_regions_update()) and
+/// a rule at least as permissive as the query's: regions built for TN_DIAGONAL_ALWAYS serve
+/// every query, the others every query but TN_DIAGONAL_ALWAYS ones.
+///
+/// Cost: a build labels every size class with one breadth-first pass each (linear in the
+/// cells); tn_regions_update() rebuilds from the map's change log (clearance incrementally,
+/// then the labels).
+/// Ownership and threads: caller-owned, for a map that must outlive it; 4 bytes per cell and
+/// size class plus the clearance. Readers may share it while nobody updates it.
+#ifndef TILENAV_REGIONS_H
+#define TILENAV_REGIONS_H
+
+#include "map.h"
+#include "moves.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tn_regions tn_regions;
+
+/// Definition. Get one from tn_regions_def_default() and set `map`.
+typedef struct tn_regions_def {
+    const tn_map *map;        ///< required; must outlive the regions
+    tn_diagonal diagonal;     ///< the movement rule (default TN_DIAGONAL_NO_CUT)
+    int32_t max_size;         ///< size classes 1..max_size, 1..255 (default 1)
+    tn_allocator allocator;   ///< zeroed = malloc/free
+    uint32_t internal_cookie; ///< set by tn_regions_def_default(); do not touch
+} tn_regions_def;
+
+/// A definition with its defaults (map NULL: set it; NO_CUT; one size class).
+TN_API tn_regions_def tn_regions_def_default(void);
+/// Create and label. On failure `*out` is NULL.
+/// @return TN_E_INVALID_ARG (NULL, no cookie, bad rule, max_size outside 1..255),
+///         TN_E_NOMEM, TN_E_TOO_LARGE.
+TN_API TN_NODISCARD tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out);
+/// Destroy. NULL is a no-op.
+TN_API void tn_regions_destroy(tn_regions *regions);
+/// Bytes held.
+TN_API size_t tn_regions_memory_bytes(const tn_regions *regions);
+/// Bring the regions up to date with the map (nothing to do when it has not changed).
+TN_API TN_NODISCARD tn_status tn_regions_update(tn_regions *regions);
+/// Do the regions describe the map's current revision?
+TN_API bool tn_regions_current(const tn_regions *regions);
+/// Region id of cell (x, y) for units of `size` (1..max_size), or -1 (the unit does not fit
+/// there, outside the map, bad size).
+TN_API int32_t tn_regions_id(const tn_regions *regions, int32_t size, int32_t x, int32_t y);
+/// Number of regions for units of `size` (0 for a bad size).
+TN_API int32_t tn_regions_count(const tn_regions *regions, int32_t size);
+/// Can a unit of `size` walk from a to b? (Both must fit; false otherwise.)
+TN_API bool tn_regions_connected(const tn_regions *regions, int32_t size, tn_cell a, tn_cell b);
+/// The movement rule and the map the regions were built for.
+TN_API tn_diagonal tn_regions_diagonal(const tn_regions *regions);
+TN_API const tn_map *tn_regions_map(const tn_regions *regions);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,222 @@
+/* Regions against the oracle's reachability (a Dijkstra on the map eroded for each unit size),
+ * on handmade and seeded random maps, for every movement rule; searches with regions against
+ * searches without; updates after edits. */
+#include "oracle.h"
+#include "support.h"
+#include "tilenav/clearance.h"
+#include "tilenav/regions.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does an n x n square fit at (x, y)? (brute force) */
+static bool fits(const tn_map *m, int32_t x, int32_t y, int32_t n)
+{
+    for (int32_t dy = 0; dy < n; dy++)
+        for (int32_t dx = 0; dx < n; dx++)
+            if (!tn_map_passable(m, x + dx, y + dy))
+                return false;
+    return true;
+}
+
+/* The map eroded for units of size n: a cell is open when the unit fits there. */
+static tn_map *eroded(const tn_map *m, int32_t n)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    tn_map *e = tn_test_blank_map(w, h, 32, 32);
+    int32_t l = -1;
+    assert_int_equal(tn_map_add_layer(e, "e", TN_LAYER_TILES, &l), TN_OK);
+    assert_int_equal(tn_map_set_terrain(e, 1, (tn_terrain){false, 1.0f}), TN_OK);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            if (!fits(m, x, y, n))
+                assert_int_equal(tn_map_set(e, l, x, y, 1), TN_OK);
+    return e;
+}
+
+static tn_regions *make(const tn_map *m, tn_diagonal rule, int32_t sizes)
+{
+    tn_regions_def d = tn_regions_def_default();
+    d.map = m;
+    d.diagonal = rule;
+    d.max_size = sizes;
+    tn_regions *r = NULL;
+    assert_int_equal(tn_regions_create(&d, &r), TN_OK);
+    return r;
+}
+
+/* Every pair of cells: same region exactly when the oracle reaches one from the other on the
+ * eroded map under the rule; ids are -1 exactly where the unit does not fit; counts match. */
+static void check(const tn_map *m, const tn_regions *r, tn_diagonal rule, int32_t size)
+{
+    tn_map *e = eroded(m, size);
+    int32_t w = tn_map_width(m), h = tn_map_height(m), n = w * h;
+    tn_moves mv = {rule, TN_COSTS_EXACT};
+    double *d = malloc((size_t)n * sizeof *d);
+    assert_non_null(d);
+    int32_t *seen = calloc((size_t)n, sizeof *seen), regions = 0;
+    assert_non_null(seen);
+    for (int32_t a = 0; a < n; a++) {
+        tn_cell ca = {a % w, a / w};
+        int32_t ia = tn_regions_id(r, size, ca.x, ca.y);
+        if (!tn_map_passable(e, ca.x, ca.y)) {
+            if (ia != -1)
+                fail_msg("size %d: (%d, %d) does not fit but has region %d", size, ca.x, ca.y, ia);
+            continue;
+        }
+        assert_true(ia >= 0 && ia < tn_regions_count(r, size));
+        if (seen[a])
+            continue;
+        regions++;
+        tn_oracle_dijkstra(e, &mv, NULL, &ca, 1, false, d);
+        for (int32_t b = 0; b < n; b++) {
+            tn_cell cb = {b % w, b / w};
+            bool reach = isfinite(d[b]);
+            bool same = tn_regions_connected(r, size, ca, cb);
+            if (reach != same)
+                fail_msg("size %d rule %d: (%d,%d)-(%d,%d) oracle %d regions %d", size, (int)rule,
+                         ca.x, ca.y, cb.x, cb.y, reach, same);
+            if (reach)
+                seen[b] = 1;
+        }
+    }
+    assert_int_equal(regions, tn_regions_count(r, size));
+    free(seen);
+    free(d);
+    tn_map_destroy(e);
+}
+
+static void test_handmade(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "...#....", /* a wall splits the map; a diagonal gap joins only under ALWAYS */
+        "...#....", /* */
+        "....#...", /* */
+        "...#.#..", /* */
+    };
+    tn_map *m = tn_test_map_from_rows(rows, 4);
+    tn_regions *four = make(m, TN_DIAGONAL_NO_CUT, 2);
+    tn_regions *eight = make(m, TN_DIAGONAL_ALWAYS, 2);
+    assert_false(tn_regions_connected(four, 1, (tn_cell){0, 0}, (tn_cell){7, 0}));
+    assert_true(tn_regions_connected(eight, 1, (tn_cell){0, 0}, (tn_cell){7, 0}));
+    assert_int_equal(tn_regions_id(four, 1, 3, 0), -1);
+    assert_int_equal(tn_regions_id(four, 3, 0, 0), -1); /* no such size class */
+    assert_int_equal(tn_regions_count(four, 9), 0);
+    for (int32_t s = 1; s <= 2; s++) {
+        check(m, four, TN_DIAGONAL_NO_CUT, s);
+        check(m, four, TN_DIAGONAL_ONE, s); /* the same regions */
+        check(m, four, TN_DIAGONAL_NEVER, s);
+        check(m, eight, TN_DIAGONAL_ALWAYS, s);
+    }
+    tn_regions_destroy(four);
+    tn_regions_destroy(eight);
+    tn_map_destroy(m);
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        tn_test_rng r = {seed * 31337};
+        int32_t w = 2 + (int32_t)tn_test_below(&r, 18), h = 2 + (int32_t)tn_test_below(&r, 14);
+        tn_map *m = tn_test_random_map(w, h, 0.1 + 0.35 * tn_test_u01(&r), seed);
+        tn_diagonal rule = (tn_diagonal)tn_test_below(&r, 4);
+        int32_t sizes = 1 + (int32_t)tn_test_below(&r, 3);
+        tn_regions *rg = make(m, rule, sizes);
+        for (int32_t s = 1; s <= sizes; s++)
+            check(m, rg, rule, s);
+        tn_regions_destroy(rg);
+        tn_map_destroy(m);
+    }
+}
+
+/* Queries with regions: the same status and cost as without; unreachable goals expand nothing.
+ * After an edit the regions are stale (TN_E_MAP_CHANGED) until updated. */
+static void test_search(void **state)
+{
+    (void)state;
+    tn_search_def sd = tn_search_def_default();
+    tn_search *s = NULL;
+    assert_int_equal(tn_search_create(&sd, &s), TN_OK);
+    tn_cell path[2000];
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        tn_test_rng r = {seed * 7};
+        tn_map *m = tn_test_random_map(40, 30, 0.38, seed);
+        tn_diagonal rule = (tn_diagonal)tn_test_below(&r, 4);
+        tn_regions *rg = make(m, rule, 1);
+        for (int i = 0; i < 60; i++) {
+            tn_cell a = tn_test_random_open_cell(m, &r), b = tn_test_random_open_cell(m, &r);
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.moves.diagonal = rule;
+            tn_search_result r0, r1;
+            tn_status s0 = tn_search_path(s, m, a, b, &q, path, 2000, &r0);
+            q.regions = rg;
+            tn_status s1 = tn_search_path(s, m, a, b, &q, path, 2000, &r1);
+            assert_int_equal(s0, s1);
+            assert_true(r0.cost == r1.cost && r0.length == r1.length);
+            if (s1 == TN_NO_PATH) {
+                assert_int_equal(r1.expanded, 0);
+                assert_int_equal(r1.goal, -1);
+            }
+        }
+        /* a regions object for 4/8-connected-without-ALWAYS refuses ALWAYS queries */
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.regions = rg;
+        q.moves.diagonal = TN_DIAGONAL_ALWAYS;
+        tn_cell a = tn_test_random_open_cell(m, &r);
+        if (rule != TN_DIAGONAL_ALWAYS)
+            assert_int_equal(tn_search_path(s, m, a, a, &q, path, 2000, NULL), TN_E_INVALID_ARG);
+        /* stale after an edit, current again after an update */
+        q.moves.diagonal = rule;
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){0, 0, 40, 1}, 1u), TN_OK);
+        assert_false(tn_regions_current(rg));
+        a = tn_test_random_open_cell(m, &r);
+        assert_int_equal(tn_search_path(s, m, a, a, &q, path, 2000, NULL), TN_E_MAP_CHANGED);
+        assert_int_equal(tn_regions_update(rg), TN_OK);
+        assert_true(tn_regions_current(rg));
+        check(m, rg, rule, 1);
+        tn_regions_destroy(rg);
+        tn_map_destroy(m);
+    }
+    tn_search_destroy(s);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(6, 5, 0.2, 9);
+    tn_regions_def d = tn_regions_def_default();
+    tn_regions *r = (tn_regions *)m;
+    assert_int_equal(tn_regions_create(&d, &r), TN_E_INVALID_ARG); /* no map */
+    assert_null(r);
+    d.map = m;
+    d.max_size = 0;
+    assert_int_equal(tn_regions_create(&d, &r), TN_E_INVALID_ARG);
+    d.max_size = 1;
+    d.diagonal = (tn_diagonal)7;
+    assert_int_equal(tn_regions_create(&d, &r), TN_E_INVALID_ARG);
+    d = tn_regions_def_default();
+    d.map = m;
+    d.internal_cookie = 0;
+    assert_int_equal(tn_regions_create(&d, &r), TN_E_INVALID_ARG);
+    assert_int_equal(tn_regions_update(NULL), TN_E_INVALID_ARG);
+    assert_false(tn_regions_current(NULL));
+    assert_int_equal(tn_regions_id(NULL, 1, 0, 0), -1);
+    tn_regions_destroy(NULL);
+    tn_map_destroy(m);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest local_tests[] = {
+        cmocka_unit_test(test_handmade),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_search),
+        cmocka_unit_test(test_errors),
+    };
+    return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
+}
