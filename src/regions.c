@@ -20,6 +20,10 @@ struct tn_regions {
     int32_t *label; /* sizes * W * H */
     int32_t *count; /* per size class */
     int32_t *queue; /* W * H, the BFS's */
+    uint8_t *old;   /* W * H: the clearance before an update (only the window is used) */
+    uint32_t *mark; /* W * H: visit stamps of the local checks */
+    uint32_t stamp;
+    int64_t full, local; /* size classes relabelled fully / locally, since creation */
 };
 
 tn_regions_def tn_regions_def_default(void)
@@ -110,7 +114,9 @@ tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out)
     r->label = st == TN_OK ? tn__alloc(&a, total) : NULL;
     r->count = r->label ? tn__calloc(&a, (size_t)r->sizes * sizeof(int32_t)) : NULL;
     r->queue = r->count ? tn__alloc(&a, n * sizeof(int32_t)) : NULL;
-    if (!r->queue) {
+    r->old = r->queue ? tn__alloc(&a, n) : NULL;
+    r->mark = r->old ? tn__calloc(&a, n * sizeof(uint32_t)) : NULL;
+    if (!r->mark) {
         tn_regions_destroy(r);
         return st != TN_OK ? st : TN_E_NOMEM;
     }
@@ -129,6 +135,8 @@ void tn_regions_destroy(tn_regions *r)
     tn__free(&a, r->label, n * (size_t)r->sizes * sizeof(int32_t));
     tn__free(&a, r->count, (size_t)r->sizes * sizeof(int32_t));
     tn__free(&a, r->queue, n * sizeof(int32_t));
+    tn__free(&a, r->old, n);
+    tn__free(&a, r->mark, n * sizeof(uint32_t));
     tn__free(&a, r, sizeof *r);
 }
 
@@ -137,21 +145,210 @@ size_t tn_regions_memory_bytes(const tn_regions *r)
     if (!r)
         return 0;
     size_t n = (size_t)r->w * (size_t)r->h;
-    return sizeof *r + n * ((size_t)r->sizes + 1) * sizeof(int32_t) +
+    return sizeof *r + n * ((size_t)r->sizes + 2) * sizeof(int32_t) + n +
            (size_t)r->sizes * sizeof(int32_t) + tn_clearance_memory_bytes(r->clear);
 }
 
-tn_status tn_regions_update(tn_regions *r)
+/* A new visit stamp for the local checks (the marks are cleared when the stamps wrap). */
+static uint32_t next_stamp(tn_regions *r)
 {
+    if (++r->stamp == 0) {
+        memset(r->mark, 0, (size_t)r->w * (size_t)r->h * sizeof(uint32_t));
+        r->stamp = 1;
+    }
+    return r->stamp;
+}
+
+/* Is cell (x, y) inside the window? */
+static inline bool in_win(tn_rect win, int32_t x, int32_t y)
+{
+    return x >= win.x0 && y >= win.y0 && x < win.x1 && y < win.y1;
+}
+
+/* Try to bring the labels of size class `size` up to date for the cells of `win` whose fit
+ * changed (old clearance in r->old, new in `clear`), without relabelling the map: removed
+ * cells lose their label when the neighbours they leave stay connected inside the window (else
+ * the region might split), added cells take the one label their neighbours have (a new id when
+ * none; several would join regions). False when the edit might split, join or empty a region:
+ * the caller then relabels the size class. */
+static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win)
+{
+    const int32_t w = r->w;
+    const size_t n = (size_t)w * (size_t)r->h;
+    int32_t *lab = r->label + (size_t)(size - 1) * n;
+    const bool eight = r->diagonal == TN_DIAGONAL_ALWAYS;
+    const uint8_t k = (uint8_t)size;
+    /* the removed cells first: each connected group of them, with the same-label neighbours it
+     * leaves, which must meet again inside the window */
+    for (int32_t y = win.y0; y < win.y1; y++)
+        for (int32_t x = win.x0; x < win.x1; x++) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            if (!(r->old[i] >= k && clear[i] < k) || lab[i] < 0)
+                continue;
+            int32_t id = lab[i];
+            /* the group: removed cells of this label reachable through removed cells */
+            uint32_t g = next_stamp(r);
+            int32_t head = 0, tail = 0, first_nb = -1, nbs = 0;
+            r->queue[tail++] = (int32_t)i;
+            r->mark[i] = g;
+            while (head < tail) {
+                int32_t c = r->queue[head++];
+                int32_t cx = c % w, cy = c / w;
+                lab[c] = -1;
+                for (int32_t dy = -1; dy <= 1; dy++)
+                    for (int32_t dx = -1; dx <= 1; dx++) {
+                        if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
+                            continue;
+                        int32_t nx = cx + dx, ny = cy + dy;
+                        if (!in_win(win, nx, ny))
+                            continue; /* removed cells are all inside the window */
+                        size_t j = (size_t)ny * (size_t)w + (size_t)nx;
+                        if (lab[j] != id || r->mark[j] == g)
+                            continue;
+                        r->mark[j] = g;
+                        if (clear[j] < k) { /* removed too: part of the group */
+                            r->queue[tail++] = (int32_t)j;
+                        } else { /* a neighbour left behind */
+                            nbs++;
+                            if (first_nb < 0)
+                                first_nb = (int32_t)j;
+                        }
+                    }
+            }
+            if (nbs == 0)
+                return false; /* the group was a whole region: it vanishes */
+            /* do the neighbours left behind meet inside the window, through cells of the
+             * region that still fit? */
+            uint32_t v = next_stamp(r);
+            int32_t reached = 0;
+            head = tail = 0;
+            r->queue[tail++] = first_nb;
+            r->mark[first_nb] = v;
+            while (head < tail) {
+                int32_t c = r->queue[head++];
+                int32_t cx = c % w, cy = c / w;
+                bool was_nb = false;
+                for (int32_t dy = -1; dy <= 1 && !was_nb; dy++)
+                    for (int32_t dx = -1; dx <= 1; dx++) {
+                        if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
+                            continue;
+                        int32_t nx = cx + dx, ny = cy + dy;
+                        if (nx >= 0 && ny >= 0 && nx < w && ny < r->h &&
+                            r->mark[(size_t)ny * (size_t)w + (size_t)nx] == g &&
+                            clear[(size_t)ny * (size_t)w + (size_t)nx] < k) {
+                            was_nb = true; /* next to a removed cell of the group */
+                            break;
+                        }
+                    }
+                reached += was_nb;
+                for (int32_t dy = -1; dy <= 1; dy++)
+                    for (int32_t dx = -1; dx <= 1; dx++) {
+                        if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
+                            continue;
+                        int32_t nx = cx + dx, ny = cy + dy;
+                        if (!in_win(win, nx, ny))
+                            continue;
+                        size_t j = (size_t)ny * (size_t)w + (size_t)nx;
+                        if (lab[j] != id || clear[j] < k || r->mark[j] == v)
+                            continue;
+                        r->mark[j] = v;
+                        r->queue[tail++] = (int32_t)j;
+                    }
+            }
+            if (reached < nbs)
+                return false; /* they might meet outside the window, or not: relabel */
+        }
+    /* then the added cells: each connected group takes its neighbours' one label */
+    for (int32_t y = win.y0; y < win.y1; y++)
+        for (int32_t x = win.x0; x < win.x1; x++) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            if (!(r->old[i] < k && clear[i] >= k) || lab[i] >= 0)
+                continue;
+            int32_t head = 0, tail = 0, id = -1;
+            uint32_t g = next_stamp(r);
+            r->queue[tail++] = (int32_t)i;
+            r->mark[i] = g;
+            while (head < tail) {
+                int32_t c = r->queue[head++];
+                int32_t cx = c % w, cy = c / w;
+                for (int32_t dy = -1; dy <= 1; dy++)
+                    for (int32_t dx = -1; dx <= 1; dx++) {
+                        if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
+                            continue;
+                        int32_t nx = cx + dx, ny = cy + dy;
+                        if (nx < 0 || ny < 0 || nx >= w || ny >= r->h)
+                            continue;
+                        size_t j = (size_t)ny * (size_t)w + (size_t)nx;
+                        if (clear[j] < k || r->mark[j] == g)
+                            continue;
+                        if (lab[j] >= 0) { /* an existing region */
+                            if (id >= 0 && lab[j] != id)
+                                return false; /* two regions join */
+                            id = lab[j];
+                        } else if (in_win(win, nx, ny) && r->old[j] < k) { /* added too */
+                            r->mark[j] = g;
+                            r->queue[tail++] = (int32_t)j;
+                        }
+                    }
+            }
+            if (id < 0)
+                id = r->count[size - 1]++; /* an island of its own */
+            for (int32_t q = 0; q < tail; q++)
+                lab[r->queue[q]] = id;
+        }
+    return true;
+}
+
+tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
+{
+    if (relabelled)
+        *relabelled = 0;
     if (!r)
         return TN_E_INVALID_ARG;
     if (tn_regions_current(r))
         return TN_OK;
+    tn_rect ch;
+    bool logged = tn_map_changed_region(r->map, r->revision, &ch);
+    /* the cells whose clearance may change: the changed cells, and up to sizes - 1 cells left
+     * of and above them; the local checks look one cell further */
+    tn_rect win = {ch.x0 - r->sizes, ch.y0 - r->sizes, ch.x1 + 1, ch.y1 + 1};
+    win.x0 = win.x0 < 0 ? 0 : win.x0;
+    win.y0 = win.y0 < 0 ? 0 : win.y0;
+    win.x1 = win.x1 > r->w ? r->w : win.x1;
+    win.y1 = win.y1 > r->h ? r->h : win.y1;
+    const uint8_t *clear = tn_clearance_data(r->clear);
+    for (int32_t y = win.y0; y < win.y1; y++)
+        memcpy(r->old + (size_t)y * (size_t)r->w + (size_t)win.x0,
+               clear + (size_t)y * (size_t)r->w + (size_t)win.x0, (size_t)(win.x1 - win.x0));
     tn_status st = tn_clearance_update(r->clear, NULL);
     if (st != TN_OK)
         return st;
-    label_all(r);
+    size_t n = (size_t)r->w * (size_t)r->h;
+    int32_t cells = 0;
+    for (int32_t s = 1; s <= r->sizes; s++) {
+        if (logged && ch.x1 > ch.x0 && relabel_local(r, s, clear, win)) {
+            r->local++;
+            cells += (win.x1 - win.x0) * (win.y1 - win.y0);
+            continue;
+        }
+        if (logged && ch.x1 <= ch.x0)
+            continue; /* nothing changed */
+        r->count[s - 1] = label_size(r, s, clear);
+        r->full++;
+        cells += (int32_t)n;
+    }
+    r->revision = tn_map_revision(r->map);
+    if (relabelled)
+        *relabelled = cells;
     return TN_OK;
+}
+
+void tn_regions_stats(const tn_regions *r, int64_t *full, int64_t *local)
+{
+    if (full)
+        *full = r ? r->full : 0;
+    if (local)
+        *local = r ? r->local : 0;
 }
 
 bool tn_regions_current(const tn_regions *r)

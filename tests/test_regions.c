@@ -176,13 +176,84 @@ static void test_search(void **state)
         assert_false(tn_regions_current(rg));
         a = tn_test_random_open_cell(m, &r);
         assert_int_equal(tn_search_path(s, m, a, a, &q, path, 2000, NULL), TN_E_MAP_CHANGED);
-        assert_int_equal(tn_regions_update(rg), TN_OK);
+        assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
         assert_true(tn_regions_current(rg));
         check(m, rg, rule, 1);
         tn_regions_destroy(rg);
         tn_map_destroy(m);
     }
     tn_search_destroy(s);
+}
+
+/* Do two regions objects split the map's cells the same way (ids may differ)? */
+static void same_partition(const tn_regions *a, const tn_regions *b, int32_t w, int32_t h,
+                           int32_t size)
+{
+    int32_t na = tn_regions_count(a, size);
+    assert_int_equal(na, tn_regions_count(b, size));
+    int32_t *ab = malloc((size_t)(na + 1) * sizeof *ab),
+            *ba = malloc((size_t)(na + 1) * sizeof *ba);
+    assert_non_null(ab);
+    assert_non_null(ba);
+    for (int32_t i = 0; i <= na; i++)
+        ab[i] = ba[i] = -2;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            int32_t ia = tn_regions_id(a, size, x, y), ib = tn_regions_id(b, size, x, y);
+            assert_true((ia < 0) == (ib < 0));
+            if (ia < 0)
+                continue;
+            assert_true(ia < na && ib < na);
+            if (ab[ia] == -2 && ba[ib] == -2) {
+                ab[ia] = ib;
+                ba[ib] = ia;
+            }
+            if (ab[ia] != ib || ba[ib] != ia)
+                fail_msg("size %d: cell (%d, %d) is in region %d updated, %d built", size, x, y, ia,
+                         ib);
+        }
+    free(ab);
+    free(ba);
+}
+
+/* Random edits (towers placed and sold, walls drawn and erased), each followed by an update:
+ * the regions split the cells as a fresh build does, every size class and rule; most updates
+ * stay local. */
+static void test_updates(void **state)
+{
+    (void)state;
+    int64_t full_all = 0, local_all = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        tn_test_rng r = {seed * 2654435761u};
+        int32_t w = 10 + (int32_t)tn_test_below(&r, 30), h = 10 + (int32_t)tn_test_below(&r, 30);
+        tn_map *m = tn_test_random_map(w, h, 0.05 + 0.3 * tn_test_u01(&r), seed);
+        tn_diagonal rule = (tn_diagonal)tn_test_below(&r, 4);
+        int32_t sizes = 1 + (int32_t)tn_test_below(&r, 3);
+        tn_regions *rg = make(m, rule, sizes);
+        for (int k = 0; k < 40; k++) {
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+            int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
+            int32_t rw = 1 + (int32_t)tn_test_below(&r, 3), rh = 1 + (int32_t)tn_test_below(&r, 3);
+            uint32_t gid = tn_test_below(&r, 2) ? 1u : 0u;
+            assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + rw, y + rh}, gid), TN_OK);
+            int32_t looked = -1;
+            assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
+            assert_true(looked >= 0);
+            tn_regions *fresh = make(m, rule, sizes);
+            for (int32_t s = 1; s <= sizes; s++)
+                same_partition(rg, fresh, w, h, s);
+            tn_regions_destroy(fresh);
+        }
+        for (int32_t s = 1; s <= sizes && w * h <= 400; s++)
+            check(m, rg, rule, s);
+        int64_t full = 0, local = 0;
+        tn_regions_stats(rg, &full, &local);
+        full_all += full;
+        local_all += local;
+        tn_regions_destroy(rg);
+        tn_map_destroy(m);
+    }
+    assert_true(local_all > full_all); /* the local path does carry most updates */
 }
 
 static void test_errors(void **state)
@@ -203,7 +274,7 @@ static void test_errors(void **state)
     d.map = m;
     d.internal_cookie = 0;
     assert_int_equal(tn_regions_create(&d, &r), TN_E_INVALID_ARG);
-    assert_int_equal(tn_regions_update(NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_regions_update(NULL, NULL), TN_E_INVALID_ARG);
     assert_false(tn_regions_current(NULL));
     assert_int_equal(tn_regions_id(NULL, 1, 0, 0), -1);
     tn_regions_destroy(NULL);
@@ -213,9 +284,8 @@ static void test_errors(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade),
-        cmocka_unit_test(test_random),
-        cmocka_unit_test(test_search),
+        cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
+        cmocka_unit_test(test_search),   cmocka_unit_test(test_updates),
         cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);

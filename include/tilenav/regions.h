@@ -8,8 +8,9 @@
 /// join side neighbours; a diagonal step without corner cutting, or with one corner free,
 /// passes through a side neighbour that also fits, so under TN_DIAGONAL_NEVER, NO_CUT and ONE
 /// the regions are the same (side-connected components); under TN_DIAGONAL_ALWAYS diagonal
-/// neighbours join too. Ids are 0..count-1, numbered in row-major order of each region's first
-/// cell; -1 where the unit does not fit.
+/// neighbours join too. Ids are 0..count-1 (-1 where the unit does not fit); a build numbers
+/// them in row-major order of each region's first cell, a local update gives a new island the
+/// next id. The same maps and updates always give the same ids.
 ///
 /// Searches: set tn_query::regions and a query whose start and goals lie in different regions
 /// returns TN_NO_PATH at once, without expanding a node (not with `closest`, which still
@@ -18,8 +19,11 @@
 /// every query, the others every query but TN_DIAGONAL_ALWAYS ones.
 ///
 /// Cost: a build labels every size class with one breadth-first pass each (linear in the
-/// cells); tn_regions_update() rebuilds from the map's change log (clearance incrementally,
-/// then the labels).
+/// cells). tn_regions_update() reads the map's change log, updates the clearance, then for each
+/// size class relabels locally when the edit cannot split, join or empty a region: cells that
+/// stop fitting lose their label when the neighbours they leave still meet inside the edit's
+/// window, cells that start fitting take the label of the one region they touch (a new id when
+/// none). Otherwise (or when the log no longer reaches back) the size class is relabelled.
 /// Ownership and threads: caller-owned, for a map that must outlive it; 4 bytes per cell and
 /// size class plus the clearance. Readers may share it while nobody updates it.
 #ifndef TILENAV_REGIONS_H
@@ -54,7 +58,11 @@ TN_API void tn_regions_destroy(tn_regions *regions);
 /// Bytes held.
 TN_API size_t tn_regions_memory_bytes(const tn_regions *regions);
 /// Bring the regions up to date with the map (nothing to do when it has not changed).
-TN_API TN_NODISCARD tn_status tn_regions_update(tn_regions *regions);
+/// `*relabelled` (may be NULL) receives the cells the update looked at: the edit's window per
+/// size class relabelled locally, the whole map per size class relabelled in full.
+TN_API TN_NODISCARD tn_status tn_regions_update(tn_regions *regions, int32_t *relabelled);
+/// Size classes relabelled in full and locally by the updates since creation.
+TN_API void tn_regions_stats(const tn_regions *regions, int64_t *full, int64_t *local);
 /// Do the regions describe the map's current revision?
 TN_API bool tn_regions_current(const tn_regions *regions);
 /// Region id of cell (x, y) for units of `size` (1..max_size), or -1 (the unit does not fit
