@@ -1347,29 +1347,17 @@ static tn_status read_object(tl_ctx *c, const cJSON *o, const char *base, int32_
         char pw[TL_PATH];
         path_key(pw, base, pkey);
         ob.shape = pkey[4] == 'g' ? 3u : 4u;
-        if (!cJSON_IsArray(poly) || !poly->child)
-            return err(c, TN_E_PARSE, pw, "expected a non-empty array of points, found %s",
-                       json_type(poly));
+        size_t first, np; /* read with the shapes' reader, kept only for the bounding box */
+        if ((st = read_points(c, poly, pw, &first, &np)) != TN_OK)
+            return st;
         double x0 = (double)INFINITY, y0 = x0, x1 = -x0, y1 = -x0;
-        int i = 0;
-        for (const cJSON *p = poly->child; p; p = p->next, i++) {
-            char eb[TL_PATH];
-            pathf(eb, sizeof eb, "%s[%d]", pw, i);
-            if (!cJSON_IsObject(p))
-                return err(c, TN_E_PARSE, eb, "expected a point {x, y}, found %s", json_type(p));
-            double px, py;
-            st = get_num(c, p, eb, "x", (double)NAN, -lim, lim, &px);
-            if (st == TN_OK)
-                st = get_num(c, p, eb, "y", (double)NAN, -lim, lim, &py);
-            if (st != TN_OK)
-                return st;
-            if (isnan(px) || isnan(py))
-                return err(c, TN_E_PARSE, eb, "point without x or y");
-            x0 = fmin(x0, px);
-            y0 = fmin(y0, py);
-            x1 = fmax(x1, px);
-            y1 = fmax(y1, py);
+        for (size_t k = first; k < first + np; k++) {
+            x0 = fmin(x0, c->pts[2 * k]);
+            y0 = fmin(y0, c->pts[2 * k + 1]);
+            x1 = fmax(x1, c->pts[2 * k]);
+            y1 = fmax(y1, c->pts[2 * k + 1]);
         }
+        c->npts = first;
         x += x0;
         y += y0;
         w = x1 - x0;
