@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+#include <zstd.h>
 
 uint64_t tn_test_next(tn_test_rng *r)
 {
@@ -97,6 +99,52 @@ const char *const tn_test_tiled_bench_maps[11] = {
     "workadventure/office.tmj",
     "melonjs/island-1.json",
 };
+
+static void b64_encode(const unsigned char *in, size_t n, char *out)
+{
+    const char *t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) |
+                     (i + 2 < n ? in[i + 2] : 0);
+        out[o++] = t[v >> 18 & 63];
+        out[o++] = t[v >> 12 & 63];
+        out[o++] = i + 1 < n ? t[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < n ? t[v & 63] : '=';
+    }
+    out[o] = 0;
+}
+
+void tn_test_encode_gids(const uint32_t *g, size_t n, const char *comp, char *out)
+{
+    unsigned char *raw = malloc(n * 4), *z = malloc(n * 8 + 128);
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < 4; b++)
+            raw[4 * i + (size_t)b] = (unsigned char)(g[i] >> (8 * b));
+    size_t zn = n * 4;
+    if (!strcmp(comp, "zstd")) {
+        zn = ZSTD_compress(z, n * 8 + 128, raw, n * 4, 3);
+        assert_false(ZSTD_isError(zn));
+    } else if (comp[0]) {
+        z_stream s;
+        memset(&s, 0, sizeof s);
+        assert_int_equal(
+            deflateInit2(&s, 6, Z_DEFLATED, !strcmp(comp, "gzip") ? 31 : 15, 8, Z_DEFAULT_STRATEGY),
+            Z_OK);
+        s.next_in = raw;
+        s.avail_in = (uInt)(n * 4);
+        s.next_out = z;
+        s.avail_out = (uInt)(n * 8 + 128);
+        assert_int_equal(deflate(&s, Z_FINISH), Z_STREAM_END);
+        zn = s.total_out;
+        deflateEnd(&s);
+    } else {
+        memcpy(z, raw, zn);
+    }
+    b64_encode(z, zn, out);
+    free(raw);
+    free(z);
+}
 
 const char *tn_test_shared(char *buf, size_t cap, const char *rel)
 {

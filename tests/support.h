@@ -47,6 +47,10 @@ typedef struct tn_test_text {
 } tn_test_text;
 void tn_test_textf(tn_test_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Tiled's base64 layer data: n gids as little-endian bytes, compressed ("" none, "zlib",
+ * "gzip", "zstd"), base64 into out (room for 4 * ((8 * n + 130) / 3) + 1 chars). */
+void tn_test_encode_gids(const uint32_t *g, size_t n, const char *comp, char *out);
+
 /* The real Tiled maps of ../shared/bench/tiled, as paths below bench/tiled/. */
 extern const char *const tn_test_tiled_bench_maps[11];
 

@@ -444,53 +444,6 @@ static void test_bench_details(void **state)
 
 /* ---- handmade maps ----------------------------------------------------------------------- */
 
-static void b64_encode(const unsigned char *in, size_t n, char *out)
-{
-    const char *t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) |
-                     (i + 2 < n ? in[i + 2] : 0);
-        out[o++] = t[v >> 18 & 63];
-        out[o++] = t[v >> 12 & 63];
-        out[o++] = i + 1 < n ? t[v >> 6 & 63] : '=';
-        out[o++] = i + 2 < n ? t[v & 63] : '=';
-    }
-    out[o] = 0;
-}
-
-/* gids -> bytes -> compressed ("", "zlib", "gzip", "zstd") -> base64 into out. */
-static void encode_layer(const uint32_t *g, size_t n, const char *comp, char *out)
-{
-    unsigned char *raw = malloc(n * 4), *z = malloc(n * 8 + 128);
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < 4; b++)
-            raw[4 * i + (size_t)b] = (unsigned char)(g[i] >> (8 * b));
-    size_t zn = n * 4;
-    if (!strcmp(comp, "zstd")) {
-        zn = ZSTD_compress(z, n * 8 + 128, raw, n * 4, 3);
-        assert_false(ZSTD_isError(zn));
-    } else if (comp[0]) {
-        z_stream s;
-        memset(&s, 0, sizeof s);
-        assert_int_equal(
-            deflateInit2(&s, 6, Z_DEFLATED, !strcmp(comp, "gzip") ? 31 : 15, 8, Z_DEFAULT_STRATEGY),
-            Z_OK);
-        s.next_in = raw;
-        s.avail_in = (uInt)(n * 4);
-        s.next_out = z;
-        s.avail_out = (uInt)(n * 8 + 128);
-        assert_int_equal(deflate(&s, Z_FINISH), Z_STREAM_END);
-        zn = s.total_out;
-        deflateEnd(&s);
-    } else {
-        memcpy(z, raw, zn);
-    }
-    b64_encode(z, zn, out);
-    free(raw);
-    free(z);
-}
-
 static tn_status parse(const char *text, const char *name, tn_map **m, tn_diag *d)
 {
     memset(d, 0, sizeof *d);
@@ -512,7 +465,7 @@ static void test_encodings_random(void **state)
         }
         const char *comp = comps[round % 4];
         char *b64 = malloc(n * 12 + 256), *json = malloc(n * 12 + 2048);
-        encode_layer(g, n, comp, b64);
+        tn_test_encode_gids(g, n, comp, b64);
         snprintf(json, n * 12 + 2048,
                  "{\"width\":%d,\"height\":%d,\"tilewidth\":16,\"tileheight\":8,"
                  "\"orientation\":\"orthogonal\",\"layers\":[{\"type\":\"tilelayer\","
@@ -770,16 +723,16 @@ static void test_malformed(void **state)
     {
         uint32_t g[64] = {0};
         char b64[1024], text[2048];
-        encode_layer(g, 64, "zlib", b64);
+        tn_test_encode_gids(g, 64, "zlib", b64);
         snprintf(text, sizeof text,
                  HEAD LAYER(",\"encoding\":\"base64\",\"compression\":\"zlib\"", "\"%s\""), b64);
         expect_err(text, TN_E_PARSE, "more than the expected 16 bytes", 0, 0, "layers[0].data");
-        encode_layer(g, 2, "zstd", b64);
+        tn_test_encode_gids(g, 2, "zstd", b64);
         snprintf(text, sizeof text,
                  HEAD LAYER(",\"encoding\":\"base64\",\"compression\":\"zstd\"", "\"%s\""), b64);
         expect_err(text, TN_E_PARSE, "decompresses to 8 bytes, expected 16", 0, 0,
                    "layers[0].data");
-        encode_layer(g, 64, "zstd", b64);
+        tn_test_encode_gids(g, 64, "zstd", b64);
         snprintf(text, sizeof text,
                  HEAD LAYER(",\"encoding\":\"base64\",\"compression\":\"zstd\"", "\"%s\""), b64);
         expect_err(text, TN_E_PARSE, "zstd data decompresses to more than", 0, 0, "layers[0].data");
@@ -932,8 +885,8 @@ static void test_mutations(void **state)
     for (int i = 0; i < 24; i++)
         g[i] = (uint32_t)(i % 5) | (i % 7 == 0 ? TN_GID_FLIP_V : 0);
     char b64z[512], b64s[512], seeds[3][2048];
-    encode_layer(g, 24, "zlib", b64z);
-    encode_layer(g, 24, "zstd", b64s);
+    tn_test_encode_gids(g, 24, "zlib", b64z);
+    tn_test_encode_gids(g, 24, "zstd", b64s);
     snprintf(seeds[0], sizeof seeds[0],
              "{\"width\":6,\"height\":4,\"tilewidth\":8,\"tileheight\":8,\"layers\":["
              "{\"type\":\"tilelayer\",\"name\":\"z\",\"encoding\":\"base64\","

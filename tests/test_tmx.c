@@ -18,8 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
@@ -32,17 +30,6 @@ static void write_file(const char *name, const char *text, char *path, size_t ca
     assert_non_null(f);
     assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
     fclose(f);
-}
-
-static void b64_encode(const unsigned char *in, size_t n, tn_test_text *out)
-{
-    const char *t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) |
-                     (i + 2 < n ? in[i + 2] : 0);
-        tn_test_textf(out, "%c%c%c%c", t[v >> 18 & 63], t[v >> 12 & 63],
-                      i + 1 < n ? t[v >> 6 & 63] : '=', i + 2 < n ? t[v & 63] : '=');
-    }
 }
 
 /* The encodings a TMX <data> can hold. */
@@ -80,34 +67,12 @@ static void data_body(tn_test_text *out, const uint32_t *g, size_t n, size_t w, 
             tn_test_textf(out, "%u%s", g[i], i + 1 == n ? "\n" : (i + 1) % w == 0 ? ",\n" : ",");
         return;
     }
-    unsigned char *raw = malloc(n * 4 + 1), *z = malloc(n * 8 + 128);
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < 4; b++)
-            raw[4 * i + (size_t)b] = (unsigned char)(g[i] >> (8 * b));
-    size_t zn = n * 4;
-    if (enc == E_ZSTD) {
-        zn = ZSTD_compress(z, n * 8 + 128, raw, n * 4, 3);
-        assert_false(ZSTD_isError(zn));
-    } else if (enc == E_ZLIB || enc == E_GZIP) {
-        z_stream s;
-        memset(&s, 0, sizeof s);
-        assert_int_equal(
-            deflateInit2(&s, 6, Z_DEFLATED, enc == E_GZIP ? 31 : 15, 8, Z_DEFAULT_STRATEGY), Z_OK);
-        s.next_in = raw;
-        s.avail_in = (uInt)(n * 4);
-        s.next_out = z;
-        s.avail_out = (uInt)(n * 8 + 128);
-        assert_int_equal(deflate(&s, Z_FINISH), Z_STREAM_END);
-        zn = s.total_out;
-        deflateEnd(&s);
-    } else {
-        memcpy(z, raw, zn);
-    }
-    tn_test_textf(out, "\n   ");
-    b64_encode(z, zn, out);
-    tn_test_textf(out, "\n  ");
-    free(raw);
-    free(z);
+    static const char *const comp[E_COUNT] = {"", "", "", "zlib", "gzip", "zstd"};
+    char *b64 = malloc(4 * ((8 * n + 130) / 3) + 1);
+    assert_non_null(b64);
+    tn_test_encode_gids(g, n, comp[enc], b64);
+    tn_test_textf(out, "\n   %s\n  ", b64);
+    free(b64);
 }
 
 static void json_array(tn_test_text *out, const uint32_t *g, size_t n)
