@@ -36,6 +36,29 @@ tn_regions_def tn_regions_def_default(void)
     return d;
 }
 
+/* Is cell (x, y) inside the window? */
+static inline bool in_win(tn_rect win, int32_t x, int32_t y)
+{
+    return x >= win.x0 && y >= win.y0 && x < win.x1 && y < win.y1;
+}
+
+/* The cells a unit steps to from cell c that lie inside `box`, into out; returns how many.
+ * The grid layer's moves, straight ones first: side neighbours, and the diagonal ones too
+ * under TN_DIAGONAL_ALWAYS (under the other rules a diagonal step never joins what side steps
+ * do not, regions.h). */
+static inline int neighbours(const tn_regions *r, int32_t c, tn_rect box, int32_t out[8])
+{
+    const int moves = r->diagonal == TN_DIAGONAL_ALWAYS ? 8 : 4;
+    const int32_t x = c % r->w, y = c / r->w;
+    int k = 0;
+    for (int d = 0; d < moves; d++) {
+        int32_t nx = x + tn__dir_dx[d], ny = y + tn__dir_dy[d];
+        if (in_win(box, nx, ny))
+            out[k++] = ny * r->w + nx;
+    }
+    return k;
+}
+
 /* Label the cells of clearance >= size; returns the number of regions. */
 static int32_t label_size(tn_regions *r, int32_t size, const uint8_t *clear)
 {
@@ -44,7 +67,7 @@ static int32_t label_size(tn_regions *r, int32_t size, const uint8_t *clear)
     int32_t *lab = r->label + (size_t)(size - 1) * n;
     for (size_t i = 0; i < n; i++)
         lab[i] = -1;
-    const bool eight = r->diagonal == TN_DIAGONAL_ALWAYS;
+    const tn_rect map = {0, 0, w, h};
     int32_t regions = 0;
     for (size_t start = 0; start < n; start++) {
         if (clear[start] < size || lab[start] >= 0)
@@ -54,20 +77,12 @@ static int32_t label_size(tn_regions *r, int32_t size, const uint8_t *clear)
         lab[start] = id;
         r->queue[tail++] = (int32_t)start;
         while (head < tail) {
-            int32_t i = r->queue[head++];
-            int32_t x = i % w, y = i / w;
-            for (int32_t dy = -1; dy <= 1; dy++)
-                for (int32_t dx = -1; dx <= 1; dx++) {
-                    if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
-                        continue;
-                    int32_t nx = x + dx, ny = y + dy;
-                    if (nx < 0 || ny < 0 || nx >= w || ny >= h)
-                        continue;
-                    size_t j = (size_t)ny * (size_t)w + (size_t)nx;
-                    if (clear[j] >= size && lab[j] < 0) {
-                        lab[j] = id;
-                        r->queue[tail++] = (int32_t)j;
-                    }
+            int32_t nb[8];
+            int nn = neighbours(r, r->queue[head++], map, nb);
+            for (int q = 0; q < nn; q++)
+                if (clear[nb[q]] >= size && lab[nb[q]] < 0) {
+                    lab[nb[q]] = id;
+                    r->queue[tail++] = nb[q];
                 }
         }
     }
@@ -159,12 +174,6 @@ static uint32_t next_stamp(tn_regions *r)
     return r->stamp;
 }
 
-/* Is cell (x, y) inside the window? */
-static inline bool in_win(tn_rect win, int32_t x, int32_t y)
-{
-    return x >= win.x0 && y >= win.y0 && x < win.x1 && y < win.y1;
-}
-
 /* Try to bring the labels of size class `size` up to date for the cells of `win` whose fit
  * changed (old clearance in r->old, new in `clear`), without relabelling the map: removed
  * cells lose their label when the neighbours they leave stay connected inside the window (else
@@ -176,7 +185,6 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
     const int32_t w = r->w;
     const size_t n = (size_t)w * (size_t)r->h;
     int32_t *lab = r->label + (size_t)(size - 1) * n;
-    const bool eight = r->diagonal == TN_DIAGONAL_ALWAYS;
     const uint8_t k = (uint8_t)size;
     /* the removed cells first: each connected group of them, with the same-label neighbours it
      * leaves, which must meet again inside the window */
@@ -192,28 +200,23 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
             r->queue[tail++] = (int32_t)i;
             r->mark[i] = g;
             while (head < tail) {
-                int32_t c = r->queue[head++];
-                int32_t cx = c % w, cy = c / w;
+                int32_t c = r->queue[head++], nb[8];
                 lab[c] = -1;
-                for (int32_t dy = -1; dy <= 1; dy++)
-                    for (int32_t dx = -1; dx <= 1; dx++) {
-                        if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
-                            continue;
-                        int32_t nx = cx + dx, ny = cy + dy;
-                        if (!in_win(win, nx, ny))
-                            continue; /* removed cells are all inside the window */
-                        size_t j = (size_t)ny * (size_t)w + (size_t)nx;
-                        if (lab[j] != id || r->mark[j] == g)
-                            continue;
-                        r->mark[j] = g;
-                        if (clear[j] < k) { /* removed too: part of the group */
-                            r->queue[tail++] = (int32_t)j;
-                        } else { /* a neighbour left behind */
-                            nbs++;
-                            if (first_nb < 0)
-                                first_nb = (int32_t)j;
-                        }
+                /* the window holds every removed cell and its neighbours */
+                int nn = neighbours(r, c, win, nb);
+                for (int q = 0; q < nn; q++) {
+                    int32_t j = nb[q];
+                    if (lab[j] != id || r->mark[j] == g)
+                        continue;
+                    r->mark[j] = g;
+                    if (clear[j] < k) { /* removed too: part of the group */
+                        r->queue[tail++] = j;
+                    } else { /* a neighbour left behind */
+                        nbs++;
+                        if (first_nb < 0)
+                            first_nb = j;
                     }
+                }
             }
             if (nbs == 0)
                 return false; /* the group was a whole region: it vanishes */
@@ -225,35 +228,19 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
             r->queue[tail++] = first_nb;
             r->mark[first_nb] = v;
             while (head < tail) {
-                int32_t c = r->queue[head++];
-                int32_t cx = c % w, cy = c / w;
-                bool was_nb = false;
-                for (int32_t dy = -1; dy <= 1 && !was_nb; dy++)
-                    for (int32_t dx = -1; dx <= 1; dx++) {
-                        if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
-                            continue;
-                        int32_t nx = cx + dx, ny = cy + dy;
-                        if (nx >= 0 && ny >= 0 && nx < w && ny < r->h &&
-                            r->mark[(size_t)ny * (size_t)w + (size_t)nx] == g &&
-                            clear[(size_t)ny * (size_t)w + (size_t)nx] < k) {
-                            was_nb = true; /* next to a removed cell of the group */
-                            break;
-                        }
-                    }
+                int32_t nb[8];
+                int nn = neighbours(r, r->queue[head++], win, nb);
+                bool was_nb = false; /* next to a removed cell of the group? */
+                for (int q = 0; q < nn; q++) {
+                    int32_t j = nb[q];
+                    if (r->mark[j] == g && clear[j] < k)
+                        was_nb = true;
+                    if (lab[j] != id || clear[j] < k || r->mark[j] == v)
+                        continue;
+                    r->mark[j] = v;
+                    r->queue[tail++] = j;
+                }
                 reached += was_nb;
-                for (int32_t dy = -1; dy <= 1; dy++)
-                    for (int32_t dx = -1; dx <= 1; dx++) {
-                        if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
-                            continue;
-                        int32_t nx = cx + dx, ny = cy + dy;
-                        if (!in_win(win, nx, ny))
-                            continue;
-                        size_t j = (size_t)ny * (size_t)w + (size_t)nx;
-                        if (lab[j] != id || clear[j] < k || r->mark[j] == v)
-                            continue;
-                        r->mark[j] = v;
-                        r->queue[tail++] = (int32_t)j;
-                    }
             }
             if (reached < nbs)
                 return false; /* they might meet outside the window, or not: relabel */
@@ -269,27 +256,22 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
             r->queue[tail++] = (int32_t)i;
             r->mark[i] = g;
             while (head < tail) {
-                int32_t c = r->queue[head++];
-                int32_t cx = c % w, cy = c / w;
-                for (int32_t dy = -1; dy <= 1; dy++)
-                    for (int32_t dx = -1; dx <= 1; dx++) {
-                        if ((dx == 0 && dy == 0) || (!eight && dx != 0 && dy != 0))
-                            continue;
-                        int32_t nx = cx + dx, ny = cy + dy;
-                        if (nx < 0 || ny < 0 || nx >= w || ny >= r->h)
-                            continue;
-                        size_t j = (size_t)ny * (size_t)w + (size_t)nx;
-                        if (clear[j] < k || r->mark[j] == g)
-                            continue;
-                        if (lab[j] >= 0) { /* an existing region */
-                            if (id >= 0 && lab[j] != id)
-                                return false; /* two regions join */
-                            id = lab[j];
-                        } else if (in_win(win, nx, ny) && r->old[j] < k) { /* added too */
-                            r->mark[j] = g;
-                            r->queue[tail++] = (int32_t)j;
-                        }
+                int32_t nb[8];
+                /* the window holds every added cell and its neighbours */
+                int nn = neighbours(r, r->queue[head++], win, nb);
+                for (int q = 0; q < nn; q++) {
+                    int32_t j = nb[q];
+                    if (clear[j] < k || r->mark[j] == g)
+                        continue;
+                    if (lab[j] >= 0) { /* an existing region */
+                        if (id >= 0 && lab[j] != id)
+                            return false; /* two regions join */
+                        id = lab[j];
+                    } else if (r->old[j] < k) { /* added too */
+                        r->mark[j] = g;
+                        r->queue[tail++] = j;
                     }
+                }
             }
             if (id < 0)
                 id = r->count[size - 1]++; /* an island of its own */
