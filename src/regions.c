@@ -357,6 +357,11 @@ bool tn_regions_connected(const tn_regions *r, int32_t size, tn_cell a, tn_cell 
     return ia >= 0 && ia == tn_regions_id(r, size, b.x, b.y);
 }
 
+const tn_clearance *tn_regions_clearance(const tn_regions *r)
+{
+    return r ? r->clear : NULL;
+}
+
 tn_diagonal tn_regions_diagonal(const tn_regions *r)
 {
     return r ? r->diagonal : TN_DIAGONAL_NO_CUT;

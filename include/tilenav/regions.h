@@ -29,6 +29,7 @@
 #ifndef TILENAV_REGIONS_H
 #define TILENAV_REGIONS_H
 
+#include "clearance.h"
 #include "map.h"
 #include "moves.h"
 
@@ -72,6 +73,8 @@ TN_API int32_t tn_regions_id(const tn_regions *regions, int32_t size, int32_t x,
 TN_API int32_t tn_regions_count(const tn_regions *regions, int32_t size);
 /// Can a unit of `size` walk from a to b? (Both must fit; false otherwise.)
 TN_API bool tn_regions_connected(const tn_regions *regions, int32_t size, tn_cell a, tn_cell b);
+/// The clearance the regions keep (capped at their max_size), current with them.
+TN_API const tn_clearance *tn_regions_clearance(const tn_regions *regions);
 /// The movement rule and the map the regions were built for.
 TN_API tn_diagonal tn_regions_diagonal(const tn_regions *regions);
 TN_API const tn_map *tn_regions_map(const tn_regions *regions);

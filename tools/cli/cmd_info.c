@@ -212,23 +212,17 @@ int tn_cmd_info(int argc, char **argv)
     }
     int32_t pass = tn_map_passable_count(m);
     bool tiled = fmt == TN_FORMAT_TILED || fmt == TN_FORMAT_TMX;
-    /* clearance: how many cells each size of square unit can stand on (clearance.h) */
+    /* regions per unit size, without corner cutting (the same under NEVER and ONE), and the
+     * clearance they keep: how many cells each size of square unit can stand on */
     enum { CLEAR_CAP = 8 };
-    int32_t hist[CLEAR_CAP + 1] = {0};
-    tn_clearance_def cd = tn_clearance_def_default();
-    cd.map = m;
-    cd.max_size = CLEAR_CAP;
-    tn_clearance *cl = NULL;
-    bool have_clear = tn_clearance_create(&cd, &cl) == TN_OK &&
-                      tn_clearance_histogram(cl, hist, CLEAR_CAP + 1) == TN_OK;
-    tn_clearance_destroy(cl);
-    /* regions per unit size, without corner cutting (the same under NEVER and ONE) */
-    int32_t nreg[CLEAR_CAP + 1] = {0};
+    int32_t hist[CLEAR_CAP + 1] = {0}, nreg[CLEAR_CAP + 1] = {0};
     tn_regions_def rd = tn_regions_def_default();
     rd.map = m;
     rd.max_size = CLEAR_CAP;
     tn_regions *rg = NULL;
     bool have_reg = tn_regions_create(&rd, &rg) == TN_OK;
+    bool have_clear =
+        have_reg && tn_clearance_histogram(tn_regions_clearance(rg), hist, CLEAR_CAP + 1) == TN_OK;
     for (int k = 1; have_reg && k <= CLEAR_CAP; k++)
         nreg[k] = tn_regions_count(rg, k);
     tn_regions_destroy(rg);
