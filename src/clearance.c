@@ -3,9 +3,11 @@
  * c(x+1, y+1)) with cells outside the map counting 0, capped at max_size. */
 #include "tilenav/clearance.h"
 
+#include "clearance_internal.h"
 #include "grid.h"
 #include "internal.h"
 
+#include <math.h>
 #include <string.h>
 
 #define TN_COOKIE_CLEARANCE 0x434c5231u
@@ -16,13 +18,15 @@ struct tn_clearance {
     int32_t w, h, cap;
     uint64_t revision; /* the map revision the values describe */
     uint8_t *c;        /* W*H */
+    tn_map **views;    /* views[n] for n = 2..cap: what a unit of size n moves on; or NULL */
 };
 
 tn_clearance_def tn_clearance_def_default(void)
 {
     tn_clearance_def d;
     memset(&d, 0, sizeof d);
-    d.max_size = 8;
+    d.max_size = 4;
+    d.size_maps = true;
     d.internal_cookie = TN_COOKIE_CLEARANCE;
     return d;
 }
@@ -55,6 +59,43 @@ static int32_t compute(tn_clearance *cl, const tn__grid *g, tn_rect r)
     return x1 > x0 && y1 > y0 ? (x1 - x0) * (y1 - y0) : 0;
 }
 
+/* Bring the size views up to date on r (clipped), sizes in increasing order: the cost of size
+ * n at (x, y) is the largest of size n - 1's at (x, y), (x+1, y), (x, y+1) and (x+1, y+1)
+ * (the four (n-1)-squares cover the n-square), all passable where size n fits. Cells outside
+ * r keep their values: r covers every anchor whose square reaches a changed cell. */
+static void update_views(tn_clearance *cl, const tn__grid *g, tn_rect r)
+{
+    int32_t x0 = r.x0 < 0 ? 0 : r.x0, y0 = r.y0 < 0 ? 0 : r.y0;
+    int32_t x1 = r.x1 > cl->w ? cl->w : r.x1, y1 = r.y1 > cl->h ? cl->h : r.y1;
+    const size_t w = (size_t)cl->w;
+    const float *prev = g->cost;
+    for (int32_t n = 2; n <= cl->cap; n++) {
+        tn_map *v = cl->views[n];
+        tn_rect changed = {x1, y1, x0, y0};
+        for (int32_t y = y0; y < y1; y++) {
+            for (int32_t x = x0; x < x1; x++) {
+                size_t i = (size_t)y * w + (size_t)x;
+                bool fits = cl->c[i] >= n;
+                float cost = INFINITY;
+                if (fits) {
+                    float a = prev[i], b = prev[i + 1], c = prev[i + w], d = prev[i + w + 1];
+                    a = a > b ? a : b;
+                    c = c > d ? c : d;
+                    cost = a > c ? a : c;
+                }
+                if (tn__map_view_put(v, i, fits ? 1 : 0, cost)) {
+                    changed.x0 = x < changed.x0 ? x : changed.x0;
+                    changed.y0 = y < changed.y0 ? y : changed.y0;
+                    changed.x1 = x + 1 > changed.x1 ? x + 1 : changed.x1;
+                    changed.y1 = y + 1 > changed.y1 ? y + 1 : changed.y1;
+                }
+            }
+        }
+        tn__map_view_commit(v, changed, g->min_cost);
+        prev = tn_map_cost_data(v);
+    }
+}
+
 tn_status tn_clearance_create(const tn_clearance_def *def, tn_clearance **out)
 {
     if (!out)
@@ -80,6 +121,21 @@ tn_status tn_clearance_create(const tn_clearance_def *def, tn_clearance **out)
         return TN_E_NOMEM;
     }
     (void)compute(cl, &g, (tn_rect){0, 0, g.w, g.h});
+    if (def->size_maps && cl->cap > 1) {
+        cl->views = tn__calloc(&a, (size_t)(cl->cap + 1) * sizeof *cl->views);
+        if (!cl->views) {
+            tn_clearance_destroy(cl);
+            return TN_E_NOMEM;
+        }
+        for (int32_t n = 2; n <= cl->cap; n++) {
+            tn_status st = tn__map_create_view(def->map, &cl->views[n]);
+            if (st != TN_OK) {
+                tn_clearance_destroy(cl);
+                return st;
+            }
+        }
+        update_views(cl, &g, (tn_rect){0, 0, g.w, g.h});
+    }
     cl->revision = g.revision;
     *out = cl;
     return TN_OK;
@@ -90,13 +146,26 @@ void tn_clearance_destroy(tn_clearance *cl)
     if (!cl)
         return;
     tn_allocator a = cl->alloc;
+    if (cl->views) {
+        for (int32_t n = 2; n <= cl->cap; n++)
+            tn_map_destroy(cl->views[n]);
+        tn__free(&a, cl->views, (size_t)(cl->cap + 1) * sizeof *cl->views);
+    }
     tn__free(&a, cl->c, (size_t)cl->w * (size_t)cl->h);
     tn__free(&a, cl, sizeof *cl);
 }
 
 size_t tn_clearance_memory_bytes(const tn_clearance *cl)
 {
-    return cl ? sizeof *cl + (size_t)cl->w * (size_t)cl->h : 0;
+    if (!cl)
+        return 0;
+    size_t b = sizeof *cl + (size_t)cl->w * (size_t)cl->h;
+    if (cl->views) {
+        b += (size_t)(cl->cap + 1) * sizeof *cl->views;
+        for (int32_t n = 2; n <= cl->cap; n++)
+            b += tn_map_memory_bytes(cl->views[n]);
+    }
+    return b;
 }
 
 tn_status tn_clearance_update(tn_clearance *cl, int32_t *touched)
@@ -118,6 +187,8 @@ tn_status tn_clearance_update(tn_clearance *cl, int32_t *touched)
         r.x0 -= cl->cap - 1;
         r.y0 -= cl->cap - 1;
         n = compute(cl, &g, r);
+        if (cl->views)
+            update_views(cl, &g, r);
     }
     cl->revision = g.revision;
     if (touched)
@@ -135,6 +206,29 @@ int32_t tn_clearance_get(const tn_clearance *cl, int32_t x, int32_t y)
 const uint8_t *tn_clearance_data(const tn_clearance *cl)
 {
     return cl ? cl->c : NULL;
+}
+
+const tn_map *tn_clearance_map(const tn_clearance *cl, int32_t size)
+{
+    if (!cl || size < 1 || size > cl->cap)
+        return NULL;
+    if (size == 1)
+        return cl->map;
+    return cl->views ? cl->views[size] : NULL;
+}
+
+tn_status tn__clearance_resolve(const tn_clearance *cl, const tn_map *map, int32_t size,
+                                const tn_map **out)
+{
+    *out = map;
+    if (size == 0 || size == 1)
+        return TN_OK;
+    if (size < 0 || !cl || cl->map != map || size > cl->cap || !cl->views)
+        return TN_E_INVALID_ARG;
+    if (cl->revision != tn_map_revision(map))
+        return TN_E_MAP_CHANGED;
+    *out = cl->views[size];
+    return TN_OK;
 }
 
 int32_t tn_clearance_max_size(const tn_clearance *cl)

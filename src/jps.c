@@ -305,7 +305,7 @@ tn_status tn__jps_cache_for(tn_search *s, const tn_map *map)
     if (fit != TN_OK)
         return fit;
     s->state = Q_IDLE;
-    s->map = map;
+    s->map = s->source = map;
     search_set_width(s, g.w);
     s->h = g.h;
     s->pass = g.pass;

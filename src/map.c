@@ -59,6 +59,8 @@ struct tn_map {
     tn_tileset *tilesets;
     size_t tileset_cap;
     int32_t tileset_count;
+
+    bool view; /* a unit size's view of another map (tn__map_create_view): no layers, no edits */
 };
 
 tn_map_def tn_map_def_default(void)
@@ -328,6 +330,8 @@ tn_status tn_map_set_terrain(tn_map *m, uint32_t gid, tn_terrain t)
 {
     if (!m)
         return TN_E_INVALID_ARG;
+    if (m->view)
+        return TN_E_STATE;
     bool changed = false;
     tn_status st = terrain_put(m, gid, t, &changed);
     if (st == TN_OK && changed)
@@ -340,6 +344,8 @@ tn_status tn_map_set_terrain_many(tn_map *m, const uint32_t *gids, const tn_terr
 {
     if (!m || count < 0 || (count && (!gids || !t)))
         return TN_E_INVALID_ARG;
+    if (m->view)
+        return TN_E_STATE;
     for (int32_t i = 0; i < count; i++) {
         uint32_t id = tn_gid_id(gids[i]);
         if (id == 0 || !isfinite(t[i].cost) || !(t[i].cost > 0.0f))
@@ -378,7 +384,7 @@ tn_terrain tn_map_terrain(const tn_map *m, uint32_t gid)
 
 void tn_map_clear_terrain(tn_map *m)
 {
-    if (!m || !m->terrain_cap)
+    if (!m || m->view || !m->terrain_cap)
         return;
     memset(m->terrain, 0, m->terrain_cap * sizeof(tn_terrain_slot));
     map_update_all(m);
@@ -447,6 +453,8 @@ tn_status tn_map_add_layer(tn_map *m, const char *name, tn_layer_kind kind, int3
 {
     if (!m || !name || (kind != TN_LAYER_TILES && kind != TN_LAYER_OBJECTS))
         return TN_E_INVALID_ARG;
+    if (m->view)
+        return TN_E_STATE;
     if (strlen(name) >= TN_MAX_NAME)
         return TN_E_TOO_LARGE;
     if (m->layer_count >= TN_MAX_LAYERS)
@@ -826,8 +834,61 @@ tn_status tn_map_clone(const tn_map *src, tn_map **out)
     m->passable_count = src->passable_count;
     m->nonunit_count = src->nonunit_count;
     m->min_terrain_cost = src->min_terrain_cost;
+    m->passable_hash = src->passable_hash;
+    m->view = src->view;
     *out = m;
     return TN_OK;
+}
+
+/* ---- unit-size views ------------------------------------------------------------------ */
+
+tn_status tn__map_create_view(const tn_map *src, tn_map **out)
+{
+    tn_map_def d = tn_map_def_default();
+    d.width = src->w;
+    d.height = src->h;
+    d.tile_width = src->tw;
+    d.tile_height = src->th;
+    d.allocator = src->alloc;
+    tn_status st = tn_map_create(&d, out);
+    if (st != TN_OK)
+        return st;
+    tn_map *m = *out;
+    m->view = true;
+    m->min_terrain_cost = src->min_terrain_cost;
+    return TN_OK;
+}
+
+bool tn__map_view_put(tn_map *m, size_t i, uint8_t p, float c)
+{
+    TN_ASSERT(m->view && i < m->cells);
+    if (!p)
+        c = INFINITY;
+    if (m->passable[i] == p && (!p || m->cost[i] == c))
+        return false;
+    if (m->passable[i] != p)
+        m->passable_hash ^= cell_hash(i);
+    if (m->passable[i]) {
+        m->passable_count--;
+        if (m->cost[i] != 1.0f)
+            m->nonunit_count--;
+    }
+    m->passable[i] = p;
+    m->cost[i] = c;
+    if (p) {
+        m->passable_count++;
+        if (c != 1.0f)
+            m->nonunit_count++;
+    }
+    return true;
+}
+
+void tn__map_view_commit(tn_map *m, tn_rect changed, float min_cost)
+{
+    TN_ASSERT(m->view);
+    m->min_terrain_cost = min_cost;
+    if (changed.x1 > changed.x0 && changed.y1 > changed.y0)
+        map_log_change(m, changed);
 }
 
 /* ---- live layers --------------------------------------------------------------------- */

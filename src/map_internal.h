@@ -37,4 +37,12 @@ static inline bool tn__grid_passable(const tn__grid *g, int32_t x, int32_t y)
     return tn__grid_contains(g, x, y) && g->pass[y * g->w + x];
 }
 
+/* Unit-size views (clearance.c): a map with the size and tiles of `src`, no layers, every
+ * cell passable at cost 1, that layer and terrain edits refuse (TN_E_STATE); its owner writes
+ * cells with tn__map_view_put (true when the cell changed; a blocked cell's cost is ignored)
+ * and then logs the rectangle of what changed with tn__map_view_commit. */
+tn_status tn__map_create_view(const tn_map *src, tn_map **out);
+bool tn__map_view_put(tn_map *m, size_t i, uint8_t passable, float cost);
+void tn__map_view_commit(tn_map *m, tn_rect changed, float min_cost);
+
 #endif

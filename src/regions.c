@@ -124,6 +124,7 @@ tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out)
     tn_clearance_def cd = tn_clearance_def_default();
     cd.map = def->map;
     cd.max_size = def->max_size;
+    cd.size_maps = false; /* regions read the clearance alone */
     cd.allocator = def->allocator;
     tn_status st = tn_clearance_create(&cd, &r->clear);
     r->label = st == TN_OK ? tn__alloc(&a, total) : NULL;

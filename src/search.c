@@ -1,5 +1,6 @@
 /* Shortest paths: the search context, A* / Dijkstra with a 4-ary heap, time-sliced queries,
  * path reconstruction and Dijkstra distance maps. Jump Point Search lives in jps.c. */
+#include "clearance_internal.h"
 #include "search_internal.h"
 
 #include <math.h>
@@ -191,7 +192,7 @@ static bool query_valid(const tn_query *q)
         return false;
     if (!isfinite(q->closest_bound) || q->closest_bound < 0.0 || q->max_expansions < 0)
         return false;
-    return true;
+    return q->size >= 0 && q->size <= 255;
 }
 
 static bool extra_valid(const float *extra, size_t n)
@@ -288,6 +289,11 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         memset(&q, 0, sizeof q);
     if (!query_valid(&q))
         return TN_E_INVALID_ARG;
+    const tn_map *source = map; /* a unit bigger than one cell walks its size's view */
+    tn_status vst = tn__clearance_resolve(q.clearance, source, q.size, &map);
+    if (vst != TN_OK)
+        return vst;
+    const int32_t size = q.size > 1 ? q.size : 1;
     tn__grid g;
     tn__map_grid(map, &g);
     const int32_t w = g.w, h = g.h;
@@ -313,18 +319,20 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         return TN_E_GOAL_BLOCKED;
 
     if (q.regions && !q.closest) { /* unreachable goals answered without a search */
-        if (tn_regions_map(q.regions) != map ||
+        if (tn_regions_map(q.regions) != source ||
+            tn_clearance_max_size(tn_regions_clearance(q.regions)) < size ||
             (q.moves.diagonal == TN_DIAGONAL_ALWAYS &&
              tn_regions_diagonal(q.regions) != TN_DIAGONAL_ALWAYS))
             return TN_E_INVALID_ARG;
         if (!tn_regions_current(q.regions))
             return TN_E_MAP_CHANGED;
-        int32_t home = tn_regions_id(q.regions, 1, start.x, start.y);
+        int32_t home = tn_regions_id(q.regions, size, start.x, start.y);
         bool reachable = false;
         for (int32_t k = 0; k < goal_count && !reachable; k++)
-            reachable = home >= 0 && tn_regions_id(q.regions, 1, goals[k].x, goals[k].y) == home;
+            reachable = home >= 0 && tn_regions_id(q.regions, size, goals[k].x, goals[k].y) == home;
         if (!reachable) {
             s->map = map;
+            s->source = source;
             s->algo = q.algo;
             s->state = Q_DONE;
             s->status = TN_NO_PATH;
@@ -354,6 +362,8 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
 
     s->map = map;
     s->revision = g.revision;
+    s->source = source;
+    s->source_revision = tn_map_revision(source);
     search_set_width(s, w);
     s->h = h;
     s->pass = g.pass;
@@ -680,7 +690,8 @@ tn_status tn_search_step(tn_search *s, int64_t max_expansions)
         return TN_E_INVALID_ARG;
     if (s->state != Q_RUNNING)
         return s->state == Q_DONE ? s->status : TN_E_STATE;
-    if (tn_map_revision(s->map) != s->revision) {
+    if (tn_map_revision(s->map) != s->revision ||
+        tn_map_revision(s->source) != s->source_revision) {
         search_finish(s);
         s->status = TN_E_MAP_CHANGED;
         return s->status;
@@ -951,7 +962,7 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     const uint8_t *pass = tn_map_passable_data(map);
     const float *cost = tn_map_cost_data(map);
     double st = tn_moves_straight(moves), dg = tn_moves_diagonal(moves);
-    s->map = map;
+    s->map = s->source = map;
     search_set_width(s, w);
     s->h = h;
     const uint64_t wdiv = s->wdiv;

@@ -60,9 +60,11 @@ struct tn_search {
 
     /* the running query */
     int state;
-    tn_status status; /* last status reported by step */
-    const tn_map *map;
+    tn_status status;  /* last status reported by step */
+    const tn_map *map; /* the map searched: the query's, or its unit size's view */
     uint64_t revision;
+    const tn_map *source; /* the query's map (a view is edited through it) */
+    uint64_t source_revision;
     int32_t w, h;
     uint64_t wdiv;   /* row_divider(w): row_of_index() divides a cell index by w with it */
     int32_t wdiv_of; /* the width wdiv was computed for (a division saved per query) */

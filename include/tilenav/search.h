@@ -42,10 +42,11 @@
 /// context must not be used by two threads at once. Nothing here has global state.
 ///
 /// Errors: TN_E_INVALID_ARG (NULL, bad enum, non-finite or negative number), TN_E_TOO_LARGE
-/// (the map has more cells than the context), TN_E_OUT_OF_MAP, TN_E_START_BLOCKED,
-/// TN_E_GOAL_BLOCKED (every goal blocked), TN_E_UNSUPPORTED (JPS without fallback),
-/// TN_E_MAP_CHANGED (a jump table from another map revision, or an edit between slices),
-/// TN_E_BUFFER_TOO_SMALL (the path is longer than the caller's buffer; the needed length is in
+/// (the map has more cells than the context), TN_E_OUT_OF_MAP, TN_E_START_BLOCKED (or too
+/// narrow for the unit's size), TN_E_GOAL_BLOCKED (every goal blocked or too narrow),
+/// TN_E_UNSUPPORTED (JPS without fallback), TN_E_MAP_CHANGED (a jump table from another map
+/// revision, or an edit between slices), TN_E_BUFFER_TOO_SMALL (the path is longer than the
+/// caller's buffer; the needed length is in
 /// ::tn_search_result::length). Successes: TN_OK, TN_NO_PATH, TN_PARTIAL (expansion budget
 /// exhausted; the path leads to the expanded cell closest to the goal) and TN_CLOSEST (goal
 /// unreachable, `closest` requested).
@@ -62,7 +63,8 @@ extern "C" {
 
 typedef struct tn_search tn_search;
 typedef struct tn_jump_table tn_jump_table;
-typedef struct tn_regions tn_regions; /* regions.h */
+typedef struct tn_regions tn_regions;     /* regions.h */
+typedef struct tn_clearance tn_clearance; /* clearance.h */
 
 /// Heuristic estimate of the remaining cost, in base step units times tn_map_min_cost().
 typedef enum tn_heuristic {
@@ -104,6 +106,15 @@ typedef struct tn_query {
     /// `moves.diagonal`, current with the map): when no goal lies in the start's region the
     /// query returns TN_NO_PATH at once, expanding nothing. Ignored with `closest`.
     const tn_regions *regions;
+    /// the unit's size in cells (a size x size square; 0 or 1: one cell). Above 1 the query
+    /// needs `clearance`, built for this map with max_size >= size and size maps, current
+    /// with the map: it searches the size's map (tn_clearance_map()), so start, goals and the
+    /// returned cells are the unit's top-left cells, every step keeps the whole footprint on
+    /// passable cells under `moves`, and entering a cell costs the largest cost under the
+    /// footprint. `jump_table` and `goal_bounds` must then be built on that size map, and
+    /// `regions` (built on this map) must have the size class.
+    int32_t size;
+    const tn_clearance *clearance; ///< for `size` > 1 (clearance.h)
 } tn_query;
 
 /// Outcome of a query besides the cells.
