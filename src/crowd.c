@@ -76,6 +76,7 @@ typedef struct map_view {
     X(uint8_t, kind, 1, true)                                                                      \
     X(uint8_t, arrived, 1, true)                                                                   \
     X(uint8_t, fresh, 1, true)                                                                     \
+    X(uint8_t, size, 1, true)                                                                      \
     X(int32_t, flow, 1, true)                                                                      \
     X(uint32_t, slot_of, 1, true)                                                                  \
     X(int32_t, cell_of, 1, true)                                                                   \
@@ -175,6 +176,7 @@ tn_agent_def tn_agent_def_default(void)
     d.target = TN_TARGET_NONE;
     d.slow_radius = 32.0f;
     d.arrive_radius = 8.0f;
+    d.size = 1;
     d.internal_cookie = COOKIE_AGENT;
     return d;
 }
@@ -462,9 +464,10 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
     refresh_map(c);
     float tmin = c->mover.tw < c->mover.th ? c->mover.tw : c->mover.th;
     if (!isfinite(d->pos.x) || !isfinite(d->pos.y) || !isfinite(d->vel.x) || !isfinite(d->vel.y) ||
-        !isfinite(d->radius) || d->radius < 0.0f || !(d->radius < 0.5f * tmin) ||
-        !finite_pos(d->max_speed) || !finite_pos(d->max_force) || !isfinite(d->slow_radius) ||
-        d->slow_radius < 0.0f || !isfinite(d->arrive_radius) || d->arrive_radius < 0.0f ||
+        d->size < 1 || d->size > 255 || !isfinite(d->radius) || d->radius < 0.0f ||
+        !(d->radius < 0.5f * tmin * (float)d->size) || !finite_pos(d->max_speed) ||
+        !finite_pos(d->max_force) || !isfinite(d->slow_radius) || d->slow_radius < 0.0f ||
+        !isfinite(d->arrive_radius) || d->arrive_radius < 0.0f ||
         !target_ok(c, d->target, d->target_pos, d->flow))
         return TN_E_INVALID_ARG;
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
@@ -501,6 +504,7 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
     c->wang[i] = 0.0f;
     c->arrived[i] = 0;
     c->fresh[i] = 1;
+    c->size[i] = (uint8_t)d->size;
     memcpy(c->w + (size_t)i * TN_BEHAVIOUR_COUNT, d->weights, sizeof d->weights);
     if (c->cache)
         memset(c->cache + (size_t)i * TN_BEHAVIOUR_COUNT, 0, sizeof(tn_vec2) * TN_BEHAVIOUR_COUNT);
@@ -556,6 +560,7 @@ tn_status tn_crowd_get(const tn_crowd *c, tn_agent_id id, tn_agent_state *out)
     out->vel = tn__v2(c->vx[i], c->vy[i]);
     out->heading = atan2f(c->hy[i], c->hx[i]);
     out->radius = c->rad[i];
+    out->size = c->size[i];
     out->target = (tn_target_kind)c->kind[i];
     out->arrived = c->arrived[i] != 0;
     return TN_OK;
@@ -713,14 +718,23 @@ tn_vec2 tn_flow_view_sample(const tn_flow_view *v, tn_vec2 pos)
 
 /* ---- the step -------------------------------------------------------------------------------- */
 
+/* From a unit's centre to the centre of its top-left cell, where a flow view for its size
+ * reads it: (size - 1) / 2 cells. */
+static inline tn_vec2 size_offset(const tn_crowd *c, int32_t i, const tn_flow_view *v)
+{
+    float k = 0.5f * (float)(c->size[i] - 1);
+    return tn__v2(k * v->cell_width, k * v->cell_height);
+}
+
 static uint32_t goal_key(const tn_crowd *c, int32_t i, float *gx, float *gy)
 {
     uint8_t k = c->kind[i];
     if (k == TN_TARGET_FLOW) {
         int32_t f = c->flow[i];
         if (c->flow_set[f]) {
-            *gx = c->flows[f].goal.x;
-            *gy = c->flows[f].goal.y;
+            tn_vec2 off = size_offset(c, i, &c->flows[f]);
+            *gx = c->flows[f].goal.x + off.x;
+            *gy = c->flows[f].goal.y + off.y;
         } else {
             *gx = *gy = 0.0f;
         }
@@ -1005,13 +1019,15 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i)
         if (!c->flow_set[f])
             return tn__v2(0.0f, 0.0f);
         const tn_flow_view *v = &c->flows[f];
-        float qx = pos.x / v->cell_width, qy = pos.y / v->cell_height;
+        tn_vec2 off = size_offset(c, i, v);
+        tn_vec2 at = tn__v2(pos.x - off.x, pos.y - off.y); /* the top-left cell's centre */
+        float qx = at.x / v->cell_width, qy = at.y / v->cell_height;
         int32_t cx = tn__ifloor(qx), cy = tn__ifloor(qy);
         bool sees = false;
         if (v->los && cx >= 0 && cy >= 0 && cx < v->width && cy < v->height)
             sees = v->los[(size_t)cy * (size_t)v->width + (size_t)cx] != 0;
         if (sees) {
-            desired = tn__arrive_desired(pos, v->goal, ms, c->slow[i]);
+            desired = tn__arrive_desired(at, v->goal, ms, c->slow[i]);
             break;
         }
         /* flow_sample's blend where all four taps are inside the view: the same operations in
@@ -1039,10 +1055,10 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i)
                 float l = sqrtf(l2);
                 d = tn__v2(sx / l, sy / l);
             } else {
-                d = flow_sample(v, pos.x, pos.y);
+                d = flow_sample(v, at.x, at.y);
             }
         } else {
-            d = flow_sample(v, pos.x, pos.y);
+            d = flow_sample(v, at.x, at.y);
         }
         desired = tn__v2(d.x * ms, d.y * ms);
         break;

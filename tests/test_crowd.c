@@ -3,6 +3,7 @@
  * overlapped, update rates, push-apart, determinism. */
 #include "oracle.h"
 #include "support.h"
+#include "tilenav/clearance.h"
 #include "tilenav/crowd.h"
 
 #include <math.h>
@@ -787,6 +788,101 @@ static void test_prioritized(void **state)
     tn_map_destroy(m);
 }
 
+/* Size classes: 2x2 units (radius 28 on 32-pixel tiles) follow the size-2 field. The short
+ * way to the goal is a one-cell gap they cannot pass; the size-2 field sends them round through
+ * the two-cell door and every one arrives, never touching a wall. Following the one-cell field
+ * instead, the same units stall at the gap: the size class is what gets them there. */
+static int run_sized(const tn_map *m, const tn_flow_view *v, int steps)
+{
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 16;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    assert_int_equal(tn_crowd_set_flow(c, 0, v), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_FLOW;
+    ad.flow = 0;
+    ad.size = 2;
+    ad.radius = 32.0f; /* not below size half tiles */
+    tn_agent_id id;
+    ad.pos = (tn_vec2){64.0f, 64.0f};
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_E_INVALID_ARG);
+    ad.radius = 28.0f;
+    ad.arrive_radius = 16.0f;
+    for (int32_t k = 0; k < 4; k++) { /* top-left cells (1, 1), (5, 1), (9, 1), (13, 1) */
+        ad.pos = (tn_vec2){32.0f * (float)(2 + 4 * k), 64.0f};
+        assert_int_equal(tn_crowd_add(c, &ad, &id), TN_OK);
+    }
+    int arrived = 0;
+    for (int s = 0; s < steps && tn_crowd_count(c) > 0; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
+        for (int32_t i = tn_crowd_count(c) - 1; i >= 0; i--) {
+            tn_agent_state st;
+            id = tn_crowd_agent_at(c, i);
+            assert_int_equal(tn_crowd_get(c, id, &st), TN_OK);
+            assert_int_equal(st.size, 2);
+            if (st.arrived) {
+                assert_int_equal(tn_crowd_remove(c, id), TN_OK);
+                arrived++;
+            }
+        }
+    }
+    tn_crowd_destroy(c);
+    return arrived;
+}
+
+static void test_size_classes(void **state)
+{
+    (void)state;
+    const char *rows[] = {
+        "....................", /* */
+        "....................", /* */
+        "....................", /* */
+        "....................", /* */
+        "....................", /* */
+        "###.#############..#", /* a one-cell gap at x = 3, a two-cell door at x = 17, 18 */
+        "###.#############..#", /* */
+        "....................", /* */
+        "....................", /* */
+        "....................", /* */
+        "....................", /* */
+        "....................", /* */
+    };
+    tn_map *m = tn_test_map_from_rows(rows, 12);
+    tn_clearance_def cld = tn_clearance_def_default();
+    cld.map = m;
+    cld.max_size = 2;
+    tn_clearance *cl = NULL;
+    assert_int_equal(tn_clearance_create(&cld, &cl), TN_OK);
+    tn_cell goal = {2, 9}; /* the unit's top-left cell */
+    tn_vec2 dir[2][240];
+    uint8_t los[2][240];
+    tn_flow_view views[2];
+    tn_field *fields[2];
+    for (int32_t k = 0; k < 2; k++) {
+        tn_field_def fd = tn_field_def_default();
+        fd.map = tn_clearance_map(cl, k + 1);
+        fd.los = TN_LOS_EXACT;
+        assert_int_equal(tn_field_create(&fd, &fields[k]), TN_OK);
+        assert_int_equal(tn_field_build(fields[k], &goal, 1), TN_OK);
+        assert_int_equal(
+            tn_flow_view_from_field(fields[k], fd.map, goal, dir[k], los[k], 240, &views[k]),
+            TN_OK);
+    }
+    /* the gap is a way for one cell, not for two */
+    assert_true(isfinite(tn_field_distance(fields[0], 3, 5)));
+    assert_true(isinf(tn_field_distance(fields[1], 3, 5)));
+    assert_true(isfinite(tn_field_distance(fields[1], 17, 5)));
+    assert_int_equal(run_sized(m, &views[1], 2000), 4);
+    assert_true(run_sized(m, &views[0], 2000) < 4);
+    tn_field_destroy(fields[0]);
+    tn_field_destroy(fields[1]);
+    tn_clearance_destroy(cl);
+    tn_map_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
@@ -800,6 +896,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_prioritized),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_golden_hash),
+        cmocka_unit_test(test_size_classes),
     };
     const struct CMUnitTest slow_tests[] = {
         cmocka_unit_test(test_walls_never_overlapped),

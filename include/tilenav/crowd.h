@@ -132,19 +132,25 @@ typedef struct tn_crowd_def {
 
 /// Definition of an agent. Get one from tn_agent_def_default().
 typedef struct tn_agent_def {
-    tn_vec2 pos;                       ///< pixels; the circle must not overlap an impassable cell
-    tn_vec2 vel;                       ///< pixels per second
-    float radius;                      ///< pixels, > 0 and < half the smaller tile side (default 6)
-    float max_speed;                   ///< pixels per second, > 0 (default 120)
-    float max_force;                   ///< pixels per second squared, > 0 (default 480)
+    tn_vec2 pos;     ///< pixels, the centre; the circle must not overlap an
+                     ///< impassable cell
+    tn_vec2 vel;     ///< pixels per second
+    float radius;    ///< pixels, > 0 and < size half tiles (the smaller tile side; default 6)
+    float max_speed; ///< pixels per second, > 0 (default 120)
+    float max_force; ///< pixels per second squared, > 0 (default 480)
     float weights[TN_BEHAVIOUR_COUNT]; ///< default: target 1, separation 2, cohesion 0.2,
                                        ///< alignment 0.5 (the tutorial's), agents 1, walls 1,
                                        ///< wander 0
     tn_target_kind target;             ///< default TN_TARGET_NONE
     tn_vec2 target_pos;                ///< pixels (SEEK, ARRIVE, FLEE)
     int32_t flow;                      ///< flow view slot (FLOW)
-    float slow_radius;        ///< arrive: pixels where the agent starts slowing (default 32)
-    float arrive_radius;      ///< pixels: within this of the goal the agent counts as arrived (8)
+    float slow_radius;   ///< arrive: pixels where the agent starts slowing (default 32)
+    float arrive_radius; ///< pixels: within this of the goal the agent counts as arrived (8)
+    /// size class in cells, 1..255 (default 1): a unit of size n follows flow views built on
+    /// the size-n map (clearance.h, tn_clearance_map()), which it reads at its top-left cell,
+    /// the cell of `pos` - (n - 1) / 2 tiles; it arrives with its top-left cell on the view's
+    /// goal. Its radius must be below n half tiles (the smaller tile side).
+    int32_t size;
     uint32_t internal_cookie; ///< set by tn_agent_def_default(); do not touch
 } tn_agent_def;
 
@@ -154,6 +160,7 @@ typedef struct tn_agent_state {
     tn_vec2 vel;   ///< pixels per second
     float heading; ///< radians, atan2 of the last non-zero velocity (0 at first)
     float radius;  ///< pixels
+    int32_t size;  ///< size class (tn_agent_def::size)
     tn_target_kind target;
     bool arrived; ///< within arrive_radius of its goal (set by steps; cleared on retarget)
 } tn_agent_state;
