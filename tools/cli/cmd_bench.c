@@ -1,6 +1,7 @@
 /* tilenav bench MAP SCEN: run Moving AI scenarios through the searches, check every length
  * against the scenario's optimum and print timing figures per algorithm. */
 #include "cli.h"
+#include "tilenav/clearance.h"
 #include "tilenav/io.h"
 #include "tilenav/search.h"
 
@@ -18,7 +19,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: tilenav bench MAP SCEN [--algo astar|jps|dijkstra|all] [--limit N]\n"
-            "                     [--spread N] [--warmup K] [--goal-bounds] [--json]\n\n"
+            "                     [--spread N] [--warmup K] [--goal-bounds] [--size N] [--json]\n\n"
             "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
             "cutting, costs 1 and sqrt 2: the benchmark's rule), checks each path (legal steps,\n"
             "length equal to the scenario's optimum within the rounding of the file) and prints\n"
@@ -34,6 +35,14 @@ static void usage(FILE *f)
             "  --goal-bounds  JPS and JPS+ prune by goal bounds built first (an offline step:\n"
             "               its time is printed on stderr, about 17 s for den520d); the lines\n"
             "               end with goal_bounds=1\n"
+            "  --size N     units of N x N cells (1..8): searches with tn_query.size on the\n"
+            "               clearance's size-N map; each path is checked step by step against\n"
+            "               the grid eroded by brute force (every footprint passable, no corner\n"
+            "               cutting for the whole unit) and its cost against a Dijkstra on that\n"
+            "               grid run by the benchmark itself (for N = 1: the scenario's optimum).\n"
+            "               Scenarios whose start or goal cannot hold the unit are counted in\n"
+            "               unfit=K and not run. The lines read\n"
+            "               algo=jps size=N scenarios=N mismatches=M unfit=K median_us=X ...\n"
             "  --json       one JSON object instead of the text lines\n\n"
             "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
             "3 the map or scenarios cannot be read or parsed, 5 out of memory or past a limit,\n"
@@ -62,8 +71,40 @@ static double p99_of(const double *v, int32_t n)
     return v[k < 0 ? 0 : k];
 }
 
-/* Is every step legal under the benchmark's rule (adjacent, passable, no corner cutting)? */
-static bool path_legal(const tn_map *map, const tn_cell *p, int32_t n, tn_cell s, tn_cell g)
+/* The grid a unit of `size` walks, by brute force from the map (not from tn_clearance): cell
+ * (x, y) is open when every cell of the size x size square from it is passable. */
+typedef struct eroded {
+    int32_t w, h;
+    uint8_t *open;
+} eroded;
+
+static bool eroded_make(const tn_map *map, int32_t size, eroded *e)
+{
+    e->w = tn_map_width(map);
+    e->h = tn_map_height(map);
+    e->open = malloc((size_t)e->w * (size_t)e->h);
+    if (!e->open)
+        return false;
+    for (int32_t y = 0; y < e->h; y++)
+        for (int32_t x = 0; x < e->w; x++) {
+            bool fits = true;
+            for (int32_t dy = 0; dy < size && fits; dy++)
+                for (int32_t dx = 0; dx < size && fits; dx++)
+                    fits = tn_map_passable(map, x + dx, y + dy);
+            e->open[(size_t)y * (size_t)e->w + (size_t)x] = fits;
+        }
+    return true;
+}
+
+static bool eroded_open(const eroded *e, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && x < e->w && y < e->h &&
+           e->open[(size_t)y * (size_t)e->w + (size_t)x];
+}
+
+/* Is every step legal under the benchmark's rule (adjacent, open, no corner cutting) on the
+ * eroded grid (for size 1: the map)? */
+static bool path_legal(const eroded *e, const tn_cell *p, int32_t n, tn_cell s, tn_cell g)
 {
     if (n < 1 || p[0].x != s.x || p[0].y != s.y || p[n - 1].x != g.x || p[n - 1].y != g.y)
         return false;
@@ -71,19 +112,79 @@ static bool path_legal(const tn_map *map, const tn_cell *p, int32_t n, tn_cell s
         int32_t dx = p[i].x - p[i - 1].x, dy = p[i].y - p[i - 1].y;
         if (dx < -1 || dx > 1 || dy < -1 || dy > 1 || (dx == 0 && dy == 0))
             return false;
-        if (!tn_map_passable(map, p[i].x, p[i].y))
+        if (!eroded_open(e, p[i].x, p[i].y))
             return false;
         if (dx && dy &&
-            (!tn_map_passable(map, p[i - 1].x + dx, p[i - 1].y) ||
-             !tn_map_passable(map, p[i - 1].x, p[i - 1].y + dy)))
+            (!eroded_open(e, p[i - 1].x + dx, p[i - 1].y) ||
+             !eroded_open(e, p[i - 1].x, p[i - 1].y + dy)))
             return false;
     }
     return true;
 }
 
+/* The reference for sizes above 1: a textbook Dijkstra (binary heap, lazy deletion) on the
+ * eroded grid under the benchmark's rule, stopping at the goal. -1 when unreachable. The
+ * scratch arrays hold W*H entries (dist) and 8*W*H + 1 (heap). */
+typedef struct ref_item {
+    double d;
+    int32_t i;
+} ref_item;
+
+static double ref_dijkstra(const eroded *e, tn_cell s, tn_cell g, double *dist, ref_item *heap)
+{
+    static const int8_t DX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+    size_t n = (size_t)e->w * (size_t)e->h, hn = 0;
+    for (size_t i = 0; i < n; i++)
+        dist[i] = INFINITY;
+    int32_t si = s.y * e->w + s.x, gi = g.y * e->w + g.x;
+    dist[si] = 0.0;
+    heap[hn++] = (ref_item){0.0, si};
+    while (hn) {
+        ref_item top = heap[0], last = heap[--hn];
+        size_t k = 0; /* sift `last` down from the root */
+        while (hn) {
+            size_t c = 2 * k + 1;
+            if (c >= hn)
+                break;
+            if (c + 1 < hn && heap[c + 1].d < heap[c].d)
+                c++;
+            if (!(heap[c].d < last.d))
+                break;
+            heap[k] = heap[c];
+            k = c;
+        }
+        if (hn)
+            heap[k] = last;
+        if (top.d > dist[top.i])
+            continue;
+        if (top.i == gi)
+            return top.d;
+        int32_t x = top.i % e->w, y = top.i / e->w;
+        for (int m = 0; m < 8; m++) {
+            int32_t nx = x + DX[m], ny = y + DY[m];
+            if (!eroded_open(e, nx, ny))
+                continue;
+            if (m >= 4 && (!eroded_open(e, nx, y) || !eroded_open(e, x, ny)))
+                continue;
+            double nd = top.d + (m >= 4 ? TN_SQRT2 : 1.0);
+            int32_t ni = ny * e->w + nx;
+            if (!(nd < dist[ni]))
+                continue;
+            dist[ni] = nd;
+            size_t j = hn++; /* sift up */
+            while (j > 0 && heap[(j - 1) / 2].d > nd) {
+                heap[j] = heap[(j - 1) / 2];
+                j = (j - 1) / 2;
+            }
+            heap[j] = (ref_item){nd, ni};
+        }
+    }
+    return -1.0;
+}
+
 typedef struct bench_out {
     tn_algo algo;
-    int32_t n, mismatches;
+    int32_t n, mismatches, unfit;
     double median, mean, p99, total_ms;
     double expanded_mean;
 } bench_out;
@@ -105,9 +206,18 @@ static void progress(const char *name, int32_t done, int32_t total, int *last)
     fflush(stderr);
 }
 
+/* The unit size's side of a run: its size, clearance, eroded grid and reference costs. */
+typedef struct sized {
+    int32_t size;
+    const tn_clearance *clearance;
+    const eroded *grid;
+    const double *ref; /* per selected scenario: the reference cost, -1 unreachable, NAN unfit */
+} sized;
+
 static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn_scenarios *sc,
                     const int32_t *sel, int32_t nsel, int32_t warmup, tn_algo algo, bool tty,
-                    const tn_jump_table *table, const tn_goal_bounds *bounds, bench_out *out)
+                    const tn_jump_table *table, const tn_goal_bounds *bounds, const sized *z,
+                    bench_out *out)
 {
     size_t cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
     tn_cell *path = malloc(cells * sizeof *path);
@@ -123,24 +233,37 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
     q.algo = algo;
     q.jump_table = table;
     q.goal_bounds = bounds;
+    q.size = z->size;
+    q.clearance = z->clearance;
     tn_search_result res;
     for (int32_t k = 0; k < warmup && k < nsel; k++) {
+        if (isnan(z->ref[k]))
+            continue;
         const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
         tn_status st = tn_search_path(ctx, map, s->start, s->goal, &q, path, (int32_t)cells, &res);
         (void)st;
     }
-    int32_t mism = 0, last = -1;
+    int32_t mism = 0, last = -1, ran = 0;
     double total = 0.0, expanded = 0.0;
     for (int32_t k = 0; k < nsel; k++) {
+        if (isnan(z->ref[k])) /* the unit does not fit at its start or goal */
+            continue;
         const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
         double t0 = tn_cli_now();
         tn_status st = tn_search_path(ctx, map, s->start, s->goal, &q, path, (int32_t)cells, &res);
         double t1 = tn_cli_now();
-        us[k] = (t1 - t0) * 1e6;
-        total += us[k];
+        us[ran++] = (t1 - t0) * 1e6;
+        total += (t1 - t0) * 1e6;
         expanded += (double)res.expanded;
-        bool ok = st == TN_OK && path_legal(map, path, res.length, s->start, s->goal) &&
-                  tn_scenario_matches(s, res.cost);
+        bool ok;
+        if (z->size <= 1)
+            ok = st == TN_OK && path_legal(z->grid, path, res.length, s->start, s->goal) &&
+                 tn_scenario_matches(s, res.cost);
+        else if (z->ref[k] < 0.0)
+            ok = st == TN_NO_PATH;
+        else
+            ok = st == TN_OK && path_legal(z->grid, path, res.length, s->start, s->goal) &&
+                 fabs(res.cost - z->ref[k]) <= 1e-6 * (1.0 + z->ref[k]);
         if (!ok) {
             if (mism < 5)
                 tn_cli_error(cmd,
@@ -148,21 +271,22 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
                              "expected %.6f",
                              tn_algo_name(algo), (int)sel[k], (int)s->start.x, (int)s->start.y,
                              (int)s->goal.x, (int)s->goal.y, tn_status_str(st), res.cost,
-                             s->optimal);
+                             z->size <= 1 ? s->optimal : z->ref[k]);
             mism++;
         }
         if (tty)
             progress(tn_algo_name(algo), k + 1, nsel, &last);
     }
-    qsort(us, (size_t)nsel, sizeof *us, cmp_double);
+    qsort(us, (size_t)ran, sizeof *us, cmp_double);
     out->algo = algo;
-    out->n = nsel;
+    out->n = ran;
+    out->unfit = nsel - ran;
     out->mismatches = mism;
-    out->median = median_of(us, nsel);
-    out->mean = nsel ? total / nsel : 0.0;
-    out->p99 = p99_of(us, nsel);
+    out->median = median_of(us, ran);
+    out->mean = ran ? total / ran : 0.0;
+    out->p99 = p99_of(us, ran);
     out->total_ms = total / 1000.0;
-    out->expanded_mean = nsel ? expanded / nsel : 0.0;
+    out->expanded_mean = ran ? expanded / ran : 0.0;
     free(path);
     free(us);
     return TN_EXIT_OK;
@@ -172,7 +296,7 @@ int tn_cmd_bench(int argc, char **argv)
 {
     const char *cmd = "bench";
     const char *mapf = NULL, *scenf = NULL, *algo_s = "astar";
-    int64_t limit = 0, spread = 0, warmup = 20;
+    int64_t limit = 0, spread = 0, warmup = 20, size = 0;
     bool json = false, goal_bounds = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -191,6 +315,9 @@ int tn_cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--spread") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &spread))
                 return tn_cli_usage_error(cmd, "bad --spread '%s'", argv[i]);
+        } else if (strcmp(a, "--size") == 0 && i + 1 < argc) {
+            if (!tn_cli_parse_int(argv[++i], 1, 8, &size))
+                return tn_cli_usage_error(cmd, "bad --size '%s' (1..8)", argv[i]);
         } else if (strcmp(a, "--warmup") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &warmup))
                 return tn_cli_usage_error(cmd, "bad --warmup '%s'", argv[i]);
@@ -284,11 +411,57 @@ int tn_cmd_bench(int argc, char **argv)
     bool tty = isatty(2) != 0;
     bench_out outs[3];
     int rc = TN_EXIT_OK;
+    /* the unit's size: its clearance (size maps), the brute-force eroded grid, the references */
+    int32_t unit = size > 1 ? (int32_t)size : 1;
+    tn_clearance *clear = NULL;
+    eroded grid = {0, 0, NULL};
+    double *ref = calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *ref);
+    const tn_map *walk = map; /* what the unit walks: the map, or its size map */
+    if (!ref || !eroded_make(map, unit, &grid)) {
+        tn_cli_error(cmd, "out of memory");
+        rc = TN_EXIT_NOMEM;
+    } else if (unit > 1) {
+        double t0 = tn_cli_now();
+        tn_clearance_def cd = tn_clearance_def_default();
+        cd.map = map;
+        cd.max_size = unit;
+        st = tn_clearance_create(&cd, &clear);
+        if (st != TN_OK) {
+            tn_cli_error(cmd, "clearance: %s", tn_status_str(st));
+            rc = tn_cli_exit_for(st);
+        } else {
+            walk = tn_clearance_map(clear, unit);
+            fprintf(stderr, "size %d: clearance and size map %.3f ms, %zu bytes\n", (int)unit,
+                    (tn_cli_now() - t0) * 1e3, tn_clearance_memory_bytes(clear));
+            size_t cells = (size_t)grid.w * (size_t)grid.h;
+            double *dist = malloc(cells * sizeof *dist);
+            ref_item *heap = malloc((8 * cells + 1) * sizeof *heap);
+            if (!dist || !heap) {
+                tn_cli_error(cmd, "out of memory");
+                rc = TN_EXIT_NOMEM;
+            }
+            t0 = tn_cli_now();
+            for (int32_t k = 0; k < nsel && rc == TN_EXIT_OK; k++) {
+                const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
+                if (!eroded_open(&grid, s->start.x, s->start.y) ||
+                    !eroded_open(&grid, s->goal.x, s->goal.y))
+                    ref[k] = NAN;
+                else
+                    ref[k] = ref_dijkstra(&grid, s->start, s->goal, dist, heap);
+            }
+            if (rc == TN_EXIT_OK)
+                fprintf(stderr, "size %d: reference Dijkstra on the eroded grid %.3f s\n",
+                        (int)unit, tn_cli_now() - t0);
+            free(dist);
+            free(heap);
+        }
+    }
+    sized z = {unit, clear, &grid, ref};
     tn_jump_table *table = NULL;
-    if (nalgo == 1 && algos[0] == TN_ALGO_JPS_PLUS) {
+    if (rc == TN_EXIT_OK && nalgo == 1 && algos[0] == TN_ALGO_JPS_PLUS) {
         double t0 = tn_cli_now();
         tn_jump_table_def jd = tn_jump_table_def_default();
-        jd.map = map;
+        jd.map = walk;
         st = tn_jump_table_build(&jd, &table);
         if (st != TN_OK) {
             tn_cli_error(cmd, "jump table: %s", tn_status_str(st));
@@ -304,7 +477,7 @@ int tn_cmd_bench(int argc, char **argv)
         tn_moves moves;
         memset(&moves, 0, sizeof moves);
         tn_goal_bounds_def gd = tn_goal_bounds_def_default();
-        gd.map = map;
+        gd.map = walk;
         gd.moves = moves;
         st = tn_goal_bounds_build(&gd, &bounds);
         if (st != TN_OK) {
@@ -317,7 +490,7 @@ int tn_cmd_bench(int argc, char **argv)
     }
     for (int a = 0; a < nalgo && rc == TN_EXIT_OK; a++)
         rc = run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, table, bounds,
-                      &outs[a]);
+                      &z, &outs[a]);
     tn_jump_table_destroy(table);
     tn_goal_bounds_destroy(bounds);
     if (rc == TN_EXIT_OK) {
@@ -325,26 +498,35 @@ int tn_cmd_bench(int argc, char **argv)
         if (json) {
             printf("{\"map\": \"%s\", \"scen\": \"%s\", \"results\": [", mapf, scenf);
             for (int a = 0; a < nalgo; a++)
-                printf("%s{\"algo\": \"%s\", \"scenarios\": %d, \"mismatches\": %d, "
+                printf("%s{\"algo\": \"%s\", \"size\": %d, \"scenarios\": %d, "
+                       "\"mismatches\": %d, \"unfit\": %d, "
                        "\"median_us\": %.3f, \"mean_us\": %.3f, \"p99_us\": %.3f, "
                        "\"total_ms\": %.3f, \"expanded_mean\": %.1f%s}",
-                       a ? ", " : "", tn_algo_name(outs[a].algo), (int)outs[a].n,
-                       (int)outs[a].mismatches, outs[a].median, outs[a].mean, outs[a].p99,
-                       outs[a].total_ms, outs[a].expanded_mean,
+                       a ? ", " : "", tn_algo_name(outs[a].algo), (int)unit, (int)outs[a].n,
+                       (int)outs[a].mismatches, (int)outs[a].unfit, outs[a].median, outs[a].mean,
+                       outs[a].p99, outs[a].total_ms, outs[a].expanded_mean,
                        goal_bounds ? ", \"goal_bounds\": true" : "");
             printf("]}\n");
         } else {
-            for (int a = 0; a < nalgo; a++)
-                printf("algo=%s scenarios=%d mismatches=%d median_us=%.3f mean_us=%.3f "
-                       "p99_us=%.3f total_ms=%.3f%s\n",
-                       tn_algo_name(outs[a].algo), (int)outs[a].n, (int)outs[a].mismatches,
-                       outs[a].median, outs[a].mean, outs[a].p99, outs[a].total_ms,
+            for (int a = 0; a < nalgo; a++) {
+                printf("algo=%s", tn_algo_name(outs[a].algo));
+                if (size > 0) /* the plain line stays as it was without --size */
+                    printf(" size=%d", (int)unit);
+                printf(" scenarios=%d mismatches=%d", (int)outs[a].n, (int)outs[a].mismatches);
+                if (size > 0)
+                    printf(" unfit=%d", (int)outs[a].unfit);
+                printf(" median_us=%.3f mean_us=%.3f p99_us=%.3f total_ms=%.3f%s\n", outs[a].median,
+                       outs[a].mean, outs[a].p99, outs[a].total_ms,
                        goal_bounds ? " goal_bounds=1" : "");
+            }
         }
         for (int a = 0; a < nalgo; a++)
             bad += outs[a].mismatches;
         rc = bad ? TN_EXIT_FAIL : TN_EXIT_OK;
     }
+    free(ref);
+    free(grid.open);
+    tn_clearance_destroy(clear);
     free(sel);
     tn_search_destroy(ctx);
     tn_scenarios_destroy(sc);
