@@ -231,6 +231,33 @@ tn_status tn__clearance_resolve(const tn_clearance *cl, const tn_map *map, int32
     return TN_OK;
 }
 
+tn_status tn_clearance_anchors_over(const tn_clearance *cl, int32_t size, const tn_cell *cells,
+                                    int32_t count, tn_cell *out, int32_t cap, int32_t *out_count)
+{
+    if (out_count)
+        *out_count = 0;
+    const tn_map *v = tn_clearance_map(cl, size);
+    if (!v || count < 0 || (count && !cells) || cap < 0 || (cap && !out) || !out_count)
+        return TN_E_INVALID_ARG;
+    int32_t n = 0;
+    for (int32_t k = 0; k < count; k++)
+        for (int32_t ay = cells[k].y - size + 1; ay <= cells[k].y; ay++)
+            for (int32_t ax = cells[k].x - size + 1; ax <= cells[k].x; ax++) {
+                if (!tn_map_passable(v, ax, ay))
+                    continue;
+                bool seen = false; /* once each; the lists are short (count * size^2) */
+                for (int32_t j = 0; j < n && j < cap && !seen; j++)
+                    seen = out[j].x == ax && out[j].y == ay;
+                if (seen)
+                    continue;
+                if (n < cap)
+                    out[n] = (tn_cell){ax, ay};
+                n++;
+            }
+    *out_count = n;
+    return n > cap ? TN_E_BUFFER_TOO_SMALL : TN_OK;
+}
+
 int32_t tn_clearance_max_size(const tn_clearance *cl)
 {
     return cl ? cl->cap : 0;

@@ -394,6 +394,82 @@ static void test_edits(void **state)
     tn_search_destroy(s);
 }
 
+/* The wall-off query for big units: tn_clearance_anchors_over() gives exactly the top-left
+ * cells a tower takes from the unit (brute force: fit before, not after), and the field's
+ * answer on them equals the oracle's reachability on the map with the tower built. */
+static void test_wall_off(void **state)
+{
+    (void)state;
+    tn_test_rng r = {4242};
+    for (int round = 0; round < 40; round++) {
+        int32_t w = 8 + (int32_t)tn_test_below(&r, 10), h = 8 + (int32_t)tn_test_below(&r, 10);
+        tn_map *m = random_map(w, h, 0.12, false, &r);
+        tn_clearance *cl = make_clearance(m, 3);
+        for (int32_t n = 1; n <= 3; n++) {
+            const tn_map *v = tn_clearance_map(cl, n);
+            if (tn_map_passable_count(v) < 2)
+                continue;
+            tn_cell goal = tn_test_random_open_cell(v, &r), spawn = tn_test_random_open_cell(v, &r);
+            tn_field_def fd = tn_field_def_default();
+            fd.map = v;
+            tn_field *f = NULL;
+            assert_int_equal(tn_field_create(&fd, &f), TN_OK);
+            assert_int_equal(tn_field_build(f, &goal, 1), TN_OK);
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)(w - 1));
+            int32_t y = (int32_t)tn_test_below(&r, (uint32_t)(h - 1));
+            tn_cell tower[4] = {{x, y}, {x + 1, y}, {x, y + 1}, {x + 1, y + 1}};
+            tn_cell lost[64];
+            int32_t nlost = -1;
+            assert_int_equal(tn_clearance_anchors_over(cl, n, tower, 4, lost, 64, &nlost), TN_OK);
+            /* brute force: build the tower on a clone, erode, compare */
+            tn_map *after = NULL;
+            assert_int_equal(tn_map_clone(m, &after), TN_OK);
+            assert_int_equal(tn_map_fill(after, 0, (tn_rect){x, y, x + 2, y + 2}, 1), TN_OK);
+            tn_map *e = eroded(after, n);
+            int32_t want = 0;
+            for (int32_t yy = 0; yy < h; yy++)
+                for (int32_t xx = 0; xx < w; xx++) {
+                    if (!tn_map_passable(v, xx, yy) || tn_map_passable(e, xx, yy))
+                        continue;
+                    want++;
+                    bool listed = false;
+                    for (int32_t k = 0; k < nlost; k++)
+                        listed = listed || (lost[k].x == xx && lost[k].y == yy);
+                    if (!listed)
+                        fail_msg("size %d: (%d, %d) lost under the tower, not listed", n, xx, yy);
+                }
+            assert_int_equal(nlost, want);
+            bool cut = false;
+            assert_int_equal(tn_field_would_wall_off(f, lost, nlost, &spawn, 1, &cut), TN_OK);
+            double *d = malloc((size_t)w * (size_t)h * sizeof *d);
+            assert_non_null(d);
+            tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+            tn_oracle_dijkstra(e, &mv, NULL, &spawn, 1, false, d);
+            bool reach = tn_map_passable(e, spawn.x, spawn.y) &&
+                         tn_map_passable(e, goal.x, goal.y) && !isinf(d[goal.y * w + goal.x]);
+            if (cut != !reach)
+                fail_msg("size %d tower (%d, %d): wall-off says %d, oracle reach %d", n, x, y, cut,
+                         reach);
+            free(d);
+            tn_map_destroy(e);
+            tn_map_destroy(after);
+            tn_field_destroy(f);
+        }
+        tn_clearance_destroy(cl);
+        tn_map_destroy(m);
+    }
+    /* a short buffer tells the need */
+    tn_map *m = tn_test_blank_map(6, 6, 16, 16);
+    tn_clearance *cl = make_clearance(m, 3);
+    tn_cell c = {3, 3}, out[2];
+    int32_t need = 0;
+    assert_int_equal(tn_clearance_anchors_over(cl, 3, &c, 1, out, 2, &need), TN_E_BUFFER_TOO_SMALL);
+    assert_true(need >= 9);
+    assert_int_equal(tn_clearance_anchors_over(cl, 4, &c, 1, out, 2, &need), TN_E_INVALID_ARG);
+    tn_clearance_destroy(cl);
+    tn_map_destroy(m);
+}
+
 /* Wrong sizes and stale clearances are refused with their codes; size maps refuse edits. */
 static void test_errors(void **state)
 {
@@ -458,9 +534,8 @@ static void test_errors(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade),
-        cmocka_unit_test(test_random),
-        cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
+        cmocka_unit_test(test_edits),    cmocka_unit_test(test_wall_off),
         cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);

@@ -73,6 +73,17 @@ TN_API const uint8_t *tn_clearance_data(const tn_clearance *cl);
 /// map for 2..max_size; NULL when `size` is outside 1..max_size or size maps were not built.
 /// Valid until the object is destroyed; current after each tn_clearance_update().
 TN_API const tn_map *tn_clearance_map(const tn_clearance *cl, int32_t size);
+/// The top-left cells of the positions of a unit of `size` that cover any of `cells` and fit
+/// now: what the unit loses when those cells become blocked, so a tower-defense game asks
+/// tn_field_would_wall_off() on a field of that size with them. Each cell once, in order of
+/// first appearance (cost: count * size^2 * the answer's length). For size 1, the passable
+/// ones among `cells`.
+/// @return TN_OK; TN_E_BUFFER_TOO_SMALL (`*out_count` = the number needed; `out` holds the
+///         first `cap`, though past `cap` a cell may be counted twice); TN_E_INVALID_ARG.
+TN_API TN_NODISCARD tn_status tn_clearance_anchors_over(const tn_clearance *cl, int32_t size,
+                                                        const tn_cell *cells, int32_t count,
+                                                        tn_cell *out, int32_t cap,
+                                                        int32_t *out_count);
 /// The cap it was built with.
 TN_API int32_t tn_clearance_max_size(const tn_clearance *cl);
 /// Cells of each clearance value: hist[k] = cells whose clearance is k, for k = 0..max_size

@@ -3,6 +3,7 @@
  * CSV, and benchmark full builds and incremental tower placements. */
 #include "cli.h"
 #include "picture.h"
+#include "tilenav/clearance.h"
 #include "tilenav/io.h"
 
 #include <math.h>
@@ -23,7 +24,8 @@ static void usage(FILE *f)
             "                     [--costs exact|10-14] [--flow optimal|steepest]\n"
             "                     [--los | --los-simple] [--ascii | --png FILE [--scale PX]]\n"
             "                     [--json] [--out FILE] [--threads N] [--bench N]\n"
-            "                     [--bench-towers N] [--collision LIST] [--cover RULE]\n\n"
+            "                     [--bench-towers N] [--size N] [--collision LIST]\n"
+            "                     [--cover RULE]\n\n"
             "Builds the integration field (cost from every cell to the goal cell GX,GY), the\n"
             "8-way flow and, with --los, the cells that see the goal in a straight line, then\n"
             "prints one line:\n"
@@ -49,6 +51,11 @@ static void usage(FILE *f)
             "                     threads (1..16, default 1); distances stay on one thread\n"
             "  --bench N          time N full builds; prints 'bench builds=N median_ms=...'\n"
             "                     (wall and thread CPU time, medians and minima)\n"
+            "  --size N           a field for units of N x N cells (1..8) on the size-N map:\n"
+            "                     GX GY and every cell are the unit's top-left cell; cells where\n"
+            "                     it does not fit are blocked (--bench-towers then updates the\n"
+            "                     clearance before the field, and asks the wall-off query for\n"
+            "                     the top-left cells a tower takes from the unit)\n"
             "  --bench-towers N   place and sell N 2x2 towers at seeded random places, timing\n"
             "                     tn_field_update against full builds and checking they "
             "agree\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
@@ -59,7 +66,7 @@ static void usage(FILE *f)
 
 typedef struct opts {
     const char *map, *png, *out;
-    int64_t gx, gy, scale, bench, towers, threads;
+    int64_t gx, gy, scale, bench, towers, threads, size;
     tn_moves moves;
     tn_flow_rule flow;
     tn_los_mode los;
@@ -128,6 +135,10 @@ static int parse(int argc, char **argv, opts *o)
         } else if (strcmp(a, "--bench") == 0 && v) {
             if (!tn_cli_parse_int(v, 1, 100000, &o->bench))
                 return tn_cli_usage_error(cmd, "--bench takes 1..100000, not '%s'", v);
+            i++;
+        } else if (strcmp(a, "--size") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, 8, &o->size))
+                return tn_cli_usage_error(cmd, "--size takes 1..8 cells, not '%s'", v);
             i++;
         } else if (strcmp(a, "--bench-towers") == 0 && v) {
             if (!tn_cli_parse_int(v, 1, 100000, &o->towers))
@@ -325,7 +336,8 @@ static double median(double *v, int64_t n)
 }
 
 /* Place and sell 2x2 towers; time tn_field_update against a full build of a second field. */
-static int bench_towers(tn_map *m, tn_field *f, const tn_field_def *def, tn_cell goal, int64_t n)
+static int bench_towers(tn_map *m, tn_clearance *clear, int32_t size, tn_field *f,
+                        const tn_field_def *def, tn_cell goal, int64_t n)
 {
     const char *cmd = "field";
     int32_t w = tn_map_width(m), h = tn_map_height(m);
@@ -367,7 +379,16 @@ static int bench_towers(tn_map *m, tn_field *f, const tn_field_def *def, tn_cell
         if (!free_all)
             continue;
         bool cut = false;
-        if (tn_field_would_wall_off(f, cells, 4, &goal, 0, &cut) != TN_OK || cut) {
+        tn_cell lost[4 * 64];
+        int32_t nlost = 4;
+        memcpy(lost, cells, sizeof cells);
+        if (clear &&
+            tn_clearance_anchors_over(clear, size, cells, 4, lost, 4 * 64, &nlost) != TN_OK) {
+            same = false;
+            break;
+        }
+        if (nlost > 0 &&
+            (tn_field_would_wall_off(f, lost, nlost, &goal, 0, &cut) != TN_OK || cut)) {
             refused++;
             continue;
         }
@@ -380,6 +401,8 @@ static int bench_towers(tn_map *m, tn_field *f, const tn_field_def *def, tn_cell
             if (tn_map_set(m, layer, cells[k].x, cells[k].y, tower) != TN_OK)
                 same = false;
         int32_t touched = 0;
+        if (clear && tn_clearance_update(clear, NULL) != TN_OK)
+            same = false;
         tn_status st = tn_field_update(f, NULL, &touched);
         double t1 = cpu_now();
         touched_sum += touched;
@@ -408,6 +431,8 @@ static int bench_towers(tn_map *m, tn_field *f, const tn_field_def *def, tn_cell
         for (int k = 0; k < 4; k++)
             if (tn_map_set(m, layer, cells[k].x, cells[k].y, old[k]) != TN_OK)
                 same = false;
+        if (clear && tn_clearance_update(clear, NULL) != TN_OK)
+            same = false;
         st = tn_field_update(f, NULL, &touched);
         t1 = cpu_now();
         tu[nu++] = (t1 - t0) * 1e3;
@@ -454,8 +479,24 @@ int tn_cmd_field(int argc, char **argv)
         tn_map_destroy(m);
         return rc;
     }
+    /* units of size > 1: the field is built on the size map of a clearance */
+    tn_clearance *clear = NULL;
+    const tn_map *walk = m;
+    int32_t size = o.size > 1 ? (int32_t)o.size : 1;
+    if (size > 1) {
+        tn_clearance_def cd = tn_clearance_def_default();
+        cd.map = m;
+        cd.max_size = size;
+        st = tn_clearance_create(&cd, &clear);
+        if (st != TN_OK) {
+            tn_cli_error(cmd, "clearance: %s", tn_status_str(st));
+            tn_map_destroy(m);
+            return tn_cli_exit_for(st);
+        }
+        walk = tn_clearance_map(clear, size);
+    }
     tn_field_def def = tn_field_def_default();
-    def.map = m;
+    def.map = walk;
     def.moves = o.moves;
     def.flow = o.flow;
     def.los = o.los;
@@ -472,11 +513,15 @@ int tn_cmd_field(int argc, char **argv)
         st = tn_field_build(f, &goal, 1);
     double ms = (tn_cli_now() - t0) * 1e3;
     if (st != TN_OK) {
-        if (st == TN_E_GOAL_BLOCKED)
+        if (st == TN_E_GOAL_BLOCKED && size > 1)
+            tn_cli_error(cmd, "a %dx%d unit does not fit with its top-left cell at (%d, %d)",
+                         (int)size, (int)size, (int)goal.x, (int)goal.y);
+        else if (st == TN_E_GOAL_BLOCKED)
             tn_cli_error(cmd, "the goal cell (%d, %d) is blocked", (int)goal.x, (int)goal.y);
         else
             tn_cli_error(cmd, "%s", tn_status_str(st));
         tn_field_destroy(f);
+        tn_clearance_destroy(clear);
         tn_map_destroy(m);
         return tn_cli_exit_for(st);
     }
@@ -527,8 +572,9 @@ int tn_cmd_field(int argc, char **argv)
         }
     }
     if (rc == TN_EXIT_OK && o.towers > 0)
-        rc = bench_towers(m, f, &def, goal, o.towers);
+        rc = bench_towers(m, clear, size, f, &def, goal, o.towers);
     tn_field_destroy(f);
+    tn_clearance_destroy(clear);
     tn_map_destroy(m);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* tilenav path MAP SX SY GX GY: one shortest-path query, printed as text, JSON or ASCII art. */
 #include "cli.h"
 #include "picture.h"
+#include "tilenav/clearance.h"
 #include "tilenav/io.h"
 #include "tilenav/path.h"
 #include "tilenav/search.h"
@@ -21,7 +22,7 @@ static void usage(FILE *f)
         "                    [--diagonal never|no-cut|one|always]\n"
         "                    [--heuristic manhattan|euclidean|octile|chebyshev|zero]\n"
         "                    [--weight W] [--algo astar|jps|jps+|dijkstra] [--costs exact|10-14]\n"
-        "                    [--closest] [--smooth] [--json] [--ascii]\n"
+        "                    [--closest] [--smooth] [--json] [--ascii] [--size N]\n"
         "                    [--png FILE [--scale PX]] [--collision LIST] [--cover RULE]\n\n"
         "Finds the cheapest path from (SX, SY) to (GX, GY); x = column, y = row, from 0.\n"
         "Prints the cells, the cost, the nodes expanded and the time; --ascii draws the map\n"
@@ -37,6 +38,11 @@ static void usage(FILE *f)
         "  --costs C         exact (1 and sqrt 2, default) or 10-14 (the book's integers)\n"
         "  --closest         when the goal cannot be reached, go to the closest cell\n"
         "  --smooth          also print waypoints smoothed by line of sight\n"
+        "  --size N          a unit of N x N cells (1..8): SX SY and GX GY are its top-left\n"
+        "                    cells, every step keeps its whole footprint on passable cells\n"
+        "                    (the corner rule applies to the footprint) and entering a cell\n"
+        "                    costs the largest cost under it; the PNG draws the footprint\n"
+        "                    along the path and shades the cells the unit can never cover\n"
         "  --png FILE        draw the map (its tileset art when it has any, blocked cells\n"
         "                    hatched over it) with the path, the smoothed waypoints, a ring on\n"
         "                    the start and a disc on the goal\n"
@@ -47,30 +53,87 @@ static void usage(FILE *f)
         "4 the PNG cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
 }
 
-/* The map, the path's cells, the smoothed waypoints, start and goal. */
-static int write_png(const char *file, int32_t scale, const tn_map *map, const tn_cell *cells,
-                     int32_t n, const tn_cell *wp, int32_t nw, tn_cell s, tn_cell g)
+/* Size > 1: shade the passable cells no position of the unit covers (no top-left cell within
+ * size - 1 to the left and above where it fits: `walk` is its size map) and fill the cells its
+ * footprint sweeps along the path. */
+static int draw_footprints(tn_picture *p, const tn_map *map, const tn_map *walk, int32_t size,
+                           const tn_cell *cells, int32_t n)
+{
+    int32_t w = tn_map_width(map), h = tn_map_height(map), c = p->view.cell;
+    uint8_t *swept = calloc((size_t)w * (size_t)h, 1);
+    if (!swept)
+        return TN_PICTURE_NOMEM;
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t dy = 0; dy < size; dy++)
+            for (int32_t dx = 0; dx < size; dx++)
+                if (tn_map_contains(map, cells[i].x + dx, cells[i].y + dy))
+                    swept[(size_t)(cells[i].y + dy) * (size_t)w + (size_t)(cells[i].x + dx)] = 1;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            int32_t px = p->view.ox + x * c, py = p->view.oy + y * c;
+            if (swept[(size_t)y * (size_t)w + (size_t)x]) {
+                tn_canvas_fill_rect(&p->cv, px, py, c, c, (tn_rgba){255, 210, 40, 90});
+                continue;
+            }
+            if (!tn_map_passable(map, x, y))
+                continue;
+            bool covered = false;
+            for (int32_t ay = y - size + 1; ay <= y && !covered; ay++)
+                for (int32_t ax = x - size + 1; ax <= x && !covered; ax++)
+                    covered = tn_map_passable(walk, ax, ay);
+            if (!covered) /* too narrow for the unit: dark red, half transparent */
+                tn_canvas_fill_rect(&p->cv, px, py, c, c, (tn_rgba){120, 20, 30, 130});
+        }
+    free(swept);
+    return TN_PICTURE_OK;
+}
+
+/* The map, the path (of the unit's centre), the smoothed waypoints, start and goal; for a unit
+ * of size > 1 its footprint (draw_footprints) and its outline at the start and the goal. */
+static int write_png(const char *file, int32_t scale, const tn_map *map, const tn_map *walk,
+                     int32_t size, const tn_cell *cells, int32_t n, const tn_cell *wp, int32_t nw,
+                     tn_cell s, tn_cell g)
 {
     tn_picture p;
     int rc = tn_picture_begin(&p, map, scale, 32, "path");
     if (rc != TN_PICTURE_OK)
         return rc;
-    (void)tn_draw_path_cells(&p.cv, &p.view, cells, n, (tn_rgba){255, 210, 40, 150});
-    if (nw > 0) {
-        tn_vec2 *pts = malloc((size_t)nw * sizeof *pts);
-        if (!pts) {
-            tn_picture_free(&p);
-            return TN_PICTURE_NOMEM;
-        }
-        for (int32_t i = 0; i < nw; i++)
-            pts[i] = tn_map_cell_center_px(map, wp[i].x, wp[i].y);
-        (void)tn_draw_path_points(&p.cv, &p.view, pts, nw, (tn_rgba){255, 255, 255, 255});
-        free(pts);
+    /* a unit's centre is (size - 1) / 2 cells right of and below its top-left cell's centre */
+    float half = 0.5f * (float)(size - 1);
+    float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);
+    tn_vec2 *pts = malloc((size_t)(n > nw ? n : nw > 0 ? nw : 1) * sizeof *pts);
+    if (!pts) {
+        tn_picture_free(&p);
+        return TN_PICTURE_NOMEM;
     }
-    float r = 0.35f * (float)p.view.cell + 1.5f;
+    if (size > 1) {
+        rc = draw_footprints(&p, map, walk, size, cells, n);
+        if (rc != TN_PICTURE_OK) {
+            free(pts);
+            tn_picture_free(&p);
+            return rc;
+        }
+        for (int32_t i = 0; i < n; i++) {
+            tn_vec2 q = tn_map_cell_center_px(map, cells[i].x, cells[i].y);
+            pts[i] = (tn_vec2){q.x + half * tw, q.y + half * th};
+        }
+        (void)tn_draw_path_points(&p.cv, &p.view, pts, n, (tn_rgba){255, 210, 40, 255});
+    } else {
+        (void)tn_draw_path_cells(&p.cv, &p.view, cells, n, (tn_rgba){255, 210, 40, 150});
+    }
+    if (nw > 0) {
+        for (int32_t i = 0; i < nw; i++) {
+            tn_vec2 q = tn_map_cell_center_px(map, wp[i].x, wp[i].y);
+            pts[i] = (tn_vec2){q.x + half * tw, q.y + half * th};
+        }
+        (void)tn_draw_path_points(&p.cv, &p.view, pts, nw, (tn_rgba){255, 255, 255, 255});
+    }
+    free(pts);
+    float r = 0.35f * (float)p.view.cell * (float)size + 1.5f;
+    float off = half * (float)p.view.cell;
     tn_vec2 a = tn_draw_cell_center(&p.view, s.x, s.y), b = tn_draw_cell_center(&p.view, g.x, g.y);
-    tn_canvas_circle(&p.cv, a.x, a.y, r, (tn_rgba){40, 220, 90, 255}, false);
-    tn_canvas_circle(&p.cv, b.x, b.y, r, (tn_rgba){230, 50, 50, 255}, true);
+    tn_canvas_circle(&p.cv, a.x + off, a.y + off, r, (tn_rgba){40, 220, 90, 255}, false);
+    tn_canvas_circle(&p.cv, b.x + off, b.y + off, r, (tn_rgba){230, 50, 50, 255}, size == 1);
     return tn_picture_write(&p, file);
 }
 
@@ -112,7 +175,7 @@ int tn_cmd_path(int argc, char **argv)
     q.jps_fallback = true;
     bool json = false, ascii = false, smooth = false, moves4 = false, diag_set = false;
     const char *png = NULL;
-    int64_t scale = 0;
+    int64_t scale = 0, size = 1;
     tn_load_def lopts = tn_load_def_default();
     int lo;
     for (int i = 1; i < argc; i++) {
@@ -133,6 +196,10 @@ int tn_cmd_path(int argc, char **argv)
             i++;
             if (!tn_cli_parse_int(v, 1, 64, &scale))
                 return tn_cli_usage_error(cmd, "--scale takes 1..64 pixels, not '%s'", v);
+        } else if (strcmp(a, "--size") == 0 && v) {
+            i++;
+            if (!tn_cli_parse_int(v, 1, 8, &size))
+                return tn_cli_usage_error(cmd, "--size takes 1..8 cells, not '%s'", v);
         } else if (strcmp(a, "--closest") == 0) {
             q.closest = true;
         } else if (strcmp(a, "--moves") == 0 && v) {
@@ -213,13 +280,34 @@ int tn_cmd_path(int argc, char **argv)
         tn_cli_error(cmd, "out of memory");
         return TN_EXIT_NOMEM;
     }
+    /* a unit of size > 1 walks its size map, kept by a clearance */
+    tn_clearance *clear = NULL;
+    const tn_map *walk = map;
+    if (size > 1) {
+        tn_clearance_def cd = tn_clearance_def_default();
+        cd.map = map;
+        cd.max_size = (int32_t)size;
+        st = tn_clearance_create(&cd, &clear);
+        if (st != TN_OK) {
+            tn_cli_error(cmd, "clearance: %s", tn_status_str(st));
+            tn_search_destroy(s);
+            free(path);
+            free(wp);
+            tn_map_destroy(map);
+            return tn_cli_exit_for(st);
+        }
+        walk = tn_clearance_map(clear, (int32_t)size);
+        q.size = (int32_t)size;
+        q.clearance = clear;
+    }
     tn_jump_table *table = NULL;
     if (q.algo == TN_ALGO_JPS_PLUS) {
         tn_jump_table_def jd = tn_jump_table_def_default();
-        jd.map = map;
+        jd.map = walk;
         st = tn_jump_table_build(&jd, &table);
         if (st != TN_OK) {
             tn_cli_error(cmd, "jump table: %s", tn_status_str(st));
+            tn_clearance_destroy(clear);
             tn_search_destroy(s);
             free(path);
             free(wp);
@@ -245,10 +333,15 @@ int tn_cmd_path(int argc, char **argv)
                           : st == TN_E_GOAL_BLOCKED ? "the goal cell is blocked"
                           : st == TN_E_UNSUPPORTED  ? "not supported"
                                                     : tn_status_str(st);
+        if (size > 1 && st == TN_E_START_BLOCKED)
+            why = "the unit does not fit at the start (its top-left cell)";
+        if (size > 1 && st == TN_E_GOAL_BLOCKED)
+            why = "the unit does not fit at the goal (its top-left cell)";
         tn_cli_error(cmd, "(%d, %d) -> (%d, %d): %s", (int)start.x, (int)start.y, (int)goal.x,
                      (int)goal.y, why);
     }
     if (st < 0) {
+        tn_clearance_destroy(clear);
         tn_search_destroy(s);
         free(path);
         free(wp);
@@ -257,7 +350,7 @@ int tn_cmd_path(int argc, char **argv)
     }
     bool found = st == TN_OK || st == TN_CLOSEST;
     int32_t n = found ? res.length : 0, nw = 0;
-    if (found && smooth && tn_path_smooth(map, path, n, wp, cells, &nw) != TN_OK)
+    if (found && smooth && tn_path_smooth(walk, path, n, wp, cells, &nw) != TN_OK)
         nw = 0;
     if ((q.algo == TN_ALGO_JPS || q.algo == TN_ALGO_JPS_PLUS) && res.algo == TN_ALGO_ASTAR && !json)
         fprintf(stderr, "tilenav path: JPS does not apply to these rules or this map "
@@ -304,7 +397,8 @@ int tn_cmd_path(int argc, char **argv)
     }
     int rc = st == TN_OK || st == TN_CLOSEST ? TN_EXIT_OK : TN_EXIT_FAIL;
     if (png) {
-        int pr = write_png(png, (int32_t)scale, map, path, n, wp, nw, start, goal);
+        int pr =
+            write_png(png, (int32_t)scale, map, walk, (int32_t)size, path, n, wp, nw, start, goal);
         if (pr != TN_PICTURE_OK) {
             tn_cli_error(cmd, "%s: %s", png, tn_picture_error(pr));
             rc = pr == TN_PICTURE_TOO_BIG ? TN_EXIT_USAGE
@@ -312,6 +406,7 @@ int tn_cmd_path(int argc, char **argv)
                                           : TN_EXIT_OUTPUT;
         }
     }
+    tn_clearance_destroy(clear);
     tn_search_destroy(s);
     free(path);
     free(wp);
