@@ -10,10 +10,12 @@
  * 3). */
 #include "cli.h"
 #include "datadir.h"
+#include "picture.h"
 #include "render/draw.h"
 #include "render/gif.h"
 #include "scenes/td.h"
 #include "tilenav/broadphase.h"
+#include "tilenav/clearance.h"
 #include "tilenav/crowd.h"
 #include "tilenav/field.h"
 #include "tilenav/io.h"
@@ -684,6 +686,115 @@ done:
     return rc;
 }
 
+/* ---- units bigger than one tile ---------------------------------------------------------- */
+
+/* The top-left cell nearest `c` (within size - 1 left and up, then a few rings out) where a
+ * unit fits on its size map `walk`; false when none is near. */
+static bool fit_near(const tn_map *walk, tn_cell c, int32_t size, tn_cell *out)
+{
+    for (int32_t r = 0; r <= size + 2; r++)
+        for (int32_t dy = -r; dy <= r; dy++)
+            for (int32_t dx = -r; dx <= r; dx++)
+                if ((dx == -r || dx == r || dy == -r || dy == r) &&
+                    tn_map_passable(walk, c.x + dx, c.y + dy)) {
+                    *out = (tn_cell){c.x + dx, c.y + dy};
+                    return true;
+                }
+    return false;
+}
+
+/* A 2x2 siege engine from the first spawn to the exit on the map as the demo left it: its
+ * path on the size-2 map (every step keeps its footprint on free cells; mud under any of its
+ * four cells costs 3), against a creep's, drawn with its footprint into OUT/demo-siege.png. */
+static int big_unit(const demo *d, const char *out)
+{
+    const int32_t size = 2;
+    tn_clearance_def cd = tn_clearance_def_default();
+    cd.map = d->map;
+    cd.max_size = size;
+    tn_clearance *cl = NULL;
+    tn_search_def sd = tn_search_def_default();
+    tn_search *s = NULL;
+    size_t cap = (size_t)d->w * (size_t)d->h;
+    tn_cell *cells = malloc(cap * sizeof *cells);
+    int rc = TN_EXIT_OK;
+    if (!cells || tn_clearance_create(&cd, &cl) != TN_OK || tn_search_create(&sd, &s) != TN_OK) {
+        rc = TN_EXIT_NOMEM;
+        goto done;
+    }
+    const tn_map *walk = tn_clearance_map(cl, size);
+    tn_cell a, b;
+    if (!fit_near(walk, d->spawns[0], size, &a) || !fit_near(walk, d->exit, size, &b)) {
+        printf("  no room for a 2x2 unit near the spawn or the exit\n");
+        goto done;
+    }
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    q.algo = TN_ALGO_JPS;
+    q.jps_fallback = true;
+    tn_search_result one, big;
+    tn_status st = tn_search_path(s, d->map, a, b, &q, cells, (int32_t)cap, &one);
+    q.size = size;
+    q.clearance = cl;
+    tn_status sb = tn_search_path(s, d->map, a, b, &q, cells, (int32_t)cap, &big);
+    if (sb == TN_NO_PATH) { /* the spawn's room is closed to it: start where it can go furthest */
+        printf("  a 2x2 siege engine cannot leave %d,%d: every way out is one cell wide\n", a.x,
+               a.y);
+        double *dist = malloc(cap * sizeof *dist);
+        if (!dist) {
+            rc = TN_EXIT_NOMEM;
+            goto done;
+        }
+        if (tn_search_distances(s, walk, &b, 1, &q.moves, NULL, true, dist, (int32_t)cap) ==
+            TN_OK) {
+            size_t far = (size_t)b.y * (size_t)d->w + (size_t)b.x;
+            for (size_t i = 0; i < cap; i++)
+                if (isfinite(dist[i]) && dist[i] > dist[far])
+                    far = i;
+            a = (tn_cell){(int32_t)(far % (size_t)d->w), (int32_t)(far / (size_t)d->w)};
+        }
+        free(dist);
+        q.size = 1;
+        q.clearance = NULL;
+        st = tn_search_path(s, d->map, a, b, &q, cells, (int32_t)cap, &one);
+        q.size = size;
+        q.clearance = cl;
+        sb = tn_search_path(s, d->map, a, b, &q, cells, (int32_t)cap, &big);
+    }
+    int32_t narrow = 0; /* passable cells no position of the unit covers */
+    for (int32_t y = 0; y < d->h; y++)
+        for (int32_t x = 0; x < d->w; x++) {
+            bool covered = !tn_map_passable(d->map, x, y);
+            for (int32_t ay = y - size + 1; ay <= y && !covered; ay++)
+                for (int32_t ax = x - size + 1; ax <= x && !covered; ax++)
+                    covered = tn_map_passable(walk, ax, ay);
+            narrow += covered ? 0 : 1;
+        }
+    if (sb != TN_OK || st != TN_OK) {
+        printf("  a 2x2 siege engine %d,%d -> %d,%d: %s\n", a.x, a.y, b.x, b.y,
+               tn_status_str(sb != TN_OK ? sb : st));
+        goto done;
+    }
+    printf("  a 2x2 siege engine %d,%d -> %d,%d (its top-left cell): %s, cost %.3f, %d cells "
+           "(a creep: cost %.3f); %d passable cells are too narrow for it\n",
+           a.x, a.y, b.x, b.y, tn_algo_name(big.algo), big.cost, big.length, one.cost, narrow);
+    char file[1200];
+    snprintf(file, sizeof file, "%s/demo-siege.png", out);
+    int pr =
+        tn_picture_unit_path(file, 0, d->map, walk, size, cells, big.length, NULL, 0, a, b, "demo");
+    if (pr != TN_PICTURE_OK) {
+        tn_cli_error("demo", "%s: %s", file, tn_picture_error(pr));
+        rc = TN_EXIT_OUTPUT;
+    } else {
+        printf("  wrote %s (its footprint along the path; dark red: too narrow for it)\n", file);
+    }
+done:
+    free(cells);
+    tn_search_destroy(s);
+    tn_clearance_destroy(cl);
+    return rc;
+}
+
 /* ---- command ----------------------------------------------------------------------------- */
 
 static int make_dir(const char *dir)
@@ -877,6 +988,8 @@ int tn_cmd_demo(int argc, char **argv)
 
     printf("\nshortest paths (book ch. 6):\n");
     int prc = paths(d);
+    printf("\nunits bigger than one tile:\n");
+    int brc = big_unit(d, out);
     printf("\ntile collision (book ch. 3):\n");
     walkthrough(d->map);
 
@@ -884,6 +997,8 @@ int tn_cmd_demo(int argc, char **argv)
         rc = TN_EXIT_OUTPUT;
     else if (prc != TN_EXIT_OK)
         rc = prc;
+    else if (brc != TN_EXIT_OK)
+        rc = brc;
     else
         rc = d->max_overlap > 0.0f ? TN_EXIT_FAIL : TN_EXIT_OK;
     tn_canvas_free(&frame);

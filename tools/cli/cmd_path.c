@@ -53,90 +53,6 @@ static void usage(FILE *f)
         "4 the PNG cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
 }
 
-/* Size > 1: shade the passable cells no position of the unit covers (no top-left cell within
- * size - 1 to the left and above where it fits: `walk` is its size map) and fill the cells its
- * footprint sweeps along the path. */
-static int draw_footprints(tn_picture *p, const tn_map *map, const tn_map *walk, int32_t size,
-                           const tn_cell *cells, int32_t n)
-{
-    int32_t w = tn_map_width(map), h = tn_map_height(map), c = p->view.cell;
-    uint8_t *swept = calloc((size_t)w * (size_t)h, 1);
-    if (!swept)
-        return TN_PICTURE_NOMEM;
-    for (int32_t i = 0; i < n; i++)
-        for (int32_t dy = 0; dy < size; dy++)
-            for (int32_t dx = 0; dx < size; dx++)
-                if (tn_map_contains(map, cells[i].x + dx, cells[i].y + dy))
-                    swept[(size_t)(cells[i].y + dy) * (size_t)w + (size_t)(cells[i].x + dx)] = 1;
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++) {
-            int32_t px = p->view.ox + x * c, py = p->view.oy + y * c;
-            if (swept[(size_t)y * (size_t)w + (size_t)x]) {
-                tn_canvas_fill_rect(&p->cv, px, py, c, c, (tn_rgba){255, 210, 40, 90});
-                continue;
-            }
-            if (!tn_map_passable(map, x, y))
-                continue;
-            bool covered = false;
-            for (int32_t ay = y - size + 1; ay <= y && !covered; ay++)
-                for (int32_t ax = x - size + 1; ax <= x && !covered; ax++)
-                    covered = tn_map_passable(walk, ax, ay);
-            if (!covered) /* too narrow for the unit: dark red, half transparent */
-                tn_canvas_fill_rect(&p->cv, px, py, c, c, (tn_rgba){120, 20, 30, 130});
-        }
-    free(swept);
-    return TN_PICTURE_OK;
-}
-
-/* The map, the path (of the unit's centre), the smoothed waypoints, start and goal; for a unit
- * of size > 1 its footprint (draw_footprints) and its outline at the start and the goal. */
-static int write_png(const char *file, int32_t scale, const tn_map *map, const tn_map *walk,
-                     int32_t size, const tn_cell *cells, int32_t n, const tn_cell *wp, int32_t nw,
-                     tn_cell s, tn_cell g)
-{
-    tn_picture p;
-    int rc = tn_picture_begin(&p, map, scale, 32, "path");
-    if (rc != TN_PICTURE_OK)
-        return rc;
-    /* a unit's centre is (size - 1) / 2 cells right of and below its top-left cell's centre */
-    float half = 0.5f * (float)(size - 1);
-    float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);
-    tn_vec2 *pts = malloc((size_t)(n > nw ? n : nw > 0 ? nw : 1) * sizeof *pts);
-    if (!pts) {
-        tn_picture_free(&p);
-        return TN_PICTURE_NOMEM;
-    }
-    if (size > 1) {
-        rc = draw_footprints(&p, map, walk, size, cells, n);
-        if (rc != TN_PICTURE_OK) {
-            free(pts);
-            tn_picture_free(&p);
-            return rc;
-        }
-        for (int32_t i = 0; i < n; i++) {
-            tn_vec2 q = tn_map_cell_center_px(map, cells[i].x, cells[i].y);
-            pts[i] = (tn_vec2){q.x + half * tw, q.y + half * th};
-        }
-        (void)tn_draw_path_points(&p.cv, &p.view, pts, n, (tn_rgba){255, 210, 40, 255});
-    } else {
-        (void)tn_draw_path_cells(&p.cv, &p.view, cells, n, (tn_rgba){255, 210, 40, 150});
-    }
-    if (nw > 0) {
-        for (int32_t i = 0; i < nw; i++) {
-            tn_vec2 q = tn_map_cell_center_px(map, wp[i].x, wp[i].y);
-            pts[i] = (tn_vec2){q.x + half * tw, q.y + half * th};
-        }
-        (void)tn_draw_path_points(&p.cv, &p.view, pts, nw, (tn_rgba){255, 255, 255, 255});
-    }
-    free(pts);
-    float r = 0.35f * (float)p.view.cell * (float)size + 1.5f;
-    float off = half * (float)p.view.cell;
-    tn_vec2 a = tn_draw_cell_center(&p.view, s.x, s.y), b = tn_draw_cell_center(&p.view, g.x, g.y);
-    tn_canvas_circle(&p.cv, a.x + off, a.y + off, r, (tn_rgba){40, 220, 90, 255}, false);
-    tn_canvas_circle(&p.cv, b.x + off, b.y + off, r, (tn_rgba){230, 50, 50, 255}, size == 1);
-    return tn_picture_write(&p, file);
-}
-
 static void print_ascii(const tn_map *map, const tn_cell *cells, int32_t n, const tn_cell *wp,
                         int32_t nw, tn_cell s, tn_cell g)
 {
@@ -397,8 +313,8 @@ int tn_cmd_path(int argc, char **argv)
     }
     int rc = st == TN_OK || st == TN_CLOSEST ? TN_EXIT_OK : TN_EXIT_FAIL;
     if (png) {
-        int pr =
-            write_png(png, (int32_t)scale, map, walk, (int32_t)size, path, n, wp, nw, start, goal);
+        int pr = tn_picture_unit_path(png, (int32_t)scale, map, walk, (int32_t)size, path, n, wp,
+                                      nw, start, goal, "path");
         if (pr != TN_PICTURE_OK) {
             tn_cli_error(cmd, "%s: %s", png, tn_picture_error(pr));
             rc = pr == TN_PICTURE_TOO_BIG ? TN_EXIT_USAGE

@@ -30,6 +30,13 @@ int tn_picture_begin(tn_picture *p, const tn_map *map, int32_t cell, int32_t max
 int tn_picture_write(tn_picture *p, const char *path);
 /* Free without writing (safe on a zeroed or already freed picture). */
 void tn_picture_free(tn_picture *p);
+/* A path picture: the map, the path of a unit of `size` cells (its centre; `cells` are its
+ * top-left cells), smoothed waypoints `wp` (may be 0), a ring on the start and a disc on the
+ * goal. For size > 1 also the cells its footprint sweeps, filled, and the passable cells no
+ * position of the unit covers (`walk` is its size map), shaded dark red. */
+int tn_picture_unit_path(const char *file, int32_t scale, const tn_map *map, const tn_map *walk,
+                         int32_t size, const tn_cell *cells, int32_t n, const tn_cell *wp,
+                         int32_t nw, tn_cell s, tn_cell g, const char *cmd);
 /* The message for a result, for "tilenav CMD: FILE: message". */
 const char *tn_picture_error(int rc);
 
