@@ -206,6 +206,35 @@ TN_API TN_NODISCARD tn_status tn_search_get_path(tn_search *search, tn_cell *out
 TN_API void tn_search_cancel(tn_search *search);
 /// @}
 
+/// @name Batches
+/// Many queries in one call, spread over the caller's threads.
+/// @{
+/// One query of a batch and what became of it.
+typedef struct tn_batch_item {
+    tn_cell start, goal;     ///< in: the query (one goal)
+    tn_status status;        ///< out: what tn_search_path() returned for it
+    tn_search_result result; ///< out: its details
+} tn_batch_item;
+
+/// Run `count` queries with the same options. Query i writes its cells to
+/// `paths + i * path_cap` (a path longer than `path_cap` gives TN_E_BUFFER_TOO_SMALL in its
+/// item, with the length needed) and its status and result to `items[i]`. The queries are
+/// dealt to the `ncontexts` search contexts round-robin (query i to context i % ncontexts) and,
+/// with `parallel_for`, the contexts run at once: it is called once with count `ncontexts`, and
+/// each index of its ranges is one context running its queries in order, so a context is never
+/// used by two threads at once. Without it (NULL) everything runs in the calling thread.
+/// Results are the same whatever the number of contexts or threads: every query's cells, cost
+/// and expansion count equal those of tn_search_path() on a fresh context.
+/// @return TN_OK when the batch ran (each item has its own status, errors included);
+///         TN_E_INVALID_ARG (NULL, ncontexts below 1, count below 0, a NULL context, paths NULL
+///         with path_cap > 0, path_cap * count past the address space).
+TN_API TN_NODISCARD tn_status tn_search_batch(tn_search *const *contexts, int32_t ncontexts,
+                                              const tn_map *map, const tn_query *query,
+                                              tn_batch_item *items, int32_t count, tn_cell *paths,
+                                              int32_t path_cap, tn_parallel_for parallel_for,
+                                              void *parallel_user);
+/// @}
+
 /// @name Dijkstra distance maps
 /// @{
 /// Cost from the nearest source to every cell (or, with `reverse`, from every cell to the

@@ -19,7 +19,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: tilenav bench MAP SCEN [--algo astar|jps|dijkstra|all] [--limit N]\n"
-            "                     [--spread N] [--warmup K] [--goal-bounds] [--size N] [--json]\n\n"
+            "                     [--spread N] [--warmup K] [--goal-bounds] [--size N]\n"
+            "                     [--threads T] [--json]\n\n"
             "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
             "cutting, costs 1 and sqrt 2: the benchmark's rule), checks each path (legal steps,\n"
             "length equal to the scenario's optimum within the rounding of the file) and prints\n"
@@ -43,6 +44,11 @@ static void usage(FILE *f)
             "               Scenarios whose start or goal cannot hold the unit are counted in\n"
             "               unfit=K and not run. The lines read\n"
             "               algo=jps size=N scenarios=N mismatches=M unfit=K median_us=X ...\n"
+            "  --threads T  also run the scenarios as one batch (tn_search_batch) on 1 and on T\n"
+            "               threads (1..16), each with its own search context, and print per\n"
+            "               algorithm a line (wall time, best of 5 runs):\n"
+            "               batch algo=astar threads=T queries=N wall_ms_1=X wall_ms=Y speedup=Z\n"
+            "               identical=yes   (every path equal to the one-at-a-time run's)\n"
             "  --json       one JSON object instead of the text lines\n\n"
             "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
             "3 the map or scenarios cannot be read or parsed, 5 out of memory or past a limit,\n"
@@ -292,11 +298,95 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
     return TN_EXIT_OK;
 }
 
+/* The selected scenarios as one batch, on 1 context and on `threads` contexts over threads:
+ * best-of-5 wall times, and whether every path of both equals the first run's. */
+static int run_batch(const char *cmd, const tn_map *map, const tn_scenarios *sc, const int32_t *sel,
+                     int32_t nsel, tn_algo algo, const tn_jump_table *table,
+                     const tn_goal_bounds *bounds, const sized *z, int32_t threads)
+{
+    size_t cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
+    int32_t cap = (int32_t)(cells < 4096 ? cells : 4096); /* longer paths: counted, not kept */
+    tn_batch_item *items = malloc((size_t)(nsel > 0 ? nsel : 1) * sizeof *items);
+    tn_batch_item *first = malloc((size_t)(nsel > 0 ? nsel : 1) * sizeof *first);
+    tn_cell *paths = malloc((size_t)(nsel > 0 ? nsel : 1) * (size_t)cap * sizeof *paths);
+    tn_cell *firstp = malloc((size_t)(nsel > 0 ? nsel : 1) * (size_t)cap * sizeof *firstp);
+    tn_search *ctx[16] = {0};
+    tn_search_def def = tn_search_def_default();
+    bool ok = items && first && paths && firstp;
+    for (int32_t k = 0; k < threads && ok; k++)
+        ok = tn_search_create(&def, &ctx[k]) == TN_OK;
+    int rc = TN_EXIT_OK;
+    if (!ok) {
+        tn_cli_error(cmd, "out of memory");
+        rc = TN_EXIT_NOMEM;
+        goto done;
+    }
+    int32_t n = 0;
+    for (int32_t k = 0; k < nsel; k++) {
+        if (isnan(z->ref[k]))
+            continue;
+        const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
+        first[n++] = (tn_batch_item){s->start, s->goal, TN_E_STATE, {0}};
+    }
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    q.algo = algo;
+    q.jump_table = table;
+    q.goal_bounds = bounds;
+    q.size = z->size;
+    q.clearance = z->clearance;
+    double best[2] = {INFINITY, INFINITY};
+    bool same = true;
+    for (int rep = 0; rep < 5; rep++)
+        for (int v = 0; v < 2; v++) {
+            int32_t nt = v ? threads : 1;
+            tn_batch_item *it = rep == 0 && v == 0 ? first : items;
+            tn_cell *pp = rep == 0 && v == 0 ? firstp : paths;
+            if (it == items)
+                for (int32_t i = 0; i < n; i++)
+                    items[i] = (tn_batch_item){first[i].start, first[i].goal, TN_E_STATE, {0}};
+            double t0 = tn_cli_now();
+            tn_status st = tn_search_batch(ctx, nt, map, &q, it, n, pp, cap,
+                                           nt > 1 ? tn_cli_thread_for : NULL, &nt);
+            double ms = (tn_cli_now() - t0) * 1e3;
+            if (st != TN_OK) {
+                tn_cli_error(cmd, "batch: %s", tn_status_str(st));
+                rc = TN_EXIT_INTERNAL;
+                goto done;
+            }
+            best[v] = ms < best[v] ? ms : best[v];
+            if (it == first)
+                continue;
+            for (int32_t i = 0; i < n && same; i++) {
+                same = items[i].status == first[i].status &&
+                       items[i].result.length == first[i].result.length &&
+                       items[i].result.cost == first[i].result.cost;
+                if (same && items[i].status == TN_OK)
+                    same = memcmp(paths + (size_t)i * (size_t)cap, firstp + (size_t)i * (size_t)cap,
+                                  (size_t)items[i].result.length * sizeof *paths) == 0;
+            }
+        }
+    printf("batch algo=%s threads=%d queries=%d wall_ms_1=%.3f wall_ms=%.3f speedup=%.2f "
+           "identical=%s\n",
+           tn_algo_name(algo), (int)threads, (int)n, best[0], best[1],
+           best[1] > 0.0 ? best[0] / best[1] : 0.0, same ? "yes" : "no");
+    if (!same)
+        rc = TN_EXIT_FAIL;
+done:
+    for (int32_t k = 0; k < 16; k++)
+        tn_search_destroy(ctx[k]);
+    free(items);
+    free(first);
+    free(paths);
+    free(firstp);
+    return rc;
+}
+
 int tn_cmd_bench(int argc, char **argv)
 {
     const char *cmd = "bench";
     const char *mapf = NULL, *scenf = NULL, *algo_s = "astar";
-    int64_t limit = 0, spread = 0, warmup = 20, size = 0;
+    int64_t limit = 0, spread = 0, warmup = 20, size = 0, threads = 0;
     bool json = false, goal_bounds = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -315,6 +405,9 @@ int tn_cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--spread") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &spread))
                 return tn_cli_usage_error(cmd, "bad --spread '%s'", argv[i]);
+        } else if (strcmp(a, "--threads") == 0 && i + 1 < argc) {
+            if (!tn_cli_parse_int(argv[++i], 1, 16, &threads))
+                return tn_cli_usage_error(cmd, "bad --threads '%s' (1..16)", argv[i]);
         } else if (strcmp(a, "--size") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 1, 8, &size))
                 return tn_cli_usage_error(cmd, "bad --size '%s' (1..8)", argv[i]);
@@ -491,6 +584,11 @@ int tn_cmd_bench(int argc, char **argv)
     for (int a = 0; a < nalgo && rc == TN_EXIT_OK; a++)
         rc = run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, table, bounds,
                       &z, &outs[a]);
+    int brc = TN_EXIT_OK; /* the batches: a difference is a failed check, like a mismatch */
+    for (int a = 0; a < nalgo && rc == TN_EXIT_OK && brc == TN_EXIT_OK && threads > 0; a++)
+        brc = run_batch(cmd, map, sc, sel, nsel, algos[a], table, bounds, &z, (int32_t)threads);
+    if (brc != TN_EXIT_OK && brc != TN_EXIT_FAIL)
+        rc = brc;
     tn_jump_table_destroy(table);
     tn_goal_bounds_destroy(bounds);
     if (rc == TN_EXIT_OK) {
@@ -522,7 +620,7 @@ int tn_cmd_bench(int argc, char **argv)
         }
         for (int a = 0; a < nalgo; a++)
             bad += outs[a].mismatches;
-        rc = bad ? TN_EXIT_FAIL : TN_EXIT_OK;
+        rc = bad || brc == TN_EXIT_FAIL ? TN_EXIT_FAIL : TN_EXIT_OK;
     }
     free(ref);
     free(grid.open);
