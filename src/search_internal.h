@@ -28,6 +28,9 @@
 #include <math.h>
 #include <string.h>
 
+/* Most cells a `closest` query answered through the regions aims at (ties kept). */
+#define TN__REDIRECT_MAX 64
+
 #define TAG_OPEN 0x80000000u
 #define TAG_STACK 0x40000000u /* with TAG_OPEN: on the f-level stack */
 #define TAG_POS 0x0fffffffu
@@ -77,6 +80,11 @@ struct tn_search {
     int32_t start_x, start_y;
     const tn_cell *goals;
     int32_t goal_count;
+    /* `closest` answered through the regions (search.c): the goals above are the cells of the
+     * start's region closest to the real goals, and reaching one means TN_CLOSEST */
+    bool redirected;
+    int32_t redirect_n;
+    tn_cell redirect[TN__REDIRECT_MAX];
     int32_t goal_x, goal_y; /* the only goal (heuristic of single-goal queries) */
     bool multi_h;           /* heuristic is a minimum over the goals */
     bool track;             /* keep the best node for closest/partial results */

@@ -102,9 +102,15 @@ typedef struct tn_query {
     /// whose box does not hold the goal (goal_bounds.h); built from this map revision with
     /// these moves
     const tn_goal_bounds *goal_bounds;
-    /// optional (regions.h, unit size 1, built with a rule at least as permissive as
-    /// `moves.diagonal`, current with the map): when no goal lies in the start's region the
-    /// query returns TN_NO_PATH at once, expanding nothing. Ignored with `closest`.
+    /// optional (regions.h, built on this map with the query's size class, current with the
+    /// map, for a rule at least as permissive as `moves.diagonal`): when no goal lies in the
+    /// start's region the query returns TN_NO_PATH at once, expanding nothing. With `closest`
+    /// (and no `closest_bound`, and regions built for TN_DIAGONAL_ALWAYS exactly when the
+    /// query is), it finds the cells of the start's region closest to the goals by scanning
+    /// rings around them, and searches for the cheapest of those (up to 64 equally close
+    /// ones) instead of emptying the start's region: TN_CLOSEST with the cost the search
+    /// without regions finds. When the rings would pass 16,384 cells (goals far from the
+    /// region) it empties the region as without regions.
     const tn_regions *regions;
     /// the unit's size in cells (a size x size square; 0 or 1: one cell). Above 1 the query
     /// needs `clearance`, built for this map with max_size >= size and size maps, current
