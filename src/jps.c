@@ -36,11 +36,16 @@ bool tn__jps_applicable(const tn__grid *g, const tn_query *q, int32_t goal_count
 void tn__jps_free(tn_search *s)
 {
     tn__passbits_free(&s->jps, &s->alloc);
+    for (int k = 0; k < TN__JPS_SPARES; k++)
+        tn__passbits_free(&s->jps_spare[k], &s->alloc);
 }
 
 size_t tn__jps_bytes(const tn_search *s)
 {
-    return s->jps.cap_words * sizeof(uint64_t);
+    size_t words = s->jps.cap_words;
+    for (int k = 0; k < TN__JPS_SPARES; k++)
+        words += s->jps_spare[k].cap_words;
+    return words * sizeof(uint64_t);
 }
 
 /* Bit x of a bitset whose words are `stride` apart (1, or FLAG_SETS for the flags). */
@@ -50,8 +55,29 @@ static inline bool bit_get(const uint64_t *line, int32_t x, size_t stride)
     return (line[(b >> 6) * stride] >> (b & 63)) & 1u;
 }
 
+/* Make s->jps the cache of the map searched: when it holds another map, swap in the spare
+ * that holds this one, or else the least recently used spare (which is then rebuilt in its
+ * own allocation); the active cache becomes the most recent spare. */
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 {
+    uint64_t fp = tn__grid_fingerprint(s->map, g);
+    const tn__passbits *a = &s->jps;
+    if (a->rows && !(a->fingerprint == fp && a->w == g->w && a->h == g->h)) {
+        int pick = 0;
+        for (int k = 0; k < TN__JPS_SPARES; k++) {
+            const tn__passbits *c = &s->jps_spare[k];
+            if (c->rows && c->fingerprint == fp && c->w == g->w && c->h == g->h) {
+                pick = k;
+                break;
+            }
+            if (s->jps_spare_used[k] < s->jps_spare_used[pick])
+                pick = k;
+        }
+        tn__passbits t = s->jps;
+        s->jps = s->jps_spare[pick];
+        s->jps_spare[pick] = t;
+        s->jps_spare_used[pick] = ++s->jps_clock;
+    }
     return tn__passbits_update(&s->jps, s->map, g, &s->alloc);
 }
 

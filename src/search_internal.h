@@ -30,6 +30,9 @@
 
 /* Most cells a `closest` query answered through the regions aims at (ties kept). */
 #define TN__REDIRECT_MAX 64
+/* JPS caches a context keeps beside the active one, so queries alternating between a few maps
+ * (unit sizes) do not rebuild them every time. */
+#define TN__JPS_SPARES 3
 
 #define TAG_OPEN 0x80000000u
 #define TAG_STACK 0x40000000u /* with TAG_OPEN: on the f-level stack */
@@ -102,7 +105,12 @@ struct tn_search {
     double best_h, best_g;
     int64_t expanded;
 
-    tn_jps_cache jps;
+    tn_jps_cache jps; /* the JPS cache of the map being searched */
+    /* caches of the maps searched before it (other maps, a unit size's map), most recently
+     * used first by stamp, swapped with `jps` when their map comes back (jps.c) */
+    tn_jps_cache jps_spare[TN__JPS_SPARES];
+    uint64_t jps_spare_used[TN__JPS_SPARES];
+    uint64_t jps_clock;
     const tn_goal_bounds *gb; /* JPS and JPS+: the query's goal bounds, or NULL */
 };
 
