@@ -29,16 +29,25 @@ why=$(sh web/build.sh --check) || skip "$why"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM (apt-get install chromium, or set CHROMIUM)"
 export CHROMIUM
-if [ ! -f web/node_modules/playwright-core/package.json ]; then
-    command -v npm >/dev/null 2>&1 || skip "playwright-core is not installed and npm is missing"
-    echo "web: installing playwright-core (npm ci in web/)"
+# web/package.json's dev packages (pinned by package-lock.json): playwright-core, typescript,
+# esbuild, and PathFinding.js + EasyStar.js (the compat entries' references)
+devdeps_ok() {
+    for m in playwright-core typescript esbuild pathfinding easystarjs; do
+        [ -f "web/node_modules/$m/package.json" ] || return 1
+    done
+}
+if ! devdeps_ok; then
+    command -v npm >/dev/null 2>&1 || skip "web/'s dev packages are not installed and npm is missing"
+    echo "web: installing web/'s dev packages (npm ci in web/)"
     (cd web && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
-        skip "playwright-core is not installed and 'npm ci' in web/ failed (offline?)"
+        skip "web/'s dev packages are not installed and 'npm ci' in web/ failed (offline?)"
 fi
 
 sh web/build.sh
 echo "web: node --test web/test/api.test.mjs"
 node --test web/test/api.test.mjs
+echo "web: node --test web/test/compat.test.mjs (against PathFinding.js and EasyStar.js)"
+node --test web/test/compat.test.mjs
 if command -v npm >/dev/null 2>&1; then
     sh web/test/package.sh
 else
