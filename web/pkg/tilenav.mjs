@@ -72,7 +72,9 @@ async function loadBytes(source) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
   const url = source instanceof URL ? source : new URL(source, import.meta.url);
   if (url.protocol === "file:") { // Node.js: fetch() cannot read files
-    const { readFile } = await import("node:fs/promises");
+    // a name in a variable: bundlers for the browser leave this import alone
+    const fsModule = "node:fs/promises";
+    const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
     return readFile(url);
   }
   const res = await fetch(url);
