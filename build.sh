@@ -108,8 +108,8 @@ case "$mode" in
 deps)
     deps $DEV_PACKAGES
     # web/'s dev packages (playwright-core without a browser download, typescript, esbuild,
-    # pathfinding, easystarjs), pinned by web/package-lock.json
-    if [ ! -f web/node_modules/easystarjs/package.json ] || [ ! -f web/node_modules/playwright-core/package.json ]; then
+    # pathfinding, easystarjs, fzstd), pinned by web/package-lock.json
+    if [ ! -f web/node_modules/fzstd/package.json ] || [ ! -f web/node_modules/playwright-core/package.json ]; then
         (cd web && npm ci --no-audit --no-fund)
     fi
     ;;

@@ -47,10 +47,50 @@ export interface Box {
 
 export type HitPoints = "center" | "some" | "every" | "any-cell" | "all-cells";
 
+export interface TiledOptions {
+  /** Where the map is: external tilesets and templates are read relative to it (fetch, or the file system for file: URLs in Node.js). */
+  url?: string | URL;
+  /** Contents (text or parsed) of external tilesets and templates by their path relative to the map. */
+  files?: Record<string, string | object>;
+  /** Reads an external file by its path relative to the map. */
+  load?: (path: string) => Promise<string | object>;
+  /** Which collision conventions block cells (default all three, as the C loader). */
+  collision?: ("properties" | "tile-shapes" | "object-layers")[];
+  /** When a collision shape blocks a cell (default "center"). */
+  cover?: "center" | "any" | "half";
+  /** Comma-separated collision layer markers (default "collision,collisions,collider,colliders,walls,wall,solid,obstacles,blocked"). */
+  collisionLayers?: string;
+  /** Decompresses layer data (default: node:zlib in Node.js, DecompressionStream in browsers; zstd only where node:zlib has it). */
+  decompress?: (bytes: Uint8Array, kind: "zlib" | "gzip" | "zstd") => Uint8Array | Promise<Uint8Array>;
+}
+
+/** A Tiled map's cells as the C loader computes them (TileMap.decodeTiled). */
+export interface DecodedTiled {
+  width: number;
+  height: number;
+  tileWidth: number;
+  tileHeight: number;
+  /** 1 passable, 0 blocked, row-major. */
+  passable: Uint8Array;
+  /** Cost of entering each cell (Infinity where blocked), row-major. */
+  cost: Float32Array;
+  /** Infinite maps: Tiled's cell of the map's cell (0, 0). */
+  origin: { x: number; y: number };
+  report: { cellsBlocked: number; collisionLayers: number; collisionObjects: number };
+}
+
 export class TileMap {
   constructor(o: TileMapOptions);
   static fromArray(cells: ArrayLike<number>, width: number, options?: Omit<TileMapOptions, "width" | "height" | "cells">): TileMap;
   static fromText(rows: string | string[], options?: Omit<TileMapOptions, "width" | "height" | "cells"> & { wall?: string }): TileMap;
+  /** A map from a Tiled JSON map (.tmj/.json, text or parsed), read with the C loader's conventions. */
+  static fromTiled(json: string | object, options?: TiledOptions): Promise<TileMap>;
+  /** The passability and costs fromTiled uses, without making a map. */
+  static decodeTiled(json: string | object, options?: TiledOptions): Promise<DecodedTiled>;
+  /** A TileMap from decodeTiled()'s result. */
+  static fromDecodedTiled(d: DecodedTiled): TileMap;
+  /** Set by fromTiled / fromDecodedTiled. */
+  tiled?: { origin: { x: number; y: number }; report: DecodedTiled["report"] };
   readonly width: number;
   readonly height: number;
   readonly tileWidth: number;

@@ -11,6 +11,8 @@
 // Every object made here holds memory inside the WebAssembly instance: call free() when done
 // (objects are not garbage collected on that side). See README.md for the whole API.
 
+import { decodeTiled, TiledError } from "./tiled.mjs";
+
 let wasm = null; // the instance's exports once init() has run
 let initPromise = null;
 
@@ -244,6 +246,46 @@ export class TileMap {
     const cells = [];
     for (const r of lines) for (let x = 0; x < width; x++) cells.push(walls.includes(r[x] ?? walls[0]) ? 1 : 0);
     return new TileMap({ ...options, width, height: lines.length, cells });
+  }
+
+  /**
+   * A map from a Tiled JSON map (.tmj/.json; text or parsed), read with the C loader's
+   * conventions (tile properties, tile collision shapes, collision object layers, groups,
+   * infinite maps, external tilesets and templates): the same passability and cost in every
+   * cell as tn_map_load(). The cells hold one value per distinct (passable, cost) pair; the
+   * decoded Tiled facts are on `map.tiled` ({origin, report}).
+   * @param {string|object} json
+   * @param {object} [options] see decodeTiled(): url, files, load, collision, cover,
+   *        collisionLayers, decompress
+   * @returns {Promise<TileMap>}
+   */
+  static async fromTiled(json, options = {}) {
+    return TileMap.fromDecodedTiled(await TileMap.decodeTiled(json, options));
+  }
+
+  /** The passability and costs of a Tiled map as the C loader computes them, without making a
+   *  map: {width, height, tileWidth, tileHeight, passable, cost, origin, report}. */
+  static async decodeTiled(json, options = {}) {
+    try {
+      return await decodeTiled(json, options);
+    } catch (e) {
+      if (e instanceof TiledError) throw Object.assign(new TilenavError(e.status, `Tiled map: ${e.message}`), { where: e.where });
+      throw e;
+    }
+  }
+
+  /** A TileMap from decodeTiled()'s result. */
+  static fromDecodedTiled(d) {
+    const n = d.width * d.height, cells = new Uint32Array(n), values = new globalThis.Map(), costs = {};
+    for (let i = 0; i < n; i++) {
+      const c = d.passable[i] ? d.cost[i] : Infinity;
+      let v = values.get(c);
+      if (v === undefined) { v = values.size; values.set(c, v); costs[v] = c; }
+      cells[i] = v;
+    }
+    const map = new TileMap({ width: d.width, height: d.height, tileWidth: d.tileWidth, tileHeight: d.tileHeight, cells, costs });
+    map.tiled = { origin: d.origin, report: d.report };
+    return map;
   }
 
   _terrain(value) {

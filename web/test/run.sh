@@ -30,9 +30,9 @@ CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM (apt-get install chromium, or set CHROMIUM)"
 export CHROMIUM
 # web/package.json's dev packages (pinned by package-lock.json): playwright-core, typescript,
-# esbuild, and PathFinding.js + EasyStar.js (the compat entries' references)
+# esbuild, PathFinding.js + EasyStar.js (the compat entries' references), fzstd (zstd in tests)
 devdeps_ok() {
-    for m in playwright-core typescript esbuild pathfinding easystarjs; do
+    for m in playwright-core typescript esbuild pathfinding easystarjs fzstd; do
         [ -f "web/node_modules/$m/package.json" ] || return 1
     done
 }
@@ -46,6 +46,13 @@ fi
 sh web/build.sh
 echo "web: node --test web/test/api.test.mjs"
 node --test web/test/api.test.mjs
+# TileMap.fromTiled against the C loader: a small dump program over src/ (the native loaders'
+# libraries: cJSON, zlib, zstd, expat, as for the CLI)
+mkdir -p "$OUT"
+${CC_NATIVE:-cc} -std=c11 -O1 -w -DTN_BUILDING -Iinclude -Isrc -o "$OUT/tiled_dump" web/test/tiled_dump.c \
+    src/*.c src/io/*.c -lcjson -lz -lzstd -lexpat -lm
+echo "web: node --test web/test/tiled.test.mjs (every map of ../shared/bench/tiled against the C loader)"
+TILENAV_TILED_DUMP=$(cd "$OUT" && pwd)/tiled_dump node --test web/test/tiled.test.mjs
 echo "web: node --test web/test/compat.test.mjs (against PathFinding.js and EasyStar.js)"
 node --test web/test/compat.test.mjs
 if command -v npm >/dev/null 2>&1; then

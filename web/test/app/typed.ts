@@ -50,3 +50,12 @@ es.calculate();
 console.log(r.found, cells.length, sliced.cost === r.cost, frames > 1, costs.length, distLength, vecLength,
   view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen);
 crowd.free(); field.free(); finder.free(); map.free(); grid.free(); es.free();
+
+// a Tiled map from JSON (here a tiny one written inline)
+const tiled = await TileMap.fromTiled({
+  type: "map", orientation: "orthogonal", width: 2, height: 1, tilewidth: 16, tileheight: 16, infinite: false,
+  tilesets: [{ firstgid: 1, tiles: [{ id: 0, properties: [{ name: "collides", type: "bool", value: true }] }] }],
+  layers: [{ type: "tilelayer", name: "t", width: 2, height: 1, data: [1, 0] }],
+}, { cover: "center" });
+console.log(tiled.passable(0, 0), tiled.passable(1, 0), tiled.tiled?.report.cellsBlocked);
+tiled.free();
