@@ -108,8 +108,9 @@ case "$mode" in
 deps)
     deps $DEV_PACKAGES
     # web/'s dev packages (playwright-core without a browser download, typescript, esbuild,
-    # pathfinding, easystarjs, fzstd), pinned by web/package-lock.json
-    if [ ! -f web/node_modules/fzstd/package.json ] || [ ! -f web/node_modules/playwright-core/package.json ]; then
+    # pathfinding, easystarjs, fzstd, phaser), pinned by web/package-lock.json
+    if [ ! -f web/node_modules/phaser/package.json ] || [ ! -f web/node_modules/fzstd/package.json ] ||
+        [ ! -f web/node_modules/playwright-core/package.json ]; then
         (cd web && npm ci --no-audit --no-fund)
     fi
     ;;

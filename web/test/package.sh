@@ -19,7 +19,7 @@ tarball=$(ls "$tmp"/tilenav-*.tgz)
 version=$(node -p 'require("./pkg/package.json").version')
 [ "$(basename "$tarball")" = "tilenav-$version.tgz" ] || { echo "web: tarball name $(basename "$tarball")"; exit 1; }
 contents=$(tar -tzf "$tarball" | sort | tr '\n' ' ')
-want="package/README.md package/compat/easystar.d.ts package/compat/easystar.mjs package/compat/pathfinding.d.ts package/compat/pathfinding.mjs package/package.json package/tiled.mjs package/tilenav.d.ts package/tilenav.mjs package/tilenav.wasm "
+want="package/README.md package/adapters/phaser.d.ts package/adapters/phaser.mjs package/compat/easystar.d.ts package/compat/easystar.mjs package/compat/pathfinding.d.ts package/compat/pathfinding.mjs package/package.json package/tiled.mjs package/tilenav.d.ts package/tilenav.mjs package/tilenav.wasm "
 [ "$contents" = "$want" ] || { echo "web: package contents wrong: $contents"; exit 1; }
 [ -n "${TILENAV_PACK_KEEP:-}" ] && cp "$tarball" "$TILENAV_PACK_KEEP/"
 
@@ -51,7 +51,7 @@ cp test/app/typed.ts test/app/tsconfig.json "$app/"
 (cd "$app" && node "$WEB/node_modules/typescript/bin/tsc" -p tsconfig.json) ||
     { echo "web: tsc --strict failed on the typed example"; exit 1; }
 out=$(cd "$app" && node out/typed.js)
-[ "$out" = "$(printf 'true 10 true true 2 21 42 1 7 7 true 7\nfalse true 1')" ] || { echo "web: the typed example printed '$out'"; exit 1; }
+[ "$out" = "$(printf 'true 10 true true 2 21 42 1 7 7 true 7\nfalse true 1\nfalse true 40 8')" ] || { echo "web: the typed example printed '$out'"; exit 1; }
 echo "web: tsc --strict on the typed example against the package's .d.ts, then run: ok"
 
 # 4. a browser app bundled by esbuild

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The ctest test "web": build tilenav.wasm, run the JavaScript API's unit tests (node --test),
 # check the npm package folder (pack, install, run its README example), then the browser test
-# (playwright-core driving Debian's chromium).
+# (playwright-core driving Debian's chromium) and the Phaser example's test.
 #
 #   sh web/test/run.sh [OUTDIR]      OUTDIR receives the screenshots (default build/web-test)
 #
@@ -30,9 +30,10 @@ CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM (apt-get install chromium, or set CHROMIUM)"
 export CHROMIUM
 # web/package.json's dev packages (pinned by package-lock.json): playwright-core, typescript,
-# esbuild, PathFinding.js + EasyStar.js (the compat entries' references), fzstd (zstd in tests)
+# esbuild, PathFinding.js + EasyStar.js (the compat entries' references), fzstd (zstd in tests),
+# phaser (the Phaser example, web/examples/phaser)
 devdeps_ok() {
-    for m in playwright-core typescript esbuild pathfinding easystarjs fzstd; do
+    for m in playwright-core typescript esbuild pathfinding easystarjs fzstd phaser; do
         [ -f "web/node_modules/$m/package.json" ] || return 1
     done
 }
@@ -61,3 +62,4 @@ else
     echo "web: npm missing: the package check (web/test/package.sh) is not run"
 fi
 node web/test/browser.mjs "$OUT"
+node web/test/phaser.mjs "$OUT"

@@ -59,3 +59,15 @@ const tiled = await TileMap.fromTiled({
 }, { cover: "center" });
 console.log(tiled.passable(0, 0), tiled.passable(1, 0), tiled.tiled?.report.cellsBlocked);
 tiled.free();
+
+// the Phaser adapter over anything shaped like a Phaser tilemap (here a stand-in object)
+import { PhaserNav, PathFollower } from "tilenav/phaser";
+const tile = (index: number) => ({ index, collides: index === 1 });
+const fakeTilemap = { width: 3, height: 2, tileWidth: 16, tileHeight: 16, layers: [{ name: "ground", data: [[tile(0), tile(1), tile(0)], [tile(0), tile(0), tile(0)]] }] };
+const nav = new PhaserNav(fakeTilemap, { autoSync: false });
+const hero = { x: 8, y: 8 };
+const walker = new PathFollower(hero, nav, { speed: 1000 });
+walker.moveTo({ x: 2, y: 0 });
+for (let i = 0; i < 10; i++) walker.update(16);
+console.log(nav.passable(1, 0), walker.done, hero.x, hero.y);
+nav.destroy();
