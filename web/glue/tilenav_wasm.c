@@ -309,8 +309,8 @@ int32_t tnw_search_batch(tn_search *search, const tn_map *map, const int32_t *pa
         tn_search_result r;
         memset(&r, 0, sizeof r);
         const int32_t *p = pairs + 4 * i;
-        tn_status st = tn_search_path(search, map, (tn_cell){p[0], p[1]}, (tn_cell){p[2], p[3]},
-                                      &q, scratch, cap, &r);
+        tn_status st = tn_search_path(search, map, (tn_cell){p[0], p[1]}, (tn_cell){p[2], p[3]}, &q,
+                                      scratch, cap, &r);
         if (st == TN_OK || st == TN_CLOSEST) {
             costs[i] = r.cost;
             lengths[i] = r.length;
