@@ -1,5 +1,5 @@
 // tilenav/compat/pathfinding against PathFinding.js (npm "pathfinding", pinned in web/package.json):
-// PathFinding.js's own test scenarios (test/PathTestScenarios.js, written out here), then 1,000
+// PathFinding.js's own tests (test/PathTestScenarios.js, Grid.js, Util.js, written out here), then 1,000
 // seeded random grids for every finder and every DiagonalMovement option, comparing path
 // lengths (geometric, Util.pathLength) and checking every tilenav path is legal.
 // Also the EasyStar-style wrapper against EasyStar.js (npm "easystarjs").
@@ -78,6 +78,52 @@ test("Grid, Util and DiagonalMovement behave as PathFinding.js's", () => {
   const gp = new PF.AStarFinder().findPath(0, 0, 7, 0, new PF.Grid(big));
   assert.deepEqual(PF.Util.smoothenPath(new PF.Grid(big), gp), RefPF.Util.smoothenPath(new RefPF.Grid(big), gp));
   g.free();
+});
+
+// PathFinding.js test/Grid.js and test/Util.js (0.4.18), written out with node:test
+test("PathFinding.js's Grid tests", () => {
+  let grid = new PF.Grid(10, 20);
+  assert.equal(grid.width, 10);
+  assert.equal(grid.height, 20);
+  assert.equal(grid.nodes.length, 20);
+  for (const row of grid.nodes) assert.equal(row.length, 10);
+  for (let y = 0; y < 20; y++) for (let x = 0; x < 10; x++) assert.equal(grid.isWalkableAt(x, y), true);
+  grid.free();
+  const matrix = [[1, 0, 0, 1], [0, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 1]];
+  const height = matrix.length, width = matrix[0].length;
+  for (grid of [new PF.Grid(width, height, matrix), new PF.Grid(matrix)]) {
+    assert.equal(grid.width, width);
+    assert.equal(grid.height, height);
+    assert.equal(grid.nodes.length, height);
+    for (const row of grid.nodes) assert.equal(row.length, width);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) assert.equal(grid.isWalkableAt(x, y), !matrix[y][x]);
+    for (const [x, y, inside] of [[0, 0, true], [0, height - 1, true], [width - 1, 0, true], [width - 1, height - 1, true],
+      [-1, -1, false], [0, -1, false], [-1, 0, false], [0, height, false], [width, 0, false], [width, height, false]])
+      assert.equal(grid.isInside(x, y), inside);
+    assert.deepEqual(grid.getNeighbors(grid.nodes[1][0], PF.DiagonalMovement.Never), [grid.nodes[2][0]]);
+    const cmp = (a, b) => a.x * 100 + a.y - b.x * 100 - b.y;
+    assert.deepEqual(grid.getNeighbors(grid.nodes[0][2], PF.DiagonalMovement.IfAtMostOneObstacle).sort(cmp),
+      [grid.nodes[0][1], grid.nodes[1][2], grid.nodes[1][3]].sort(cmp));
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) grid.setWalkableAt(x, y, false);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) assert.equal(grid.isWalkableAt(x, y), false);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) grid.setWalkableAt(x, y, true);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) assert.equal(grid.isWalkableAt(x, y), true);
+    // and the node objects are live: writing walkable edits the map the searches read
+    grid.nodes[2][1].walkable = false;
+    assert.equal(grid.map.passable(1, 2), false);
+    assert.equal(grid.getNodeAt(1, 2).walkable, false);
+    grid.free();
+  }
+});
+
+test("PathFinding.js's Util tests", () => {
+  assert.deepEqual(PF.Util.interpolate(0, 1, 0, 4), [[0, 1], [0, 2], [0, 3], [0, 4]]);
+  assert.deepEqual(PF.Util.expandPath([]), []);
+  assert.deepEqual(PF.Util.expandPath([[0, 1], [0, 4]]), [[0, 1], [0, 2], [0, 3], [0, 4]]);
+  assert.deepEqual(PF.Util.expandPath([[0, 1], [0, 4], [2, 6]]), [[0, 1], [0, 2], [0, 3], [0, 4], [1, 5], [2, 6]]);
+  assert.deepEqual(PF.Util.compressPath([]), []);
+  assert.deepEqual(PF.Util.compressPath([[0, 1], [0, 2], [0, 3], [0, 4]]), [[0, 1], [0, 4]]);
+  assert.deepEqual(PF.Util.compressPath([[0, 1], [0, 2], [0, 3], [0, 4], [1, 5], [2, 6]]), [[0, 1], [0, 4], [2, 6]]);
 });
 
 function legal(path, matrix, diag) {

@@ -19,7 +19,13 @@ export declare const Heuristic: {
   readonly chebyshev: HeuristicFn;
 };
 
-export interface Node { x: number; y: number; walkable: boolean; }
+/** A cell of a Grid: `walkable` reads and writes the grid. */
+export declare class Node {
+  constructor(grid: Grid, x: number, y: number);
+  readonly x: number;
+  readonly y: number;
+  walkable: boolean;
+}
 
 export declare class Grid {
   constructor(matrix: (number | boolean)[][]);
@@ -28,6 +34,8 @@ export declare class Grid {
   readonly height: number;
   /** The tilenav map behind the grid (0 walkable, 1 blocked). */
   readonly map: TileMap;
+  /** nodes[y][x], made on first use. */
+  readonly nodes: Node[][];
   getNodeAt(x: number, y: number): Node;
   isWalkableAt(x: number, y: number): boolean;
   isInside(x: number, y: number): boolean;
@@ -77,6 +85,7 @@ export declare const Util: {
 
 declare const PF: {
   Grid: typeof Grid;
+  Node: typeof Node;
   AStarFinder: typeof AStarFinder;
   BestFirstFinder: typeof BestFirstFinder;
   DijkstraFinder: typeof DijkstraFinder;

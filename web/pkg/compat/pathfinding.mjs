@@ -42,6 +42,19 @@ function heuristicName(fn, dflt) {
   return name;
 }
 
+/** A cell of a Grid: x, y and a live `walkable`. */
+export class Node {
+  constructor(grid, x, y) {
+    Object.defineProperty(this, "grid", { value: grid, enumerable: false });
+    this.x = x;
+    this.y = y;
+  }
+
+  get walkable() { return this.grid.isWalkableAt(this.x, this.y); }
+
+  set walkable(v) { this.grid.setWalkableAt(this.x, this.y, v); }
+}
+
 /** A walkable/blocked grid, PathFinding.js's Grid (cells held in a tilenav TileMap). */
 export class Grid {
   /**
@@ -64,8 +77,24 @@ export class Grid {
     this.map = new TileMap({ width, height, cells, blocked: [1] });
   }
 
-  /** {x, y, walkable} of a cell (a fresh object; tilenav keeps no per-node search state). */
-  getNodeAt(x, y) { return { x, y, walkable: this.isWalkableAt(x, y) }; }
+  /**
+   * PathFinding.js's `nodes[y][x]`: one object per cell, made on first use, whose `walkable`
+   * reads and writes the tilenav map (so `grid.nodes[y][x].walkable = false` works). They hold
+   * no search state (g, f, opened, closed, parent): searches never touch them.
+   */
+  get nodes() {
+    if (!this._nodes) {
+      this._nodes = new Array(this.height);
+      for (let y = 0; y < this.height; y++) {
+        const row = (this._nodes[y] = new Array(this.width));
+        for (let x = 0; x < this.width; x++) row[x] = new Node(this, x, y);
+      }
+    }
+    return this._nodes;
+  }
+
+  /** The node of a cell (undefined outside the grid, as in PathFinding.js). */
+  getNodeAt(x, y) { return this.nodes[y]?.[x]; }
 
   isWalkableAt(x, y) { return this.map.passable(x, y); }
 
@@ -103,7 +132,7 @@ export class Grid {
   }
 
   /** Release the WebAssembly memory of the grid. */
-  free() { this.map.free(); }
+  free() { this.map.free(); this._nodes = null; }
 }
 
 let shared = null; // one search context for every finder (searches allocate nothing)
@@ -247,5 +276,5 @@ export function compressPath(path) {
 
 export const Util = Object.freeze({ pathLength, interpolate, expandPath, smoothenPath, compressPath });
 
-const PF = { Grid, AStarFinder, BestFirstFinder, DijkstraFinder, JumpPointFinder, DiagonalMovement, Heuristic, Util };
+const PF = { Grid, Node, AStarFinder, BestFirstFinder, DijkstraFinder, JumpPointFinder, DiagonalMovement, Heuristic, Util };
 export default PF;
