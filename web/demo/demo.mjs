@@ -238,12 +238,16 @@ function drawField(map, field) {
   }
 }
 
+// Read through Crowd.view(): the agents' state as a Float32Array over the module's memory
+// (x, y, vx, vy, heading, radius, arrived per agent), no object per agent per frame.
 function drawAgents(crowd, color) {
-  for (const a of crowd.agents()) {
-    dot(a.x, a.y, a.radius, color);
+  const { count, stride, data } = crowd.view();
+  for (let i = 0, o = 0; i < count; i++, o += stride) {
+    const x = data[o], y = data[o + 1], heading = data[o + 4], r = data[o + 5];
+    dot(x, y, r, color);
     ctx.strokeStyle = "#000"; ctx.lineWidth = 1.5;
-    ctx.beginPath(); ctx.moveTo(a.x, a.y);
-    ctx.lineTo(a.x + Math.cos(a.heading) * a.radius, a.y + Math.sin(a.heading) * a.radius); ctx.stroke();
+    ctx.beginPath(); ctx.moveTo(x, y);
+    ctx.lineTo(x + Math.cos(heading) * r, y + Math.sin(heading) * r); ctx.stroke();
   }
 }
 
