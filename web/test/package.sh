@@ -6,7 +6,8 @@
 #      still loads from CommonJS there;
 #   3. a strict TypeScript example (tsc --strict, typescript from web/node_modules) type-checked
 #      against the package's .d.ts, compiled and run;
-#   4. a browser app bundled by esbuild (from web/node_modules) run in headless Chromium.
+#   4. a browser app bundled by esbuild (from web/node_modules) run in headless Chromium, which
+#      also fetches a Tiled map with an external tileset and zlib/gzip layers (test/app/make-tiled.mjs).
 # Needs web/pkg/tilenav.wasm (web/build.sh) and web/'s dev packages. Set TILENAV_PACK_KEEP=DIR to
 # copy the tarball to DIR.
 set -eu
@@ -61,5 +62,8 @@ cp test/app/index.html "$app/dist/"
 (cd "$app" && "$WEB/node_modules/.bin/esbuild" browser-app.mjs --bundle --format=esm \
     --platform=browser --target=es2022 --outfile=dist/app.js --log-level=warning)
 cp "$app/node_modules/tilenav/tilenav.wasm" "$app/dist/"
+node test/app/make-tiled.mjs "$app/dist"
 out=$(node test/bundle-browser.mjs "$app/dist") || { echo "web: bundled app in Chromium: $out"; exit 1; }
+echo "$out" | grep -q '"tiled":{"wall":true,"open":true,"cost":4,"path":12}' ||
+    { echo "web: the bundled app read the Tiled map wrong: $out"; exit 1; }
 echo "web: esbuild bundle ($(wc -c <"$app/dist/app.js") bytes) in headless Chromium: $out"
