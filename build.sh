@@ -107,9 +107,10 @@ mode=${1:-help}
 case "$mode" in
 deps)
     deps $DEV_PACKAGES
-    # the browser test's one npm package (playwright-core; no browser download), pinned by
-    # web/package-lock.json
-    if [ ! -f web/node_modules/playwright-core/package.json ]; then
+    # web/'s dev packages (playwright-core without a browser download, typescript, esbuild,
+    # pathfinding, easystarjs, fzstd, phaser), pinned by web/package-lock.json
+    if [ ! -f web/node_modules/phaser/package.json ] || [ ! -f web/node_modules/fzstd/package.json ] ||
+        [ ! -f web/node_modules/playwright-core/package.json ]; then
         (cd web && npm ci --no-audit --no-fund)
     fi
     ;;
