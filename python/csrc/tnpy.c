@@ -9,10 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-tn_status tnpy_map_from_gids(int32_t width, int32_t height, int32_t tile_width,
-                             int32_t tile_height, const uint32_t *gids, const uint32_t *terrain_gids,
-                             const float *costs, const uint8_t *passable, int32_t terrain_count,
-                             tn_map **out)
+tn_status tnpy_map_from_gids(int32_t width, int32_t height, int32_t tile_width, int32_t tile_height,
+                             const uint32_t *gids, const uint32_t *terrain_gids, const float *costs,
+                             const uint8_t *passable, int32_t terrain_count, tn_map **out)
 {
     if (!out)
         return TN_E_INVALID_ARG;

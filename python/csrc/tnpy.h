@@ -7,10 +7,9 @@
 
 /// A map of one tile layer "cost" holding `gids` (W*H, row-major) and the terrain entries
 /// terrain_gids[i] -> (passable[i], costs[i]).
-tn_status tnpy_map_from_gids(int32_t width, int32_t height, int32_t tile_width,
-                             int32_t tile_height, const uint32_t *gids, const uint32_t *terrain_gids,
-                             const float *costs, const uint8_t *passable, int32_t terrain_count,
-                             tn_map **out);
+tn_status tnpy_map_from_gids(int32_t width, int32_t height, int32_t tile_width, int32_t tile_height,
+                             const uint32_t *gids, const uint32_t *terrain_gids, const float *costs,
+                             const uint8_t *passable, int32_t terrain_count, tn_map **out);
 /// Every cell's tn_field_dir() into `out` (W*H). Returns W*H.
 int32_t tnpy_field_dirs(const tn_field *field, int8_t *out);
 /// tn_crowd_step() `steps` times; the first error stops it.
