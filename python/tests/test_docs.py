@@ -12,3 +12,11 @@ def test_roguelike_example_runs(capsys):
     exec(compile(code, "docs/python.md", "exec"), {"__name__": "docs_example"})
     out = capsys.readouterr().out
     assert "fled to" in out and "hunter's route" in out
+
+
+def test_docstring_examples():
+    import doctest
+
+    import tilenav
+
+    assert doctest.testmod(tilenav, raise_on_error=True).attempted > 0

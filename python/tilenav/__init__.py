@@ -8,7 +8,7 @@ this package; the GIL is released while it runs).
     >>> cost = np.ones((5, 7)); cost[1:4, 3] = 0          # 0 = wall
     >>> m = tilenav.Map.from_numpy(cost)
     >>> m.path((0, 2), (6, 2)).tolist()[:3]
-    [[0, 2], [1, 2], [2, 1]]
+    [[0, 2], [1, 3], [2, 4]]
 
 Cells are (x, y) = (column, row); per-cell arrays are (height, width), indexed [y, x].
 See docs/python.md in the repository.

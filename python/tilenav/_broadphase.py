@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ._common import owned
 from ._errors import check
@@ -15,7 +16,7 @@ KINDS = {"grid": lib.TN_BP_GRID, "hash": lib.TN_BP_HASH, "sap": lib.TN_BP_SAP,
 
 
 def broadphase(positions: Any, radii: Any, *, kind: str = "grid", exact: bool = False
-               ) -> np.ndarray:
+               ) -> NDArray[np.int64]:
     """The pairs of circles whose bounding boxes overlap, as an (M, 2) int64 array of row
     indices ``i < j``, sorted; boxes that only touch count.
 

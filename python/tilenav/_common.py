@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Sequence, Tuple, Union
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ._tilenav import ffi, lib
 
 Cell = Tuple[int, int]
-CellLike = Union[Sequence[int], np.ndarray]
+CellLike = Union[Sequence[int], NDArray[np.integer[Any]]]
 
 MOVES_HELP = "moves must be 4 or 8"
 CORNERS = {
@@ -40,7 +41,7 @@ class _Exported:
     """A NumPy array's base: exposes C memory through ``__array_interface__`` and holds the
     owner of that memory, so the memory lives as long as any array viewing it."""
 
-    def __init__(self, owner: Any, address: int, shape: Tuple[int, ...], dtype: np.dtype,
+    def __init__(self, owner: Any, address: int, shape: Tuple[int, ...], dtype: "np.dtype[Any]",
                  readonly: bool) -> None:
         self._owner = owner
         self.__array_interface__ = {
@@ -52,7 +53,7 @@ class _Exported:
 
 
 def view(owner: Any, ptr: Any, shape: Tuple[int, ...], dtype: Any, readonly: bool = True
-         ) -> np.ndarray:
+         ) -> NDArray[Any]:
     """A NumPy array over C memory at ``ptr`` (no copy) that keeps ``owner`` alive."""
     address = int(ffi.cast("uintptr_t", ptr))
     return np.asarray(_Exported(owner, address, shape, np.dtype(dtype), readonly))
@@ -88,7 +89,7 @@ def cell(value: CellLike, name: str) -> Cell:
     return ix, iy
 
 
-def cells_array(values: Union[CellLike, Iterable[CellLike]], name: str) -> np.ndarray:
+def cells_array(values: Union[CellLike, Iterable[CellLike]], name: str) -> NDArray[np.int32]:
     """An (N, 2) C-contiguous int32 array of cells from one (x, y) pair or many."""
     arr = np.asarray(values)
     if arr.dtype.kind not in "iu" and arr.size:
@@ -103,7 +104,7 @@ def cells_array(values: Union[CellLike, Iterable[CellLike]], name: str) -> np.nd
     return np.ascontiguousarray(arr, dtype=np.int32)
 
 
-def grid_array(values: Any, shape: Tuple[int, int], name: str) -> np.ndarray:
+def grid_array(values: Any, shape: Tuple[int, int], name: str) -> NDArray[np.float32]:
     """A per-cell float32 array of the map's (height, width) shape, converted (copied) when
     needed: for arrays tilenav reads only during the call."""
     arr = np.asarray(values)
@@ -116,7 +117,7 @@ def grid_array(values: Any, shape: Tuple[int, int], name: str) -> np.ndarray:
 
 
 def exact_array(arr: Any, shape: Tuple[int, ...], dtype: Any, name: str,
-                writable: bool = False) -> np.ndarray:
+                writable: bool = False) -> NDArray[Any]:
     """Check an array that tilenav uses in place (kept by reference, or written into): it must
     already have the dtype, the shape and a C-contiguous layout, since a converted copy would
     not be the caller's array."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import _common as c
 from ._errors import check
@@ -26,7 +27,7 @@ TARGETS = {
 
 def _target(kind: Optional[str]) -> int:
     try:
-        return TARGETS[kind]
+        return int(TARGETS[kind])
     except (KeyError, TypeError):
         raise ValueError(f"target must be one of None, 'seek', 'arrive', 'flee', 'flow'; "
                          f"got {kind!r}") from None
@@ -180,17 +181,17 @@ class Crowd:
         return self._count
 
     @property
-    def positions(self) -> np.ndarray:
+    def positions(self) -> NDArray[np.float32]:
         """(N, 2) float32 positions in pixels, read-only, refreshed in place by :meth:`step`."""
         return self._pos[: self._fresh()]
 
     @property
-    def velocities(self) -> np.ndarray:
+    def velocities(self) -> NDArray[np.float32]:
         """(N, 2) float32 velocities in pixels per second, read-only, refreshed by :meth:`step`."""
         return self._vel[: self._fresh()]
 
     @property
-    def ids(self) -> np.ndarray:
+    def ids(self) -> NDArray[np.uint32]:
         """(N,) uint32 agent ids, in the row order of :attr:`positions`."""
         return self._ids[: self._fresh()]
 

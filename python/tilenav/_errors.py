@@ -79,7 +79,7 @@ _BY_STATUS: Dict[int, Type[TilenavError]] = {
 
 def status_string(status: int) -> str:
     """The C library's fixed message for a status (``tn_status_str``)."""
-    return ffi.string(lib.tn_status_str(int(status))).decode("utf-8", "replace")
+    return str(ffi.string(lib.tn_status_str(int(status))).decode("utf-8", "replace"))
 
 
 def check(status: int, what: str, detail: str = "") -> int:

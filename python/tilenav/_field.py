@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import _common as c
 from ._errors import check
@@ -30,7 +31,7 @@ class FlowField:
 
     def __init__(self, map: "Map", goal: Any, *, los: bool = True, moves: int = 8,
                  corner: str = "never", step_costs: str = "exact", flow: str = "optimal",
-                 extra: Optional[np.ndarray] = None) -> None:
+                 extra: Optional[NDArray[np.float32]] = None) -> None:
         mh = map._handle()
         goals = c.cells_array(goal, "goal")
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
@@ -42,7 +43,7 @@ class FlowField:
         fdef.moves.costs = costs
         fdef.flow = FLOW_RULES[flow]
         fdef.los = lib.TN_LOS_EXACT if los else lib.TN_LOS_OFF
-        self.extra: Optional[np.ndarray] = None
+        self.extra: Optional[NDArray[np.float32]] = None
         if extra is not None:
             # the field reads the layer again at every update(): it is kept, not copied
             self.extra = c.exact_array(extra, map.shape, np.float32, "extra")
@@ -56,13 +57,13 @@ class FlowField:
         self._h = handle
         self._map_h = mh
         self.map = map
-        self.goals: np.ndarray = goals
+        self.goals: NDArray[np.int32] = goals
         self.goal: Tuple[int, int] = (int(goals[0, 0]), int(goals[0, 1]))
         self.shape: Tuple[int, int] = map.shape
         self.tile_size: Tuple[int, int] = map.tile_size
-        self._dirs: Optional[np.ndarray] = None
-        self._vectors: Optional[np.ndarray] = None
-        self._los: Optional[np.ndarray] = None
+        self._dirs: Optional[NDArray[np.int8]] = None
+        self._vectors: Optional[NDArray[np.float32]] = None
+        self._los: Optional[NDArray[np.uint8]] = None
         self._view: Any = None
 
     # ---- life -------------------------------------------------------------------------------
@@ -89,14 +90,14 @@ class FlowField:
 
     # ---- arrays -----------------------------------------------------------------------------
     @property
-    def distances(self) -> np.ndarray:
+    def distances(self) -> NDArray[np.float32]:
         """Read-only float32 view (no copy) of the cost from each cell to the nearest goal;
         ``inf`` where unreachable or blocked. Follows :meth:`update`."""
         h = self._handle()
         return c.view(h, lib.tn_field_distances(h), self.shape, np.float32)
 
     @property
-    def directions(self) -> np.ndarray:
+    def directions(self) -> NDArray[np.int8]:
         """int8 direction of each cell (0..7 clockwise from +x, -1 none), read-only."""
         if self._dirs is None:
             self._dirs = np.empty(self.shape, dtype=np.int8)
@@ -104,7 +105,7 @@ class FlowField:
         return self._dirs
 
     @property
-    def vectors(self) -> np.ndarray:
+    def vectors(self) -> NDArray[np.float32]:
         """(height, width, 2) float32 unit vectors (x, y; y down): towards the goal centre for
         cells that see it, else the 8-way direction; (0, 0) where there is none. Read-only."""
         self._fill_view()
@@ -112,7 +113,7 @@ class FlowField:
         return self._vectors
 
     @property
-    def los(self) -> np.ndarray:
+    def los(self) -> NDArray[np.bool_]:
         """bool: the cell sees the goal (all False without line of sight). Read-only."""
         self._fill_view()
         assert self._los is not None
@@ -158,7 +159,7 @@ class FlowField:
         return self._view
 
     # ---- queries ----------------------------------------------------------------------------
-    def path(self, start: c.CellLike) -> np.ndarray:
+    def path(self, start: c.CellLike) -> NDArray[np.int32]:
         """Follow the directions from ``start`` to a goal: an (N, 2) int32 array of (x, y)
         cells; empty when ``start`` cannot reach a goal."""
         h = self._handle()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import _common as c
 from ._errors import check
@@ -45,7 +46,7 @@ class PathResult(NamedTuple):
     ``expanded`` the nodes the search took off its open list; ``algo`` the algorithm that ran
     (``"astar"`` when JPS did not apply and fell back); ``found`` False for "no path"."""
 
-    cells: np.ndarray
+    cells: NDArray[np.int32]
     cost: float
     expanded: int
     algo: str
@@ -111,7 +112,10 @@ class Map:
         h, w = arr.shape
         if h < 1 or w < 1:
             raise ValueError(f"cost must have at least one cell, got shape {arr.shape}")
-        tw, th = (tile_size, tile_size) if np.isscalar(tile_size) else tile_size
+        if isinstance(tile_size, (int, np.integer)):
+            tw = th = int(tile_size)
+        else:
+            tw, th = (int(v) for v in tile_size)
         if arr.dtype.kind == "b":
             values = arr.astype(np.float32)
         else:
@@ -130,11 +134,13 @@ class Map:
         if np.isinf(uniq[-1]):
             gids[blocked] = 1
             uniq = uniq[:-1]
-        tgids = np.concatenate(([1], np.arange(2, 2 + len(uniq)))).astype(np.uint32)
-        tcost = np.concatenate(([1.0], uniq)).astype(np.float32)
-        tpass = np.concatenate(([0], np.ones(len(uniq)))).astype(np.uint8)
+        tgids = np.arange(1, 2 + len(uniq), dtype=np.uint32)
+        tcost = np.ones(1 + len(uniq), dtype=np.float32)
+        tcost[1:] = uniq
+        tpass = np.ones(1 + len(uniq), dtype=np.uint8)
+        tpass[0] = 0
         out = ffi.new("tn_map **")
-        check(lib.tnpy_map_from_gids(w, h, int(tw), int(th), ffi.from_buffer("uint32_t[]", gids),
+        check(lib.tnpy_map_from_gids(w, h, tw, th, ffi.from_buffer("uint32_t[]", gids),
                                      ffi.from_buffer("uint32_t[]", tgids),
                                      ffi.from_buffer("float[]", tcost),
                                      ffi.from_buffer("uint8_t[]", tpass), len(tgids), out),
@@ -224,13 +230,13 @@ class Map:
         return (lib.tn_map_tile_width(h), lib.tn_map_tile_height(h))
 
     @property
-    def passable(self) -> np.ndarray:
+    def passable(self) -> NDArray[np.bool_]:
         """Read-only (height, width) bool view of the map's passability (no copy)."""
         h = self._handle()
         return c.view(h, lib.tn_map_passable_data(h), self.shape, np.bool_)
 
     @property
-    def costs(self) -> np.ndarray:
+    def costs(self) -> NDArray[np.float32]:
         """Read-only (height, width) float32 view of the cost of entering each cell (no copy;
         ``inf`` where blocked)."""
         h = self._handle()
@@ -314,7 +320,7 @@ class Map:
 
     def path(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps", moves: int = 8,
              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
-             step_costs: str = "exact", extra: Any = None) -> np.ndarray:
+             step_costs: str = "exact", extra: Any = None) -> NDArray[np.int32]:
         """The cheapest path from ``start`` to ``goal`` as an (N, 2) int32 array of (x, y)
         cells, start and goal included; empty (shape (0, 2)) when the goal cannot be reached.
 
@@ -358,7 +364,7 @@ class Map:
     # ---- distance maps and fields -----------------------------------------------------------
     def distances(self, goals: Any, *, moves: int = 8, corner: str = "never",
                   step_costs: str = "exact", reverse: bool = True, extra: Any = None,
-                  out: Optional[np.ndarray] = None) -> np.ndarray:
+                  out: Optional[NDArray[np.float64]] = None) -> NDArray[np.float64]:
         """A Dijkstra map: for every cell, the cost of the cheapest path between it and the
         nearest of ``goals`` (one (x, y) cell or an (N, 2) array), as a (height, width)
         float64 array; ``inf`` where unreachable or blocked.
@@ -394,7 +400,7 @@ class Map:
 
     def flow_field(self, goal: Any, *, los: bool = True, moves: int = 8, corner: str = "never",
                    step_costs: str = "exact", flow: str = "optimal",
-                   extra: Optional[np.ndarray] = None) -> "FlowField":
+                   extra: Optional[NDArray[np.float32]] = None) -> "FlowField":
         """A flow field towards ``goal`` (one (x, y) cell, or an (N, 2) array of goals without
         line of sight): distances, one of 8 directions per cell, continuous vectors, and with
         ``los`` the cells that see the goal in a straight line. See :class:`FlowField`."""
@@ -426,7 +432,7 @@ def _result(ctx: _Context, st: int) -> PathResult:
 def _diag_text(diag: Any) -> str:
     buf = ffi.new("char[]", 1024)
     lib.tn_diag_format(diag, buf, 1024)
-    return ffi.string(buf).decode("utf-8", "replace")
+    return str(ffi.string(buf).decode("utf-8", "replace"))
 
 
 class Scenarios:
@@ -443,14 +449,14 @@ class Scenarios:
         self._h = c.owned(out[0], lib.tn_scenarios_destroy)
         n = lib.tn_scenarios_count(self._h)
         ints = np.zeros((n, 8), dtype=np.int32)
-        self.optimal = np.zeros(n, dtype=np.float64)
+        self.optimal: NDArray[np.float64] = np.zeros(n, dtype=np.float64)
         lib.tnpy_scenarios_gather(self._h, ffi.from_buffer("int32_t[]", ints),
                                   ffi.from_buffer("double[]", self.optimal))
-        self.bucket = ints[:, 0].copy()
-        self.map_size = ints[:, 1:3].copy()
-        self.start = ints[:, 3:5].copy()
-        self.goal = ints[:, 5:7].copy()
-        self.decimals = ints[:, 7].copy()
+        self.bucket: NDArray[np.int32] = ints[:, 0].copy()
+        self.map_size: NDArray[np.int32] = ints[:, 1:3].copy()
+        self.start: NDArray[np.int32] = ints[:, 3:5].copy()
+        self.goal: NDArray[np.int32] = ints[:, 5:7].copy()
+        self.decimals: NDArray[np.int32] = ints[:, 7].copy()
 
     def __len__(self) -> int:
         return len(self.optimal)
