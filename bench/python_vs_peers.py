@@ -132,6 +132,18 @@ def main():
     us, _ = timed(lambda q: m.distances(q[1], corner="always", out=out), xy)
     row("tilenav Map.distances(goal, corner='always')", "corner cut", us, [])
 
+    # threads: the GIL is released inside the C search, so two threads share the queries
+    from concurrent.futures import ThreadPoolExecutor
+
+    threads = {}
+    for n_threads in (1, 2):
+        with ThreadPoolExecutor(n_threads) as pool:
+            t0 = time.perf_counter()
+            list(pool.map(lambda q: m.path(q[0], q[1], algo="astar"), xy * 3))
+            threads[n_threads] = time.perf_counter() - t0
+    print(f"  A* over the selection 3 times: 1 thread {threads[1] * 1e3:.0f} ms, 2 threads "
+          f"{threads[2] * 1e3:.0f} ms ({threads[1] / threads[2]:.2f}x)", flush=True)
+
     c_rows = {}
     if args.cli and os.access(args.cli, os.X_OK):
         out_json = subprocess.run([args.cli, "bench", args.map, args.map + ".scen", "--algo", "all",
@@ -241,6 +253,7 @@ def main():
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
           f"{platform.python_version()}, numpy {np.__version__}, load {os.getloadavg()[0]:.2f}")
     print(f"call overhead per query (Map.path(s, s), median): {overhead:.1f} µs")
+    print(f"A* from 2 threads: {threads[1] / threads[2]:.2f}x the throughput of 1 thread")
     for algo, r in c_rows.items():
         py = next(x for x in rows if x["library"] == f"tilenav Map.path(algo={algo!r})")
         print(f"Python minus C, {algo}: {py['median_us'] - r['median_us']:.1f} µs per query "

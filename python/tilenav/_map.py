@@ -59,14 +59,15 @@ class _Context:
 
     __slots__ = ("search", "cells", "cap", "res")
 
-    def __init__(self, cells: int) -> None:
+    def __init__(self, cells: int, longest: int) -> None:
         sdef = ffi.new("tn_search_def *", lib.tn_search_def_default())
         sdef.max_cells = cells
         out = ffi.new("tn_search **")
         check(lib.tn_search_create(sdef, out), "tn_search_create")
-        self.search = c.owned(out[0], lib.tn_search_destroy, cells * 24)
-        self.cells = ffi.new("tn_cell[]", cells)
-        self.cap = cells
+        self.search = c.owned(out[0], lib.tn_search_destroy, cells * 16)
+        # a path visits each passable cell at most once
+        self.cap = max(1, longest)
+        self.cells = ffi.new("tn_cell[]", self.cap)
         self.res = ffi.new("tn_search_result *")
 
 
@@ -259,7 +260,8 @@ class Map:
         try:
             return self._pool.pop()
         except IndexError:
-            return _Context(self.width * self.height)
+            return _Context(self.width * self.height,
+                            lib.tn_map_passable_count(self._handle()))
 
     def _query(self, algo: str, moves: int, corner: str, heuristic: str, weight: float,
                step_costs: str) -> Any:
