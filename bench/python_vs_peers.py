@@ -135,14 +135,16 @@ def main():
     # threads: the GIL is released inside the C search, so two threads share the queries
     from concurrent.futures import ThreadPoolExecutor
 
-    threads = {}
+    threads, busy = {}, {}
     for n_threads in (1, 2):
         with ThreadPoolExecutor(n_threads) as pool:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             list(pool.map(lambda q: m.path(q[0], q[1], algo="astar"), xy * 3))
             threads[n_threads] = time.perf_counter() - t0
+            busy[n_threads] = (time.process_time() - c0) / threads[n_threads]
     print(f"  A* over the selection 3 times: 1 thread {threads[1] * 1e3:.0f} ms, 2 threads "
-          f"{threads[2] * 1e3:.0f} ms ({threads[1] / threads[2]:.2f}x)", flush=True)
+          f"{threads[2] * 1e3:.0f} ms ({threads[1] / threads[2]:.2f}x); CPUs busy "
+          f"{busy[1]:.2f} and {busy[2]:.2f}", flush=True)
 
     c_rows = {}
     if args.cli and os.access(args.cli, os.X_OK):
@@ -253,7 +255,8 @@ def main():
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
           f"{platform.python_version()}, numpy {np.__version__}, load {os.getloadavg()[0]:.2f}")
     print(f"call overhead per query (Map.path(s, s), median): {overhead:.1f} µs")
-    print(f"A* from 2 threads: {threads[1] / threads[2]:.2f}x the throughput of 1 thread")
+    print(f"A* from 2 threads: {threads[1] / threads[2]:.2f}x the throughput of 1 thread "
+          f"(process CPU time / wall time: {busy[1]:.2f} with 1 thread, {busy[2]:.2f} with 2)")
     for algo, r in c_rows.items():
         py = next(x for x in rows if x["library"] == f"tilenav Map.path(algo={algo!r})")
         print(f"Python minus C, {algo}: {py['median_us'] - r['median_us']:.1f} µs per query "
