@@ -77,7 +77,8 @@ class BuildExt(build_ext):
         ext.extra_objects = objects + list(ext.extra_objects or [])
         ext.include_dirs = [INCLUDE] + list(ext.include_dirs or [])
         ext.define_macros = list(ext.define_macros or []) + [("TN_STATIC", None)]
-        ext.extra_compile_args = list(ext.extra_compile_args or []) + ["-ffp-contract=off"]
+        ext.extra_compile_args = list(ext.extra_compile_args or []) + [
+            "-ffp-contract=off", "-fvisibility=hidden"]  # only PyInit__tilenav is exported
         ext.extra_link_args = list(ext.extra_link_args or []) + pkg_config("--libs") + ["-lm"]
         super().build_extension(ext)
 
