@@ -222,6 +222,10 @@ tn_status tnpy_bp_circles(tn_bp_kind kind, const double *xy, const double *radii
                           tn_bp **out);
 int32_t tnpy_scenarios_gather(const tn_scenarios *scen, int32_t *ints, double *optimal);
 bool tnpy_scenario_matches(const tn_scenarios *scen, int32_t index, double length);
+tn_status tnpy_search_batch(tn_search *search, const tn_map *map, const tn_query *query,
+                            const tn_cell *starts, const tn_cell *goals, int32_t count,
+                            tn_cell *paths, int32_t path_cap, int32_t *status, int32_t *length,
+                            double *cost, int64_t *expanded);
 """
 
 ffibuilder = FFI()

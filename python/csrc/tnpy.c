@@ -167,3 +167,30 @@ bool tnpy_scenario_matches(const tn_scenarios *scen, int32_t index, double lengt
     const tn_scenario *s = tn_scenarios_at(scen, index);
     return s && tn_scenario_matches(s, length);
 }
+
+tn_status tnpy_search_batch(tn_search *search, const tn_map *map, const tn_query *query,
+                            const tn_cell *starts, const tn_cell *goals, int32_t count,
+                            tn_cell *paths, int32_t path_cap, int32_t *status, int32_t *length,
+                            double *cost, int64_t *expanded)
+{
+    if (count < 0 || (count > 0 && (!starts || !goals || !status || !length || !cost || !expanded)))
+        return TN_E_INVALID_ARG;
+    tn_batch_item *items = calloc(count > 0 ? (size_t)count : 1u, sizeof *items);
+    if (!items)
+        return TN_E_NOMEM;
+    for (int32_t i = 0; i < count; i++) {
+        items[i].start = starts[i];
+        items[i].goal = goals[i];
+    }
+    tn_search *const contexts[1] = {search};
+    tn_status st =
+        tn_search_batch(contexts, 1, map, query, items, count, paths, path_cap, NULL, NULL);
+    for (int32_t i = 0; st >= 0 && i < count; i++) {
+        status[i] = (int32_t)items[i].status;
+        length[i] = items[i].result.length;
+        cost[i] = items[i].result.cost;
+        expanded[i] = items[i].result.expanded;
+    }
+    free(items);
+    return st;
+}

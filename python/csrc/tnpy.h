@@ -26,5 +26,12 @@ tn_status tnpy_bp_circles(tn_bp_kind kind, const double *xy, const double *radii
 int32_t tnpy_scenarios_gather(const tn_scenarios *scen, int32_t *ints, double *optimal);
 /// tn_scenario_matches() of scenario `index`.
 bool tnpy_scenario_matches(const tn_scenarios *scen, int32_t index, double length);
+/// tn_search_batch() on one context, without threads: query i from starts[i] to goals[i],
+/// its cells at paths + i * path_cap, its status, length (or the length needed), cost and
+/// expansions in the four arrays.
+tn_status tnpy_search_batch(tn_search *search, const tn_map *map, const tn_query *query,
+                            const tn_cell *starts, const tn_cell *goals, int32_t count,
+                            tn_cell *paths, int32_t path_cap, int32_t *status, int32_t *length,
+                            double *cost, int64_t *expanded);
 
 #endif

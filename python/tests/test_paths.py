@@ -172,3 +172,44 @@ def test_closed_map_raises_and_views_stay_valid():
     with pytest.raises(ValueError, match="closed"):
         m.path((0, 0), (1, 0))
     assert passable.sum() == ROOM.sum()  # the view kept the C map alive
+
+
+@pytest.mark.parametrize("algo", ["jps", "astar", "dijkstra"])
+def test_batch_equals_single_queries(algo):
+    m = tilenav.Map.load(data("data", "maps", "maze64.map"))
+    free = np.argwhere(m.passable)[:, ::-1]
+    rng = np.random.default_rng(11)
+    starts = free[rng.integers(0, len(free), 300)]
+    goals = free[rng.integers(0, len(free), 300)]
+    batch = m.paths(starts, goals, algo=algo)
+    assert len(batch.cells) == 300 and batch.cost.dtype == np.float64
+    for i in range(300):
+        r = m.path_result(starts[i], goals[i], algo=algo)
+        assert batch.cells[i].tolist() == r.cells.tolist()
+        assert (batch.cost[i], batch.expanded[i], batch.found[i]) == (r.cost, r.expanded, r.found)
+    # a serpentine longer than the batch's buffer (4 * (width + height)): found on its own
+    snake = np.ones((21, 21))
+    snake[1::2, :] = 0
+    snake[1::4, -1] = 1
+    snake[3::4, 0] = 1
+    sm = tilenav.Map.from_numpy(snake)
+    one = sm.path_result((0, 0), (0, 20), algo=algo)
+    assert len(one.cells) > 4 * (21 + 21)
+    long = sm.paths([(0, 0), (0, 0)], [(0, 20), (3, 0)], algo=algo)
+    assert long.cells[0].tolist() == one.cells.tolist() and long.cost[0] == one.cost
+    assert long.expanded[0] == one.expanded and long.cells[1].tolist() == [[0, 0], [1, 0],
+                                                                             [2, 0], [3, 0]]
+
+
+def test_batch_broadcasts_one_goal_and_names_the_bad_query():
+    m = room()
+    b = m.paths([(0, 0), (0, 4), (2, 2)], (6, 2))
+    assert [c[-1].tolist() for c in b.cells] == [[6, 2]] * 3
+    with pytest.raises(tilenav.BlockedError, match="query 1"):
+        m.paths([(0, 0), (3, 2)], (6, 2))
+    with pytest.raises(ValueError, match="same length"):
+        m.paths([(0, 0), (1, 1)], [(6, 2)] * 3)
+    cost = np.ones((3, 3))
+    cost[:, 1] = 0
+    none = tilenav.Map.from_numpy(cost).paths([(0, 0)], [(2, 2)])
+    assert not none.found[0] and none.cells[0].shape == (0, 2) and none.cost[0] == 0

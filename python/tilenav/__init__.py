@@ -30,7 +30,7 @@ from ._errors import (
     status_string,
 )
 from ._field import FlowField
-from ._map import Map, PathResult, Scenarios
+from ._map import Map, PathBatch, PathResult, Scenarios
 from ._tilenav import ffi as _ffi
 from ._tilenav import lib as _lib
 
@@ -45,6 +45,7 @@ __all__ = [
     "Map",
     "OutOfMapError",
     "ParseError",
+    "PathBatch",
     "PathResult",
     "Scenarios",
     "StaleIdError",

@@ -53,6 +53,21 @@ class PathResult(NamedTuple):
     found: bool
 
 
+class PathBatch(NamedTuple):
+    """The results of :meth:`Map.paths`: ``cells`` a list of (N_i, 2) int32 arrays (empty
+    where there is no path), ``cost`` (float64), ``expanded`` (int64) and ``found`` (bool)
+    arrays with one entry per query."""
+
+    cells: List[NDArray[np.int32]]
+    cost: NDArray[np.float64]
+    expanded: NDArray[np.int64]
+    found: NDArray[np.bool_]
+
+
+# memory for one chunk of a batch's path buffers (queries * cells per path * 8 bytes)
+_BATCH_BYTES = 4 << 20
+
+
 class _Context:
     """One search context with its path buffer; a map keeps a pool of them, one per thread
     that is querying at the moment."""
@@ -338,6 +353,66 @@ class Map:
         return self.path_result(start, goal, algo=algo, moves=moves, corner=corner,
                                 heuristic=heuristic, weight=weight, step_costs=step_costs,
                                 extra=extra).cells
+
+    def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
+              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
+              step_costs: str = "exact") -> PathBatch:
+        """Many paths in one call (``tn_search_batch``): query i goes from ``starts[i]`` to
+        ``goals[i]`` ((N, 2) arrays of (x, y); one cell is used for every query). The C code
+        runs the whole batch with the GIL released, so the per-query call overhead of
+        :meth:`path` is paid once per batch. Options as :meth:`path`; results equal
+        :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path` does,
+        naming the query."""
+        h = self._handle()
+        q = self._query(algo, moves, corner, heuristic, weight, step_costs)
+        s = c.cells_array(starts, "starts")
+        g = c.cells_array(goals, "goals")
+        n = max(len(s), len(g))
+        if len(s) != len(g) and 1 not in (len(s), len(g)):
+            raise ValueError(f"starts and goals must have the same length (or one cell), got "
+                             f"{len(s)} and {len(g)}")
+        s = np.ascontiguousarray(np.broadcast_to(s, (n, 2)))
+        g = np.ascontiguousarray(np.broadcast_to(g, (n, 2)))
+        status = np.zeros(n, dtype=np.int32)
+        length = np.zeros(n, dtype=np.int32)
+        cost = np.zeros(n, dtype=np.float64)
+        expanded = np.zeros(n, dtype=np.int64)
+        # a buffer for the usual paths; a longer one is found again on its own below
+        cap = min(lib.tn_map_passable_count(h), 4 * (self.width + self.height)) or 1
+        chunk = max(1, min(n, _BATCH_BYTES // (cap * 8)))
+        buf = np.empty((chunk, cap, 2), dtype=np.int32)
+        cells: List[NDArray[np.int32]] = []
+        ctx = self._acquire()
+        try:
+            for lo in range(0, n, chunk):
+                hi = min(n, lo + chunk)
+                check(lib.tnpy_search_batch(
+                    ctx.search, h, q, ffi.from_buffer("tn_cell[]", s[lo:hi]),
+                    ffi.from_buffer("tn_cell[]", g[lo:hi]), hi - lo,
+                    ffi.from_buffer("tn_cell[]", buf), cap,
+                    ffi.from_buffer("int32_t[]", status[lo:]),
+                    ffi.from_buffer("int32_t[]", length[lo:]),
+                    ffi.from_buffer("double[]", cost[lo:]),
+                    ffi.from_buffer("int64_t[]", expanded[lo:])), "paths")
+                for i in range(lo, hi):
+                    st = int(status[i])
+                    if st == lib.TN_E_BUFFER_TOO_SMALL:
+                        r = self.path_result(s[i], g[i], algo=algo, moves=moves, corner=corner,
+                                             heuristic=heuristic, weight=weight,
+                                             step_costs=step_costs)
+                        status[i], cost[i], expanded[i] = lib.TN_OK, r.cost, r.expanded
+                        cells.append(r.cells)
+                        continue
+                    check(st, "paths", f"query {i}: from {tuple(s[i])} to {tuple(g[i])}")
+                    if st == lib.TN_NO_PATH:
+                        cells.append(_NO_CELLS)
+                    else:
+                        cells.append(buf[i - lo, : length[i]].copy())
+        finally:
+            self._pool.append(ctx)
+        found = status == lib.TN_OK
+        cost[~found] = 0.0
+        return PathBatch(cells, cost, expanded, found)
 
     def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
                      moves: int = 8, corner: str = "never", extra: Any = None
