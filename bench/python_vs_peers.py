@@ -120,6 +120,17 @@ def main():
     for algo in ("jps", "astar", "dijkstra"):
         us, res = timed(lambda q: m.path_result(q[0], q[1], algo=algo), xy)
         row(f"tilenav Map.path(algo={algo!r})", "no corner cut", us, [r.cost for r in res], sel)
+    starts = np.array([q[0] for q in xy], dtype=np.int32)
+    goals = np.array([q[1] for q in xy], dtype=np.int32)
+    for algo in ("jps", "astar"):
+        t0 = time.perf_counter()
+        batch = m.paths(starts, goals, algo=algo)
+        per = (time.perf_counter() - t0) * 1e6 / len(xy)
+        rows.append({"library": f"tilenav Map.paths(algo={algo!r}) (one batch)",
+                     "rule": "no corner cut", "queries": len(xy), "median_us": per,
+                     "mean_us": per, "note": "the batch's time / queries",
+                     "mismatches": sum(not sc.matches(i, L) for i, L in zip(sel, batch.cost))})
+        print(f"  {'tilenav Map.paths, ' + algo:44s} {per:12.1f} µs per query", flush=True)
     us, _ = timed(lambda q: m.path(q[0], q[0]), xy)
     overhead = statistics.median(us)
     row("tilenav Map.path(s, s) (call overhead)", "", us, [])
