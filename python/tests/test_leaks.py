@@ -49,6 +49,7 @@ def make_objects():
     def search():
         m._pool.clear()  # the next query creates a search context; this one is dropped
         m.path((0, 0), (7, 5))
+        m.paths([(0, 0), (1, 1)], (7, 5))
 
     def field():
         with m.flow_field((7, 5)) as f2:
