@@ -12,7 +12,7 @@
 #   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and without SSE2
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
-#   ./build.sh python    the Python package: venv in build/python, pip install, wheel, pytest
+#   ./build.sh python    the Python package: venv, pip install, wheel, mypy, pytest, memcheck
 #   ./build.sh deps      only install the missing Debian packages (and web/'s npm package)
 #
 # Build trees go to build/<mode>. Set JOBS to limit parallel jobs (default: all cores).
@@ -26,7 +26,8 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # the checking modes (strict, tsan, fuzz, format) add DEV_PACKAGES
 PACKAGES="build-essential cmake pkg-config python3 libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libexpat1-dev libpng-dev libgif-dev libstb-dev"
 # the Python package (python/): Debian's interpreter, headers, venv, build backend, cffi and
-# NumPy, pytest; and the peers of its benchmark (bench/python_vs_peers.py)
+# NumPy, pytest, mypy and valgrind for its checks; and the peers of its benchmark
+# (bench/python_vs_peers.py)
 PY_PACKAGES="python3-dev python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-numpy python3-pytest mypy valgrind"
 PY_PACKAGES="$PY_PACKAGES python3-skimage python3-scipy python3-networkx"
 DEV_PACKAGES="clang clang-format libclang-rt-14-dev valgrind"
