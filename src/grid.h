@@ -61,6 +61,11 @@ typedef struct tn__passbits {
     uint64_t *rows;   /* (h + 2) * row_words */
     uint64_t *flags;  /* (h + 2) * 4 * row_words */
     uint64_t *cols;   /* (w + 2) * col_words */
+    /* maps whose costs are not uniform (NULL otherwise): the cost-boundary cells
+     * (tn__cost_boundary) laid out as rows and cols; the jump-ahead flags then count them as
+     * jump points too */
+    uint64_t *brows;  /* (h + 2) * row_words */
+    uint64_t *bcols;  /* (w + 2) * col_words */
     size_t cap_words; /* words allocated (one allocation, at rows) */
 } tn__passbits;
 
@@ -115,6 +120,24 @@ TN_INLINE uint32_t tn__jps_forced(const uint8_t *pass, int32_t w, int32_t h, int
         f |= col && !tn__pass_at(pass, w, h, x + sd, y + 1) ? TN_FORCED_BIT(3, side) : 0u;
     }
     return f;
+}
+
+/* Weighted JPS (jps.c, jpsplus.c): a cost-boundary cell is a passable cell with a passable
+ * 8-neighbour of another cost. Every jump stops at one and it is expanded in every direction
+ * (but back); cells that are not on a boundary have the cost of all their passable neighbours,
+ * so JPS's pruning rules hold there unchanged (the argument is in docs/search.md). */
+TN_INLINE bool tn__cost_boundary(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
+                                 int32_t x, int32_t y)
+{
+    const size_t i = (size_t)y * (size_t)w + (size_t)x;
+    if (!pass[i])
+        return false;
+    const float c = cost[i];
+    for (int32_t ny = y - 1; ny <= y + 1; ny++)
+        for (int32_t nx = x - 1; nx <= x + 1; nx++)
+            if (tn__pass_at(pass, w, h, nx, ny) && cost[(size_t)ny * (size_t)w + (size_t)nx] != c)
+                return true;
+    return false;
 }
 
 /* The two moves a forced side adds after straight move a: the straight step to that side and

@@ -79,6 +79,7 @@ struct tn_search {
     bool multi_h;           /* heuristic is a minimum over the goals */
     bool track;             /* keep the best node for closest/partial results */
     bool uniform;           /* every passable cell costs 1 */
+    float min_cost;         /* the map's least cost (tn_map_min_cost) */
     double straight, diagonal;
     double hmul;  /* weight * min cost */
     double hstr;  /* heuristic per straight unit (hmul included) */
