@@ -18,7 +18,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: tilenav bench MAP SCEN [--algo astar|jps|dijkstra|all] [--limit N]\n"
-            "                     [--spread N] [--warmup K] [--goal-bounds] [--json]\n\n"
+            "                     [--spread N] [--warmup K] [--goal-bounds] [--terrain mud[:SEED]]\n"
+            "                     [--json]\n\n"
             "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
             "cutting, costs 1 and sqrt 2: the benchmark's rule), checks each path (legal steps,\n"
             "length equal to the scenario's optimum within the rounding of the file) and prints\n"
@@ -27,13 +28,20 @@ static void usage(FILE *f)
             "Times are microseconds per query around tn_search_path(), after K untimed\n"
             "warm-up queries (default 20).\n\n"
             "  --algo A     astar (default), jps, dijkstra, all (the three), or jps+ (JPS over\n"
-            "               a precomputed jump table; its build time is printed on stderr)\n"
+            "               a precomputed jump table; its build time is printed on stderr), or\n"
+            "               a comma-separated list of those names (astar,jps,jps+)\n"
             "  --limit N    only the first N scenarios\n"
             "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
             "  --warmup K   untimed queries before timing (default 20)\n"
             "  --goal-bounds  JPS and JPS+ prune by goal bounds built first (an offline step:\n"
             "               its time is printed on stderr, about 17 s for den520d); the lines\n"
             "               end with goal_bounds=1\n"
+            "  --terrain mud[:SEED]  lay seeded mud over the map first (cost 3 on the ground's\n"
+            "               cost 1, walls unchanged): W*H/1000 discs (rounded) of radius 3..12\n"
+            "               at uniform centres, drawn from splitmix64(SEED), SEED 1 by default.\n"
+            "               The scenarios' optima then no longer hold: each path is checked\n"
+            "               against the cost of a Dijkstra query run first (untimed), within a\n"
+            "               relative 1e-9; the lines end with terrain=mud:SEED\n"
             "  --json       one JSON object instead of the text lines\n\n"
             "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
             "3 the map or scenarios cannot be read or parsed, 5 out of memory or past a limit,\n"
@@ -81,6 +89,54 @@ static bool path_legal(const tn_map *map, const tn_cell *p, int32_t n, tn_cell s
     return true;
 }
 
+/* ---- --terrain mud: seeded blobs of cost 3 on the map's ground ------------------------- */
+
+#define MUD_GID 1000000u /* a gid no loader uses (Moving AI letters are below 128) */
+#define MUD_COST 3.0f
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) (n > 0), by the high bits. */
+static int32_t below(uint64_t *s, int32_t n)
+{
+    return (int32_t)((splitmix64(s) >> 32) * (uint64_t)n >> 32);
+}
+
+/* Round(W*H / 1000) discs (at least 1) of integer radius 3..12 centred on uniform cells,
+ * drawn in that order (centre x, centre y, radius) from splitmix64(seed); every cell inside one
+ * (dx^2 + dy^2 <= r^2) gets the mud gid on a new terrain layer "mud" (cost 3: a wall stays a
+ * wall, ground of cost 1 becomes 3). */
+static tn_status lay_mud(tn_map *map, uint64_t seed)
+{
+    int32_t w = tn_map_width(map), h = tn_map_height(map), layer = -1;
+    tn_status st = tn_map_add_layer(map, "mud", TN_LAYER_TILES, &layer);
+    if (st == TN_OK)
+        st = tn_map_set_terrain(map, MUD_GID, (tn_terrain){true, MUD_COST});
+    if (st != TN_OK)
+        return st;
+    uint32_t *g = calloc((size_t)w * (size_t)h, sizeof *g);
+    if (!g)
+        return TN_E_NOMEM;
+    int64_t count = ((int64_t)w * h + 500) / 1000;
+    for (int64_t b = 0; b < (count > 0 ? count : 1); b++) {
+        int32_t cx = below(&seed, w), cy = below(&seed, h), r = 3 + below(&seed, 10);
+        for (int32_t y = cy - r; y <= cy + r; y++)
+            for (int32_t x = cx - r; x <= cx + r; x++)
+                if (x >= 0 && y >= 0 && x < w && y < h &&
+                    (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
+                    g[(size_t)y * (size_t)w + (size_t)x] = MUD_GID;
+    }
+    st = tn_map_set_layer_data(map, layer, g, w * h);
+    free(g);
+    return st;
+}
+
 typedef struct bench_out {
     tn_algo algo;
     int32_t n, mismatches;
@@ -105,9 +161,12 @@ static void progress(const char *name, int32_t done, int32_t total, int *last)
     fflush(stderr);
 }
 
+/* `ref`: with --terrain, the reference cost of each selected scenario (else NULL: the
+ * scenario's optimum). */
 static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn_scenarios *sc,
                     const int32_t *sel, int32_t nsel, int32_t warmup, tn_algo algo, bool tty,
-                    const tn_jump_table *table, const tn_goal_bounds *bounds, bench_out *out)
+                    const tn_jump_table *table, const tn_goal_bounds *bounds, const double *ref,
+                    bench_out *out)
 {
     size_t cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
     tn_cell *path = malloc(cells * sizeof *path);
@@ -140,7 +199,8 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
         total += us[k];
         expanded += (double)res.expanded;
         bool ok = st == TN_OK && path_legal(map, path, res.length, s->start, s->goal) &&
-                  tn_scenario_matches(s, res.cost);
+                  (ref ? fabs(res.cost - ref[k]) <= 1e-9 * (1.0 + ref[k])
+                       : tn_scenario_matches(s, res.cost));
         if (!ok) {
             if (mism < 5)
                 tn_cli_error(cmd,
@@ -148,7 +208,7 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
                              "expected %.6f",
                              tn_algo_name(algo), (int)sel[k], (int)s->start.x, (int)s->start.y,
                              (int)s->goal.x, (int)s->goal.y, tn_status_str(st), res.cost,
-                             s->optimal);
+                             ref ? ref[k] : s->optimal);
             mism++;
         }
         if (tty)
@@ -173,7 +233,8 @@ int tn_cmd_bench(int argc, char **argv)
     const char *cmd = "bench";
     const char *mapf = NULL, *scenf = NULL, *algo_s = "astar";
     int64_t limit = 0, spread = 0, warmup = 20;
-    bool json = false, goal_bounds = false;
+    bool json = false, goal_bounds = false, mud = false;
+    uint64_t mud_seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (tn_cli_is_help(a)) {
@@ -183,6 +244,14 @@ int tn_cmd_bench(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--goal-bounds") == 0) {
             goal_bounds = true;
+        } else if (strcmp(a, "--terrain") == 0 && i + 1 < argc) {
+            const char *t = argv[++i];
+            int64_t seed = 1;
+            if (strncmp(t, "mud", 3) != 0 || (t[3] != 0 && t[3] != ':') ||
+                (t[3] == ':' && !tn_cli_parse_int(t + 4, 0, INT32_MAX, &seed)))
+                return tn_cli_usage_error(cmd, "bad --terrain '%s' (mud or mud:SEED)", t);
+            mud = true;
+            mud_seed = (uint64_t)seed;
         } else if (strcmp(a, "--algo") == 0 && i + 1 < argc) {
             algo_s = argv[++i];
         } else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
@@ -207,18 +276,32 @@ int tn_cmd_bench(int argc, char **argv)
     if (!mapf || !scenf)
         return tn_cli_usage_error(cmd, "missing %s (usage: tilenav bench MAP SCEN)",
                                   !mapf ? "MAP" : "SCEN");
-    tn_algo algos[3];
+    tn_algo algos[8];
     int nalgo = 0;
+    bool want_table = false;
     if (strcmp(algo_s, "all") == 0) {
         algos[0] = TN_ALGO_ASTAR;
         algos[1] = TN_ALGO_JPS;
         algos[2] = TN_ALGO_DIJKSTRA;
         nalgo = 3;
-    } else if (tn_algo_from_name(algo_s, &algos[0])) {
-        nalgo = 1;
     } else {
-        return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, dijkstra, jps, jps+, all)",
-                                  algo_s);
+        for (const char *p = algo_s;;) { /* one name or a comma-separated list */
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            char name[16];
+            if (len >= sizeof name || nalgo == 8)
+                return tn_cli_usage_error(cmd, "bad --algo '%s'", algo_s);
+            memcpy(name, p, len);
+            name[len] = 0;
+            if (!tn_algo_from_name(name, &algos[nalgo]))
+                return tn_cli_usage_error(
+                    cmd, "unknown --algo '%s' (astar, dijkstra, jps, jps+, all)", name);
+            want_table |= algos[nalgo] == TN_ALGO_JPS_PLUS;
+            nalgo++;
+            if (!e)
+                break;
+            p = e + 1;
+        }
     }
 
     tn_diag diag;
@@ -229,6 +312,11 @@ int tn_cmd_bench(int argc, char **argv)
         char msg[1024];
         tn_diag_format(&diag, msg, sizeof msg);
         tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+        return tn_cli_exit_for(st);
+    }
+    if (mud && (st = lay_mud(map, mud_seed)) != TN_OK) {
+        tn_cli_error(cmd, "--terrain: %s", tn_status_str(st));
+        tn_map_destroy(map);
         return tn_cli_exit_for(st);
     }
     tn_scenarios *sc = NULL;
@@ -282,10 +370,10 @@ int tn_cmd_bench(int argc, char **argv)
         }
     }
     bool tty = isatty(2) != 0;
-    bench_out outs[3];
+    bench_out outs[8];
     int rc = TN_EXIT_OK;
     tn_jump_table *table = NULL;
-    if (nalgo == 1 && algos[0] == TN_ALGO_JPS_PLUS) {
+    if (want_table) {
         double t0 = tn_cli_now();
         tn_jump_table_def jd = tn_jump_table_def_default();
         jd.map = map;
@@ -315,9 +403,34 @@ int tn_cmd_bench(int argc, char **argv)
                     tn_goal_bounds_memory_bytes(bounds));
         }
     }
+    double *ref = NULL;
+    if (mud && rc == TN_EXIT_OK) { /* the reference costs: Dijkstra, untimed */
+        ref = malloc((size_t)(nsel > 0 ? nsel : 1) * sizeof *ref);
+        size_t cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
+        tn_cell *path = malloc(cells * sizeof *path);
+        if (!ref || !path) {
+            tn_cli_error(cmd, "out of memory");
+            rc = TN_EXIT_NOMEM;
+        }
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.algo = TN_ALGO_DIJKSTRA;
+        for (int32_t k = 0; k < nsel && rc == TN_EXIT_OK; k++) {
+            const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
+            tn_search_result res;
+            tn_status rs =
+                tn_search_path(ctx, map, s->start, s->goal, &q, path, (int32_t)cells, &res);
+            ref[k] = rs == TN_OK ? res.cost : -1.0;
+        }
+        free(path);
+    }
     for (int a = 0; a < nalgo && rc == TN_EXIT_OK; a++)
         rc = run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, table, bounds,
-                      &outs[a]);
+                      ref, &outs[a]);
+    free(ref);
+    char terrain[48] = "";
+    if (mud)
+        snprintf(terrain, sizeof terrain, "mud:%llu", (unsigned long long)mud_seed);
     tn_jump_table_destroy(table);
     tn_goal_bounds_destroy(bounds);
     if (rc == TN_EXIT_OK) {
@@ -327,19 +440,20 @@ int tn_cmd_bench(int argc, char **argv)
             for (int a = 0; a < nalgo; a++)
                 printf("%s{\"algo\": \"%s\", \"scenarios\": %d, \"mismatches\": %d, "
                        "\"median_us\": %.3f, \"mean_us\": %.3f, \"p99_us\": %.3f, "
-                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f%s}",
+                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f%s%s%s%s}",
                        a ? ", " : "", tn_algo_name(outs[a].algo), (int)outs[a].n,
                        (int)outs[a].mismatches, outs[a].median, outs[a].mean, outs[a].p99,
                        outs[a].total_ms, outs[a].expanded_mean,
-                       goal_bounds ? ", \"goal_bounds\": true" : "");
+                       goal_bounds ? ", \"goal_bounds\": true" : "",
+                       mud ? ", \"terrain\": \"" : "", terrain, mud ? "\"" : "");
             printf("]}\n");
         } else {
             for (int a = 0; a < nalgo; a++)
                 printf("algo=%s scenarios=%d mismatches=%d median_us=%.3f mean_us=%.3f "
-                       "p99_us=%.3f total_ms=%.3f%s\n",
+                       "p99_us=%.3f total_ms=%.3f%s%s%s\n",
                        tn_algo_name(outs[a].algo), (int)outs[a].n, (int)outs[a].mismatches,
                        outs[a].median, outs[a].mean, outs[a].p99, outs[a].total_ms,
-                       goal_bounds ? " goal_bounds=1" : "");
+                       goal_bounds ? " goal_bounds=1" : "", mud ? " terrain=" : "", terrain);
         }
         for (int a = 0; a < nalgo; a++)
             bad += outs[a].mismatches;
