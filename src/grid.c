@@ -267,7 +267,8 @@ static void pack_bitsets(tn__passbits *c, const uint8_t *pass, int32_t w, int32_
     }
 }
 
-/* The cost-boundary cells (tn__cost_boundary) into brows and bcols (zeroed before). */
+/* The cost-boundary cells (tn__cost_boundary) into brows and bcols, and their moves into
+ * bmoves (all zeroed before). */
 static void pack_boundaries(tn__passbits *c, const tn__grid *g)
 {
     const int32_t w = g->w, h = g->h;
@@ -277,6 +278,9 @@ static void pack_boundaries(tn__passbits *c, const tn__grid *g)
                 uint32_t bx = (uint32_t)(x + PAD), by = (uint32_t)(y + PAD);
                 c->brows[c->row_words * (size_t)(y + 1) + (bx >> 6)] |= 1ull << (bx & 63);
                 c->bcols[c->col_words * (size_t)(x + 1) + (by >> 6)] |= 1ull << (by & 63);
+                uint8_t *m = c->bmoves + 8 * ((size_t)y * (size_t)w + (size_t)x);
+                for (uint32_t dir = 0; dir < 8; dir++)
+                    m[dir] = (uint8_t)tn__boundary_move_set(g->pass, g->cost, w, h, x, y, dir);
             }
 }
 
@@ -293,7 +297,8 @@ tn_status tn__passbits_update(tn__passbits *c, const tn_map *map, const tn__grid
     size_t nrows = rw * ((size_t)h + 2);
     size_t ncols = cw * ((size_t)w + 2);
     const bool weighted = !g->uniform;
-    size_t need = (1 + FLAG_SETS) * nrows + ncols + 1 + (weighted ? nrows + ncols : 0);
+    size_t cells = (size_t)w * (size_t)h; /* bmoves: 8 bytes per cell, one word */
+    size_t need = (1 + FLAG_SETS) * nrows + ncols + 1 + (weighted ? nrows + ncols + cells : 0);
     if (need > c->cap_words) {
         tn__passbits_free(c, alloc);
         c->rows = tn__alloc(alloc, need * sizeof(uint64_t));
@@ -307,6 +312,7 @@ tn_status tn__passbits_update(tn__passbits *c, const tn_map *map, const tn__grid
     c->cols = c->flags + FLAG_SETS * nrows;
     c->brows = weighted ? c->cols + ncols : NULL;
     c->bcols = weighted ? c->brows + nrows : NULL;
+    c->bmoves = weighted ? (uint8_t *)(c->bcols + ncols) : NULL;
     memset(c->rows, 0, need * sizeof(uint64_t));
     pack_bitsets(c, g->pass, w, h);
     if (weighted)

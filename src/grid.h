@@ -12,6 +12,7 @@
 #include "map_internal.h"
 #include "tilenav/moves.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,8 +65,11 @@ typedef struct tn__passbits {
     /* maps whose costs are not uniform (NULL otherwise): the cost-boundary cells
      * (tn__cost_boundary) laid out as rows and cols; the jump-ahead flags then count them as
      * jump points too */
-    uint64_t *brows;  /* (h + 2) * row_words */
-    uint64_t *bcols;  /* (w + 2) * col_words */
+    uint64_t *brows; /* (h + 2) * row_words */
+    uint64_t *bcols; /* (w + 2) * col_words */
+    /* weighted maps: 8 bytes per cell; byte 8 * i + dir of cost-boundary cell i holds
+     * tn__boundary_move_set() for arrival move dir (0 elsewhere) */
+    uint8_t *bmoves;
     size_t cap_words; /* words allocated (one allocation, at rows) */
 } tn__passbits;
 
@@ -138,6 +142,71 @@ TN_INLINE bool tn__cost_boundary(const uint8_t *pass, const float *cost, int32_t
             if (tn__pass_at(pass, w, h, nx, ny) && cost[(size_t)ny * (size_t)w + (size_t)nx] != c)
                 return true;
     return false;
+}
+
+/* The cost of the step from (ax, ay) to the adjacent cell (bx, by) under 8 neighbours without
+ * corner cutting, step costs `st` and `dg` times the cost of the cell entered; +INFINITY when
+ * the step is not legal. */
+TN_INLINE double tn__step_cost(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
+                               double st, double dg, int32_t ax, int32_t ay, int32_t bx, int32_t by)
+{
+    if (!tn__pass_at(pass, w, h, bx, by))
+        return (double)INFINITY;
+    bool diag = ax != bx && ay != by;
+    if (diag && (!tn__pass_at(pass, w, h, bx, ay) || !tn__pass_at(pass, w, h, ax, by)))
+        return (double)INFINITY;
+    return (diag ? dg : st) * (double)cost[(size_t)by * (size_t)w + (size_t)bx];
+}
+
+/* The moves (bit k = move k of tn__dir_dx/dy) weighted JPS expands at cost-boundary cell
+ * (x, y) reached by move `dir` from p = (x, y) - dir: every move k but those whose step is
+ * strictly dominated, that is, whose neighbour n is reached from p without (x, y), in one step
+ * or two, for less than step(p, (x, y)) + step((x, y), n) (by a relative 1e-9, so that rounding
+ * never prunes a tie). No shortest path takes a dominated step (replacing it would make the
+ * path cheaper), whichever optimal arrival at (x, y) the search expanded, so the pruning keeps
+ * every shortest path; the way back is always dominated. */
+TN_INLINE uint32_t tn__boundary_moves(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
+                                      double st, double dg, int32_t x, int32_t y, uint32_t dir)
+{
+    const int32_t px = x - tn__dir_dx[dir], py = y - tn__dir_dy[dir];
+    const double in = tn__step_cost(pass, cost, w, h, st, dg, px, py, x, y);
+    uint32_t moves = 0;
+    for (uint32_t k = 0; k < 8; k++) {
+        const int32_t nx = x + tn__dir_dx[k], ny = y + tn__dir_dy[k];
+        const double out = tn__step_cost(pass, cost, w, h, st, dg, x, y, nx, ny);
+        if (out == (double)INFINITY)
+            continue; /* the jump would stop at once */
+        const double via = in + out;
+        const int32_t ex = nx - px, ey = ny - py;
+        if (ex == 0 && ey == 0)
+            continue; /* back to p */
+        double alt = (double)INFINITY;
+        if (ex >= -1 && ex <= 1 && ey >= -1 && ey <= 1)
+            alt = tn__step_cost(pass, cost, w, h, st, dg, px, py, nx, ny);
+        for (uint32_t m = 0; m < 8 && !(alt < via); m++) {
+            const int32_t mx = px + tn__dir_dx[m], my = py + tn__dir_dy[m];
+            const int32_t fx = nx - mx, fy = ny - my;
+            if ((mx == x && my == y) || (fx == 0 && fy == 0) || fx < -1 || fx > 1 || fy < -1 ||
+                fy > 1)
+                continue;
+            double a = tn__step_cost(pass, cost, w, h, st, dg, px, py, mx, my);
+            if (a < via)
+                a += tn__step_cost(pass, cost, w, h, st, dg, mx, my, nx, ny);
+            alt = a < alt ? a : alt;
+        }
+        if (!(alt < via - 1e-9 * via))
+            moves |= 1u << k;
+    }
+    return moves;
+}
+
+/* The moves of tn__boundary_moves() under either step-cost set (1 and sqrt 2, 10 and 14): what
+ * the caches store, valid for every query (a move pruned under one set only is kept). */
+TN_INLINE uint32_t tn__boundary_move_set(const uint8_t *pass, const float *cost, int32_t w,
+                                         int32_t h, int32_t x, int32_t y, uint32_t dir)
+{
+    return tn__boundary_moves(pass, cost, w, h, 1.0, TN_SQRT2, x, y, dir) |
+           tn__boundary_moves(pass, cost, w, h, 10.0, 14.0, x, y, dir);
 }
 
 /* The two moves a forced side adds after straight move a: the straight step to that side and

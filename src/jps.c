@@ -134,6 +134,7 @@ typedef struct jctx {
     const uint64_t *rows, *flags, *cols;
     const uint64_t *brows, *bcols; /* weighted maps: the cost boundaries (grid.h) */
     const float *cost;             /* weighted maps: the cells' costs */
+    const uint8_t *bmoves;         /* weighted maps: the boundaries' moves (grid.h) */
     size_t rw, cw;                 /* words per line of rows, of cols */
     int32_t gx, gy;
 } jctx;
@@ -326,8 +327,9 @@ static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jct
 
 static jctx jctx_of(const tn_search *s)
 {
-    jctx j = {s->jps.rows, s->jps.flags,     s->jps.cols,      s->jps.brows, s->jps.bcols,
-              s->cost,     s->jps.row_words, s->jps.col_words, s->goal_x,    s->goal_y};
+    jctx j = {s->jps.rows,      s->jps.flags, s->jps.cols,   s->jps.brows,
+              s->jps.bcols,     s->cost,      s->jps.bmoves, s->jps.row_words,
+              s->jps.col_words, s->goal_x,    s->goal_y};
     return j;
 }
 
@@ -354,14 +356,14 @@ bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir)
     return flag(flags_of(&j, y), x, sets[dir]);
 }
 
-/* Every move in the searches' order but `skip` (a move number, or 8 for none). */
+/* The moves of `mask` (bit k = move k) in the searches' order. */
 static inline __attribute__((always_inline)) void expand_all(tn_search *s, const jctx *j,
                                                              const int16_t *bx, int32_t x,
-                                                             int32_t y, double g, uint32_t skip,
+                                                             int32_t y, double g, uint32_t mask,
                                                              const bool wt)
 {
     for (uint32_t k = 0; k < 8; k++) {
-        if (k == skip)
+        if (!(mask & 1u << k))
             continue;
         int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
         if (k < 2)
@@ -379,9 +381,9 @@ void tn__jps_expand_start(tn_search *s)
     int32_t x = s->start_x, y = s->start_y;
     const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
     if (j.brows)
-        expand_all(s, &j, bx, x, y, 0.0, 8, true);
+        expand_all(s, &j, bx, x, y, 0.0, 0xffu, true);
     else
-        expand_all(s, &j, bx, x, y, 0.0, 8, false);
+        expand_all(s, &j, bx, x, y, 0.0, 0xffu, false);
 }
 
 static inline __attribute__((always_inline)) void
@@ -390,8 +392,9 @@ expand(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, uint32_t dir
     int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
     const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
     if (wt && row_free(j->brows + j->rw * (size_t)(y + 1), x)) {
-        /* a cost boundary: every move but the way back (reversing a step never pays) */
-        expand_all(s, j, bx, x, y, g, dir < 4 ? dir ^ 1u : 11u - dir, true);
+        /* a cost boundary: every move that is not strictly dominated (grid.h) */
+        expand_all(s, j, bx, x, y, g, j->bmoves[8 * ((size_t)y * (size_t)s->w + (size_t)x) + dir],
+                   true);
         return;
     }
     if (dy == 0) {
