@@ -62,14 +62,19 @@ typedef struct tn__passbits {
     uint64_t *rows;   /* (h + 2) * row_words */
     uint64_t *flags;  /* (h + 2) * 4 * row_words */
     uint64_t *cols;   /* (w + 2) * col_words */
-    /* maps whose costs are not uniform (NULL otherwise): the cost-boundary cells
-     * (tn__cost_boundary) laid out as rows and cols; the jump-ahead flags then count them as
-     * jump points too */
-    uint64_t *brows; /* (h + 2) * row_words */
-    uint64_t *bcols; /* (w + 2) * col_words */
-    /* weighted maps: 8 bytes per cell; byte 8 * i + dir of cost-boundary cell i holds
-     * tn__boundary_move_set() for arrival move dir (0 elsewhere) */
+    /* maps whose costs are not uniform (all NULL otherwise): the cost-boundary cells
+     * (tn__cost_boundary) laid out as rows, (h + 2) * row_words */
+    uint64_t *brows;
+    /* weighted maps: 8 bytes per cell, byte 8 * i + d = the moves of cost-boundary cell i
+     * after arrival move d (tn__boundary_info, 0 elsewhere) */
     uint8_t *bmoves;
+    /* weighted maps: which boundary cells stop a straight jump in each direction (bit set =
+     * stops; tn__boundary_info), as rows (E, W, S, N) and as cols (S, N); the jump-ahead
+     * flags count them as jump points too. bstop: per cell the stop bits of all 8 moves (the
+     * diagonal jumps read them) */
+    uint64_t *zrows[4];
+    uint64_t *zcols[2];
+    uint8_t *bstop;
     size_t cap_words; /* words allocated (one allocation, at rows) */
 } tn__passbits;
 
@@ -158,13 +163,16 @@ TN_INLINE double tn__step_cost(const uint8_t *pass, const float *cost, int32_t w
     return (diag ? dg : st) * (double)cost[(size_t)by * (size_t)w + (size_t)bx];
 }
 
-/* The moves (bit k = move k of tn__dir_dx/dy) weighted JPS expands at cost-boundary cell
- * (x, y) reached by move `dir` from p = (x, y) - dir: every move k but those whose step is
- * strictly dominated, that is, whose neighbour n is reached from p without (x, y), in one step
- * or two, for less than step(p, (x, y)) + step((x, y), n) (by a relative 1e-9, so that rounding
- * never prunes a tie). No shortest path takes a dominated step (replacing it would make the
- * path cheaper), whichever optimal arrival at (x, y) the search expanded, so the pruning keeps
- * every shortest path; the way back is always dominated. */
+/* Weighted JPS's pruning rule, at cost-boundary cell v = (x, y) reached by move `dir` from
+ * p = v - dir: the moves k (bit k, moves numbered as tn__dir_dx/dy) whose step to n = v + k is
+ * not dominated. A step is dominated when p reaches n without v, in one legal step or two, for
+ * less than step(p, v) + step(v, n), or for as much by a diagonal step then a straight one while
+ * the way through v is a straight step then a diagonal one (JPS's "diagonal first" tie-break).
+ * Comparisons allow a relative 1e-12 for rounding. Among the shortest paths, one with the
+ * fewest straight-before-diagonal pairs takes no dominated step: replacing a strictly dominated
+ * step would make it cheaper, a tied one would remove one such pair. On a cell whose
+ * neighbours all cost the same this is exactly JPS's rule (natural and forced neighbours), so
+ * the rule is the same everywhere (docs/search.md). */
 TN_INLINE uint32_t tn__boundary_moves(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
                                       double st, double dg, int32_t x, int32_t y, uint32_t dir)
 {
@@ -174,39 +182,56 @@ TN_INLINE uint32_t tn__boundary_moves(const uint8_t *pass, const float *cost, in
     for (uint32_t k = 0; k < 8; k++) {
         const int32_t nx = x + tn__dir_dx[k], ny = y + tn__dir_dy[k];
         const double out = tn__step_cost(pass, cost, w, h, st, dg, x, y, nx, ny);
-        if (out == (double)INFINITY)
-            continue; /* the jump would stop at once */
-        const double via = in + out;
         const int32_t ex = nx - px, ey = ny - py;
-        if (ex == 0 && ey == 0)
-            continue; /* back to p */
-        double alt = (double)INFINITY;
-        if (ex >= -1 && ex <= 1 && ey >= -1 && ey <= 1)
-            alt = tn__step_cost(pass, cost, w, h, st, dg, px, py, nx, ny);
-        for (uint32_t m = 0; m < 8 && !(alt < via); m++) {
+        if (out == (double)INFINITY || (ex == 0 && ey == 0))
+            continue; /* not a step, or back to p */
+        const double via = in + out, eps = 1e-12 * via;
+        const bool sd = dir < 4 && k >= 4; /* through v: straight, then diagonal */
+        bool dominated = ex >= -1 && ex <= 1 && ey >= -1 && ey <= 1 &&
+                         tn__step_cost(pass, cost, w, h, st, dg, px, py, nx, ny) < via - eps;
+        for (uint32_t m = 0; m < 8 && !dominated; m++) {
             const int32_t mx = px + tn__dir_dx[m], my = py + tn__dir_dy[m];
             const int32_t fx = nx - mx, fy = ny - my;
             if ((mx == x && my == y) || (fx == 0 && fy == 0) || fx < -1 || fx > 1 || fy < -1 ||
                 fy > 1)
                 continue;
-            double a = tn__step_cost(pass, cost, w, h, st, dg, px, py, mx, my);
-            if (a < via)
-                a += tn__step_cost(pass, cost, w, h, st, dg, mx, my, nx, ny);
-            alt = a < alt ? a : alt;
+            const double a = tn__step_cost(pass, cost, w, h, st, dg, px, py, mx, my) +
+                             tn__step_cost(pass, cost, w, h, st, dg, mx, my, nx, ny);
+            dominated =
+                a < via - eps || (sd && m >= 4 && (fx == 0 || fy == 0) && fabs(a - via) <= eps);
         }
-        if (!(alt < via - 1e-9 * via))
+        if (!dominated)
             moves |= 1u << k;
     }
     return moves;
 }
 
-/* The moves of tn__boundary_moves() under either step-cost set (1 and sqrt 2, 10 and 14): what
- * the caches store, valid for every query (a move pruned under one set only is kept). */
-TN_INLINE uint32_t tn__boundary_move_set(const uint8_t *pass, const float *cost, int32_t w,
-                                         int32_t h, int32_t x, int32_t y, uint32_t dir)
+/* What the caches keep of cost-boundary cell (x, y), for every arrival move d: moves[d], the
+ * moves of tn__boundary_moves() under either step-cost set (1 and sqrt 2, 10 and 14; a move
+ * pruned under one only is kept, so one cache serves every query), and bit d of the result:
+ * does the cell stop a jump arriving by d. It does when it has moves a jump through it would
+ * not cover (after a straight d: any but d; after a diagonal d: any but d and its two straight
+ * parts, which the diagonal jump's straight scans cover), or when the next cell along d costs
+ * otherwise (so that every cell a jump enters costs the same). */
+TN_INLINE uint32_t tn__boundary_info(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
+                                     int32_t x, int32_t y, uint8_t moves[8])
 {
-    return tn__boundary_moves(pass, cost, w, h, 1.0, TN_SQRT2, x, y, dir) |
-           tn__boundary_moves(pass, cost, w, h, 10.0, 14.0, x, y, dir);
+    const float c = cost[(size_t)y * (size_t)w + (size_t)x];
+    uint32_t stop = 0;
+    for (uint32_t d = 0; d < 8; d++) {
+        uint32_t m = tn__boundary_moves(pass, cost, w, h, 1.0, TN_SQRT2, x, y, d) |
+                     tn__boundary_moves(pass, cost, w, h, 10.0, 14.0, x, y, d);
+        moves[d] = (uint8_t)m;
+        const int32_t dx = tn__dir_dx[d], dy = tn__dir_dy[d];
+        uint32_t covered = 1u << d;
+        if (d >= 4)
+            covered |= 1u << (dx > 0 ? 0 : 1) | 1u << (dy > 0 ? 2 : 3);
+        bool change = tn__pass_at(pass, w, h, x + dx, y + dy) &&
+                      cost[(size_t)(y + dy) * (size_t)w + (size_t)(x + dx)] != c;
+        if ((d < 4 ? m != covered : (m & ~covered) != 0) || change)
+            stop |= 1u << d;
+    }
+    return stop;
 }
 
 /* The two moves a forced side adds after straight move a: the straight step to that side and

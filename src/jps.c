@@ -132,11 +132,15 @@ scan_bwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64
 
 typedef struct jctx {
     const uint64_t *rows, *flags, *cols;
-    const uint64_t *brows, *bcols; /* weighted maps: the cost boundaries (grid.h) */
-    const float *cost;             /* weighted maps: the cells' costs */
-    const uint8_t *bmoves;         /* weighted maps: the boundaries' moves (grid.h) */
-    size_t rw, cw;                 /* words per line of rows, of cols */
+    size_t rw, cw; /* words per line of rows, of cols */
     int32_t gx, gy;
+    int32_t w;
+    /* weighted maps (grid.h): the cost boundaries, their stops for E, W scans (rows) and S, N
+     * scans (cols), per cell for every arrival move, their moves, and the cells' costs */
+    const uint64_t *brows;
+    const uint64_t *zrows[2], *zcols[2];
+    const uint8_t *bstop, *bmoves;
+    const float *cost;
 } jctx;
 
 static inline const uint64_t *row_of(const jctx *j, int32_t y)
@@ -177,7 +181,7 @@ static inline __attribute__((always_inline)) int32_t jump_h_row(const jctx *j, c
                                                                 int32_t *wall, const bool wt)
 {
     const uint64_t *a = c - j->rw, *b = c + j->rw;
-    const uint64_t *z = wt ? j->brows + (c - j->rows) : NULL;
+    const uint64_t *z = wt ? j->zrows[dx > 0 ? 0 : 1] + (c - j->rows) : NULL;
     int32_t r = dx > 0 ? scan_fwd(a, c, b, z, x, wall, wt) : scan_bwd(a, c, b, z, x, wall, wt);
     if (y == j->gy) {
         int32_t stop = r >= 0 ? r : *wall;
@@ -205,7 +209,7 @@ static inline __attribute__((always_inline)) int32_t jump_v_col(const jctx *j, c
                                                                 int32_t *wall, const bool wt)
 {
     const uint64_t *a = c - j->cw, *b = c + j->cw;
-    const uint64_t *z = wt ? j->bcols + (c - j->cols) : NULL;
+    const uint64_t *z = wt ? j->zcols[dy > 0 ? 0 : 1] + (c - j->cols) : NULL;
     int32_t r = dy > 0 ? scan_fwd(a, c, b, z, y, wall, wt) : scan_bwd(a, c, b, z, y, wall, wt);
     if (x == j->gx) {
         int32_t stop = r >= 0 ? r : *wall;
@@ -232,7 +236,11 @@ static inline __attribute__((always_inline)) int32_t jump_d(const jctx *j, int32
                                                             int32_t dx, int32_t dy, const bool wt)
 {
     const uint64_t *row = row_of(j, y), *f = flags_of(j, y);
-    const uint64_t *zrow = wt ? j->brows + (row - j->rows) : NULL;
+    /* weighted maps: the boundary bits of the row, and the cell's index (its stop bits) */
+    const uint64_t *brow = wt ? j->brows + (row - j->rows) : NULL;
+    const uint32_t dmove = dx > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u);
+    size_t ci = wt ? (size_t)y * (size_t)j->w + (size_t)x : 0;
+    const ptrdiff_t cstep = (ptrdiff_t)dx + (dy > 0 ? (ptrdiff_t)j->w : -(ptrdiff_t)j->w);
     const ptrdiff_t rstep = dy > 0 ? (ptrdiff_t)j->rw : -(ptrdiff_t)j->rw;
     const ptrdiff_t fstep = FLAG_SETS * rstep;
     const int fh = dx > 0 ? FLAG_E : FLAG_W, fv = dy > 0 ? FLAG_S : FLAG_N;
@@ -245,8 +253,9 @@ static inline __attribute__((always_inline)) int32_t jump_d(const jctx *j, int32
         row = next;
         f += fstep;
         if (wt) {
-            zrow += rstep;
-            if (row_free(zrow, x)) /* a cost boundary */
+            brow += rstep;
+            ci = (size_t)((ptrdiff_t)ci + cstep);
+            if (row_free(brow, x) && (j->bstop[ci] >> dmove & 1u)) /* a boundary that stops */
                 return k;
         }
         if (x != j->gx && y != j->gy) {
@@ -327,9 +336,21 @@ static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jct
 
 static jctx jctx_of(const tn_search *s)
 {
-    jctx j = {s->jps.rows,      s->jps.flags, s->jps.cols,   s->jps.brows,
-              s->jps.bcols,     s->cost,      s->jps.bmoves, s->jps.row_words,
-              s->jps.col_words, s->goal_x,    s->goal_y};
+    const tn__passbits *c = &s->jps;
+    jctx j = {c->rows,
+              c->flags,
+              c->cols,
+              c->row_words,
+              c->col_words,
+              s->goal_x,
+              s->goal_y,
+              s->w,
+              c->brows,
+              {c->zrows[0], c->zrows[1]},
+              {c->zcols[0], c->zcols[1]},
+              c->bstop,
+              c->bmoves,
+              s->cost};
     return j;
 }
 
@@ -393,7 +414,7 @@ expand(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, uint32_t dir
     const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
     if (wt && row_free(j->brows + j->rw * (size_t)(y + 1), x)) {
         /* a cost boundary: every move that is not strictly dominated (grid.h) */
-        expand_all(s, j, bx, x, y, g, j->bmoves[8 * ((size_t)y * (size_t)s->w + (size_t)x) + dir],
+        expand_all(s, j, bx, x, y, g, j->bmoves[8 * ((size_t)y * (size_t)j->w + (size_t)x) + dir],
                    true);
         return;
     }

@@ -9,10 +9,10 @@
  * jps.c does, and adds the goal (straight) or the cell level with the goal's row or column
  * (diagonal, "target jump point") when it lies within a run.
  *
- * Weighted maps (terrain costs): the table also stops every run at the cost-boundary cells
- * (grid.h, tn__cost_boundary), which it marks in `bound`; the search expands those in every
- * direction but back and prices a jump of k steps ending at cell t as k * step * cost(t), as
- * jps.c does. */
+ * Weighted maps (terrain costs): the table also stops a run at the cost-boundary cells that
+ * stop a jump in its direction (grid.h, tn__boundary_info) and keeps their moves; the search
+ * expands those moves at a boundary and prices a jump of k steps ending at cell t as
+ * k * step * cost(t), as jps.c does. */
 #include "search_internal.h"
 
 #include <string.h>
@@ -26,7 +26,9 @@ struct tn_jump_table {
     int32_t w, h;
     int16_t *d;      /* cells * 8, direction order E, W, S, N, SE, NE, SW, NW */
     uint8_t *forced; /* per cell, tn__jps_forced() */
-    uint8_t *bound;  /* weighted maps: per cell, 1 on a cost boundary; NULL on uniform maps */
+    /* weighted maps (NULL on uniform maps), one block of 10 bytes per cell: per cell, 1 on a
+     * cost boundary; its stop bits and, 8 bytes per cell, its moves (tn__boundary_info) */
+    uint8_t *bound, *bstop, *bmoves;
 };
 
 /* Next value along a run: 1 when the next cell is a jump point, else extend its entry. */
@@ -46,14 +48,14 @@ tn_jump_table_def tn_jump_table_def_default(void)
 }
 
 /* The forced bits and the runs of table t (sized, fingerprinted) from passability p and, on
- * weighted maps (wt), the cost boundaries `bound`. */
-TN_INLINE void build_runs(tn_jump_table *t, const uint8_t *p, const uint8_t *bound, const bool wt)
+ * weighted maps (wt), the stop bits of the cost boundaries. */
+TN_INLINE void build_runs(tn_jump_table *t, const uint8_t *p, const uint8_t *bstop, const bool wt)
 {
     const int32_t w = t->w, h = t->h;
     int16_t *d = t->d;
 #define F(X, Y) tn__pass_at(p, w, h, (X), (Y))
-/* a cost boundary (weighted maps; the cell is inside the map) */
-#define B(X, Y) (wt && bound[(size_t)(Y) * (size_t)w + (size_t)(X)])
+/* weighted maps: a cost boundary that stops a jump arriving by move K (inside the map) */
+#define B(X, Y, K) (wt && (bstop[(size_t)(Y) * (size_t)w + (size_t)(X)] >> (K)&1u))
 #define D(X, Y, K) d[((size_t)(Y) * (size_t)w + (size_t)(X)) * 8 + (size_t)(K)]
     /* forced neighbours of each straight arrival (the pruning rules of jps.c) */
     for (int32_t y = 0; y < h; y++)
@@ -66,14 +68,14 @@ TN_INLINE void build_runs(tn_jump_table *t, const uint8_t *p, const uint8_t *bou
             D(x, y, 0) = !F(nx, y) ? 0
                                    : extend(nx < w ? D(nx, y, 0) : 0,
                                             (F(nx, y - 1) && !F(x, y - 1)) ||
-                                                (F(nx, y + 1) && !F(x, y + 1)) || B(nx, y));
+                                                (F(nx, y + 1) && !F(x, y + 1)) || B(nx, y, 0));
         }
         for (int32_t x = 0; x < w; x++) {
             int32_t nx = x - 1;
             D(x, y, 1) = !F(nx, y) ? 0
                                    : extend(nx >= 0 ? D(nx, y, 1) : 0,
                                             (F(nx, y - 1) && !F(x, y - 1)) ||
-                                                (F(nx, y + 1) && !F(x, y + 1)) || B(nx, y));
+                                                (F(nx, y + 1) && !F(x, y + 1)) || B(nx, y, 1));
         }
     }
     for (int32_t x = 0; x < w; x++) {
@@ -82,14 +84,14 @@ TN_INLINE void build_runs(tn_jump_table *t, const uint8_t *p, const uint8_t *bou
             D(x, y, 2) = !F(x, ny) ? 0
                                    : extend(ny < h ? D(x, ny, 2) : 0,
                                             (F(x - 1, ny) && !F(x - 1, y)) ||
-                                                (F(x + 1, ny) && !F(x + 1, y)) || B(x, ny));
+                                                (F(x + 1, ny) && !F(x + 1, y)) || B(x, ny, 2));
         }
         for (int32_t y = 0; y < h; y++) {
             int32_t ny = y - 1;
             D(x, y, 3) = !F(x, ny) ? 0
                                    : extend(ny >= 0 ? D(x, ny, 3) : 0,
                                             (F(x - 1, ny) && !F(x - 1, y)) ||
-                                                (F(x + 1, ny) && !F(x + 1, y)) || B(x, ny));
+                                                (F(x + 1, ny) && !F(x + 1, y)) || B(x, ny, 3));
         }
     }
     /* diagonal runs, swept so that the next cell of the run is already done */
@@ -105,7 +107,7 @@ TN_INLINE void build_runs(tn_jump_table *t, const uint8_t *p, const uint8_t *bou
                     D(x, y, k) = 0;
                     continue;
                 }
-                bool jp = D(nx, ny, kh) > 0 || D(nx, ny, kv) > 0 || B(nx, ny);
+                bool jp = D(nx, ny, kh) > 0 || D(nx, ny, kv) > 0 || B(nx, ny, k);
                 D(x, y, k) = extend(D(nx, ny, k), jp);
             }
         }
@@ -142,7 +144,7 @@ tn_status tn_jump_table_build(const tn_jump_table_def *def, tn_jump_table **out)
         return TN_E_NOMEM;
     }
     if (!tn_map_uniform_cost(map)) {
-        t->bound = tn__alloc(&a, n);
+        t->bound = tn__calloc(&a, 10 * n);
         if (!t->bound) {
             tn__free(&a, t->d, n * 8 * sizeof(int16_t));
             tn__free(&a, t->forced, n);
@@ -155,16 +157,21 @@ tn_status tn_jump_table_build(const tn_jump_table_def *def, tn_jump_table **out)
     t->h = h;
     const uint8_t *p = tn_map_passable_data(map);
     const float *cost = tn_map_cost_data(map);
-    uint8_t *bound = t->bound;
-    if (bound)
+    if (t->bound) {
+        t->bstop = t->bound + n;
+        t->bmoves = t->bound + 2 * n;
         for (int32_t y = 0; y < h; y++)
-            for (int32_t x = 0; x < w; x++)
-                bound[(size_t)y * (size_t)w + (size_t)x] =
-                    tn__cost_boundary(p, cost, w, h, x, y) ? 1u : 0u;
-    if (bound)
-        build_runs(t, p, bound, true);
-    else
+            for (int32_t x = 0; x < w; x++) {
+                size_t i = (size_t)y * (size_t)w + (size_t)x;
+                if (!tn__cost_boundary(p, cost, w, h, x, y))
+                    continue;
+                t->bound[i] = 1;
+                t->bstop[i] = (uint8_t)tn__boundary_info(p, cost, w, h, x, y, t->bmoves + 8 * i);
+            }
+        build_runs(t, p, t->bstop, true);
+    } else {
         build_runs(t, p, NULL, false);
+    }
     *out = t;
     return TN_OK;
 }
@@ -176,14 +183,14 @@ void tn_jump_table_destroy(tn_jump_table *t)
     tn_allocator a = t->alloc;
     tn__free(&a, t->d, (size_t)t->w * (size_t)t->h * 8 * sizeof(int16_t));
     tn__free(&a, t->forced, (size_t)t->w * (size_t)t->h);
-    tn__free(&a, t->bound, (size_t)t->w * (size_t)t->h);
+    tn__free(&a, t->bound, 10 * (size_t)t->w * (size_t)t->h);
     tn__free(&a, t, sizeof *t);
 }
 
 size_t tn_jump_table_memory_bytes(const tn_jump_table *t)
 {
     return t ? sizeof *t +
-                   (size_t)t->w * (size_t)t->h * (8 * sizeof(int16_t) + 1 + (t->bound ? 1 : 0))
+                   (size_t)t->w * (size_t)t->h * (8 * sizeof(int16_t) + 1 + (t->bound ? 10 : 0))
              : 0;
 }
 
@@ -339,10 +346,10 @@ TN_INLINE void expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir
     const int32_t i = y * s->w + x;
     const int16_t *row = row_at(s, x, y);
     const int16_t *bx = bounds_at(s, x, y);
-    if (wt && s->q.jump_table->bound[i]) { /* a cost boundary: every move but the way back */
-        const uint32_t back = dir < 4 ? dir ^ 1u : 11u - dir;
+    if (wt && s->q.jump_table->bound[i]) { /* a cost boundary: its moves (grid.h) */
+        const uint32_t mask = s->q.jump_table->bmoves[8 * (size_t)i + dir];
         for (uint32_t k = 0; k < 8; k++)
-            if (k != back)
+            if (mask & 1u << k)
                 jp_succ(s, row, bx, x, y, g, k, true);
         return;
     }
