@@ -149,57 +149,76 @@ TN_INLINE bool tn__cost_boundary(const uint8_t *pass, const float *cost, int32_t
     return false;
 }
 
-/* The cost of the step from (ax, ay) to the adjacent cell (bx, by) under 8 neighbours without
- * corner cutting, step costs `st` and `dg` times the cost of the cell entered; +INFINITY when
- * the step is not legal. */
-TN_INLINE double tn__step_cost(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
-                               double st, double dg, int32_t ax, int32_t ay, int32_t bx, int32_t by)
+/* The 5 x 5 cells around a cell (x, y), for weighted JPS's local rule: c[2 + j][2 + i] is the
+ * cost of cell (x + i, y + j), +INFINITY when it is blocked or outside the map. */
+typedef struct tn__window {
+    double c[5][5];
+} tn__window;
+
+TN_INLINE void tn__window_at(tn__window *win, const uint8_t *pass, const float *cost, int32_t w,
+                             int32_t h, int32_t x, int32_t y)
 {
-    if (!tn__pass_at(pass, w, h, bx, by))
-        return (double)INFINITY;
-    bool diag = ax != bx && ay != by;
-    if (diag && (!tn__pass_at(pass, w, h, bx, ay) || !tn__pass_at(pass, w, h, ax, by)))
-        return (double)INFINITY;
-    return (diag ? dg : st) * (double)cost[(size_t)by * (size_t)w + (size_t)bx];
+    for (int32_t j = -2; j <= 2; j++)
+        for (int32_t i = -2; i <= 2; i++)
+            win->c[2 + j][2 + i] = tn__pass_at(pass, w, h, x + i, y + j)
+                                       ? (double)cost[(size_t)(y + j) * (size_t)w + (size_t)(x + i)]
+                                       : (double)INFINITY;
 }
 
-/* Weighted JPS's pruning rule, at cost-boundary cell v = (x, y) reached by move `dir` from
- * p = v - dir: the moves k (bit k, moves numbered as tn__dir_dx/dy) whose step to n = v + k is
- * not dominated. A step is dominated when p reaches n without v, in one legal step or two, for
- * less than step(p, v) + step(v, n), or for as much by a diagonal step then a straight one while
- * the way through v is a straight step then a diagonal one (JPS's "diagonal first" tie-break).
- * Comparisons allow a relative 1e-12 for rounding. Among the shortest paths, one with the
- * fewest straight-before-diagonal pairs takes no dominated step: replacing a strictly dominated
- * step would make it cheaper, a tied one would remove one such pair. On a cell whose
- * neighbours all cost the same this is exactly JPS's rule (natural and forced neighbours), so
- * the rule is the same everywhere (docs/search.md). */
-TN_INLINE uint32_t tn__boundary_moves(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
-                                      double st, double dg, int32_t x, int32_t y, uint32_t dir)
+/* The cost of the step from a to the adjacent cell b (coordinates relative to the window's
+ * centre) under 8 neighbours without corner cutting, step costs `st` and `dg` times the cost of
+ * the cell entered; +INFINITY when the step is not legal. */
+TN_INLINE double tn__window_step(const tn__window *win, double st, double dg, int32_t ax,
+                                 int32_t ay, int32_t bx, int32_t by)
 {
-    const int32_t px = x - tn__dir_dx[dir], py = y - tn__dir_dy[dir];
-    const double in = tn__step_cost(pass, cost, w, h, st, dg, px, py, x, y);
+    const double cb = win->c[2 + by][2 + bx];
+    if (ax != bx && ay != by) {
+        if (win->c[2 + ay][2 + bx] == (double)INFINITY ||
+            win->c[2 + by][2 + ax] == (double)INFINITY)
+            return (double)INFINITY;
+        return dg * cb;
+    }
+    return st * cb;
+}
+
+/* Weighted JPS's pruning rule, at cost-boundary cell v (the window's centre) reached by move
+ * `dir` from p = v - dir: the moves k (bit k, moves numbered as tn__dir_dx/dy) whose step to
+ * n = v + k is not dominated. A step is dominated when p reaches n without v, in one legal step
+ * or two, for less than step(p, v) + step(v, n), or for as much by a diagonal step then a
+ * straight one while the way through v is a straight step then a diagonal one (JPS's "diagonal
+ * first" tie-break). Comparisons allow a relative 1e-12 for rounding. Among the shortest paths,
+ * one with the fewest straight-before-diagonal pairs takes no dominated step: replacing a
+ * strictly dominated step would make it cheaper, a tied one would remove one such pair. On a
+ * cell whose neighbours all cost the same this is exactly JPS's rule (natural and forced
+ * neighbours), so the rule is the same everywhere (docs/search.md). */
+TN_INLINE uint32_t tn__boundary_moves(const tn__window *win, double st, double dg, uint32_t dir)
+{
+    const int32_t px = -tn__dir_dx[dir], py = -tn__dir_dy[dir];
+    const double in = tn__window_step(win, st, dg, px, py, 0, 0);
     uint32_t moves = 0;
     for (uint32_t k = 0; k < 8; k++) {
-        const int32_t nx = x + tn__dir_dx[k], ny = y + tn__dir_dy[k];
-        const double out = tn__step_cost(pass, cost, w, h, st, dg, x, y, nx, ny);
+        const int32_t nx = tn__dir_dx[k], ny = tn__dir_dy[k];
+        const double out = tn__window_step(win, st, dg, 0, 0, nx, ny);
         const int32_t ex = nx - px, ey = ny - py;
         if (out == (double)INFINITY || (ex == 0 && ey == 0))
             continue; /* not a step, or back to p */
         const double via = in + out, eps = 1e-12 * via;
         const bool sd = dir < 4 && k >= 4; /* through v: straight, then diagonal */
         bool dominated = ex >= -1 && ex <= 1 && ey >= -1 && ey <= 1 &&
-                         tn__step_cost(pass, cost, w, h, st, dg, px, py, nx, ny) < via - eps;
-        for (uint32_t m = 0; m < 8 && !dominated; m++) {
-            const int32_t mx = px + tn__dir_dx[m], my = py + tn__dir_dy[m];
-            const int32_t fx = nx - mx, fy = ny - my;
-            if ((mx == x && my == y) || (fx == 0 && fy == 0) || fx < -1 || fx > 1 || fy < -1 ||
-                fy > 1)
-                continue;
-            const double a = tn__step_cost(pass, cost, w, h, st, dg, px, py, mx, my) +
-                             tn__step_cost(pass, cost, w, h, st, dg, mx, my, nx, ny);
-            dominated =
-                a < via - eps || (sd && m >= 4 && (fx == 0 || fy == 0) && fabs(a - via) <= eps);
-        }
+                         tn__window_step(win, st, dg, px, py, nx, ny) < via - eps;
+        /* the cells next to both p and n, but v and n */
+        const int32_t x0 = (px > nx ? px : nx) - 1, x1 = (px < nx ? px : nx) + 1;
+        const int32_t y0 = (py > ny ? py : ny) - 1, y1 = (py < ny ? py : ny) + 1;
+        for (int32_t my = y0; my <= y1 && !dominated; my++)
+            for (int32_t mx = x0; mx <= x1 && !dominated; mx++) {
+                if ((mx == 0 && my == 0) || (mx == px && my == py) || (mx == nx && my == ny))
+                    continue;
+                const double a = tn__window_step(win, st, dg, px, py, mx, my) +
+                                 tn__window_step(win, st, dg, mx, my, nx, ny);
+                /* the tie-break: p -> m diagonal, m -> n straight */
+                const bool ds = mx != px && my != py && (mx == nx || my == ny);
+                dominated = a < via - eps || (sd && ds && fabs(a - via) <= eps);
+            }
         if (!dominated)
             moves |= 1u << k;
     }
@@ -216,18 +235,20 @@ TN_INLINE uint32_t tn__boundary_moves(const uint8_t *pass, const float *cost, in
 TN_INLINE uint32_t tn__boundary_info(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
                                      int32_t x, int32_t y, uint8_t moves[8])
 {
-    const float c = cost[(size_t)y * (size_t)w + (size_t)x];
+    tn__window win;
+    tn__window_at(&win, pass, cost, w, h, x, y);
+    const double c = win.c[2][2];
     uint32_t stop = 0;
     for (uint32_t d = 0; d < 8; d++) {
-        uint32_t m = tn__boundary_moves(pass, cost, w, h, 1.0, TN_SQRT2, x, y, d) |
-                     tn__boundary_moves(pass, cost, w, h, 10.0, 14.0, x, y, d);
+        uint32_t m =
+            tn__boundary_moves(&win, 1.0, TN_SQRT2, d) | tn__boundary_moves(&win, 10.0, 14.0, d);
         moves[d] = (uint8_t)m;
         const int32_t dx = tn__dir_dx[d], dy = tn__dir_dy[d];
         uint32_t covered = 1u << d;
         if (d >= 4)
             covered |= 1u << (dx > 0 ? 0 : 1) | 1u << (dy > 0 ? 2 : 3);
-        bool change = tn__pass_at(pass, w, h, x + dx, y + dy) &&
-                      cost[(size_t)(y + dy) * (size_t)w + (size_t)(x + dx)] != c;
+        const double next = win.c[2 + dy][2 + dx];
+        bool change = next != (double)INFINITY && next != c;
         if ((d < 4 ? m != covered : (m & ~covered) != 0) || change)
             stop |= 1u << d;
     }
