@@ -376,8 +376,10 @@ TN_INLINE void expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir
 
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
 {
-    if (s->q.jump_table->bound)
-        expand(s, x, y, g, dir, true);
-    else
-        expand(s, x, y, g, dir, false);
+    expand(s, x, y, g, dir, false);
+}
+
+void tn__jpsp_expand_weighted(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
+{
+    expand(s, x, y, g, dir, true);
 }

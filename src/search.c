@@ -663,8 +663,10 @@ static tn_status search_run(tn_search *s, int64_t budget)
         }
         if (jps)
             tn__jps_expand(s, x, y, g, dir);
-        else if (jpsp)
+        else if (jpsp && s->uniform)
             tn__jpsp_expand(s, x, y, g, dir);
+        else if (jpsp)
+            tn__jpsp_expand_weighted(s, x, y, g, dir);
         else
             astar_expand_any(s, i, x, y, g);
     }

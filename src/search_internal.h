@@ -452,6 +452,8 @@ bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir);
 /* JPS+ (jpsplus.c): the same expansions by table look-ups. */
 void tn__jpsp_expand_start(tn_search *s);
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
+/* The same on a weighted map (its table has the cost boundaries). */
+void tn__jpsp_expand_weighted(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 size_t tn__jps_bytes(const tn_search *s);
 
 #endif
