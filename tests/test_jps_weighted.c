@@ -13,7 +13,8 @@
 
 /* Terrain gids this file adds: COST_GID + k costs COSTS[k]. */
 #define COST_GID 100u
-static const float COSTS[6] = {1.0f, 2.0f, 3.0f, 5.0f, 0.5f, 1.5f};
+static const float COSTS[9] = {1.0f, 2.0f,        3.0f,        5.0f,       0.5f,
+                               1.5f, 1.41421354f, 0.70710677f, 2.41421366f};
 
 static tn_search *new_search(void)
 {
@@ -263,6 +264,27 @@ static void test_random_rooms(void **state)
     tn_search_destroy(s);
 }
 
+/* Many more random maps (slow group): noise and blobs with every cost, among them float
+ * approximations of sqrt 2, 1/sqrt 2 and 1 + sqrt 2, which put straight and diagonal
+ * alternatives within a float's rounding of a tie. */
+static void test_random_many(void **state)
+{
+    (void)state;
+    tn_search *s = new_search();
+    for (uint64_t seed = 1; seed <= 1500; seed++) {
+        int32_t w = 6 + (int32_t)(seed * 7 % 41), h = 5 + (int32_t)(seed * 13 % 37);
+        tn_map *m = tn_test_random_map(w, h, 0.03 * (double)(seed % 10), seed * 3 + 7);
+        int ncosts = 2 + (int)(seed % 8);
+        if (seed % 2)
+            cost_noise(m, ncosts, seed * 41);
+        else
+            cost_blobs(m, ncosts, 1 + (int32_t)(seed % 15), 1 + (int32_t)(seed % 7), seed * 43);
+        check_map(s, m, 3, 10, seed * 5);
+        tn_map_destroy(m);
+    }
+    tn_search_destroy(s);
+}
+
 /* ---- the rest of the query interface on weighted maps ----------------------------------- */
 
 /* Sliced queries equal the one-shot ones; budgets give partial paths; goal bounds are ignored
@@ -441,6 +463,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_movingai_weighted),
     };
+    const struct CMUnitTest slow_tests[] = {
+        cmocka_unit_test(test_random_many),
+    };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), shared_tests,
-                       TN_TEST_COUNT(shared_tests), NULL, 0);
+                       TN_TEST_COUNT(shared_tests), slow_tests, TN_TEST_COUNT(slow_tests));
 }
