@@ -18,8 +18,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: tilenav bench MAP SCEN [--algo astar|jps|dijkstra|all] [--limit N]\n"
-            "                     [--spread N] [--warmup K] [--goal-bounds] [--terrain mud[:SEED]]\n"
-            "                     [--json]\n\n"
+            "                     [--spread N] [--warmup K] [--goal-bounds]\n"
+            "                     [--terrain mud[:SEED]] [--json]\n\n"
             "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
             "cutting, costs 1 and sqrt 2: the benchmark's rule), checks each path (legal steps,\n"
             "length equal to the scenario's optimum within the rounding of the file) and prints\n"
