@@ -444,8 +444,8 @@ int tn_cmd_bench(int argc, char **argv)
                        a ? ", " : "", tn_algo_name(outs[a].algo), (int)outs[a].n,
                        (int)outs[a].mismatches, outs[a].median, outs[a].mean, outs[a].p99,
                        outs[a].total_ms, outs[a].expanded_mean,
-                       goal_bounds ? ", \"goal_bounds\": true" : "",
-                       mud ? ", \"terrain\": \"" : "", terrain, mud ? "\"" : "");
+                       goal_bounds ? ", \"goal_bounds\": true" : "", mud ? ", \"terrain\": \"" : "",
+                       terrain, mud ? "\"" : "");
             printf("]}\n");
         } else {
             for (int a = 0; a < nalgo; a++)
