@@ -165,22 +165,6 @@ TN_INLINE void tn__window_at(tn__window *win, const uint8_t *pass, const float *
                                        : (double)INFINITY;
 }
 
-/* The cost of the step from a to the adjacent cell b (coordinates relative to the window's
- * centre) under 8 neighbours without corner cutting, step costs `st` and `dg` times the cost of
- * the cell entered; +INFINITY when the step is not legal. */
-TN_INLINE double tn__window_step(const tn__window *win, double st, double dg, int32_t ax,
-                                 int32_t ay, int32_t bx, int32_t by)
-{
-    const double cb = win->c[2 + by][2 + bx];
-    if (ax != bx && ay != by) {
-        if (win->c[2 + ay][2 + bx] == (double)INFINITY ||
-            win->c[2 + by][2 + ax] == (double)INFINITY)
-            return (double)INFINITY;
-        return dg * cb;
-    }
-    return st * cb;
-}
-
 /* Weighted JPS's pruning rule, at cost-boundary cell v (the window's centre) reached by move
  * `dir` from p = v - dir: the moves k (bit k, moves numbered as tn__dir_dx/dy) whose step to
  * n = v + k is not dominated. A step is dominated when p reaches n without v, in one legal step
@@ -190,36 +174,74 @@ TN_INLINE double tn__window_step(const tn__window *win, double st, double dg, in
  * one with the fewest straight-before-diagonal pairs takes no dominated step: replacing a
  * strictly dominated step would make it cheaper, a tied one would remove one such pair. On a
  * cell whose neighbours all cost the same this is exactly JPS's rule (natural and forced
- * neighbours), so the rule is the same everywhere (docs/search.md). */
-TN_INLINE uint32_t tn__boundary_moves(const tn__window *win, double st, double dg, uint32_t dir)
+ * neighbours), so the rule is the same everywhere (docs/search.md).
+ *
+ * The rule is evaluated for both step-cost sets at once (1 and sqrt 2; 10 and 14: one step's
+ * legality, two prices) and a move is kept when either set keeps it, so that one cache serves
+ * every query. */
+typedef struct tn__price2 {
+    double a, b; /* the price under step costs 1 / sqrt 2, and under 10 / 14 */
+} tn__price2;
+
+/* The prices of the step from a to the adjacent cell b (coordinates relative to the window's
+ * centre) under 8 neighbours without corner cutting: the step cost times the cost of the cell
+ * entered; +INFINITY when the step is not legal. */
+TN_INLINE tn__price2 tn__window_step2(const tn__window *win, int32_t ax, int32_t ay, int32_t bx,
+                                      int32_t by)
+{
+    const double cb = win->c[2 + by][2 + bx];
+    if (ax != bx && ay != by) {
+        if (win->c[2 + ay][2 + bx] == (double)INFINITY ||
+            win->c[2 + by][2 + ax] == (double)INFINITY)
+            return (tn__price2){(double)INFINITY, (double)INFINITY};
+        return (tn__price2){TN_SQRT2 * cb, 14.0 * cb};
+    }
+    return (tn__price2){cb, 10.0 * cb};
+}
+
+/* Does `alt` dominate `via` (strictly, or tied when `tie`: the tie-break's shape applies)? */
+TN_INLINE bool tn__dominates(double alt, double via, bool tie)
+{
+    const double eps = 1e-12 * via;
+    return alt < via - eps || (tie && fabs(alt - via) <= eps);
+}
+
+TN_INLINE uint32_t tn__boundary_moves(const tn__window *win, uint32_t dir)
 {
     const int32_t px = -tn__dir_dx[dir], py = -tn__dir_dy[dir];
-    const double in = tn__window_step(win, st, dg, px, py, 0, 0);
+    const tn__price2 in = tn__window_step2(win, px, py, 0, 0);
     uint32_t moves = 0;
     for (uint32_t k = 0; k < 8; k++) {
         const int32_t nx = tn__dir_dx[k], ny = tn__dir_dy[k];
-        const double out = tn__window_step(win, st, dg, 0, 0, nx, ny);
+        const tn__price2 out = tn__window_step2(win, 0, 0, nx, ny);
         const int32_t ex = nx - px, ey = ny - py;
-        if (out == (double)INFINITY || (ex == 0 && ey == 0))
+        if (out.a == (double)INFINITY || (ex == 0 && ey == 0))
             continue; /* not a step, or back to p */
-        const double via = in + out, eps = 1e-12 * via;
+        const tn__price2 via = {in.a + out.a, in.b + out.b};
         const bool sd = dir < 4 && k >= 4; /* through v: straight, then diagonal */
-        bool dominated = ex >= -1 && ex <= 1 && ey >= -1 && ey <= 1 &&
-                         tn__window_step(win, st, dg, px, py, nx, ny) < via - eps;
+        bool da = false, db = false;       /* dominated under each step-cost set */
+        if (ex >= -1 && ex <= 1 && ey >= -1 && ey <= 1) {
+            const tn__price2 d = tn__window_step2(win, px, py, nx, ny);
+            da = tn__dominates(d.a, via.a, false);
+            db = tn__dominates(d.b, via.b, false);
+        }
         /* the cells next to both p and n, but v and n */
         const int32_t x0 = (px > nx ? px : nx) - 1, x1 = (px < nx ? px : nx) + 1;
         const int32_t y0 = (py > ny ? py : ny) - 1, y1 = (py < ny ? py : ny) + 1;
-        for (int32_t my = y0; my <= y1 && !dominated; my++)
-            for (int32_t mx = x0; mx <= x1 && !dominated; mx++) {
+        for (int32_t my = y0; my <= y1 && !(da && db); my++)
+            for (int32_t mx = x0; mx <= x1 && !(da && db); mx++) {
                 if ((mx == 0 && my == 0) || (mx == px && my == py) || (mx == nx && my == ny))
                     continue;
-                const double a = tn__window_step(win, st, dg, px, py, mx, my) +
-                                 tn__window_step(win, st, dg, mx, my, nx, ny);
+                const tn__price2 s1 = tn__window_step2(win, px, py, mx, my);
+                if (s1.a == (double)INFINITY)
+                    continue;
+                const tn__price2 s2 = tn__window_step2(win, mx, my, nx, ny);
                 /* the tie-break: p -> m diagonal, m -> n straight */
-                const bool ds = mx != px && my != py && (mx == nx || my == ny);
-                dominated = a < via - eps || (sd && ds && fabs(a - via) <= eps);
+                const bool tie = sd && mx != px && my != py && (mx == nx || my == ny);
+                da = da || tn__dominates(s1.a + s2.a, via.a, tie);
+                db = db || tn__dominates(s1.b + s2.b, via.b, tie);
             }
-        if (!dominated)
+        if (!(da && db))
             moves |= 1u << k;
     }
     return moves;
@@ -240,8 +262,7 @@ TN_INLINE uint32_t tn__boundary_info(const uint8_t *pass, const float *cost, int
     const double c = win.c[2][2];
     uint32_t stop = 0;
     for (uint32_t d = 0; d < 8; d++) {
-        uint32_t m =
-            tn__boundary_moves(&win, 1.0, TN_SQRT2, d) | tn__boundary_moves(&win, 10.0, 14.0, d);
+        uint32_t m = tn__boundary_moves(&win, d);
         moves[d] = (uint8_t)m;
         const int32_t dx = tn__dir_dx[d], dy = tn__dir_dy[d];
         uint32_t covered = 1u << d;
