@@ -132,9 +132,9 @@ TN_INLINE uint32_t tn__jps_forced(const uint8_t *pass, int32_t w, int32_t h, int
 }
 
 /* Weighted JPS (jps.c, jpsplus.c): a cost-boundary cell is a passable cell with a passable
- * 8-neighbour of another cost. Every jump stops at one and it is expanded in every direction
- * (but back); cells that are not on a boundary have the cost of all their passable neighbours,
- * so JPS's pruning rules hold there unchanged (the argument is in docs/search.md). */
+ * 8-neighbour of another cost. Cells that are not on a boundary have the cost of all their
+ * passable neighbours, so JPS's pruning rules hold there unchanged; boundary cells get their
+ * moves and stops from the local rule below (the argument is in docs/search.md). */
 TN_INLINE bool tn__cost_boundary(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
                                  int32_t x, int32_t y)
 {

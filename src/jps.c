@@ -16,6 +16,14 @@
  * diagonal step's two straight scans into two bit tests; a straight jump scans only when its
  * flag is set, or when the goal is on its line. Expansions and paths are those of the scans.
  *
+ * Weighted maps (terrain costs): the scans, jumps and expansions take a compile-time flag
+ * `wt`. With it, a cost-boundary cell (grid.h) stops a straight scan when its stop bit for that
+ * direction is set (a bitset per direction, counted by the jump-ahead flags too) and a diagonal
+ * jump by its per-cell stop bits; when expanded, it expands its cached move set for the arrival
+ * move instead of the rules above. A jump of k steps to cell t costs k * step * cost(t): every
+ * cell a jump enters costs the same (docs/search.md). Without the flag the code is the
+ * unweighted code, unchanged.
+ *
  * Parents are not stored: a path is rebuilt by walking back from a node along its arrival
  * direction to the first expanded node whose cost plus the segment's length equals the node's
  * cost (search.c). */
@@ -88,7 +96,7 @@ scan_fwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64
         uint32_t bit = (uint32_t)(pos + PAD);
         /* u, d: bit 0 = position pos - 1; c: bit 0 = position pos */
         uint64_t u = bits_at(a, bit - 1), d = bits_at(b, bit - 1), c = bits_at(cur, bit);
-        /* weighted maps: a cost boundary (line z) stops the scan as a jump point too */
+        /* weighted maps: a boundary that stops jumps this way (line z) is a jump point too */
         uint64_t zb = wt ? bits_at(z, bit) : 0;
         uint64_t stop = (((u >> 1) & ~u) | ((d >> 1) & ~d) | ~c | zb) & LOW56;
         if (stop) {
