@@ -477,6 +477,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->algo = algo;
     s->gb = gb;
     s->uniform = g.uniform;
+    s->min_cost = g.min_cost;
     s->straight = tn_moves_straight(&q.moves);
     s->diagonal = tn_moves_diagonal(&q.moves);
     s->goals = goals;
@@ -776,8 +777,10 @@ static tn_status search_run(tn_search *s, int64_t budget)
         }
         if (jps)
             tn__jps_expand(s, x, y, g, dir);
-        else if (jpsp)
+        else if (jpsp && s->uniform)
             tn__jpsp_expand(s, x, y, g, dir);
+        else if (jpsp)
+            tn__jpsp_expand_weighted(s, x, y, g, dir);
         else
             astar_expand_any(s, i, x, y, g);
     }
@@ -881,7 +884,9 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
          * expanded with a cost that fits; its cells are written on the way while they fit */
         if (gi < 0.0)
             gi = node_g(s, c.i, c.x, c.y);
-        const double unit = dir < 4 ? s->straight : s->diagonal;
+        double unit = dir < 4 ? s->straight : s->diagonal;
+        if (!s->uniform) /* weighted JPS: every cell of a jump has the cost of its end */
+            unit *= (double)s->cost[c.i];
         const double tol = 1e-9 * (gi + 1.0);
         const int32_t room = top - n; /* cells that still fit, from out[top - 1 - n] down */
         tn_cell *o = out + (top - 1 - n);
@@ -918,14 +923,15 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
     return n;
 }
 
-/* Where rebuild_path starts writing: the end of the buffer, or for JPS (maps of uniform cost)
+/* Where rebuild_path starts writing: the end of the buffer, or for JPS
  * the most cells a path of the end's cost can have, so that a large buffer is written near its
  * front, where the cells end up, and not at its far end. */
 static int32_t path_top(const tn_search *s, pnode e, int32_t cap)
 {
     if ((s->algo != TN_ALGO_JPS && s->algo != TN_ALGO_JPS_PLUS) || e.i == s->start)
         return cap;
-    double most = node_g(s, e.i, e.x, e.y) / fmin(s->straight, s->diagonal) + 2.0;
+    double most =
+        node_g(s, e.i, e.x, e.y) / (fmin(s->straight, s->diagonal) * (double)s->min_cost) + 2.0;
     return most >= 2.0 && most < (double)cap ? (int32_t)most : cap;
 }
 

@@ -92,6 +92,7 @@ struct tn_search {
     bool multi_h;           /* heuristic is a minimum over the goals */
     bool track;             /* keep the best node for closest/partial results */
     bool uniform;           /* every passable cell costs 1 */
+    float min_cost;         /* the map's least cost (tn_map_min_cost) */
     double straight, diagonal;
     double hmul;  /* weight * min cost */
     double hstr;  /* heuristic per straight unit (hmul included) */
@@ -469,6 +470,8 @@ bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir);
 /* JPS+ (jpsplus.c): the same expansions by table look-ups. */
 void tn__jpsp_expand_start(tn_search *s);
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
+/* The same on a weighted map (its table has the cost boundaries). */
+void tn__jpsp_expand_weighted(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 size_t tn__jps_bytes(const tn_search *s);
 
 #endif

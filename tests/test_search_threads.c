@@ -94,10 +94,10 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
-static void test_threads_share_one_map(void **state)
+/* Every query of run_queries on `m` in NTHREADS threads equals the single-threaded run; goal
+ * bounds are shared when `bounds` (maps of uniform cost only). Destroys `m`. */
+static void threads_on(tn_map *m, bool bounds)
 {
-    (void)state;
-    tn_map *m = tn_test_random_map(W, H, 0.22, 12345);
     assert_non_null(m);
     tn_cell *starts = malloc(sizeof(tn_cell) * NQUERIES),
             *goals = malloc(sizeof(tn_cell) * NQUERIES);
@@ -112,7 +112,8 @@ static void test_threads_share_one_map(void **state)
     assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
     tn_goal_bounds *gb = NULL;
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
-    assert_int_equal(tn_test_goal_bounds(m, &mv, &gb), TN_OK);
+    if (bounds)
+        assert_int_equal(tn_test_goal_bounds(m, &mv, &gb), TN_OK);
     *ref = (job){.map = m, .table = jt, .bounds = gb, .starts = starts, .goals = goals};
     run_queries(ref);
     assert_true(ref->ok);
@@ -144,6 +145,31 @@ static void test_threads_share_one_map(void **state)
     free(starts);
     free(goals);
     tn_map_destroy(m);
+}
+
+static void test_threads_share_one_map(void **state)
+{
+    (void)state;
+    threads_on(tn_test_random_map(W, H, 0.22, 12345), true);
+}
+
+/* The same on a weighted map (mud of cost 3 in square patches): weighted JPS's cache in each
+ * context, the boundaries of the shared jump table. */
+static void test_threads_share_one_weighted_map(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(W, H, 0.15, 6789);
+    tn_test_rng r = {4242};
+    for (int b = 0; b < 30; b++) {
+        int32_t x0 = (int32_t)tn_test_below(&r, W), y0 = (int32_t)tn_test_below(&r, H);
+        int32_t side = 2 + (int32_t)tn_test_below(&r, 8);
+        for (int32_t y = y0; y < y0 + side && y < H; y++)
+            for (int32_t x = x0; x < x0 + side && x < W; x++)
+                if (tn_map_passable(m, x, y))
+                    assert_int_equal(tn_map_set(m, 0, x, y, 2), TN_OK);
+    }
+    assert_false(tn_map_uniform_cost(m));
+    threads_on(m, false);
 }
 
 /* A parallel loop on threads, one per range of the count (what a task system would do). */
@@ -256,6 +282,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_share_one_map),
+        cmocka_unit_test(test_threads_share_one_weighted_map),
         cmocka_unit_test(test_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,18 +25,32 @@
 /// on maps of uniform cost without an extra layer as diagonal steps * diagonal cost + straight
 /// steps * straight cost, otherwise by adding the step costs from the start.
 ///
-/// Jump Point Search (TN_ALGO_JPS) applies only to 8-connected moves without corner cutting
-/// on maps where every passable cell costs 1, with no extra-cost layer, one goal and no
-/// `closest` (any heuristic, weight and step costs are fine). Otherwise
+/// Jump Point Search (TN_ALGO_JPS) applies to 8-connected moves without corner cutting, one
+/// goal and no `closest`, with no extra-cost layer, on any map: terrain costs included (any
+/// heuristic, weight and step costs are fine). Its cost model is A*'s (entering cell c costs
+/// `base * tn_map_cost(c)`), its paths are optimal like A*'s and their costs are recomputed
+/// from the cells the same way. On maps whose costs are not all 1 it is weighted JPS: a
+/// "cost-boundary" cell (a passable cell with a passable neighbour of another cost) is pruned
+/// by comparing the actual step costs around it, it stops a jump when it adds a move or when
+/// the terrain changes along the jump, and every cell a jump enters costs the same
+/// (docs/search.md has the rule and the argument for its optimality). It is fast where the
+/// terrain comes in patches (mud, roads, swamps) and degrades towards A* on per-cell noise.
+/// Otherwise (other moves, an extra layer, several goals, `closest`)
 /// the query returns TN_E_UNSUPPORTED, or, with `jps_fallback` set, runs A* instead (reported
 /// in ::tn_search_result::algo). JPS keeps a cache in the context: the map's passability as
 /// bitsets (by rows and by columns) and four jump-ahead bits per cell (does a straight jump
 /// from here find a jump point before a wall), rebuilt when the map or its revision changes
 /// (0.75 to 1 byte per cell on top of the 16, allocated on the first JPS query and reused
-/// afterwards; building it takes about 1 ms on a 512 x 512 map). TN_ALGO_JPS_PLUS has the same
+/// afterwards; building it takes about 1 ms on a 512 x 512 map). On weighted maps the cache
+/// also holds the cost boundaries, their stops and their moves (about 10 more bytes per cell;
+/// building it takes about 2 ms on den520d and 13 ms on a 512 x 512 map with a fifth of it in
+/// mud patches, so a map edited often with much terrain pays that per edit). TN_ALGO_JPS_PLUS has the same
 /// rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the two
 /// octile lines from the start to the goal (all diagonal steps first, then all straight steps
-/// first): a free one is a shortest path and is returned without a search (`expanded` = 1).
+/// first): a free one whose cells all have the map's least cost is a shortest path and is
+/// returned without a search (`expanded` = 1). Goal bounds cannot be built on weighted maps
+/// (goal_bounds.h), so a weighted query given bounds of an earlier revision gets
+/// TN_E_MAP_CHANGED like any stale bounds.
 ///
 /// Threads: any number of threads may query one map at once, each with its own context; a
 /// context must not be used by two threads at once. Nothing here has global state.
@@ -259,7 +273,8 @@ TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_ma
 /// with TN_ALGO_JPS_PLUS then jump by table look-ups instead of scanning. A table is read-only once
 /// built: any number of threads may use one table (and one map) at once, each with its own
 /// ::tn_search. It describes one map revision; after an edit, queries return TN_E_MAP_CHANGED until
-/// it is rebuilt. Memory: 17 bytes per cell. Maps up to 32767 cells wide and high.
+/// it is rebuilt. Memory: 17 bytes per cell (27 on weighted maps). Maps up to 32767 cells wide
+/// and high.
 /// @{
 /// Definition of a jump table. Get one from tn_jump_table_def_default() and set `map`.
 typedef struct tn_jump_table_def {
@@ -269,7 +284,8 @@ typedef struct tn_jump_table_def {
 } tn_jump_table_def;
 /// A definition with its defaults (map NULL: set it; malloc/free).
 TN_API tn_jump_table_def tn_jump_table_def_default(void);
-/// Build the table of `def->map` (any costs; queries still need a uniform-cost map).
+/// Build the table of `def->map` (any costs: on weighted maps it also keeps the cost
+/// boundaries' stops and moves, 10 more bytes per cell).
 /// @return TN_E_INVALID_ARG (NULL, no cookie, no map, half an allocator), TN_E_TOO_LARGE (a side
 ///         past 32767), TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_jump_table_build(const tn_jump_table_def *def,
