@@ -41,12 +41,14 @@
 /// bitsets (by rows and by columns) and four jump-ahead bits per cell (does a straight jump
 /// from here find a jump point before a wall), rebuilt when the map or its revision changes
 /// (0.75 to 1 byte per cell on top of the 16, allocated on the first JPS query and reused
-/// afterwards; building it takes about 1 ms on a 512 x 512 map). On weighted maps the cache
+/// afterwards; building it takes about 1 ms on a 512 x 512 map); it keeps those of the last
+/// four maps it searched (other maps, the size maps of units bigger than a cell), so queries
+/// alternating between them do not rebuild them. On weighted maps the cache
 /// also holds the cost boundaries, their stops and their moves (about 10 more bytes per cell;
 /// building it takes about 2 ms on den520d and 13 ms on a 512 x 512 map with a fifth of it in
-/// mud patches, so a map edited often with much terrain pays that per edit). TN_ALGO_JPS_PLUS has the same
-/// rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the two
-/// octile lines from the start to the goal (all diagonal steps first, then all straight steps
+/// mud patches, so a map edited often with much terrain pays that per edit). TN_ALGO_JPS_PLUS has
+/// the same rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the
+/// two octile lines from the start to the goal (all diagonal steps first, then all straight steps
 /// first): a free one whose cells all have the map's least cost is a shortest path and is
 /// returned without a search (`expanded` = 1). Goal bounds cannot be built on weighted maps
 /// (goal_bounds.h), so a weighted query given bounds of an earlier revision gets
