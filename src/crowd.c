@@ -38,10 +38,19 @@ typedef struct scan_rec {
     float ux, uy; /* unit velocity, zero when standing still (alignment) */
     float r, gx, gy;
     uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal;
-                   * | KEY_MOVING when (ux, uy) is not zero */
+                   * | KEY_MOVING when (ux, uy) is not zero, | KEY_ARRIVED when arrived,
+                   * | KEY_SLOW when slower than half its max speed (the goal area's queue) */
 } scan_rec;
 
 #define KEY_MOVING 0x80000000u
+#define KEY_ARRIVED 0x40000000u
+#define KEY_SLOW 0x20000000u
+#define KEY_FLAGS (KEY_MOVING | KEY_ARRIVED | KEY_SLOW)
+/* arrived[] values: within arrive_radius, or held up inside the goal area (arrive_area) */
+#define ARRIVED_REACHED 1
+#define ARRIVED_HELD 2
+/* "touching" for the goal area: centres closer than this times the sum of the radii */
+#define AREA_CONTACT 1.5f
 
 /* The map as the crowd's own loops read it (cell lookups, the clear map); collision itself is
  * tile_collision.h's circle mover. */
@@ -69,6 +78,7 @@ typedef struct map_view {
     X(float, maxf, 1, true)                                                                        \
     X(float, slow, 1, true)                                                                        \
     X(float, arr_r, 1, true)                                                                       \
+    X(float, area, 1, true)                                                                        \
     X(float, tgx, 1, true)                                                                         \
     X(float, tgy, 1, true)                                                                         \
     X(float, wang, 1, true)                                                                        \
@@ -97,7 +107,7 @@ struct tn_crowd {
     float clear_reach; /* clear_r * smaller tile side, pixels */
 
     int32_t cap, n;
-    float dt, nr, nr2, inv_nr, inv_cell, sim2, avoid_la, wall_la;
+    float dt, nr, nr2, inv_nr, inv_cell, sim2, avoid_la, wall_la, flock_keep;
     tn_wander wander;
     int32_t period[TN_BEHAVIOUR_COUNT];
     bool periodic; /* some period > 1 */
@@ -154,6 +164,7 @@ tn_crowd_def tn_crowd_def_default(void)
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
         d.period[b] = 1;
     d.combine = TN_COMBINE_WEIGHTED;
+    d.flock_brake = 0.0f;
     d.max_flows = 8;
     d.internal_cookie = TN_COOKIE_CROWD;
     return d;
@@ -176,6 +187,7 @@ tn_agent_def tn_agent_def_default(void)
     d.target = TN_TARGET_NONE;
     d.slow_radius = 32.0f;
     d.arrive_radius = 8.0f;
+    d.arrive_area = 0.0f;
     d.size = 1;
     d.internal_cookie = COOKIE_AGENT;
     return d;
@@ -219,7 +231,8 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
         !isfinite(def->wall_look_ahead) || def->wall_look_ahead < 0.0f ||
         !isfinite(def->wander.distance) || !isfinite(def->wander.radius) ||
         !isfinite(def->wander.jitter) ||
-        (unsigned)def->combine > (unsigned)TN_COMBINE_PRIORITIZED || def->max_flows < 0 ||
+        (unsigned)def->combine > (unsigned)TN_COMBINE_PRIORITIZED || !isfinite(def->flock_brake) ||
+        def->flock_brake < 0.0f || def->flock_brake > 1.0f || def->max_flows < 0 ||
         def->max_flows > TN_CROWD_MAX_FLOWS)
         return TN_E_INVALID_ARG;
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
@@ -287,6 +300,7 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->inv_cell = (float)GRID_SPLIT / c->nr;
     c->sim2 = def->similar_goal_distance * def->similar_goal_distance;
     c->avoid_la = def->avoid_look_ahead;
+    c->flock_keep = def->flock_brake;
     c->wall_la = def->wall_look_ahead > 0.0f ? def->wall_look_ahead : (tw < th ? tw : th);
     c->wander = def->wander;
     memcpy(c->period, def->period, sizeof c->period);
@@ -467,8 +481,8 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
         d->size < 1 || d->size > 255 || !isfinite(d->radius) || d->radius < 0.0f ||
         !(d->radius < 0.5f * tmin * (float)d->size) || !finite_pos(d->max_speed) ||
         !finite_pos(d->max_force) || !isfinite(d->slow_radius) || d->slow_radius < 0.0f ||
-        !isfinite(d->arrive_radius) || d->arrive_radius < 0.0f ||
-        !target_ok(c, d->target, d->target_pos, d->flow))
+        !isfinite(d->arrive_radius) || d->arrive_radius < 0.0f || !isfinite(d->arrive_area) ||
+        d->arrive_area < 0.0f || !target_ok(c, d->target, d->target_pos, d->flow))
         return TN_E_INVALID_ARG;
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
         if (!isfinite(d->weights[b]))
@@ -497,6 +511,7 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
     c->maxf[i] = d->max_force;
     c->slow[i] = d->slow_radius;
     c->arr_r[i] = d->arrive_radius;
+    c->area[i] = d->arrive_area;
     c->kind[i] = (uint8_t)d->target;
     c->tgx[i] = d->target_pos.x;
     c->tgy[i] = d->target_pos.y;
@@ -563,6 +578,7 @@ tn_status tn_crowd_get(const tn_crowd *c, tn_agent_id id, tn_agent_state *out)
     out->size = c->size[i];
     out->target = (tn_target_kind)c->kind[i];
     out->arrived = c->arrived[i] != 0;
+    out->held = c->arrived[i] == ARRIVED_HELD;
     return TN_OK;
 }
 
@@ -787,6 +803,11 @@ static void build_grid(tn_crowd *c)
         r->key = goal_key(c, i, &r->gx, &r->gy);
         if (r->ux != 0.0f || r->uy != 0.0f)
             r->key |= KEY_MOVING;
+        if (c->arrived[i])
+            r->key |= KEY_ARRIVED;
+        float hs = 0.5f * c->maxs[i];
+        if (l2 < hs * hs)
+            r->key |= KEY_SLOW;
     }
 }
 
@@ -1005,11 +1026,16 @@ static tn_steer_agent agent_value(const tn_crowd *c, int32_t i)
     return a;
 }
 
-static tn_vec2 target_force(const tn_crowd *c, int32_t i)
+/* The target behaviour's force; its desired velocity in *want (zero when there is none). */
+static tn_vec2 target_force(const tn_crowd *c, int32_t i, tn_vec2 *want)
 {
     tn_vec2 pos = tn__v2(c->px[i], c->py[i]), vel = tn__v2(c->vx[i], c->vy[i]);
     float ms = c->maxs[i], mf = c->maxf[i];
     tn_vec2 tg = tn__v2(c->tgx[i], c->tgy[i]), desired;
+    *want = tn__v2(0.0f, 0.0f);
+    if (c->arrived[i] == ARRIVED_HELD && c->kind[i] != TN_TARGET_FLEE &&
+        c->kind[i] != TN_TARGET_NONE)
+        return tn__steer_toward(vel, tn__v2(0.0f, 0.0f), ms, mf); /* hold the place */
     switch ((tn_target_kind)c->kind[i]) {
     case TN_TARGET_SEEK: desired = tn__seek_desired(pos, tg, ms); break;
     case TN_TARGET_ARRIVE: desired = tn__arrive_desired(pos, tg, ms, c->slow[i]); break;
@@ -1066,6 +1092,7 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i)
     case TN_TARGET_NONE:
     default: return tn__v2(0.0f, 0.0f);
     }
+    *want = desired;
     return tn__steer_toward(vel, desired, ms, mf);
 }
 
@@ -1086,6 +1113,57 @@ static const int priority[TN_BEHAVIOUR_COUNT] = {
     TN_BEHAVIOUR_AVOID_WALLS, TN_BEHAVIOUR_AVOID_AGENTS, TN_BEHAVIOUR_SEPARATION,
     TN_BEHAVIOUR_TARGET,      TN_BEHAVIOUR_ALIGNMENT,    TN_BEHAVIOUR_COHESION,
     TN_BEHAVIOUR_WANDER};
+
+/* Cohesion and alignment keep only flock_brake of their component against the target
+ * behaviour's desired velocity: flocking shapes the group without braking it. */
+static void unbrake_flock(const tn_crowd *c, tn_vec2 *f, tn_vec2 want)
+{
+    float l2 = want.x * want.x + want.y * want.y;
+    if (!(l2 > 0.0f))
+        return;
+    float l = sqrtf(l2), ux = want.x / l, uy = want.y / l, cut = 1.0f - c->flock_keep;
+    static const int which[2] = {TN_BEHAVIOUR_COHESION, TN_BEHAVIOUR_ALIGNMENT};
+    for (int t = 0; t < 2; t++) {
+        tn_vec2 *g = &f[which[t]];
+        float along = g->x * ux + g->y * uy;
+        if (along < 0.0f) {
+            g->x -= along * cut * ux;
+            g->y -= along * cut * uy;
+        }
+    }
+}
+
+/* The goal area: agent i, inside its arrive_area and not arrived, is held up when it touches
+ * a neighbour with the same goal that has arrived, or that is nearer the goal and slow (the
+ * queue). Reads only the step's snapshot (scan records); writes only agent i. */
+static void goal_area(tn_crowd *c, int32_t i, const scan_rec *self, const nb_list *L)
+{
+    uint8_t kind = c->kind[i];
+    if (kind != TN_TARGET_SEEK && kind != TN_TARGET_ARRIVE &&
+        (kind != TN_TARGET_FLOW || !c->flow_set[c->flow[i]]))
+        return;
+    float ex = self->x - self->gx, ey = self->y - self->gy, d2 = ex * ex + ey * ey;
+    float area = c->area[i];
+    if (!(d2 <= area * area))
+        return;
+    uint32_t self_key = self->key & ~KEY_FLAGS;
+    for (int32_t q = 0; q < L->n; q++) {
+        const scan_rec *o = &c->srec[L->idx[q]];
+        if ((o->key & ~KEY_FLAGS) != self_key || (o->key & (KEY_ARRIVED | KEY_SLOW)) == 0)
+            continue;
+        float touch = AREA_CONTACT * (self->r + o->r);
+        if (!(L->d2[q] < touch * touch))
+            continue;
+        float gx = o->gx - self->gx, gy = o->gy - self->gy;
+        if (gx * gx + gy * gy > 1.0f) /* another goal (seek and arrive targets) */
+            continue;
+        float ox = o->x - o->gx, oy = o->y - o->gy;
+        if ((o->key & KEY_ARRIVED) || ox * ox + oy * oy < d2) {
+            c->arrived[i] = ARRIVED_HELD;
+            return;
+        }
+    }
+}
 
 static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
 {
@@ -1109,6 +1187,9 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
     const scan_rec *self = &c->srec[k];
     tn_vec2 pos = tn__v2(self->x, self->y), vel = tn__v2(c->vx[i], c->vy[i]);
     float ms = c->maxs[i], mf = c->maxf[i];
+    tn_vec2 want = tn__v2(0.0f, 0.0f);
+    if (run[TN_BEHAVIOUR_TARGET])
+        f[TN_BEHAVIOUR_TARGET] = target_force(c, i, &want);
 
     if (run[TN_BEHAVIOUR_SEPARATION] || run[TN_BEHAVIOUR_COHESION] || run[TN_BEHAVIOUR_ALIGNMENT] ||
         run[TN_BEHAVIOUR_AVOID_AGENTS]) {
@@ -1145,7 +1226,7 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
         }
         /* equal keys of flow agents mean the same flow, hence the same goal; only seek and
          * arrive targets need the goal-distance test */
-        uint32_t self_key = self->key & ~KEY_MOVING;
+        uint32_t self_key = self->key & ~KEY_FLAGS;
         bool key_says_similar = self_key == TN_TARGET_NONE || (self_key & 0xFFu) == TN_TARGET_FLOW;
         for (int32_t q = 0; q < L->n; q++) {
             const scan_rec *o = &c->srec[L->idx[q]];
@@ -1155,7 +1236,7 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
                 acc.sep.y += d.y * sep_s[q];
                 acc.nsep++;
             }
-            if (do_flock && (o->key & ~KEY_MOVING) == self_key) {
+            if (do_flock && (o->key & ~KEY_FLAGS) == self_key) {
                 float gx = o->gx - self->gx, gy = o->gy - self->gy;
                 if (key_says_similar || gx * gx + gy * gy <= c->sim2) {
                     tn__flock_add_com(&acc, tn__v2(o->x, o->y));
@@ -1190,9 +1271,11 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
                 tn__flock_alignment_unit(&acc, self->ux, self->uy, vel, ms, mf);
         if (run[TN_BEHAVIOUR_AVOID_AGENTS])
             f[TN_BEHAVIOUR_AVOID_AGENTS] = tn__avoid_force(&av, h, reach, mf);
+        if (do_flock && c->flock_keep < 1.0f)
+            unbrake_flock(c, f, want);
+        if (c->area[i] > 0.0f && !c->arrived[i])
+            goal_area(c, i, self, L);
     }
-    if (run[TN_BEHAVIOUR_TARGET])
-        f[TN_BEHAVIOUR_TARGET] = target_force(c, i);
     if (run[TN_BEHAVIOUR_AVOID_WALLS]) {
         int32_t ci = cell_index_px(&c->mover, pos.x, pos.y);
         if (ci >= 0 && c->clear[ci] && c->wall_la <= c->clear_reach) {
@@ -1284,10 +1367,10 @@ static void integrate_range(tn_crowd *c, int32_t begin, int32_t end)
         if (k == TN_TARGET_SEEK || k == TN_TARGET_ARRIVE || k == TN_TARGET_FLOW) {
             float gx, gy;
             goal_key(c, i, &gx, &gy);
-            if (k != TN_TARGET_FLOW || c->flow_set[c->flow[i]]) {
+            if (!c->arrived[i] && (k != TN_TARGET_FLOW || c->flow_set[c->flow[i]])) {
                 float ex = c->px[i] - gx, ey = c->py[i] - gy, ar = c->arr_r[i];
                 if (ex * ex + ey * ey <= ar * ar)
-                    c->arrived[i] = 1;
+                    c->arrived[i] = ARRIVED_REACHED;
             }
         }
     }
