@@ -38,14 +38,12 @@ typedef struct scan_rec {
     float ux, uy; /* unit velocity, zero when standing still (alignment) */
     float r, gx, gy;
     uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal;
-                   * | KEY_MOVING when (ux, uy) is not zero, | KEY_ARRIVED when arrived,
-                   * | KEY_SLOW when slower than half its max speed (the goal area's queue) */
+                   * | KEY_MOVING when (ux, uy) is not zero, | KEY_ARRIVED when arrived */
 } scan_rec;
 
 #define KEY_MOVING 0x80000000u
 #define KEY_ARRIVED 0x40000000u
-#define KEY_SLOW 0x20000000u
-#define KEY_FLAGS (KEY_MOVING | KEY_ARRIVED | KEY_SLOW)
+#define KEY_FLAGS (KEY_MOVING | KEY_ARRIVED)
 /* arrived[] values: within arrive_radius, or held up inside the goal area (arrive_area) */
 #define ARRIVED_REACHED 1
 #define ARRIVED_HELD 2
@@ -805,9 +803,6 @@ static void build_grid(tn_crowd *c)
             r->key |= KEY_MOVING;
         if (c->arrived[i])
             r->key |= KEY_ARRIVED;
-        float hs = 0.5f * c->maxs[i];
-        if (l2 < hs * hs)
-            r->key |= KEY_SLOW;
     }
 }
 
@@ -1134,8 +1129,8 @@ static void unbrake_flock(const tn_crowd *c, tn_vec2 *f, tn_vec2 want)
 }
 
 /* The goal area: agent i, inside its arrive_area and not arrived, is held up when it touches
- * a neighbour with the same goal that has arrived, or that is nearer the goal and slow (the
- * queue). Reads only the step's snapshot (scan records); writes only agent i. */
+ * a neighbour with the same goal that has arrived. Reads only the step's snapshot (scan
+ * records); writes only agent i. */
 static void goal_area(tn_crowd *c, int32_t i, const scan_rec *self, const nb_list *L)
 {
     uint8_t kind = c->kind[i];
@@ -1149,16 +1144,13 @@ static void goal_area(tn_crowd *c, int32_t i, const scan_rec *self, const nb_lis
     uint32_t self_key = self->key & ~KEY_FLAGS;
     for (int32_t q = 0; q < L->n; q++) {
         const scan_rec *o = &c->srec[L->idx[q]];
-        if ((o->key & ~KEY_FLAGS) != self_key || (o->key & (KEY_ARRIVED | KEY_SLOW)) == 0)
+        if ((o->key & ~KEY_FLAGS) != self_key || !(o->key & KEY_ARRIVED))
             continue;
         float touch = AREA_CONTACT * (self->r + o->r);
         if (!(L->d2[q] < touch * touch))
             continue;
         float gx = o->gx - self->gx, gy = o->gy - self->gy;
-        if (gx * gx + gy * gy > 1.0f) /* another goal (seek and arrive targets) */
-            continue;
-        float ox = o->x - o->gx, oy = o->y - o->gy;
-        if ((o->key & KEY_ARRIVED) || ox * ox + oy * oy < d2) {
+        if (gx * gx + gy * gy <= 1.0f) { /* not another goal (seek and arrive targets) */
             c->arrived[i] = ARRIVED_HELD;
             return;
         }
@@ -1188,6 +1180,19 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
     tn_vec2 pos = tn__v2(self->x, self->y), vel = tn__v2(c->vx[i], c->vy[i]);
     float ms = c->maxs[i], mf = c->maxf[i];
     tn_vec2 want = tn__v2(0.0f, 0.0f);
+    if (c->arrived[i] == ARRIVED_HELD) {
+        /* held in the goal area: it holds its place, no neighbour forces (push-apart, when on,
+         * still resolves overlaps; walls still apply) */
+        static const int nb_behaviours[4] = {TN_BEHAVIOUR_SEPARATION, TN_BEHAVIOUR_COHESION,
+                                             TN_BEHAVIOUR_ALIGNMENT, TN_BEHAVIOUR_AVOID_AGENTS};
+        for (int t = 0; t < 4; t++) {
+            int b = nb_behaviours[t];
+            run[b] = false;
+            f[b] = tn__v2(0.0f, 0.0f);
+            if (cache)
+                cache[b] = f[b];
+        }
+    }
     if (run[TN_BEHAVIOUR_TARGET])
         f[TN_BEHAVIOUR_TARGET] = target_force(c, i, &want);
 
