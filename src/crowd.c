@@ -113,7 +113,7 @@ struct tn_crowd {
     bool push_apart, record;
     tn_parallel_for parallel_for;
     void *parallel_user;
-    int32_t kmax, max_scan;
+    int32_t kmax, max_scan, dense;
     uint64_t seed, step;
 
     /* dense agent columns, [0, n) (w: weights, cache: forces of periodic behaviours, total:
@@ -153,6 +153,7 @@ tn_crowd_def tn_crowd_def_default(void)
     d.neighbour_radius = 32.0f;
     d.max_neighbours = 16;
     d.max_scan = 64;
+    d.dense_neighbours = 8;
     d.similar_goal_distance = 64.0f;
     d.avoid_look_ahead = 0.5f;
     d.wall_look_ahead = 0.0f; /* 0 = one tile */
@@ -224,7 +225,7 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
         return TN_E_INVALID_ARG;
     if (def->capacity < 1 || !finite_pos(def->dt) || !finite_pos(def->neighbour_radius) ||
         def->max_neighbours < 1 || def->max_neighbours > TN_CROWD_MAX_NEIGHBOURS ||
-        def->max_scan < 0 || !isfinite(def->similar_goal_distance) ||
+        def->max_scan < 0 || def->dense_neighbours < 0 || !isfinite(def->similar_goal_distance) ||
         def->similar_goal_distance < 0.0f || !finite_pos(def->avoid_look_ahead) ||
         !isfinite(def->wall_look_ahead) || def->wall_look_ahead < 0.0f ||
         !isfinite(def->wander.distance) || !isfinite(def->wander.radius) ||
@@ -308,6 +309,7 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->parallel_user = def->parallel_user;
     c->kmax = def->max_neighbours;
     c->max_scan = def->max_scan;
+    c->dense = def->dense_neighbours;
     c->seed = def->seed;
     c->max_flows = def->max_flows;
 
@@ -940,16 +942,48 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
     L->worst = 0;
     int32_t x0 = cx > GRID_SPLIT ? cx - GRID_SPLIT : 0;
     int32_t x1 = cx + GRID_SPLIT < c->gw ? cx + GRID_SPLIT : c->gw - 1;
+    /* rows in the order own, above, below (then further ones when cells are split), so that a
+     * scan budget keeps the closest rows */
+    int32_t rows[2 * GRID_SPLIT + 1], nrows = 0;
+    for (int32_t r = 0; r <= 2 * GRID_SPLIT; r++) {
+        int32_t y = cy + ((r & 1) ? -((r + 1) / 2) : r / 2);
+        if (y >= 0 && y < c->gh)
+            rows[nrows++] = y;
+    }
+#if GRID_SPLIT == 1
+    if (c->dense > 0) {
+        /* the 2 x 2 cells nearest the agent hold every agent within half the radius; when
+         * they hold at least `dense` agents, the neighbourhood is that half-radius disk (the
+         * same kmax nearest when it has kmax of them) and the other five cells are not read */
+        float fx = px * c->inv_cell - (float)cx, fy = py * c->inv_cell - (float)cy;
+        int32_t bx0 = fx < 0.5f ? cx - 1 : cx, by = fy < 0.5f ? cy - 1 : cy + 1;
+        int32_t bx1 = bx0 + 1;
+        bx0 = bx0 < 0 ? 0 : bx0;
+        bx1 = bx1 >= c->gw ? c->gw - 1 : bx1;
+        bool by_ok = by >= 0 && by < c->gh;
+        const int32_t *own = c->cell_start + (size_t)cy * (size_t)c->gw;
+        int32_t count = own[bx1 + 1] - own[bx0];
+        if (by_ok) {
+            const int32_t *oth = c->cell_start + (size_t)by * (size_t)c->gw;
+            count += oth[bx1 + 1] - oth[bx0];
+        }
+        if (count >= c->dense) {
+            x0 = bx0;
+            x1 = bx1;
+            nrows = 1;
+            rows[0] = cy;
+            if (by_ok)
+                rows[nrows++] = by;
+            nr2 *= 0.25f;
+        }
+    }
+#endif
 #if TN__CROWD_SSE2
     const __m128 vpx = _mm_set1_ps(px), vpy = _mm_set1_ps(py), vnr2 = _mm_set1_ps(nr2);
     const __m128i lane = _mm_set_epi32(3, 2, 1, 0), vk = _mm_set1_epi32(k);
 #endif
-    /* rows in the order own, above, below (then further ones when cells are split), so that a
-     * scan budget keeps the closest rows */
-    for (int32_t r = 0; r <= 2 * GRID_SPLIT; r++) {
-        int32_t y = cy + ((r & 1) ? -((r + 1) / 2) : r / 2);
-        if (y < 0 || y >= c->gh)
-            continue;
+    for (int32_t r = 0; r < nrows; r++) {
+        int32_t y = rows[r];
         const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
         int32_t m0 = row[x0], m1 = row[x1 + 1]; /* the cells x0..x1 are contiguous */
         if (m1 - m0 > budget)

@@ -24,20 +24,22 @@ static void usage(FILE *f)
             "options: --scan C     at most C neighbour candidates per agent (default 48, 0 = all)\n"
             "         --threads T  spread the step over T threads (same result bit for "
             "bit)\n"
-            "         --area A     goal area radius in tiles (default 2, 0 = none): inside it an\n"
-            "                      agent held up by the queue at the goal counts as arrived\n"
+            "         --area A     goal area radius in tiles (default 2, 0 = none): with --stay,\n"
+            "                      an agent there touching an arrived one has arrived and holds\n"
             "         --stay       arrived agents stay and hold their place (default: they leave)\n"
             "         --arrivals K print 'arrivals step=S arrived=A' every K steps (the curve)\n"
+            "                      and the free-flow percentiles (alone at max speed)\n"
             "         --flock-brake B  cohesion/alignment pull kept against the target, 0..1\n"
-            "                      (default 0; 1 = the plain HowToRTS "
-            "forces)\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
+            "                      (default 0; 1 = the plain HowToRTS forces)\n"
+            "         --dense D    half-radius neighbourhood where the 4 nearest grid cells hold\n"
+            "                      >= D agents (default 8, 0 = never): flat cost as density "
+            "grows\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
             "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
             "runs S fixed steps of 1/60 s: flow field following (field.h, exact line of sight;\n"
             "arrive straight at the goal where the cell\n"
             "sees the goal), separation, cohesion, alignment, look-ahead avoidance of agents and\n"
-            "walls, tile collision. Agents leave the crowd when they reach the goal: within\n"
-            "0.75 tile of its centre, or inside the goal area when held up by the queue there\n"
-            "(--stay: they stop there instead). Prints\n"
+            "walls, tile collision. Agents leave the crowd when they come within 0.75 tile of\n"
+            "the goal cell's centre (--stay: they stop there and the goal area fills). Prints\n"
             "  sim agents=N arrived=A steps=S ms_per_step=X max_wall_overlap=D hash=H\n"
             "where X is the mean time of one crowd step, D the deepest overlap (pixels) of any\n"
             "agent with an impassable cell seen after any step (always 0), H the state hash.\n"
@@ -224,6 +226,7 @@ typedef struct sim_opts {
     float flock_brake; /* tn_crowd_def::flock_brake */
     bool stay;         /* arrived agents stay */
     int32_t arrivals;  /* print the arrival curve every this many steps (0 = not) */
+    int32_t dense;     /* tn_crowd_def::dense_neighbours, -1 = the default */
 } sim_opts;
 
 typedef struct sim_result {
@@ -266,6 +269,8 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     cd.capacity = agents > 0 ? agents : 1;
     cd.neighbour_radius = tmin;
     cd.max_neighbours = 8;
+    if (opt->dense >= 0)
+        cd.dense_neighbours = opt->dense;
     cd.max_scan = opt->max_scan;
     cd.flock_brake = opt->flock_brake;
     if (pool && pool->nthreads > 0) {
@@ -371,7 +376,7 @@ int tn_cmd_sim(int argc, char **argv)
     const char *cmd = "sim";
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0;
-    int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1, arrivals = 0;
+    int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1, arrivals = 0, dense = -1;
     double area = 2.0, flock_brake = 0.0;
     bool json = false, bench = false, stay = false;
     const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
@@ -412,6 +417,9 @@ int tn_cmd_sim(int argc, char **argv)
             flock_brake = strtod(argv[++i], &end);
             if (end == argv[i] || *end != '\0' || !(flock_brake >= 0.0 && flock_brake <= 1.0))
                 return tn_cli_usage_error(cmd, "bad --flock-brake '%s'", argv[i]);
+        } else if (strcmp(a, "--dense") == 0 && has) {
+            if (!tn_cli_parse_int(argv[++i], 0, 1000000, &dense))
+                return tn_cli_usage_error(cmd, "bad --dense '%s'", argv[i]);
         } else if (strcmp(a, "--stay") == 0) {
             stay = true;
         } else if (strcmp(a, "--png") == 0 && has) {
@@ -474,7 +482,8 @@ int tn_cmd_sim(int argc, char **argv)
         return tn_cli_exit_for(st);
     }
     int rc = TN_EXIT_OK;
-    sim_opts so = {(int32_t)scan, (float)area, (float)flock_brake, stay, (int32_t)arrivals};
+    sim_opts so = {(int32_t)scan, (float)area,       (float)flock_brake,
+                   stay,          (int32_t)arrivals, (int32_t)dense};
     sim_pool pool;
     if (!pool_start(&pool, (int)threads)) {
         pool_stop(&pool);
