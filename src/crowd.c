@@ -761,31 +761,35 @@ static uint32_t goal_key(const tn_crowd *c, int32_t i, float *gx, float *gy)
     return k;
 }
 
-/* Counting sort of the agents into grid cells; fills cell_start, order and srec. */
-static void build_grid(tn_crowd *c)
+/* Run task over [0, count) through the caller's parallel-for, or here. Every task below writes
+ * only the entries of its own range, so any split gives the same bits. */
+static void run_task(tn_crowd *c, tn_task task, int32_t count)
 {
-    int32_t n = c->n, gw = c->gw, gh = c->gh;
-    size_t ncell = (size_t)gw * (size_t)gh;
-    int32_t *cs = c->cell_start;
-    memset(cs, 0, (ncell + 1) * sizeof(int32_t));
-    for (int32_t i = 0; i < n; i++) {
+    if (c->parallel_for)
+        c->parallel_for(task, c, count, c->parallel_user);
+    else
+        task(c, 0, count);
+}
+
+/* Grid cell of agents [begin, end). */
+static void cells_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    int32_t gw = c->gw, gh = c->gh;
+    for (int32_t i = begin; i < end; i++) {
         int32_t cx = (int32_t)(c->px[i] * c->inv_cell), cy = (int32_t)(c->py[i] * c->inv_cell);
         cx = cx < 0 ? 0 : cx >= gw ? gw - 1 : cx;
         cy = cy < 0 ? 0 : cy >= gh ? gh - 1 : cy;
-        int32_t cell = cy * gw + cx;
-        c->cell_of[i] = cell;
-        cs[cell]++;
+        c->cell_of[i] = cy * gw + cx;
     }
-    /* cs[cell] = end of the cell; scattering backwards leaves cs[cell] = start, stable */
-    int32_t run = 0;
-    for (size_t k = 0; k < ncell; k++) {
-        run += cs[k];
-        cs[k] = run;
-    }
-    cs[ncell] = n;
-    for (int32_t i = n - 1; i >= 0; i--) {
-        int32_t k = --cs[c->cell_of[i]];
-        c->order[k] = i;
+}
+
+/* Scan records of grid positions [begin, end). */
+static void srec_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    for (int32_t k = begin; k < end; k++) {
+        int32_t i = c->order[k];
         scan_rec *r = &c->srec[k];
         r->x = c->px[i];
         r->y = c->py[i];
@@ -806,6 +810,30 @@ static void build_grid(tn_crowd *c)
         if (c->arrived[i])
             r->key |= KEY_ARRIVED;
     }
+}
+
+/* Counting sort of the agents into grid cells; fills cell_start, order and srec. The counting
+ * and the scatter of order[] are serial (a few instructions per agent); the cells and the scan
+ * records run through the parallel-for. */
+static void build_grid(tn_crowd *c)
+{
+    int32_t n = c->n;
+    size_t ncell = (size_t)c->gw * (size_t)c->gh;
+    int32_t *cs = c->cell_start;
+    run_task(c, cells_task, n);
+    memset(cs, 0, (ncell + 1) * sizeof(int32_t));
+    for (int32_t i = 0; i < n; i++)
+        cs[c->cell_of[i]]++;
+    /* cs[cell] = end of the cell; scattering backwards leaves cs[cell] = start, stable */
+    int32_t run = 0;
+    for (size_t k = 0; k < ncell; k++) {
+        run += cs[k];
+        cs[k] = run;
+    }
+    cs[ncell] = n;
+    for (int32_t i = n - 1; i >= 0; i--)
+        c->order[--cs[c->cell_of[i]]] = i;
+    run_task(c, srec_task, n);
 }
 
 #define SWAP_PTR(T, a, b)                                                                          \
@@ -840,6 +868,32 @@ static void gather_rows(void *dst, const void *src, const int32_t *order, int32_
     }
 }
 
+/* Grid positions [begin, end) of every column into the alternates. */
+static void resort_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    const int32_t *order = c->order + begin;
+    int32_t n = end - begin;
+#define X(T, name, per, present)                                                                   \
+    if (c->name) {                                                                                 \
+        size_t bytes_ = sizeof(T) * (size_t)(per);                                                 \
+        gather_rows((char *)(void *)c->alt_##name + bytes_ * (size_t)begin, c->name, order, n,     \
+                    bytes_);                                                                       \
+    }
+    AGENT_COLUMNS(X)
+#undef X
+}
+
+/* After the re-sort agent k is grid position k. */
+static void reindex_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    for (int32_t k = begin; k < end; k++) {
+        c->dense_of[c->slot_of[k]] = k;
+        c->order[k] = k;
+    }
+}
+
 /* Gather every per-agent array into grid order (the order build_grid found), so that agent k
  * of the grid is dense agent k. Agents move little between steps, so after the first step the
  * permutation is close to the identity and this pass streams through memory. */
@@ -857,17 +911,13 @@ static void sort_agents(tn_crowd *c)
      * when the agents are far out of order, as after a batch of additions) */
     if (c->step % RESORT_PERIOD != 0 && moved < n / 2)
         return;
+    run_task(c, resort_task, n);
 #define X(T, name, per, present)                                                                   \
-    if (c->name) {                                                                                 \
-        gather_rows(c->alt_##name, c->name, order, n, sizeof(T) * (size_t)(per));                  \
-        SWAP_PTR(T, c->name, c->alt_##name);                                                       \
-    }
+    if (c->name)                                                                                   \
+        SWAP_PTR(T, c->name, c->alt_##name);
     AGENT_COLUMNS(X)
 #undef X
-    for (int32_t k = 0; k < n; k++)
-        c->dense_of[c->slot_of[k]] = k;
-    for (int32_t k = 0; k < n; k++)
-        c->order[k] = k;
+    run_task(c, reindex_task, n);
 }
 
 /* Is behaviour b due for agent i this step? */
