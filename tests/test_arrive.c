@@ -343,6 +343,70 @@ static void test_bad_knobs(void **state)
     tn_map_destroy(m);
 }
 
+/* The density-aware neighbourhood keeps the same neighbours where it matters: an agent whose
+ * half-radius disk holds at least max_neighbours agents gets the same separation force (up to
+ * the summation order) as with the full 3 x 3 scan, and the dense crowd actually takes it. */
+static void test_dense_same_neighbours(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(12, 12, 0.0, 1);
+    tn_vec2 sep[2][400];
+    tn_vec2 pos[400];
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        tn_crowd_def cd = tn_crowd_def_default();
+        cd.map = m;
+        cd.capacity = 400;
+        cd.max_neighbours = 4;
+        cd.max_scan = 0;
+        cd.record_forces = true;
+        cd.dense_neighbours = pass == 0 ? 0 : 4;
+        tn_crowd *c = NULL;
+        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        tn_agent_def ad = tn_agent_def_default();
+        ad.radius = 3.0f;
+        for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+            ad.weights[b] = b == TN_BEHAVIOUR_SEPARATION ? 1.0f : 0.0f;
+        tn_agent_id ids[400];
+        n = spawn_in(c, m, 400, 21, ad, 0, 0, 8, 8, ids);
+        assert_int_equal(n, 400);
+        for (int i = 0; i < n; i++) { /* forces are computed from the step's start */
+            tn_agent_state st;
+            assert_int_equal(tn_crowd_get(c, ids[i], &st), TN_OK);
+            pos[i] = st.pos;
+        }
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        for (int i = 0; i < n; i++) {
+            tn_vec2 f[TN_BEHAVIOUR_COUNT];
+            assert_int_equal(tn_crowd_forces(c, ids[i], f, NULL), TN_OK);
+            sep[pass][i] = f[TN_BEHAVIOUR_SEPARATION];
+        }
+        tn_crowd_destroy(c);
+    }
+    float half = 16.0f; /* neighbour radius 32 */
+    int full = 0, differ = 0;
+    for (int i = 0; i < n; i++) {
+        int inside = 0;
+        for (int j = 0; j < n; j++) {
+            float dx = pos[i].x - pos[j].x, dy = pos[i].y - pos[j].y;
+            inside += j != i && dx * dx + dy * dy < half * half;
+        }
+        float ex = sep[0][i].x - sep[1][i].x, ey = sep[0][i].y - sep[1][i].y;
+        float mag = sqrtf(sep[0][i].x * sep[0][i].x + sep[0][i].y * sep[0][i].y);
+        bool same = sqrtf(ex * ex + ey * ey) <= 1e-3f * (mag + 1.0f);
+        if (inside >= 4) {
+            full++;
+            assert_true(same);
+        }
+        differ += !same;
+    }
+    print_message("dense: %d of %d agents with a full half-radius disk, %d forces differ\n", full,
+                  n, differ);
+    assert_true(full > n / 4); /* the crowd is dense enough to test something */
+    assert_true(differ > 0);   /* and the others took the smaller neighbourhood */
+    tn_map_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
@@ -351,6 +415,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_crowded_goal),
         cmocka_unit_test(test_threads_same_bits),
         cmocka_unit_test(test_flocking_does_not_brake),
+        cmocka_unit_test(test_dense_same_neighbours),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }
