@@ -26,7 +26,8 @@ static void usage(FILE *f)
             "bit)\n"
             "         --area A     goal area radius in tiles (default 2, 0 = none): with --stay,\n"
             "                      an agent there touching an arrived one has arrived and holds\n"
-            "         --stay       arrived agents stay and hold their place (default: they leave)\n"
+            "         --stay       arrived agents stay and hold their place, push-apart on\n"
+            "                      (default: they leave)\n"
             "         --arrivals K print 'arrivals step=S arrived=A' every K steps (the curve)\n"
             "                      and the free-flow percentiles (alone at max speed)\n"
             "         --flock-brake B  cohesion/alignment pull kept against the target, 0..1\n"
@@ -278,6 +279,7 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
         cd.parallel_user = pool;
     }
     cd.seed = seed;
+    cd.push_apart = opt->stay; /* a crowd that stays must not pile up on the goal */
     tn_crowd *c = NULL;
     tn_status st = tn_crowd_create(&cd, &c);
     if (st < 0)
