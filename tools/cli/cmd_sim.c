@@ -220,6 +220,25 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds of a thread's clock (0 when it cannot be read). */
+static double clock_now(clockid_t id)
+{
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of every pool thread (the caller first) into t[0..nthreads]. */
+static void pool_cpu(const sim_pool *p, double *t)
+{
+    t[0] = cpu_now();
+    for (int i = 0; p && i < p->nthreads; i++) {
+        clockid_t id;
+        t[i + 1] = pthread_getcpuclockid(p->threads[i], &id) == 0 ? clock_now(id) : 0.0;
+    }
+}
+
 /* What a run does besides the step count. */
 typedef struct sim_opts {
     int32_t max_scan;
@@ -234,6 +253,9 @@ typedef struct sim_result {
     int32_t spawned, arrived;
     int32_t all_arrived_step; /* first step after which every agent had arrived (0 = never) */
     double ms_per_step, cpu_ms_per_step;
+    /* CPU time of every thread of the step, summed, and the busiest thread's (the step's
+     * critical path when each thread has a core of its own), ms per step */
+    double all_cpu_ms_per_step, crit_cpu_ms_per_step;
     float max_overlap;
     uint64_t hash;
     int png_rc; /* draw_png's result: a TN_PICTURE_* code */
@@ -330,12 +352,23 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
         printf("\n");
     }
     free(free_flow);
-    double total = 0.0, cpu = 0.0;
+    double total = 0.0, cpu = 0.0, all = 0.0, crit = 0.0;
+    double tc0[SIM_MAX_THREADS], tc1[SIM_MAX_THREADS];
+    int nthr = pool ? pool->nthreads + 1 : 1;
     for (int32_t s = 0; st >= 0 && s < steps; s++) {
+        pool_cpu(pool, tc0);
         double t0 = tn_cli_now(), c0 = cpu_now();
         st = tn_crowd_step(c);
         total += tn_cli_now() - t0;
         cpu += cpu_now() - c0;
+        pool_cpu(pool, tc1);
+        double busiest = 0.0;
+        for (int k = 0; k < nthr; k++) {
+            double d = tc1[k] - tc0[k];
+            all += d;
+            busiest = d > busiest ? d : busiest;
+        }
+        crit += busiest;
         float o = tn_crowd_max_wall_overlap(c);
         if (o > res->max_overlap)
             res->max_overlap = o;
@@ -367,6 +400,8 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     free(reach);
     res->ms_per_step = steps > 0 ? total * 1000.0 / steps : 0.0;
     res->cpu_ms_per_step = steps > 0 ? cpu * 1000.0 / steps : 0.0;
+    res->all_cpu_ms_per_step = steps > 0 ? all * 1000.0 / steps : 0.0;
+    res->crit_cpu_ms_per_step = steps > 0 ? crit * 1000.0 / steps : 0.0;
     res->hash = tn_crowd_hash(c);
     res->png_rc = png ? draw_png(m, c, f->view.goal, png) : 0;
     tn_crowd_destroy(c);
@@ -497,7 +532,7 @@ int tn_cmd_sim(int argc, char **argv)
     if (bench) {
         int32_t bsteps = steps > 0 ? (int32_t)steps : 120;
         printf("agents  ms_per_step  cpu_ms_per_step  cpu_ns_per_agent  arrived  "
-               "max_wall_overlap\n");
+               "max_wall_overlap  all_threads_cpu_ms  busiest_thread_cpu_ms\n");
         const char *p = counts;
         while (*p && rc == TN_EXIT_OK) {
             char *end = NULL;
@@ -516,9 +551,10 @@ int tn_cmd_sim(int argc, char **argv)
                 rc = tn_cli_exit_for(st);
                 break;
             }
-            printf("%6d  %11.3f  %15.3f  %16.1f  %7d  %g\n", r.spawned, r.ms_per_step,
-                   r.cpu_ms_per_step, r.cpu_ms_per_step * 1e6 / (r.spawned > 0 ? r.spawned : 1),
-                   r.arrived, (double)r.max_overlap);
+            printf("%6d  %11.3f  %15.3f  %16.1f  %7d  %16g  %18.3f  %21.3f\n", r.spawned,
+                   r.ms_per_step, r.cpu_ms_per_step,
+                   r.cpu_ms_per_step * 1e6 / (r.spawned > 0 ? r.spawned : 1), r.arrived,
+                   (double)r.max_overlap, r.all_cpu_ms_per_step, r.crit_cpu_ms_per_step);
             fflush(stdout);
             p = *end == ',' ? end + 1 : end;
         }
