@@ -153,7 +153,7 @@ tn_crowd_def tn_crowd_def_default(void)
     d.neighbour_radius = 32.0f;
     d.max_neighbours = 16;
     d.max_scan = 64;
-    d.dense_neighbours = 8;
+    d.dense_neighbours = 10;
     d.similar_goal_distance = 64.0f;
     d.avoid_look_ahead = 0.5f;
     d.wall_look_ahead = 0.0f; /* 0 = one tile */

@@ -112,7 +112,7 @@ typedef struct tn_crowd_def {
     int32_t max_scan;       ///< candidates examined per agent, own grid row first; 0 = all. Bounds
                             ///< the cost in a pile-up (agents may overlap each other without
                             ///< push-apart). Default 64.
-    /// Density-aware neighbourhood, >= 0 (default 8; 0 = off): when the 2 x 2 grid cells
+    /// Density-aware neighbourhood, >= 0 (default 10; 0 = off): when the 2 x 2 grid cells
     /// nearest an agent hold at least this many agents, its neighbourhood is the disk of half
     /// the neighbour radius (which those four cells contain; the list is then still its
     /// `max_neighbours` nearest when the disk holds that many) and the other five cells of the

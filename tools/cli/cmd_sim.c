@@ -33,7 +33,7 @@ static void usage(FILE *f)
             "         --flock-brake B  cohesion/alignment pull kept against the target, 0..1\n"
             "                      (default 0; 1 = the plain HowToRTS forces)\n"
             "         --dense D    half-radius neighbourhood where the 4 nearest grid cells hold\n"
-            "                      >= D agents (default 8, 0 = never): flat cost as density "
+            "                      >= D agents (default 10, 0 = never): flat cost as density "
             "grows\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
             "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
             "runs S fixed steps of 1/60 s: flow field following (field.h, exact line of sight;\n"
