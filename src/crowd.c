@@ -38,10 +38,17 @@ typedef struct scan_rec {
     float ux, uy; /* unit velocity, zero when standing still (alignment) */
     float r, gx, gy;
     uint32_t key; /* target kind | flow slot << 8: agents with equal keys may share a goal;
-                   * | KEY_MOVING when (ux, uy) is not zero */
+                   * | KEY_MOVING when (ux, uy) is not zero, | KEY_ARRIVED when arrived */
 } scan_rec;
 
 #define KEY_MOVING 0x80000000u
+#define KEY_ARRIVED 0x40000000u
+#define KEY_FLAGS (KEY_MOVING | KEY_ARRIVED)
+/* arrived[] values: within arrive_radius, or held up inside the goal area (arrive_area) */
+#define ARRIVED_REACHED 1
+#define ARRIVED_HELD 2
+/* "touching" for the goal area: centres closer than this times the sum of the radii */
+#define AREA_CONTACT 1.5f
 
 /* The map as the crowd's own loops read it (cell lookups, the clear map); collision itself is
  * tile_collision.h's circle mover. */
@@ -69,6 +76,7 @@ typedef struct map_view {
     X(float, maxf, 1, true)                                                                        \
     X(float, slow, 1, true)                                                                        \
     X(float, arr_r, 1, true)                                                                       \
+    X(float, area, 1, true)                                                                        \
     X(float, tgx, 1, true)                                                                         \
     X(float, tgy, 1, true)                                                                         \
     X(float, wang, 1, true)                                                                        \
@@ -97,7 +105,7 @@ struct tn_crowd {
     float clear_reach; /* clear_r * smaller tile side, pixels */
 
     int32_t cap, n;
-    float dt, nr, nr2, inv_nr, inv_cell, sim2, avoid_la, wall_la;
+    float dt, nr, nr2, inv_nr, inv_cell, sim2, avoid_la, wall_la, flock_keep;
     tn_wander wander;
     int32_t period[TN_BEHAVIOUR_COUNT];
     bool periodic; /* some period > 1 */
@@ -105,7 +113,7 @@ struct tn_crowd {
     bool push_apart, record;
     tn_parallel_for parallel_for;
     void *parallel_user;
-    int32_t kmax, max_scan;
+    int32_t kmax, max_scan, dense;
     uint64_t seed, step;
 
     /* dense agent columns, [0, n) (w: weights, cache: forces of periodic behaviours, total:
@@ -145,6 +153,7 @@ tn_crowd_def tn_crowd_def_default(void)
     d.neighbour_radius = 32.0f;
     d.max_neighbours = 16;
     d.max_scan = 64;
+    d.dense_neighbours = 10;
     d.similar_goal_distance = 64.0f;
     d.avoid_look_ahead = 0.5f;
     d.wall_look_ahead = 0.0f; /* 0 = one tile */
@@ -154,6 +163,7 @@ tn_crowd_def tn_crowd_def_default(void)
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
         d.period[b] = 1;
     d.combine = TN_COMBINE_WEIGHTED;
+    d.flock_brake = 0.0f;
     d.max_flows = 8;
     d.internal_cookie = TN_COOKIE_CROWD;
     return d;
@@ -176,6 +186,7 @@ tn_agent_def tn_agent_def_default(void)
     d.target = TN_TARGET_NONE;
     d.slow_radius = 32.0f;
     d.arrive_radius = 8.0f;
+    d.arrive_area = 0.0f;
     d.size = 1;
     d.internal_cookie = COOKIE_AGENT;
     return d;
@@ -214,12 +225,13 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
         return TN_E_INVALID_ARG;
     if (def->capacity < 1 || !finite_pos(def->dt) || !finite_pos(def->neighbour_radius) ||
         def->max_neighbours < 1 || def->max_neighbours > TN_CROWD_MAX_NEIGHBOURS ||
-        def->max_scan < 0 || !isfinite(def->similar_goal_distance) ||
+        def->max_scan < 0 || def->dense_neighbours < 0 || !isfinite(def->similar_goal_distance) ||
         def->similar_goal_distance < 0.0f || !finite_pos(def->avoid_look_ahead) ||
         !isfinite(def->wall_look_ahead) || def->wall_look_ahead < 0.0f ||
         !isfinite(def->wander.distance) || !isfinite(def->wander.radius) ||
         !isfinite(def->wander.jitter) ||
-        (unsigned)def->combine > (unsigned)TN_COMBINE_PRIORITIZED || def->max_flows < 0 ||
+        (unsigned)def->combine > (unsigned)TN_COMBINE_PRIORITIZED || !isfinite(def->flock_brake) ||
+        def->flock_brake < 0.0f || def->flock_brake > 1.0f || def->max_flows < 0 ||
         def->max_flows > TN_CROWD_MAX_FLOWS)
         return TN_E_INVALID_ARG;
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
@@ -287,6 +299,7 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->inv_cell = (float)GRID_SPLIT / c->nr;
     c->sim2 = def->similar_goal_distance * def->similar_goal_distance;
     c->avoid_la = def->avoid_look_ahead;
+    c->flock_keep = def->flock_brake;
     c->wall_la = def->wall_look_ahead > 0.0f ? def->wall_look_ahead : (tw < th ? tw : th);
     c->wander = def->wander;
     memcpy(c->period, def->period, sizeof c->period);
@@ -296,6 +309,7 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->parallel_user = def->parallel_user;
     c->kmax = def->max_neighbours;
     c->max_scan = def->max_scan;
+    c->dense = def->dense_neighbours;
     c->seed = def->seed;
     c->max_flows = def->max_flows;
 
@@ -467,8 +481,8 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
         d->size < 1 || d->size > 255 || !isfinite(d->radius) || d->radius < 0.0f ||
         !(d->radius < 0.5f * tmin * (float)d->size) || !finite_pos(d->max_speed) ||
         !finite_pos(d->max_force) || !isfinite(d->slow_radius) || d->slow_radius < 0.0f ||
-        !isfinite(d->arrive_radius) || d->arrive_radius < 0.0f ||
-        !target_ok(c, d->target, d->target_pos, d->flow))
+        !isfinite(d->arrive_radius) || d->arrive_radius < 0.0f || !isfinite(d->arrive_area) ||
+        d->arrive_area < 0.0f || !target_ok(c, d->target, d->target_pos, d->flow))
         return TN_E_INVALID_ARG;
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
         if (!isfinite(d->weights[b]))
@@ -497,6 +511,7 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
     c->maxf[i] = d->max_force;
     c->slow[i] = d->slow_radius;
     c->arr_r[i] = d->arrive_radius;
+    c->area[i] = d->arrive_area;
     c->kind[i] = (uint8_t)d->target;
     c->tgx[i] = d->target_pos.x;
     c->tgy[i] = d->target_pos.y;
@@ -563,6 +578,7 @@ tn_status tn_crowd_get(const tn_crowd *c, tn_agent_id id, tn_agent_state *out)
     out->size = c->size[i];
     out->target = (tn_target_kind)c->kind[i];
     out->arrived = c->arrived[i] != 0;
+    out->held = c->arrived[i] == ARRIVED_HELD;
     return TN_OK;
 }
 
@@ -745,31 +761,35 @@ static uint32_t goal_key(const tn_crowd *c, int32_t i, float *gx, float *gy)
     return k;
 }
 
-/* Counting sort of the agents into grid cells; fills cell_start, order and srec. */
-static void build_grid(tn_crowd *c)
+/* Run task over [0, count) through the caller's parallel-for, or here. Every task below writes
+ * only the entries of its own range, so any split gives the same bits. */
+static void run_task(tn_crowd *c, tn_task task, int32_t count)
 {
-    int32_t n = c->n, gw = c->gw, gh = c->gh;
-    size_t ncell = (size_t)gw * (size_t)gh;
-    int32_t *cs = c->cell_start;
-    memset(cs, 0, (ncell + 1) * sizeof(int32_t));
-    for (int32_t i = 0; i < n; i++) {
+    if (c->parallel_for)
+        c->parallel_for(task, c, count, c->parallel_user);
+    else
+        task(c, 0, count);
+}
+
+/* Grid cell of agents [begin, end). */
+static void cells_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    int32_t gw = c->gw, gh = c->gh;
+    for (int32_t i = begin; i < end; i++) {
         int32_t cx = (int32_t)(c->px[i] * c->inv_cell), cy = (int32_t)(c->py[i] * c->inv_cell);
         cx = cx < 0 ? 0 : cx >= gw ? gw - 1 : cx;
         cy = cy < 0 ? 0 : cy >= gh ? gh - 1 : cy;
-        int32_t cell = cy * gw + cx;
-        c->cell_of[i] = cell;
-        cs[cell]++;
+        c->cell_of[i] = cy * gw + cx;
     }
-    /* cs[cell] = end of the cell; scattering backwards leaves cs[cell] = start, stable */
-    int32_t run = 0;
-    for (size_t k = 0; k < ncell; k++) {
-        run += cs[k];
-        cs[k] = run;
-    }
-    cs[ncell] = n;
-    for (int32_t i = n - 1; i >= 0; i--) {
-        int32_t k = --cs[c->cell_of[i]];
-        c->order[k] = i;
+}
+
+/* Scan records of grid positions [begin, end). */
+static void srec_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    for (int32_t k = begin; k < end; k++) {
+        int32_t i = c->order[k];
         scan_rec *r = &c->srec[k];
         r->x = c->px[i];
         r->y = c->py[i];
@@ -787,7 +807,33 @@ static void build_grid(tn_crowd *c)
         r->key = goal_key(c, i, &r->gx, &r->gy);
         if (r->ux != 0.0f || r->uy != 0.0f)
             r->key |= KEY_MOVING;
+        if (c->arrived[i])
+            r->key |= KEY_ARRIVED;
     }
+}
+
+/* Counting sort of the agents into grid cells; fills cell_start, order and srec. The counting
+ * and the scatter of order[] are serial (a few instructions per agent); the cells and the scan
+ * records run through the parallel-for. */
+static void build_grid(tn_crowd *c)
+{
+    int32_t n = c->n;
+    size_t ncell = (size_t)c->gw * (size_t)c->gh;
+    int32_t *cs = c->cell_start;
+    run_task(c, cells_task, n);
+    memset(cs, 0, (ncell + 1) * sizeof(int32_t));
+    for (int32_t i = 0; i < n; i++)
+        cs[c->cell_of[i]]++;
+    /* cs[cell] = end of the cell; scattering backwards leaves cs[cell] = start, stable */
+    int32_t run = 0;
+    for (size_t k = 0; k < ncell; k++) {
+        run += cs[k];
+        cs[k] = run;
+    }
+    cs[ncell] = n;
+    for (int32_t i = n - 1; i >= 0; i--)
+        c->order[--cs[c->cell_of[i]]] = i;
+    run_task(c, srec_task, n);
 }
 
 #define SWAP_PTR(T, a, b)                                                                          \
@@ -822,6 +868,32 @@ static void gather_rows(void *dst, const void *src, const int32_t *order, int32_
     }
 }
 
+/* Grid positions [begin, end) of every column into the alternates. */
+static void resort_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    const int32_t *order = c->order + begin;
+    int32_t n = end - begin;
+#define X(T, name, per, present)                                                                   \
+    if (c->name) {                                                                                 \
+        size_t bytes_ = sizeof(T) * (size_t)(per);                                                 \
+        gather_rows((char *)(void *)c->alt_##name + bytes_ * (size_t)begin, c->name, order, n,     \
+                    bytes_);                                                                       \
+    }
+    AGENT_COLUMNS(X)
+#undef X
+}
+
+/* After the re-sort agent k is grid position k. */
+static void reindex_task(void *ctx, int32_t begin, int32_t end)
+{
+    tn_crowd *c = ctx;
+    for (int32_t k = begin; k < end; k++) {
+        c->dense_of[c->slot_of[k]] = k;
+        c->order[k] = k;
+    }
+}
+
 /* Gather every per-agent array into grid order (the order build_grid found), so that agent k
  * of the grid is dense agent k. Agents move little between steps, so after the first step the
  * permutation is close to the identity and this pass streams through memory. */
@@ -839,17 +911,13 @@ static void sort_agents(tn_crowd *c)
      * when the agents are far out of order, as after a batch of additions) */
     if (c->step % RESORT_PERIOD != 0 && moved < n / 2)
         return;
+    run_task(c, resort_task, n);
 #define X(T, name, per, present)                                                                   \
-    if (c->name) {                                                                                 \
-        gather_rows(c->alt_##name, c->name, order, n, sizeof(T) * (size_t)(per));                  \
-        SWAP_PTR(T, c->name, c->alt_##name);                                                       \
-    }
+    if (c->name)                                                                                   \
+        SWAP_PTR(T, c->name, c->alt_##name);
     AGENT_COLUMNS(X)
 #undef X
-    for (int32_t k = 0; k < n; k++)
-        c->dense_of[c->slot_of[k]] = k;
-    for (int32_t k = 0; k < n; k++)
-        c->order[k] = k;
+    run_task(c, reindex_task, n);
 }
 
 /* Is behaviour b due for agent i this step? */
@@ -924,16 +992,48 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
     L->worst = 0;
     int32_t x0 = cx > GRID_SPLIT ? cx - GRID_SPLIT : 0;
     int32_t x1 = cx + GRID_SPLIT < c->gw ? cx + GRID_SPLIT : c->gw - 1;
+    /* rows in the order own, above, below (then further ones when cells are split), so that a
+     * scan budget keeps the closest rows */
+    int32_t rows[2 * GRID_SPLIT + 1], nrows = 0;
+    for (int32_t r = 0; r <= 2 * GRID_SPLIT; r++) {
+        int32_t y = cy + ((r & 1) ? -((r + 1) / 2) : r / 2);
+        if (y >= 0 && y < c->gh)
+            rows[nrows++] = y;
+    }
+#if GRID_SPLIT == 1
+    if (c->dense > 0) {
+        /* the 2 x 2 cells nearest the agent hold every agent within half the radius; when
+         * they hold at least `dense` agents, the neighbourhood is that half-radius disk (the
+         * same kmax nearest when it has kmax of them) and the other five cells are not read */
+        float fx = px * c->inv_cell - (float)cx, fy = py * c->inv_cell - (float)cy;
+        int32_t bx0 = fx < 0.5f ? cx - 1 : cx, by = fy < 0.5f ? cy - 1 : cy + 1;
+        int32_t bx1 = bx0 + 1;
+        bx0 = bx0 < 0 ? 0 : bx0;
+        bx1 = bx1 >= c->gw ? c->gw - 1 : bx1;
+        bool by_ok = by >= 0 && by < c->gh;
+        const int32_t *own = c->cell_start + (size_t)cy * (size_t)c->gw;
+        int32_t count = own[bx1 + 1] - own[bx0];
+        if (by_ok) {
+            const int32_t *oth = c->cell_start + (size_t)by * (size_t)c->gw;
+            count += oth[bx1 + 1] - oth[bx0];
+        }
+        if (count >= c->dense) {
+            x0 = bx0;
+            x1 = bx1;
+            nrows = 1;
+            rows[0] = cy;
+            if (by_ok)
+                rows[nrows++] = by;
+            nr2 *= 0.25f;
+        }
+    }
+#endif
 #if TN__CROWD_SSE2
     const __m128 vpx = _mm_set1_ps(px), vpy = _mm_set1_ps(py), vnr2 = _mm_set1_ps(nr2);
     const __m128i lane = _mm_set_epi32(3, 2, 1, 0), vk = _mm_set1_epi32(k);
 #endif
-    /* rows in the order own, above, below (then further ones when cells are split), so that a
-     * scan budget keeps the closest rows */
-    for (int32_t r = 0; r <= 2 * GRID_SPLIT; r++) {
-        int32_t y = cy + ((r & 1) ? -((r + 1) / 2) : r / 2);
-        if (y < 0 || y >= c->gh)
-            continue;
+    for (int32_t r = 0; r < nrows; r++) {
+        int32_t y = rows[r];
         const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
         int32_t m0 = row[x0], m1 = row[x1 + 1]; /* the cells x0..x1 are contiguous */
         if (m1 - m0 > budget)
@@ -1005,11 +1105,16 @@ static tn_steer_agent agent_value(const tn_crowd *c, int32_t i)
     return a;
 }
 
-static tn_vec2 target_force(const tn_crowd *c, int32_t i)
+/* The target behaviour's force; its desired velocity in *want (zero when there is none). */
+static tn_vec2 target_force(const tn_crowd *c, int32_t i, tn_vec2 *want)
 {
     tn_vec2 pos = tn__v2(c->px[i], c->py[i]), vel = tn__v2(c->vx[i], c->vy[i]);
     float ms = c->maxs[i], mf = c->maxf[i];
     tn_vec2 tg = tn__v2(c->tgx[i], c->tgy[i]), desired;
+    *want = tn__v2(0.0f, 0.0f);
+    if (c->arrived[i] == ARRIVED_HELD && c->kind[i] != TN_TARGET_FLEE &&
+        c->kind[i] != TN_TARGET_NONE)
+        return tn__steer_toward(vel, tn__v2(0.0f, 0.0f), ms, mf); /* hold the place */
     switch ((tn_target_kind)c->kind[i]) {
     case TN_TARGET_SEEK: desired = tn__seek_desired(pos, tg, ms); break;
     case TN_TARGET_ARRIVE: desired = tn__arrive_desired(pos, tg, ms, c->slow[i]); break;
@@ -1066,6 +1171,7 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i)
     case TN_TARGET_NONE:
     default: return tn__v2(0.0f, 0.0f);
     }
+    *want = desired;
     return tn__steer_toward(vel, desired, ms, mf);
 }
 
@@ -1086,6 +1192,54 @@ static const int priority[TN_BEHAVIOUR_COUNT] = {
     TN_BEHAVIOUR_AVOID_WALLS, TN_BEHAVIOUR_AVOID_AGENTS, TN_BEHAVIOUR_SEPARATION,
     TN_BEHAVIOUR_TARGET,      TN_BEHAVIOUR_ALIGNMENT,    TN_BEHAVIOUR_COHESION,
     TN_BEHAVIOUR_WANDER};
+
+/* Cohesion and alignment keep only flock_brake of their component against the target
+ * behaviour's desired velocity: flocking shapes the group without braking it. */
+static void unbrake_flock(const tn_crowd *c, tn_vec2 *f, tn_vec2 want)
+{
+    float l2 = want.x * want.x + want.y * want.y;
+    if (!(l2 > 0.0f))
+        return;
+    float l = sqrtf(l2), ux = want.x / l, uy = want.y / l, cut = 1.0f - c->flock_keep;
+    static const int which[2] = {TN_BEHAVIOUR_COHESION, TN_BEHAVIOUR_ALIGNMENT};
+    for (int t = 0; t < 2; t++) {
+        tn_vec2 *g = &f[which[t]];
+        float along = g->x * ux + g->y * uy;
+        if (along < 0.0f) {
+            g->x -= along * cut * ux;
+            g->y -= along * cut * uy;
+        }
+    }
+}
+
+/* The goal area: agent i, inside its arrive_area and not arrived, is held up when it touches
+ * a neighbour with the same goal that has arrived. Reads only the step's snapshot (scan
+ * records); writes only agent i. */
+static void goal_area(tn_crowd *c, int32_t i, const scan_rec *self, const nb_list *L)
+{
+    uint8_t kind = c->kind[i];
+    if (kind != TN_TARGET_SEEK && kind != TN_TARGET_ARRIVE &&
+        (kind != TN_TARGET_FLOW || !c->flow_set[c->flow[i]]))
+        return;
+    float ex = self->x - self->gx, ey = self->y - self->gy, d2 = ex * ex + ey * ey;
+    float area = c->area[i];
+    if (!(d2 <= area * area))
+        return;
+    uint32_t self_key = self->key & ~KEY_FLAGS;
+    for (int32_t q = 0; q < L->n; q++) {
+        const scan_rec *o = &c->srec[L->idx[q]];
+        if ((o->key & ~KEY_FLAGS) != self_key || !(o->key & KEY_ARRIVED))
+            continue;
+        float touch = AREA_CONTACT * (self->r + o->r);
+        if (!(L->d2[q] < touch * touch))
+            continue;
+        float gx = o->gx - self->gx, gy = o->gy - self->gy;
+        if (gx * gx + gy * gy <= 1.0f) { /* not another goal (seek and arrive targets) */
+            c->arrived[i] = ARRIVED_HELD;
+            return;
+        }
+    }
+}
 
 static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
 {
@@ -1109,6 +1263,22 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
     const scan_rec *self = &c->srec[k];
     tn_vec2 pos = tn__v2(self->x, self->y), vel = tn__v2(c->vx[i], c->vy[i]);
     float ms = c->maxs[i], mf = c->maxf[i];
+    tn_vec2 want = tn__v2(0.0f, 0.0f);
+    if (c->arrived[i] == ARRIVED_HELD) {
+        /* held in the goal area: it holds its place, no neighbour forces (push-apart, when on,
+         * still resolves overlaps; walls still apply) */
+        static const int nb_behaviours[4] = {TN_BEHAVIOUR_SEPARATION, TN_BEHAVIOUR_COHESION,
+                                             TN_BEHAVIOUR_ALIGNMENT, TN_BEHAVIOUR_AVOID_AGENTS};
+        for (int t = 0; t < 4; t++) {
+            int b = nb_behaviours[t];
+            run[b] = false;
+            f[b] = tn__v2(0.0f, 0.0f);
+            if (cache)
+                cache[b] = f[b];
+        }
+    }
+    if (run[TN_BEHAVIOUR_TARGET])
+        f[TN_BEHAVIOUR_TARGET] = target_force(c, i, &want);
 
     if (run[TN_BEHAVIOUR_SEPARATION] || run[TN_BEHAVIOUR_COHESION] || run[TN_BEHAVIOUR_ALIGNMENT] ||
         run[TN_BEHAVIOUR_AVOID_AGENTS]) {
@@ -1145,7 +1315,7 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
         }
         /* equal keys of flow agents mean the same flow, hence the same goal; only seek and
          * arrive targets need the goal-distance test */
-        uint32_t self_key = self->key & ~KEY_MOVING;
+        uint32_t self_key = self->key & ~KEY_FLAGS;
         bool key_says_similar = self_key == TN_TARGET_NONE || (self_key & 0xFFu) == TN_TARGET_FLOW;
         for (int32_t q = 0; q < L->n; q++) {
             const scan_rec *o = &c->srec[L->idx[q]];
@@ -1155,7 +1325,7 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
                 acc.sep.y += d.y * sep_s[q];
                 acc.nsep++;
             }
-            if (do_flock && (o->key & ~KEY_MOVING) == self_key) {
+            if (do_flock && (o->key & ~KEY_FLAGS) == self_key) {
                 float gx = o->gx - self->gx, gy = o->gy - self->gy;
                 if (key_says_similar || gx * gx + gy * gy <= c->sim2) {
                     tn__flock_add_com(&acc, tn__v2(o->x, o->y));
@@ -1190,9 +1360,11 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
                 tn__flock_alignment_unit(&acc, self->ux, self->uy, vel, ms, mf);
         if (run[TN_BEHAVIOUR_AVOID_AGENTS])
             f[TN_BEHAVIOUR_AVOID_AGENTS] = tn__avoid_force(&av, h, reach, mf);
+        if (do_flock && c->flock_keep < 1.0f)
+            unbrake_flock(c, f, want);
+        if (c->area[i] > 0.0f && !c->arrived[i])
+            goal_area(c, i, self, L);
     }
-    if (run[TN_BEHAVIOUR_TARGET])
-        f[TN_BEHAVIOUR_TARGET] = target_force(c, i);
     if (run[TN_BEHAVIOUR_AVOID_WALLS]) {
         int32_t ci = cell_index_px(&c->mover, pos.x, pos.y);
         if (ci >= 0 && c->clear[ci] && c->wall_la <= c->clear_reach) {
@@ -1284,10 +1456,10 @@ static void integrate_range(tn_crowd *c, int32_t begin, int32_t end)
         if (k == TN_TARGET_SEEK || k == TN_TARGET_ARRIVE || k == TN_TARGET_FLOW) {
             float gx, gy;
             goal_key(c, i, &gx, &gy);
-            if (k != TN_TARGET_FLOW || c->flow_set[c->flow[i]]) {
+            if (!c->arrived[i] && (k != TN_TARGET_FLOW || c->flow_set[c->flow[i]])) {
                 float ex = c->px[i] - gx, ey = c->py[i] - gy, ar = c->arr_r[i];
                 if (ex * ex + ey * ey <= ar * ar)
-                    c->arrived[i] = 1;
+                    c->arrived[i] = ARRIVED_REACHED;
             }
         }
     }

@@ -112,12 +112,25 @@ typedef struct tn_crowd_def {
     int32_t max_scan;       ///< candidates examined per agent, own grid row first; 0 = all. Bounds
                             ///< the cost in a pile-up (agents may overlap each other without
                             ///< push-apart). Default 64.
+    /// Density-aware neighbourhood, >= 0 (default 10; 0 = off): when the 2 x 2 grid cells
+    /// nearest an agent hold at least this many agents, its neighbourhood is the disk of half
+    /// the neighbour radius (which those four cells contain; the list is then still its
+    /// `max_neighbours` nearest when the disk holds that many) and the other five cells of the
+    /// 3 x 3 scan are not read. Keeps the per-agent cost flat as a map fills up
+    /// (docs/bench/agents.md, "Density").
+    int32_t dense_neighbours;
     float similar_goal_distance;        ///< pixels, >= 0 (default 64)
     float avoid_look_ahead;             ///< seconds of travel looked ahead for agents (default 0.5)
     float wall_look_ahead;              ///< feeler length, pixels (default: one tile)
     tn_wander wander;                   ///< wander parameters (angle ignored; default 24, 12, 0.5)
     int32_t period[TN_BEHAVIOUR_COUNT]; ///< steps between runs, >= 1 (default all 1)
     tn_combine combine;                 ///< default TN_COMBINE_WEIGHTED
+    /// How much of cohesion's and alignment's pull against an agent's own target direction is
+    /// kept, 0..1 (default 0). 0: flocking shapes the group but never brakes an agent that is
+    /// heading for a target (the part of each force opposite the target behaviour's desired
+    /// velocity is removed); 1: the HowToRTS forces unchanged, which measured 10-15 % slower
+    /// streams (docs/bench/agents.md, "Arrival").
+    float flock_brake;
     bool push_apart;    ///< separate overlapping circles after moving (default false)
     bool record_forces; ///< keep each behaviour's last force (tn_crowd_forces; default false)
     int32_t max_flows;  ///< flow view slots, 0..TN_CROWD_MAX_FLOWS (default 8)
@@ -146,6 +159,14 @@ typedef struct tn_agent_def {
     int32_t flow;                      ///< flow view slot (FLOW)
     float slow_radius;   ///< arrive: pixels where the agent starts slowing (default 32)
     float arrive_radius; ///< pixels: within this of the goal the agent counts as arrived (8)
+    /// pixels, >= 0: the goal area (default 0 = none). Inside it an agent also counts as arrived
+    /// when it is held up at the goal: it touches (centres closer than 1.5x the sum of the radii)
+    /// an agent with the same goal that has arrived. Such an agent holds its place (its target
+    /// force brakes it; separation, cohesion, alignment and agent avoidance stop; walls and
+    /// push-apart still act) instead of pushing into a packed goal, so a crowd that stays fills the
+    /// area from the goal outwards and every member arrives. Needs a neighbour behaviour with a
+    /// weight (the neighbour list). No effect when arrived agents are removed at once.
+    float arrive_area;
     /// size class in cells, 1..255 (default 1): a unit of size n follows flow views built on
     /// the size-n map (clearance.h, tn_clearance_map()), which it reads at its top-left cell,
     /// the cell of `pos` - (n - 1) / 2 tiles; it arrives with its top-left cell on the view's
@@ -162,7 +183,9 @@ typedef struct tn_agent_state {
     float radius;  ///< pixels
     int32_t size;  ///< size class (tn_agent_def::size)
     tn_target_kind target;
-    bool arrived; ///< within arrive_radius of its goal (set by steps; cleared on retarget)
+    bool arrived; ///< within arrive_radius of its goal, or held up inside its arrive_area (set
+                  ///< by steps; cleared on retarget)
+    bool held;    ///< arrived in the goal area (arrive_area) rather than within arrive_radius
 } tn_agent_state;
 
 /// Defaults described on each field.

@@ -23,12 +23,24 @@ static void usage(FILE *f)
             "       tilenav sim MAP GX GY --bench [--steps S] [--seed K] [--counts A,B,...]\n"
             "options: --scan C     at most C neighbour candidates per agent (default 48, 0 = all)\n"
             "         --threads T  spread the step over T threads (same result bit for "
-            "bit)\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
+            "bit)\n"
+            "         --area A     goal area radius in tiles (default 2, 0 = none): with --stay,\n"
+            "                      an agent there touching an arrived one has arrived and holds\n"
+            "         --stay       arrived agents stay and hold their place, push-apart on\n"
+            "                      (default: they leave)\n"
+            "         --arrivals K print 'arrivals step=S arrived=A' every K steps (the curve)\n"
+            "                      and the free-flow percentiles (alone at max speed)\n"
+            "         --flock-brake B  cohesion/alignment pull kept against the target, 0..1\n"
+            "                      (default 0; 1 = the plain HowToRTS forces)\n"
+            "         --dense D    half-radius neighbourhood where the 4 nearest grid cells hold\n"
+            "                      >= D agents (default 10, 0 = never): flat cost as density "
+            "grows\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
             "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
             "runs S fixed steps of 1/60 s: flow field following (field.h, exact line of sight;\n"
             "arrive straight at the goal where the cell\n"
             "sees the goal), separation, cohesion, alignment, look-ahead avoidance of agents and\n"
-            "walls, tile collision. Agents leave the crowd when they reach the goal. Prints\n"
+            "walls, tile collision. Agents leave the crowd when they come within 0.75 tile of\n"
+            "the goal cell's centre (--stay: they stop there and the goal area fills). Prints\n"
             "  sim agents=N arrived=A steps=S ms_per_step=X max_wall_overlap=D hash=H\n"
             "where X is the mean time of one crowd step, D the deepest overlap (pixels) of any\n"
             "agent with an impassable cell seen after any step (always 0), H the state hash.\n"
@@ -208,18 +220,58 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds of a thread's clock (0 when it cannot be read). */
+static double clock_now(clockid_t id)
+{
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of every pool thread (the caller first) into t[0..nthreads]. */
+static void pool_cpu(const sim_pool *p, double *t)
+{
+    t[0] = cpu_now();
+    for (int i = 0; p && i < p->nthreads; i++) {
+        clockid_t id;
+        t[i + 1] = pthread_getcpuclockid(p->threads[i], &id) == 0 ? clock_now(id) : 0.0;
+    }
+}
+
+/* What a run does besides the step count. */
+typedef struct sim_opts {
+    int32_t max_scan;
+    float area;        /* goal area, tiles */
+    float flock_brake; /* tn_crowd_def::flock_brake */
+    bool stay;         /* arrived agents stay */
+    int32_t arrivals;  /* print the arrival curve every this many steps (0 = not) */
+    int32_t dense;     /* tn_crowd_def::dense_neighbours, -1 = the default */
+} sim_opts;
+
 typedef struct sim_result {
     int32_t spawned, arrived;
+    int32_t all_arrived_step; /* first step after which every agent had arrived (0 = never) */
     double ms_per_step, cpu_ms_per_step;
+    /* CPU time of every thread of the step, summed, and the busiest thread's (the step's
+     * critical path when each thread has a core of its own), ms per step */
+    double all_cpu_ms_per_step, crit_cpu_ms_per_step;
     float max_overlap;
     uint64_t hash;
     int png_rc; /* draw_png's result: a TN_PICTURE_* code */
 } sim_result;
 
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
 static int spawn_one(tn_crowd *c, tn_agent_def *ad, const int32_t *reach, int32_t nreach, int32_t w,
-                     float tw, float th, tn_rng *rng)
+                     float tw, float th, tn_rng *rng, int32_t *cell)
 {
     int32_t i = reach[tn_rng_below(rng, (uint32_t)nreach)];
+    *cell = i;
     float margin = ad->radius + 0.01f;
     ad->pos.x = (float)(i % w) * tw + margin + tn_rng_float(rng) * (tw - 2.0f * margin);
     ad->pos.y = (float)(i / w) * th + margin + tn_rng_float(rng) * (th - 2.0f * margin);
@@ -228,7 +280,7 @@ static int spawn_one(tn_crowd *c, tn_agent_def *ad, const int32_t *reach, int32_
 }
 
 static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int32_t steps,
-                         uint64_t seed, bool recycle, int32_t max_scan, sim_pool *pool,
+                         uint64_t seed, bool recycle, const sim_opts *opt, sim_pool *pool,
                          const char *png, sim_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -240,12 +292,16 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     cd.capacity = agents > 0 ? agents : 1;
     cd.neighbour_radius = tmin;
     cd.max_neighbours = 8;
-    cd.max_scan = max_scan;
+    if (opt->dense >= 0)
+        cd.dense_neighbours = opt->dense;
+    cd.max_scan = opt->max_scan;
+    cd.flock_brake = opt->flock_brake;
     if (pool && pool->nthreads > 0) {
         cd.parallel_for = pool_for;
         cd.parallel_user = pool;
     }
     cd.seed = seed;
+    cd.push_apart = opt->stay; /* a crowd that stays must not pile up on the goal */
     tn_crowd *c = NULL;
     tn_status st = tn_crowd_create(&cd, &c);
     if (st < 0)
@@ -257,6 +313,7 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     ad.max_force = 16.0f * tmin;
     ad.slow_radius = tmin;
     ad.arrive_radius = 0.75f * tmin;
+    ad.arrive_area = opt->area * tmin;
     ad.target = TN_TARGET_FLOW;
     ad.flow = 0;
     /* spawn on reachable cells, anywhere inside the cell where the circle fits */
@@ -272,36 +329,79 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     for (size_t i = 0; i < cells; i++)
         if (isfinite(dist[i]) && dist[i] > 0.0f)
             reach[nreach++] = (int32_t)i;
+    /* free flow: the step at which each agent would arrive alone at max speed along the
+     * field's distance (the lower bound the arrival curve is compared with) */
+    float *free_flow = opt->arrivals > 0 ? malloc((size_t)agents * sizeof *free_flow) : NULL;
+    int32_t cell = 0;
     for (int64_t tries = 0;
          st >= 0 && nreach > 0 && res->spawned < agents && tries < (int64_t)agents * 20; tries++)
-        res->spawned += spawn_one(c, &ad, reach, nreach, w, tw, th, &rng);
-    double total = 0.0, cpu = 0.0;
+        if (spawn_one(c, &ad, reach, nreach, w, tw, th, &rng, &cell)) {
+            if (free_flow)
+                free_flow[res->spawned] =
+                    (dist[cell] * tmin - ad.arrive_radius) / ad.max_speed / cd.dt;
+            res->spawned++;
+        }
+    if (free_flow && res->spawned > 0) {
+        qsort(free_flow, (size_t)res->spawned, sizeof *free_flow, cmp_float);
+        int32_t q[3] = {50, 90, 99};
+        printf("arrivals free_flow");
+        for (int k = 0; k < 3; k++) {
+            int32_t at = (int32_t)ceil((double)res->spawned * q[k] / 100.0) - 1;
+            printf(" p%d=%d", (int)q[k], (int)ceil((double)free_flow[at < 0 ? 0 : at]));
+        }
+        printf("\n");
+    }
+    free(free_flow);
+    double total = 0.0, cpu = 0.0, all = 0.0, crit = 0.0;
+    double tc0[SIM_MAX_THREADS], tc1[SIM_MAX_THREADS];
+    int nthr = pool ? pool->nthreads + 1 : 1;
     for (int32_t s = 0; st >= 0 && s < steps; s++) {
+        pool_cpu(pool, tc0);
         double t0 = tn_cli_now(), c0 = cpu_now();
         st = tn_crowd_step(c);
         total += tn_cli_now() - t0;
         cpu += cpu_now() - c0;
+        pool_cpu(pool, tc1);
+        double busiest = 0.0;
+        for (int k = 0; k < nthr; k++) {
+            double d = tc1[k] - tc0[k];
+            all += d;
+            busiest = d > busiest ? d : busiest;
+        }
+        crit += busiest;
         float o = tn_crowd_max_wall_overlap(c);
         if (o > res->max_overlap)
             res->max_overlap = o;
-        int32_t left = 0;
+        int32_t left = 0, here = 0;
         for (int32_t i = tn_crowd_count(c) - 1; st >= 0 && i >= 0; i--) {
             tn_agent_id id = tn_crowd_agent_at(c, i);
             tn_agent_state as;
             st = tn_crowd_get(c, id, &as);
             if (st >= 0 && as.arrived) {
+                if (opt->stay) {
+                    here++;
+                    continue;
+                }
                 st = tn_crowd_remove(c, id);
                 res->arrived++;
                 left++;
             }
         }
+        if (opt->stay)
+            res->arrived = here;
+        if (res->all_arrived_step == 0 && res->arrived == res->spawned && !recycle)
+            res->all_arrived_step = s + 1;
+        if (opt->arrivals > 0 && ((s + 1) % opt->arrivals == 0 || s + 1 == steps))
+            printf("arrivals step=%d arrived=%d\n", (int)(s + 1), (int)res->arrived);
         /* the benchmark keeps the count: every agent that arrives re-enters somewhere else */
         for (int32_t tries = 0; recycle && left > 0 && tries < 1000; tries++)
-            left -= spawn_one(c, &ad, reach, nreach, w, tw, th, &rng);
+            left -= spawn_one(c, &ad, reach, nreach, w, tw, th, &rng, &cell);
     }
     free(reach);
     res->ms_per_step = steps > 0 ? total * 1000.0 / steps : 0.0;
     res->cpu_ms_per_step = steps > 0 ? cpu * 1000.0 / steps : 0.0;
+    res->all_cpu_ms_per_step = steps > 0 ? all * 1000.0 / steps : 0.0;
+    res->crit_cpu_ms_per_step = steps > 0 ? crit * 1000.0 / steps : 0.0;
     res->hash = tn_crowd_hash(c);
     res->png_rc = png ? draw_png(m, c, f->view.goal, png) : 0;
     tn_crowd_destroy(c);
@@ -313,8 +413,9 @@ int tn_cmd_sim(int argc, char **argv)
     const char *cmd = "sim";
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0;
-    int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1;
-    bool json = false, bench = false;
+    int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1, arrivals = 0, dense = -1;
+    double area = 2.0, flock_brake = 0.0;
+    bool json = false, bench = false, stay = false;
     const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
     tn_load_def lopts = tn_load_def_default();
     int lo;
@@ -340,6 +441,24 @@ int tn_cmd_sim(int argc, char **argv)
         } else if (strcmp(a, "--threads") == 0 && has) {
             if (!tn_cli_parse_int(argv[++i], 1, SIM_MAX_THREADS, &threads))
                 return tn_cli_usage_error(cmd, "bad --threads '%s'", argv[i]);
+        } else if (strcmp(a, "--arrivals") == 0 && has) {
+            if (!tn_cli_parse_int(argv[++i], 1, 100000000, &arrivals))
+                return tn_cli_usage_error(cmd, "bad --arrivals '%s'", argv[i]);
+        } else if (strcmp(a, "--area") == 0 && has) {
+            char *end = NULL;
+            area = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(area >= 0.0 && area <= 1e6))
+                return tn_cli_usage_error(cmd, "bad --area '%s'", argv[i]);
+        } else if (strcmp(a, "--flock-brake") == 0 && has) {
+            char *end = NULL;
+            flock_brake = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(flock_brake >= 0.0 && flock_brake <= 1.0))
+                return tn_cli_usage_error(cmd, "bad --flock-brake '%s'", argv[i]);
+        } else if (strcmp(a, "--dense") == 0 && has) {
+            if (!tn_cli_parse_int(argv[++i], 0, 1000000, &dense))
+                return tn_cli_usage_error(cmd, "bad --dense '%s'", argv[i]);
+        } else if (strcmp(a, "--stay") == 0) {
+            stay = true;
         } else if (strcmp(a, "--png") == 0 && has) {
             png = argv[++i];
         } else if (strcmp(a, "--counts") == 0 && has) {
@@ -400,6 +519,8 @@ int tn_cmd_sim(int argc, char **argv)
         return tn_cli_exit_for(st);
     }
     int rc = TN_EXIT_OK;
+    sim_opts so = {(int32_t)scan, (float)area,       (float)flock_brake,
+                   stay,          (int32_t)arrivals, (int32_t)dense};
     sim_pool pool;
     if (!pool_start(&pool, (int)threads)) {
         pool_stop(&pool);
@@ -411,7 +532,7 @@ int tn_cmd_sim(int argc, char **argv)
     if (bench) {
         int32_t bsteps = steps > 0 ? (int32_t)steps : 120;
         printf("agents  ms_per_step  cpu_ms_per_step  cpu_ns_per_agent  arrived  "
-               "max_wall_overlap\n");
+               "max_wall_overlap  all_threads_cpu_ms  busiest_thread_cpu_ms\n");
         const char *p = counts;
         while (*p && rc == TN_EXIT_OK) {
             char *end = NULL;
@@ -421,34 +542,41 @@ int tn_cmd_sim(int argc, char **argv)
                 break;
             }
             sim_result r;
-            st = sim_run(m, &f, (int32_t)n, bsteps, (uint64_t)seed, true, (int32_t)scan, &pool,
-                         NULL, &r);
+            sim_opts bo = so;
+            bo.stay = false;
+            bo.arrivals = 0;
+            st = sim_run(m, &f, (int32_t)n, bsteps, (uint64_t)seed, true, &bo, &pool, NULL, &r);
             if (st < 0) {
                 tn_cli_error(cmd, "%s", tn_status_str(st));
                 rc = tn_cli_exit_for(st);
                 break;
             }
-            printf("%6d  %11.3f  %15.3f  %16.1f  %7d  %g\n", r.spawned, r.ms_per_step,
-                   r.cpu_ms_per_step, r.cpu_ms_per_step * 1e6 / (r.spawned > 0 ? r.spawned : 1),
-                   r.arrived, (double)r.max_overlap);
+            printf("%6d  %11.3f  %15.3f  %16.1f  %7d  %16g  %18.3f  %21.3f\n", r.spawned,
+                   r.ms_per_step, r.cpu_ms_per_step,
+                   r.cpu_ms_per_step * 1e6 / (r.spawned > 0 ? r.spawned : 1), r.arrived,
+                   (double)r.max_overlap, r.all_cpu_ms_per_step, r.crit_cpu_ms_per_step);
             fflush(stdout);
             p = *end == ',' ? end + 1 : end;
         }
     } else {
         sim_result r;
-        st = sim_run(m, &f, (int32_t)agents, (int32_t)steps, (uint64_t)seed, false, (int32_t)scan,
-                     &pool, png, &r);
+        st = sim_run(m, &f, (int32_t)agents, (int32_t)steps, (uint64_t)seed, false, &so, &pool, png,
+                     &r);
         if (st < 0) {
             tn_cli_error(cmd, "%s", tn_status_str(st));
             rc = tn_cli_exit_for(st);
         } else if (json) {
             printf("{\"agents\":%d,\"arrived\":%d,\"steps\":%" PRId64
-                   ",\"ms_per_step\":%.4f,\"max_wall_overlap\":%g,\"hash\":\"%016" PRIx64 "\"}\n",
-                   r.spawned, r.arrived, steps, r.ms_per_step, (double)r.max_overlap, r.hash);
+                   ",\"ms_per_step\":%.4f,\"max_wall_overlap\":%g,\"hash\":\"%016" PRIx64
+                   "\",\"all_arrived_step\":%d}\n",
+                   r.spawned, r.arrived, steps, r.ms_per_step, (double)r.max_overlap, r.hash,
+                   (int)r.all_arrived_step);
         } else {
             printf("sim agents=%d arrived=%d steps=%" PRId64
-                   " ms_per_step=%.4f max_wall_overlap=%g hash=%016" PRIx64 "\n",
-                   r.spawned, r.arrived, steps, r.ms_per_step, (double)r.max_overlap, r.hash);
+                   " ms_per_step=%.4f max_wall_overlap=%g hash=%016" PRIx64
+                   " all_arrived_step=%d\n",
+                   r.spawned, r.arrived, steps, r.ms_per_step, (double)r.max_overlap, r.hash,
+                   (int)r.all_arrived_step);
         }
         if (rc == TN_EXIT_OK && r.max_overlap > 0.0f)
             rc = TN_EXIT_FAIL;
