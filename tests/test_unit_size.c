@@ -183,7 +183,7 @@ static void check_field(const tn_map *m, const tn_clearance *cl, const tn_map *e
     tn_cell path[4096];
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) {
-            double want = d[y * w + x], got = tn_field_distance(f, x, y);
+            double want = d[y * w + x], got = (double)tn_field_distance(f, x, y);
             if (isinf(want) != isinf(got) || (!isinf(want) && fabs(got - want) > 1e-4 * want))
                 fail_msg("field size %d rule %d goal (%d,%d) cell (%d,%d): %g, oracle %g", n, rule,
                          g.x, g.y, x, y, got, want);

@@ -157,7 +157,7 @@ static double ref_dijkstra(const eroded *e, tn_cell s, tn_cell g, double *dist, 
     static const int8_t DX[8] = {1, -1, 0, 0, 1, 1, -1, -1}, DY[8] = {0, 0, 1, -1, 1, -1, 1, -1};
     size_t n = (size_t)e->w * (size_t)e->h, hn = 0;
     for (size_t i = 0; i < n; i++)
-        dist[i] = INFINITY;
+        dist[i] = (double)INFINITY;
     int32_t si = s.y * e->w + s.x, gi = g.y * e->w + g.x;
     dist[si] = 0.0;
     heap[hn++] = (ref_item){0.0, si};
@@ -400,7 +400,7 @@ static int run_batch(const char *cmd, const tn_map *map, const tn_scenarios *sc,
     q.goal_bounds = bounds;
     q.size = z->size;
     q.clearance = z->clearance;
-    double best[2] = {INFINITY, INFINITY};
+    double best[2] = {(double)INFINITY, (double)INFINITY};
     bool same = true;
     for (int rep = 0; rep < 5; rep++)
         for (int v = 0; v < 2; v++) {
@@ -633,7 +633,7 @@ int tn_cmd_bench(int argc, char **argv)
                 const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
                 if (!eroded_open(&grid, s->start.x, s->start.y) ||
                     !eroded_open(&grid, s->goal.x, s->goal.y))
-                    ref[k] = NAN;
+                    ref[k] = (double)NAN;
                 else
                     ref[k] = ref_dijkstra(&grid, s->start, s->goal, dist, heap);
             }
