@@ -1,0 +1,1162 @@
+/* Hierarchical path search (hierarchy.h): sectors, transition cells on their borders, an
+ * abstract graph of exact intra-sector costs, local updates from the map's change log, and
+ * queries that search the abstract graph and refine the route sector by sector. */
+#include "tilenav/hierarchy.h"
+
+#include "grid.h"
+#include "internal.h"
+#include "tilenav/search.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TN_COOKIE_HIERARCHY 0x48504131u
+#define TN_COOKIE_HIERARCHY_CTX 0x48504331u
+
+/* Border sides of a sector, indices into sector.side. */
+enum { SIDE_TOP = 0, SIDE_BOTTOM = 1, SIDE_LEFT = 2, SIDE_RIGHT = 3 };
+
+/* One sector: its transition cells (ascending cell index), the cost matrix between them
+ * (row = from, INFINITY when the sector does not join them) and, per border side, the local
+ * node index of each border cell (-1: not a node). */
+typedef struct sector {
+    int32_t n, cap;
+    int32_t *cell; /* cap */
+    float *dist;   /* cap * cap, n * n used */
+    int16_t *side; /* 4 * S: side k's cells at side + k * S */
+} sector;
+
+struct tn_hierarchy {
+    tn_allocator alloc;
+    const tn_map *map;
+    tn_moves moves;
+    int32_t S, gap;
+    int32_t w, h, sx, sy, nsec;
+    uint64_t revision;
+    bool valid;
+    sector *sec;
+    int32_t *base; /* nsec + 1: global id of each sector's first node */
+    int64_t rebuilt;
+    /* build scratch: one sector's Dijkstra */
+    double *sd;
+    int32_t *heap, *hpos;
+    int32_t *tmp;  /* 4 * S candidate cells */
+    uint8_t *want; /* S * S flags: the cells a matrix row still needs */
+};
+
+/* ---- sector geometry ----------------------------------------------------------------- */
+
+static inline tn_rect sector_rect(const tn_hierarchy *h, int32_t s)
+{
+    int32_t x0 = (s % h->sx) * h->S, y0 = (s / h->sx) * h->S;
+    int32_t x1 = x0 + h->S < h->w ? x0 + h->S : h->w;
+    int32_t y1 = y0 + h->S < h->h ? y0 + h->S : h->h;
+    return (tn_rect){x0, y0, x1, y1};
+}
+
+static inline int32_t sector_at(const tn_hierarchy *h, int32_t x, int32_t y)
+{
+    return (y / h->S) * h->sx + x / h->S;
+}
+
+/* ---- a Dijkstra / A* inside one rectangle ---------------------------------------------
+ * Local cells are numbered row-major inside the rectangle. The heap is a binary heap of
+ * local cells keyed by key[], with positions in pos[] (-1: never queued, -2: closed). */
+
+typedef struct local_search {
+    const tn__grid *g;
+    tn_rect r;
+    int32_t lw, lh;
+    double straight, diagonal;
+    int moves; /* 4 or 8 */
+    double *dist;
+    int32_t *parent; /* local parent, or NULL */
+    int32_t *heap, *pos;
+    double *key; /* = dist for Dijkstra; separate for A* (NULL: dist) */
+    int32_t n;
+} local_search;
+
+static inline bool ls_less(const local_search *ls, int32_t a, int32_t b)
+{
+    const double *k = ls->key ? ls->key : ls->dist;
+    return k[a] < k[b] || (k[a] == k[b] && a < b);
+}
+
+static void ls_up(local_search *ls, int32_t i)
+{
+    int32_t c = ls->heap[i];
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (!ls_less(ls, c, ls->heap[p]))
+            break;
+        ls->heap[i] = ls->heap[p];
+        ls->pos[ls->heap[i]] = i;
+        i = p;
+    }
+    ls->heap[i] = c;
+    ls->pos[c] = i;
+}
+
+static int32_t ls_pop(local_search *ls)
+{
+    int32_t top = ls->heap[0], last = ls->heap[--ls->n];
+    ls->pos[top] = -2;
+    if (ls->n) {
+        int32_t i = 0;
+        for (;;) {
+            int32_t c = 2 * i + 1;
+            if (c >= ls->n)
+                break;
+            if (c + 1 < ls->n && ls_less(ls, ls->heap[c + 1], ls->heap[c]))
+                c++;
+            if (!ls_less(ls, ls->heap[c], last))
+                break;
+            ls->heap[i] = ls->heap[c];
+            ls->pos[ls->heap[i]] = i;
+            i = c;
+        }
+        ls->heap[i] = last;
+        ls->pos[last] = i;
+    }
+    return top;
+}
+
+/* Run from local cell `src` (forward: costs of paths from src; reverse: to src). Stops when
+ * `target` (a local cell, or -1) is closed, or when `stop` cells flagged in `want` (may be
+ * NULL) are all closed. With `target` >= 0 the search is A* towards it (octile times
+ * min_cost). Returns the number of cells closed. */
+static int32_t ls_run(local_search *ls, int32_t src, bool reverse, int32_t target,
+                      const uint8_t *want, int32_t stop)
+{
+    const int32_t lw = ls->lw, lh = ls->lh, n = lw * lh, W = ls->g->w;
+    const uint8_t *pass = ls->g->pass;
+    const float *cost = ls->g->cost;
+    const bool uniform = ls->g->uniform;
+    for (int32_t i = 0; i < n; i++) {
+        ls->dist[i] = INFINITY;
+        ls->pos[i] = -1;
+    }
+    int32_t tx = 0, ty = 0;
+    double hs = 0.0, hd = 0.0;
+    if (target >= 0) {
+        tx = target % lw;
+        ty = target / lw;
+        hs = ls->straight * (double)ls->g->min_cost;
+        hd = ls->diagonal * (double)ls->g->min_cost;
+    }
+    ls->n = 0;
+    ls->dist[src] = 0.0;
+    if (ls->key)
+        ls->key[src] = 0.0;
+    if (ls->parent)
+        ls->parent[src] = -1;
+    ls->heap[ls->n++] = src;
+    ls->pos[src] = 0;
+    int32_t closed = 0, left = stop;
+    while (ls->n) {
+        int32_t c = ls_pop(ls);
+        closed++;
+        if (c == target)
+            break;
+        if (want && want[c] && --left <= 0)
+            break;
+        int32_t cx = c % lw, cy = c / lw;
+        int32_t gx = ls->r.x0 + cx, gy = ls->r.y0 + cy;
+        double dc = ls->dist[c];
+        double cc = reverse ? (uniform ? 1.0 : (double)cost[gy * W + gx]) : 0.0;
+        for (int k = 0; k < ls->moves; k++) {
+            int32_t nx = cx + tn__dir_dx[k], ny = cy + tn__dir_dy[k];
+            if (nx < 0 || ny < 0 || nx >= lw || ny >= lh)
+                continue;
+            int32_t gi = (ls->r.y0 + ny) * W + ls->r.x0 + nx;
+            if (!pass[gi])
+                continue;
+            int32_t q = ny * lw + nx;
+            if (ls->pos[q] == -2)
+                continue;
+            double base = ls->straight;
+            if (k >= 4) {
+                if (!pass[gy * W + ls->r.x0 + nx] || !pass[(ls->r.y0 + ny) * W + gx])
+                    continue;
+                base = ls->diagonal;
+            }
+            double step = reverse ? base * cc : (uniform ? base : base * (double)cost[gi]);
+            double nd = dc + step;
+            if (!(nd < ls->dist[q]))
+                continue;
+            ls->dist[q] = nd;
+            if (ls->parent)
+                ls->parent[q] = c;
+            if (ls->key) {
+                int32_t ax = nx > tx ? nx - tx : tx - nx, ay = ny > ty ? ny - ty : ty - ny;
+                int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+                ls->key[q] = nd + (ls->moves == 8 ? hd * mn + hs * (mx - mn) : hs * (ax + ay));
+            }
+            if (ls->pos[q] < 0) {
+                ls->heap[ls->n] = q;
+                ls->pos[q] = ls->n++;
+            }
+            ls_up(ls, ls->pos[q]);
+        }
+    }
+    return closed;
+}
+
+/* ---- building sectors ---------------------------------------------------------------- */
+
+tn_hierarchy_def tn_hierarchy_def_default(void)
+{
+    tn_hierarchy_def d;
+    memset(&d, 0, sizeof d);
+    d.sector_size = 32;
+    d.internal_cookie = TN_COOKIE_HIERARCHY;
+    return d;
+}
+
+static void sector_free(const tn_hierarchy *h, sector *s)
+{
+    tn__free(&h->alloc, s->cell, (size_t)s->cap * sizeof *s->cell);
+    tn__free(&h->alloc, s->dist, (size_t)s->cap * (size_t)s->cap * sizeof *s->dist);
+    tn__free(&h->alloc, s->side, (size_t)4 * (size_t)h->S * sizeof *s->side);
+    memset(s, 0, sizeof *s);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The transition positions of an entrance [a, b] (positions along a border), into out;
+ * returns how many. Ends always; in between so that no gap exceeds `gap` (0: ends only). */
+static int32_t transitions(int32_t a, int32_t b, int32_t gap, int32_t *out)
+{
+    int32_t len = b - a + 1;
+    if (len == 1) {
+        out[0] = a;
+        return 1;
+    }
+    int32_t k = 1;
+    if (gap > 0)
+        k = (len - 1 + gap - 1) / gap;
+    for (int32_t i = 0; i <= k; i++)
+        out[i] = a + (int32_t)(((int64_t)i * (len - 1) + k / 2) / k);
+    return k + 1;
+}
+
+/* Collect the cells of sector s that are transition cells of its borders into h->tmp;
+ * returns how many (sorted, unique). */
+static int32_t sector_candidates(const tn_hierarchy *h, const tn__grid *g, int32_t s)
+{
+    const tn_rect r = sector_rect(h, s);
+    const int32_t W = g->w;
+    int32_t n = 0;
+    int32_t pts[260];
+    for (int side = 0; side < 4; side++) {
+        /* the border's cells on this side (x, y from pos), the cell across (ox, oy) */
+        int32_t len, fx, fy, stepx, stepy, ox, oy;
+        switch (side) {
+        case SIDE_TOP:
+            if (r.y0 == 0)
+                continue;
+            len = r.x1 - r.x0, fx = r.x0, fy = r.y0, stepx = 1, stepy = 0, ox = 0, oy = -1;
+            break;
+        case SIDE_BOTTOM:
+            if (r.y1 == h->h)
+                continue;
+            len = r.x1 - r.x0, fx = r.x0, fy = r.y1 - 1, stepx = 1, stepy = 0, ox = 0, oy = 1;
+            break;
+        case SIDE_LEFT:
+            if (r.x0 == 0)
+                continue;
+            len = r.y1 - r.y0, fx = r.x0, fy = r.y0, stepx = 0, stepy = 1, ox = -1, oy = 0;
+            break;
+        default:
+            if (r.x1 == h->w)
+                continue;
+            len = r.y1 - r.y0, fx = r.x1 - 1, fy = r.y0, stepx = 0, stepy = 1, ox = 1, oy = 0;
+            break;
+        }
+        int32_t run = -1;
+        for (int32_t p = 0; p <= len; p++) {
+            bool open = false;
+            if (p < len) {
+                int32_t x = fx + stepx * p, y = fy + stepy * p;
+                open = g->pass[y * W + x] && g->pass[(y + oy) * W + x + ox];
+            }
+            if (open && run < 0)
+                run = p;
+            if (!open && run >= 0) {
+                int32_t m = transitions(run, p - 1, h->gap, pts);
+                for (int32_t i = 0; i < m; i++)
+                    h->tmp[n++] = (fy + stepy * pts[i]) * W + fx + stepx * pts[i];
+                run = -1;
+            }
+        }
+    }
+    qsort(h->tmp, (size_t)n, sizeof *h->tmp, cmp_i32);
+    int32_t u = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (u == 0 || h->tmp[u - 1] != h->tmp[i])
+            h->tmp[u++] = h->tmp[i];
+    return u;
+}
+
+/* Rebuild sector s: its nodes, side tables and cost matrix. */
+static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s)
+{
+    sector *sc = &h->sec[s];
+    const tn_rect r = sector_rect(h, s);
+    const int32_t n = sector_candidates(h, g, s), S = h->S;
+    if (!sc->side) {
+        sc->side = tn__alloc(&h->alloc, (size_t)4 * (size_t)S * sizeof *sc->side);
+        if (!sc->side)
+            return TN_E_NOMEM;
+    }
+    if (n > sc->cap) {
+        int32_t cap = n;
+        int32_t *cell = tn__alloc(&h->alloc, (size_t)cap * sizeof *cell);
+        float *dist = tn__alloc(&h->alloc, (size_t)cap * (size_t)cap * sizeof *dist);
+        if (!cell || !dist) {
+            tn__free(&h->alloc, cell, (size_t)cap * sizeof *cell);
+            tn__free(&h->alloc, dist, (size_t)cap * (size_t)cap * sizeof *dist);
+            return TN_E_NOMEM;
+        }
+        tn__free(&h->alloc, sc->cell, (size_t)sc->cap * sizeof *sc->cell);
+        tn__free(&h->alloc, sc->dist, (size_t)sc->cap * (size_t)sc->cap * sizeof *sc->dist);
+        sc->cell = cell;
+        sc->dist = dist;
+        sc->cap = cap;
+    }
+    sc->n = n;
+    memcpy(sc->cell, h->tmp, (size_t)n * sizeof *sc->cell);
+    for (int32_t i = 0; i < 4 * S; i++)
+        sc->side[i] = -1;
+    const int32_t W = g->w, lw = r.x1 - r.x0, lh = r.y1 - r.y0;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t x = sc->cell[i] % W, y = sc->cell[i] / W;
+        if (y == r.y0)
+            sc->side[SIDE_TOP * S + x - r.x0] = (int16_t)i;
+        if (y == r.y1 - 1)
+            sc->side[SIDE_BOTTOM * S + x - r.x0] = (int16_t)i;
+        if (x == r.x0)
+            sc->side[SIDE_LEFT * S + y - r.y0] = (int16_t)i;
+        if (x == r.x1 - 1)
+            sc->side[SIDE_RIGHT * S + y - r.y0] = (int16_t)i;
+    }
+    /* the matrix: one Dijkstra per node, stopped once every node it still needs is closed
+     * (on uniform maps costs are symmetric: node i needs only nodes after it) */
+    local_search ls = {g,
+                       r,
+                       lw,
+                       lh,
+                       tn_moves_straight(&h->moves),
+                       tn_moves_diagonal(&h->moves),
+                       h->moves.diagonal == TN_DIAGONAL_NEVER ? 4 : 8,
+                       h->sd,
+                       NULL,
+                       h->heap,
+                       h->hpos,
+                       NULL,
+                       0};
+    const bool sym = g->uniform;
+    for (int32_t i = 0; i < n * n; i++)
+        sc->dist[i] = INFINITY;
+    for (int32_t i = 0; i < n; i++) {
+        sc->dist[i * n + i] = 0.0f;
+        int32_t need = 0;
+        for (int32_t j = sym ? i + 1 : 0; j < n; j++)
+            if (j != i) {
+                h->want[(sc->cell[j] / W - r.y0) * lw + sc->cell[j] % W - r.x0] = 1;
+                need++;
+            }
+        if (need == 0)
+            continue;
+        int32_t li = (sc->cell[i] / W - r.y0) * lw + sc->cell[i] % W - r.x0;
+        ls_run(&ls, li, false, -1, h->want, need);
+        for (int32_t j = sym ? i + 1 : 0; j < n; j++) {
+            int32_t lj = (sc->cell[j] / W - r.y0) * lw + sc->cell[j] % W - r.x0;
+            h->want[lj] = 0;
+            if (j == i)
+                continue;
+            /* closed cells hold their final cost; the others were not reached in time only
+             * when unreachable (the search ran until the queue emptied) */
+            float d = (float)ls.dist[lj];
+            sc->dist[i * n + j] = d;
+            if (sym)
+                sc->dist[j * n + i] = d;
+        }
+    }
+    return TN_OK;
+}
+
+static void rebase(tn_hierarchy *h)
+{
+    int32_t t = 0;
+    for (int32_t s = 0; s < h->nsec; s++) {
+        h->base[s] = t;
+        t += h->sec[s].n;
+    }
+    h->base[h->nsec] = t;
+}
+
+static tn_status build_all(tn_hierarchy *h)
+{
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    for (int32_t s = 0; s < h->nsec; s++) {
+        tn_status st = sector_build(h, &g, s);
+        if (st < 0) {
+            h->valid = false;
+            return st;
+        }
+    }
+    rebase(h);
+    h->revision = g.revision;
+    h->valid = true;
+    return TN_OK;
+}
+
+static void hierarchy_free(tn_hierarchy *h)
+{
+    const size_t SS = (size_t)h->S * (size_t)h->S;
+    if (h->sec)
+        for (int32_t s = 0; s < h->nsec; s++)
+            sector_free(h, &h->sec[s]);
+    tn__free(&h->alloc, h->sec, (size_t)h->nsec * sizeof *h->sec);
+    tn__free(&h->alloc, h->base, (size_t)(h->nsec + 1) * sizeof *h->base);
+    tn__free(&h->alloc, h->sd, SS * sizeof *h->sd);
+    tn__free(&h->alloc, h->heap, SS * sizeof *h->heap);
+    tn__free(&h->alloc, h->hpos, SS * sizeof *h->hpos);
+    tn__free(&h->alloc, h->tmp, (size_t)4 * (size_t)h->S * sizeof *h->tmp);
+    tn__free(&h->alloc, h->want, SS);
+    tn_allocator a = h->alloc;
+    tn__free(&a, h, sizeof *h);
+}
+
+tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_HIERARCHY || !def->map ||
+        !tn_moves_valid(&def->moves) || def->sector_size < 4 || def->sector_size > 256 ||
+        def->portal_gap < 0 || def->portal_gap > def->sector_size)
+        return TN_E_INVALID_ARG;
+    if (def->moves.diagonal != TN_DIAGONAL_NO_CUT && def->moves.diagonal != TN_DIAGONAL_NEVER)
+        return TN_E_UNSUPPORTED;
+    tn_allocator a;
+    if (!tn__allocator_of(&def->allocator, &a))
+        return TN_E_INVALID_ARG;
+    tn_hierarchy *h = tn__calloc(&a, sizeof *h);
+    if (!h)
+        return TN_E_NOMEM;
+    h->alloc = a;
+    h->map = def->map;
+    h->moves = def->moves;
+    h->S = def->sector_size;
+    h->gap = def->portal_gap;
+    h->w = tn_map_width(def->map);
+    h->h = tn_map_height(def->map);
+    h->sx = (h->w + h->S - 1) / h->S;
+    h->sy = (h->h + h->S - 1) / h->S;
+    h->nsec = h->sx * h->sy;
+    const size_t SS = (size_t)h->S * (size_t)h->S;
+    h->sec = tn__calloc(&a, (size_t)h->nsec * sizeof *h->sec);
+    h->base = tn__calloc(&a, (size_t)(h->nsec + 1) * sizeof *h->base);
+    h->sd = tn__alloc(&a, SS * sizeof *h->sd);
+    h->heap = tn__alloc(&a, SS * sizeof *h->heap);
+    h->hpos = tn__alloc(&a, SS * sizeof *h->hpos);
+    h->tmp = tn__alloc(&a, (size_t)4 * (size_t)h->S * sizeof *h->tmp);
+    h->want = tn__calloc(&a, SS);
+    if (!h->sec || !h->base || !h->sd || !h->heap || !h->hpos || !h->tmp || !h->want) {
+        hierarchy_free(h);
+        return TN_E_NOMEM;
+    }
+    tn_status st = build_all(h);
+    if (st < 0) {
+        hierarchy_free(h);
+        return st;
+    }
+    *out = h;
+    return TN_OK;
+}
+
+void tn_hierarchy_destroy(tn_hierarchy *h)
+{
+    if (h)
+        hierarchy_free(h);
+}
+
+size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h)
+{
+    if (!h)
+        return 0;
+    const size_t SS = (size_t)h->S * (size_t)h->S;
+    size_t b = sizeof *h + (size_t)h->nsec * sizeof *h->sec + (size_t)(h->nsec + 1) * 4 +
+               SS * (8 + 4 + 4 + 1) + (size_t)16 * (size_t)h->S;
+    for (int32_t s = 0; s < h->nsec; s++) {
+        const sector *sc = &h->sec[s];
+        b += (size_t)sc->cap * 4 + (size_t)sc->cap * (size_t)sc->cap * 4;
+        if (sc->side)
+            b += (size_t)8 * (size_t)h->S;
+    }
+    return b;
+}
+
+bool tn_hierarchy_current(const tn_hierarchy *h)
+{
+    return h && h->valid && h->revision == tn_map_revision(h->map);
+}
+
+tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
+{
+    if (sectors)
+        *sectors = 0;
+    if (!h)
+        return TN_E_INVALID_ARG;
+    if (h->valid && h->revision == tn_map_revision(h->map))
+        return TN_OK;
+    tn_rect r;
+    bool logged = h->valid && tn_map_changed_region(h->map, h->revision, &r);
+    if (!logged) {
+        tn_status st = build_all(h);
+        if (st == TN_OK) {
+            h->rebuilt += h->nsec;
+            if (sectors)
+                *sectors = h->nsec;
+        }
+        return st;
+    }
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    int32_t done = 0;
+    if (r.x1 > r.x0 && r.y1 > r.y0) {
+        /* a changed cell changes its sector's costs and the entrances of the borders it is
+         * on, which belong to the sectors on both sides: the rectangle grown by one cell */
+        int32_t x0 = r.x0 - 1 < 0 ? 0 : r.x0 - 1, y0 = r.y0 - 1 < 0 ? 0 : r.y0 - 1;
+        int32_t x1 = r.x1 + 1 > h->w ? h->w : r.x1 + 1, y1 = r.y1 + 1 > h->h ? h->h : r.y1 + 1;
+        for (int32_t sy = y0 / h->S; sy <= (y1 - 1) / h->S; sy++)
+            for (int32_t sx = x0 / h->S; sx <= (x1 - 1) / h->S; sx++) {
+                tn_status st = sector_build(h, &g, sy * h->sx + sx);
+                if (st < 0) {
+                    h->valid = false;
+                    return st;
+                }
+                done++;
+            }
+        rebase(h);
+    }
+    h->revision = g.revision;
+    h->rebuilt += done;
+    if (sectors)
+        *sectors = done;
+    return TN_OK;
+}
+
+void tn_hierarchy_stats_get(const tn_hierarchy *h, tn_hierarchy_stats *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!h)
+        return;
+    out->sectors_x = h->sx;
+    out->sectors_y = h->sy;
+    out->nodes = h->base[h->nsec];
+    out->sectors_rebuilt = h->rebuilt;
+    for (int32_t s = 0; s < h->nsec; s++) {
+        const sector *sc = &h->sec[s];
+        const tn_rect r = sector_rect(h, s);
+        for (int32_t i = 0; i < sc->n; i++) {
+            for (int32_t j = 0; j < sc->n; j++)
+                out->intra_edges += i != j && isfinite(sc->dist[i * sc->n + j]);
+            int32_t x = sc->cell[i] % h->w, y = sc->cell[i] / h->w;
+            /* inter: a node across a border */
+            if (x == r.x0 && x > 0) {
+                const sector *o = &h->sec[sector_at(h, x - 1, y)];
+                out->inter_edges += o->side[SIDE_RIGHT * h->S + y % h->S] >= 0;
+            }
+            if (x == r.x1 - 1 && x + 1 < h->w) {
+                const sector *o = &h->sec[sector_at(h, x + 1, y)];
+                out->inter_edges += o->side[SIDE_LEFT * h->S + y % h->S] >= 0;
+            }
+            if (y == r.y0 && y > 0) {
+                const sector *o = &h->sec[sector_at(h, x, y - 1)];
+                out->inter_edges += o->side[SIDE_BOTTOM * h->S + x % h->S] >= 0;
+            }
+            if (y == r.y1 - 1 && y + 1 < h->h) {
+                const sector *o = &h->sec[sector_at(h, x, y + 1)];
+                out->inter_edges += o->side[SIDE_TOP * h->S + x % h->S] >= 0;
+            }
+        }
+    }
+}
+
+static inline uint64_t mix(uint64_t hsh, uint64_t v)
+{
+    hsh ^= v + 0x9e3779b97f4a7c15ull + (hsh << 6) + (hsh >> 2);
+    hsh *= 0xff51afd7ed558ccdull;
+    return hsh ^ (hsh >> 33);
+}
+
+uint64_t tn_hierarchy_hash(const tn_hierarchy *h)
+{
+    if (!h || !h->valid)
+        return 0;
+    uint64_t x = mix(0, (uint64_t)h->nsec);
+    for (int32_t s = 0; s < h->nsec; s++) {
+        const sector *sc = &h->sec[s];
+        x = mix(x, (uint64_t)sc->n);
+        for (int32_t i = 0; i < sc->n; i++)
+            x = mix(x, (uint64_t)sc->cell[i]);
+        for (int32_t i = 0; i < sc->n * sc->n; i++) {
+            uint32_t bits;
+            memcpy(&bits, &sc->dist[i], 4);
+            x = mix(x, bits);
+        }
+    }
+    return x;
+}
+
+int32_t tn_hierarchy_sector_of(const tn_hierarchy *h, tn_cell c)
+{
+    if (!h || c.x < 0 || c.y < 0 || c.x >= h->w || c.y >= h->h)
+        return -1;
+    return sector_at(h, c.x, c.y);
+}
+
+double tn_hierarchy_crossing_bound(const tn_hierarchy *h)
+{
+    if (!h)
+        return 0.0;
+    int32_t gap = h->gap > 0 ? h->gap : h->S - 1;
+    double D = (double)(gap / 2);
+    double cmax = 1.0;
+    if (!tn_map_uniform_cost(h->map)) {
+        const float *c = tn_map_cost_data(h->map);
+        const uint8_t *p = tn_map_passable_data(h->map);
+        size_t n = (size_t)h->w * (size_t)h->h;
+        cmax = 0.0;
+        for (size_t i = 0; i < n; i++)
+            if (p[i] && (double)c[i] > cmax)
+                cmax = (double)c[i];
+    }
+    return (1.0 + 4.0 * D) * tn_moves_straight(&h->moves) * cmax;
+}
+
+/* ---- query contexts ------------------------------------------------------------------- */
+
+struct tn_hierarchy_ctx {
+    tn_allocator alloc;
+    /* the abstract A*: nodes 0..N-1, start N, goal N + 1 */
+    size_t cap_nodes;
+    double *g, *f;
+    int32_t *parent, *pos, *heap;
+    uint32_t *stamp;
+    uint32_t gen;
+    int32_t nheap;
+    /* sector scratch: 0 the start's tree, 1 the goal's, 2 refinement */
+    size_t cap_cells;
+    double *sd[3], *key;
+    int32_t *sp[3], *sheap, *spos, *trail;
+    tn_search *search;
+};
+
+tn_hierarchy_ctx_def tn_hierarchy_ctx_def_default(void)
+{
+    tn_hierarchy_ctx_def d;
+    memset(&d, 0, sizeof d);
+    d.internal_cookie = TN_COOKIE_HIERARCHY_CTX;
+    return d;
+}
+
+static void ctx_free_nodes(tn_hierarchy_ctx *c)
+{
+    size_t n = c->cap_nodes;
+    tn__free(&c->alloc, c->g, n * sizeof *c->g);
+    tn__free(&c->alloc, c->f, n * sizeof *c->f);
+    tn__free(&c->alloc, c->parent, n * sizeof *c->parent);
+    tn__free(&c->alloc, c->pos, n * sizeof *c->pos);
+    tn__free(&c->alloc, c->heap, n * sizeof *c->heap);
+    tn__free(&c->alloc, c->stamp, n * sizeof *c->stamp);
+    c->g = c->f = NULL;
+    c->parent = c->pos = c->heap = NULL;
+    c->stamp = NULL;
+    c->cap_nodes = 0;
+}
+
+static void ctx_free_cells(tn_hierarchy_ctx *c)
+{
+    size_t n = c->cap_cells;
+    for (int k = 0; k < 3; k++) {
+        tn__free(&c->alloc, c->sd[k], n * sizeof *c->sd[k]);
+        tn__free(&c->alloc, c->sp[k], n * sizeof *c->sp[k]);
+        c->sd[k] = NULL;
+        c->sp[k] = NULL;
+    }
+    tn__free(&c->alloc, c->key, n * sizeof *c->key);
+    tn__free(&c->alloc, c->sheap, n * sizeof *c->sheap);
+    tn__free(&c->alloc, c->spos, n * sizeof *c->spos);
+    tn__free(&c->alloc, c->trail, n * sizeof *c->trail);
+    c->key = NULL;
+    c->sheap = c->spos = c->trail = NULL;
+    c->cap_cells = 0;
+}
+
+tn_status tn_hierarchy_ctx_create(const tn_hierarchy_ctx_def *def, tn_hierarchy_ctx **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_HIERARCHY_CTX)
+        return TN_E_INVALID_ARG;
+    tn_allocator a;
+    if (!tn__allocator_of(&def->allocator, &a))
+        return TN_E_INVALID_ARG;
+    tn_hierarchy_ctx *c = tn__calloc(&a, sizeof *c);
+    if (!c)
+        return TN_E_NOMEM;
+    c->alloc = a;
+    *out = c;
+    return TN_OK;
+}
+
+void tn_hierarchy_ctx_destroy(tn_hierarchy_ctx *c)
+{
+    if (!c)
+        return;
+    ctx_free_nodes(c);
+    ctx_free_cells(c);
+    tn_search_destroy(c->search);
+    tn_allocator a = c->alloc;
+    tn__free(&a, c, sizeof *c);
+}
+
+size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *c)
+{
+    if (!c)
+        return 0;
+    return sizeof *c + c->cap_nodes * (8 + 8 + 4 + 4 + 4 + 4) + c->cap_cells * (3 * 12 + 8 + 12) +
+           tn_search_memory_bytes(c->search);
+}
+
+static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
+{
+    size_t need = (size_t)h->base[h->nsec] + 2;
+    if (need > c->cap_nodes) {
+        ctx_free_nodes(c);
+        size_t n = need + need / 4;
+        c->g = tn__alloc(&c->alloc, n * sizeof *c->g);
+        c->f = tn__alloc(&c->alloc, n * sizeof *c->f);
+        c->parent = tn__alloc(&c->alloc, n * sizeof *c->parent);
+        c->pos = tn__alloc(&c->alloc, n * sizeof *c->pos);
+        c->heap = tn__alloc(&c->alloc, n * sizeof *c->heap);
+        c->stamp = tn__calloc(&c->alloc, n * sizeof *c->stamp);
+        c->cap_nodes = n;
+        c->gen = 0;
+        if (!c->g || !c->f || !c->parent || !c->pos || !c->heap || !c->stamp) {
+            ctx_free_nodes(c);
+            return TN_E_NOMEM;
+        }
+    }
+    size_t cells = (size_t)h->S * (size_t)h->S;
+    if (cells > c->cap_cells) {
+        ctx_free_cells(c);
+        bool ok = true;
+        for (int k = 0; k < 3; k++) {
+            c->sd[k] = tn__alloc(&c->alloc, cells * sizeof *c->sd[k]);
+            c->sp[k] = tn__alloc(&c->alloc, cells * sizeof *c->sp[k]);
+            ok = ok && c->sd[k] && c->sp[k];
+        }
+        c->key = tn__alloc(&c->alloc, cells * sizeof *c->key);
+        c->sheap = tn__alloc(&c->alloc, cells * sizeof *c->sheap);
+        c->spos = tn__alloc(&c->alloc, cells * sizeof *c->spos);
+        c->trail = tn__alloc(&c->alloc, cells * sizeof *c->trail);
+        c->cap_cells = cells;
+        if (!ok || !c->key || !c->sheap || !c->spos || !c->trail) {
+            ctx_free_cells(c);
+            return TN_E_NOMEM;
+        }
+    }
+    if (exact && !c->search) {
+        tn_search_def sd = tn_search_def_default();
+        sd.allocator = c->alloc;
+        tn_status st = tn_search_create(&sd, &c->search);
+        if (st < 0)
+            return st;
+    }
+    return TN_OK;
+}
+
+tn_status tn_hierarchy_ctx_reserve(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
+{
+    if (!c || !h)
+        return TN_E_INVALID_ARG;
+    if (!h->valid)
+        return TN_E_MAP_CHANGED;
+    tn_status st = ctx_fit(c, h, exact);
+    if (st < 0 || !exact)
+        return st;
+    /* a query sizes the search context to the map: run a trivial one */
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    for (int32_t i = 0; i < g.w * g.h; i++)
+        if (g.pass[i]) {
+            tn_cell s = {i % g.w, i / g.w};
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.moves = h->moves;
+            q.algo = TN_ALGO_JPS; /* as the exact queries: sizes the JPS cache too */
+            q.jps_fallback = true;
+            tn_cell one;
+            st = tn_search_path(c->search, h->map, s, s, &q, &one, 1, NULL);
+            return st < 0 ? st : TN_OK;
+        }
+    return TN_OK;
+}
+
+/* ---- the abstract search ------------------------------------------------------------- */
+
+static inline bool a_less(const tn_hierarchy_ctx *c, int32_t a, int32_t b)
+{
+    return c->f[a] < c->f[b] ||
+           (c->f[a] == c->f[b] && (c->g[a] > c->g[b] || (c->g[a] == c->g[b] && a < b)));
+}
+
+static void a_up(tn_hierarchy_ctx *c, int32_t i)
+{
+    int32_t v = c->heap[i];
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (!a_less(c, v, c->heap[p]))
+            break;
+        c->heap[i] = c->heap[p];
+        c->pos[c->heap[i]] = i;
+        i = p;
+    }
+    c->heap[i] = v;
+    c->pos[v] = i;
+}
+
+static int32_t a_pop(tn_hierarchy_ctx *c)
+{
+    int32_t top = c->heap[0], last = c->heap[--c->nheap];
+    c->pos[top] = -2;
+    if (c->nheap) {
+        int32_t i = 0;
+        for (;;) {
+            int32_t k = 2 * i + 1;
+            if (k >= c->nheap)
+                break;
+            if (k + 1 < c->nheap && a_less(c, c->heap[k + 1], c->heap[k]))
+                k++;
+            if (!a_less(c, c->heap[k], last))
+                break;
+            c->heap[i] = c->heap[k];
+            c->pos[c->heap[i]] = i;
+            i = k;
+        }
+        c->heap[i] = last;
+        c->pos[last] = i;
+    }
+    return top;
+}
+
+/* The sector of global node v (binary search in base). */
+static inline int32_t node_sector(const tn_hierarchy *h, int32_t v)
+{
+    int32_t lo = 0, hi = h->nsec - 1;
+    while (lo < hi) {
+        int32_t mid = (lo + hi + 1) / 2;
+        if (h->base[mid] <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    /* empty sectors share a base with the next one: lo is the last with base <= v, and v
+     * lies in it because base[lo + 1] > v */
+    return lo;
+}
+
+typedef struct query {
+    const tn_hierarchy *h;
+    tn_hierarchy_ctx *c;
+    double hs, hd; /* heuristic step weights */
+    int32_t gx, gy;
+    bool four;
+} query;
+
+static inline double heur(const query *q, int32_t cell)
+{
+    int32_t x = cell % q->h->w, y = cell / q->h->w;
+    int32_t ax = x > q->gx ? x - q->gx : q->gx - x, ay = y > q->gy ? y - q->gy : q->gy - y;
+    if (q->four)
+        return q->hs * (double)(ax + ay);
+    int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+    return q->hd * mn + q->hs * (mx - mn);
+}
+
+static inline void relax(query *q, int32_t v, int32_t from, double nd, int32_t cell)
+{
+    tn_hierarchy_ctx *c = q->c;
+    if (c->stamp[v] != c->gen) {
+        c->stamp[v] = c->gen;
+        c->g[v] = INFINITY;
+        c->pos[v] = -1;
+    }
+    if (c->pos[v] == -2 || !(nd < c->g[v]))
+        return;
+    c->g[v] = nd;
+    c->f[v] = nd + (cell >= 0 ? heur(q, cell) : 0.0);
+    c->parent[v] = from;
+    if (c->pos[v] < 0) {
+        c->heap[c->nheap] = v;
+        c->pos[v] = c->nheap++;
+    }
+    a_up(c, c->pos[v]);
+}
+
+/* ---- paths ------------------------------------------------------------------------- */
+
+typedef struct emitter {
+    tn_cell *out;
+    int32_t cap, n, diag;
+    double cost;
+    const tn__grid *g;
+    double straight, diagonal;
+    tn_cell last;
+} emitter;
+
+static inline void emit(emitter *e, tn_cell c)
+{
+    if (e->n > 0) {
+        bool d = c.x != e->last.x && c.y != e->last.y;
+        e->diag += d;
+        if (!e->g->uniform)
+            e->cost += (d ? e->diagonal : e->straight) * (double)e->g->cost[c.y * e->g->w + c.x];
+    }
+    if (e->n < e->cap)
+        e->out[e->n] = c;
+    e->n++;
+    e->last = c;
+}
+
+/* Emit the cells of a parent chain from local cell `from` back to its root, in reverse
+ * (root first, `from` last), skipping the root when skip_root. */
+static void emit_chain_reversed(emitter *e, const tn_rect r, const int32_t *parent, int32_t from,
+                                int32_t *trail, bool skip_root)
+{
+    const int32_t lw = r.x1 - r.x0;
+    int32_t k = 0;
+    for (int32_t v = from; v >= 0; v = parent[v])
+        trail[k++] = v;
+    for (int32_t i = k - 1 - (skip_root ? 1 : 0); i >= 0; i--)
+        emit(e, (tn_cell){r.x0 + trail[i] % lw, r.y0 + trail[i] / lw});
+}
+
+static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
+                           tn_cell start, tn_cell goal, emitter *e, tn_hierarchy_result *res)
+{
+    const int32_t W = h->w, S = h->S;
+    const int32_t ss = sector_at(h, start.x, start.y), gs = sector_at(h, goal.x, goal.y);
+    const tn_rect rs = sector_rect(h, ss), rg = sector_rect(h, gs);
+    const int32_t lws = rs.x1 - rs.x0, lwg = rg.x1 - rg.x0;
+    const int32_t ls_start = (start.y - rs.y0) * lws + start.x - rs.x0;
+    const int32_t ls_goal = (goal.y - rg.y0) * lwg + goal.x - rg.x0;
+    const bool four = h->moves.diagonal == TN_DIAGONAL_NEVER;
+    const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
+    /* the start's tree (forward) and the goal's (reverse), inside their sectors */
+    local_search a = {g,        rs,       lws,      rs.y1 - rs.y0, st,   dg, four ? 4 : 8,
+                      c->sd[0], c->sp[0], c->sheap, c->spos,       NULL, 0};
+    ls_run(&a, ls_start, false, -1, NULL, 0);
+    local_search b = {g,        rg,       lwg,      rg.y1 - rg.y0, st,   dg, four ? 4 : 8,
+                      c->sd[1], c->sp[1], c->sheap, c->spos,       NULL, 0};
+    ls_run(&b, ls_goal, true, -1, NULL, 0);
+
+    const int32_t N = h->base[h->nsec], vs = N, vg = N + 1;
+    query q = {h, c, st * (double)g->min_cost, dg * (double)g->min_cost, goal.x, goal.y, four};
+    if (++c->gen == 0) {
+        memset(c->stamp, 0, c->cap_nodes * sizeof *c->stamp);
+        c->gen = 1;
+    }
+    c->nheap = 0;
+    relax(&q, vs, -1, 0.0, start.y * W + start.x);
+    int64_t expanded = 0;
+    bool found = false;
+    while (c->nheap) {
+        int32_t u = a_pop(c);
+        expanded++;
+        if (u == vg) {
+            found = true;
+            break;
+        }
+        double gu = c->g[u];
+        if (u == vs) {
+            const sector *sc = &h->sec[ss];
+            for (int32_t j = 0; j < sc->n; j++) {
+                int32_t cj = sc->cell[j];
+                double d = c->sd[0][(cj / W - rs.y0) * lws + cj % W - rs.x0];
+                if (isfinite(d))
+                    relax(&q, h->base[ss] + j, u, d, cj);
+            }
+            if (ss == gs && isfinite(c->sd[0][ls_goal]))
+                relax(&q, vg, u, c->sd[0][ls_goal], -1);
+            continue;
+        }
+        const int32_t s = node_sector(h, u), i = u - h->base[s];
+        const sector *sc = &h->sec[s];
+        const float *row = sc->dist + (size_t)i * (size_t)sc->n;
+        for (int32_t j = 0; j < sc->n; j++)
+            if (j != i && isfinite(row[j]))
+                relax(&q, h->base[s] + j, u, gu + (double)row[j], sc->cell[j]);
+        const int32_t cell = sc->cell[i], x = cell % W, y = cell / W;
+        if (s == gs) {
+            double d = c->sd[1][(y - rg.y0) * lwg + x - rg.x0];
+            if (isfinite(d))
+                relax(&q, vg, u, gu + d, -1);
+        }
+        const tn_rect r = sector_rect(h, s);
+        int32_t nb[4], nc[4], k = 0;
+        if (x == r.x0 && x > 0) {
+            int32_t o = s - 1, l = h->sec[o].side[SIDE_RIGHT * S + y - r.y0];
+            if (l >= 0)
+                nb[k] = h->base[o] + l, nc[k++] = cell - 1;
+        }
+        if (x == r.x1 - 1 && x + 1 < W) {
+            int32_t o = s + 1, l = h->sec[o].side[SIDE_LEFT * S + y - r.y0];
+            if (l >= 0)
+                nb[k] = h->base[o] + l, nc[k++] = cell + 1;
+        }
+        if (y == r.y0 && y > 0) {
+            int32_t o = s - h->sx, l = h->sec[o].side[SIDE_BOTTOM * S + x - r.x0];
+            if (l >= 0)
+                nb[k] = h->base[o] + l, nc[k++] = cell - W;
+        }
+        if (y == r.y1 - 1 && y + 1 < h->h) {
+            int32_t o = s + h->sx, l = h->sec[o].side[SIDE_TOP * S + x - r.x0];
+            if (l >= 0)
+                nb[k] = h->base[o] + l, nc[k++] = cell + W;
+        }
+        for (int32_t m = 0; m < k; m++)
+            relax(&q, nb[m], u, gu + st * (g->uniform ? 1.0 : (double)g->cost[nc[m]]), nc[m]);
+    }
+    res->expanded = expanded;
+    if (!found)
+        return TN_NO_PATH;
+
+    /* the route, goal to start, into the heap array (free now) */
+    int32_t k = 0;
+    for (int32_t v = vg; v >= 0; v = c->parent[v])
+        c->heap[k++] = v;
+    /* c->heap[k-1] is the start, c->heap[0] the goal */
+    int32_t prev = vs;
+    int32_t prev_cell = start.y * W + start.x;
+    emit(e, start);
+    for (int32_t idx = k - 2; idx >= 0; idx--) {
+        int32_t v = c->heap[idx];
+        if (v == vg) {
+            if (prev == vs) { /* start and goal in one sector, directly */
+                emit_chain_reversed(e, rs, c->sp[0], ls_goal, c->trail, true);
+            } else { /* along the goal's tree from prev's cell */
+                int32_t l = (prev_cell / W - rg.y0) * lwg + prev_cell % W - rg.x0;
+                for (l = c->sp[1][l]; l >= 0; l = c->sp[1][l])
+                    emit(e, (tn_cell){rg.x0 + l % lwg, rg.y0 + l / lwg});
+            }
+            break;
+        }
+        int32_t s = node_sector(h, v), cell = h->sec[s].cell[v - h->base[s]];
+        if (prev == vs) {
+            emit_chain_reversed(e, rs, c->sp[0], (cell / W - rs.y0) * lws + cell % W - rs.x0,
+                                c->trail, true);
+        } else if (node_sector(h, prev) != s) {
+            emit(e, (tn_cell){cell % W, cell / W}); /* the step across the border */
+        } else { /* refine the intra-sector edge: A* inside the sector */
+            const tn_rect r = sector_rect(h, s);
+            const int32_t lw = r.x1 - r.x0;
+            local_search m = {g,        r,        lw,       r.y1 - r.y0, st,     dg, four ? 4 : 8,
+                              c->sd[2], c->sp[2], c->sheap, c->spos,     c->key, 0};
+            int32_t from = (prev_cell / W - r.y0) * lw + prev_cell % W - r.x0;
+            int32_t to = (cell / W - r.y0) * lw + cell % W - r.x0;
+            ls_run(&m, from, false, to, NULL, 0);
+            res->refined++;
+            TN_ASSERT(isfinite(c->sd[2][to]));
+            emit_chain_reversed(e, r, c->sp[2], to, c->trail, true);
+        }
+        prev = v;
+        prev_cell = cell;
+    }
+    return TN_OK;
+}
+
+tn_status tn_hierarchy_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, tn_cell start, tn_cell goal,
+                            tn_hierarchy_mode mode, tn_cell *out, int32_t cap,
+                            tn_hierarchy_result *res)
+{
+    tn_hierarchy_result r;
+    memset(&r, 0, sizeof r);
+    if (res)
+        *res = r;
+    if (!c || !h || cap < 0 || (cap > 0 && !out) ||
+        (mode != TN_HIERARCHY_FAST && mode != TN_HIERARCHY_EXACT))
+        return TN_E_INVALID_ARG;
+    if (!tn_hierarchy_current(h))
+        return TN_E_MAP_CHANGED;
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    if (!tn__grid_contains(&g, start.x, start.y) || !tn__grid_contains(&g, goal.x, goal.y))
+        return TN_E_OUT_OF_MAP;
+    if (!tn__grid_passable(&g, start.x, start.y))
+        return TN_E_START_BLOCKED;
+    if (!tn__grid_passable(&g, goal.x, goal.y))
+        return TN_E_GOAL_BLOCKED;
+    tn_status st = ctx_fit(c, h, mode == TN_HIERARCHY_EXACT);
+    if (st < 0)
+        return st;
+    const double sc = tn_moves_straight(&h->moves), dc = tn_moves_diagonal(&h->moves);
+    emitter e = {out, cap, 0, 0, 0.0, &g, sc, dc, start};
+    if (start.x == goal.x && start.y == goal.y) {
+        emit(&e, start);
+        st = TN_OK;
+    } else {
+        st = fast_path(c, h, &g, start, goal, &e, &r);
+    }
+    if (st == TN_OK && g.uniform)
+        e.cost = (double)e.diag * dc + (double)(e.n - 1 - e.diag) * sc;
+    if (mode == TN_HIERARCHY_EXACT) {
+        /* proof: the cost equals the lower bound of the octile (manhattan) distance */
+        int32_t ax = abs(goal.x - start.x), ay = abs(goal.y - start.y);
+        int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+        double lb = h->moves.diagonal == TN_DIAGONAL_NEVER ? sc * (double)(ax + ay)
+                                                           : dc * mn + sc * (mx - mn);
+        lb *= (double)g.min_cost;
+        if (st == TN_OK && e.cost <= lb * (1.0 + 1e-12)) {
+            r.proven = true;
+        } else if (st == TN_OK) {
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.moves = h->moves;
+            q.algo = TN_ALGO_JPS;
+            q.jps_fallback = true;
+            tn_search_result sr;
+            st = tn_search_path(c->search, h->map, start, goal, &q, out, cap, &sr);
+            r.expanded += sr.expanded;
+            r.length = sr.length;
+            r.cost = st == TN_OK ? sr.cost : 0.0;
+            if (res)
+                *res = r;
+            return st;
+        }
+        /* TN_NO_PATH: the abstract graph joins every two cells the grid joins (an entrance
+         * has transition cells on both sides), so there is none */
+    }
+    r.length = e.n;
+    r.cost = st == TN_OK ? e.cost : 0.0;
+    if (st == TN_NO_PATH)
+        r.length = 0;
+    if (res)
+        *res = r;
+    if (st == TN_OK && e.n > cap)
+        return TN_E_BUFFER_TOO_SMALL;
+    return st;
+}
