@@ -1,3 +1,5 @@
+
+
 /* Hierarchical path search (hierarchy.h): sectors, transition cells on their borders, an
  * abstract graph of exact intra-sector costs, local updates from the map's change log, and
  * queries that search the abstract graph and refine the route sector by sector. */
@@ -12,6 +14,7 @@
 
 #define TN_COOKIE_HIERARCHY 0x48504131u
 #define TN_COOKIE_HIERARCHY_CTX 0x48504331u
+#define TN_HPA_MAX_LANDMARKS 16
 
 /* Border sides of a sector, indices into sector.side. */
 enum { SIDE_TOP = 0, SIDE_BOTTOM = 1, SIDE_LEFT = 2, SIDE_RIGHT = 3 };
@@ -24,6 +27,12 @@ typedef struct sector {
     int32_t *cell; /* cap */
     float *dist;   /* cap * cap, n * n used */
     int16_t *side; /* 4 * S: side k's cells at side + k * S */
+    /* the intra-sector edges the abstract search follows: node i's are adj_*[off[i] ..
+     * off[i + 1]), the finite costs of row i minus those another node of the sector
+     * already gives (dist[i][k] + dist[k][j] <= dist[i][j]): the same distances, fewer edges */
+    int32_t *off;    /* cap + 1 */
+    uint16_t *adj_j; /* cap * cap */
+    float *adj_c;    /* cap * cap */
 } sector;
 
 struct tn_hierarchy {
@@ -36,6 +45,12 @@ struct tn_hierarchy {
     bool valid;
     sector *sec;
     int32_t *base; /* nsec + 1: global id of each sector's first node */
+    int64_t edges; /* intra-sector edges the abstract search follows, in all */
+    /* landmarks: K of them, lm[v * K + k] the cost from landmark k to node v; valid for the
+     * node numbering they were computed on (an update that rebuilds a sector clears it) */
+    int32_t K, lm_nodes;
+    float *lm;
+    bool lm_valid;
     int64_t rebuilt;
     /* build scratch: one sector's Dijkstra */
     double *sd;
@@ -209,6 +224,7 @@ tn_hierarchy_def tn_hierarchy_def_default(void)
     tn_hierarchy_def d;
     memset(&d, 0, sizeof d);
     d.sector_size = 32;
+    d.landmarks = 0;
     d.internal_cookie = TN_COOKIE_HIERARCHY;
     return d;
 }
@@ -218,6 +234,9 @@ static void sector_free(const tn_hierarchy *h, sector *s)
     tn__free(&h->alloc, s->cell, (size_t)s->cap * sizeof *s->cell);
     tn__free(&h->alloc, s->dist, (size_t)s->cap * (size_t)s->cap * sizeof *s->dist);
     tn__free(&h->alloc, s->side, (size_t)4 * (size_t)h->S * sizeof *s->side);
+    tn__free(&h->alloc, s->off, (size_t)(s->cap + 1) * sizeof *s->off);
+    tn__free(&h->alloc, s->adj_j, (size_t)s->cap * (size_t)s->cap * sizeof *s->adj_j);
+    tn__free(&h->alloc, s->adj_c, (size_t)s->cap * (size_t)s->cap * sizeof *s->adj_c);
     memset(s, 0, sizeof *s);
 }
 
@@ -228,12 +247,14 @@ static int cmp_i32(const void *a, const void *b)
 }
 
 /* The transition positions of an entrance [a, b] (positions along a border), into out;
- * returns how many. Ends always; in between so that no gap exceeds `gap` (0: ends only). */
+ * returns how many. Shorter than TN_HPA_SHORT cells: one, in the middle (HPA*'s rule);
+ * otherwise both ends, and in between so that no gap exceeds `gap` (0: ends only). */
+#define TN_HPA_SHORT 6
 static int32_t transitions(int32_t a, int32_t b, int32_t gap, int32_t *out)
 {
     int32_t len = b - a + 1;
-    if (len == 1) {
-        out[0] = a;
+    if (len < TN_HPA_SHORT && (gap == 0 || len <= gap)) {
+        out[0] = a + (len - 1) / 2;
         return 1;
     }
     int32_t k = 1;
@@ -308,25 +329,27 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s)
     sector *sc = &h->sec[s];
     const tn_rect r = sector_rect(h, s);
     const int32_t n = sector_candidates(h, g, s), S = h->S;
+    if (n > sc->cap || !sc->off) {
+        sector nw;
+        memset(&nw, 0, sizeof nw);
+        nw.cap = n;
+        nw.side = sc->side;
+        const size_t nn = (size_t)n * (size_t)n;
+        nw.cell = tn__alloc(&h->alloc, (size_t)n * sizeof *nw.cell);
+        nw.dist = tn__alloc(&h->alloc, nn * sizeof *nw.dist);
+        nw.off = tn__alloc(&h->alloc, (size_t)(n + 1) * sizeof *nw.off);
+        nw.adj_j = tn__alloc(&h->alloc, nn * sizeof *nw.adj_j);
+        nw.adj_c = tn__alloc(&h->alloc, nn * sizeof *nw.adj_c);
+        sc->side = NULL;
+        sector_free(h, sc);
+        *sc = nw;
+        if (!nw.cell || !nw.dist || !nw.off || !nw.adj_j || !nw.adj_c)
+            return TN_E_NOMEM;
+    }
     if (!sc->side) {
         sc->side = tn__alloc(&h->alloc, (size_t)4 * (size_t)S * sizeof *sc->side);
         if (!sc->side)
             return TN_E_NOMEM;
-    }
-    if (n > sc->cap) {
-        int32_t cap = n;
-        int32_t *cell = tn__alloc(&h->alloc, (size_t)cap * sizeof *cell);
-        float *dist = tn__alloc(&h->alloc, (size_t)cap * (size_t)cap * sizeof *dist);
-        if (!cell || !dist) {
-            tn__free(&h->alloc, cell, (size_t)cap * sizeof *cell);
-            tn__free(&h->alloc, dist, (size_t)cap * (size_t)cap * sizeof *dist);
-            return TN_E_NOMEM;
-        }
-        tn__free(&h->alloc, sc->cell, (size_t)sc->cap * sizeof *sc->cell);
-        tn__free(&h->alloc, sc->dist, (size_t)sc->cap * (size_t)sc->cap * sizeof *sc->dist);
-        sc->cell = cell;
-        sc->dist = dist;
-        sc->cap = cap;
     }
     sc->n = n;
     memcpy(sc->cell, h->tmp, (size_t)n * sizeof *sc->cell);
@@ -387,16 +410,38 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s)
                 sc->dist[j * n + i] = d;
         }
     }
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        sc->off[i] = m;
+        const float *di = sc->dist + (size_t)i * (size_t)n;
+        for (int32_t j = 0; j < n; j++) {
+            if (j == i || !isfinite(di[j]))
+                continue;
+            bool through = false;
+            for (int32_t k = 0; k < n && !through; k++)
+                through = k != i && k != j &&
+                          (double)di[k] + (double)sc->dist[(size_t)k * (size_t)n + (size_t)j] <=
+                              (double)di[j];
+            if (!through) {
+                sc->adj_j[m] = (uint16_t)j;
+                sc->adj_c[m++] = di[j];
+            }
+        }
+    }
+    sc->off[n] = m;
     return TN_OK;
 }
 
 static void rebase(tn_hierarchy *h)
 {
     int32_t t = 0;
+    int64_t e = 0;
     for (int32_t s = 0; s < h->nsec; s++) {
         h->base[s] = t;
         t += h->sec[s].n;
+        e += h->sec[s].off ? h->sec[s].off[h->sec[s].n] : 0;
     }
+    h->edges = e;
     h->base[h->nsec] = t;
 }
 
@@ -430,6 +475,7 @@ static void hierarchy_free(tn_hierarchy *h)
     tn__free(&h->alloc, h->hpos, SS * sizeof *h->hpos);
     tn__free(&h->alloc, h->tmp, (size_t)4 * (size_t)h->S * sizeof *h->tmp);
     tn__free(&h->alloc, h->want, SS);
+    tn__free(&h->alloc, h->lm, (size_t)h->lm_nodes * (size_t)h->K * sizeof *h->lm);
     tn_allocator a = h->alloc;
     tn__free(&a, h, sizeof *h);
 }
@@ -441,7 +487,8 @@ tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out)
     *out = NULL;
     if (!def || def->internal_cookie != TN_COOKIE_HIERARCHY || !def->map ||
         !tn_moves_valid(&def->moves) || def->sector_size < 4 || def->sector_size > 256 ||
-        def->portal_gap < 0 || def->portal_gap > def->sector_size)
+        def->portal_gap < 0 || def->portal_gap > def->sector_size || def->landmarks < 0 ||
+        def->landmarks > TN_HPA_MAX_LANDMARKS)
         return TN_E_INVALID_ARG;
     if (def->moves.diagonal != TN_DIAGONAL_NO_CUT && def->moves.diagonal != TN_DIAGONAL_NEVER)
         return TN_E_UNSUPPORTED;
@@ -456,6 +503,7 @@ tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out)
     h->moves = def->moves;
     h->S = def->sector_size;
     h->gap = def->portal_gap;
+    h->K = def->landmarks;
     h->w = tn_map_width(def->map);
     h->h = tn_map_height(def->map);
     h->sx = (h->w + h->S - 1) / h->S;
@@ -474,6 +522,8 @@ tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out)
         return TN_E_NOMEM;
     }
     tn_status st = build_all(h);
+    if (st == TN_OK)
+        st = tn_hierarchy_refresh_landmarks(h);
     if (st < 0) {
         hierarchy_free(h);
         return st;
@@ -494,10 +544,11 @@ size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h)
         return 0;
     const size_t SS = (size_t)h->S * (size_t)h->S;
     size_t b = sizeof *h + (size_t)h->nsec * sizeof *h->sec + (size_t)(h->nsec + 1) * 4 +
-               SS * (8 + 4 + 4 + 1) + (size_t)16 * (size_t)h->S;
+               SS * (8 + 4 + 4 + 1) + (size_t)16 * (size_t)h->S +
+               (size_t)h->lm_nodes * (size_t)h->K * sizeof *h->lm;
     for (int32_t s = 0; s < h->nsec; s++) {
         const sector *sc = &h->sec[s];
-        b += (size_t)sc->cap * 4 + (size_t)sc->cap * (size_t)sc->cap * 4;
+        b += (size_t)sc->cap * 8 + 4 + (size_t)sc->cap * (size_t)sc->cap * 10;
         if (sc->side)
             b += (size_t)8 * (size_t)h->S;
     }
@@ -520,6 +571,7 @@ tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
     tn_rect r;
     bool logged = h->valid && tn_map_changed_region(h->map, h->revision, &r);
     if (!logged) {
+        h->lm_valid = false;
         tn_status st = build_all(h);
         if (st == TN_OK) {
             h->rebuilt += h->nsec;
@@ -549,6 +601,8 @@ tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
     }
     h->revision = g.revision;
     h->rebuilt += done;
+    if (done)
+        h->lm_valid = false; /* the node numbering changed: tn_hierarchy_refresh_landmarks() */
     if (sectors)
         *sectors = done;
     return TN_OK;
@@ -565,6 +619,8 @@ void tn_hierarchy_stats_get(const tn_hierarchy *h, tn_hierarchy_stats *out)
     out->sectors_y = h->sy;
     out->nodes = h->base[h->nsec];
     out->sectors_rebuilt = h->rebuilt;
+    out->landmarks = h->K;
+    out->landmarks_current = h->lm_valid && h->valid;
     for (int32_t s = 0; s < h->nsec; s++) {
         const sector *sc = &h->sec[s];
         const tn_rect r = sector_rect(h, s);
@@ -647,20 +703,38 @@ double tn_hierarchy_crossing_bound(const tn_hierarchy *h)
 
 /* ---- query contexts ------------------------------------------------------------------- */
 
+/* An abstract node's search state in one record. */
+typedef struct anode {
+    double g, hv; /* hv: the heuristic, computed at the first touch */
+    int32_t parent;
+    uint32_t stamp;  /* the query that set the rest; older means untouched */
+    uint32_t closed; /* the query that closed it */
+    int32_t sec;     /* its sector */
+    int32_t x, y;    /* its cell */
+} anode;
+
+/* An open-list entry: keys inline so that the heap's comparisons stay in the heap array;
+ * entries are pushed on every improvement and stale ones skipped when popped. */
+typedef struct hentry {
+    double f, g;
+    int32_t v;
+} hentry;
+
 struct tn_hierarchy_ctx {
     tn_allocator alloc;
     /* the abstract A*: nodes 0..N-1, start N, goal N + 1 */
     size_t cap_nodes;
-    double *g, *f;
-    int32_t *parent, *pos, *heap;
-    uint32_t *stamp;
+    anode *node;
+    int32_t *route; /* cap_nodes */
+    size_t cap_open, nheap;
+    hentry *open;
     uint32_t gen;
-    int32_t nheap;
     /* sector scratch: 0 the start's tree, 1 the goal's, 2 refinement */
     size_t cap_cells;
     double *sd[3], *key;
     int32_t *sp[3], *sheap, *spos, *trail;
     tn_search *search;
+    double weight;
 };
 
 tn_hierarchy_ctx_def tn_hierarchy_ctx_def_default(void)
@@ -674,16 +748,13 @@ tn_hierarchy_ctx_def tn_hierarchy_ctx_def_default(void)
 static void ctx_free_nodes(tn_hierarchy_ctx *c)
 {
     size_t n = c->cap_nodes;
-    tn__free(&c->alloc, c->g, n * sizeof *c->g);
-    tn__free(&c->alloc, c->f, n * sizeof *c->f);
-    tn__free(&c->alloc, c->parent, n * sizeof *c->parent);
-    tn__free(&c->alloc, c->pos, n * sizeof *c->pos);
-    tn__free(&c->alloc, c->heap, n * sizeof *c->heap);
-    tn__free(&c->alloc, c->stamp, n * sizeof *c->stamp);
-    c->g = c->f = NULL;
-    c->parent = c->pos = c->heap = NULL;
-    c->stamp = NULL;
-    c->cap_nodes = 0;
+    tn__free(&c->alloc, c->node, n * sizeof *c->node);
+    tn__free(&c->alloc, c->route, n * sizeof *c->route);
+    tn__free(&c->alloc, c->open, c->cap_open * sizeof *c->open);
+    c->node = NULL;
+    c->route = NULL;
+    c->open = NULL;
+    c->cap_nodes = c->cap_open = 0;
 }
 
 static void ctx_free_cells(tn_hierarchy_ctx *c)
@@ -709,7 +780,8 @@ tn_status tn_hierarchy_ctx_create(const tn_hierarchy_ctx_def *def, tn_hierarchy_
     if (!out)
         return TN_E_INVALID_ARG;
     *out = NULL;
-    if (!def || def->internal_cookie != TN_COOKIE_HIERARCHY_CTX)
+    if (!def || def->internal_cookie != TN_COOKIE_HIERARCHY_CTX || !isfinite(def->weight) ||
+        (def->weight != 0.0f && def->weight < 1.0f))
         return TN_E_INVALID_ARG;
     tn_allocator a;
     if (!tn__allocator_of(&def->allocator, &a))
@@ -718,6 +790,7 @@ tn_status tn_hierarchy_ctx_create(const tn_hierarchy_ctx_def *def, tn_hierarchy_
     if (!c)
         return TN_E_NOMEM;
     c->alloc = a;
+    c->weight = def->weight >= 1.0f ? (double)def->weight : 1.0;
     *out = c;
     return TN_OK;
 }
@@ -737,25 +810,25 @@ size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *c)
 {
     if (!c)
         return 0;
-    return sizeof *c + c->cap_nodes * (8 + 8 + 4 + 4 + 4 + 4) + c->cap_cells * (3 * 12 + 8 + 12) +
-           tn_search_memory_bytes(c->search);
+    return sizeof *c + c->cap_nodes * (sizeof(anode) + 4) + c->cap_open * sizeof(hentry) +
+           c->cap_cells * (3 * 12 + 8 + 12) + tn_search_memory_bytes(c->search);
 }
 
 static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
 {
     size_t need = (size_t)h->base[h->nsec] + 2;
-    if (need > c->cap_nodes) {
+    /* pushes: at most one per edge relaxed, each edge at most once */
+    size_t need_open = (size_t)h->edges + 5 * need + 4 * (size_t)h->S + 2;
+    if (need > c->cap_nodes || need_open > c->cap_open) {
         ctx_free_nodes(c);
-        size_t n = need + need / 4;
-        c->g = tn__alloc(&c->alloc, n * sizeof *c->g);
-        c->f = tn__alloc(&c->alloc, n * sizeof *c->f);
-        c->parent = tn__alloc(&c->alloc, n * sizeof *c->parent);
-        c->pos = tn__alloc(&c->alloc, n * sizeof *c->pos);
-        c->heap = tn__alloc(&c->alloc, n * sizeof *c->heap);
-        c->stamp = tn__calloc(&c->alloc, n * sizeof *c->stamp);
+        size_t n = need + need / 4, no = need_open + need_open / 4;
+        c->node = tn__calloc(&c->alloc, n * sizeof *c->node);
+        c->route = tn__alloc(&c->alloc, n * sizeof *c->route);
+        c->open = tn__alloc(&c->alloc, no * sizeof *c->open);
         c->cap_nodes = n;
+        c->cap_open = no;
         c->gen = 0;
-        if (!c->g || !c->f || !c->parent || !c->pos || !c->heap || !c->stamp) {
+        if (!c->node || !c->route || !c->open) {
             ctx_free_nodes(c);
             return TN_E_NOMEM;
         }
@@ -818,65 +891,51 @@ tn_status tn_hierarchy_ctx_reserve(tn_hierarchy_ctx *c, const tn_hierarchy *h, b
 
 /* ---- the abstract search ------------------------------------------------------------- */
 
-static inline bool a_less(const tn_hierarchy_ctx *c, int32_t a, int32_t b)
+static inline bool h_less(const hentry *a, const hentry *b)
 {
-    return c->f[a] < c->f[b] ||
-           (c->f[a] == c->f[b] && (c->g[a] > c->g[b] || (c->g[a] == c->g[b] && a < b)));
+    return a->f < b->f || (a->f == b->f && (a->g > b->g || (a->g == b->g && a->v < b->v)));
 }
 
-static void a_up(tn_hierarchy_ctx *c, int32_t i)
+static inline void h_push(tn_hierarchy_ctx *c, double f, double g, int32_t v)
 {
-    int32_t v = c->heap[i];
+    hentry e = {f, g, v};
+    size_t i = c->nheap++;
     while (i > 0) {
-        int32_t p = (i - 1) / 2;
-        if (!a_less(c, v, c->heap[p]))
+        size_t p = (i - 1) / 2;
+        if (!h_less(&e, &c->open[p]))
             break;
-        c->heap[i] = c->heap[p];
-        c->pos[c->heap[i]] = i;
+        c->open[i] = c->open[p];
         i = p;
     }
-    c->heap[i] = v;
-    c->pos[v] = i;
+    c->open[i] = e;
 }
 
-static int32_t a_pop(tn_hierarchy_ctx *c)
+/* Pop the best live entry's node and close it; -1 when the open list is empty. */
+static int32_t h_pop(tn_hierarchy_ctx *c)
 {
-    int32_t top = c->heap[0], last = c->heap[--c->nheap];
-    c->pos[top] = -2;
-    if (c->nheap) {
-        int32_t i = 0;
+    while (c->nheap) {
+        hentry top = c->open[0], last = c->open[--c->nheap];
+        size_t i = 0, n = c->nheap;
         for (;;) {
-            int32_t k = 2 * i + 1;
-            if (k >= c->nheap)
+            size_t k = 2 * i + 1;
+            if (k >= n)
                 break;
-            if (k + 1 < c->nheap && a_less(c, c->heap[k + 1], c->heap[k]))
+            if (k + 1 < n && h_less(&c->open[k + 1], &c->open[k]))
                 k++;
-            if (!a_less(c, c->heap[k], last))
+            if (!h_less(&c->open[k], &last))
                 break;
-            c->heap[i] = c->heap[k];
-            c->pos[c->heap[i]] = i;
+            c->open[i] = c->open[k];
             i = k;
         }
-        c->heap[i] = last;
-        c->pos[last] = i;
+        if (n)
+            c->open[i] = last;
+        anode *a = &c->node[top.v];
+        if (a->closed == c->gen || top.g != a->g)
+            continue; /* stale: closed already, or improved since */
+        a->closed = c->gen;
+        return top.v;
     }
-    return top;
-}
-
-/* The sector of global node v (binary search in base). */
-static inline int32_t node_sector(const tn_hierarchy *h, int32_t v)
-{
-    int32_t lo = 0, hi = h->nsec - 1;
-    while (lo < hi) {
-        int32_t mid = (lo + hi + 1) / 2;
-        if (h->base[mid] <= v)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    /* empty sectors share a base with the next one: lo is the last with base <= v, and v
-     * lies in it because base[lo + 1] > v */
-    return lo;
+    return -1;
 }
 
 typedef struct query {
@@ -885,36 +944,216 @@ typedef struct query {
     double hs, hd; /* heuristic step weights */
     int32_t gx, gy;
     bool four;
+    /* landmarks (NULL: none): lm[v * K + k] = cost from landmark k to node v; lmd[k] = cost
+     * from landmark k to the goal in this query's graph; sym: costs are symmetric */
+    const float *lm;
+    int32_t K, N;
+    bool sym;
+    double w; /* heuristic weight */
+    double lmd[TN_HPA_MAX_LANDMARKS];
 } query;
 
-static inline double heur(const query *q, int32_t cell)
+/* A lower bound of the cost from node v (cell x, y) to the goal: the octile distance times
+ * the cheapest cell, and with landmarks the triangle inequality through each of them (d(v,g)
+ * >= d(L,g) - d(L,v); with symmetric costs also d(v,L) - d(g,L)), shrunk by 1e-6 for the
+ * float rounding of the stored costs. Consistent: the maximum of consistent bounds. */
+static inline double heur(const query *q, int32_t v, int32_t x, int32_t y)
 {
-    int32_t x = cell % q->h->w, y = cell / q->h->w;
     int32_t ax = x > q->gx ? x - q->gx : q->gx - x, ay = y > q->gy ? y - q->gy : q->gy - y;
-    if (q->four)
-        return q->hs * (double)(ax + ay);
-    int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
-    return q->hd * mn + q->hs * (mx - mn);
+    double b;
+    if (q->four) {
+        b = q->hs * (double)(ax + ay);
+    } else {
+        int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+        b = q->hd * mn + q->hs * (mx - mn);
+    }
+    if (q->lm && v < q->N) {
+        const float *row = q->lm + (size_t)v * (size_t)q->K;
+        double best = 0.0;
+        for (int32_t k = 0; k < q->K; k++) {
+            double d = (double)row[k], D = q->lmd[k];
+            if (!isfinite(d) || !isfinite(D))
+                continue;
+            best = D - d > best ? D - d : best;
+            if (q->sym)
+                best = d - D > best ? d - D : best;
+        }
+        best *= 1.0 - 1e-6;
+        b = best > b ? best : b;
+    }
+    return b;
 }
 
-static inline void relax(query *q, int32_t v, int32_t from, double nd, int32_t cell)
+/* Offer cost nd to node v (sector sec, cell index cell or -1 for the goal) from `from`. */
+static inline void relax(query *q, int32_t v, int32_t from, double nd, int32_t sec, int32_t cell)
 {
     tn_hierarchy_ctx *c = q->c;
-    if (c->stamp[v] != c->gen) {
-        c->stamp[v] = c->gen;
-        c->g[v] = INFINITY;
-        c->pos[v] = -1;
+    anode *a = &c->node[v];
+    if (a->stamp != c->gen) {
+        a->stamp = c->gen;
+        a->g = INFINITY;
+        a->sec = sec;
+        a->x = cell >= 0 ? cell % q->h->w : q->gx;
+        a->y = cell >= 0 ? cell / q->h->w : q->gy;
+        a->hv = heur(q, v, a->x, a->y);
     }
-    if (c->pos[v] == -2 || !(nd < c->g[v]))
+    if (!(nd < a->g) || a->closed == c->gen)
         return;
-    c->g[v] = nd;
-    c->f[v] = nd + (cell >= 0 ? heur(q, cell) : 0.0);
-    c->parent[v] = from;
-    if (c->pos[v] < 0) {
-        c->heap[c->nheap] = v;
-        c->pos[v] = c->nheap++;
+    a->g = nd;
+    a->parent = from;
+    TN_ASSERT(c->nheap < c->cap_open);
+    h_push(c, nd + q->w * a->hv, nd, v);
+}
+
+/* Relax the edges out of abstract node u (not the start or goal): its sector's adjacency
+ * and the side steps to the nodes facing it across its borders. */
+static void expand(query *q, const tn__grid *g, int32_t u, double gu)
+{
+    const tn_hierarchy *h = q->h;
+    const anode *nd = q->c->node;
+    const int32_t W = h->w, S = h->S;
+    const double st = tn_moves_straight(&h->moves);
+    const int32_t s = nd[u].sec, sb = h->base[s], i = u - sb;
+    const sector *sc = &h->sec[s];
+    for (int32_t k = sc->off[i]; k < sc->off[i + 1]; k++) {
+        int32_t j = sc->adj_j[k];
+        relax(q, sb + j, u, gu + (double)sc->adj_c[k], s, sc->cell[j]);
     }
-    a_up(c, c->pos[v]);
+    const int32_t x = nd[u].x, y = nd[u].y, cell = y * W + x;
+    const int32_t x0 = (s % h->sx) * S, y0 = (s / h->sx) * S;
+    if (x == x0 && x > 0) {
+        int32_t o = s - 1, l = h->sec[o].side[SIDE_RIGHT * S + y - y0];
+        if (l >= 0)
+            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell - 1]), o,
+                  cell - 1);
+    }
+    if (x == x0 + S - 1 && x + 1 < W) {
+        int32_t o = s + 1, l = h->sec[o].side[SIDE_LEFT * S + y - y0];
+        if (l >= 0)
+            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell + 1]), o,
+                  cell + 1);
+    }
+    if (y == y0 && y > 0) {
+        int32_t o = s - h->sx, l = h->sec[o].side[SIDE_BOTTOM * S + x - x0];
+        if (l >= 0)
+            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell - W]), o,
+                  cell - W);
+    }
+    if (y == y0 + S - 1 && y + 1 < h->h) {
+        int32_t o = s + h->sx, l = h->sec[o].side[SIDE_TOP * S + x - x0];
+        if (l >= 0)
+            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell + W]), o,
+                  cell + W);
+    }
+}
+
+/* ---- landmarks --------------------------------------------------------------------- */
+
+static int32_t node_sector(const tn_hierarchy *h, int32_t v)
+{
+    int32_t lo = 0, hi = h->nsec - 1; /* the last sector whose first node is <= v */
+    while (lo < hi) {
+        int32_t mid = (lo + hi + 1) / 2;
+        if (h->base[mid] <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Dijkstra on the abstract graph from node src: the costs into column k of out (N x K;
+ * INFINITY where unreachable), and min-folded into mind (may be NULL). */
+static void abstract_sssp(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
+                          int32_t src, float *out, int32_t K, int32_t k, float *mind)
+{
+    const int32_t N = h->base[h->nsec];
+    query q = {h, c, 0.0, 0.0, 0, 0, false, NULL, 0, N, false, 1.0, {0}};
+    if (++c->gen == 0) {
+        for (size_t i = 0; i < c->cap_nodes; i++)
+            c->node[i].stamp = c->node[i].closed = 0;
+        c->gen = 1;
+    }
+    c->nheap = 0;
+    int32_t s = node_sector(h, src);
+    relax(&q, src, -1, 0.0, s, h->sec[s].cell[src - h->base[s]]);
+    for (;;) {
+        int32_t u = h_pop(c);
+        if (u < 0)
+            break;
+        expand(&q, g, u, c->node[u].g);
+    }
+    for (int32_t v = 0; v < N; v++) {
+        const anode *a = &c->node[v];
+        float d = a->stamp == c->gen && a->closed == c->gen ? (float)a->g : INFINITY;
+        out[(size_t)v * (size_t)K + (size_t)k] = d;
+        if (mind && d < mind[v])
+            mind[v] = d;
+    }
+}
+
+/* The finite entry of column k (or of mind) farthest away; -1 when none is past 0. */
+static int32_t farthest(const float *col, size_t stride, int32_t N)
+{
+    int32_t best = -1;
+    float far = 0.0f;
+    for (int32_t v = 0; v < N; v++) {
+        float d = col[(size_t)v * stride];
+        if (isfinite(d) && d > far) {
+            far = d;
+            best = v;
+        }
+    }
+    return best;
+}
+
+tn_status tn_hierarchy_refresh_landmarks(tn_hierarchy *h)
+{
+    if (!h)
+        return TN_E_INVALID_ARG;
+    if (!tn_hierarchy_current(h))
+        return TN_E_MAP_CHANGED;
+    h->lm_valid = false;
+    const int32_t N = h->base[h->nsec], K = h->K;
+    if (K == 0 || N == 0) {
+        h->lm_valid = K > 0;
+        return TN_OK;
+    }
+    if (h->lm_nodes != N) {
+        tn__free(&h->alloc, h->lm, (size_t)h->lm_nodes * (size_t)K * sizeof *h->lm);
+        h->lm_nodes = 0;
+        h->lm = tn__alloc(&h->alloc, (size_t)N * (size_t)K * sizeof *h->lm);
+        if (!h->lm)
+            return TN_E_NOMEM;
+        h->lm_nodes = N;
+    }
+    tn_hierarchy_ctx_def cd = tn_hierarchy_ctx_def_default();
+    cd.allocator = h->alloc;
+    tn_hierarchy_ctx *c = NULL;
+    float *mind = tn__alloc(&h->alloc, (size_t)N * sizeof *mind);
+    tn_status st = mind ? tn_hierarchy_ctx_create(&cd, &c) : TN_E_NOMEM;
+    if (st == TN_OK)
+        st = ctx_fit(c, h, false);
+    if (st == TN_OK) {
+        tn__grid g;
+        tn__map_grid(h->map, &g);
+        for (int32_t v = 0; v < N; v++)
+            mind[v] = INFINITY;
+        /* farthest-point landmarks: the node farthest from node 0, then each time the node
+         * farthest from those chosen (a sketch of the map's extremities) */
+        abstract_sssp(c, h, &g, 0, h->lm, K, 0, NULL);
+        int32_t L = farthest(h->lm, (size_t)K, N);
+        L = L < 0 ? 0 : L;
+        for (int32_t k = 0; k < K; k++) {
+            abstract_sssp(c, h, &g, L, h->lm, K, k, mind);
+            int32_t next = farthest(mind, 1, N);
+            L = next < 0 ? L : next;
+        }
+        h->lm_valid = true;
+    }
+    tn_hierarchy_ctx_destroy(c);
+    tn__free(&h->alloc, mind, (size_t)N * sizeof *mind);
+    return st;
 }
 
 /* ---- paths ------------------------------------------------------------------------- */
@@ -958,7 +1197,7 @@ static void emit_chain_reversed(emitter *e, const tn_rect r, const int32_t *pare
 static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
                            tn_cell start, tn_cell goal, emitter *e, tn_hierarchy_result *res)
 {
-    const int32_t W = h->w, S = h->S;
+    const int32_t W = h->w;
     const int32_t ss = sector_at(h, start.x, start.y), gs = sector_at(h, goal.x, goal.y);
     const tn_rect rs = sector_rect(h, ss), rg = sector_rect(h, gs);
     const int32_t lws = rs.x1 - rs.x0, lwg = rg.x1 - rg.x0;
@@ -975,71 +1214,76 @@ static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn_
     ls_run(&b, ls_goal, true, -1, NULL, 0);
 
     const int32_t N = h->base[h->nsec], vs = N, vg = N + 1;
-    query q = {h, c, st * (double)g->min_cost, dg * (double)g->min_cost, goal.x, goal.y, four};
+    query q = {h,
+               c,
+               st * (double)g->min_cost,
+               dg * (double)g->min_cost,
+               goal.x,
+               goal.y,
+               four,
+               NULL,
+               0,
+               N,
+               g->uniform,
+               c->weight,
+               {0}};
+    if (h->lm_valid && h->K > 0) { /* each landmark's cost to the goal, through its sector */
+        const sector *sc = &h->sec[gs];
+        q.lm = h->lm;
+        q.K = h->K;
+        for (int32_t k = 0; k < h->K; k++)
+            q.lmd[k] = INFINITY;
+        for (int32_t j = 0; j < sc->n; j++) {
+            int32_t cj = sc->cell[j];
+            double d = c->sd[1][(cj / W - rg.y0) * lwg + cj % W - rg.x0];
+            if (!isfinite(d))
+                continue;
+            const float *row = h->lm + (size_t)(h->base[gs] + j) * (size_t)h->K;
+            for (int32_t k = 0; k < h->K; k++)
+                if ((double)row[k] + d < q.lmd[k])
+                    q.lmd[k] = (double)row[k] + d;
+        }
+    }
     if (++c->gen == 0) {
-        memset(c->stamp, 0, c->cap_nodes * sizeof *c->stamp);
+        for (size_t i = 0; i < c->cap_nodes; i++)
+            c->node[i].stamp = c->node[i].closed = 0;
         c->gen = 1;
     }
+    anode *nd = c->node;
     c->nheap = 0;
-    relax(&q, vs, -1, 0.0, start.y * W + start.x);
+    relax(&q, vs, -1, 0.0, ss, start.y * W + start.x);
     int64_t expanded = 0;
     bool found = false;
-    while (c->nheap) {
-        int32_t u = a_pop(c);
+    const double *gdist = c->sd[1];
+    for (;;) {
+        const int32_t u = h_pop(c);
+        if (u < 0)
+            break;
         expanded++;
         if (u == vg) {
             found = true;
             break;
         }
-        double gu = c->g[u];
+        const double gu = nd[u].g;
         if (u == vs) {
             const sector *sc = &h->sec[ss];
             for (int32_t j = 0; j < sc->n; j++) {
                 int32_t cj = sc->cell[j];
                 double d = c->sd[0][(cj / W - rs.y0) * lws + cj % W - rs.x0];
                 if (isfinite(d))
-                    relax(&q, h->base[ss] + j, u, d, cj);
+                    relax(&q, h->base[ss] + j, u, d, ss, cj);
             }
             if (ss == gs && isfinite(c->sd[0][ls_goal]))
-                relax(&q, vg, u, c->sd[0][ls_goal], -1);
+                relax(&q, vg, u, c->sd[0][ls_goal], gs, -1);
             continue;
         }
-        const int32_t s = node_sector(h, u), i = u - h->base[s];
-        const sector *sc = &h->sec[s];
-        const float *row = sc->dist + (size_t)i * (size_t)sc->n;
-        for (int32_t j = 0; j < sc->n; j++)
-            if (j != i && isfinite(row[j]))
-                relax(&q, h->base[s] + j, u, gu + (double)row[j], sc->cell[j]);
-        const int32_t cell = sc->cell[i], x = cell % W, y = cell / W;
-        if (s == gs) {
-            double d = c->sd[1][(y - rg.y0) * lwg + x - rg.x0];
+        expand(&q, g, u, gu);
+        if (nd[u].sec == gs) {
+            const int32_t x = nd[u].x, y = nd[u].y;
+            double d = gdist[(y - rg.y0) * lwg + x - rg.x0];
             if (isfinite(d))
-                relax(&q, vg, u, gu + d, -1);
+                relax(&q, vg, u, gu + d, gs, -1);
         }
-        const tn_rect r = sector_rect(h, s);
-        int32_t nb[4], nc[4], k = 0;
-        if (x == r.x0 && x > 0) {
-            int32_t o = s - 1, l = h->sec[o].side[SIDE_RIGHT * S + y - r.y0];
-            if (l >= 0)
-                nb[k] = h->base[o] + l, nc[k++] = cell - 1;
-        }
-        if (x == r.x1 - 1 && x + 1 < W) {
-            int32_t o = s + 1, l = h->sec[o].side[SIDE_LEFT * S + y - r.y0];
-            if (l >= 0)
-                nb[k] = h->base[o] + l, nc[k++] = cell + 1;
-        }
-        if (y == r.y0 && y > 0) {
-            int32_t o = s - h->sx, l = h->sec[o].side[SIDE_BOTTOM * S + x - r.x0];
-            if (l >= 0)
-                nb[k] = h->base[o] + l, nc[k++] = cell - W;
-        }
-        if (y == r.y1 - 1 && y + 1 < h->h) {
-            int32_t o = s + h->sx, l = h->sec[o].side[SIDE_TOP * S + x - r.x0];
-            if (l >= 0)
-                nb[k] = h->base[o] + l, nc[k++] = cell + W;
-        }
-        for (int32_t m = 0; m < k; m++)
-            relax(&q, nb[m], u, gu + st * (g->uniform ? 1.0 : (double)g->cost[nc[m]]), nc[m]);
     }
     res->expanded = expanded;
     if (!found)
@@ -1047,14 +1291,14 @@ static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn_
 
     /* the route, goal to start, into the heap array (free now) */
     int32_t k = 0;
-    for (int32_t v = vg; v >= 0; v = c->parent[v])
-        c->heap[k++] = v;
-    /* c->heap[k-1] is the start, c->heap[0] the goal */
+    for (int32_t v = vg; v >= 0; v = nd[v].parent)
+        c->route[k++] = v;
+    /* c->route[k-1] is the start, c->route[0] the goal */
     int32_t prev = vs;
     int32_t prev_cell = start.y * W + start.x;
     emit(e, start);
     for (int32_t idx = k - 2; idx >= 0; idx--) {
-        int32_t v = c->heap[idx];
+        int32_t v = c->route[idx];
         if (v == vg) {
             if (prev == vs) { /* start and goal in one sector, directly */
                 emit_chain_reversed(e, rs, c->sp[0], ls_goal, c->trail, true);
@@ -1065,11 +1309,11 @@ static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn_
             }
             break;
         }
-        int32_t s = node_sector(h, v), cell = h->sec[s].cell[v - h->base[s]];
+        int32_t s = nd[v].sec, cell = nd[v].y * W + nd[v].x;
         if (prev == vs) {
             emit_chain_reversed(e, rs, c->sp[0], (cell / W - rs.y0) * lws + cell % W - rs.x0,
                                 c->trail, true);
-        } else if (node_sector(h, prev) != s) {
+        } else if (nd[prev].sec != s) {
             emit(e, (tn_cell){cell % W, cell / W}); /* the step across the border */
         } else { /* refine the intra-sector edge: A* inside the sector */
             const tn_rect r = sector_rect(h, s);

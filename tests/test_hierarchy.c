@@ -47,7 +47,8 @@ typedef struct tally {
 
 /* `starts` random starts, each with `goals` random goals: both modes against the oracle. */
 static void check_queries(const tn_map *m, const tn_moves *mv, const tn_hierarchy *h,
-                          tn_hierarchy_ctx *ctx, tn_test_rng *rng, int starts, int goals, tally *t)
+                          tn_hierarchy_ctx *ctx, tn_test_rng *rng, int starts, int goals, tally *t,
+                          double weight)
 {
     const int32_t w = tn_map_width(m), hh = tn_map_height(m);
     double *dist = malloc((size_t)w * (size_t)hh * sizeof *dist);
@@ -80,7 +81,7 @@ static void check_queries(const tn_map *m, const tn_moves *mv, const tn_hierarch
                     t->proven += r.proven;
                 } else {
                     int kx = crossings(m, mv, h, dist, a, b);
-                    assert_true(r.cost <= opt + kx * bound + 1e-9 * (1.0 + opt));
+                    assert_true(r.cost <= weight * (opt + kx * bound) + 1e-9 * (1.0 + opt));
                     if (opt > 0 && r.cost / opt > t->worst)
                         t->worst = r.cost / opt;
                     t->queries++;
@@ -100,9 +101,11 @@ static void check_queries(const tn_map *m, const tn_moves *mv, const tn_hierarch
     free(path);
 }
 
-static tn_hierarchy *build(const tn_map *m, const tn_moves *mv, int32_t sector, int32_t gap)
+static tn_hierarchy *build_lm(const tn_map *m, const tn_moves *mv, int32_t sector, int32_t gap,
+                              int32_t landmarks)
 {
     tn_hierarchy_def d = tn_hierarchy_def_default();
+    d.landmarks = landmarks;
     d.map = m;
     d.moves = *mv;
     d.sector_size = sector;
@@ -111,7 +114,16 @@ static tn_hierarchy *build(const tn_map *m, const tn_moves *mv, int32_t sector, 
     assert_int_equal(tn_hierarchy_build(&d, &h), TN_OK);
     assert_non_null(h);
     assert_true(tn_hierarchy_current(h));
+    tn_hierarchy_stats s;
+    tn_hierarchy_stats_get(h, &s);
+    assert_int_equal(s.landmarks, landmarks);
+    assert_int_equal(s.landmarks_current, landmarks > 0);
     return h;
+}
+
+static tn_hierarchy *build(const tn_map *m, const tn_moves *mv, int32_t sector, int32_t gap)
+{
+    return build_lm(m, mv, sector, gap, 0);
 }
 
 static tn_hierarchy_ctx *new_ctx(void)
@@ -154,7 +166,7 @@ static void test_handmade(void **state)
         tn_hierarchy_stats_get(h, &s);
         assert_int_equal(s.sectors_x, (20 + sector - 1) / sector);
         assert_true(s.nodes > 0 && s.intra_edges > 0 && s.inter_edges > 0);
-        check_queries(m, &mv, h, ctx, &rng, 6, 8, &t);
+        check_queries(m, &mv, h, ctx, &rng, 6, 8, &t, 1.0);
         tn_hierarchy_destroy(h);
     }
     /* the walled box at (3..4, 7..9) opens at (5, 9) only: reachable */
@@ -170,13 +182,19 @@ static void test_handmade(void **state)
         TN_OK);
     assert_int_equal(r.length, 1);
     assert_true(r.cost == 0.0);
-    /* a straight line is proven optimal without a grid search */
-    assert_int_equal(tn_hierarchy_path(ctx, h, (tn_cell){0, 11}, (tn_cell){19, 11},
+    tn_hierarchy_destroy(h);
+    /* on open ground entrances are whole borders with transitions at their ends: a straight
+     * line along the top row is in the abstract graph, and proven optimal without a grid
+     * search */
+    tn_map *open = tn_test_random_map(20, 12, 0.0, 3);
+    h = build(open, &mv, 8, 0);
+    assert_int_equal(tn_hierarchy_path(ctx, h, (tn_cell){0, 0}, (tn_cell){19, 0},
                                        TN_HIERARCHY_EXACT, path, 256, &r),
                      TN_OK);
     assert_true(r.proven);
     assert_true(fabs(r.cost - 19.0) < 1e-12);
     tn_hierarchy_destroy(h);
+    tn_map_destroy(open);
     tn_hierarchy_ctx_destroy(ctx);
     tn_map_destroy(m);
 }
@@ -185,6 +203,10 @@ static void test_random(void **state)
 {
     (void)state;
     tn_hierarchy_ctx *ctx = new_ctx();
+    tn_hierarchy_ctx_def wd = tn_hierarchy_ctx_def_default();
+    wd.weight = 1.5f;
+    tn_hierarchy_ctx *wctx = NULL;
+    assert_int_equal(tn_hierarchy_ctx_create(&wd, &wctx), TN_OK);
     tn_test_rng rng = {99};
     tally t = {0};
     for (int trial = 0; trial < 12; trial++) {
@@ -200,13 +222,16 @@ static void test_random(void **state)
         mv.costs = trial % 4 == 3 ? TN_COSTS_10_14 : TN_COSTS_EXACT;
         int32_t sector = 4 + (int32_t)tn_test_below(&rng, 9);
         int32_t gap = trial % 2 ? 0 : 1 + (int32_t)tn_test_below(&rng, (uint32_t)sector);
-        tn_hierarchy *h = build(m, &mv, sector, gap);
-        check_queries(m, &mv, h, ctx, &rng, 4, 10, &t);
+        /* landmarks on every other map: the same bound (they only sharpen the heuristic) */
+        tn_hierarchy *h = build_lm(m, &mv, sector, gap, trial % 2 ? 0 : 1 + trial % 5);
+        check_queries(m, &mv, h, ctx, &rng, 4, 10, &t, 1.0);
+        check_queries(m, &mv, h, wctx, &rng, 2, 10, &t, 1.5); /* weighted: weight * bound */
         tn_hierarchy_destroy(h);
         tn_map_destroy(m);
     }
     print_message("random: %d fast queries, worst cost/optimum %.4f, %d exact proven\n", t.queries,
                   t.worst, t.proven);
+    tn_hierarchy_ctx_destroy(wctx);
     tn_hierarchy_ctx_destroy(ctx);
 }
 
@@ -223,7 +248,7 @@ static void test_updates(void **state)
         tn_moves mv = {0};
         mv.diagonal = trial == 3 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
         int32_t sector = 5 + trial * 2;
-        tn_hierarchy *h = build(m, &mv, sector, trial % 2 ? 3 : 0);
+        tn_hierarchy *h = build_lm(m, &mv, sector, trial % 2 ? 3 : 0, trial == 0 ? 3 : 0);
         for (int round = 0; round < 12; round++) {
             int edits = 1 + (int)tn_test_below(&rng, 4);
             for (int e = 0; e < edits; e++) {
@@ -249,8 +274,16 @@ static void test_updates(void **state)
             assert_int_equal(s1.nodes, s2.nodes);
             assert_true(s1.intra_edges == s2.intra_edges && s1.inter_edges == s2.inter_edges);
             tn_hierarchy_destroy(fresh);
+            if (trial == 0) { /* landmarks: stale after an update, current after a refresh */
+                tn_hierarchy_stats ls;
+                tn_hierarchy_stats_get(h, &ls);
+                assert_false(ls.landmarks_current && rebuilt > 0);
+                assert_int_equal(tn_hierarchy_refresh_landmarks(h), TN_OK);
+                tn_hierarchy_stats_get(h, &ls);
+                assert_true(ls.landmarks_current);
+            }
             if (round % 4 == 3)
-                check_queries(m, &mv, h, ctx, &rng, 2, 6, &t);
+                check_queries(m, &mv, h, ctx, &rng, 2, 6, &t, 1.0);
         }
         /* nothing changed: nothing rebuilt */
         int32_t rebuilt = -1;
@@ -282,14 +315,14 @@ static void test_unit_size(void **state)
     tn_hierarchy_ctx *ctx = new_ctx();
     tn_test_rng rng = {8};
     tally t = {0};
-    check_queries(sm, &mv, h, ctx, &rng, 3, 8, &t);
+    check_queries(sm, &mv, h, ctx, &rng, 3, 8, &t, 1.0);
     assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 10, 12, 12}, 1), TN_OK);
     assert_int_equal(tn_clearance_update(cl, NULL), TN_OK);
     assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
     tn_hierarchy *fresh = build(sm, &mv, 8, 0);
     assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
     tn_hierarchy_destroy(fresh);
-    check_queries(sm, &mv, h, ctx, &rng, 3, 8, &t);
+    check_queries(sm, &mv, h, ctx, &rng, 3, 8, &t, 1.0);
     tn_hierarchy_ctx_destroy(ctx);
     tn_hierarchy_destroy(h);
     tn_clearance_destroy(cl);
@@ -334,6 +367,16 @@ static void test_errors(void **state)
     tn_hierarchy_ctx *c = NULL;
     cd.internal_cookie = 0;
     assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    cd = tn_hierarchy_ctx_def_default();
+    cd.weight = 0.5f;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    cd.weight = NAN;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    tn_hierarchy *h2 = NULL;
+    d.landmarks = 17;
+    assert_int_equal(tn_hierarchy_build(&d, &h2), TN_E_INVALID_ARG);
+    d.landmarks = 0;
+    assert_int_equal(tn_hierarchy_refresh_landmarks(NULL), TN_E_INVALID_ARG);
     assert_null(c);
     cd = tn_hierarchy_ctx_def_default();
     assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_OK);

@@ -87,6 +87,8 @@ typedef struct tn_hierarchy_def {
     int32_t sector_size;      ///< sector side in cells, 4..256 (default 32)
     int32_t portal_gap;       ///< largest gap between transition pairs of an entrance, 0 =
                               ///< the two ends only (default), else 1..sector_size
+    int32_t landmarks;        ///< landmarks of the abstract search's heuristic, 0..16
+                              ///< (default 0; see tn_hierarchy_refresh_landmarks())
     tn_allocator allocator;   ///< zeroed = malloc/free
     uint32_t internal_cookie; ///< set by tn_hierarchy_def_default(); do not touch
 } tn_hierarchy_def;
@@ -106,6 +108,12 @@ TN_API size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h);
 /// @return TN_E_INVALID_ARG, TN_E_NOMEM (the hierarchy is then empty until a later update
 ///         succeeds: queries return TN_E_MAP_CHANGED).
 TN_API TN_NODISCARD tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors);
+/// Recompute the landmarks' costs (K Dijkstras on the abstract graph, K = the definition's
+/// `landmarks`). A build does it; an update that rebuilds a sector makes them stale, and
+/// queries then use the octile heuristic alone (same paths' bound, more nodes expanded) until
+/// this is called. Not thread-safe against queries, like tn_hierarchy_update().
+/// @return TN_E_INVALID_ARG, TN_E_MAP_CHANGED (update first), TN_E_NOMEM.
+TN_API TN_NODISCARD tn_status tn_hierarchy_refresh_landmarks(tn_hierarchy *h);
 /// Does the hierarchy describe the map's current revision?
 TN_API bool tn_hierarchy_current(const tn_hierarchy *h);
 
@@ -116,6 +124,8 @@ typedef struct tn_hierarchy_stats {
     int64_t intra_edges;          ///< finite intra-sector edges (ordered pairs)
     int64_t inter_edges;          ///< inter-sector steps (ordered pairs)
     int64_t sectors_rebuilt;      ///< by updates since the build
+    int32_t landmarks;            ///< landmarks of the definition
+    bool landmarks_current;       ///< computed on the current abstract graph
 } tn_hierarchy_stats;
 /// Fill `*out` (zeroed for a NULL hierarchy).
 TN_API void tn_hierarchy_stats_get(const tn_hierarchy *h, tn_hierarchy_stats *out);
@@ -125,10 +135,14 @@ TN_API uint64_t tn_hierarchy_hash(const tn_hierarchy *h);
 
 /// Definition of a query context. Get one from tn_hierarchy_ctx_def_default().
 typedef struct tn_hierarchy_ctx_def {
+    /// heuristic weight of the abstract search, >= 1 (0 means 1, the default). Above 1 the
+    /// search expands fewer nodes and the bound of fast mode becomes
+    /// cost <= weight * (optimum + K * (1 + 4 * D) * straight * cmax) (file comment).
+    float weight;
     tn_allocator allocator;   ///< zeroed = malloc/free
     uint32_t internal_cookie; ///< set by tn_hierarchy_ctx_def_default(); do not touch
 } tn_hierarchy_ctx_def;
-/// A definition with its defaults (malloc/free).
+/// A definition with its defaults (weight 1: abstract routes optimal; malloc/free).
 TN_API tn_hierarchy_ctx_def tn_hierarchy_ctx_def_default(void);
 /// Create a query context. It sizes itself at the first query on a larger hierarchy (that
 /// query allocates; later ones do not), or up front with tn_hierarchy_ctx_reserve().
