@@ -735,6 +735,14 @@ struct tn_hierarchy_ctx {
     int32_t *sp[3], *sheap, *spos, *trail;
     tn_search *search;
     double weight;
+    /* corridor smoothing: windows of up to `corridor` sectors (0: off); per sector of the
+     * map its slot in the window (valid when sstamp == cgen); per slot its sector; the
+     * window's search arrays, corridor * S * S cells each */
+    int32_t corridor;
+    size_t cap_sec, cap_corr;
+    int32_t *slot_of, *csec, *cpar, *cheap, *cpos, *ctrail;
+    uint32_t *sstamp, cgen;
+    double *cdist, *ckey;
 };
 
 tn_hierarchy_ctx_def tn_hierarchy_ctx_def_default(void)
@@ -755,6 +763,24 @@ static void ctx_free_nodes(tn_hierarchy_ctx *c)
     c->route = NULL;
     c->open = NULL;
     c->cap_nodes = c->cap_open = 0;
+}
+
+static void ctx_free_corridor(tn_hierarchy_ctx *c)
+{
+    size_t n = c->cap_corr, ns = c->cap_sec;
+    tn__free(&c->alloc, c->slot_of, ns * sizeof *c->slot_of);
+    tn__free(&c->alloc, c->sstamp, ns * sizeof *c->sstamp);
+    tn__free(&c->alloc, c->csec, (size_t)(c->corridor > 0 ? c->corridor : 1) * sizeof *c->csec);
+    tn__free(&c->alloc, c->cpar, n * sizeof *c->cpar);
+    tn__free(&c->alloc, c->cheap, n * sizeof *c->cheap);
+    tn__free(&c->alloc, c->cpos, n * sizeof *c->cpos);
+    tn__free(&c->alloc, c->ctrail, n * sizeof *c->ctrail);
+    tn__free(&c->alloc, c->cdist, n * sizeof *c->cdist);
+    tn__free(&c->alloc, c->ckey, n * sizeof *c->ckey);
+    c->slot_of = c->csec = c->cpar = c->cheap = c->cpos = c->ctrail = NULL;
+    c->sstamp = NULL;
+    c->cdist = c->ckey = NULL;
+    c->cap_corr = c->cap_sec = 0;
 }
 
 static void ctx_free_cells(tn_hierarchy_ctx *c)
@@ -781,7 +807,8 @@ tn_status tn_hierarchy_ctx_create(const tn_hierarchy_ctx_def *def, tn_hierarchy_
         return TN_E_INVALID_ARG;
     *out = NULL;
     if (!def || def->internal_cookie != TN_COOKIE_HIERARCHY_CTX || !isfinite(def->weight) ||
-        (def->weight != 0.0f && def->weight < 1.0f))
+        (def->weight != 0.0f && def->weight < 1.0f) || def->corridor < 0 || def->corridor == 1 ||
+        def->corridor > 64)
         return TN_E_INVALID_ARG;
     tn_allocator a;
     if (!tn__allocator_of(&def->allocator, &a))
@@ -791,6 +818,7 @@ tn_status tn_hierarchy_ctx_create(const tn_hierarchy_ctx_def *def, tn_hierarchy_
         return TN_E_NOMEM;
     c->alloc = a;
     c->weight = def->weight >= 1.0f ? (double)def->weight : 1.0;
+    c->corridor = def->corridor;
     *out = c;
     return TN_OK;
 }
@@ -801,6 +829,7 @@ void tn_hierarchy_ctx_destroy(tn_hierarchy_ctx *c)
         return;
     ctx_free_nodes(c);
     ctx_free_cells(c);
+    ctx_free_corridor(c);
     tn_search_destroy(c->search);
     tn_allocator a = c->alloc;
     tn__free(&a, c, sizeof *c);
@@ -811,7 +840,8 @@ size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *c)
     if (!c)
         return 0;
     return sizeof *c + c->cap_nodes * (sizeof(anode) + 4) + c->cap_open * sizeof(hentry) +
-           c->cap_cells * (3 * 12 + 8 + 12) + tn_search_memory_bytes(c->search);
+           c->cap_sec * 8 + c->cap_corr * (4 * 4 + 2 * 8) + c->cap_cells * (3 * 12 + 8 + 12) +
+           tn_search_memory_bytes(c->search);
 }
 
 static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
@@ -849,6 +879,28 @@ static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
         c->cap_cells = cells;
         if (!ok || !c->key || !c->sheap || !c->spos || !c->trail) {
             ctx_free_cells(c);
+            return TN_E_NOMEM;
+        }
+    }
+    size_t ncorr = (size_t)c->corridor * cells;
+    if (c->corridor > 0 && ((size_t)h->nsec > c->cap_sec || ncorr > c->cap_corr)) {
+        ctx_free_corridor(c);
+        size_t ns = (size_t)h->nsec;
+        c->slot_of = tn__alloc(&c->alloc, ns * sizeof *c->slot_of);
+        c->sstamp = tn__calloc(&c->alloc, ns * sizeof *c->sstamp);
+        c->csec = tn__alloc(&c->alloc, (size_t)c->corridor * sizeof *c->csec);
+        c->cpar = tn__alloc(&c->alloc, ncorr * sizeof *c->cpar);
+        c->cheap = tn__alloc(&c->alloc, ncorr * sizeof *c->cheap);
+        c->cpos = tn__alloc(&c->alloc, ncorr * sizeof *c->cpos);
+        c->ctrail = tn__alloc(&c->alloc, ncorr * sizeof *c->ctrail);
+        c->cdist = tn__alloc(&c->alloc, ncorr * sizeof *c->cdist);
+        c->ckey = tn__alloc(&c->alloc, ncorr * sizeof *c->ckey);
+        c->cap_sec = ns;
+        c->cap_corr = ncorr;
+        c->cgen = 0;
+        if (!c->slot_of || !c->sstamp || !c->csec || !c->cpar || !c->cheap || !c->cpos ||
+            !c->ctrail || !c->cdist || !c->ckey) {
+            ctx_free_corridor(c);
             return TN_E_NOMEM;
         }
     }
@@ -1194,6 +1246,140 @@ static void emit_chain_reversed(emitter *e, const tn_rect r, const int32_t *pare
         emit(e, (tn_cell){r.x0 + trail[i] % lw, r.y0 + trail[i] / lw});
 }
 
+/* A* from cell `from` to cell `to` (indices) over the cells of the window's sectors (slots
+ * 0..nslots-1); emits the cells after `from`. Returns false when `to` is not reached (cannot
+ * happen: the window holds the route between them). */
+static bool corridor_run(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
+                         int32_t from, int32_t to, int32_t nslots, emitter *e)
+{
+    const int32_t W = h->w, S = h->S, SS = S * S;
+    const bool four = h->moves.diagonal == TN_DIAGONAL_NEVER;
+    const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
+    const double hs = st * (double)g->min_cost, hd = dg * (double)g->min_cost;
+    for (int32_t i = 0; i < nslots * SS; i++) {
+        c->cdist[i] = INFINITY;
+        c->cpos[i] = -1;
+    }
+    local_search ls;
+    memset(&ls, 0, sizeof ls);
+    ls.dist = c->cdist;
+    ls.heap = c->cheap;
+    ls.pos = c->cpos;
+    ls.key = c->ckey;
+    const int32_t tx = to % W, ty = to / W;
+#define TN_SLOT_INDEX(X, Y, SL)                                                                    \
+    ((SL)*SS + ((Y) - (c->csec[SL] / h->sx) * S) * S + (X) - (c->csec[SL] % h->sx) * S)
+    int32_t fx = from % W, fy = from / W;
+    int32_t src = TN_SLOT_INDEX(fx, fy, c->slot_of[sector_at(h, fx, fy)]);
+    int32_t dst = TN_SLOT_INDEX(tx, ty, c->slot_of[sector_at(h, tx, ty)]);
+    c->cdist[src] = 0.0;
+    c->ckey[src] = 0.0;
+    c->cpar[src] = -1;
+    c->cheap[0] = src;
+    c->cpos[src] = 0;
+    ls.n = 1;
+    while (ls.n) {
+        int32_t l = ls_pop(&ls);
+        if (l == dst)
+            break;
+        int32_t sl = l / SS, sec = c->csec[sl], r = l % SS;
+        int32_t x = (sec % h->sx) * S + r % S, y = (sec / h->sx) * S + r / S;
+        double dc = c->cdist[l];
+        for (int k = 0; k < (four ? 4 : 8); k++) {
+            int32_t nx = x + tn__dir_dx[k], ny = y + tn__dir_dy[k];
+            if (nx < 0 || ny < 0 || nx >= W || ny >= h->h || !g->pass[ny * W + nx])
+                continue;
+            int32_t ns = sector_at(h, nx, ny);
+            if (c->sstamp[ns] != c->cgen)
+                continue;
+            int32_t q = TN_SLOT_INDEX(nx, ny, c->slot_of[ns]);
+            if (c->cpos[q] == -2)
+                continue;
+            double base = st;
+            if (k >= 4) {
+                if (!g->pass[y * W + nx] || !g->pass[ny * W + x])
+                    continue;
+                base = dg;
+            }
+            double nd = dc + (g->uniform ? base : base * (double)g->cost[ny * W + nx]);
+            if (!(nd < c->cdist[q]))
+                continue;
+            c->cdist[q] = nd;
+            c->cpar[q] = l;
+            int32_t ax = nx > tx ? nx - tx : tx - nx, ay = ny > ty ? ny - ty : ty - ny;
+            int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+            c->ckey[q] = nd + (four ? hs * (ax + ay) : hd * mn + hs * (mx - mn));
+            if (c->cpos[q] < 0) {
+                c->cheap[ls.n] = q;
+                c->cpos[q] = ls.n++;
+            }
+            ls_up(&ls, c->cpos[q]);
+        }
+    }
+#undef TN_SLOT_INDEX
+    if (!isfinite(c->cdist[dst]))
+        return false;
+    int32_t n = 0;
+    for (int32_t l = dst; l >= 0; l = c->cpar[l])
+        c->ctrail[n++] = l;
+    for (int32_t i = n - 2; i >= 0; i--) {
+        int32_t l = c->ctrail[i], sec = c->csec[l / SS], r = l % SS;
+        emit(e, (tn_cell){(sec % h->sx) * S + r % S, (sec / h->sx) * S + r / S});
+    }
+    return true;
+}
+
+/* The route (c->route[k-1] = start ... c->route[0] = goal) refined window by window: each
+ * window is the longest stretch of the route whose nodes lie in at most c->corridor sectors,
+ * searched by corridor_run() over those sectors' cells. Each window holds the refined route
+ * between its ends, so the result costs at most the abstract route. */
+static void refine_corridor(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
+                            int32_t k, int32_t vs, int32_t vg, tn_cell start, tn_cell goal,
+                            emitter *e, tn_hierarchy_result *res)
+{
+    const int32_t W = h->w;
+#define TN_ROUTE_SEC(V)                                                                            \
+    ((V) == vs   ? sector_at(h, start.x, start.y)                                                  \
+     : (V) == vg ? sector_at(h, goal.x, goal.y)                                                    \
+                 : c->node[V].sec)
+#define TN_ROUTE_CELL(V)                                                                           \
+    ((V) == vs   ? start.y * W + start.x                                                           \
+     : (V) == vg ? goal.y * W + goal.x                                                             \
+                 : c->node[V].y * W + c->node[V].x)
+    emit(e, start);
+    int32_t a = k - 1;
+    while (a > 0) {
+        if (++c->cgen == 0) {
+            memset(c->sstamp, 0, c->cap_sec * sizeof *c->sstamp);
+            c->cgen = 1;
+        }
+        int32_t nslots = 0, b = a;
+        int32_t s0 = TN_ROUTE_SEC(c->route[a]);
+        c->sstamp[s0] = c->cgen;
+        c->slot_of[s0] = nslots;
+        c->csec[nslots++] = s0;
+        while (b > 0) {
+            int32_t sn = TN_ROUTE_SEC(c->route[b - 1]);
+            if (c->sstamp[sn] != c->cgen) {
+                if (nslots == c->corridor)
+                    break;
+                c->sstamp[sn] = c->cgen;
+                c->slot_of[sn] = nslots;
+                c->csec[nslots++] = sn;
+            }
+            b--;
+        }
+        bool ok = corridor_run(c, h, g, TN_ROUTE_CELL(c->route[a]), TN_ROUTE_CELL(c->route[b]),
+                               nslots, e);
+        TN_ASSERT(ok);
+        (void)ok;
+        res->refined++;
+        a = b;
+    }
+#undef TN_ROUTE_SEC
+#undef TN_ROUTE_CELL
+}
+
 static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
                            tn_cell start, tn_cell goal, emitter *e, tn_hierarchy_result *res)
 {
@@ -1294,6 +1480,10 @@ static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn_
     for (int32_t v = vg; v >= 0; v = nd[v].parent)
         c->route[k++] = v;
     /* c->route[k-1] is the start, c->route[0] the goal */
+    if (c->corridor > 0) {
+        refine_corridor(c, h, g, k, vs, vg, start, goal, e, res);
+        return TN_OK;
+    }
     int32_t prev = vs;
     int32_t prev_cell = start.y * W + start.x;
     emit(e, start);

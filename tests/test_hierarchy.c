@@ -207,8 +207,12 @@ static void test_random(void **state)
     wd.weight = 1.5f;
     tn_hierarchy_ctx *wctx = NULL;
     assert_int_equal(tn_hierarchy_ctx_create(&wd, &wctx), TN_OK);
+    tn_hierarchy_ctx_def ccd = tn_hierarchy_ctx_def_default();
+    ccd.corridor = 2 + (int32_t)(tn_test_next(&(tn_test_rng){7}) % 3);
+    tn_hierarchy_ctx *cctx = NULL;
+    assert_int_equal(tn_hierarchy_ctx_create(&ccd, &cctx), TN_OK);
     tn_test_rng rng = {99};
-    tally t = {0};
+    tally t = {0}, tc = {0};
     for (int trial = 0; trial < 12; trial++) {
         int32_t w = 20 + (int32_t)tn_test_below(&rng, 24),
                 hh = 20 + (int32_t)tn_test_below(&rng, 24);
@@ -225,12 +229,16 @@ static void test_random(void **state)
         /* landmarks on every other map: the same bound (they only sharpen the heuristic) */
         tn_hierarchy *h = build_lm(m, &mv, sector, gap, trial % 2 ? 0 : 1 + trial % 5);
         check_queries(m, &mv, h, ctx, &rng, 4, 10, &t, 1.0);
-        check_queries(m, &mv, h, wctx, &rng, 2, 10, &t, 1.5); /* weighted: weight * bound */
+        check_queries(m, &mv, h, wctx, &rng, 2, 10, &t, 1.5);  /* weighted: weight * bound */
+        check_queries(m, &mv, h, cctx, &rng, 2, 10, &tc, 1.0); /* corridor smoothing */
         tn_hierarchy_destroy(h);
         tn_map_destroy(m);
     }
     print_message("random: %d fast queries, worst cost/optimum %.4f, %d exact proven\n", t.queries,
                   t.worst, t.proven);
+    print_message("random, corridor %d: %d queries, worst cost/optimum %.4f\n", (int)ccd.corridor,
+                  tc.queries, tc.worst);
+    tn_hierarchy_ctx_destroy(cctx);
     tn_hierarchy_ctx_destroy(wctx);
     tn_hierarchy_ctx_destroy(ctx);
 }
@@ -371,6 +379,11 @@ static void test_errors(void **state)
     cd.weight = 0.5f;
     assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
     cd.weight = NAN;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    cd = tn_hierarchy_ctx_def_default();
+    cd.corridor = 1;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    cd.corridor = 65;
     assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
     tn_hierarchy *h2 = NULL;
     d.landmarks = 17;

@@ -139,6 +139,12 @@ typedef struct tn_hierarchy_ctx_def {
     /// search expands fewer nodes and the bound of fast mode becomes
     /// cost <= weight * (optimum + K * (1 + 4 * D) * straight * cmax) (file comment).
     float weight;
+    /// corridor smoothing, 0 (off, the default) or 2..64: the abstract route is refined by
+    /// A* over the cells of up to `corridor` consecutive sectors of the route at a time
+    /// instead of edge by edge (costs at most as much: each window holds the edge-by-edge
+    /// refinement; removes most detours through transition cells, at the price of larger
+    /// searches: docs/hierarchy.md). Memory: corridor * sector_size^2 * 32 bytes.
+    int32_t corridor;
     tn_allocator allocator;   ///< zeroed = malloc/free
     uint32_t internal_cookie; ///< set by tn_hierarchy_ctx_def_default(); do not touch
 } tn_hierarchy_ctx_def;

@@ -32,6 +32,7 @@ static void usage_hpa(FILE *f)
             "  --sector N   sector side (default 32)      --gap N  portal gap (default 0: ends)\n"
             "  --landmarks K  ALT landmarks (default 0)   --weight W  abstract search weight\n"
             "               (default 1; the bound becomes W * (optimum + K * bound))\n"
+            "  --corridor N refine by A* over N sectors of the route at a time (default 0)\n"
             "  --edits N    then N random 2 x 2 walls on open cells, each followed by\n"
             "               tn_hierarchy_update() and undone: update times on stderr\n"
             "  --write-optimal OUT  write the scenarios that have a path to OUT with their\n"
@@ -172,6 +173,7 @@ int tn_bench_hpa(int argc, char **argv)
     const char *mapf = NULL, *scenf = NULL, *algo = NULL, *write = NULL;
     int64_t limit = 0, spread = 0, warmup = 20, sector = 32, gap = 0, edits = 0, landmarks = 0;
     double weight = 1.0;
+    int64_t corridor = 0;
     bool bound = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -202,6 +204,9 @@ int tn_bench_hpa(int argc, char **argv)
         } else if (strcmp(a, "--landmarks") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 0, 16, &landmarks))
                 return tn_cli_usage_error(cmd, "bad --landmarks '%s' (0..16)", argv[i]);
+        } else if (strcmp(a, "--corridor") == 0 && i + 1 < argc) {
+            if (!tn_cli_parse_int(argv[++i], 0, 64, &corridor) || corridor == 1)
+                return tn_cli_usage_error(cmd, "bad --corridor '%s' (0, 2..64)", argv[i]);
         } else if (strcmp(a, "--weight") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_double(argv[++i], 1.0, 100.0, &weight))
                 return tn_cli_usage_error(cmd, "bad --weight '%s' (1..100)", argv[i]);
@@ -292,6 +297,7 @@ int tn_bench_hpa(int argc, char **argv)
         double t1 = tn_cli_now();
         tn_hierarchy_ctx_def cd = tn_hierarchy_ctx_def_default();
         cd.weight = (float)weight;
+        cd.corridor = (int32_t)corridor;
         if (st == TN_OK)
             st = tn_hierarchy_ctx_create(&cd, &ctx);
         if (st == TN_OK)
@@ -386,6 +392,8 @@ int tn_bench_hpa(int argc, char **argv)
                ran ? us[p < 0 ? 0 : p] : 0.0, total / 1000.0);
         if (weight != 1.0)
             printf(" weight=%g", weight);
+        if (corridor > 0)
+            printf(" corridor=%d", (int)corridor);
         if (exact)
             printf(" proven=%d\n", (int)proven);
         else
