@@ -7,6 +7,7 @@
 #include "tilenav/hierarchy.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,6 +338,83 @@ static void test_unit_size(void **state)
     tn_map_destroy(m);
 }
 
+/* Threads: one hierarchy, one context per thread, the same queries; every thread's cells and
+ * costs equal those of one thread (and of a second run: deterministic). */
+#define TN_HPA_THREADS 4
+#define TN_HPA_QUERIES 60
+typedef struct thread_job {
+    const tn_hierarchy *h;
+    const tn_cell *ends; /* 2 * TN_HPA_QUERIES */
+    uint64_t hash;       /* of every status, length, cost and cell */
+    int failed;
+} thread_job;
+
+static uint64_t fold(uint64_t x, uint64_t v)
+{
+    x ^= v + 0x9e3779b97f4a7c15ull + (x << 6) + (x >> 2);
+    return x * 0xff51afd7ed558ccdull;
+}
+
+static void *thread_main(void *arg)
+{
+    thread_job *j = arg;
+    tn_hierarchy_ctx_def cd = tn_hierarchy_ctx_def_default();
+    cd.corridor = 3;
+    tn_hierarchy_ctx *c = NULL;
+    if (tn_hierarchy_ctx_create(&cd, &c) != TN_OK) {
+        j->failed = 1;
+        return NULL;
+    }
+    tn_cell path[4096];
+    uint64_t x = 0;
+    for (int i = 0; i < TN_HPA_QUERIES; i++)
+        for (int mode = 0; mode < 2; mode++) {
+            tn_hierarchy_result r;
+            tn_status st = tn_hierarchy_path(c, j->h, j->ends[2 * i], j->ends[2 * i + 1],
+                                             (tn_hierarchy_mode)mode, path, 4096, &r);
+            x = fold(x, (uint64_t)(st + 100));
+            x = fold(x, (uint64_t)r.length);
+            uint64_t bits;
+            memcpy(&bits, &r.cost, sizeof bits);
+            x = fold(x, bits);
+            for (int32_t k = 0; st == TN_OK && k < r.length; k++)
+                x = fold(x, (uint64_t)(path[k].y * 100000 + path[k].x));
+        }
+    j->hash = x;
+    tn_hierarchy_ctx_destroy(c);
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(96, 80, 0.25, 777);
+    assert_non_null(m);
+    add_mud(m, 0.1, 778);
+    tn_moves mv = {0};
+    tn_hierarchy *h = build(m, &mv, 16, 0);
+    tn_test_rng rng = {31};
+    tn_cell ends[2 * TN_HPA_QUERIES];
+    for (int i = 0; i < 2 * TN_HPA_QUERIES; i++)
+        ends[i] = tn_test_random_open_cell(m, &rng);
+    thread_job ref = {h, ends, 0, 0};
+    thread_main(&ref);
+    assert_int_equal(ref.failed, 0);
+    thread_job jobs[TN_HPA_THREADS];
+    pthread_t th[TN_HPA_THREADS];
+    for (int t = 0; t < TN_HPA_THREADS; t++) {
+        jobs[t] = (thread_job){h, ends, 0, 0};
+        assert_int_equal(pthread_create(&th[t], NULL, thread_main, &jobs[t]), 0);
+    }
+    for (int t = 0; t < TN_HPA_THREADS; t++) {
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+        assert_int_equal(jobs[t].failed, 0);
+        assert_true(jobs[t].hash == ref.hash);
+    }
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(m);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -459,7 +537,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
         cmocka_unit_test(test_updates),  cmocka_unit_test(test_unit_size),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_threads),  cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

@@ -6,10 +6,10 @@
 /// Concept: a ::tn_hierarchy cuts a map into square sectors (`sector_size`, default 32; the
 /// last row and column of sectors may be smaller). On the border between two side-adjacent
 /// sectors, an *entrance* is a maximal run of cell pairs facing each other across the border
-/// with both cells passable. Each entrance gets transition cells on both sides: its two end
-/// pairs (one pair when it is one cell long), plus pairs in between so that no two
-/// consecutive ones are more than `portal_gap` apart (default 0: the ends only, as Botea et
-/// al.'s HPA* for long entrances). The abstract graph's nodes are those transition cells
+/// with both cells passable. Each entrance gets transition pairs (a cell on each side): one
+/// in its middle when it is shorter than 6 cells, else its two end pairs (Botea et al.'s
+/// rule), plus, with `portal_gap` > 0, pairs in between so that no two consecutive ones are
+/// more than `portal_gap` apart. The abstract graph's nodes are those transition cells
 /// (a cell shared by two borders is one node); its edges are
 /// - intra-sector: between every two nodes of a sector, the exact cost of the cheapest path
 ///   that stays inside the sector (a small Dijkstra per node, inside the sector);
@@ -18,26 +18,28 @@
 /// Queries (tn_hierarchy_path(), with a caller-owned ::tn_hierarchy_ctx): the start and goal
 /// are connected to the nodes of their sectors by one Dijkstra each inside their sector (the
 /// start's also reaches the goal directly when both share a sector), the abstract graph is
-/// searched by A* with the octile heuristic, then each abstract edge is refined into cells: a
-/// search inside its one sector. Same rules and costs as ::tn_search: 8 neighbours without
-/// corner cutting (TN_DIAGONAL_NO_CUT) or 4 (TN_DIAGONAL_NEVER), either ::tn_step_costs,
-/// entering cell c costs `base * tn_map_cost(c)`. Other diagonal rules are refused
-/// (TN_E_UNSUPPORTED): a portal is a side step, and a corner-cutting diagonal step across a
+/// searched by A* with the octile heuristic (optionally weighted, or sharpened by landmarks),
+/// then each abstract edge is refined into cells by a search inside its one sector (or, with
+/// corridor smoothing, windows of a few sectors of the route at a time). Same rules and costs as
+/// ::tn_search: 8 neighbours without corner cutting (TN_DIAGONAL_NO_CUT) or 4 (TN_DIAGONAL_NEVER),
+/// either ::tn_step_costs, entering cell c costs `base * tn_map_cost(c)`. Other diagonal rules are
+/// refused (TN_E_UNSUPPORTED): a portal is a side step, and a corner-cutting diagonal step across a
 /// border has no side step to stand for it.
 ///
 /// Modes and bounds:
-/// - TN_HIERARCHY_FAST returns a legal path whose cost is the abstract route's. Bound: let
+/// - TN_HIERARCHY_FAST returns a legal path costing at most the abstract route. Bound: let
 ///   an optimal path cross sector borders in K steps (a step whose two cells lie in different
 ///   sectors), let D be the largest distance from a pair of an entrance to its nearest
-///   transition pair (at most half the largest gap between transition pairs, so at most
-///   sector_size / 2), and cmax the largest cell cost of the map (or cost 1 on a uniform map).
+///   transition pair (at most (sector_size - 1) / 2 rounded down, or portal_gap / 2 with a
+///   gap), and cmax the largest cell cost of the map (1 on a uniform map).
 ///   Then cost <= optimum + K * (1 + 4 * D) * straight * cmax, where straight is the straight
 ///   step's base cost. (Each crossing step can be replaced by side steps along the entrance
 ///   to its nearest transition pair, across, and back: 2 * D steps per side crossing, two
-///   side crossings and one extra step for a diagonal through a sector corner.) It is an
+///   side crossings and one extra step for a diagonal through a sector corner.) With a
+///   context weight w > 1 the bound is w times the right-hand side. It is an
 ///   additive bound per crossing: docs/hierarchy.md reports the measured suboptimality on
 ///   every shipped Moving AI scenario (mean and max), and `tilenav bench --algo hpa` checks
-///   each query against this bound with the K of A*'s optimal path.
+///   each query against this bound with the K of JPS's optimal path.
 /// - TN_HIERARCHY_EXACT returns an optimal path. It runs the fast query, and when its cost
 ///   equals the octile lower bound (the straight line is free) that path is proven optimal
 ///   and returned; otherwise it runs an exact search on the whole grid (JPS on uniform-cost
@@ -54,13 +56,16 @@
 /// fixed sector size). tn_hierarchy_update() reads the map's change log and rebuilds only the
 /// sectors that the changed rectangle, grown by one cell, overlaps (their borders' entrances
 /// and their intra-sector edges), or everything when the log no longer reaches back.
-/// Memory: per sector its nodes and a nodes x nodes matrix of float costs; per context, 24
-/// bytes per abstract node plus three sector-sized scratch areas (and, once an exact query
-/// needs it, a ::tn_search for the map).
+/// Memory: per sector its nodes, a nodes x nodes matrix of float costs and the pruned edge
+/// lists (10 bytes per matrix entry in all), plus 4 * K bytes per node with K landmarks; per
+/// context, 44 bytes per abstract node and 24 per edge (the open list holds at most one entry
+/// per edge), a few sector-sized scratch areas, the corridor's windows when enabled and, once
+/// an exact query needs it, a ::tn_search for the map (16 bytes per cell).
 ///
 /// Threads: a built hierarchy is read-only for queries: any number of threads may query it
-/// at once, each with its own ::tn_hierarchy_ctx; tn_hierarchy_update() must not run while
-/// anyone queries. Nothing here has global state; results are deterministic.
+/// at once, each with its own ::tn_hierarchy_ctx; tn_hierarchy_update() and
+/// tn_hierarchy_refresh_landmarks() must not run while anyone queries. Nothing here has
+/// global state; results are deterministic (the same cells from any thread, tested).
 ///
 /// Errors: TN_E_INVALID_ARG (NULL, no cookie, bad sizes or enums, half an allocator),
 /// TN_E_UNSUPPORTED (a diagonal rule other than NO_CUT and NEVER), TN_E_NOMEM,
