@@ -5,7 +5,7 @@
  *
  *   cc -O2 -Iinclude bench/hpa_cpu.c -o build/hpa_cpu build/release/libtilenav_io.a \
  *      build/release/libtilenav.a -lm $(pkg-config --libs libcjson zlib libzstd expat)
- *   build/hpa_cpu MAP SCEN [WEIGHT]
+ *   build/hpa_cpu MAP SCEN [WEIGHT [LANDMARKS]]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tilenav/io.h"
@@ -32,7 +32,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: hpa_cpu MAP SCEN [WEIGHT]\n");
+        fprintf(stderr, "usage: hpa_cpu MAP SCEN [WEIGHT [LANDMARKS]]\n");
         return 2;
     }
     tn_map *m = NULL;
@@ -43,6 +43,7 @@ int main(int argc, char **argv)
         return 3;
     float w = argc > 3 ? (float)atof(argv[3]) : 1.0f;
     tn_hierarchy_def hd = tn_hierarchy_def_default();
+    hd.landmarks = argc > 4 ? atoi(argv[4]) : 0;
     hd.map = m;
     tn_hierarchy *h = NULL;
     double t0 = now();
@@ -86,10 +87,11 @@ int main(int argc, char **argv)
     }
     qsort(a, (size_t)N, sizeof *a, cmp);
     qsort(b, (size_t)N, sizeof *b, cmp);
-    printf("cpu: build %.2f s; %d queries; JPS median %.2f ms; hpa (weight %g) median %.2f ms; "
+    printf("cpu: build %.2f s; %d queries; JPS median %.2f ms; hpa (weight %g, %d landmarks) "
+           "median %.2f ms; "
            "ratio %.1fx; subopt mean %.4f; abstract nodes expanded %.0f per query\n",
-           tb, N, a[N / 2] * 1e3, (double)w, b[N / 2] * 1e3, a[N / 2] / b[N / 2], sum / N,
-           (double)exp / N);
+           tb, N, a[N / 2] * 1e3, (double)w, (int)hd.landmarks, b[N / 2] * 1e3, a[N / 2] / b[N / 2],
+           sum / N, (double)exp / N);
     free(p);
     free(a);
     free(b);

@@ -1191,11 +1191,35 @@ tn_status tn_hierarchy_refresh_landmarks(tn_hierarchy *h)
         tn__map_grid(h->map, &g);
         for (int32_t v = 0; v < N; v++)
             mind[v] = INFINITY;
-        /* farthest-point landmarks: the node farthest from node 0, then each time the node
-         * farthest from those chosen (a sketch of the map's extremities) */
-        abstract_sssp(c, h, &g, 0, h->lm, K, 0, NULL);
+        /* the largest connected part of the graph (landmarks elsewhere would bound
+         * nothing for its queries): searched from node 0, then from nodes not reached yet,
+         * until no part left can be larger (each node is reached once in all) */
+        int32_t seed = 0, best = -1, seen = 0, cursor = 0;
+        while (best <= N - seen) {
+            while (cursor < N && mind[cursor] == 0.0f)
+                cursor++;
+            if (cursor == N)
+                break;
+            abstract_sssp(c, h, &g, cursor, h->lm, K, 0, NULL);
+            int32_t reached = 0;
+            for (int32_t v = 0; v < N; v++)
+                if (isfinite(h->lm[(size_t)v * (size_t)K])) {
+                    mind[v] = 0.0f;
+                    reached++;
+                }
+            if (reached > best) {
+                best = reached;
+                seed = cursor;
+            }
+            seen += reached;
+        }
+        for (int32_t v = 0; v < N; v++)
+            mind[v] = INFINITY;
+        /* farthest-point landmarks in that part: the node farthest from the seed, then each
+         * time the node farthest from those chosen (a sketch of the part's extremities) */
+        abstract_sssp(c, h, &g, seed, h->lm, K, 0, NULL);
         int32_t L = farthest(h->lm, (size_t)K, N);
-        L = L < 0 ? 0 : L;
+        L = L < 0 ? seed : L;
         for (int32_t k = 0; k < K; k++) {
             abstract_sssp(c, h, &g, L, h->lm, K, k, mind);
             int32_t next = farthest(mind, 1, N);
