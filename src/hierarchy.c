@@ -1257,6 +1257,46 @@ static inline void emit(emitter *e, tn_cell c)
     e->last = c;
 }
 
+/* The two octile lines from a to b (all diagonal steps first, or all straight steps first),
+ * 8 neighbours without corner cutting: the first that is legal and costs the octile lower
+ * bound (always, on a uniform map) is a cheapest path between them, the same cost as the
+ * sector search would find; its cells after a are emitted. False when neither is. */
+static bool emit_line(emitter *e, const tn__grid *g, int32_t ax, int32_t ay, int32_t bx, int32_t by,
+                      double st, double dg)
+{
+    const int32_t W = g->w;
+    const int32_t dx = bx > ax ? 1 : bx < ax ? -1 : 0, dy = by > ay ? 1 : by < ay ? -1 : 0;
+    const int32_t adx = bx > ax ? bx - ax : ax - bx, ady = by > ay ? by - ay : ay - by;
+    const int32_t nd = adx < ady ? adx : ady, ns = (adx < ady ? ady : adx) - nd;
+    const int32_t sx = adx > ady ? dx : 0, sy = adx > ady ? 0 : dy;
+    const double lb = (dg * nd + st * ns) * (double)g->min_cost;
+    for (int variant = 0; variant < 2; variant++) {
+        int32_t x = ax, y = ay;
+        double cost = 0.0;
+        bool ok = true;
+        for (int32_t k = 0; k < nd + ns && ok; k++) {
+            bool diag = variant == 0 ? k < nd : k >= ns;
+            int32_t mx = diag ? dx : sx, my = diag ? dy : sy, nx = x + mx, ny = y + my;
+            ok = g->pass[ny * W + nx] && (!diag || (g->pass[y * W + nx] && g->pass[ny * W + x]));
+            cost += (diag ? dg : st) * (g->uniform ? 1.0 : (double)g->cost[ny * W + nx]);
+            x = nx;
+            y = ny;
+        }
+        if (!ok || cost > lb * (1.0 + 1e-12))
+            continue;
+        x = ax;
+        y = ay;
+        for (int32_t k = 0; k < nd + ns; k++) {
+            bool diag = variant == 0 ? k < nd : k >= ns;
+            x += diag ? dx : sx;
+            y += diag ? dy : sy;
+            emit(e, (tn_cell){x, y});
+        }
+        return true;
+    }
+    return false;
+}
+
 /* Emit the cells of a parent chain from local cell `from` back to its root, in reverse
  * (root first, `from` last), skipping the root when skip_root. */
 static void emit_chain_reversed(emitter *e, const tn_rect r, const int32_t *parent, int32_t from,
@@ -1529,6 +1569,9 @@ static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn_
                                 c->trail, true);
         } else if (nd[prev].sec != s) {
             emit(e, (tn_cell){cell % W, cell / W}); /* the step across the border */
+        } else if (!four &&
+                   emit_line(e, g, prev_cell % W, prev_cell / W, cell % W, cell / W, st, dg)) {
+            /* an intra-sector edge along an octile line: no search */
         } else { /* refine the intra-sector edge: A* inside the sector */
             const tn_rect r = sector_rect(h, s);
             const int32_t lw = r.x1 - r.x0;
