@@ -12,6 +12,7 @@
 #   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and without SSE2
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
+#   ./build.sh python    the Python package: venv, pip install, wheel, mypy, pytest, memcheck
 #   ./build.sh deps      only install the missing Debian packages (and web/'s npm package)
 #
 # Build trees go to build/<mode>. Set JOBS to limit parallel jobs (default: all cores).
@@ -24,6 +25,11 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # what demo and test need (python3: the independent reading of real Tiled maps in tiled_real);
 # the checking modes (strict, tsan, fuzz, format) add DEV_PACKAGES
 PACKAGES="build-essential cmake pkg-config python3 libcmocka-dev libcjson-dev zlib1g-dev libzstd-dev libexpat1-dev libpng-dev libgif-dev libstb-dev"
+# the Python package (python/): Debian's interpreter, headers, venv, build backend, cffi and
+# NumPy, pytest, mypy and valgrind for its checks; and the peers of its benchmark
+# (bench/python_vs_peers.py)
+PY_PACKAGES="python3-dev python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-numpy python3-pytest mypy valgrind"
+PY_PACKAGES="$PY_PACKAGES python3-skimage python3-scipy python3-networkx"
 DEV_PACKAGES="clang clang-format libclang-rt-14-dev valgrind"
 # the viewer and its test under Xvfb with synthetic X events
 DEV_PACKAGES="$DEV_PACKAGES libsdl2-dev xvfb xauth xdotool"
@@ -106,10 +112,11 @@ skip_summary() { # dir
 mode=${1:-help}
 case "$mode" in
 deps)
-    deps $DEV_PACKAGES
-    # the browser test's one npm package (playwright-core; no browser download), pinned by
-    # web/package-lock.json
-    if [ ! -f web/node_modules/playwright-core/package.json ]; then
+    deps $DEV_PACKAGES $PY_PACKAGES
+    # web/'s dev packages (playwright-core without a browser download, typescript, esbuild,
+    # pathfinding, easystarjs, fzstd, phaser), pinned by web/package-lock.json
+    if [ ! -f web/node_modules/phaser/package.json ] || [ ! -f web/node_modules/fzstd/package.json ] ||
+        [ ! -f web/node_modules/playwright-core/package.json ]; then
         (cd web && npm ci --no-audit --no-fund)
     fi
     ;;
@@ -191,6 +198,30 @@ fuzz)
         echo
     done
     ;;
+python)
+    shift
+    deps $PY_PACKAGES
+    # the release CLI, which the tests compare with (tilenav bench, tilenav path)
+    configure_build build/release -DCMAKE_BUILD_TYPE=Release -DTILENAV_BUILD_TESTS=OFF
+    # Debian's /usr/bin/python3 explicitly: its python3-numpy and python3-cffi are what the
+    # venv sees (--system-site-packages); a pyenv or other python3 first on PATH has neither
+    venv=build/python/venv
+    [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv --system-site-packages "$venv"
+    rm -rf build/python/wheel python/build python/tilenav.egg-info
+    JOBS=$JOBS "$venv/bin/pip" install --no-build-isolation --no-index --quiet ./python
+    JOBS=$JOBS "$venv/bin/pip" wheel --no-build-isolation --no-index --no-deps --quiet \
+        -w build/python/wheel ./python
+    echo "python: built $(ls build/python/wheel)"
+    rm -rf python/build python/tilenav.egg-info
+    # the type hints, as a user's mypy sees the installed package (py.typed)
+    (cd build/python && venv/bin/python -m mypy --strict --no-incremental -p tilenav)
+    # from build/python, so that the tests import the installed package, not python/tilenav
+    (cd build/python && TILENAV_CLI="$ROOT/build/release/tilenav" venv/bin/python -m pytest -q \
+        -p no:cacheprovider "$ROOT/python/tests" "$@")
+    # memcheck over 700 and 2800 creations and destructions (the 100,000 of the tests would
+    # take an hour under valgrind): no memory error, no leak through tilenav, no growth
+    python/tests/valgrind.sh build/python/venv/bin/python
+    ;;
 examples)
     deps
     configure_build build/release -DCMAKE_BUILD_TYPE=Release -DTILENAV_BUILD_TESTS=OFF
@@ -271,7 +302,7 @@ examples)
     echo "examples: all passed"
     ;;
 *)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     [ "$mode" = help ] || exit 2
     ;;
 esac

@@ -11,7 +11,9 @@
  * side x side map with wall% random walls. Defaults: 512, 20%, unit sizes 1..4, 500 towers.
  * Prints two lines:
  *   regions map=... sizes=N updates=U local=L full=F update_median_ms=X rebuild_median_ms=Y
- *   unreachable queries=Q regions_median_us=X astar_median_ms=Y expanded_astar=E */
+ *   unreachable queries=Q regions_median_us=X astar_median_ms=Y expanded_astar=E
+ *   closest queries=Q regions_median_ms=X astar_median_ms=Y same_cost=yes
+ * (the same pairs with tn_query.closest, through the regions and without). */
 #include "tilenav/io.h"
 #include "tilenav/tilenav.h"
 
@@ -130,7 +132,8 @@ int main(int argc, char **argv)
     tn_search *s = NULL;
     tn_cell *path = malloc((size_t)w * (size_t)h * sizeof *path);
     double *tr = malloc(sizeof(double) * PAIRS), *ta = malloc(sizeof(double) * PAIRS);
-    if (tn_search_create(&sd, &s) != TN_OK || !path || !tr || !ta)
+    double *cr = malloc(sizeof(double) * PAIRS), *ca = malloc(sizeof(double) * PAIRS);
+    if (tn_search_create(&sd, &s) != TN_OK || !path || !tr || !ta || !cr || !ca)
         return 1;
     int32_t np = 0;
     double expanded = 0.0;
@@ -154,6 +157,21 @@ int main(int argc, char **argv)
             return 1;
         ta[np] = now() - t0;
         expanded += (double)res.expanded;
+        /* the same pair with `closest`: through the regions, and without them */
+        q.closest = true;
+        tn_search_result rc0, rc1;
+        t0 = now();
+        tn_status c0 = tn_search_path(s, m, a, b, &q, path, w * h, &rc0);
+        ca[np] = now() - t0;
+        q.regions = rg;
+        t0 = now();
+        tn_status c1 = tn_search_path(s, m, a, b, &q, path, w * h, &rc1);
+        cr[np] = now() - t0;
+        if (c0 != c1 || rc0.cost != rc1.cost) {
+            fprintf(stderr, "bench_regions: closest differs: %d %d, %g %g\n", c0, c1, rc0.cost,
+                    rc1.cost);
+            return 1;
+        }
         np++;
     }
     if (np > 0) {
@@ -162,12 +180,18 @@ int main(int argc, char **argv)
         printf("unreachable queries=%d regions_median_us=%.4f astar_median_ms=%.3f "
                "expanded_astar=%.0f\n",
                (int)np, tr[np / 2] * 1e6, ta[np / 2] * 1e3, expanded / np);
+        qsort(cr, (size_t)np, sizeof *cr, cmp);
+        qsort(ca, (size_t)np, sizeof *ca, cmp);
+        printf("closest queries=%d regions_median_ms=%.4f astar_median_ms=%.3f same_cost=yes\n",
+               (int)np, cr[np / 2] * 1e3, ca[np / 2] * 1e3);
     } else {
         printf("unreachable queries=0 (one region)\n");
     }
     free(path);
     free(tr);
     free(ta);
+    free(cr);
+    free(ca);
     tn_search_destroy(s);
     tn_regions_destroy(rg);
     tn_map_destroy(m);

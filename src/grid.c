@@ -35,6 +35,8 @@ uint64_t tn__grid_fingerprint(const tn_map *map, const tn__grid *g)
     f = mix(f, (uint64_t)(uintptr_t)g->pass);
     f = mix(f, (uint64_t)(uint32_t)g->w << 32 | (uint32_t)g->h);
     f = mix(f, g->revision);
+    if (g->cost_hash) /* weighted maps: the weighted JPS cache and jump tables read costs */
+        f = mix(f, g->cost_hash);
     return mix(f, g->passable_hash);
 }
 
@@ -141,13 +143,15 @@ static inline uint64_t from_right(const uint64_t *r, size_t i, size_t n)
  * free with the side cell before it (q - 1) blocked; it is a jump point when it stops and is
  * free. flag_east(x) = the first stop after x is a jump point. West mirrors it. Bits beyond
  * the line are padding (blocked). */
-static void row_flags(const uint64_t *a, const uint64_t *c, const uint64_t *b, uint64_t *f,
-                      size_t n)
+static void row_flags(const uint64_t *a, const uint64_t *c, const uint64_t *b, const uint64_t *ze,
+                      const uint64_t *zw, uint64_t *f, size_t n)
 {
     /* east: from the last word down; beyond the line every position stops, none is free */
     uint64_t s_hi = ~0ull, j_hi = 0, carry = 0;
     for (size_t i = n; i-- > 0;) {
         uint64_t st = ~c[i] | (a[i] & ~from_left(a, i)) | (b[i] & ~from_left(b, i));
+        if (ze)
+            st |= ze[i];
         uint64_t jp = st & c[i];
         /* bit x: does x + 1 stop, and is it a jump point */
         uint64_t k = (st >> 1) | (s_hi << 63), v = (jp >> 1) | (j_hi << 63);
@@ -161,6 +165,8 @@ static void row_flags(const uint64_t *a, const uint64_t *c, const uint64_t *b, u
     carry = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t st = ~c[i] | (a[i] & ~from_right(a, i, n)) | (b[i] & ~from_right(b, i, n));
+        if (zw)
+            st |= zw[i];
         uint64_t jp = st & c[i];
         uint64_t k = (st << 1) | (s_lo >> 63), v = (jp << 1) | (j_lo >> 63);
         uint64_t e = fill_up(v, k, carry);
@@ -172,20 +178,22 @@ static void row_flags(const uint64_t *a, const uint64_t *c, const uint64_t *b, u
 }
 
 /* South and north flags of every row, 64 columns per word. Scanning south, (x, q) stops a jump
- * when it is blocked or (x -+ 1, q) is free with (x -+ 1, q - 1) blocked. flag_south(x, y) =
- * the first stop below y is a jump point: stop(y + 1) ? free(y + 1) : flag_south(x, y + 1). */
+ * when it is blocked or (x -+ 1, q) is free with (x -+ 1, q - 1) blocked (or, on weighted maps,
+ * when it is a cost boundary). flag_south(x, y) = the first stop below y is a jump point:
+ * stop(y + 1) ? free(y + 1) : flag_south(x, y + 1). */
 static void column_flags(const tn__passbits *jc, int32_t h)
 {
     const size_t n = jc->row_words;
 #define ROW(y) (jc->rows + n * (size_t)((y) + 1))
 #define FLAGS(y) (jc->flags + FLAG_SETS * n * (size_t)((y) + 1))
+#define BOUND(d, y) (jc->brows ? jc->zrows[d][n * (size_t)((y) + 1) + i] : 0)
     for (size_t i = 0; i < n; i++) {
         uint64_t f = 0; /* flag_south of the row below the current one */
         for (int32_t y = h - 1; y >= 0; y--) {
             const uint64_t *c = ROW(y + 1), *up = ROW(y);
             /* does row y + 1 stop a southward jump, and is it a jump point there */
             uint64_t st = ~c[i] | (from_left(c, i) & ~from_left(up, i)) |
-                          (from_right(c, i, n) & ~from_right(up, i, n));
+                          (from_right(c, i, n) & ~from_right(up, i, n)) | BOUND(2, y + 1);
             f = (st & c[i]) | (~st & f);
             FLAGS(y)[i * FLAG_SETS + FLAG_S] = f;
         }
@@ -193,13 +201,14 @@ static void column_flags(const tn__passbits *jc, int32_t h)
         for (int32_t y = 0; y < h; y++) {
             const uint64_t *c = ROW(y - 1), *down = ROW(y);
             uint64_t st = ~c[i] | (from_left(c, i) & ~from_left(down, i)) |
-                          (from_right(c, i, n) & ~from_right(down, i, n));
+                          (from_right(c, i, n) & ~from_right(down, i, n)) | BOUND(3, y - 1);
             f = (st & c[i]) | (~st & f);
             FLAGS(y)[i * FLAG_SETS + FLAG_N] = f;
         }
     }
 #undef ROW
 #undef FLAGS
+#undef BOUND
 }
 
 /* Bits 0..n-1 = the passability bytes (0 or 1) p[0..n-1], n <= 8. */
@@ -258,6 +267,31 @@ static void pack_bitsets(tn__passbits *c, const uint8_t *pass, int32_t w, int32_
     }
 }
 
+/* The cost-boundary cells (tn__cost_boundary) into brows, their moves into bmoves and their
+ * stops into bstop, zrows and zcols (all zeroed before). */
+static void pack_boundaries(tn__passbits *c, const tn__grid *g)
+{
+    const int32_t w = g->w, h = g->h;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            if (!tn__cost_boundary(g->pass, g->cost, w, h, x, y))
+                continue;
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            const uint32_t bx = (uint32_t)(x + PAD), by = (uint32_t)(y + PAD);
+            const size_t rwi = c->row_words * (size_t)(y + 1) + (bx >> 6);
+            const size_t cwi = c->col_words * (size_t)(x + 1) + (by >> 6);
+            c->brows[rwi] |= 1ull << (bx & 63);
+            uint32_t stop = tn__boundary_info(g->pass, g->cost, w, h, x, y, c->bmoves + 8 * i);
+            c->bstop[i] = (uint8_t)stop;
+            for (int d = 0; d < 4; d++)
+                if (stop & 1u << d)
+                    c->zrows[d][rwi] |= 1ull << (bx & 63);
+            for (int d = 2; d < 4; d++)
+                if (stop & 1u << d)
+                    c->zcols[d - 2][cwi] |= 1ull << (by & 63);
+        }
+}
+
 tn_status tn__passbits_update(tn__passbits *c, const tn_map *map, const tn__grid *g,
                               const tn_allocator *alloc)
 {
@@ -269,7 +303,12 @@ tn_status tn__passbits_update(tn__passbits *c, const tn_map *map, const tn__grid
     size_t rw = ((size_t)w + 2 * PAD + 63) / 64 + 1;
     size_t cw = ((size_t)h + 2 * PAD + 63) / 64 + 1;
     size_t nrows = rw * ((size_t)h + 2);
-    size_t need = (1 + FLAG_SETS) * nrows + cw * ((size_t)w + 2) + 1;
+    size_t ncols = cw * ((size_t)w + 2);
+    const bool weighted = !g->uniform;
+    /* weighted: brows, zrows, zcols, bmoves (8 bytes per cell: a word), bstop (a byte) */
+    size_t cells = (size_t)w * (size_t)h;
+    size_t wwords = 5 * nrows + 2 * ncols + cells + cells / 8 + 1;
+    size_t need = (1 + FLAG_SETS) * nrows + ncols + 1 + (weighted ? wwords : 0);
     if (need > c->cap_words) {
         tn__passbits_free(c, alloc);
         c->rows = tn__alloc(alloc, need * sizeof(uint64_t));
@@ -281,11 +320,24 @@ tn_status tn__passbits_update(tn__passbits *c, const tn_map *map, const tn__grid
     c->col_words = cw;
     c->flags = c->rows + nrows;
     c->cols = c->flags + FLAG_SETS * nrows;
+    uint64_t *wp = weighted ? c->cols + ncols : NULL;
+    c->brows = wp;
+    for (int d = 0; d < 4; d++)
+        c->zrows[d] = weighted ? wp + (size_t)(1 + d) * nrows : NULL;
+    for (int d = 0; d < 2; d++)
+        c->zcols[d] = weighted ? wp + 5 * nrows + (size_t)d * ncols : NULL;
+    c->bmoves = weighted ? (uint8_t *)(wp + 5 * nrows + 2 * ncols) : NULL;
+    c->bstop = weighted ? c->bmoves + 8 * cells : NULL;
     memset(c->rows, 0, need * sizeof(uint64_t));
     pack_bitsets(c, g->pass, w, h);
+    if (weighted)
+        pack_boundaries(c, g);
     for (int32_t y = 0; y < h; y++) {
         const uint64_t *row = c->rows + rw * (size_t)(y + 1);
-        row_flags(row - rw, row, row + rw, c->flags + FLAG_SETS * rw * (size_t)(y + 1), rw);
+        const size_t at = rw * (size_t)(y + 1);
+        row_flags(row - rw, row, row + rw, weighted ? c->zrows[0] + at : NULL,
+                  weighted ? c->zrows[1] + at : NULL, c->flags + FLAG_SETS * rw * (size_t)(y + 1),
+                  rw);
     }
     column_flags(c, h);
     c->fingerprint = fp;

@@ -12,6 +12,7 @@
 #include "map_internal.h"
 #include "tilenav/moves.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,6 +62,19 @@ typedef struct tn__passbits {
     uint64_t *rows;   /* (h + 2) * row_words */
     uint64_t *flags;  /* (h + 2) * 4 * row_words */
     uint64_t *cols;   /* (w + 2) * col_words */
+    /* maps whose costs are not uniform (all NULL otherwise): the cost-boundary cells
+     * (tn__cost_boundary) laid out as rows, (h + 2) * row_words */
+    uint64_t *brows;
+    /* weighted maps: 8 bytes per cell, byte 8 * i + d = the moves of cost-boundary cell i
+     * after arrival move d (tn__boundary_info, 0 elsewhere) */
+    uint8_t *bmoves;
+    /* weighted maps: which boundary cells stop a straight jump in each direction (bit set =
+     * stops; tn__boundary_info), as rows (E, W, S, N) and as cols (S, N); the jump-ahead
+     * flags count them as jump points too. bstop: per cell the stop bits of all 8 moves (the
+     * diagonal jumps read them) */
+    uint64_t *zrows[4];
+    uint64_t *zcols[2];
+    uint8_t *bstop;
     size_t cap_words; /* words allocated (one allocation, at rows) */
 } tn__passbits;
 
@@ -115,6 +129,151 @@ TN_INLINE uint32_t tn__jps_forced(const uint8_t *pass, int32_t w, int32_t h, int
         f |= col && !tn__pass_at(pass, w, h, x + sd, y + 1) ? TN_FORCED_BIT(3, side) : 0u;
     }
     return f;
+}
+
+/* Weighted JPS (jps.c, jpsplus.c): a cost-boundary cell is a passable cell with a passable
+ * 8-neighbour of another cost. Cells that are not on a boundary have the cost of all their
+ * passable neighbours, so JPS's pruning rules hold there unchanged; boundary cells get their
+ * moves and stops from the local rule below (the argument is in docs/search.md). */
+TN_INLINE bool tn__cost_boundary(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
+                                 int32_t x, int32_t y)
+{
+    const size_t i = (size_t)y * (size_t)w + (size_t)x;
+    if (!pass[i])
+        return false;
+    const float c = cost[i];
+    for (int32_t ny = y - 1; ny <= y + 1; ny++)
+        for (int32_t nx = x - 1; nx <= x + 1; nx++)
+            if (tn__pass_at(pass, w, h, nx, ny) && cost[(size_t)ny * (size_t)w + (size_t)nx] != c)
+                return true;
+    return false;
+}
+
+/* The 5 x 5 cells around a cell (x, y), for weighted JPS's local rule: c[2 + j][2 + i] is the
+ * cost of cell (x + i, y + j), +INFINITY when it is blocked or outside the map. */
+typedef struct tn__window {
+    double c[5][5];
+} tn__window;
+
+TN_INLINE void tn__window_at(tn__window *win, const uint8_t *pass, const float *cost, int32_t w,
+                             int32_t h, int32_t x, int32_t y)
+{
+    for (int32_t j = -2; j <= 2; j++)
+        for (int32_t i = -2; i <= 2; i++)
+            win->c[2 + j][2 + i] = tn__pass_at(pass, w, h, x + i, y + j)
+                                       ? (double)cost[(size_t)(y + j) * (size_t)w + (size_t)(x + i)]
+                                       : (double)INFINITY;
+}
+
+/* Weighted JPS's pruning rule, at cost-boundary cell v (the window's centre) reached by move
+ * `dir` from p = v - dir: the moves k (bit k, moves numbered as tn__dir_dx/dy) whose step to
+ * n = v + k is not dominated. A step is dominated when p reaches n without v, in one legal step
+ * or two, for less than step(p, v) + step(v, n), or for as much by a diagonal step then a
+ * straight one while the way through v is a straight step then a diagonal one (JPS's "diagonal
+ * first" tie-break). Comparisons allow a relative 1e-12 for rounding. Among the shortest paths,
+ * one with the fewest straight-before-diagonal pairs takes no dominated step: replacing a
+ * strictly dominated step would make it cheaper, a tied one would remove one such pair. On a
+ * cell whose neighbours all cost the same this is exactly JPS's rule (natural and forced
+ * neighbours), so the rule is the same everywhere (docs/search.md).
+ *
+ * The rule is evaluated for both step-cost sets at once (1 and sqrt 2; 10 and 14: one step's
+ * legality, two prices) and a move is kept when either set keeps it, so that one cache serves
+ * every query. */
+typedef struct tn__price2 {
+    double a, b; /* the price under step costs 1 / sqrt 2, and under 10 / 14 */
+} tn__price2;
+
+/* The prices of the step from a to the adjacent cell b (coordinates relative to the window's
+ * centre) under 8 neighbours without corner cutting: the step cost times the cost of the cell
+ * entered; +INFINITY when the step is not legal. */
+TN_INLINE tn__price2 tn__window_step2(const tn__window *win, int32_t ax, int32_t ay, int32_t bx,
+                                      int32_t by)
+{
+    const double cb = win->c[2 + by][2 + bx];
+    if (ax != bx && ay != by) {
+        if (win->c[2 + ay][2 + bx] == (double)INFINITY ||
+            win->c[2 + by][2 + ax] == (double)INFINITY)
+            return (tn__price2){(double)INFINITY, (double)INFINITY};
+        return (tn__price2){TN_SQRT2 * cb, 14.0 * cb};
+    }
+    return (tn__price2){cb, 10.0 * cb};
+}
+
+/* Does `alt` dominate `via` (strictly, or tied when `tie`: the tie-break's shape applies)? */
+TN_INLINE bool tn__dominates(double alt, double via, bool tie)
+{
+    const double eps = 1e-12 * via;
+    return alt < via - eps || (tie && fabs(alt - via) <= eps);
+}
+
+TN_INLINE uint32_t tn__boundary_moves(const tn__window *win, uint32_t dir)
+{
+    const int32_t px = -tn__dir_dx[dir], py = -tn__dir_dy[dir];
+    const tn__price2 in = tn__window_step2(win, px, py, 0, 0);
+    uint32_t moves = 0;
+    for (uint32_t k = 0; k < 8; k++) {
+        const int32_t nx = tn__dir_dx[k], ny = tn__dir_dy[k];
+        const tn__price2 out = tn__window_step2(win, 0, 0, nx, ny);
+        const int32_t ex = nx - px, ey = ny - py;
+        if (out.a == (double)INFINITY || (ex == 0 && ey == 0))
+            continue; /* not a step, or back to p */
+        const tn__price2 via = {in.a + out.a, in.b + out.b};
+        const bool sd = dir < 4 && k >= 4; /* through v: straight, then diagonal */
+        bool da = false, db = false;       /* dominated under each step-cost set */
+        if (ex >= -1 && ex <= 1 && ey >= -1 && ey <= 1) {
+            const tn__price2 d = tn__window_step2(win, px, py, nx, ny);
+            da = tn__dominates(d.a, via.a, false);
+            db = tn__dominates(d.b, via.b, false);
+        }
+        /* the cells next to both p and n, but v and n */
+        const int32_t x0 = (px > nx ? px : nx) - 1, x1 = (px < nx ? px : nx) + 1;
+        const int32_t y0 = (py > ny ? py : ny) - 1, y1 = (py < ny ? py : ny) + 1;
+        for (int32_t my = y0; my <= y1 && !(da && db); my++)
+            for (int32_t mx = x0; mx <= x1 && !(da && db); mx++) {
+                if ((mx == 0 && my == 0) || (mx == px && my == py) || (mx == nx && my == ny))
+                    continue;
+                const tn__price2 s1 = tn__window_step2(win, px, py, mx, my);
+                if (s1.a == (double)INFINITY)
+                    continue;
+                const tn__price2 s2 = tn__window_step2(win, mx, my, nx, ny);
+                /* the tie-break: p -> m diagonal, m -> n straight */
+                const bool tie = sd && mx != px && my != py && (mx == nx || my == ny);
+                da = da || tn__dominates(s1.a + s2.a, via.a, tie);
+                db = db || tn__dominates(s1.b + s2.b, via.b, tie);
+            }
+        if (!(da && db))
+            moves |= 1u << k;
+    }
+    return moves;
+}
+
+/* What the caches keep of cost-boundary cell (x, y), for every arrival move d: moves[d], the
+ * moves of tn__boundary_moves() under either step-cost set (1 and sqrt 2, 10 and 14; a move
+ * pruned under one only is kept, so one cache serves every query), and bit d of the result:
+ * does the cell stop a jump arriving by d. It does when it has moves a jump through it would
+ * not cover (after a straight d: any but d; after a diagonal d: any but d and its two straight
+ * parts, which the diagonal jump's straight scans cover), or when the next cell along d costs
+ * otherwise (so that every cell a jump enters costs the same). */
+TN_INLINE uint32_t tn__boundary_info(const uint8_t *pass, const float *cost, int32_t w, int32_t h,
+                                     int32_t x, int32_t y, uint8_t moves[8])
+{
+    tn__window win;
+    tn__window_at(&win, pass, cost, w, h, x, y);
+    const double c = win.c[2][2];
+    uint32_t stop = 0;
+    for (uint32_t d = 0; d < 8; d++) {
+        uint32_t m = tn__boundary_moves(&win, d);
+        moves[d] = (uint8_t)m;
+        const int32_t dx = tn__dir_dx[d], dy = tn__dir_dy[d];
+        uint32_t covered = 1u << d;
+        if (d >= 4)
+            covered |= 1u << (dx > 0 ? 0 : 1) | 1u << (dy > 0 ? 2 : 3);
+        const double next = win.c[2 + dy][2 + dx];
+        bool change = next != (double)INFINITY && next != c;
+        if ((d < 4 ? m != covered : (m & ~covered) != 0) || change)
+            stop |= 1u << d;
+    }
+    return stop;
 }
 
 /* The two moves a forced side adds after straight move a: the straight step to that side and

@@ -16,6 +16,14 @@
  * diagonal step's two straight scans into two bit tests; a straight jump scans only when its
  * flag is set, or when the goal is on its line. Expansions and paths are those of the scans.
  *
+ * Weighted maps (terrain costs): the scans, jumps and expansions take a compile-time flag
+ * `wt`. With it, a cost-boundary cell (grid.h) stops a straight scan when its stop bit for that
+ * direction is set (a bitset per direction, counted by the jump-ahead flags too) and a diagonal
+ * jump by its per-cell stop bits; when expanded, it expands its cached move set for the arrival
+ * move instead of the rules above. A jump of k steps to cell t costs k * step * cost(t): every
+ * cell a jump enters costs the same (docs/search.md). Without the flag the code is the
+ * unweighted code, unchanged.
+ *
  * Parents are not stored: a path is rebuilt by walking back from a node along its arrival
  * direction to the first expanded node whose cost plus the segment's length equals the node's
  * cost (search.c). */
@@ -29,18 +37,23 @@ enum { FLAG_E = TN__FLAG_E, FLAG_W = TN__FLAG_W, FLAG_S = TN__FLAG_S, FLAG_N = T
 
 bool tn__jps_applicable(const tn__grid *g, const tn_query *q, int32_t goal_count)
 {
-    return q->moves.diagonal == TN_DIAGONAL_NO_CUT && g->uniform && !q->extra && goal_count == 1 &&
-           !q->closest;
+    (void)g; /* any terrain costs (weighted JPS, below) */
+    return q->moves.diagonal == TN_DIAGONAL_NO_CUT && !q->extra && goal_count == 1 && !q->closest;
 }
 
 void tn__jps_free(tn_search *s)
 {
     tn__passbits_free(&s->jps, &s->alloc);
+    for (int k = 0; k < TN__JPS_SPARES; k++)
+        tn__passbits_free(&s->jps_spare[k], &s->alloc);
 }
 
 size_t tn__jps_bytes(const tn_search *s)
 {
-    return s->jps.cap_words * sizeof(uint64_t);
+    size_t words = s->jps.cap_words;
+    for (int k = 0; k < TN__JPS_SPARES; k++)
+        words += s->jps_spare[k].cap_words;
+    return words * sizeof(uint64_t);
 }
 
 /* Bit x of a bitset whose words are `stride` apart (1, or FLAG_SETS for the flags). */
@@ -50,8 +63,29 @@ static inline bool bit_get(const uint64_t *line, int32_t x, size_t stride)
     return (line[(b >> 6) * stride] >> (b & 63)) & 1u;
 }
 
+/* Make s->jps the cache of the map searched: when it holds another map, swap in the spare
+ * that holds this one, or else the least recently used spare (which is then rebuilt in its
+ * own allocation); the active cache becomes the most recent spare. */
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 {
+    uint64_t fp = tn__grid_fingerprint(s->map, g);
+    const tn__passbits *a = &s->jps;
+    if (a->rows && !(a->fingerprint == fp && a->w == g->w && a->h == g->h)) {
+        int pick = 0;
+        for (int k = 0; k < TN__JPS_SPARES; k++) {
+            const tn__passbits *c = &s->jps_spare[k];
+            if (c->rows && c->fingerprint == fp && c->w == g->w && c->h == g->h) {
+                pick = k;
+                break;
+            }
+            if (s->jps_spare_used[k] < s->jps_spare_used[pick])
+                pick = k;
+        }
+        tn__passbits t = s->jps;
+        s->jps = s->jps_spare[pick];
+        s->jps_spare[pick] = t;
+        s->jps_spare_used[pick] = ++s->jps_clock;
+    }
     return tn__passbits_update(&s->jps, s->map, g, &s->alloc);
 }
 
@@ -79,15 +113,18 @@ static inline uint64_t bits_at(const uint64_t *row, uint32_t b)
  * and `b`, 56 cells per step. Returns the first position that is a jump point (free, with a
  * side cell that is free while the side cell before it is blocked), or -1 when a blocked cell
  * comes first; `*wall` then receives that position. */
-static inline int32_t scan_fwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, int32_t p,
-                               int32_t *wall)
+static inline __attribute__((always_inline)) int32_t
+scan_fwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64_t *z, int32_t p,
+         int32_t *wall, const bool wt)
 {
     int32_t pos = p + 1;
     for (;;) {
         uint32_t bit = (uint32_t)(pos + PAD);
         /* u, d: bit 0 = position pos - 1; c: bit 0 = position pos */
         uint64_t u = bits_at(a, bit - 1), d = bits_at(b, bit - 1), c = bits_at(cur, bit);
-        uint64_t stop = (((u >> 1) & ~u) | ((d >> 1) & ~d) | ~c) & LOW56;
+        /* weighted maps: a boundary that stops jumps this way (line z) is a jump point too */
+        uint64_t zb = wt ? bits_at(z, bit) : 0;
+        uint64_t stop = (((u >> 1) & ~u) | ((d >> 1) & ~d) | ~c | zb) & LOW56;
         if (stop) {
             int j = __builtin_ctzll(stop);
             if (!((c >> j) & 1u)) {
@@ -101,8 +138,9 @@ static inline int32_t scan_fwd(const uint64_t *a, const uint64_t *cur, const uin
 }
 
 /* The same, backwards (decreasing positions). */
-static inline int32_t scan_bwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, int32_t p,
-                               int32_t *wall)
+static inline __attribute__((always_inline)) int32_t
+scan_bwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64_t *z, int32_t p,
+         int32_t *wall, const bool wt)
 {
     int32_t pos = p - 1;
     for (;;) {
@@ -112,7 +150,8 @@ static inline int32_t scan_bwd(const uint64_t *a, const uint64_t *cur, const uin
         uint64_t u = bits_at(a, bit + 1 - BLOCK) << 7, d = bits_at(b, bit + 1 - BLOCK) << 7;
         uint64_t c = bits_at(cur, bit - BLOCK) << 7;
         uint64_t fu = (u & ~(u >> 1)) << 1, fd = (d & ~(d >> 1)) << 1;
-        uint64_t stop = (fu | fd | ~c) & ~0xffull;
+        uint64_t zb = wt ? bits_at(z, bit - BLOCK) << 7 : 0;
+        uint64_t stop = (fu | fd | ~c | zb) & ~0xffull;
         if (stop) {
             int j = __builtin_clzll(stop);
             if (!((c >> (63 - j)) & 1u)) {
@@ -129,6 +168,13 @@ typedef struct jctx {
     const uint64_t *rows, *flags, *cols;
     size_t rw, cw; /* words per line of rows, of cols */
     int32_t gx, gy;
+    int32_t w;
+    /* weighted maps (grid.h): the cost boundaries, their stops for E, W scans (rows) and S, N
+     * scans (cols), per cell for every arrival move, their moves, and the cells' costs */
+    const uint64_t *brows;
+    const uint64_t *zrows[2], *zcols[2];
+    const uint8_t *bstop, *bmoves;
+    const float *cost;
 } jctx;
 
 static inline const uint64_t *row_of(const jctx *j, int32_t y)
@@ -164,11 +210,13 @@ static inline bool cell_free(const jctx *j, int32_t x, int32_t y)
 
 /* Straight jump from (x, y) along a row (dx = +-1): the x of the jump point, or -1 with the x
  * of the first blocked cell in `*wall`. `c` is the row of y. */
-static inline int32_t jump_h_row(const jctx *j, const uint64_t *c, int32_t x, int32_t y, int32_t dx,
-                                 int32_t *wall)
+static inline __attribute__((always_inline)) int32_t jump_h_row(const jctx *j, const uint64_t *c,
+                                                                int32_t x, int32_t y, int32_t dx,
+                                                                int32_t *wall, const bool wt)
 {
     const uint64_t *a = c - j->rw, *b = c + j->rw;
-    int32_t r = dx > 0 ? scan_fwd(a, c, b, x, wall) : scan_bwd(a, c, b, x, wall);
+    const uint64_t *z = wt ? j->zrows[dx > 0 ? 0 : 1] + (c - j->rows) : NULL;
+    int32_t r = dx > 0 ? scan_fwd(a, c, b, z, x, wall, wt) : scan_bwd(a, c, b, z, x, wall, wt);
     if (y == j->gy) {
         int32_t stop = r >= 0 ? r : *wall;
         if (dx > 0 ? (j->gx > x && j->gx <= stop) : (j->gx < x && j->gx >= stop))
@@ -179,21 +227,24 @@ static inline int32_t jump_h_row(const jctx *j, const uint64_t *c, int32_t x, in
 
 /* Straight jumps from an expanded cell: no scan when the flag says there is no jump point
  * (off the goal's line). */
-static inline int32_t jump_h(const jctx *j, int32_t x, int32_t y, int32_t dx)
+static inline __attribute__((always_inline)) int32_t jump_h(const jctx *j, int32_t x, int32_t y,
+                                                            int32_t dx, const bool wt)
 {
     if (y != j->gy && !flag(flags_of(j, y), x, dx > 0 ? FLAG_E : FLAG_W))
         return -1;
     int32_t wall = 0;
-    return jump_h_row(j, row_of(j, y), x, y, dx, &wall);
+    return jump_h_row(j, row_of(j, y), x, y, dx, &wall, wt);
 }
 
 /* Straight jump from (x, y) along a column (dy = +-1): the y of the jump point, or -1 with the
  * y of the first blocked cell in `*wall`. `c` is the column of x. */
-static inline int32_t jump_v_col(const jctx *j, const uint64_t *c, int32_t x, int32_t y, int32_t dy,
-                                 int32_t *wall)
+static inline __attribute__((always_inline)) int32_t jump_v_col(const jctx *j, const uint64_t *c,
+                                                                int32_t x, int32_t y, int32_t dy,
+                                                                int32_t *wall, const bool wt)
 {
     const uint64_t *a = c - j->cw, *b = c + j->cw;
-    int32_t r = dy > 0 ? scan_fwd(a, c, b, y, wall) : scan_bwd(a, c, b, y, wall);
+    const uint64_t *z = wt ? j->zcols[dy > 0 ? 0 : 1] + (c - j->cols) : NULL;
+    int32_t r = dy > 0 ? scan_fwd(a, c, b, z, y, wall, wt) : scan_bwd(a, c, b, z, y, wall, wt);
     if (x == j->gx) {
         int32_t stop = r >= 0 ? r : *wall;
         if (dy > 0 ? (j->gy > y && j->gy <= stop) : (j->gy < y && j->gy >= stop))
@@ -202,21 +253,28 @@ static inline int32_t jump_v_col(const jctx *j, const uint64_t *c, int32_t x, in
     return r;
 }
 
-static inline int32_t jump_v(const jctx *j, int32_t x, int32_t y, int32_t dy)
+static inline __attribute__((always_inline)) int32_t jump_v(const jctx *j, int32_t x, int32_t y,
+                                                            int32_t dy, const bool wt)
 {
     if (x != j->gx && !flag(flags_of(j, y), x, dy > 0 ? FLAG_S : FLAG_N))
         return -1;
     int32_t wall = 0;
-    return jump_v_col(j, col_of(j, x), x, y, dy, &wall);
+    return jump_v_col(j, col_of(j, x), x, y, dy, &wall, wt);
 }
 
 /* Diagonal jump from (x, y): the number of diagonal steps to the jump point, or 0. A step needs
  * (x + dx, y), (x, y + dy) and (x + dx, y + dy) free; the cell reached is a jump point when a
  * straight jump from it along dx or dy finds one, which its flags tell, except on the goal's
  * row or column, where the straight jumps scan (they stop at the goal). */
-static int32_t jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t dy)
+static inline __attribute__((always_inline)) int32_t jump_d(const jctx *j, int32_t x, int32_t y,
+                                                            int32_t dx, int32_t dy, const bool wt)
 {
     const uint64_t *row = row_of(j, y), *f = flags_of(j, y);
+    /* weighted maps: the boundary bits of the row, and the cell's index (its stop bits) */
+    const uint64_t *brow = wt ? j->brows + (row - j->rows) : NULL;
+    const uint32_t dmove = dx > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u);
+    size_t ci = wt ? (size_t)y * (size_t)j->w + (size_t)x : 0;
+    const ptrdiff_t cstep = (ptrdiff_t)dx + (dy > 0 ? (ptrdiff_t)j->w : -(ptrdiff_t)j->w);
     const ptrdiff_t rstep = dy > 0 ? (ptrdiff_t)j->rw : -(ptrdiff_t)j->rw;
     const ptrdiff_t fstep = FLAG_SETS * rstep;
     const int fh = dx > 0 ? FLAG_E : FLAG_W, fv = dy > 0 ? FLAG_S : FLAG_N;
@@ -228,6 +286,12 @@ static int32_t jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t d
         y += dy;
         row = next;
         f += fstep;
+        if (wt) {
+            brow += rstep;
+            ci = (size_t)((ptrdiff_t)ci + cstep);
+            if (row_free(brow, x) && (j->bstop[ci] >> dmove & 1u)) /* a boundary that stops */
+                return k;
+        }
         if (x != j->gx && y != j->gy) {
             if (flag(f, x, fh) || flag(f, x, fv))
                 return k;
@@ -236,8 +300,8 @@ static int32_t jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t d
         if (x == j->gx && y == j->gy)
             return k;
         int32_t wh = 0, wv = 0;
-        if (jump_h_row(j, row, x, y, dx, &wh) >= 0 ||
-            jump_v_col(j, col_of(j, x), x, y, dy, &wv) >= 0)
+        if (jump_h_row(j, row, x, y, dx, &wh, wt) >= 0 ||
+            jump_v_col(j, col_of(j, x), x, y, dy, &wv, wt) >= 0)
             return k;
     }
 }
@@ -253,47 +317,74 @@ static inline uint32_t dir_of(int32_t dx, int32_t dy)
 
 /* The successors of (x, y) along one direction; none when the goal bounds `bx` of the cell
  * (or NULL) rule the direction out. */
-static void succ_h(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y, double g,
-                   int32_t dx)
+/* The cost of a jump of k steps of `unit` ending at cell t. On weighted maps every cell a jump
+ * enters has the cost of t: the cells it passes are no cost boundaries, so each has the cost
+ * of the next. */
+static inline double jump_cost(const jctx *j, double unit, int32_t k, uint32_t t, const bool wt)
+{
+    return wt ? unit * (double)k * (double)j->cost[t] : unit * (double)k;
+}
+
+static inline __attribute__((always_inline)) void succ_h(tn_search *s, const jctx *j,
+                                                         const int16_t *bx, int32_t x, int32_t y,
+                                                         double g, int32_t dx, const bool wt)
 {
     if (bx && !tn__goal_allows(bx, dir_of(dx, 0), j->gx, j->gy))
         return;
-    int32_t t = jump_h(j, x, y, dx);
+    int32_t t = jump_h(j, x, y, dx, wt);
     if (t < 0)
         return;
     int32_t k = dx > 0 ? t - x : x - t;
-    search_relax(s, (uint32_t)(y * s->w + t), t, y, g + s->straight * (double)k, dir_of(dx, 0));
+    uint32_t ti = (uint32_t)(y * s->w + t);
+    search_relax(s, ti, t, y, g + jump_cost(j, s->straight, k, ti, wt), dir_of(dx, 0));
 }
 
-static void succ_v(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y, double g,
-                   int32_t dy)
+static inline __attribute__((always_inline)) void succ_v(tn_search *s, const jctx *j,
+                                                         const int16_t *bx, int32_t x, int32_t y,
+                                                         double g, int32_t dy, const bool wt)
 {
     if (bx && !tn__goal_allows(bx, dir_of(0, dy), j->gx, j->gy))
         return;
-    int32_t t = jump_v(j, x, y, dy);
+    int32_t t = jump_v(j, x, y, dy, wt);
     if (t < 0)
         return;
     int32_t k = dy > 0 ? t - y : y - t;
-    search_relax(s, (uint32_t)(t * s->w + x), x, t, g + s->straight * (double)k, dir_of(0, dy));
+    uint32_t ti = (uint32_t)(t * s->w + x);
+    search_relax(s, ti, x, t, g + jump_cost(j, s->straight, k, ti, wt), dir_of(0, dy));
 }
 
-static void succ_d(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y, double g,
-                   int32_t dx, int32_t dy)
+static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jctx *j,
+                                                         const int16_t *bx, int32_t x, int32_t y,
+                                                         double g, int32_t dx, int32_t dy,
+                                                         const bool wt)
 {
     if (bx && !tn__goal_allows(bx, dir_of(dx, dy), j->gx, j->gy))
         return;
-    int32_t k = jump_d(j, x, y, dx, dy);
+    int32_t k = jump_d(j, x, y, dx, dy, wt);
     if (k == 0)
         return;
     int32_t tx = x + k * dx, ty = y + k * dy;
-    search_relax(s, (uint32_t)(ty * s->w + tx), tx, ty, g + s->diagonal * (double)k,
-                 dir_of(dx, dy));
+    uint32_t ti = (uint32_t)(ty * s->w + tx);
+    search_relax(s, ti, tx, ty, g + jump_cost(j, s->diagonal, k, ti, wt), dir_of(dx, dy));
 }
 
 static jctx jctx_of(const tn_search *s)
 {
-    jctx j = {s->jps.rows,      s->jps.flags, s->jps.cols, s->jps.row_words,
-              s->jps.col_words, s->goal_x,    s->goal_y};
+    const tn__passbits *c = &s->jps;
+    jctx j = {c->rows,
+              c->flags,
+              c->cols,
+              c->row_words,
+              c->col_words,
+              s->goal_x,
+              s->goal_y,
+              s->w,
+              c->brows,
+              {c->zrows[0], c->zrows[1]},
+              {c->zcols[0], c->zcols[1]},
+              c->bstop,
+              c->bmoves,
+              s->cost};
     return j;
 }
 
@@ -320,52 +411,83 @@ bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir)
     return flag(flags_of(&j, y), x, sets[dir]);
 }
 
+/* The moves of `mask` (bit k = move k) in the searches' order. */
+static inline __attribute__((always_inline)) void expand_all(tn_search *s, const jctx *j,
+                                                             const int16_t *bx, int32_t x,
+                                                             int32_t y, double g, uint32_t mask,
+                                                             const bool wt)
+{
+    for (uint32_t k = 0; k < 8; k++) {
+        if (!(mask & 1u << k))
+            continue;
+        int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
+        if (k < 2)
+            succ_h(s, j, bx, x, y, g, dx, wt);
+        else if (k < 4)
+            succ_v(s, j, bx, x, y, g, dy, wt);
+        else
+            succ_d(s, j, bx, x, y, g, dx, dy, wt);
+    }
+}
+
 void tn__jps_expand_start(tn_search *s)
 {
     jctx j = jctx_of(s);
     int32_t x = s->start_x, y = s->start_y;
     const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
-    succ_h(s, &j, bx, x, y, 0.0, 1);
-    succ_h(s, &j, bx, x, y, 0.0, -1);
-    succ_v(s, &j, bx, x, y, 0.0, 1);
-    succ_v(s, &j, bx, x, y, 0.0, -1);
-    succ_d(s, &j, bx, x, y, 0.0, 1, 1);
-    succ_d(s, &j, bx, x, y, 0.0, 1, -1);
-    succ_d(s, &j, bx, x, y, 0.0, -1, 1);
-    succ_d(s, &j, bx, x, y, 0.0, -1, -1);
+    if (j.brows)
+        expand_all(s, &j, bx, x, y, 0.0, 0xffu, true);
+    else
+        expand_all(s, &j, bx, x, y, 0.0, 0xffu, false);
+}
+
+static inline __attribute__((always_inline)) void
+expand(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, uint32_t dir, const bool wt)
+{
+    int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
+    const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
+    if (wt && row_free(j->brows + j->rw * (size_t)(y + 1), x)) {
+        /* a cost boundary: every move that is not strictly dominated (grid.h) */
+        expand_all(s, j, bx, x, y, g, j->bmoves[8 * ((size_t)y * (size_t)j->w + (size_t)x) + dir],
+                   true);
+        return;
+    }
+    if (dy == 0) {
+        succ_h(s, j, bx, x, y, g, dx, wt);
+        for (int32_t sd = -1; sd <= 1; sd += 2)
+            if (cell_free(j, x, y + sd) && !cell_free(j, x - dx, y + sd)) {
+                succ_v(s, j, bx, x, y, g, sd, wt);
+                succ_d(s, j, bx, x, y, g, dx, sd, wt);
+            }
+    } else if (dx == 0) {
+        succ_v(s, j, bx, x, y, g, dy, wt);
+        for (int32_t sd = -1; sd <= 1; sd += 2)
+            if (cell_free(j, x + sd, y) && !cell_free(j, x + sd, y - dy)) {
+                succ_h(s, j, bx, x, y, g, sd, wt);
+                succ_d(s, j, bx, x, y, g, sd, dy, wt);
+            }
+    } else {
+        succ_h(s, j, bx, x, y, g, dx, wt);
+        succ_v(s, j, bx, x, y, g, dy, wt);
+        succ_d(s, j, bx, x, y, g, dx, dy, wt);
+    }
 }
 
 void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
 {
     jctx j = jctx_of(s);
-    int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
-    const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
-    if (dy == 0) {
-        succ_h(s, &j, bx, x, y, g, dx);
-        for (int32_t sd = -1; sd <= 1; sd += 2)
-            if (cell_free(&j, x, y + sd) && !cell_free(&j, x - dx, y + sd)) {
-                succ_v(s, &j, bx, x, y, g, sd);
-                succ_d(s, &j, bx, x, y, g, dx, sd);
-            }
-    } else if (dx == 0) {
-        succ_v(s, &j, bx, x, y, g, dy);
-        for (int32_t sd = -1; sd <= 1; sd += 2)
-            if (cell_free(&j, x + sd, y) && !cell_free(&j, x + sd, y - dy)) {
-                succ_h(s, &j, bx, x, y, g, sd);
-                succ_d(s, &j, bx, x, y, g, sd, dy);
-            }
-    } else {
-        succ_h(s, &j, bx, x, y, g, dx);
-        succ_v(s, &j, bx, x, y, g, dy);
-        succ_d(s, &j, bx, x, y, g, dx, dy);
-    }
+    if (j.brows)
+        expand(s, &j, x, y, g, dir, true);
+    else
+        expand(s, &j, x, y, g, dir, false);
 }
 
 /* ---- the direct test ------------------------------------------------------------------
  * Every path from the start to the goal costs at least the octile distance (nd diagonal and ns
  * straight units, with nd = min(|dx|, |dy|), ns = max - min, since a diagonal costs no more
- * than two straight steps). A line of exactly those steps that is free (no blocked cell, no
- * cut corner) is therefore a shortest path. Two such lines are tried, all diagonal steps first
+ * than two straight steps) times the map's least cost. A line of exactly those steps that is
+ * free (no blocked cell, no cut corner) and enters only cells of the least cost is therefore a
+ * shortest path. Two such lines are tried, all diagonal steps first
  * (the canonical order JPS prefers) and all straight steps first; they stay inside the
  * bounding box of start and goal, so no cell test leaves the map. On open maps most short
  * queries end here after a few dozen byte tests; elsewhere the test stops at the first wall. */
@@ -394,9 +516,14 @@ static line line_of(const tn_search *s)
 /* Walk the line whose steps come in `order` (DIRECT_DIAGONAL_FIRST or DIRECT_STRAIGHT_FIRST)
  * from the start: true when every step is free, corners included. With `out` not NULL the
  * cells, start first, are written as they are found free (a failed walk leaves those). */
-static bool walk_line(const tn_search *s, const line *l, int32_t order, tn_cell *out)
+TN_INLINE bool walk_line_k(const tn_search *s, const line *l, int32_t order, tn_cell *out,
+                           const bool wt)
 {
     const uint8_t *pass = s->pass;
+    /* weighted maps: a line is as cheap as the lower bound only when every cell it enters has
+     * the map's least cost */
+    const float *cost = s->cost;
+    const float least = s->min_cost;
     const int32_t w = s->w;
     int32_t x = s->start_x, y = s->start_y, i = y * w + x;
     if (out)
@@ -410,6 +537,8 @@ static bool walk_line(const tn_search *s, const line *l, int32_t order, tn_cell 
             if (!(pass[i + ox] & pass[i + oy] & pass[i + ox + oy]))
                 return false;
             i += ox + oy;
+            if (wt && cost[i] != least)
+                return false;
             x += sx;
             y += sy;
             if (out)
@@ -418,6 +547,11 @@ static bool walk_line(const tn_search *s, const line *l, int32_t order, tn_cell 
     }
     TN_ASSERT(x == s->goal_x && y == s->goal_y);
     return true;
+}
+
+static bool walk_line(const tn_search *s, const line *l, int32_t order, tn_cell *out)
+{
+    return s->uniform ? walk_line_k(s, l, order, out, false) : walk_line_k(s, l, order, out, true);
 }
 
 int32_t tn__jps_direct(const tn_search *s, tn_cell *out, int32_t cap, bool *written)

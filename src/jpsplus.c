@@ -7,7 +7,12 @@
  * use jps.c's forced-neighbour rule; a diagonal entry stops at the first cell from which a
  * straight jump along either component finds a jump point. The search prunes directions as
  * jps.c does, and adds the goal (straight) or the cell level with the goal's row or column
- * (diagonal, "target jump point") when it lies within a run. */
+ * (diagonal, "target jump point") when it lies within a run.
+ *
+ * Weighted maps (terrain costs): the table also stops a run at the cost-boundary cells that
+ * stop a jump in its direction (grid.h, tn__boundary_info) and keeps their moves; the search
+ * expands those moves at a boundary and prices a jump of k steps ending at cell t as
+ * k * step * cost(t), as jps.c does. */
 #include "search_internal.h"
 
 #include <string.h>
@@ -21,6 +26,9 @@ struct tn_jump_table {
     int32_t w, h;
     int16_t *d;      /* cells * 8, direction order E, W, S, N, SE, NE, SW, NW */
     uint8_t *forced; /* per cell, tn__jps_forced() */
+    /* weighted maps (NULL on uniform maps), one block of 10 bytes per cell: per cell, 1 on a
+     * cost boundary; its stop bits and, 8 bytes per cell, its moves (tn__boundary_info) */
+    uint8_t *bound, *bstop, *bmoves;
 };
 
 /* Next value along a run: 1 when the next cell is a jump point, else extend its entry. */
@@ -37,6 +45,76 @@ tn_jump_table_def tn_jump_table_def_default(void)
     memset(&d, 0, sizeof d);
     d.internal_cookie = TN_COOKIE_JUMP_TABLE;
     return d;
+}
+
+/* The forced bits and the runs of table t (sized, fingerprinted) from passability p and, on
+ * weighted maps (wt), the stop bits of the cost boundaries. */
+TN_INLINE void build_runs(tn_jump_table *t, const uint8_t *p, const uint8_t *bstop, const bool wt)
+{
+    const int32_t w = t->w, h = t->h;
+    int16_t *d = t->d;
+#define F(X, Y) tn__pass_at(p, w, h, (X), (Y))
+/* weighted maps: a cost boundary that stops a jump arriving by move K (inside the map) */
+#define B(X, Y, K) (wt && (bstop[(size_t)(Y) * (size_t)w + (size_t)(X)] >> (K)&1u))
+#define D(X, Y, K) d[((size_t)(Y) * (size_t)w + (size_t)(X)) * 8 + (size_t)(K)]
+    /* forced neighbours of each straight arrival (the pruning rules of jps.c) */
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            t->forced[(size_t)y * (size_t)w + (size_t)x] = (uint8_t)tn__jps_forced(p, w, h, x, y);
+    /* straight runs: E and W along rows, S and N along columns */
+    for (int32_t y = 0; y < h; y++) {
+        for (int32_t x = w - 1; x >= 0; x--) {
+            int32_t nx = x + 1;
+            D(x, y, 0) = !F(nx, y) ? 0
+                                   : extend(nx < w ? D(nx, y, 0) : 0,
+                                            (F(nx, y - 1) && !F(x, y - 1)) ||
+                                                (F(nx, y + 1) && !F(x, y + 1)) || B(nx, y, 0));
+        }
+        for (int32_t x = 0; x < w; x++) {
+            int32_t nx = x - 1;
+            D(x, y, 1) = !F(nx, y) ? 0
+                                   : extend(nx >= 0 ? D(nx, y, 1) : 0,
+                                            (F(nx, y - 1) && !F(x, y - 1)) ||
+                                                (F(nx, y + 1) && !F(x, y + 1)) || B(nx, y, 1));
+        }
+    }
+    for (int32_t x = 0; x < w; x++) {
+        for (int32_t y = h - 1; y >= 0; y--) {
+            int32_t ny = y + 1;
+            D(x, y, 2) = !F(x, ny) ? 0
+                                   : extend(ny < h ? D(x, ny, 2) : 0,
+                                            (F(x - 1, ny) && !F(x - 1, y)) ||
+                                                (F(x + 1, ny) && !F(x + 1, y)) || B(x, ny, 2));
+        }
+        for (int32_t y = 0; y < h; y++) {
+            int32_t ny = y - 1;
+            D(x, y, 3) = !F(x, ny) ? 0
+                                   : extend(ny >= 0 ? D(x, ny, 3) : 0,
+                                            (F(x - 1, ny) && !F(x - 1, y)) ||
+                                                (F(x + 1, ny) && !F(x + 1, y)) || B(x, ny, 3));
+        }
+    }
+    /* diagonal runs, swept so that the next cell of the run is already done */
+    for (int k = 4; k < 8; k++) {
+        int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
+        int kh = dx > 0 ? 0 : 1, kv = dy > 0 ? 2 : 3;
+        for (int32_t j = 0; j < h; j++) {
+            int32_t y = dy > 0 ? h - 1 - j : j;
+            for (int32_t i = 0; i < w; i++) {
+                int32_t x = dx > 0 ? w - 1 - i : i;
+                int32_t nx = x + dx, ny = y + dy;
+                if (!F(nx, y) || !F(x, ny) || !F(nx, ny)) {
+                    D(x, y, k) = 0;
+                    continue;
+                }
+                bool jp = D(nx, ny, kh) > 0 || D(nx, ny, kv) > 0 || B(nx, ny, k);
+                D(x, y, k) = extend(D(nx, ny, k), jp);
+            }
+        }
+    }
+#undef B
+#undef D
+#undef F
 }
 
 tn_status tn_jump_table_build(const tn_jump_table_def *def, tn_jump_table **out)
@@ -65,70 +143,35 @@ tn_status tn_jump_table_build(const tn_jump_table_def *def, tn_jump_table **out)
         tn__free(&a, t, sizeof *t);
         return TN_E_NOMEM;
     }
+    if (!tn_map_uniform_cost(map)) {
+        t->bound = tn__calloc(&a, 10 * n);
+        if (!t->bound) {
+            tn__free(&a, t->d, n * 8 * sizeof(int16_t));
+            tn__free(&a, t->forced, n);
+            tn__free(&a, t, sizeof *t);
+            return TN_E_NOMEM;
+        }
+    }
     t->fingerprint = tn__map_fingerprint(map);
     t->w = w;
     t->h = h;
     const uint8_t *p = tn_map_passable_data(map);
-    int16_t *d = t->d;
-#define F(X, Y) tn__pass_at(p, w, h, (X), (Y))
-#define D(X, Y, K) d[((size_t)(Y) * (size_t)w + (size_t)(X)) * 8 + (size_t)(K)]
-    /* forced neighbours of each straight arrival (the pruning rules of jps.c) */
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++)
-            t->forced[(size_t)y * (size_t)w + (size_t)x] = (uint8_t)tn__jps_forced(p, w, h, x, y);
-    /* straight runs: E and W along rows, S and N along columns */
-    for (int32_t y = 0; y < h; y++) {
-        for (int32_t x = w - 1; x >= 0; x--) {
-            int32_t nx = x + 1;
-            D(x, y, 0) = !F(nx, y)
-                             ? 0
-                             : extend(nx < w ? D(nx, y, 0) : 0, (F(nx, y - 1) && !F(x, y - 1)) ||
-                                                                    (F(nx, y + 1) && !F(x, y + 1)));
-        }
-        for (int32_t x = 0; x < w; x++) {
-            int32_t nx = x - 1;
-            D(x, y, 1) =
-                !F(nx, y) ? 0
-                          : extend(nx >= 0 ? D(nx, y, 1) : 0, (F(nx, y - 1) && !F(x, y - 1)) ||
-                                                                  (F(nx, y + 1) && !F(x, y + 1)));
-        }
-    }
-    for (int32_t x = 0; x < w; x++) {
-        for (int32_t y = h - 1; y >= 0; y--) {
-            int32_t ny = y + 1;
-            D(x, y, 2) = !F(x, ny)
-                             ? 0
-                             : extend(ny < h ? D(x, ny, 2) : 0, (F(x - 1, ny) && !F(x - 1, y)) ||
-                                                                    (F(x + 1, ny) && !F(x + 1, y)));
-        }
-        for (int32_t y = 0; y < h; y++) {
-            int32_t ny = y - 1;
-            D(x, y, 3) =
-                !F(x, ny) ? 0
-                          : extend(ny >= 0 ? D(x, ny, 3) : 0, (F(x - 1, ny) && !F(x - 1, y)) ||
-                                                                  (F(x + 1, ny) && !F(x + 1, y)));
-        }
-    }
-    /* diagonal runs, swept so that the next cell of the run is already done */
-    for (int k = 4; k < 8; k++) {
-        int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
-        int kh = dx > 0 ? 0 : 1, kv = dy > 0 ? 2 : 3;
-        for (int32_t j = 0; j < h; j++) {
-            int32_t y = dy > 0 ? h - 1 - j : j;
-            for (int32_t i = 0; i < w; i++) {
-                int32_t x = dx > 0 ? w - 1 - i : i;
-                int32_t nx = x + dx, ny = y + dy;
-                if (!F(nx, y) || !F(x, ny) || !F(nx, ny)) {
-                    D(x, y, k) = 0;
+    const float *cost = tn_map_cost_data(map);
+    if (t->bound) {
+        t->bstop = t->bound + n;
+        t->bmoves = t->bound + 2 * n;
+        for (int32_t y = 0; y < h; y++)
+            for (int32_t x = 0; x < w; x++) {
+                size_t i = (size_t)y * (size_t)w + (size_t)x;
+                if (!tn__cost_boundary(p, cost, w, h, x, y))
                     continue;
-                }
-                bool jp = D(nx, ny, kh) > 0 || D(nx, ny, kv) > 0;
-                D(x, y, k) = extend(D(nx, ny, k), jp);
+                t->bound[i] = 1;
+                t->bstop[i] = (uint8_t)tn__boundary_info(p, cost, w, h, x, y, t->bmoves + 8 * i);
             }
-        }
+        build_runs(t, p, t->bstop, true);
+    } else {
+        build_runs(t, p, NULL, false);
     }
-#undef D
-#undef F
     *out = t;
     return TN_OK;
 }
@@ -140,12 +183,15 @@ void tn_jump_table_destroy(tn_jump_table *t)
     tn_allocator a = t->alloc;
     tn__free(&a, t->d, (size_t)t->w * (size_t)t->h * 8 * sizeof(int16_t));
     tn__free(&a, t->forced, (size_t)t->w * (size_t)t->h);
+    tn__free(&a, t->bound, 10 * (size_t)t->w * (size_t)t->h);
     tn__free(&a, t, sizeof *t);
 }
 
 size_t tn_jump_table_memory_bytes(const tn_jump_table *t)
 {
-    return t ? sizeof *t + (size_t)t->w * (size_t)t->h * (8 * sizeof(int16_t) + 1) : 0;
+    return t ? sizeof *t +
+                   (size_t)t->w * (size_t)t->h * (8 * sizeof(int16_t) + 1 + (t->bound ? 10 : 0))
+             : 0;
 }
 
 bool tn_jump_table_current(const tn_jump_table *t, const tn_map *map)
@@ -237,7 +283,7 @@ static inline uint32_t next_moves(const tn_search *s, int32_t i, uint32_t k)
  * expanding it would only go on the same way, so the jump goes on instead (the node is passed
  * over; the path rebuild walks straight through it). Otherwise the node is generated. */
 TN_INLINE void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int32_t x, int32_t y,
-                       double g, uint32_t k)
+                       double g, uint32_t k, const bool wt)
 {
     const int32_t gx = s->goal_x, gy = s->goal_y;
     if (bx && !tn__goal_allows(bx, k, gx, gy))
@@ -250,7 +296,10 @@ TN_INLINE void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int3
             return;
         x += steps * dx;
         y += steps * dy;
-        search_relax(s, (uint32_t)(y * s->w + x), x, y, g + unit * (double)steps, k);
+        const uint32_t ti = (uint32_t)(y * s->w + x);
+        /* weighted maps: every cell of the jump has the cost of its end (jps.c) */
+        const double c = wt ? unit * (double)steps * (double)s->cost[ti] : unit * (double)steps;
+        search_relax(s, ti, x, y, g + c, k);
         return;
     }
     int32_t total = 0;
@@ -289,14 +338,21 @@ void tn__jpsp_expand_start(tn_search *s)
     const int16_t *row = row_at(s, s->start_x, s->start_y);
     const int16_t *bx = bounds_at(s, s->start_x, s->start_y);
     for (uint32_t k = 0; k < 8; k++)
-        jp_succ(s, row, bx, s->start_x, s->start_y, 0.0, k);
+        jp_succ(s, row, bx, s->start_x, s->start_y, 0.0, k, s->q.jump_table->bound != NULL);
 }
 
-void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
+TN_INLINE void expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir, const bool wt)
 {
     const int32_t i = y * s->w + x;
     const int16_t *row = row_at(s, x, y);
     const int16_t *bx = bounds_at(s, x, y);
+    if (wt && s->q.jump_table->bound[i]) { /* a cost boundary: its moves (grid.h) */
+        const uint32_t mask = s->q.jump_table->bmoves[8 * (size_t)i + dir];
+        for (uint32_t k = 0; k < 8; k++)
+            if (mask & 1u << k)
+                jp_succ(s, row, bx, x, y, g, k, true);
+        return;
+    }
     /* the moves of tn__jps_moves() in a fixed order (it decides ties): after a straight move,
      * that move, then each forced side (-1, +1) with its straight move before its diagonal;
      * after a diagonal move, its horizontal part, vertical part, then itself. Within a side,
@@ -315,5 +371,15 @@ void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
         for (uint32_t m = sets[k]; m; m &= m - 1)
             order[n++] = (uint32_t)__builtin_ctz(m);
     for (int k = 0; k < n; k++)
-        jp_succ(s, row, bx, x, y, g, order[k]);
+        jp_succ(s, row, bx, x, y, g, order[k], wt);
+}
+
+void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
+{
+    expand(s, x, y, g, dir, false);
+}
+
+void tn__jpsp_expand_weighted(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
+{
+    expand(s, x, y, g, dir, true);
 }

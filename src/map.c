@@ -48,6 +48,7 @@ struct tn_map {
     int32_t passable_count;
     int32_t nonunit_count;  /* passable cells whose cost is not exactly 1 */
     uint64_t passable_hash; /* tn__map_passable_hash() */
+    uint64_t cost_hash;     /* tn__grid::cost_hash */
 
     uint64_t revision;
     tn_change log[TN_CHANGE_LOG];
@@ -253,6 +254,15 @@ static inline uint64_t cell_hash(size_t i)
     return z ^ (z >> 31);
 }
 
+/* Add or remove passable cell i of cost c != 1 in the cost hash (out of line: most maps have
+ * few such cells, and the cell loop below stays as it was without it). */
+static __attribute__((noinline, cold)) void cost_hash_toggle(tn_map *m, size_t i, float c)
+{
+    uint32_t b;
+    memcpy(&b, &c, sizeof b);
+    m->cost_hash ^= cell_hash(i ^ ((size_t)b << 28 | (size_t)b >> 4));
+}
+
 /* Recompute passability and cost of the cells of `r` (already clipped), keeping counts. */
 static void map_update_rect(tn_map *m, tn_rect r)
 {
@@ -266,15 +276,19 @@ static void map_update_rect(tn_map *m, tn_rect r)
                 m->passable_hash ^= cell_hash(i);
             if (m->passable[i]) {
                 m->passable_count--;
-                if (m->cost[i] != 1.0f)
+                if (m->cost[i] != 1.0f) {
                     m->nonunit_count--;
+                    cost_hash_toggle(m, i, m->cost[i]);
+                }
             }
             m->passable[i] = p;
             m->cost[i] = c;
             if (p) {
                 m->passable_count++;
-                if (c != 1.0f)
+                if (c != 1.0f) {
                     m->nonunit_count++;
+                    cost_hash_toggle(m, i, c);
+                }
             }
         }
     }
@@ -428,6 +442,7 @@ void tn__map_grid(const tn_map *m, tn__grid *g)
     g->cost = m->cost;
     g->revision = m->revision;
     g->passable_hash = m->passable_hash;
+    g->cost_hash = m->cost_hash;
     g->min_cost = m->min_terrain_cost;
     g->uniform = m->nonunit_count == 0;
 }
@@ -833,6 +848,7 @@ tn_status tn_map_clone(const tn_map *src, tn_map **out)
     memcpy(m->cost, src->cost, src->cells * sizeof(float));
     m->passable_count = src->passable_count;
     m->nonunit_count = src->nonunit_count;
+    m->cost_hash = src->cost_hash;
     m->min_terrain_cost = src->min_terrain_cost;
     m->passable_hash = src->passable_hash;
     m->view = src->view;
@@ -870,15 +886,19 @@ bool tn__map_view_put(tn_map *m, size_t i, uint8_t p, float c)
         m->passable_hash ^= cell_hash(i);
     if (m->passable[i]) {
         m->passable_count--;
-        if (m->cost[i] != 1.0f)
+        if (m->cost[i] != 1.0f) {
             m->nonunit_count--;
+            cost_hash_toggle(m, i, m->cost[i]);
+        }
     }
     m->passable[i] = p;
     m->cost[i] = c;
     if (p) {
         m->passable_count++;
-        if (c != 1.0f)
+        if (c != 1.0f) {
             m->nonunit_count++;
+            cost_hash_toggle(m, i, c);
+        }
     }
     return true;
 }

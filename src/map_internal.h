@@ -20,6 +20,9 @@ typedef struct tn__grid {
     const float *cost;   /* per cell, row-major */
     uint64_t revision;
     uint64_t passable_hash;
+    /* a hash of the costs of the passable cells whose cost is not 1 (0 on maps of uniform
+     * cost), kept up to date on every edit like the passability hash */
+    uint64_t cost_hash;
     float min_cost; /* tn_map_min_cost() */
     bool uniform;   /* tn_map_uniform_cost() */
 } tn__grid;

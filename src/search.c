@@ -238,17 +238,94 @@ static void search_setup_heuristic(tn_search *s, double minc)
 
 /* The geometric distance used to rank closest/partial nodes: the default heuristic,
  * unweighted, to the nearest goal. */
-static double search_closeness(const tn_search *s, int32_t x, int32_t y)
+/* How close (x, y) is to the nearest goal, for `closest`: octile distance with diagonals,
+ * manhattan without. */
+static double closeness(const tn_cell *goals, int32_t n, bool eight, int32_t x, int32_t y)
 {
-    bool eight = s->q.moves.diagonal != TN_DIAGONAL_NEVER;
     double best = (double)INFINITY;
-    for (int32_t k = 0; k < s->goal_count; k++) {
-        int32_t dx = abs(x - s->goals[k].x), dy = abs(y - s->goals[k].y);
+    for (int32_t k = 0; k < n; k++) {
+        int32_t dx = abs(x - goals[k].x), dy = abs(y - goals[k].y);
         int32_t mx = dx > dy ? dx : dy, mn = dx > dy ? dy : dx;
         double v = eight ? (double)mx + (TN_SQRT2 - 1.0) * (double)mn : (double)(dx + dy);
         best = v < best ? v : best;
     }
     return best;
+}
+
+static double search_closeness(const tn_search *s, int32_t x, int32_t y)
+{
+    return closeness(s->goals, s->goal_count, s->q.moves.diagonal != TN_DIAGONAL_NEVER, x, y);
+}
+
+/* One candidate of closest_in_region: kept when at least as close as the best so far. */
+static void redirect_visit(tn_search *s, const tn_regions *rg, int32_t size, int32_t home,
+                           const tn_cell *goals, int32_t n, bool eight, int32_t x, int32_t y,
+                           double *best)
+{
+    if (tn_regions_id(rg, size, x, y) != home)
+        return;
+    double c = closeness(goals, n, eight, x, y);
+    if (c > *best)
+        return;
+    if (c < *best) {
+        *best = c;
+        s->redirect_n = 0;
+    }
+    for (int32_t j = 0; j < s->redirect_n; j++)
+        if (s->redirect[j].x == x && s->redirect[j].y == y)
+            return;
+    if (s->redirect_n < TN__REDIRECT_MAX)
+        s->redirect[s->redirect_n++] = (tn_cell){x, y};
+}
+
+/* The cells of region `home` (size class `size`) closest to the goals, as search_closeness
+ * measures, into s->redirect: Chebyshev rings around each goal (clipped to the map, from the
+ * goal's distance to the map outwards), stopping once a ring's radius passes the best
+ * closeness found, since no cell further out can be closer (octile and manhattan distances
+ * are at least the Chebyshev one). Ties are all kept, up to TN__REDIRECT_MAX in scan order.
+ * False (and no cells) when the rings would pass TN__REDIRECT_SCAN cells: the goals are far
+ * from the region, and emptying the region is the better bet (cheap when it is a pocket). */
+#define TN__REDIRECT_SCAN 16384
+static bool closest_in_region(tn_search *s, const tn_regions *rg, int32_t size, int32_t home,
+                              const tn_cell *goals, int32_t n, bool eight, int32_t w, int32_t h)
+{
+    double best = (double)INFINITY;
+    int64_t scanned = 0;
+    s->redirect_n = 0;
+    for (int32_t k = 0; k < n; k++) {
+        int64_t gx = goals[k].x, gy = goals[k].y;
+        int64_t r0 = 0; /* Chebyshev distance from the goal to the map */
+        r0 = -gx > r0 ? -gx : r0;
+        r0 = gx - (w - 1) > r0 ? gx - (w - 1) : r0;
+        r0 = -gy > r0 ? -gy : r0;
+        r0 = gy - (h - 1) > r0 ? gy - (h - 1) : r0;
+        for (int64_t r = r0; r <= r0 + (w > h ? w : h) && (double)r <= best; r++) {
+            scanned += 8 * r + 1;
+            if (scanned > TN__REDIRECT_SCAN) {
+                s->redirect_n = 0;
+                return false;
+            }
+            int64_t xa = gx - r < 0 ? 0 : gx - r, xb = gx + r >= w ? w - 1 : gx + r;
+            int64_t ya = gy - r + 1 < 0 ? 0 : gy - r + 1, yb = gy + r - 1 >= h ? h - 1 : gy + r - 1;
+            for (int side = 0; side < 2; side++) {
+                int64_t y = side ? gy + r : gy - r; /* the top and bottom rows */
+                if ((side && r == 0) || y < 0 || y >= h)
+                    continue;
+                for (int64_t x = xa; x <= xb; x++)
+                    redirect_visit(s, rg, size, home, goals, n, eight, (int32_t)x, (int32_t)y,
+                                   &best);
+            }
+            for (int side = 0; side < 2 && r > 0; side++) {
+                int64_t x = side ? gx + r : gx - r; /* the columns between them */
+                if (x < 0 || x >= w)
+                    continue;
+                for (int64_t y = ya; y <= yb; y++)
+                    redirect_visit(s, rg, size, home, goals, n, eight, (int32_t)x, (int32_t)y,
+                                   &best);
+            }
+        }
+    }
+    return s->redirect_n > 0;
 }
 
 /* JPS counts the start as expanded before its loop (it is expanded in every direction, or the
@@ -280,6 +357,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->direct_out = NULL;
     s->expanded = 0;
     s->goal_count = 0;
+    s->redirected = false;
     if (!map || !goals || goal_count < 1)
         return TN_E_INVALID_ARG;
     tn_query q;
@@ -318,6 +396,32 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     if (open == 0 && !q.closest)
         return TN_E_GOAL_BLOCKED;
 
+    /* `closest` with regions that are exact for the rule (side-connected regions for
+     * side-connected queries, diagonal ones for TN_DIAGONAL_ALWAYS) and no bound: when no goal
+     * shares the start's region, search for the cells of that region closest to the goals
+     * instead of emptying the region */
+    if (q.regions && q.closest && q.closest_bound == 0.0 && tn_regions_map(q.regions) == source &&
+        tn_clearance_max_size(tn_regions_clearance(q.regions)) >= size &&
+        (tn_regions_diagonal(q.regions) == TN_DIAGONAL_ALWAYS) ==
+            (q.moves.diagonal == TN_DIAGONAL_ALWAYS) &&
+        tn_regions_current(q.regions)) {
+        int32_t home = tn_regions_id(q.regions, size, start.x, start.y);
+        bool reachable = false;
+        for (int32_t k = 0; k < goal_count && !reachable; k++)
+            reachable = home >= 0 && tn_regions_id(q.regions, size, goals[k].x, goals[k].y) == home;
+        if (!reachable && home >= 0)
+            closest_in_region(s, q.regions, size, home, goals, goal_count,
+                              q.moves.diagonal != TN_DIAGONAL_NEVER, w, h);
+        if (!reachable && home >= 0 && s->redirect_n > 0) {
+            tn_query q2 = q;
+            q2.closest = false;
+            q2.regions = NULL;
+            tn_status rst =
+                search_begin(s, source, start, s->redirect, s->redirect_n, &q2, out, cap);
+            s->redirected = rst == TN_IN_PROGRESS;
+            return rst;
+        }
+    }
     if (q.regions && !q.closest) { /* unreachable goals answered without a search */
         if (tn_regions_map(q.regions) != source ||
             tn_clearance_max_size(tn_regions_clearance(q.regions)) < size ||
@@ -373,6 +477,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->algo = algo;
     s->gb = gb;
     s->uniform = g.uniform;
+    s->min_cost = g.min_cost;
     s->straight = tn_moves_straight(&q.moves);
     s->diagonal = tn_moves_diagonal(&q.moves);
     s->goals = goals;
@@ -672,8 +777,10 @@ static tn_status search_run(tn_search *s, int64_t budget)
         }
         if (jps)
             tn__jps_expand(s, x, y, g, dir);
-        else if (jpsp)
+        else if (jpsp && s->uniform)
             tn__jpsp_expand(s, x, y, g, dir);
+        else if (jpsp)
+            tn__jpsp_expand_weighted(s, x, y, g, dir);
         else
             astar_expand_any(s, i, x, y, g);
     }
@@ -699,6 +806,8 @@ tn_status tn_search_step(tn_search *s, int64_t max_expansions)
     tn_status st = search_run(s, max_expansions);
     if (st != TN_IN_PROGRESS)
         search_finish(s);
+    if (st == TN_OK && s->redirected)
+        st = TN_CLOSEST;
     s->status = st;
     return st;
 }
@@ -775,7 +884,9 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
          * expanded with a cost that fits; its cells are written on the way while they fit */
         if (gi < 0.0)
             gi = node_g(s, c.i, c.x, c.y);
-        const double unit = dir < 4 ? s->straight : s->diagonal;
+        double unit = dir < 4 ? s->straight : s->diagonal;
+        if (!s->uniform) /* weighted JPS: every cell of a jump has the cost of its end */
+            unit *= (double)s->cost[c.i];
         const double tol = 1e-9 * (gi + 1.0);
         const int32_t room = top - n; /* cells that still fit, from out[top - 1 - n] down */
         tn_cell *o = room > 0 ? out + (top - 1 - n) : NULL; /* NULL: nothing fits */
@@ -812,14 +923,15 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
     return n;
 }
 
-/* Where rebuild_path starts writing: the end of the buffer, or for JPS (maps of uniform cost)
+/* Where rebuild_path starts writing: the end of the buffer, or for JPS
  * the most cells a path of the end's cost can have, so that a large buffer is written near its
  * front, where the cells end up, and not at its far end. */
 static int32_t path_top(const tn_search *s, pnode e, int32_t cap)
 {
     if ((s->algo != TN_ALGO_JPS && s->algo != TN_ALGO_JPS_PLUS) || e.i == s->start)
         return cap;
-    double most = node_g(s, e.i, e.x, e.y) / fmin(s->straight, s->diagonal) + 2.0;
+    double most =
+        node_g(s, e.i, e.x, e.y) / (fmin(s->straight, s->diagonal) * (double)s->min_cost) + 2.0;
     return most >= 2.0 && most < (double)cap ? (int32_t)most : cap;
 }
 
@@ -848,7 +960,7 @@ tn_status tn_search_get_path(tn_search *s, tn_cell *out, int32_t cap, tn_search_
     const int32_t ey = row_of_index(s->wdiv, (uint32_t)end);
     pnode e = {end, end - ey * w, ey};
     r.end = (tn_cell){e.x, e.y};
-    for (int32_t k = 0; k < s->goal_count; k++)
+    for (int32_t k = 0; k < s->goal_count && !s->redirected; k++)
         if (s->goals[k].x == r.end.x && s->goals[k].y == r.end.y) {
             r.goal = k;
             break;
@@ -912,6 +1024,8 @@ tn_status tn_search_path_multi(tn_search *s, const tn_map *map, tn_cell start, c
     st = search_run(s, budget);
     if (st == TN_IN_PROGRESS)
         st = TN_PARTIAL;
+    if (st == TN_OK && s->redirected)
+        st = TN_CLOSEST;
     search_finish(s);
     s->status = st;
     st = tn_search_get_path(s, out, cap, res);

@@ -28,6 +28,12 @@
 #include <math.h>
 #include <string.h>
 
+/* Most cells a `closest` query answered through the regions aims at (ties kept). */
+#define TN__REDIRECT_MAX 64
+/* JPS caches a context keeps beside the active one, so queries alternating between a few maps
+ * (unit sizes) do not rebuild them every time. */
+#define TN__JPS_SPARES 3
+
 #define TAG_OPEN 0x80000000u
 #define TAG_STACK 0x40000000u /* with TAG_OPEN: on the f-level stack */
 #define TAG_POS 0x0fffffffu
@@ -77,10 +83,16 @@ struct tn_search {
     int32_t start_x, start_y;
     const tn_cell *goals;
     int32_t goal_count;
+    /* `closest` answered through the regions (search.c): the goals above are the cells of the
+     * start's region closest to the real goals, and reaching one means TN_CLOSEST */
+    bool redirected;
+    int32_t redirect_n;
+    tn_cell redirect[TN__REDIRECT_MAX];
     int32_t goal_x, goal_y; /* the only goal (heuristic of single-goal queries) */
     bool multi_h;           /* heuristic is a minimum over the goals */
     bool track;             /* keep the best node for closest/partial results */
     bool uniform;           /* every passable cell costs 1 */
+    float min_cost;         /* the map's least cost (tn_map_min_cost) */
     double straight, diagonal;
     double hmul;  /* weight * min cost */
     double hstr;  /* heuristic per straight unit (hmul included) */
@@ -94,7 +106,12 @@ struct tn_search {
     double best_h, best_g;
     int64_t expanded;
 
-    tn_jps_cache jps;
+    tn_jps_cache jps; /* the JPS cache of the map being searched */
+    /* caches of the maps searched before it (other maps, a unit size's map), most recently
+     * used first by stamp, swapped with `jps` when their map comes back (jps.c) */
+    tn_jps_cache jps_spare[TN__JPS_SPARES];
+    uint64_t jps_spare_used[TN__JPS_SPARES];
+    uint64_t jps_clock;
     const tn_goal_bounds *gb; /* JPS and JPS+: the query's goal bounds, or NULL */
 };
 
@@ -453,6 +470,8 @@ bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir);
 /* JPS+ (jpsplus.c): the same expansions by table look-ups. */
 void tn__jpsp_expand_start(tn_search *s);
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
+/* The same on a weighted map (its table has the cost boundaries). */
+void tn__jpsp_expand_weighted(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
 size_t tn__jps_bytes(const tn_search *s);
 
 #endif

@@ -161,6 +161,31 @@ static void test_search(void **state)
                 assert_int_equal(r1.expanded, 0);
                 assert_int_equal(r1.goal, -1);
             }
+            /* `closest`: through the regions, the same status and cost and an end cell as
+             * close to the goal (a search for the closest cells of the start's region instead
+             * of emptying it); also with a goal outside the map */
+            for (int far = 0; far < 2; far++) {
+                tn_cell g = far ? (tn_cell){-5, 40} : b;
+                q.closest = true;
+                q.regions = NULL;
+                tn_cell p0[2000];
+                s0 = tn_search_path(s, m, a, g, &q, p0, 2000, &r0);
+                q.regions = rg;
+                s1 = tn_search_path(s, m, a, g, &q, path, 2000, &r1);
+                assert_int_equal(s0, s1);
+                assert_true(fabs(r0.cost - r1.cost) <= 1e-9 * (1.0 + r0.cost));
+                double c0, c1;
+                int32_t dx0 = abs(r0.end.x - g.x), dy0 = abs(r0.end.y - g.y);
+                int32_t dx1 = abs(r1.end.x - g.x), dy1 = abs(r1.end.y - g.y);
+                bool eight = rule != TN_DIAGONAL_NEVER;
+                c0 = eight ? fmax(dx0, dy0) + (TN_SQRT2 - 1) * fmin(dx0, dy0) : dx0 + dy0;
+                c1 = eight ? fmax(dx1, dy1) + (TN_SQRT2 - 1) * fmin(dx1, dy1) : dx1 + dy1;
+                assert_true(c0 == c1);
+                assert_int_equal(r1.goal, r0.goal);
+                if (s1 == TN_CLOSEST)
+                    assert_true(r1.expanded <= r0.expanded);
+                q.closest = false;
+            }
         }
         /* a regions object for 4/8-connected-without-ALWAYS refuses ALWAYS queries */
         tn_query q;
@@ -281,12 +306,55 @@ static void test_errors(void **state)
     tn_map_destroy(m);
 }
 
+/* `closest` through regions when the goal is far from the start's region (the ring scan gives
+ * up and the region is emptied) and near it (the ring scan answers): same status, cost and
+ * end as without regions, and far fewer expansions in the second case. */
+static void test_closest_far(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_blank_map(200, 200, 16, 16);
+    int32_t l = -1;
+    assert_int_equal(tn_map_add_layer(m, "w", TN_LAYER_TILES, &l), TN_OK);
+    assert_int_equal(tn_map_set_terrain(m, 1, (tn_terrain){false, 1.0f}), TN_OK);
+    /* a closed pocket [1, 9) x [1, 9) and a wall across the map at x = 150 */
+    assert_int_equal(tn_map_fill(m, l, (tn_rect){0, 0, 10, 1}, 1), TN_OK);
+    assert_int_equal(tn_map_fill(m, l, (tn_rect){0, 9, 10, 10}, 1), TN_OK);
+    assert_int_equal(tn_map_fill(m, l, (tn_rect){0, 0, 1, 10}, 1), TN_OK);
+    assert_int_equal(tn_map_fill(m, l, (tn_rect){9, 0, 10, 10}, 1), TN_OK);
+    assert_int_equal(tn_map_fill(m, l, (tn_rect){150, 0, 151, 200}, 1), TN_OK);
+    tn_regions *rg = make(m, TN_DIAGONAL_NO_CUT, 1);
+    tn_search_def sd = tn_search_def_default();
+    tn_search *s = NULL;
+    assert_int_equal(tn_search_create(&sd, &s), TN_OK);
+    static tn_cell p0[40000], p1[40000];
+    const tn_cell starts[] = {{4, 4}, {100, 100}}, goals[] = {{190, 190}, {160, 100}};
+    for (int k = 0; k < 2; k++) {
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        q.closest = true;
+        tn_search_result r0, r1;
+        tn_status s0 = tn_search_path(s, m, starts[k], goals[k], &q, p0, 40000, &r0);
+        q.regions = rg;
+        tn_status s1 = tn_search_path(s, m, starts[k], goals[k], &q, p1, 40000, &r1);
+        assert_int_equal(s0, TN_CLOSEST);
+        assert_int_equal(s1, TN_CLOSEST);
+        assert_true(r0.cost == r1.cost);
+        assert_int_equal(r0.end.x, r1.end.x);
+        assert_int_equal(r0.end.y, r1.end.y);
+        if (k == 1) /* next to the wall: the rings answer, the search heads straight there */
+            assert_true(r1.expanded * 20 < r0.expanded);
+    }
+    tn_search_destroy(s);
+    tn_regions_destroy(rg);
+    tn_map_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
-        cmocka_unit_test(test_search),   cmocka_unit_test(test_updates),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_search),   cmocka_unit_test(test_closest_far),
+        cmocka_unit_test(test_updates),  cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

@@ -113,12 +113,13 @@ static void check_query(tn_search *s, const tn_map *m, const tn_clearance *cl, c
     double want = d[b.y * w + b.x];
     tn_moves mv = {rule, TN_COSTS_EXACT};
     const tn_map *v = tn_clearance_map(cl, n);
-    bool jps = rule == TN_DIAGONAL_NO_CUT && tn_map_uniform_cost(v);
+    bool jps = rule == TN_DIAGONAL_NO_CUT; /* weighted JPS on mud too */
     tn_jump_table *jt = NULL;
     tn_goal_bounds *gb = NULL;
     if (jps) {
         assert_int_equal(tn_test_jump_table(v, &jt), TN_OK);
-        assert_int_equal(tn_test_goal_bounds(v, &mv, &gb), TN_OK);
+        if (tn_map_uniform_cost(v)) /* goal bounds are built on maps of uniform cost only */
+            assert_int_equal(tn_test_goal_bounds(v, &mv, &gb), TN_OK);
     }
     static const tn_algo ALGOS[] = {TN_ALGO_ASTAR, TN_ALGO_DIJKSTRA, TN_ALGO_JPS, TN_ALGO_JPS_PLUS};
     tn_cell path[4096];
@@ -394,6 +395,50 @@ static void test_edits(void **state)
     tn_search_destroy(s);
 }
 
+/* One context alternating JPS queries between the size maps of two maps (six maps, more
+ * than the context keeps caches for): every answer equals a fresh context's. */
+static void test_alternating_maps(void **state)
+{
+    (void)state;
+    tn_test_rng r = {31337};
+    tn_map *m[2];
+    tn_clearance *cl[2];
+    for (int k = 0; k < 2; k++) {
+        m[k] = random_map(40, 30, 0.15, false, &r);
+        cl[k] = make_clearance(m[k], 3);
+    }
+    tn_search *s = make_search();
+    tn_cell path[2000], fresh_path[2000];
+    for (int round = 0; round < 60; round++) {
+        int k = (int)tn_test_below(&r, 2);
+        int32_t n = 1 + (int32_t)tn_test_below(&r, 3);
+        const tn_map *v = tn_clearance_map(cl[k], n);
+        if (tn_map_passable_count(v) == 0)
+            continue;
+        tn_cell a = tn_test_random_open_cell(v, &r), b = tn_test_random_open_cell(v, &r);
+        tn_query q = {0};
+        q.algo = TN_ALGO_JPS;
+        q.size = n;
+        q.clearance = cl[k];
+        tn_search_result res, fres;
+        tn_status st = tn_search_path(s, m[k], a, b, &q, path, 2000, &res);
+        tn_search *fresh = make_search();
+        tn_status fst = tn_search_path(fresh, m[k], a, b, &q, fresh_path, 2000, &fres);
+        tn_search_destroy(fresh);
+        assert_int_equal(st, fst);
+        assert_int_equal(res.length, fres.length);
+        assert_true(res.cost == fres.cost);
+        assert_int_equal(res.expanded, fres.expanded);
+        if (st == TN_OK)
+            assert_memory_equal(path, fresh_path, sizeof(tn_cell) * (size_t)res.length);
+    }
+    tn_search_destroy(s);
+    for (int k = 0; k < 2; k++) {
+        tn_clearance_destroy(cl[k]);
+        tn_map_destroy(m[k]);
+    }
+}
+
 /* The wall-off query for big units: tn_clearance_anchors_over() gives exactly the top-left
  * cells a tower takes from the unit (brute force: fit before, not after), and the field's
  * answer on them equals the oracle's reachability on the map with the tower built. */
@@ -534,8 +579,11 @@ static void test_errors(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
-        cmocka_unit_test(test_edits),    cmocka_unit_test(test_wall_off),
+        cmocka_unit_test(test_handmade),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_wall_off),
+        cmocka_unit_test(test_alternating_maps),
         cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);

@@ -41,6 +41,13 @@ if [ "${1:-}" = "--check" ]; then
 fi
 check || exit $?
 cc=$(find_cc)
+# the npm package's version is the C library's (CMakeLists.txt's project VERSION)
+ver=$(sed -n 's/^project(tilenav VERSION \([0-9.]*\).*/\1/p' "$ROOT/CMakeLists.txt")
+[ -n "$ver" ] || { echo "web: no version in CMakeLists.txt's project()"; exit 1; }
+if ! grep -q "^  \"version\": \"$ver\",\$" "$ROOT/web/pkg/package.json"; then
+    sed -i "s/^  \"version\": \"[^\"]*\",\$/  \"version\": \"$ver\",/" "$ROOT/web/pkg/package.json"
+    echo "web: web/pkg/package.json version set to $ver (CMakeLists.txt)"
+fi
 mkdir -p "$(dirname "$OUT")"
 # -DNDEBUG: internal asserts (fprintf + abort) stay out of the web build, as in Release builds.
 # -ffp-contract=off: the same floating-point results as the native library.

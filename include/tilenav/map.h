@@ -180,7 +180,7 @@ TN_API const float *tn_map_cost_data(const tn_map *map);
 TN_API int32_t tn_map_passable_count(const tn_map *map);
 /// Smallest cost of a passable cell (1 on an empty map); heuristics scale by it.
 TN_API float tn_map_min_cost(const tn_map *map);
-/// True when every passable cell costs exactly 1 (what Jump Point Search requires).
+/// True when every passable cell costs exactly 1 (JPS then needs no cost boundaries).
 TN_API bool tn_map_uniform_cost(const tn_map *map);
 /// @}
 

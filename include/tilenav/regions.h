@@ -13,10 +13,11 @@
 /// next id. The same maps and updates always give the same ids.
 ///
 /// Searches: set tn_query::regions and a query whose start and goals lie in different regions
-/// returns TN_NO_PATH at once, without expanding a node (not with `closest`, which still
-/// searches). The regions must describe the map's current revision (tn_regions_update()) and
-/// a rule at least as permissive as the query's: regions built for TN_DIAGONAL_ALWAYS serve
-/// every query, the others every query but TN_DIAGONAL_ALWAYS ones.
+/// returns TN_NO_PATH at once, without expanding a node; with `closest` it searches only for
+/// the cells of the start's region closest to the goals (tn_query::regions). The regions must
+/// describe the map's current revision (tn_regions_update()) and a rule at least as permissive as
+/// the query's: regions built for TN_DIAGONAL_ALWAYS serve every query, the others every query but
+/// TN_DIAGONAL_ALWAYS ones.
 ///
 /// Cost: a build labels every size class with one breadth-first pass each (linear in the
 /// cells). tn_regions_update() reads the map's change log, updates the clearance, then for each

@@ -25,18 +25,34 @@
 /// on maps of uniform cost without an extra layer as diagonal steps * diagonal cost + straight
 /// steps * straight cost, otherwise by adding the step costs from the start.
 ///
-/// Jump Point Search (TN_ALGO_JPS) applies only to 8-connected moves without corner cutting
-/// on maps where every passable cell costs 1, with no extra-cost layer, one goal and no
-/// `closest` (any heuristic, weight and step costs are fine). Otherwise
+/// Jump Point Search (TN_ALGO_JPS) applies to 8-connected moves without corner cutting, one
+/// goal and no `closest`, with no extra-cost layer, on any map: terrain costs included (any
+/// heuristic, weight and step costs are fine). Its cost model is A*'s (entering cell c costs
+/// `base * tn_map_cost(c)`), its paths are optimal like A*'s and their costs are recomputed
+/// from the cells the same way. On maps whose costs are not all 1 it is weighted JPS: a
+/// "cost-boundary" cell (a passable cell with a passable neighbour of another cost) is pruned
+/// by comparing the actual step costs around it, it stops a jump when it adds a move or when
+/// the terrain changes along the jump, and every cell a jump enters costs the same
+/// (docs/search.md has the rule and the argument for its optimality). It is fast where the
+/// terrain comes in patches (mud, roads, swamps) and degrades towards A* on per-cell noise.
+/// Otherwise (other moves, an extra layer, several goals, `closest`)
 /// the query returns TN_E_UNSUPPORTED, or, with `jps_fallback` set, runs A* instead (reported
 /// in ::tn_search_result::algo). JPS keeps a cache in the context: the map's passability as
 /// bitsets (by rows and by columns) and four jump-ahead bits per cell (does a straight jump
 /// from here find a jump point before a wall), rebuilt when the map or its revision changes
 /// (0.75 to 1 byte per cell on top of the 16, allocated on the first JPS query and reused
-/// afterwards; building it takes about 1 ms on a 512 x 512 map). TN_ALGO_JPS_PLUS has the same
-/// rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the two
-/// octile lines from the start to the goal (all diagonal steps first, then all straight steps
-/// first): a free one is a shortest path and is returned without a search (`expanded` = 1).
+/// afterwards; building it takes about 1 ms on a 512 x 512 map); it keeps those of the last
+/// four maps it searched (other maps, the size maps of units bigger than a cell), so queries
+/// alternating between them do not rebuild them. On weighted maps the cache
+/// also holds the cost boundaries, their stops and their moves (about 10 more bytes per cell;
+/// building it takes about 2 ms on den520d and 13 ms on a 512 x 512 map with a fifth of it in
+/// mud patches, so a map edited often with much terrain pays that per edit). TN_ALGO_JPS_PLUS has
+/// the same rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the
+/// two octile lines from the start to the goal (all diagonal steps first, then all straight steps
+/// first): a free one whose cells all have the map's least cost is a shortest path and is
+/// returned without a search (`expanded` = 1). Goal bounds cannot be built on weighted maps
+/// (goal_bounds.h), so a weighted query given bounds of an earlier revision gets
+/// TN_E_MAP_CHANGED like any stale bounds.
 ///
 /// Threads: any number of threads may query one map at once, each with its own context; a
 /// context must not be used by two threads at once. Nothing here has global state.
@@ -102,9 +118,15 @@ typedef struct tn_query {
     /// whose box does not hold the goal (goal_bounds.h); built from this map revision with
     /// these moves
     const tn_goal_bounds *goal_bounds;
-    /// optional (regions.h, unit size 1, built with a rule at least as permissive as
-    /// `moves.diagonal`, current with the map): when no goal lies in the start's region the
-    /// query returns TN_NO_PATH at once, expanding nothing. Ignored with `closest`.
+    /// optional (regions.h, built on this map with the query's size class, current with the
+    /// map, for a rule at least as permissive as `moves.diagonal`): when no goal lies in the
+    /// start's region the query returns TN_NO_PATH at once, expanding nothing. With `closest`
+    /// (and no `closest_bound`, and regions built for TN_DIAGONAL_ALWAYS exactly when the
+    /// query is), it finds the cells of the start's region closest to the goals by scanning
+    /// rings around them, and searches for the cheapest of those (up to 64 equally close
+    /// ones) instead of emptying the start's region: TN_CLOSEST with the cost the search
+    /// without regions finds. When the rings would pass 16,384 cells (goals far from the
+    /// region) it empties the region as without regions.
     const tn_regions *regions;
     /// the unit's size in cells (a size x size square; 0 or 1: one cell). Above 1 the query
     /// needs `clearance`, built for this map with max_size >= size and size maps, current
@@ -206,6 +228,35 @@ TN_API TN_NODISCARD tn_status tn_search_get_path(tn_search *search, tn_cell *out
 TN_API void tn_search_cancel(tn_search *search);
 /// @}
 
+/// @name Batches
+/// Many queries in one call, spread over the caller's threads.
+/// @{
+/// One query of a batch and what became of it.
+typedef struct tn_batch_item {
+    tn_cell start, goal;     ///< in: the query (one goal)
+    tn_status status;        ///< out: what tn_search_path() returned for it
+    tn_search_result result; ///< out: its details
+} tn_batch_item;
+
+/// Run `count` queries with the same options. Query i writes its cells to
+/// `paths + i * path_cap` (a path longer than `path_cap` gives TN_E_BUFFER_TOO_SMALL in its
+/// item, with the length needed) and its status and result to `items[i]`. The queries are
+/// dealt to the `ncontexts` search contexts round-robin (query i to context i % ncontexts) and,
+/// with `parallel_for`, the contexts run at once: it is called once with count `ncontexts`, and
+/// each index of its ranges is one context running its queries in order, so a context is never
+/// used by two threads at once. Without it (NULL) everything runs in the calling thread.
+/// Results are the same whatever the number of contexts or threads: every query's cells, cost
+/// and expansion count equal those of tn_search_path() on a fresh context.
+/// @return TN_OK when the batch ran (each item has its own status, errors included);
+///         TN_E_INVALID_ARG (NULL, ncontexts below 1, count below 0, a NULL context, paths NULL
+///         with path_cap > 0, path_cap * count past the address space).
+TN_API TN_NODISCARD tn_status tn_search_batch(tn_search *const *contexts, int32_t ncontexts,
+                                              const tn_map *map, const tn_query *query,
+                                              tn_batch_item *items, int32_t count, tn_cell *paths,
+                                              int32_t path_cap, tn_parallel_for parallel_for,
+                                              void *parallel_user);
+/// @}
+
 /// @name Dijkstra distance maps
 /// @{
 /// Cost from the nearest source to every cell (or, with `reverse`, from every cell to the
@@ -224,7 +275,8 @@ TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_ma
 /// with TN_ALGO_JPS_PLUS then jump by table look-ups instead of scanning. A table is read-only once
 /// built: any number of threads may use one table (and one map) at once, each with its own
 /// ::tn_search. It describes one map revision; after an edit, queries return TN_E_MAP_CHANGED until
-/// it is rebuilt. Memory: 17 bytes per cell. Maps up to 32767 cells wide and high.
+/// it is rebuilt. Memory: 17 bytes per cell (27 on weighted maps). Maps up to 32767 cells wide
+/// and high.
 /// @{
 /// Definition of a jump table. Get one from tn_jump_table_def_default() and set `map`.
 typedef struct tn_jump_table_def {
@@ -234,7 +286,8 @@ typedef struct tn_jump_table_def {
 } tn_jump_table_def;
 /// A definition with its defaults (map NULL: set it; malloc/free).
 TN_API tn_jump_table_def tn_jump_table_def_default(void);
-/// Build the table of `def->map` (any costs; queries still need a uniform-cost map).
+/// Build the table of `def->map` (any costs: on weighted maps it also keeps the cost
+/// boundaries' stops and moves, 10 more bytes per cell).
 /// @return TN_E_INVALID_ARG (NULL, no cookie, no map, half an allocator), TN_E_TOO_LARGE (a side
 ///         past 32767), TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_jump_table_build(const tn_jump_table_def *def,

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,4 +169,38 @@ double tn_cli_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- a parallel loop on plain threads (tn_parallel_for) ---------------------------------- */
+typedef struct piece {
+    tn_task task;
+    void *ctx;
+    int32_t b, e;
+} piece;
+
+static void *run_piece(void *arg)
+{
+    piece *p = arg;
+    p->task(p->ctx, p->b, p->e);
+    return NULL;
+}
+
+void tn_cli_thread_for(tn_task task, void *ctx, int32_t count, void *user)
+{
+    int32_t n = *(const int32_t *)user;
+    piece pc[16];
+    pthread_t th[16];
+    bool started[16] = {false};
+    for (int32_t k = 0; k < n; k++)
+        pc[k] = (piece){task, ctx, (int32_t)((int64_t)count * k / n),
+                        (int32_t)((int64_t)count * (k + 1) / n)};
+    for (int32_t k = 1; k < n; k++)
+        started[k] = pthread_create(&th[k], NULL, run_piece, &pc[k]) == 0;
+    run_piece(&pc[0]);
+    for (int32_t k = 1; k < n; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            run_piece(&pc[k]); /* no thread: do it here */
+    }
 }

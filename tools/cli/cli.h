@@ -61,4 +61,9 @@ bool tn_cli_is_help(const char *arg);
 /* Monotonic clock in seconds. */
 double tn_cli_now(void);
 
+/* A tn_parallel_for on plain threads: `user` points to an int32_t thread count (1..16); the
+ * count is cut into that many equal ranges, the caller runs the first, a thread each the
+ * others (or the caller, when a thread cannot start). */
+void tn_cli_thread_for(tn_task task, void *ctx, int32_t count, void *user);
+
 #endif

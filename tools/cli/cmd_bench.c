@@ -19,7 +19,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: tilenav bench MAP SCEN [--algo astar|jps|dijkstra|all] [--limit N]\n"
-            "                     [--spread N] [--warmup K] [--goal-bounds] [--size N] [--json]\n\n"
+            "                     [--spread N] [--warmup K] [--goal-bounds] [--size N]\n"
+            "                     [--terrain mud[:SEED]] [--threads T] [--json]\n\n"
             "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
             "cutting, costs 1 and sqrt 2: the benchmark's rule), checks each path (legal steps,\n"
             "length equal to the scenario's optimum within the rounding of the file) and prints\n"
@@ -28,8 +29,9 @@ static void usage(FILE *f)
             "Times are microseconds per query around tn_search_path(), after K untimed\n"
             "warm-up queries (default 20).\n\n"
             "  --algo A     astar (default), jps, dijkstra, all (the three), or jps+ (JPS over\n"
-            "               a precomputed jump table; its build time is printed on stderr);\n"
-            "               hpa or hpa-exact: hierarchical search (`--algo hpa --help`)\n"
+            "               a precomputed jump table; its build time is printed on stderr), or\n"
+            "               a comma-separated list of those names (astar,jps,jps+);\n"
+            "               hpa or hpa-exact (alone): hierarchical search (`--algo hpa --help`)\n"
             "  --limit N    only the first N scenarios\n"
             "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
             "  --warmup K   untimed queries before timing (default 20)\n"
@@ -44,6 +46,18 @@ static void usage(FILE *f)
             "               Scenarios whose start or goal cannot hold the unit are counted in\n"
             "               unfit=K and not run. The lines read\n"
             "               algo=jps size=N scenarios=N mismatches=M unfit=K median_us=X ...\n"
+            "  --terrain mud[:SEED]  lay seeded mud over the map first (cost 3 on the ground's\n"
+            "               cost 1, walls unchanged): W*H/1000 discs (rounded) of radius 3..12\n"
+            "               at uniform centres, drawn from splitmix64(SEED), SEED 1 by default.\n"
+            "               The scenarios' optima then no longer hold: each path is checked\n"
+            "               against the benchmark's own Dijkstra (as for --size, with the cost\n"
+            "               of the footprint's costliest cell), within a relative 1e-9; the\n"
+            "               lines end with terrain=mud:SEED\n"
+            "  --threads T  also run the scenarios as one batch (tn_search_batch) on 1 and on T\n"
+            "               threads (1..16), each with its own search context, and print per\n"
+            "               algorithm a line (wall time, best of 5 runs):\n"
+            "               batch algo=astar threads=T queries=N wall_ms_1=X wall_ms=Y speedup=Z\n"
+            "               identical=yes   (every path equal to the one-at-a-time run's)\n"
             "  --json       one JSON object instead of the text lines\n\n"
             "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
             "3 the map or scenarios cannot be read or parsed, 5 out of memory or past a limit,\n"
@@ -77,6 +91,7 @@ static double p99_of(const double *v, int32_t n)
 typedef struct eroded {
     int32_t w, h;
     uint8_t *open;
+    float *cost; /* where open: the largest cost under the square */
 } eroded;
 
 static bool eroded_make(const tn_map *map, int32_t size, eroded *e)
@@ -84,15 +99,21 @@ static bool eroded_make(const tn_map *map, int32_t size, eroded *e)
     e->w = tn_map_width(map);
     e->h = tn_map_height(map);
     e->open = malloc((size_t)e->w * (size_t)e->h);
-    if (!e->open)
+    e->cost = malloc((size_t)e->w * (size_t)e->h * sizeof *e->cost);
+    if (!e->open || !e->cost)
         return false;
     for (int32_t y = 0; y < e->h; y++)
         for (int32_t x = 0; x < e->w; x++) {
             bool fits = true;
+            float worst = 0.0f;
             for (int32_t dy = 0; dy < size && fits; dy++)
-                for (int32_t dx = 0; dx < size && fits; dx++)
+                for (int32_t dx = 0; dx < size && fits; dx++) {
                     fits = tn_map_passable(map, x + dx, y + dy);
+                    float c = tn_map_cost(map, x + dx, y + dy);
+                    worst = fits && c > worst ? c : worst;
+                }
             e->open[(size_t)y * (size_t)e->w + (size_t)x] = fits;
+            e->cost[(size_t)y * (size_t)e->w + (size_t)x] = worst;
         }
     return true;
 }
@@ -123,9 +144,10 @@ static bool path_legal(const eroded *e, const tn_cell *p, int32_t n, tn_cell s, 
     return true;
 }
 
-/* The reference for sizes above 1: a textbook Dijkstra (binary heap, lazy deletion) on the
- * eroded grid under the benchmark's rule, stopping at the goal. -1 when unreachable. The
- * scratch arrays hold W*H entries (dist) and 8*W*H + 1 (heap). */
+/* The reference for sizes above 1 and for --terrain: a textbook Dijkstra (binary heap, lazy
+ * deletion) on the eroded grid under the benchmark's rule, entering a cell at its footprint's
+ * largest cost, stopping at the goal. -1 when unreachable. The scratch arrays hold W*H entries
+ * (dist) and 8*W*H + 1 (heap). */
 typedef struct ref_item {
     double d;
     int32_t i;
@@ -167,8 +189,8 @@ static double ref_dijkstra(const eroded *e, tn_cell s, tn_cell g, double *dist, 
                 continue;
             if (m >= 4 && (!eroded_open(e, nx, y) || !eroded_open(e, x, ny)))
                 continue;
-            double nd = top.d + (m >= 4 ? TN_SQRT2 : 1.0);
             int32_t ni = ny * e->w + nx;
+            double nd = top.d + (m >= 4 ? TN_SQRT2 : 1.0) * (double)e->cost[ni];
             if (!(nd < dist[ni]))
                 continue;
             dist[ni] = nd;
@@ -181,6 +203,54 @@ static double ref_dijkstra(const eroded *e, tn_cell s, tn_cell g, double *dist, 
         }
     }
     return -1.0;
+}
+
+/* ---- --terrain mud: seeded blobs of cost 3 on the map's ground ------------------------- */
+
+#define MUD_GID 1000000u /* a gid no loader uses (Moving AI letters are below 128) */
+#define MUD_COST 3.0f
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n) (n > 0), by the high bits. */
+static int32_t below(uint64_t *s, int32_t n)
+{
+    return (int32_t)((splitmix64(s) >> 32) * (uint64_t)n >> 32);
+}
+
+/* Round(W*H / 1000) discs (at least 1) of integer radius 3..12 centred on uniform cells,
+ * drawn in that order (centre x, centre y, radius) from splitmix64(seed); every cell inside one
+ * (dx^2 + dy^2 <= r^2) gets the mud gid on a new terrain layer "mud" (cost 3: a wall stays a
+ * wall, ground of cost 1 becomes 3). */
+static tn_status lay_mud(tn_map *map, uint64_t seed)
+{
+    int32_t w = tn_map_width(map), h = tn_map_height(map), layer = -1;
+    tn_status st = tn_map_add_layer(map, "mud", TN_LAYER_TILES, &layer);
+    if (st == TN_OK)
+        st = tn_map_set_terrain(map, MUD_GID, (tn_terrain){true, MUD_COST});
+    if (st != TN_OK)
+        return st;
+    uint32_t *g = calloc((size_t)w * (size_t)h, sizeof *g);
+    if (!g)
+        return TN_E_NOMEM;
+    int64_t count = ((int64_t)w * h + 500) / 1000;
+    for (int64_t b = 0; b < (count > 0 ? count : 1); b++) {
+        int32_t cx = below(&seed, w), cy = below(&seed, h), r = 3 + below(&seed, 10);
+        for (int32_t y = cy - r; y <= cy + r; y++)
+            for (int32_t x = cx - r; x <= cx + r; x++)
+                if (x >= 0 && y >= 0 && x < w && y < h &&
+                    (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
+                    g[(size_t)y * (size_t)w + (size_t)x] = MUD_GID;
+    }
+    st = tn_map_set_layer_data(map, layer, g, w * h);
+    free(g);
+    return st;
 }
 
 typedef struct bench_out {
@@ -209,6 +279,7 @@ static void progress(const char *name, int32_t done, int32_t total, int *last)
 
 /* The unit size's side of a run: its size, clearance, eroded grid and reference costs. */
 typedef struct sized {
+    bool use_ref; /* check against ref (sizes above 1, --terrain), else the scenarios' optima */
     int32_t size;
     const tn_clearance *clearance;
     const eroded *grid;
@@ -257,14 +328,14 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
         total += (t1 - t0) * 1e6;
         expanded += (double)res.expanded;
         bool ok;
-        if (z->size <= 1)
+        if (!z->use_ref)
             ok = st == TN_OK && path_legal(z->grid, path, res.length, s->start, s->goal) &&
                  tn_scenario_matches(s, res.cost);
         else if (z->ref[k] < 0.0)
             ok = st == TN_NO_PATH;
         else
             ok = st == TN_OK && path_legal(z->grid, path, res.length, s->start, s->goal) &&
-                 fabs(res.cost - z->ref[k]) <= 1e-6 * (1.0 + z->ref[k]);
+                 fabs(res.cost - z->ref[k]) <= 1e-9 * (1.0 + z->ref[k]);
         if (!ok) {
             if (mism < 5)
                 tn_cli_error(cmd,
@@ -272,7 +343,7 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
                              "expected %.6f",
                              tn_algo_name(algo), (int)sel[k], (int)s->start.x, (int)s->start.y,
                              (int)s->goal.x, (int)s->goal.y, tn_status_str(st), res.cost,
-                             z->size <= 1 ? s->optimal : z->ref[k]);
+                             z->use_ref ? z->ref[k] : s->optimal);
             mism++;
         }
         if (tty)
@@ -293,6 +364,90 @@ static int run_algo(const char *cmd, tn_search *ctx, const tn_map *map, const tn
     return TN_EXIT_OK;
 }
 
+/* The selected scenarios as one batch, on 1 context and on `threads` contexts over threads:
+ * best-of-5 wall times, and whether every path of both equals the first run's. */
+static int run_batch(const char *cmd, const tn_map *map, const tn_scenarios *sc, const int32_t *sel,
+                     int32_t nsel, tn_algo algo, const tn_jump_table *table,
+                     const tn_goal_bounds *bounds, const sized *z, int32_t threads)
+{
+    size_t cells = (size_t)tn_map_width(map) * (size_t)tn_map_height(map);
+    int32_t cap = (int32_t)(cells < 4096 ? cells : 4096); /* longer paths: counted, not kept */
+    tn_batch_item *items = malloc((size_t)(nsel > 0 ? nsel : 1) * sizeof *items);
+    tn_batch_item *first = malloc((size_t)(nsel > 0 ? nsel : 1) * sizeof *first);
+    tn_cell *paths = malloc((size_t)(nsel > 0 ? nsel : 1) * (size_t)cap * sizeof *paths);
+    tn_cell *firstp = malloc((size_t)(nsel > 0 ? nsel : 1) * (size_t)cap * sizeof *firstp);
+    tn_search *ctx[16] = {0};
+    tn_search_def def = tn_search_def_default();
+    bool ok = items && first && paths && firstp;
+    for (int32_t k = 0; k < threads && ok; k++)
+        ok = tn_search_create(&def, &ctx[k]) == TN_OK;
+    int rc = TN_EXIT_OK;
+    if (!ok) {
+        tn_cli_error(cmd, "out of memory");
+        rc = TN_EXIT_NOMEM;
+        goto done;
+    }
+    int32_t n = 0;
+    for (int32_t k = 0; k < nsel; k++) {
+        if (isnan(z->ref[k]))
+            continue;
+        const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
+        first[n++] = (tn_batch_item){s->start, s->goal, TN_E_STATE, {0}};
+    }
+    tn_query q;
+    memset(&q, 0, sizeof q);
+    q.algo = algo;
+    q.jump_table = table;
+    q.goal_bounds = bounds;
+    q.size = z->size;
+    q.clearance = z->clearance;
+    double best[2] = {INFINITY, INFINITY};
+    bool same = true;
+    for (int rep = 0; rep < 5; rep++)
+        for (int v = 0; v < 2; v++) {
+            int32_t nt = v ? threads : 1;
+            tn_batch_item *it = rep == 0 && v == 0 ? first : items;
+            tn_cell *pp = rep == 0 && v == 0 ? firstp : paths;
+            if (it == items)
+                for (int32_t i = 0; i < n; i++)
+                    items[i] = (tn_batch_item){first[i].start, first[i].goal, TN_E_STATE, {0}};
+            double t0 = tn_cli_now();
+            tn_status st = tn_search_batch(ctx, nt, map, &q, it, n, pp, cap,
+                                           nt > 1 ? tn_cli_thread_for : NULL, &nt);
+            double ms = (tn_cli_now() - t0) * 1e3;
+            if (st != TN_OK) {
+                tn_cli_error(cmd, "batch: %s", tn_status_str(st));
+                rc = TN_EXIT_INTERNAL;
+                goto done;
+            }
+            best[v] = ms < best[v] ? ms : best[v];
+            if (it == first)
+                continue;
+            for (int32_t i = 0; i < n && same; i++) {
+                same = items[i].status == first[i].status &&
+                       items[i].result.length == first[i].result.length &&
+                       items[i].result.cost == first[i].result.cost;
+                if (same && items[i].status == TN_OK)
+                    same = memcmp(paths + (size_t)i * (size_t)cap, firstp + (size_t)i * (size_t)cap,
+                                  (size_t)items[i].result.length * sizeof *paths) == 0;
+            }
+        }
+    printf("batch algo=%s threads=%d queries=%d wall_ms_1=%.3f wall_ms=%.3f speedup=%.2f "
+           "identical=%s\n",
+           tn_algo_name(algo), (int)threads, (int)n, best[0], best[1],
+           best[1] > 0.0 ? best[0] / best[1] : 0.0, same ? "yes" : "no");
+    if (!same)
+        rc = TN_EXIT_FAIL;
+done:
+    for (int32_t k = 0; k < 16; k++)
+        tn_search_destroy(ctx[k]);
+    free(items);
+    free(first);
+    free(paths);
+    free(firstp);
+    return rc;
+}
+
 int tn_bench_hpa(int argc, char **argv); /* bench_hpa.c: --algo hpa|hpa-exact */
 
 int tn_cmd_bench(int argc, char **argv)
@@ -303,8 +458,9 @@ int tn_cmd_bench(int argc, char **argv)
             return tn_bench_hpa(argc, argv);
     const char *cmd = "bench";
     const char *mapf = NULL, *scenf = NULL, *algo_s = "astar";
-    int64_t limit = 0, spread = 0, warmup = 20, size = 0;
-    bool json = false, goal_bounds = false;
+    int64_t limit = 0, spread = 0, warmup = 20, size = 0, threads = 0;
+    bool json = false, goal_bounds = false, mud = false;
+    uint64_t mud_seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (tn_cli_is_help(a)) {
@@ -314,6 +470,14 @@ int tn_cmd_bench(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--goal-bounds") == 0) {
             goal_bounds = true;
+        } else if (strcmp(a, "--terrain") == 0 && i + 1 < argc) {
+            const char *t = argv[++i];
+            int64_t seed = 1;
+            if (strncmp(t, "mud", 3) != 0 || (t[3] != 0 && t[3] != ':') ||
+                (t[3] == ':' && !tn_cli_parse_int(t + 4, 0, INT32_MAX, &seed)))
+                return tn_cli_usage_error(cmd, "bad --terrain '%s' (mud or mud:SEED)", t);
+            mud = true;
+            mud_seed = (uint64_t)seed;
         } else if (strcmp(a, "--algo") == 0 && i + 1 < argc) {
             algo_s = argv[++i];
         } else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
@@ -322,6 +486,9 @@ int tn_cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--spread") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &spread))
                 return tn_cli_usage_error(cmd, "bad --spread '%s'", argv[i]);
+        } else if (strcmp(a, "--threads") == 0 && i + 1 < argc) {
+            if (!tn_cli_parse_int(argv[++i], 1, 16, &threads))
+                return tn_cli_usage_error(cmd, "bad --threads '%s' (1..16)", argv[i]);
         } else if (strcmp(a, "--size") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 1, 8, &size))
                 return tn_cli_usage_error(cmd, "bad --size '%s' (1..8)", argv[i]);
@@ -341,18 +508,32 @@ int tn_cmd_bench(int argc, char **argv)
     if (!mapf || !scenf)
         return tn_cli_usage_error(cmd, "missing %s (usage: tilenav bench MAP SCEN)",
                                   !mapf ? "MAP" : "SCEN");
-    tn_algo algos[3];
+    tn_algo algos[8];
     int nalgo = 0;
+    bool want_table = false;
     if (strcmp(algo_s, "all") == 0) {
         algos[0] = TN_ALGO_ASTAR;
         algos[1] = TN_ALGO_JPS;
         algos[2] = TN_ALGO_DIJKSTRA;
         nalgo = 3;
-    } else if (tn_algo_from_name(algo_s, &algos[0])) {
-        nalgo = 1;
     } else {
-        return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, dijkstra, jps, jps+, all)",
-                                  algo_s);
+        for (const char *p = algo_s;;) { /* one name or a comma-separated list */
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            char name[16];
+            if (len >= sizeof name || nalgo == 8)
+                return tn_cli_usage_error(cmd, "bad --algo '%s'", algo_s);
+            memcpy(name, p, len);
+            name[len] = 0;
+            if (!tn_algo_from_name(name, &algos[nalgo]))
+                return tn_cli_usage_error(
+                    cmd, "unknown --algo '%s' (astar, dijkstra, jps, jps+, all)", name);
+            want_table |= algos[nalgo] == TN_ALGO_JPS_PLUS;
+            nalgo++;
+            if (!e)
+                break;
+            p = e + 1;
+        }
     }
 
     tn_diag diag;
@@ -363,6 +544,11 @@ int tn_cmd_bench(int argc, char **argv)
         char msg[1024];
         tn_diag_format(&diag, msg, sizeof msg);
         tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+        return tn_cli_exit_for(st);
+    }
+    if (mud && (st = lay_mud(map, mud_seed)) != TN_OK) {
+        tn_cli_error(cmd, "--terrain: %s", tn_status_str(st));
+        tn_map_destroy(map);
         return tn_cli_exit_for(st);
     }
     tn_scenarios *sc = NULL;
@@ -416,30 +602,32 @@ int tn_cmd_bench(int argc, char **argv)
         }
     }
     bool tty = isatty(2) != 0;
-    bench_out outs[3];
+    bench_out outs[8];
     int rc = TN_EXIT_OK;
     /* the unit's size: its clearance (size maps), the brute-force eroded grid, the references */
     int32_t unit = size > 1 ? (int32_t)size : 1;
     tn_clearance *clear = NULL;
-    eroded grid = {0, 0, NULL};
+    eroded grid = {0, 0, NULL, NULL};
     double *ref = calloc((size_t)(nsel > 0 ? nsel : 1), sizeof *ref);
     const tn_map *walk = map; /* what the unit walks: the map, or its size map */
     if (!ref || !eroded_make(map, unit, &grid)) {
         tn_cli_error(cmd, "out of memory");
         rc = TN_EXIT_NOMEM;
-    } else if (unit > 1) {
+    } else if (unit > 1 || mud) {
         double t0 = tn_cli_now();
         tn_clearance_def cd = tn_clearance_def_default();
         cd.map = map;
         cd.max_size = unit;
-        st = tn_clearance_create(&cd, &clear);
+        st = unit > 1 ? tn_clearance_create(&cd, &clear) : TN_OK;
         if (st != TN_OK) {
             tn_cli_error(cmd, "clearance: %s", tn_status_str(st));
             rc = tn_cli_exit_for(st);
         } else {
-            walk = tn_clearance_map(clear, unit);
-            fprintf(stderr, "size %d: clearance and size map %.3f ms, %zu bytes\n", (int)unit,
-                    (tn_cli_now() - t0) * 1e3, tn_clearance_memory_bytes(clear));
+            if (clear) {
+                walk = tn_clearance_map(clear, unit);
+                fprintf(stderr, "size %d: clearance and size map %.3f ms, %zu bytes\n", (int)unit,
+                        (tn_cli_now() - t0) * 1e3, tn_clearance_memory_bytes(clear));
+            }
             size_t cells = (size_t)grid.w * (size_t)grid.h;
             double *dist = malloc(cells * sizeof *dist);
             ref_item *heap = malloc((8 * cells + 1) * sizeof *heap);
@@ -463,9 +651,9 @@ int tn_cmd_bench(int argc, char **argv)
             free(heap);
         }
     }
-    sized z = {unit, clear, &grid, ref};
+    sized z = {unit > 1 || mud, unit, clear, &grid, ref};
     tn_jump_table *table = NULL;
-    if (rc == TN_EXIT_OK && nalgo == 1 && algos[0] == TN_ALGO_JPS_PLUS) {
+    if (rc == TN_EXIT_OK && want_table) {
         double t0 = tn_cli_now();
         tn_jump_table_def jd = tn_jump_table_def_default();
         jd.map = walk;
@@ -498,8 +686,16 @@ int tn_cmd_bench(int argc, char **argv)
     for (int a = 0; a < nalgo && rc == TN_EXIT_OK; a++)
         rc = run_algo(cmd, ctx, map, sc, sel, nsel, (int32_t)warmup, algos[a], tty, table, bounds,
                       &z, &outs[a]);
+    int brc = TN_EXIT_OK; /* the batches: a difference is a failed check, like a mismatch */
+    for (int a = 0; a < nalgo && rc == TN_EXIT_OK && brc == TN_EXIT_OK && threads > 0; a++)
+        brc = run_batch(cmd, map, sc, sel, nsel, algos[a], table, bounds, &z, (int32_t)threads);
+    if (brc != TN_EXIT_OK && brc != TN_EXIT_FAIL)
+        rc = brc;
     tn_jump_table_destroy(table);
     tn_goal_bounds_destroy(bounds);
+    char terrain[48] = "";
+    if (mud)
+        snprintf(terrain, sizeof terrain, "mud:%llu", (unsigned long long)mud_seed);
     if (rc == TN_EXIT_OK) {
         int32_t bad = 0;
         if (json) {
@@ -508,11 +704,12 @@ int tn_cmd_bench(int argc, char **argv)
                 printf("%s{\"algo\": \"%s\", \"size\": %d, \"scenarios\": %d, "
                        "\"mismatches\": %d, \"unfit\": %d, "
                        "\"median_us\": %.3f, \"mean_us\": %.3f, \"p99_us\": %.3f, "
-                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f%s}",
+                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f%s%s%s%s}",
                        a ? ", " : "", tn_algo_name(outs[a].algo), (int)unit, (int)outs[a].n,
                        (int)outs[a].mismatches, (int)outs[a].unfit, outs[a].median, outs[a].mean,
                        outs[a].p99, outs[a].total_ms, outs[a].expanded_mean,
-                       goal_bounds ? ", \"goal_bounds\": true" : "");
+                       goal_bounds ? ", \"goal_bounds\": true" : "", mud ? ", \"terrain\": \"" : "",
+                       terrain, mud ? "\"" : "");
             printf("]}\n");
         } else {
             for (int a = 0; a < nalgo; a++) {
@@ -522,17 +719,18 @@ int tn_cmd_bench(int argc, char **argv)
                 printf(" scenarios=%d mismatches=%d", (int)outs[a].n, (int)outs[a].mismatches);
                 if (size > 0)
                     printf(" unfit=%d", (int)outs[a].unfit);
-                printf(" median_us=%.3f mean_us=%.3f p99_us=%.3f total_ms=%.3f%s\n", outs[a].median,
-                       outs[a].mean, outs[a].p99, outs[a].total_ms,
-                       goal_bounds ? " goal_bounds=1" : "");
+                printf(" median_us=%.3f mean_us=%.3f p99_us=%.3f total_ms=%.3f%s%s%s\n",
+                       outs[a].median, outs[a].mean, outs[a].p99, outs[a].total_ms,
+                       goal_bounds ? " goal_bounds=1" : "", mud ? " terrain=" : "", terrain);
             }
         }
         for (int a = 0; a < nalgo; a++)
             bad += outs[a].mismatches;
-        rc = bad ? TN_EXIT_FAIL : TN_EXIT_OK;
+        rc = bad || brc == TN_EXIT_FAIL ? TN_EXIT_FAIL : TN_EXIT_OK;
     }
     free(ref);
     free(grid.open);
+    free(grid.cost);
     tn_clearance_destroy(clear);
     free(sel);
     tn_search_destroy(ctx);

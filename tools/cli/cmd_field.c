@@ -7,7 +7,6 @@
 #include "tilenav/io.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,40 +174,6 @@ static int parse(int argc, char **argv, opts *o)
         o->moves.diagonal = TN_DIAGONAL_NEVER;
     }
     return 0;
-}
-
-/* tn_field_def::parallel_for on plain threads: the caller runs the first piece. */
-typedef struct piece {
-    tn_task task;
-    void *ctx;
-    int32_t b, e;
-} piece;
-
-static void *run_piece(void *arg)
-{
-    piece *p = arg;
-    p->task(p->ctx, p->b, p->e);
-    return NULL;
-}
-
-static void thread_for(tn_task task, void *ctx, int32_t count, void *user)
-{
-    int32_t n = *(const int32_t *)user;
-    piece pc[16];
-    pthread_t th[16];
-    bool started[16] = {false};
-    for (int32_t k = 0; k < n; k++)
-        pc[k] = (piece){task, ctx, (int32_t)((int64_t)count * k / n),
-                        (int32_t)((int64_t)count * (k + 1) / n)};
-    for (int32_t k = 1; k < n; k++)
-        started[k] = pthread_create(&th[k], NULL, run_piece, &pc[k]) == 0;
-    run_piece(&pc[0]);
-    for (int32_t k = 1; k < n; k++) {
-        if (started[k])
-            pthread_join(th[k], NULL);
-        else
-            run_piece(&pc[k]); /* no thread: do it here */
-    }
 }
 
 /* tn_dir order E, SE, S, SW, W, NW, N, NE; diagonals as on a numeric keypad. */
@@ -502,7 +467,7 @@ int tn_cmd_field(int argc, char **argv)
     def.los = o.los;
     int32_t nthreads = o.threads > 1 ? (int32_t)o.threads : 1;
     if (nthreads > 1) {
-        def.parallel_for = thread_for;
+        def.parallel_for = tn_cli_thread_for;
         def.parallel_user = &nthreads;
     }
     tn_field *f = NULL;

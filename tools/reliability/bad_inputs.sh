@@ -103,6 +103,7 @@ case_ 3 "bench: scenario outside its map" "$TN" bench "$t/ok.map" "$t/outside.sc
 case_ 2 "bench: unknown --algo" "$TN" bench "$t/ok.map" "$t/ok.scen" --algo bfs
 case_ 2 "bench: --size 0" "$TN" bench "$t/ok.map" "$t/ok.scen" --size 0
 case_ 2 "bench: --size 9" "$TN" bench "$t/ok.map" "$t/ok.scen" --size 9
+case_ 2 "bench: --threads 0" "$TN" bench "$t/ok.map" "$t/ok.scen" --threads 0
 case_ 2 "field: goal outside" "$TN" field "$t/ok.map" 3 3
 case_ 2 "field: goal is a wall" "$TN" field "$t/ok.map" 1 1
 case_ 4 "field: CSV into a missing folder" "$TN" field "$t/ok.map" 0 0 --out "$t/no/such/dir.csv"

@@ -16,8 +16,9 @@ export function parseMovingAiMap(text) {
 
 export function parseScenarios(text) {
   return text.split(/\r?\n/).slice(1).filter((l) => l.trim()).map((l) => {
-    const f = l.split("\t");
-    return { start: { x: +f[4], y: +f[5] }, goal: { x: +f[6], y: +f[7] }, optimal: +f[8] };
+    const f = l.trim().split(/\s+/); // tabs in most .scen files, spaces in some (bg512)
+    const decimals = (f[8].split(".")[1] ?? "").length; // bg512 files print 2 decimals
+    return { start: { x: +f[4], y: +f[5] }, goal: { x: +f[6], y: +f[7] }, optimal: +f[8], decimals };
   });
 }
 

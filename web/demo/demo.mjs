@@ -72,7 +72,26 @@ function dot(x, y, r, color) {
   ctx.fill();
 }
 
-const timed = (fn) => { const t0 = performance.now(); const v = fn(); return [v, performance.now() - t0]; };
+// Timers in microseconds. Browsers coarsen performance.now() (to 0.1 ms without cross-origin
+// isolation), below the time of most calls here, so a single reading would say "0.000 ms".
+// timed() repeats a call that can be repeated (a query, a rebuild) until 2 ms have passed and
+// returns the mean; Avg keeps the mean over the last frames of a per-frame cost (a crowd step).
+const timed = (fn, minMs = 2) => {
+  const t0 = performance.now();
+  let v, n = 0, t;
+  do { v = fn(); n++; t = performance.now(); } while (t - t0 < minMs);
+  return [v, ((t - t0) * 1000) / n, n];
+};
+class Avg {
+  constructor(n = 120) { this.n = n; this.sum = 0; this.list = []; }
+  add(us) { this.list.push(us); this.sum += us; if (this.list.length > this.n) this.sum -= this.list.shift(); }
+  get us() { return this.list.length ? this.sum / this.list.length : 0; }
+  get count() { return this.list.length; }
+}
+const fmtUs = (us) => (us < 1000 ? `${us.toFixed(1)} µs` : `${(us / 1000).toFixed(2)} ms`);
+// One call that cannot be repeated (an incremental update): one reading, or "below the clock"
+const once = (fn) => { const t0 = performance.now(); const v = fn(); return [v, (performance.now() - t0) * 1000]; };
+const fmtOnce = (us) => (us === 0 ? "< 100 µs (below the browser clock's 0.1 ms grain)" : `${fmtUs(us)} (one reading, 0.1 ms grain)`);
 
 // ---- scene 1: the book's walkPath maze ------------------------------------------------------
 // Click anywhere: the character walks the A* path cell by cell, grid-aligned (4 neighbours,
@@ -86,15 +105,15 @@ function mazeScene() {
   const rule = { diagonal: "never", heuristic: "manhattan" };
 
   function plan(goal) {
-    const [r, ms] = timed(() => pf.find(map, cell, goal, rule));
-    last = { goal, ...r, ms };
+    const [r, us, runs] = timed(() => pf.find(map, cell, goal, rule));
+    last = { goal, ...r, us };
     if (!r.found) { info.textContent = `no path to (${goal.x}, ${goal.y}): ${r.status}`; return; }
     path = r.path;
     next = 1;
     walked = [{ ...cell }];
     walks++;
     info.textContent = `A* (manhattan, 4 neighbours) to (${goal.x}, ${goal.y}): ${r.path.length - 1} steps, ` +
-      `${r.expanded} cells expanded, ${ms.toFixed(3)} ms in WebAssembly`;
+      `${r.expanded} cells expanded, ${fmtUs(us)} per query in WebAssembly (mean of ${runs})`;
   }
 
   return {
@@ -155,11 +174,11 @@ function heuristicsScene() {
   function run() {
     if (!map.passable(goal.x, goal.y)) return;
     results = kinds.map(([h, color]) => {
-      const [res, ms] = timed(() => pf.find(map, start, goal, { heuristic: h, diagonal: "no-cut" }));
-      return { h, color, res, ms };
+      const [res, us] = timed(() => pf.find(map, start, goal, { heuristic: h, diagonal: "no-cut" }));
+      return { h, color, res, us };
     });
-    info.textContent = results.map(({ h, res, ms }) =>
-      `${h.padEnd(10)} cost ${res.cost.toFixed(2).padStart(6)}  expanded ${String(res.expanded).padStart(4)}  ${ms.toFixed(3)} ms`).join("\n");
+    info.textContent = results.map(({ h, res, us }) =>
+      `${h.padEnd(10)} cost ${res.cost.toFixed(2).padStart(6)}  expanded ${String(res.expanded).padStart(4)}  ${fmtUs(us).padStart(9)} per query`).join("\n");
   }
   run();
   return {
@@ -219,12 +238,16 @@ function drawField(map, field) {
   }
 }
 
+// Read through Crowd.view(): the agents' state as a Float32Array over the module's memory
+// (x, y, vx, vy, heading, radius, arrived per agent), no object per agent per frame.
 function drawAgents(crowd, color) {
-  for (const a of crowd.agents()) {
-    dot(a.x, a.y, a.radius, color);
+  const { count, stride, data } = crowd.view();
+  for (let i = 0, o = 0; i < count; i++, o += stride) {
+    const x = data[o], y = data[o + 1], heading = data[o + 4], r = data[o + 5];
+    dot(x, y, r, color);
     ctx.strokeStyle = "#000"; ctx.lineWidth = 1.5;
-    ctx.beginPath(); ctx.moveTo(a.x, a.y);
-    ctx.lineTo(a.x + Math.cos(a.heading) * a.radius, a.y + Math.sin(a.heading) * a.radius); ctx.stroke();
+    ctx.beginPath(); ctx.moveTo(x, y);
+    ctx.lineTo(x + Math.cos(heading) * r, y + Math.sin(heading) * r); ctx.stroke();
   }
 }
 
@@ -250,28 +273,28 @@ function flowScene() {
   const field = new FlowField(map, { lineOfSight: "exact" });
   const crowd = new Crowd(map, { capacity: 64, seed: 5, pushApart: true });
   let goal = { x: 18, y: 12 };
-  const [, ms0] = timed(() => field.build(goal));
-  let buildMs = ms0;
+  let [, buildUs] = timed(() => field.build(goal));
   crowd.setFlow(0, field);
   const r = rng(3);
   while (crowd.count < 48) {
     const x = Math.floor(r() * COLS), y = Math.floor(r() * 4);
     if (map.passable(x, y)) crowd.add({ x: (x + 0.5) * TILE, y: (y + 0.5) * TILE, radius: 7, target: "flow", flow: 0, maxSpeed: 90 });
   }
-  let stepMs = 0, acc = 0;
+  const step = new Avg(120);
+  let acc = 0;
   return {
     help: "Click to move the goal: the field is rebuilt (distances, 8-way arrows, the cells that see the goal in yellow) and 48 agents flock along it.",
     click(c) {
       if (!map.passable(c.x, c.y)) return;
       goal = c;
-      [, buildMs] = timed(() => field.build(goal));
+      [, buildUs] = timed(() => field.build(goal));
       crowd.setFlow(0, field);
       for (const a of crowd.agents()) crowd.setTarget(a.id, "flow", 0);
     },
     update(dt) {
       acc = Math.min(acc + dt, 0.1);
-      while (acc >= 1 / 60) { [, stepMs] = timed(() => crowd.step()); acc -= 1 / 60; }
-      info.textContent = `field build ${buildMs.toFixed(3)} ms (${field.reachableCount} cells), crowd step ${stepMs.toFixed(3)} ms, ` +
+      while (acc >= 1 / 60) { step.add(once(() => crowd.step())[1]); acc -= 1 / 60; }
+      info.textContent = `field build ${fmtUs(buildUs)} (${field.reachableCount} cells), crowd step ${fmtUs(step.us)} (mean of ${step.count} steps), ` +
         `${crowd.agents().filter((a) => a.arrived).length}/${crowd.count} arrived, wall overlap ${crowd.maxWallOverlap()}`;
     },
     draw() {
@@ -300,7 +323,7 @@ function tdScene() {
   const crowd = new Crowd(map, { capacity: 256, seed: 9 });
   crowd.setFlow(0, field);
   const towers = [];
-  let t = 0, nextSpawn = 0, spawned = 0, arrived = 0, killed = 0, msg = "", shots = [], updateMs = 0;
+  let t = 0, nextSpawn = 0, spawned = 0, arrived = 0, killed = 0, msg = "", shots = [], updateUs = 0;
   const r = rng(21);
   return {
     help: "Click an empty cell to build a tower. Placements that would cut the creeps off from the exit are refused; the field updates incrementally.",
@@ -316,10 +339,10 @@ function tdScene() {
       if (field.wouldWallOff([c], guard)) { msg = `(${c.x}, ${c.y}) refused: it would cut a spawn or a creep off from the exit`; return; }
       map.set(c.x, c.y, TOWER);
       let touched;
-      [touched, updateMs] = timed(() => field.update());
+      [touched, updateUs] = once(() => field.update());
       crowd.setFlow(0, field);
       towers.push({ x: c.x, y: c.y, cool: 0 });
-      msg = `tower at (${c.x}, ${c.y}): field update ${updateMs.toFixed(3)} ms, ${touched} cells recomputed`;
+      msg = `tower at (${c.x}, ${c.y}): field update ${fmtOnce(updateUs)}, ${touched} cells recomputed`;
     },
     update(dt) {
       t += dt;

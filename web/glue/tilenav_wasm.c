@@ -223,6 +223,108 @@ int32_t tnw_search_path(tn_search *search, const tn_map *map, int32_t sx, int32_
     return (int32_t)st;
 }
 
+/* ---- time-sliced and batch path queries --------------------------------------------- */
+
+TNW_EXPORT(tnw_search_begin)
+int32_t tnw_search_begin(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
+                         int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
+                         double weight, int32_t flags);
+TNW_EXPORT(tnw_search_step) int32_t tnw_search_step(tn_search *search, int32_t max_expansions);
+TNW_EXPORT(tnw_search_get_path)
+int32_t tnw_search_get_path(tn_search *search, tn_cell *out, int32_t cap, tnw_path_result *res);
+TNW_EXPORT(tnw_search_cancel) void tnw_search_cancel(tn_search *search);
+TNW_EXPORT(tnw_search_batch)
+int32_t tnw_search_batch(tn_search *search, const tn_map *map, const int32_t *pairs, int32_t count,
+                         int32_t algo, int32_t diagonal, int32_t heuristic, double weight,
+                         int32_t flags, tn_cell *scratch, int32_t cap, double *costs,
+                         int32_t *lengths);
+
+static void tnw_query_init(tn_query *q, int32_t algo, int32_t diagonal, int32_t heuristic,
+                           double weight, int32_t flags)
+{
+    memset(q, 0, sizeof *q);
+    q->algo = (tn_algo)algo;
+    q->moves.diagonal = (tn_diagonal)diagonal;
+    q->moves.costs = (flags & TNW_PATH_COSTS_10_14) ? TN_COSTS_10_14 : TN_COSTS_EXACT;
+    q->heuristic = (tn_heuristic)heuristic;
+    q->weight = weight;
+    q->closest = (flags & TNW_PATH_CLOSEST) != 0;
+    q->jps_fallback = (flags & TNW_PATH_JPS_FALLBACK) != 0;
+}
+
+/* Start a time-sliced query (the same options as tnw_search_path); TN_IN_PROGRESS or an error. */
+int32_t tnw_search_begin(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
+                         int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
+                         double weight, int32_t flags)
+{
+    if (algo == TN_ALGO_JPS_PLUS)
+        return TN_E_UNSUPPORTED;
+    tn_query q;
+    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags);
+    tn_cell goal = {gx, gy};
+    return (int32_t)tn_search_begin(search, map, (tn_cell){sx, sy}, &goal, 1, &q);
+}
+
+int32_t tnw_search_step(tn_search *search, int32_t max_expansions)
+{
+    return (int32_t)tn_search_step(search, max_expansions < 1 ? 1 : max_expansions);
+}
+
+int32_t tnw_search_get_path(tn_search *search, tn_cell *out, int32_t cap, tnw_path_result *res)
+{
+    tn_search_result r;
+    memset(&r, 0, sizeof r);
+    tn_status st = tn_search_get_path(search, out, cap, &r);
+    if (res) {
+        res->length = r.length;
+        res->end_x = r.end.x;
+        res->end_y = r.end.y;
+        res->algo = (int32_t)r.algo;
+        res->cost = r.cost;
+        res->expanded = (double)r.expanded;
+    }
+    return (int32_t)st;
+}
+
+void tnw_search_cancel(tn_search *search)
+{
+    tn_search_cancel(search);
+}
+
+/* `count` queries (pairs: sx, sy, gx, gy each) with one set of options: costs[i] (INFINITY when
+ * there is no path) and lengths[i] (cells, 0 when none). The paths go through `scratch` (cap
+ * cells) and are not kept. Returns the number of queries that found a path, or the first error
+ * other than "no path" / a blocked start or goal. */
+int32_t tnw_search_batch(tn_search *search, const tn_map *map, const int32_t *pairs, int32_t count,
+                         int32_t algo, int32_t diagonal, int32_t heuristic, double weight,
+                         int32_t flags, tn_cell *scratch, int32_t cap, double *costs,
+                         int32_t *lengths)
+{
+    if (algo == TN_ALGO_JPS_PLUS)
+        return TN_E_UNSUPPORTED;
+    tn_query q;
+    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags);
+    int32_t found = 0;
+    for (int32_t i = 0; i < count; i++) {
+        tn_search_result r;
+        memset(&r, 0, sizeof r);
+        const int32_t *p = pairs + 4 * i;
+        tn_status st = tn_search_path(search, map, (tn_cell){p[0], p[1]}, (tn_cell){p[2], p[3]}, &q,
+                                      scratch, cap, &r);
+        if (st == TN_OK || st == TN_CLOSEST) {
+            costs[i] = r.cost;
+            lengths[i] = r.length;
+            found++;
+        } else if (st == TN_NO_PATH || st == TN_E_START_BLOCKED || st == TN_E_GOAL_BLOCKED) {
+            costs[i] = (double)INFINITY;
+            lengths[i] = 0;
+        } else {
+            return (int32_t)st;
+        }
+    }
+    return found;
+}
+
 /* ---- flow fields ---------------------------------------------------------------------- */
 
 TNW_EXPORT(tnw_field_create)
@@ -244,6 +346,8 @@ TNW_EXPORT(tnw_field_would_wall_off)
 int32_t tnw_field_would_wall_off(tn_field *field, const tn_cell *cells, int32_t ncells,
                                  const tn_cell *spawns, int32_t nspawns, int32_t *cut);
 TNW_EXPORT(tnw_field_reachable_count) int32_t tnw_field_reachable_count(const tn_field *field);
+TNW_EXPORT(tnw_field_vectors)
+int32_t tnw_field_vectors(const tn_field *field, float *out, int32_t cap);
 
 tn_field *tnw_field_create(const tn_map *map, int32_t diagonal, int32_t flow, int32_t los,
                            int32_t *status)
@@ -915,4 +1019,24 @@ int32_t tnw_wanderer_step(tnw_wanderer *w, int32_t steps)
 const tn_grid_walker *tnw_wanderer_state(const tnw_wanderer *w)
 {
     return w ? &w->walker : NULL;
+}
+
+/* Every cell's flow vector (tn_field_vector: unit length, 0 where there is none), x then y,
+ * into out (2 * cells floats). */
+int32_t tnw_field_vectors(const tn_field *field, float *out, int32_t cap)
+{
+    if (!field || !out)
+        return TN_E_INVALID_ARG;
+    if (!tn_field_ready(field))
+        return TN_E_STATE;
+    int32_t w = tn_field_width(field), h = tn_field_height(field);
+    if (cap < 2 * w * h)
+        return TN_E_BUFFER_TOO_SMALL;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            tn_vec2 v = tn_field_vector(field, x, y);
+            out[2 * (y * w + x)] = v.x;
+            out[2 * (y * w + x) + 1] = v.y;
+        }
+    return TN_OK;
 }

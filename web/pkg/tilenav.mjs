@@ -11,6 +11,8 @@
 // Every object made here holds memory inside the WebAssembly instance: call free() when done
 // (objects are not garbage collected on that side). See README.md for the whole API.
 
+import { decodeTiled, TiledError } from "./tiled.mjs";
+
 let wasm = null; // the instance's exports once init() has run
 let initPromise = null;
 
@@ -72,7 +74,9 @@ async function loadBytes(source) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
   const url = source instanceof URL ? source : new URL(source, import.meta.url);
   if (url.protocol === "file:") { // Node.js: fetch() cannot read files
-    const { readFile } = await import("node:fs/promises");
+    // a name in a variable: bundlers for the browser leave this import alone
+    const fsModule = "node:fs/promises";
+    const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
     return readFile(url);
   }
   const res = await fetch(url);
@@ -244,6 +248,46 @@ export class TileMap {
     return new TileMap({ ...options, width, height: lines.length, cells });
   }
 
+  /**
+   * A map from a Tiled JSON map (.tmj/.json; text or parsed), read with the C loader's
+   * conventions (tile properties, tile collision shapes, collision object layers, groups,
+   * infinite maps, external tilesets and templates): the same passability and cost in every
+   * cell as tn_map_load(). The cells hold one value per distinct (passable, cost) pair; the
+   * decoded Tiled facts are on `map.tiled` ({origin, report}).
+   * @param {string|object} json
+   * @param {object} [options] see decodeTiled(): url, files, load, collision, cover,
+   *        collisionLayers, decompress
+   * @returns {Promise<TileMap>}
+   */
+  static async fromTiled(json, options = {}) {
+    return TileMap.fromDecodedTiled(await TileMap.decodeTiled(json, options));
+  }
+
+  /** The passability and costs of a Tiled map as the C loader computes them, without making a
+   *  map: {width, height, tileWidth, tileHeight, passable, cost, origin, report}. */
+  static async decodeTiled(json, options = {}) {
+    try {
+      return await decodeTiled(json, options);
+    } catch (e) {
+      if (e instanceof TiledError) throw Object.assign(new TilenavError(e.status, `Tiled map: ${e.message}`), { where: e.where });
+      throw e;
+    }
+  }
+
+  /** A TileMap from decodeTiled()'s result. */
+  static fromDecodedTiled(d) {
+    const n = d.width * d.height, cells = new Uint32Array(n), values = new globalThis.Map(), costs = {};
+    for (let i = 0; i < n; i++) {
+      const c = d.passable[i] ? d.cost[i] : Infinity;
+      let v = values.get(c);
+      if (v === undefined) { v = values.size; values.set(c, v); costs[v] = c; }
+      cells[i] = v;
+    }
+    const map = new TileMap({ width: d.width, height: d.height, tileWidth: d.tileWidth, tileHeight: d.tileHeight, cells, costs });
+    map.tiled = { origin: d.origin, report: d.report };
+    return map;
+  }
+
   _terrain(value) {
     if (this._known.has(value)) return;
     let cost = 1;
@@ -380,16 +424,103 @@ export class PathFinder {
       pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
       o.weight ?? 1, flags, this._out, this._cap, this._res);
     const r = this._res >> 2, iv = i32(), fv = f64();
-    const result = {
+    const result = this._result(st, iv, fv);
+    if (st === 2 || st === -10 || st === -11) { result.found = false; return result; }
+    check(st, "PathFinder.find");
+    result.path = cellsToArray(this._out, iv[r]);
+    return result;
+  }
+
+  _result(st, iv, fv) {
+    const r = this._res >> 2;
+    return {
       found: st === 0 || st === 4, status: STATUS[st] ?? String(st), path: [],
       cost: fv[(this._res + 16) >> 3], expanded: fv[(this._res + 24) >> 3],
       algo: ["astar", "dijkstra", "jps", "jps+"][iv[r + 3]] ?? "astar",
       end: { x: iv[r + 1], y: iv[r + 2] },
     };
-    if (st === 2 || st === -10 || st === -11) { result.found = false; return result; }
-    check(st, "PathFinder.find");
-    result.path = cellsToArray(this._out, iv[r]);
+  }
+
+  /**
+   * Start a time-sliced query (same arguments as find()); advance it with step(). The map must
+   * not change until the query ends (a change makes step() report "map changed"). One query at
+   * a time per PathFinder: begin() abandons a running one.
+   * @returns {"in progress"} or throws a TilenavError (outside the map, bad options); a blocked
+   *          start or goal gives "start blocked" / "goal blocked" (then result() is not found)
+   */
+  begin(map, start, goal, o = {}) {
+    const w = api();
+    this._ensure(map.width * map.height);
+    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
+    const st = w.tnw_search_begin(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
+      start.x, start.y, goal.x, goal.y, pick(ALGO, o.algo, "algo", 0),
+      pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
+      o.weight ?? 1, flags);
+    this._sliced = st;
+    if (st === -10 || st === -11) return STATUS[st];
+    check(st, "PathFinder.begin");
+    return STATUS[st];
+  }
+
+  /**
+   * Run at most `maxExpansions` expansions of the query begun with begin().
+   * @returns {"in progress"|"ok"|"no path"|"closest"|"start blocked"|"goal blocked"} the
+   *          status; "map changed" and other errors throw a TilenavError
+   */
+  step(maxExpansions = 1000) {
+    if (this._sliced === -10 || this._sliced === -11) return STATUS[this._sliced];
+    const st = api().tnw_search_step(liveHandle(this, "PathFinder"), Math.max(1, Math.floor(maxExpansions)));
+    this._sliced = st;
+    check(st, "PathFinder.step");
+    return STATUS[st];
+  }
+
+  /** The result of the time-sliced query (the shape of find()'s); while it runs: found false,
+   *  status "in progress", and the best partial path so far. */
+  result() {
+    if (this._sliced === -10 || this._sliced === -11)
+      return { found: false, status: STATUS[this._sliced], path: [], cost: Infinity, expanded: 0, algo: "astar", end: { x: -1, y: -1 } };
+    const st = api().tnw_search_get_path(liveHandle(this, "PathFinder"), this._out, this._cap, this._res);
+    const iv = i32(), fv = f64(), result = this._result(st, iv, fv);
+    if (st === 2) return result;
+    check(st, "PathFinder.result");
+    result.path = cellsToArray(this._out, iv[this._res >> 2]);
     return result;
+  }
+
+  /** Abandon the time-sliced query (no-op when none runs). */
+  cancel() { if (this._h) api().tnw_search_cancel(this._h); this._sliced = undefined; }
+
+  /**
+   * Many queries in one call into the module, with one set of options (as find()'s): only the
+   * costs and lengths come back (no paths), with no per-query allocation.
+   * @param {TileMap} map
+   * @param {Int32Array|number[]|{start:{x:number,y:number},goal:{x:number,y:number}}[]} queries
+   *        flat [sx, sy, gx, gy, ...] or an array of {start, goal}
+   * @returns {{costs: Float64Array, lengths: Int32Array, found: number}} cost Infinity and
+   *          length 0 where there is no path
+   */
+  findMany(map, queries, o = {}) {
+    let flat = queries;
+    if (queries.length && typeof queries[0] === "object") {
+      flat = new Int32Array(4 * queries.length);
+      queries.forEach((q, i) => flat.set([q.start.x, q.start.y, q.goal.x, q.goal.y], 4 * i));
+    }
+    const n = Math.floor(flat.length / 4), w = api();
+    this._ensure(map.width * map.height);
+    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
+    return withScratch(16 * n + 12 * n + 8, (p) => {
+      const costs = (p + 16 * n + 7) & ~7, lengths = costs + 8 * n;
+      new Int32Array(w.memory.buffer, p, 4 * n).set(flat.subarray ? flat.subarray(0, 4 * n) : flat.slice(0, 4 * n));
+      const found = check(w.tnw_search_batch(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"), p, n,
+        pick(ALGO, o.algo, "algo", 0), pick(DIAGONAL, o.diagonal, "diagonal", 0),
+        pick(HEURISTIC, o.heuristic, "heuristic", 0), o.weight ?? 1, flags, this._out, this._cap, costs, lengths),
+      "PathFinder.findMany");
+      return {
+        costs: new Float64Array(w.memory.buffer, costs, n).slice(),
+        lengths: new Int32Array(w.memory.buffer, lengths, n).slice(), found,
+      };
+    });
   }
 
   /** Release the context. */
@@ -458,6 +589,31 @@ export class FlowField {
     return f32().slice(p >> 2, (p >> 2) + this.width * this.height);
   }
 
+  /**
+   * The distances with no copy: a Float32Array over the module's memory, row-major. It shows
+   * the field's current values after build()/update(), but becomes detached (length 0) when the
+   * module's memory grows (any allocation may do it): take a new view each frame, or check
+   * `view.length`.
+   */
+  distancesView() {
+    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
+    if (!p) throw new TilenavError(-15, "FlowField.distancesView (build first)");
+    return new Float32Array(api().memory.buffer, p, this.width * this.height);
+  }
+
+  /**
+   * Every cell's flow vector (unit length; 0, 0 where there is none) as x, y pairs: a
+   * Float32Array of 2 * width * height over the module's memory, filled by this call and owned
+   * by the field (the same block every call; no allocation after the first). Detached when the
+   * memory grows, like distancesView().
+   */
+  vectorsView() {
+    const n = 2 * this.width * this.height;
+    if (!this._vec) this._vec = alloc(4 * n);
+    check(api().tnw_field_vectors(liveHandle(this, "FlowField"), this._vec, n), "FlowField.vectorsView");
+    return new Float32Array(api().memory.buffer, this._vec, n);
+  }
+
   /** Distance of one cell to the nearest goal (Infinity outside, blocked, unreachable). */
   distance(x, y) {
     if (x < 0 || y < 0 || x >= this.width || y >= this.height) return Infinity;
@@ -520,7 +676,12 @@ export class FlowField {
   /** Number of cells that can reach a goal. */
   get reachableCount() { return api().tnw_field_reachable_count(liveHandle(this, "FlowField")); }
 
-  free() { if (this._h) { api().tnw_field_destroy(this._h); this._h = 0; } }
+  free() {
+    if (!this._h) return;
+    api().tnw_field_destroy(this._h);
+    if (this._vec) api().tnw_free(this._vec);
+    this._h = 0; this._vec = 0;
+  }
 }
 
 const AGENT_FLOATS = 7;
@@ -605,6 +766,19 @@ export class Crowd {
       out[i] = { id: ids[i], x: s[o], y: s[o + 1], vx: s[o + 2], vy: s[o + 3], heading: s[o + 4], radius: s[o + 5], arrived: s[o + 6] !== 0 };
     }
     return out;
+  }
+
+  /**
+   * Every live agent's state with no per-agent objects: `data` is a Float32Array over the
+   * module's memory with `stride` (7) floats per agent: x, y, vx, vy, heading, radius,
+   * arrived (0/1); `ids` a Uint32Array. Refreshed by this call (no allocation); detached when the
+   * module's memory grows, so call it once per frame after step().
+   * @returns {{count: number, stride: number, ids: Uint32Array, data: Float32Array}}
+   */
+  view() {
+    const n = check(api().tnw_crowd_read(liveHandle(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.view");
+    const buf = api().memory.buffer;
+    return { count: n, stride: AGENT_FLOATS, ids: new Uint32Array(buf, this._ids, n), data: new Float32Array(buf, this._state, AGENT_FLOATS * n) };
   }
 
   /** Largest overlap of any agent with a wall, in pixels (0 when none: the library's promise). */

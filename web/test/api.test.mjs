@@ -368,3 +368,75 @@ test("init: a failed load rejects with a message and may be retried", async () =
   assert.match(r.stdout, /failed: ENOENT/);
   assert.match(r.stdout, /retry: \d+\.\d+\.\d+/);
 });
+
+test("time-sliced queries equal the one-shot query; batch queries; map changed mid-query", () => {
+  const rand = rng(2018);
+  for (let k = 0; k < 40; k++) {
+    const w = 20 + Math.floor(rand() * 30), h = 20 + Math.floor(rand() * 30);
+    const cells = Array.from({ length: w * h }, () => (rand() < 0.25 ? 1 : rand() < 0.2 ? 2 : 0));
+    cells[0] = 0; cells[w * h - 1] = 0;
+    const map = TileMap.fromArray(cells, w, { costs: { 0: 1, 1: Infinity, 2: 3 } });
+    const pf = new PathFinder(map), start = { x: 0, y: 0 }, goal = { x: w - 1, y: h - 1 };
+    for (const algo of ["astar", "dijkstra", "jps"]) {
+      const one = pf.find(map, start, goal, { algo });
+      assert.equal(pf.begin(map, start, goal, { algo }), "in progress");
+      let st, slices = 0;
+      do { st = pf.step(7); slices++; } while (st === "in progress");
+      const r = pf.result();
+      assert.equal(r.found, one.found);
+      assert.equal(r.cost, one.cost);
+      assert.equal(r.expanded, one.expanded);
+      assert.deepEqual(r.path, one.path);
+      if (one.expanded > 7) assert.ok(slices > 1);
+    }
+    // batch: the same costs as one query at a time
+    const qs = [];
+    for (let i = 0; i < 20; i++) qs.push({ start: { x: Math.floor(rand() * w), y: Math.floor(rand() * h) }, goal: { x: Math.floor(rand() * w), y: Math.floor(rand() * h) } });
+    const b = pf.findMany(map, qs, { diagonal: "never" });
+    let found = 0;
+    qs.forEach((q, i) => {
+      const r = pf.find(map, q.start, q.goal, { diagonal: "never" });
+      assert.equal(b.costs[i], r.found ? r.cost : Infinity);
+      assert.equal(b.lengths[i], r.found ? r.path.length : 0);
+      found += r.found;
+    });
+    assert.equal(b.found, found);
+    const flat = new Int32Array(qs.flatMap((q) => [q.start.x, q.start.y, q.goal.x, q.goal.y]));
+    assert.deepEqual(pf.findMany(map, flat, { diagonal: "never" }).costs, b.costs);
+    pf.free(); map.free();
+  }
+  const map = TileMap.fromText(["....", "....", "...."]);
+  const pf = new PathFinder(map);
+  pf.begin(map, { x: 0, y: 0 }, { x: 3, y: 2 });
+  map.set(1, 1, 1);
+  assert.throws(() => pf.step(1), (e) => e instanceof TilenavError && e.status === -12);
+  assert.equal(pf.begin(map, { x: 1, y: 1 }, { x: 3, y: 2 }), "start blocked");
+  assert.equal(pf.step(5), "start blocked");
+  assert.equal(pf.result().found, false);
+  pf.free(); map.free();
+});
+
+test("typed-array views: distances, flow vectors and crowd state over the module's memory", () => {
+  const map = TileMap.fromText(["........", "..###...", "........"], { tileSize: 16 });
+  const field = new FlowField(map).build({ x: 7, y: 2 });
+  const vec = field.vectorsView();
+  assert.equal(vec.length, 2 * 24);
+  const dirs = field.directions();
+  for (let i = 0; i < 24; i++) {
+    const len = Math.hypot(vec[2 * i], vec[2 * i + 1]);
+    if (dirs[i] < 0) assert.equal(len, 0); else assert.ok(Math.abs(len - 1) < 1e-5, `cell ${i}: |v| = ${len}`);
+  }
+  const view = field.distancesView();
+  assert.deepEqual(Array.from(view), Array.from(field.distances()));
+  assert.equal(view.buffer, vec.buffer); // both over the module's memory, no copies
+  const crowd = new Crowd(map, { capacity: 4 });
+  crowd.setFlow(0, field);
+  const a = crowd.add({ x: 8, y: 8, target: "flow", flow: 0 }), b = crowd.add({ x: 24, y: 40, target: "flow", flow: 0 });
+  crowd.step(5);
+  const v = crowd.view(), list = crowd.agents();
+  assert.equal(v.count, 2);
+  assert.equal(v.stride, 7);
+  assert.deepEqual(Array.from(v.ids), [a, b]);
+  list.forEach((ag, i) => { assert.equal(v.data[7 * i], ag.x); assert.equal(v.data[7 * i + 1], ag.y); assert.equal(v.data[7 * i + 5], ag.radius); });
+  crowd.free(); field.free(); map.free();
+});

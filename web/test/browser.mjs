@@ -154,7 +154,22 @@ try {
       const oct = s.results.find((r) => r.h === "octile"), man = s.results.find((r) => r.h === "manhattan");
       assert.ok(oct.cost <= man.cost + 1e-9, "octile (admissible) is never costlier than manhattan");
     }
-    if (name === "flow") assert.equal(s.overlap, 0, "an agent overlaps a wall");
+    if (name === "flow") {
+      assert.equal(s.overlap, 0, "an agent overlaps a wall");
+      // timers in microseconds, averaged, never the browser clock's "0.000 ms"
+      const text = await page.textContent("#info");
+      assert.match(text, /field build \d+\.\d (µs|ms) .*crowd step \d+\.\d (µs|ms) \(mean of \d+ steps\)/, text);
+      assert.ok(!/0\.000 ms/.test(text), text);
+      // the canvas follows the window's size
+      const w1 = (await canvas.boundingBox()).width;
+      await page.setViewportSize({ width: 1400, height: 1100 });
+      await page.waitForTimeout(100);
+      const w2 = (await canvas.boundingBox()).width;
+      await page.setViewportSize({ width: 900, height: 760 });
+      await page.waitForTimeout(100);
+      assert.ok(w2 > w1 + 100, `the canvas did not grow with the window (${w1} -> ${w2} px)`);
+      console.log(`web: flow scene: "${text.split(", ").slice(0, 2).join(", ")}"; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
+    }
     if (name === "td") {
       // Around the exit (20, 7): (20, 6) and (20, 8) are accepted; then (19, 7) would close it
       // (diagonal steps may not pass a blocked corner) and must be refused. A creep standing

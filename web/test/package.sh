@@ -1,19 +1,69 @@
 #!/bin/sh
-# The npm package folder as a user gets it: `npm pack` web/pkg, install the tarball into an
-# empty project (offline: it has no dependencies), and run the first example of its README
-# there, importing "tilenav" by name. Needs web/pkg/tilenav.wasm (web/build.sh).
+# The npm package as a user gets it: `npm pack` web/pkg, install the tarball into a fresh
+# project (offline: it has no dependencies), then there:
+#   1. the README's first example, importing "tilenav" by name, in Node;
+#   2. require("tilenav") where Node has require(esm) (20.19+, 22.12+): the ESM-only package
+#      still loads from CommonJS there;
+#   3. a strict TypeScript example (tsc --strict, typescript from web/node_modules) type-checked
+#      against the package's .d.ts, compiled and run;
+#   4. a browser app bundled by esbuild (from web/node_modules) run in headless Chromium, which
+#      also fetches a Tiled map with an external tileset and zlib/gzip layers (test/app/make-tiled.mjs).
+# Needs web/pkg/tilenav.wasm (web/build.sh) and web/'s dev packages. Set TILENAV_PACK_KEEP=DIR to
+# copy the tarball to DIR.
 set -eu
 cd "$(dirname "$0")/.."
+WEB=$(pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd pkg && npm pack --silent --pack-destination "$tmp" >/dev/null 2>&1)
 tarball=$(ls "$tmp"/tilenav-*.tgz)
-tar -tzf "$tarball" | sort | tr '\n' ' ' | grep -q "package/README.md package/package.json package/tilenav.mjs package/tilenav.wasm" ||
-    { echo "web: package contents wrong: $(tar -tzf "$tarball" | tr '\n' ' ')"; exit 1; }
-mkdir "$tmp/app"
-printf '{"name":"app","private":true,"type":"module"}\n' >"$tmp/app/package.json"
-(cd "$tmp/app" && npm install --offline --no-audit --no-fund --silent "$tarball" >/dev/null 2>&1)
-awk '/^```js/{f=1;next} f&&/^```/{exit} f' pkg/README.md >"$tmp/app/readme.mjs"
-out=$(cd "$tmp/app" && node readme.mjs)
+version=$(node -p 'require("./pkg/package.json").version')
+[ "$(basename "$tarball")" = "tilenav-$version.tgz" ] || { echo "web: tarball name $(basename "$tarball")"; exit 1; }
+contents=$(tar -tzf "$tarball" | sort | tr '\n' ' ')
+want="package/README.md package/adapters/phaser.d.ts package/adapters/phaser.mjs package/compat/easystar.d.ts package/compat/easystar.mjs package/compat/pathfinding.d.ts package/compat/pathfinding.mjs package/package.json package/tiled.mjs package/tilenav.d.ts package/tilenav.mjs package/tilenav.wasm "
+[ "$contents" = "$want" ] || { echo "web: package contents wrong: $contents"; exit 1; }
+[ -n "${TILENAV_PACK_KEEP:-}" ] && cp "$tarball" "$TILENAV_PACK_KEEP/"
+
+app="$tmp/app"
+mkdir "$app"
+printf '{"name":"app","private":true,"type":"module"}\n' >"$app/package.json"
+(cd "$app" && npm install --offline --no-audit --no-fund --silent "$tarball" >/dev/null 2>&1)
+
+# 1. the README's first example
+awk '/^```js/{f=1;next} f&&/^```/{exit} f' pkg/README.md >"$app/readme.mjs"
+out=$(cd "$app" && node readme.mjs)
 [ "$out" = "true 10 9.414213562373096" ] || { echo "web: README example printed '$out'"; exit 1; }
-echo "web: npm pack + install + the README's first example: ok ($(wc -c <"$tarball") bytes packed)"
+# the library's version (tn_version() in the wasm) is the package's
+v=$(cd "$app" && node --input-type=module -e 'import { init } from "tilenav"; console.log((await init()).version)')
+[ "$v" = "$version" ] || { echo "web: the wasm says version $v, package.json $version"; exit 1; }
+echo "web: npm pack ($(wc -c <"$tarball") bytes) + install + the README's first example: ok (version $v)"
+
+# 2. CommonJS: require(esm)
+if node -e 'process.exit(process.features.require_module ? 0 : 1)' 2>/dev/null; then
+    out=$(cd "$app" && node -e 'const t = require("tilenav"); t.init().then((r) => console.log(typeof t.TileMap, r.version))' 2>&1 | grep -v ExperimentalWarning)
+    [ "$out" = "function $version" ] || { echo "web: require(\"tilenav\") printed '$out'"; exit 1; }
+    echo "web: require(\"tilenav\") from CommonJS (Node $(node --version), require(esm)): ok"
+else
+    echo "web: Node $(node --version) has no require(esm): the CommonJS check is not run"
+fi
+
+# 3. strict TypeScript
+cp test/app/typed.ts test/app/tsconfig.json "$app/"
+(cd "$app" && node "$WEB/node_modules/typescript/bin/tsc" -p tsconfig.json) ||
+    { echo "web: tsc --strict failed on the typed example"; exit 1; }
+out=$(cd "$app" && node out/typed.js)
+[ "$out" = "$(printf 'true 10 true true 2 21 42 1 7 7 true 7\nfalse true 1\nfalse true 40 8')" ] || { echo "web: the typed example printed '$out'"; exit 1; }
+echo "web: tsc --strict on the typed example against the package's .d.ts, then run: ok"
+
+# 4. a browser app bundled by esbuild
+mkdir "$app/dist"
+cp test/app/browser-app.mjs "$app/"
+cp test/app/index.html "$app/dist/"
+(cd "$app" && "$WEB/node_modules/.bin/esbuild" browser-app.mjs --bundle --format=esm \
+    --platform=browser --target=es2022 --outfile=dist/app.js --log-level=warning)
+cp "$app/node_modules/tilenav/tilenav.wasm" "$app/dist/"
+node test/app/make-tiled.mjs "$app/dist"
+out=$(node test/bundle-browser.mjs "$app/dist") || { echo "web: bundled app in Chromium: $out"; exit 1; }
+echo "$out" | grep -q '"tiled":{"wall":true,"open":true,"cost":4,"path":12}' ||
+    { echo "web: the bundled app read the Tiled map wrong: $out"; exit 1; }
+echo "web: esbuild bundle ($(wc -c <"$app/dist/app.js") bytes) in headless Chromium: $out"

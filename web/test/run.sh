@@ -1,7 +1,7 @@
 #!/bin/sh
 # The ctest test "web": build tilenav.wasm, run the JavaScript API's unit tests (node --test),
 # check the npm package folder (pack, install, run its README example), then the browser test
-# (playwright-core driving Debian's chromium).
+# (playwright-core driving Debian's chromium) and the Phaser example's test.
 #
 #   sh web/test/run.sh [OUTDIR]      OUTDIR receives the screenshots (default build/web-test)
 #
@@ -29,19 +29,37 @@ why=$(sh web/build.sh --check) || skip "$why"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 [ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM (apt-get install chromium, or set CHROMIUM)"
 export CHROMIUM
-if [ ! -f web/node_modules/playwright-core/package.json ]; then
-    command -v npm >/dev/null 2>&1 || skip "playwright-core is not installed and npm is missing"
-    echo "web: installing playwright-core (npm ci in web/)"
+# web/package.json's dev packages (pinned by package-lock.json): playwright-core, typescript,
+# esbuild, PathFinding.js + EasyStar.js (the compat entries' references), fzstd (zstd in tests),
+# phaser (the Phaser example, web/examples/phaser)
+devdeps_ok() {
+    for m in playwright-core typescript esbuild pathfinding easystarjs fzstd phaser; do
+        [ -f "web/node_modules/$m/package.json" ] || return 1
+    done
+}
+if ! devdeps_ok; then
+    command -v npm >/dev/null 2>&1 || skip "web/'s dev packages are not installed and npm is missing"
+    echo "web: installing web/'s dev packages (npm ci in web/)"
     (cd web && npm ci --no-audit --no-fund >/dev/null 2>&1) ||
-        skip "playwright-core is not installed and 'npm ci' in web/ failed (offline?)"
+        skip "web/'s dev packages are not installed and 'npm ci' in web/ failed (offline?)"
 fi
 
 sh web/build.sh
 echo "web: node --test web/test/api.test.mjs"
 node --test web/test/api.test.mjs
+# TileMap.fromTiled against the C loader: a small dump program over src/ (the native loaders'
+# libraries: cJSON, zlib, zstd, expat, as for the CLI)
+mkdir -p "$OUT"
+${CC_NATIVE:-cc} -std=c11 -O1 -w -DTN_BUILDING -Iinclude -Isrc -o "$OUT/tiled_dump" web/test/tiled_dump.c \
+    src/*.c src/io/*.c -lcjson -lz -lzstd -lexpat -lm
+echo "web: node --test web/test/tiled.test.mjs (every map of ../shared/bench/tiled against the C loader)"
+TILENAV_TILED_DUMP=$(cd "$OUT" && pwd)/tiled_dump node --test web/test/tiled.test.mjs
+echo "web: node --test web/test/compat.test.mjs (against PathFinding.js and EasyStar.js)"
+node --test web/test/compat.test.mjs
 if command -v npm >/dev/null 2>&1; then
     sh web/test/package.sh
 else
     echo "web: npm missing: the package check (web/test/package.sh) is not run"
 fi
 node web/test/browser.mjs "$OUT"
+node web/test/phaser.mjs "$OUT"

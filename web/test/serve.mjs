@@ -14,13 +14,14 @@ const TYPES = {
   ".md": "text/markdown; charset=utf-8",
 };
 
-export function serve(port = 0, host = "127.0.0.1") {
+export function serve(port = 0, host = "127.0.0.1", root = ROOT) {
+  const ROOT_ = resolve(root);
   const server = http.createServer(async (req, res) => {
     try {
       let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
       if (path.endsWith("/")) path += "index.html";
-      const file = normalize(join(ROOT, path));
-      if (file !== ROOT && !file.startsWith(ROOT + sep)) throw Object.assign(new Error("outside"), { code: "ENOENT" });
+      const file = normalize(join(ROOT_, path));
+      if (file !== ROOT_ && !file.startsWith(ROOT_ + sep)) throw Object.assign(new Error("outside"), { code: "ENOENT" });
       if ((await stat(file)).isDirectory()) { res.writeHead(301, { Location: `${path}/` }); res.end(); return; }
       const body = await readFile(file);
       res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream", "Cache-Control": "no-store" });

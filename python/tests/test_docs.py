@@ -1,0 +1,27 @@
+"""The roguelike example of docs/python.md runs as it stands there."""
+
+import re
+
+from conftest import data
+
+
+def test_roguelike_example_runs(capsys):
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        text = f.read()
+    code = re.search(r"<!-- roguelike -->\n```python\n(.*?)```", text, re.S).group(1)
+    scope = {"__name__": "docs_example"}
+    exec(compile(code, "docs/python.md", "exec"), scope)
+    out = capsys.readouterr().out
+    assert "fled to" in out and "hunter's route" in out
+    # the next section's block goes on with the example's level
+    crowds = re.search(r"## Flow fields and crowds\n\n```python\n(.*?)```", text, re.S).group(1)
+    exec(compile(crowds, "docs/python.md", "exec"), scope)
+    assert scope["crowd"].steps == 60 and scope["crowd"].positions[0, 0] > 48
+
+
+def test_docstring_examples():
+    import doctest
+
+    import tilenav
+
+    assert doctest.testmod(tilenav, raise_on_error=True).attempted > 0

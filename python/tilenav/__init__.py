@@ -1,0 +1,58 @@
+"""tilenav for Python: navigation for 2D tile games on NumPy arrays.
+
+Paths (A*, Dijkstra, Jump Point Search), Dijkstra maps, flow fields with line of sight, crowds
+of steering agents and the broad phase for many circles, from tilenav's C library (built into
+this package; the GIL is released while it runs).
+
+    >>> import numpy as np, tilenav
+    >>> cost = np.ones((5, 7)); cost[1:4, 3] = 0          # 0 = wall
+    >>> m = tilenav.Map.from_numpy(cost)
+    >>> m.path((0, 2), (6, 2)).tolist()[:3]
+    [[0, 2], [1, 3], [2, 4]]
+
+Cells are (x, y) = (column, row); per-cell arrays are (height, width), indexed [y, x].
+See docs/python.md in the repository.
+"""
+
+from ._broadphase import broadphase
+from ._crowd import Crowd
+from ._errors import (
+    BlockedError,
+    InvalidArgumentError,
+    LoadIOError,
+    OutOfMapError,
+    ParseError,
+    StaleIdError,
+    StateError,
+    TilenavError,
+    TilenavMemoryError,
+    UnsupportedError,
+    status_string,
+)
+from ._field import FlowField
+from ._map import Map, PathBatch, PathResult, Scenarios
+from ._tilenav import ffi as _ffi
+from ._tilenav import lib as _lib
+
+__version__: str = _ffi.string(_lib.tn_version()).decode()
+
+__all__ = [
+    "BlockedError",
+    "Crowd",
+    "FlowField",
+    "InvalidArgumentError",
+    "LoadIOError",
+    "Map",
+    "OutOfMapError",
+    "ParseError",
+    "PathBatch",
+    "PathResult",
+    "Scenarios",
+    "StaleIdError",
+    "StateError",
+    "TilenavError",
+    "TilenavMemoryError",
+    "UnsupportedError",
+    "broadphase",
+    "status_string",
+]

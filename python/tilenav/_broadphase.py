@@ -1,0 +1,69 @@
+"""The broad phase for N circles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._common import owned
+from ._errors import check
+from ._tilenav import ffi, lib
+
+KINDS = {"grid": lib.TN_BP_GRID, "hash": lib.TN_BP_HASH, "sap": lib.TN_BP_SAP,
+         "brute": lib.TN_BP_BRUTE}
+
+
+def broadphase(positions: Any, radii: Any, *, kind: str = "grid", exact: bool = False
+               ) -> NDArray[np.int64]:
+    """The pairs of circles whose bounding boxes overlap, as an (M, 2) int64 array of row
+    indices ``i < j``, sorted; boxes that only touch count.
+
+    ``positions``: (N, 2) centres; ``radii``: (N,) radii or one radius for all (any real
+    dtype; both are converted to float64, the broad phase's world units). ``kind``: ``"grid"``
+    (a dense grid fitted to the circles, hierarchical when radii differ a lot; the default),
+    ``"hash"`` (hashed grid), ``"sap"`` (sort and sweep) or ``"brute"`` (every pair; the
+    reference). With ``exact=True`` only the pairs whose circles overlap (distance <= r_i + r_j)
+    are kept: the broad phase followed by the narrow test, vectorised."""
+    pos = np.asarray(positions)
+    if pos.dtype.kind not in "iuf":
+        raise TypeError(f"positions must be a real-valued array, got dtype {pos.dtype}")
+    if pos.ndim != 2 or pos.shape[1] != 2:
+        raise ValueError(f"positions must have shape (N, 2), got {pos.shape}")
+    n = pos.shape[0]
+    r = np.asarray(radii)
+    if r.dtype.kind not in "iuf":
+        raise TypeError(f"radii must be a real-valued array, got dtype {r.dtype}")
+    if r.ndim == 0:
+        r = np.full(n, r, dtype=np.float64)
+    if r.shape != (n,):
+        raise ValueError(f"radii must be one number or have shape ({n},), got {r.shape}")
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
+    xy = np.ascontiguousarray(pos, dtype=np.float64)
+    rr = np.ascontiguousarray(r, dtype=np.float64)
+    if not (np.isfinite(xy).all() and np.isfinite(rr).all()) or (rr < 0).any():
+        raise ValueError("positions and radii must be finite, radii >= 0")
+    out = ffi.new("tn_bp **")
+    check(lib.tnpy_bp_circles(KINDS[kind], ffi.from_buffer("double[]", xy),
+                              ffi.from_buffer("double[]", rr), n, out), "broadphase")
+    bp = owned(out[0], lib.tn_bp_destroy)
+    length = ffi.new("int64_t *")
+    cap = max(16, 4 * n)
+    while True:
+        buf = np.empty((cap, 4), dtype=np.uint32)  # tn_bp_pair: id a, id b, user a, user b
+        st = lib.tn_bp_pairs_buf(bp, ffi.cast("tn_bp_pair *", ffi.from_buffer(buf)), cap, length)
+        if st != lib.TN_E_BUFFER_TOO_SMALL:
+            break
+        cap = int(length[0])
+    check(st, "broadphase")
+    ffi.release(bp)
+    users = buf[: int(length[0]), 2:4].astype(np.int64)
+    pairs = np.sort(users, axis=1)
+    if exact and len(pairs):
+        d = xy[pairs[:, 0]] - xy[pairs[:, 1]]
+        reach = rr[pairs[:, 0]] + rr[pairs[:, 1]]
+        pairs = pairs[np.einsum("ij,ij->i", d, d) <= reach * reach]
+    order = np.lexsort((pairs[:, 1], pairs[:, 0]))
+    return np.ascontiguousarray(pairs[order])

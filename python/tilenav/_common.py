@@ -1,0 +1,137 @@
+"""Shared plumbing: owned C handles, NumPy views of C memory, movement rules, cells."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Sequence, Tuple, Union
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._tilenav import ffi, lib
+
+Cell = Tuple[int, int]
+CellLike = Union[Sequence[int], NDArray[np.integer[Any]]]
+
+MOVES_HELP = "moves must be 4 or 8"
+CORNERS = {
+    "never": lib.TN_DIAGONAL_NO_CUT,  # never cut a blocked corner (the Moving AI rule)
+    "no-cut": lib.TN_DIAGONAL_NO_CUT,  # the CLI's name for the same rule
+    "one": lib.TN_DIAGONAL_ONE,  # pass one blocked corner
+    "always": lib.TN_DIAGONAL_ALWAYS,  # squeeze between two blocked corners
+}
+STEP_COSTS = {"exact": lib.TN_COSTS_EXACT, "10-14": lib.TN_COSTS_10_14}
+
+
+def owned(ptr: Any, destroy: Callable[[Any], None], size: int = 0, keep: Any = None) -> Any:
+    """Tie a C object to a cdata that destroys it when the last Python reference goes.
+
+    ``keep`` (e.g. the handle of the map a field reads) stays alive until the destructor has
+    run, so a C object never outlives what it points into. ``size`` tells the garbage
+    collector how much C memory the object holds."""
+    if keep is None:
+        return ffi.gc(ptr, destroy, size)
+
+    def destroy_then_release(p: Any, _keep: Any = keep) -> None:
+        destroy(p)
+
+    return ffi.gc(ptr, destroy_then_release, size)
+
+
+class _Exported:
+    """A NumPy array's base: exposes C memory through ``__array_interface__`` and holds the
+    owner of that memory, so the memory lives as long as any array viewing it."""
+
+    def __init__(self, owner: Any, address: int, shape: Tuple[int, ...], dtype: "np.dtype[Any]",
+                 readonly: bool) -> None:
+        self._owner = owner
+        self.__array_interface__ = {
+            "shape": shape,
+            "typestr": dtype.str,
+            "data": (address, readonly),
+            "version": 3,
+        }
+
+
+def view(owner: Any, ptr: Any, shape: Tuple[int, ...], dtype: Any, readonly: bool = True
+         ) -> NDArray[Any]:
+    """A NumPy array over C memory at ``ptr`` (no copy) that keeps ``owner`` alive."""
+    address = int(ffi.cast("uintptr_t", ptr))
+    return np.asarray(_Exported(owner, address, shape, np.dtype(dtype), readonly))
+
+
+def moves_struct(moves: int, corner: str, step_costs: str = "exact") -> Tuple[int, int]:
+    """(tn_diagonal, tn_step_costs) of the Python spelling of the movement rules."""
+    if moves == 4:
+        diagonal = lib.TN_DIAGONAL_NEVER
+    elif moves == 8:
+        try:
+            diagonal = CORNERS[corner]
+        except (KeyError, TypeError):
+            raise ValueError(f"corner must be one of {sorted(CORNERS)}, got {corner!r}") from None
+    else:
+        raise ValueError(f"{MOVES_HELP}, got {moves!r}")
+    try:
+        costs = STEP_COSTS[step_costs]
+    except (KeyError, TypeError):
+        raise ValueError(f"step_costs must be 'exact' or '10-14', got {step_costs!r}") from None
+    return diagonal, costs
+
+
+def cell(value: CellLike, name: str) -> Cell:
+    """An (x, y) pair of ints from a tuple, list or NumPy array of two integers."""
+    try:
+        x, y = value
+        ix, iy = int(x), int(y)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an (x, y) pair of integers, got {value!r}") from None
+    if ix != x or iy != y:
+        raise TypeError(f"{name} must be an (x, y) pair of integers, got {value!r}")
+    return ix, iy
+
+
+def cells_array(values: Union[CellLike, Iterable[CellLike]], name: str) -> NDArray[np.int32]:
+    """An (N, 2) C-contiguous int32 array of cells from one (x, y) pair or many."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iu" and arr.size:
+        raise TypeError(f"{name} must hold integer (x, y) cells, got dtype {arr.dtype}")
+    if arr.ndim == 1 and arr.shape[0] == 2:
+        arr = arr.reshape(1, 2)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{name} must be an (x, y) pair or an (N, 2) array of them, "
+                         f"got shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty")
+    return np.ascontiguousarray(arr, dtype=np.int32)
+
+
+def grid_array(values: Any, shape: Tuple[int, int], name: str) -> NDArray[np.float32]:
+    """A per-cell float32 array of the map's (height, width) shape, converted (copied) when
+    needed: for arrays tilenav reads only during the call."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be a real-valued array, got dtype {arr.dtype}")
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have the map's shape (height, width) = {shape}, "
+                         f"got {arr.shape}")
+    return np.ascontiguousarray(arr, dtype=np.float32)
+
+
+def exact_array(arr: Any, shape: Tuple[int, ...], dtype: Any, name: str,
+                writable: bool = False) -> NDArray[Any]:
+    """Check an array that tilenav uses in place (kept by reference, or written into): it must
+    already have the dtype, the shape and a C-contiguous layout, since a converted copy would
+    not be the caller's array."""
+    dtype = np.dtype(dtype)
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"{name} must be a NumPy array (used in place), got {type(arr).__name__}")
+    if arr.dtype != dtype:
+        raise TypeError(f"{name} must have dtype {dtype} (used in place, not converted), got "
+                        f"{arr.dtype}; pass np.ascontiguousarray({name}, dtype=np.{dtype})")
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+    if not arr.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous (row-major, no gaps), got strides "
+                         f"{arr.strides} for shape {arr.shape}; pass np.ascontiguousarray({name})")
+    if writable and not arr.flags.writeable:
+        raise ValueError(f"{name} must be writable")
+    return arr

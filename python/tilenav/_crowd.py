@@ -1,0 +1,214 @@
+"""Crowds of steering agents."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _common as c
+from ._errors import check
+from ._tilenav import ffi, lib
+
+if TYPE_CHECKING:
+    from ._field import FlowField
+    from ._map import Map
+
+TARGETS = {
+    None: lib.TN_TARGET_NONE,
+    "none": lib.TN_TARGET_NONE,
+    "seek": lib.TN_TARGET_SEEK,
+    "arrive": lib.TN_TARGET_ARRIVE,
+    "flee": lib.TN_TARGET_FLEE,
+    "flow": lib.TN_TARGET_FLOW,
+}
+
+
+def _target(kind: Optional[str]) -> int:
+    try:
+        return int(TARGETS[kind])
+    except (KeyError, TypeError):
+        raise ValueError(f"target must be one of None, 'seek', 'arrive', 'flee', 'flow'; "
+                         f"got {kind!r}") from None
+
+
+def _vec(v: Sequence[float], name: str) -> Tuple[float, float]:
+    try:
+        x, y = v
+        return (float(x), float(y))
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an (x, y) pair of numbers, got {v!r}") from None
+
+
+class Crowd:
+    """Steering agents on a map, advanced together in fixed steps of ``dt`` seconds; they
+    flock (separation, cohesion, alignment), avoid each other and the walls, and never walk
+    through a blocked cell. Positions are pixels (the map's ``tile_size`` per cell).
+
+    :attr:`positions`, :attr:`velocities` and :attr:`ids` are read-only NumPy arrays over
+    buffers the crowd owns: :meth:`step` refills them in place, so an array taken once keeps
+    showing the current state as long as the number of agents is the same (after
+    :meth:`add`/:meth:`remove`, read the property again). Row ``i`` of each is the same agent.
+    """
+
+    def __init__(self, map: "Map", *, capacity: int = 1024, dt: float = 1.0 / 60.0,
+                 neighbour_radius: float = 32.0, max_neighbours: int = 16,
+                 push_apart: bool = False, max_flows: int = 8, seed: int = 0) -> None:
+        mh = map._handle()
+        cdef = ffi.new("tn_crowd_def *", lib.tn_crowd_def_default())
+        cdef.map = mh
+        cdef.capacity = int(capacity)
+        cdef.dt = float(dt)
+        cdef.neighbour_radius = float(neighbour_radius)
+        cdef.max_neighbours = int(max_neighbours)
+        cdef.push_apart = bool(push_apart)
+        cdef.max_flows = int(max_flows)
+        cdef.seed = int(seed)
+        out = ffi.new("tn_crowd **")
+        check(lib.tn_crowd_create(cdef, out), "tn_crowd_create")
+        self._flows: Dict[int, Any] = {}  # slot -> FlowField whose arrays the crowd reads
+        self._h = c.owned(out[0], lib.tn_crowd_destroy, 0, keep=(mh, self._flows))
+        self.map = map
+        self.capacity = int(capacity)
+        self._ids = np.zeros(self.capacity, dtype=np.uint32)
+        self._pos = np.zeros((self.capacity, 2), dtype=np.float32)
+        self._vel = np.zeros((self.capacity, 2), dtype=np.float32)
+        for a in (self._ids, self._pos, self._vel):
+            a.setflags(write=False)
+        self._count = 0
+        self._stale = False
+
+    # ---- life -------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the crowd now."""
+        self._h = None
+
+    @property
+    def closed(self) -> bool:
+        return self._h is None
+
+    def __enter__(self) -> "Crowd":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _handle(self) -> Any:
+        h = self._h
+        if h is None:
+            raise ValueError("the crowd is closed")
+        return h
+
+    # ---- agents -----------------------------------------------------------------------------
+    def add(self, pos: Sequence[float], *, vel: Sequence[float] = (0.0, 0.0),
+            radius: float = 6.0, max_speed: float = 120.0, max_force: float = 480.0,
+            target: Optional[str] = None, target_pos: Sequence[float] = (0.0, 0.0),
+            flow: int = 0) -> int:
+        """Add an agent at pixel position ``pos``; returns its id (an int, never 0).
+
+        ``target``: None, ``"seek"``/``"arrive"``/``"flee"`` (``target_pos`` in pixels) or
+        ``"flow"`` (follow flow slot ``flow``, see :meth:`set_flow`). The circle must not
+        overlap a blocked cell (InvalidArgumentError otherwise)."""
+        h = self._handle()
+        adef = ffi.new("tn_agent_def *", lib.tn_agent_def_default())
+        adef.pos = _vec(pos, "pos")
+        adef.vel = _vec(vel, "vel")
+        adef.radius = float(radius)
+        adef.max_speed = float(max_speed)
+        adef.max_force = float(max_force)
+        adef.target = _target(target)
+        adef.target_pos = _vec(target_pos, "target_pos")
+        adef.flow = int(flow)
+        out = ffi.new("tn_agent_id *")
+        check(lib.tn_crowd_add(h, adef, out), "Crowd.add", f"at {tuple(pos)}")
+        self._stale = True
+        return int(out.id)
+
+    def remove(self, agent: int) -> None:
+        """Remove an agent (StaleIdError when it is not in the crowd)."""
+        check(lib.tn_crowd_remove(self._handle(), (int(agent),)), "Crowd.remove")
+        self._stale = True
+
+    def set_target(self, agent: int, target: Optional[str], pos: Sequence[float] = (0.0, 0.0),
+                   flow: int = 0) -> None:
+        """Change an agent's target (see :meth:`add`)."""
+        check(lib.tn_crowd_set_target(self._handle(), (int(agent),), _target(target),
+                                      _vec(pos, "pos"), int(flow)), "Crowd.set_target")
+
+    def set_velocity(self, agent: int, vel: Sequence[float]) -> None:
+        """Set an agent's velocity (pixels per second)."""
+        check(lib.tn_crowd_set_velocity(self._handle(), (int(agent),), _vec(vel, "vel")),
+              "Crowd.set_velocity")
+        self._stale = True
+
+    def set_flow(self, slot: int, field: Optional["FlowField"]) -> None:
+        """Let agents with ``target="flow", flow=slot`` follow ``field`` (None clears the slot).
+        The crowd reads the field's :attr:`FlowField.vectors` and :attr:`FlowField.los` in
+        place and keeps the field alive while it uses it."""
+        h = self._handle()
+        if field is None:
+            check(lib.tn_crowd_set_flow(h, int(slot), ffi.NULL), "Crowd.set_flow")
+            self._flows.pop(int(slot), None)
+            return
+        if field.shape != self.map.shape:
+            raise ValueError(f"the field's shape {field.shape} is not the map's {self.map.shape}")
+        check(lib.tn_crowd_set_flow(h, int(slot), field._flow_view()), "Crowd.set_flow")
+        self._flows[int(slot)] = field
+
+    def step(self, steps: int = 1) -> None:
+        """Advance every agent by ``steps`` fixed steps (the GIL is released meanwhile) and
+        refresh :attr:`positions`, :attr:`velocities` and :attr:`ids` in place."""
+        h = self._handle()
+        check(lib.tnpy_crowd_steps(h, int(steps)), "Crowd.step")
+        self._gather(h)
+
+    def _gather(self, h: Any) -> None:
+        arrays = (self._ids, self._pos, self._vel)
+        for a in arrays:
+            a.setflags(write=True)
+        self._count = lib.tnpy_crowd_gather(
+            h, ffi.from_buffer("uint32_t[]", self._ids),
+            ffi.cast("tn_vec2 *", ffi.from_buffer(self._pos)),
+            ffi.cast("tn_vec2 *", ffi.from_buffer(self._vel)), self.capacity)
+        for a in arrays:
+            a.setflags(write=False)
+        self._stale = False
+
+    def _fresh(self) -> int:
+        if self._stale:
+            self._gather(self._handle())
+        return self._count
+
+    @property
+    def positions(self) -> NDArray[np.float32]:
+        """(N, 2) float32 positions in pixels, read-only, refreshed in place by :meth:`step`."""
+        return self._pos[: self._fresh()]
+
+    @property
+    def velocities(self) -> NDArray[np.float32]:
+        """(N, 2) float32 velocities in pixels per second, read-only, refreshed by :meth:`step`."""
+        return self._vel[: self._fresh()]
+
+    @property
+    def ids(self) -> NDArray[np.uint32]:
+        """(N,) uint32 agent ids, in the row order of :attr:`positions`."""
+        return self._ids[: self._fresh()]
+
+    def __len__(self) -> int:
+        return int(lib.tn_crowd_count(self._handle()))
+
+    @property
+    def steps(self) -> int:
+        """Steps taken so far."""
+        return int(lib.tn_crowd_steps(self._handle()))
+
+    @property
+    def hash(self) -> int:
+        """64-bit hash of the whole state (bit-identical runs give the same hash)."""
+        return int(lib.tn_crowd_hash(self._handle()))
+
+    @property
+    def max_wall_overlap(self) -> float:
+        """Largest overlap in pixels of an agent with a blocked cell (0 when none)."""
+        return float(lib.tn_crowd_max_wall_overlap(self._handle()))

@@ -1,0 +1,89 @@
+"""Exceptions carrying tilenav's status codes and their messages (``tn_status_str``)."""
+
+from __future__ import annotations
+
+from typing import Dict, Type
+
+from ._tilenav import ffi, lib
+
+
+class TilenavError(Exception):
+    """A tilenav call failed. ``status`` is the C library's ``tn_status`` (negative),
+    ``status_name`` its fixed message from ``tn_status_str()``, and the text says which call
+    failed and, for loaders, where in the file."""
+
+    def __init__(self, status: int, what: str, detail: str = "") -> None:
+        self.status = int(status)
+        self.status_name = status_string(status)
+        text = f"{what}: {self.status_name}"
+        if detail:
+            text += f" ({detail})"
+        super().__init__(text)
+
+
+class InvalidArgumentError(TilenavError, ValueError):
+    """TN_E_INVALID_ARG or TN_E_TOO_LARGE: a value the library refused."""
+
+
+class OutOfMapError(TilenavError, IndexError):
+    """TN_E_OUT_OF_MAP: a cell outside the map."""
+
+
+class BlockedError(TilenavError, ValueError):
+    """TN_E_START_BLOCKED or TN_E_GOAL_BLOCKED: the start or every goal is impassable."""
+
+
+class UnsupportedError(TilenavError, ValueError):
+    """TN_E_UNSUPPORTED: valid input this build or algorithm cannot handle."""
+
+
+class ParseError(TilenavError, ValueError):
+    """TN_E_PARSE: a malformed map or scenario file."""
+
+
+class LoadIOError(TilenavError, OSError):
+    """TN_E_IO: a file could not be opened or read."""
+
+
+class StaleIdError(TilenavError, KeyError):
+    """TN_E_STALE_ID: a handle of a removed object."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class StateError(TilenavError, RuntimeError):
+    """TN_E_STATE, TN_E_MAP_CHANGED, TN_E_FULL: a call out of order or a full container."""
+
+
+class TilenavMemoryError(TilenavError, MemoryError):
+    """TN_E_NOMEM: the allocator returned NULL."""
+
+
+_BY_STATUS: Dict[int, Type[TilenavError]] = {
+    lib.TN_E_INVALID_ARG: InvalidArgumentError,
+    lib.TN_E_TOO_LARGE: InvalidArgumentError,
+    lib.TN_E_OUT_OF_MAP: OutOfMapError,
+    lib.TN_E_START_BLOCKED: BlockedError,
+    lib.TN_E_GOAL_BLOCKED: BlockedError,
+    lib.TN_E_UNSUPPORTED: UnsupportedError,
+    lib.TN_E_PARSE: ParseError,
+    lib.TN_E_IO: LoadIOError,
+    lib.TN_E_STALE_ID: StaleIdError,
+    lib.TN_E_STATE: StateError,
+    lib.TN_E_MAP_CHANGED: StateError,
+    lib.TN_E_FULL: StateError,
+    lib.TN_E_NOMEM: TilenavMemoryError,
+}
+
+
+def status_string(status: int) -> str:
+    """The C library's fixed message for a status (``tn_status_str``)."""
+    return str(ffi.string(lib.tn_status_str(int(status))).decode("utf-8", "replace"))
+
+
+def check(status: int, what: str, detail: str = "") -> int:
+    """Raise the exception of a negative status; return a success status unchanged."""
+    if status < 0:
+        raise _BY_STATUS.get(status, TilenavError)(status, what, detail)
+    return status

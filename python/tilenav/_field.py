@@ -1,0 +1,198 @@
+"""Flow fields."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Tuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _common as c
+from ._errors import check
+from ._tilenav import ffi, lib
+
+if TYPE_CHECKING:
+    from ._map import Map
+
+FLOW_RULES = {"optimal": lib.TN_FLOW_OPTIMAL, "steepest": lib.TN_FLOW_STEEPEST}
+
+
+class FlowField:
+    """A flow field: for every cell the cost to the nearest goal, one of 8 directions on a
+    cheapest path, a continuous unit vector (straight at the goal where the cell sees it) and,
+    with line of sight, whether the cell sees the goal. Make one with :meth:`Map.flow_field`.
+
+    Arrays are (height, width), indexed ``[y, x]``. :attr:`distances` is a read-only view of
+    the field's own memory (no copy); :attr:`directions`, :attr:`vectors` and :attr:`los` are
+    filled by the C library into arrays made once and refilled in place by :meth:`update`.
+    Directions number the neighbours clockwise on screen from +x: 0 E, 1 SE, 2 S, 3 SW, 4 W,
+    5 NW, 6 N, 7 NE; -1 for goals, blocked and unreachable cells.
+    """
+
+    def __init__(self, map: "Map", goal: Any, *, los: bool = True, moves: int = 8,
+                 corner: str = "never", step_costs: str = "exact", flow: str = "optimal",
+                 extra: Optional[NDArray[np.float32]] = None) -> None:
+        mh = map._handle()
+        goals = c.cells_array(goal, "goal")
+        diagonal, costs = c.moves_struct(moves, corner, step_costs)
+        if flow not in FLOW_RULES:
+            raise ValueError(f"flow must be one of {sorted(FLOW_RULES)}, got {flow!r}")
+        fdef = ffi.new("tn_field_def *", lib.tn_field_def_default())
+        fdef.map = mh
+        fdef.moves.diagonal = diagonal
+        fdef.moves.costs = costs
+        fdef.flow = FLOW_RULES[flow]
+        fdef.los = lib.TN_LOS_EXACT if los else lib.TN_LOS_OFF
+        self.extra: Optional[NDArray[np.float32]] = None
+        if extra is not None:
+            # the field reads the layer again at every update(): it is kept, not copied
+            self.extra = c.exact_array(extra, map.shape, np.float32, "extra")
+            fdef.extra = ffi.from_buffer("float[]", self.extra)
+        out = ffi.new("tn_field **")
+        check(lib.tn_field_create(fdef, out), "tn_field_create")
+        handle = c.owned(out[0], lib.tn_field_destroy, lib.tn_field_memory_bytes(out[0]),
+                         keep=(mh, self.extra))
+        check(lib.tn_field_build(handle, ffi.from_buffer("tn_cell[]", goals), len(goals)),
+              "flow_field", f"goal {goals[0].tolist()}" if len(goals) == 1 else "")
+        self._h = handle
+        self._map_h = mh
+        self.map = map
+        self.goals: NDArray[np.int32] = goals
+        self.goal: Tuple[int, int] = (int(goals[0, 0]), int(goals[0, 1]))
+        self.shape: Tuple[int, int] = map.shape
+        self.tile_size: Tuple[int, int] = map.tile_size
+        self._dirs: Optional[NDArray[np.int8]] = None
+        self._vectors: Optional[NDArray[np.float32]] = None
+        self._los: Optional[NDArray[np.uint8]] = None
+        self._view: Any = None
+
+    # ---- life -------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the field now (arrays viewing its memory keep it until they go)."""
+        self._h = None
+        self._view = None
+
+    @property
+    def closed(self) -> bool:
+        return self._h is None
+
+    def __enter__(self) -> "FlowField":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _handle(self) -> Any:
+        h = self._h
+        if h is None:
+            raise ValueError("the flow field is closed")
+        return h
+
+    # ---- arrays -----------------------------------------------------------------------------
+    @property
+    def distances(self) -> NDArray[np.float32]:
+        """Read-only float32 view (no copy) of the cost from each cell to the nearest goal;
+        ``inf`` where unreachable or blocked. Follows :meth:`update`."""
+        h = self._handle()
+        return c.view(h, lib.tn_field_distances(h), self.shape, np.float32)
+
+    @property
+    def directions(self) -> NDArray[np.int8]:
+        """int8 direction of each cell (0..7 clockwise from +x, -1 none), read-only."""
+        if self._dirs is None:
+            self._dirs = np.empty(self.shape, dtype=np.int8)
+            self._fill_dirs()
+        return self._dirs
+
+    @property
+    def vectors(self) -> NDArray[np.float32]:
+        """(height, width, 2) float32 unit vectors (x, y; y down): towards the goal centre for
+        cells that see it, else the 8-way direction; (0, 0) where there is none. Read-only."""
+        self._fill_view()
+        assert self._vectors is not None
+        return self._vectors
+
+    @property
+    def los(self) -> NDArray[np.bool_]:
+        """bool: the cell sees the goal (all False without line of sight). Read-only."""
+        self._fill_view()
+        assert self._los is not None
+        return self._los.view(np.bool_)
+
+    @property
+    def reachable_count(self) -> int:
+        """Cells from which a goal can be reached (goals included)."""
+        return int(lib.tn_field_reachable_count(self._handle()))
+
+    @property
+    def los_count(self) -> int:
+        """Cells that see the goal (0 without line of sight)."""
+        return int(lib.tn_field_los_count(self._handle()))
+
+    def _fill_dirs(self) -> None:
+        assert self._dirs is not None
+        self._dirs.setflags(write=True)
+        lib.tnpy_field_dirs(self._handle(), ffi.from_buffer("int8_t[]", self._dirs))
+        self._dirs.setflags(write=False)
+
+    def _fill_view(self, force: bool = False) -> None:
+        if self._vectors is not None and not force:
+            return
+        h = self._handle()
+        if self._vectors is None:
+            self._vectors = np.zeros(self.shape + (2,), dtype=np.float32)
+            self._los = np.zeros(self.shape, dtype=np.uint8)
+            self._view = ffi.new("tn_flow_view *")
+        assert self._los is not None
+        self._vectors.setflags(write=True)
+        self._los.setflags(write=True)
+        check(lib.tn_flow_view_from_field(h, self._map_h, self.goal,
+                                          ffi.cast("tn_vec2 *", ffi.from_buffer(self._vectors)),
+                                          ffi.from_buffer("uint8_t[]", self._los),
+                                          self._los.size, self._view), "tn_flow_view_from_field")
+        self._vectors.setflags(write=False)
+        self._los.setflags(write=False)
+
+    def _flow_view(self) -> Any:
+        """The tn_flow_view over :attr:`vectors` and :attr:`los` (for crowds)."""
+        self._fill_view()
+        return self._view
+
+    # ---- queries ----------------------------------------------------------------------------
+    def path(self, start: c.CellLike) -> NDArray[np.int32]:
+        """Follow the directions from ``start`` to a goal: an (N, 2) int32 array of (x, y)
+        cells; empty when ``start`` cannot reach a goal."""
+        h = self._handle()
+        s = c.cell(start, "start")
+        n = ffi.new("int32_t *")
+        cost = ffi.new("double *")
+        cap = 256
+        while True:
+            buf = np.empty((cap, 2), dtype=np.int32)
+            st = lib.tn_field_path(h, s, ffi.cast("tn_cell *", ffi.from_buffer(buf)), cap, n,
+                                   cost)
+            if st == lib.TN_E_BUFFER_TOO_SMALL:
+                cap = n[0]
+                continue
+            check(st, "FlowField.path", f"from {s}")
+            return buf[: n[0]].copy() if st == lib.TN_OK else buf[:0].copy()
+
+    def sample(self, px: float, py: float) -> Tuple[float, float]:
+        """The smooth direction at a pixel position (bilinear blend of the cell vectors,
+        normalised; (0, 0) on blocked or unreachable cells and at the goal centre)."""
+        v = lib.tn_field_sample(self._handle(), float(px), float(py))
+        return (v.x, v.y)
+
+    def update(self, extra_changed: Optional[Tuple[int, int, int, int]] = None) -> int:
+        """Bring the field up to date after the ``extra`` layer was edited in place, within the
+        cell rectangle ``extra_changed = (x0, y0, x1, y1)`` (exclusive ends). Recomputes only
+        the affected region and refreshes the arrays in place. Returns the cells recomputed."""
+        h = self._handle()
+        rect = ffi.NULL if extra_changed is None else ffi.new("tn_rect *", tuple(extra_changed))
+        touched = ffi.new("int32_t *")
+        check(lib.tn_field_update(h, rect, touched), "FlowField.update")
+        if self._dirs is not None:
+            self._fill_dirs()
+        if self._vectors is not None:
+            self._fill_view(force=True)
+        return int(touched[0])

@@ -1,0 +1,547 @@
+"""Maps and path queries."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _common as c
+from ._errors import check
+from ._tilenav import ffi, lib
+
+if TYPE_CHECKING:
+    from ._field import FlowField
+
+ALGOS = {
+    "astar": lib.TN_ALGO_ASTAR,
+    "dijkstra": lib.TN_ALGO_DIJKSTRA,
+    "jps": lib.TN_ALGO_JPS,
+    "jps+": lib.TN_ALGO_JPS_PLUS,
+}
+HEURISTICS = {
+    "auto": lib.TN_HEURISTIC_AUTO,
+    "manhattan": lib.TN_HEURISTIC_MANHATTAN,
+    "euclidean": lib.TN_HEURISTIC_EUCLIDEAN,
+    "octile": lib.TN_HEURISTIC_OCTILE,
+    "chebyshev": lib.TN_HEURISTIC_CHEBYSHEV,
+    "zero": lib.TN_HEURISTIC_ZERO,
+}
+COLLISION = {
+    "properties": lib.TN_COLLIDE_PROPERTIES,
+    "shapes": lib.TN_COLLIDE_TILE_SHAPES,
+    "objects": lib.TN_COLLIDE_OBJECT_LAYERS,
+}
+COVER = {"center": lib.TN_COVER_CENTER, "any": lib.TN_COVER_ANY, "half": lib.TN_COVER_HALF}
+_NO_CELLS = np.zeros((0, 2), dtype=np.int32)
+_NO_CELLS.setflags(write=False)
+
+
+class PathResult(NamedTuple):
+    """A path query's result. ``cells`` is an (N, 2) int32 array of (x, y), start first
+    (empty when there is no path); ``cost`` is the path's cost under the query's rules;
+    ``expanded`` the nodes the search took off its open list; ``algo`` the algorithm that ran
+    (``"astar"`` when JPS did not apply and fell back); ``found`` False for "no path"."""
+
+    cells: NDArray[np.int32]
+    cost: float
+    expanded: int
+    algo: str
+    found: bool
+
+
+class PathBatch(NamedTuple):
+    """The results of :meth:`Map.paths`: ``cells`` a list of (N_i, 2) int32 arrays (empty
+    where there is no path), ``cost`` (float64), ``expanded`` (int64) and ``found`` (bool)
+    arrays with one entry per query."""
+
+    cells: List[NDArray[np.int32]]
+    cost: NDArray[np.float64]
+    expanded: NDArray[np.int64]
+    found: NDArray[np.bool_]
+
+
+# memory for one chunk of a batch's path buffers (queries * cells per path * 8 bytes)
+_BATCH_BYTES = 4 << 20
+
+
+class _Context:
+    """One search context with its path buffer; a map keeps a pool of them, one per thread
+    that is querying at the moment."""
+
+    __slots__ = ("search", "cells", "cap", "res")
+
+    def __init__(self, cells: int, longest: int) -> None:
+        sdef = ffi.new("tn_search_def *", lib.tn_search_def_default())
+        sdef.max_cells = cells
+        out = ffi.new("tn_search **")
+        check(lib.tn_search_create(sdef, out), "tn_search_create")
+        self.search = c.owned(out[0], lib.tn_search_destroy, cells * 16)
+        # a path visits each passable cell at most once
+        self.cap = max(1, longest)
+        self.cells = ffi.new("tn_cell[]", self.cap)
+        self.res = ffi.new("tn_search_result *")
+
+
+class Map:
+    """A tile map: passability and a cost per cell, as the paths, fields and crowds read it.
+
+    Make one with :meth:`from_numpy` (a cost array) or :meth:`load` (a Tiled JSON/TMX map, a
+    Moving AI map or a tilenav ASCII map). Cells are ``(x, y)`` = (column, row); per-cell arrays
+    have the shape ``(height, width)`` and are indexed ``[y, x]``.
+
+    Queries may run from many threads at once: each thread borrows its own search context from
+    the map's pool, and the GIL is released while the C code runs. ``close()`` (or a ``with``
+    block) releases the C map at once when nothing else uses it; otherwise the fields, crowds
+    and arrays made from it keep it alive until they go.
+    """
+
+    def __init__(self, handle: Any, _token: object = None) -> None:
+        if _token is not _TOKEN:
+            raise TypeError("use Map.from_numpy() or Map.load()")
+        self._h = handle
+        self.width: int = lib.tn_map_width(handle)
+        self.height: int = lib.tn_map_height(handle)
+        self._pool: List[_Context] = []
+        self._queries: Dict[Tuple[Any, ...], Any] = {}
+        self._lock = threading.Lock()
+        self._jump_table: Any = None
+
+    # ---- construction -----------------------------------------------------------------------
+    @classmethod
+    def from_numpy(cls, cost: Any, *, tile_size: Union[int, Tuple[int, int]] = 32) -> "Map":
+        """A map from a (height, width) array of costs, indexed ``[y, x]``.
+
+        A cell is blocked where the cost is 0 or ``inf`` (or False, for a boolean "walkable"
+        array: the python-tcod convention), otherwise entering it costs that multiple of the
+        step (1 for a straight step, sqrt 2 for a diagonal one). Costs are stored as float32.
+        Any dtype of bool, int, uint or float and any strides are accepted (the map copies
+        them). ``tile_size`` is the pixel size of a cell (for crowds and field sampling)."""
+        arr = np.asarray(cost)
+        if arr.ndim != 2:
+            raise ValueError(f"cost must be a 2-D (height, width) array, got shape {arr.shape}")
+        if arr.dtype.kind not in "biuf":
+            raise TypeError(f"cost must be a bool, integer or float array, got dtype {arr.dtype}")
+        h, w = arr.shape
+        if h < 1 or w < 1:
+            raise ValueError(f"cost must have at least one cell, got shape {arr.shape}")
+        if isinstance(tile_size, (int, np.integer)):
+            tw = th = int(tile_size)
+        else:
+            tw, th = (int(v) for v in tile_size)
+        if arr.dtype.kind == "b":
+            values = arr.astype(np.float32)
+        else:
+            values = arr.astype(np.float64)
+            if np.isnan(values).any() or (values < 0).any():
+                raise ValueError("cost must not hold negative or NaN values (0 or inf = blocked)")
+            values = values.astype(np.float32)
+            if ((values == 0) & (arr != 0)).any() or (np.isinf(values) & np.isfinite(arr)).any():
+                raise ValueError("cost holds values float32 cannot represent (below 1e-45 or "
+                                 "above 3.4e38)")
+        # one gid per distinct cost: gid 1 blocks, gids 2.. carry the costs in ascending order
+        blocked = (values == 0) | np.isinf(values)
+        uniq, inverse = np.unique(np.where(blocked, np.float32(np.inf), values),
+                                  return_inverse=True)
+        gids = np.ascontiguousarray((inverse.reshape(h, w) + 2).astype(np.uint32))
+        if np.isinf(uniq[-1]):
+            gids[blocked] = 1
+            uniq = uniq[:-1]
+        tgids = np.arange(1, 2 + len(uniq), dtype=np.uint32)
+        tcost = np.ones(1 + len(uniq), dtype=np.float32)
+        tcost[1:] = uniq
+        tpass = np.ones(1 + len(uniq), dtype=np.uint8)
+        tpass[0] = 0
+        out = ffi.new("tn_map **")
+        check(lib.tnpy_map_from_gids(w, h, tw, th, ffi.from_buffer("uint32_t[]", gids),
+                                     ffi.from_buffer("uint32_t[]", tgids),
+                                     ffi.from_buffer("float[]", tcost),
+                                     ffi.from_buffer("uint8_t[]", tpass), len(tgids), out),
+              "Map.from_numpy")
+        return cls(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
+
+    @classmethod
+    def load(cls, path: Union[str, "os.PathLike[str]"], *, format: str = "auto",
+             collision: Iterable[str] = ("properties", "shapes", "objects"),
+             cover: str = "center", collision_layers: Optional[str] = None,
+             tile_size: Optional[Tuple[int, int]] = None) -> "Map":
+        """Load a map file: Tiled JSON (``.tmj``/``.json``), Tiled XML (``.tmx``), Moving AI
+        (``.map``) or tilenav ASCII (``.txt``); ``format="auto"`` detects it.
+
+        ``collision`` lists which of Tiled's conventions block cells (``"properties"``,
+        ``"shapes"``, ``"objects"``; docs/formats.md), ``cover`` when a collision shape blocks a
+        cell (``"center"``, ``"any"``, ``"half"``), ``collision_layers`` the comma-separated
+        names marking collision object layers (None: the library's default list),
+        ``tile_size`` the pixel size of a cell for formats without one (Moving AI, ASCII).
+        Raises :class:`ParseError` or :class:`LoadIOError` with the file, line and reason."""
+        opts = ffi.new("tn_load_def *", lib.tn_load_def_default())
+        formats = {"auto": lib.TN_FORMAT_AUTO, "movingai": lib.TN_FORMAT_MOVINGAI,
+                   "tiled": lib.TN_FORMAT_TILED, "tmx": lib.TN_FORMAT_TMX,
+                   "ascii": lib.TN_FORMAT_ASCII}
+        try:
+            opts.format = formats[format]
+            opts.cover = COVER[cover]
+            bits = 0
+            for name in ([collision] if isinstance(collision, str) else collision):
+                bits |= COLLISION[name]
+        except KeyError as e:
+            raise ValueError(f"unknown option {e.args[0]!r} (format: {sorted(formats)}, "
+                             f"collision: {sorted(COLLISION)}, cover: {sorted(COVER)})") from None
+        opts.collision = bits
+        keep = None
+        if collision_layers is not None:
+            keep = ffi.new("char[]", collision_layers.encode())
+            opts.collision_layers = keep
+        if tile_size is not None:
+            opts.tile_width, opts.tile_height = tile_size
+        out = ffi.new("tn_map **")
+        diag = ffi.new("tn_diag *")
+        fspath = os.fsencode(path)
+        st = lib.tn_map_load(fspath, opts, out, diag)
+        check(st, f"Map.load({os.fsdecode(fspath)!r})", _diag_text(diag))
+        return cls(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
+
+    # ---- life -------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the map's C memory and search contexts now (fields, crowds and arrays made
+        from it keep what they need until they go). Further queries raise ValueError."""
+        self._h = None
+        self._pool = []
+        self._queries = {}
+        self._jump_table = None
+
+    @property
+    def closed(self) -> bool:
+        return self._h is None
+
+    def __enter__(self) -> "Map":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._h is None else f"{self.width}x{self.height}"
+        return f"<tilenav.Map {state}>"
+
+    def _handle(self) -> Any:
+        h = self._h
+        if h is None:
+            raise ValueError("the map is closed")
+        return h
+
+    # ---- what the map holds -----------------------------------------------------------------
+    @property
+    def shape(self) -> Tuple[int, int]:
+        """(height, width): the shape of every per-cell array."""
+        return (self.height, self.width)
+
+    @property
+    def tile_size(self) -> Tuple[int, int]:
+        """Pixel (width, height) of a cell."""
+        h = self._handle()
+        return (lib.tn_map_tile_width(h), lib.tn_map_tile_height(h))
+
+    @property
+    def passable(self) -> NDArray[np.bool_]:
+        """Read-only (height, width) bool view of the map's passability (no copy)."""
+        h = self._handle()
+        return c.view(h, lib.tn_map_passable_data(h), self.shape, np.bool_)
+
+    @property
+    def costs(self) -> NDArray[np.float32]:
+        """Read-only (height, width) float32 view of the cost of entering each cell (no copy;
+        ``inf`` where blocked)."""
+        h = self._handle()
+        return c.view(h, lib.tn_map_cost_data(h), self.shape, np.float32)
+
+    @property
+    def uniform_cost(self) -> bool:
+        """True when every passable cell costs 1 (what JPS needs)."""
+        return bool(lib.tn_map_uniform_cost(self._handle()))
+
+    @property
+    def layers(self) -> List[str]:
+        """Names of the map's layers (Tiled's, in file order)."""
+        h = self._handle()
+        return [ffi.string(lib.tn_map_layer_name(h, i)).decode("utf-8", "replace")
+                for i in range(lib.tn_map_layer_count(h))]
+
+    # ---- paths ------------------------------------------------------------------------------
+    def _acquire(self) -> _Context:
+        try:
+            return self._pool.pop()
+        except IndexError:
+            return _Context(self.width * self.height,
+                            lib.tn_map_passable_count(self._handle()))
+
+    def _query(self, algo: str, moves: int, corner: str, heuristic: str, weight: float,
+               step_costs: str) -> Any:
+        key = (algo, moves, corner, heuristic, weight, step_costs)
+        q = self._queries.get(key)
+        if q is not None:
+            return q
+        diagonal, costs = c.moves_struct(moves, corner, step_costs)
+        if algo not in ALGOS:
+            raise ValueError(f"algo must be one of {sorted(ALGOS)}, got {algo!r}")
+        if heuristic not in HEURISTICS:
+            raise ValueError(f"heuristic must be one of {sorted(HEURISTICS)}, got {heuristic!r}")
+        q = ffi.new("tn_query *")
+        q.moves.diagonal = diagonal
+        q.moves.costs = costs
+        q.algo = ALGOS[algo]
+        q.heuristic = HEURISTICS[heuristic]
+        q.weight = float(weight)
+        q.jps_fallback = True
+        if algo == "jps+":
+            q.jump_table = self._jump_table_handle()
+        self._queries[key] = q
+        return q
+
+    def _jump_table_handle(self) -> Any:
+        with self._lock:
+            if self._jump_table is None:
+                jdef = ffi.new("tn_jump_table_def *", lib.tn_jump_table_def_default())
+                h = self._handle()
+                jdef.map = h
+                out = ffi.new("tn_jump_table **")
+                check(lib.tn_jump_table_build(jdef, out), "tn_jump_table_build")
+                self._jump_table = c.owned(out[0], lib.tn_jump_table_destroy, keep=h)
+            return self._jump_table
+
+    def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps",
+                    moves: int = 8, corner: str = "never", heuristic: str = "auto",
+                    weight: float = 1.0, step_costs: str = "exact", extra: Any = None
+                    ) -> PathResult:
+        """Like :meth:`path`, with the cost, the expansions and the algorithm that ran."""
+        h = self._handle()
+        q = self._query(algo, moves, corner, heuristic, weight, step_costs)
+        sx, sy = c.cell(start, "start")
+        gx, gy = c.cell(goal, "goal")
+        extra_arr = None
+        if extra is not None:
+            extra_arr = c.grid_array(extra, self.shape, "extra")
+            q = ffi.new("tn_query *", q[0])
+            q.extra = ffi.from_buffer("float[]", extra_arr)
+        ctx = self._acquire()
+        try:
+            st = lib.tn_search_path(ctx.search, h, (sx, sy), (gx, gy), q, ctx.cells, ctx.cap,
+                                    ctx.res)
+            check(st, "path", f"from {(sx, sy)} to {(gx, gy)}")
+            return _result(ctx, st)
+        finally:
+            self._pool.append(ctx)
+
+    def path(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps", moves: int = 8,
+             corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
+             step_costs: str = "exact", extra: Any = None) -> NDArray[np.int32]:
+        """The cheapest path from ``start`` to ``goal`` as an (N, 2) int32 array of (x, y)
+        cells, start and goal included; empty (shape (0, 2)) when the goal cannot be reached.
+
+        ``algo``: ``"jps"`` (Jump Point Search; where it does not apply, i.e. with 4 moves,
+        corner cutting, terrain costs or ``extra``, A* runs instead, with the same optimal
+        cost), ``"astar"``, ``"dijkstra"`` or ``"jps+"`` (JPS over a jump table built on first
+        use). ``moves``: 8 or 4. ``corner``: when a diagonal step may pass blocked cells,
+        ``"never"`` (default; the Moving AI rule), ``"one"`` or ``"always"``.
+        ``heuristic``/``weight``: A*'s estimate and its weight (> 1 trades optimality for
+        speed). ``step_costs``: ``"exact"`` (1 and sqrt 2) or ``"10-14"``. ``extra``: a
+        (height, width) array of costs added on entering each cell (>= 0).
+        Raises :class:`OutOfMapError` or :class:`BlockedError` for a bad start or goal."""
+        return self.path_result(start, goal, algo=algo, moves=moves, corner=corner,
+                                heuristic=heuristic, weight=weight, step_costs=step_costs,
+                                extra=extra).cells
+
+    def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
+              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
+              step_costs: str = "exact") -> PathBatch:
+        """Many paths in one call (``tn_search_batch``): query i goes from ``starts[i]`` to
+        ``goals[i]`` ((N, 2) arrays of (x, y); one cell is used for every query). The C code
+        runs the whole batch with the GIL released, so the per-query call overhead of
+        :meth:`path` is paid once per batch. Options as :meth:`path`; results equal
+        :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path` does,
+        naming the query."""
+        h = self._handle()
+        q = self._query(algo, moves, corner, heuristic, weight, step_costs)
+        s = c.cells_array(starts, "starts")
+        g = c.cells_array(goals, "goals")
+        n = max(len(s), len(g))
+        if len(s) != len(g) and 1 not in (len(s), len(g)):
+            raise ValueError(f"starts and goals must have the same length (or one cell), got "
+                             f"{len(s)} and {len(g)}")
+        s = np.ascontiguousarray(np.broadcast_to(s, (n, 2)))
+        g = np.ascontiguousarray(np.broadcast_to(g, (n, 2)))
+        status = np.zeros(n, dtype=np.int32)
+        length = np.zeros(n, dtype=np.int32)
+        cost = np.zeros(n, dtype=np.float64)
+        expanded = np.zeros(n, dtype=np.int64)
+        # a buffer for the usual paths; a longer one is found again on its own below
+        cap = min(lib.tn_map_passable_count(h), 4 * (self.width + self.height)) or 1
+        chunk = max(1, min(n, _BATCH_BYTES // (cap * 8)))
+        buf = np.empty((chunk, cap, 2), dtype=np.int32)
+        cells: List[NDArray[np.int32]] = []
+        ctx = self._acquire()
+        try:
+            for lo in range(0, n, chunk):
+                hi = min(n, lo + chunk)
+                check(lib.tnpy_search_batch(
+                    ctx.search, h, q, ffi.from_buffer("tn_cell[]", s[lo:hi]),
+                    ffi.from_buffer("tn_cell[]", g[lo:hi]), hi - lo,
+                    ffi.from_buffer("tn_cell[]", buf), cap,
+                    ffi.from_buffer("int32_t[]", status[lo:]),
+                    ffi.from_buffer("int32_t[]", length[lo:]),
+                    ffi.from_buffer("double[]", cost[lo:]),
+                    ffi.from_buffer("int64_t[]", expanded[lo:])), "paths")
+                for i in range(lo, hi):
+                    st = int(status[i])
+                    if st == lib.TN_E_BUFFER_TOO_SMALL:
+                        r = self.path_result(s[i], g[i], algo=algo, moves=moves, corner=corner,
+                                             heuristic=heuristic, weight=weight,
+                                             step_costs=step_costs)
+                        status[i], cost[i], expanded[i] = lib.TN_OK, r.cost, r.expanded
+                        cells.append(r.cells)
+                        continue
+                    check(st, "paths", f"query {i}: from {tuple(s[i])} to {tuple(g[i])}")
+                    if st == lib.TN_NO_PATH:
+                        cells.append(_NO_CELLS)
+                    else:
+                        cells.append(buf[i - lo, : length[i]].copy())
+        finally:
+            self._pool.append(ctx)
+        found = status == lib.TN_OK
+        cost[~found] = 0.0
+        return PathBatch(cells, cost, expanded, found)
+
+    def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
+                     moves: int = 8, corner: str = "never", extra: Any = None
+                     ) -> Tuple[PathResult, int]:
+        """The path to the cheapest of several goals: (result, index of the goal reached, or
+        -1 when none can be reached). Blocked or outside goals are skipped."""
+        h = self._handle()
+        q = self._query(algo, moves, corner, "auto", 1.0, "exact")
+        sx, sy = c.cell(start, "start")
+        g = c.cells_array(goals, "goals")
+        extra_arr = None
+        if extra is not None:
+            extra_arr = c.grid_array(extra, self.shape, "extra")
+            q = ffi.new("tn_query *", q[0])
+            q.extra = ffi.from_buffer("float[]", extra_arr)
+        ctx = self._acquire()
+        try:
+            st = lib.tn_search_path_multi(ctx.search, h, (sx, sy),
+                                          ffi.from_buffer("tn_cell[]", g), len(g), q, ctx.cells,
+                                          ctx.cap, ctx.res)
+            check(st, "nearest_path", f"from {(sx, sy)}")
+            return _result(ctx, st), (int(ctx.res.goal) if st == lib.TN_OK else -1)
+        finally:
+            self._pool.append(ctx)
+
+    # ---- distance maps and fields -----------------------------------------------------------
+    def distances(self, goals: Any, *, moves: int = 8, corner: str = "never",
+                  step_costs: str = "exact", reverse: bool = True, extra: Any = None,
+                  out: Optional[NDArray[np.float64]] = None) -> NDArray[np.float64]:
+        """A Dijkstra map: for every cell, the cost of the cheapest path between it and the
+        nearest of ``goals`` (one (x, y) cell or an (N, 2) array), as a (height, width)
+        float64 array; ``inf`` where unreachable or blocked.
+
+        ``reverse=True`` (default) measures from each cell TO the goals (what a unit walking
+        downhill needs); False measures from the goals outwards (they differ only with terrain
+        costs). ``out``: a C-contiguous float64 (height, width) array to write into (no
+        allocation). Blocked or outside goals are skipped; all blocked raises BlockedError."""
+        h = self._handle()
+        g = c.cells_array(goals, "goals")
+        diagonal, costs = c.moves_struct(moves, corner, step_costs)
+        mv = ffi.new("tn_moves *")
+        mv.diagonal = diagonal
+        mv.costs = costs
+        if out is None:
+            out = np.empty(self.shape, dtype=np.float64)
+        else:
+            c.exact_array(out, self.shape, np.float64, "out", writable=True)
+        extra_ptr = ffi.NULL
+        extra_arr = None
+        if extra is not None:
+            extra_arr = c.grid_array(extra, self.shape, "extra")
+            extra_ptr = ffi.from_buffer("float[]", extra_arr)
+        ctx = self._acquire()
+        try:
+            check(lib.tn_search_distances(ctx.search, h, ffi.from_buffer("tn_cell[]", g), len(g),
+                                          mv, extra_ptr, bool(reverse),
+                                          ffi.from_buffer("double[]", out, require_writable=True),
+                                          out.size), "distances")
+        finally:
+            self._pool.append(ctx)
+        return out
+
+    def flow_field(self, goal: Any, *, los: bool = True, moves: int = 8, corner: str = "never",
+                   step_costs: str = "exact", flow: str = "optimal",
+                   extra: Optional[NDArray[np.float32]] = None) -> "FlowField":
+        """A flow field towards ``goal`` (one (x, y) cell, or an (N, 2) array of goals without
+        line of sight): distances, one of 8 directions per cell, continuous vectors, and with
+        ``los`` the cells that see the goal in a straight line. See :class:`FlowField`."""
+        from ._field import FlowField
+
+        return FlowField(self, goal, los=los, moves=moves, corner=corner, step_costs=step_costs,
+                         flow=flow, extra=extra)
+
+    def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: str = "never") -> bool:
+        """Exact line of sight between two cells' centres (both passable, no blocked cell
+        crossed; a grid corner passed exactly is judged by ``corner``)."""
+        diagonal, _ = c.moves_struct(8, corner)
+        return bool(lib.tn_los_clear(self._handle(), c.cell(a, "a"), c.cell(b, "b"), diagonal))
+
+
+_TOKEN = object()
+
+
+def _result(ctx: _Context, st: int) -> PathResult:
+    res = ctx.res
+    algo = ffi.string(lib.tn_algo_name(res.algo)).decode()
+    if st == lib.TN_NO_PATH:
+        return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False)
+    n = res.length
+    cells = np.frombuffer(ffi.buffer(ctx.cells, n * 8), dtype=np.int32).reshape(n, 2).copy()
+    return PathResult(cells, float(res.cost), int(res.expanded), algo, True)
+
+
+def _diag_text(diag: Any) -> str:
+    buf = ffi.new("char[]", 1024)
+    lib.tn_diag_format(diag, buf, 1024)
+    return str(ffi.string(buf).decode("utf-8", "replace"))
+
+
+class Scenarios:
+    """A Moving AI scenario file (``.scen``): arrays ``start`` and ``goal`` ((N, 2) int32,
+    (x, y)), ``optimal`` (N float64 lengths as printed), ``bucket`` and ``map_size``
+    ((N, 2): width, height). :meth:`matches` applies the benchmark's length tolerance."""
+
+    def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        out = ffi.new("tn_scenarios **")
+        diag = ffi.new("tn_diag *")
+        fspath = os.fsencode(path)
+        check(lib.tn_scenarios_load(fspath, ffi.NULL, out, diag),
+              f"Scenarios({os.fsdecode(fspath)!r})", _diag_text(diag))
+        self._h = c.owned(out[0], lib.tn_scenarios_destroy)
+        n = lib.tn_scenarios_count(self._h)
+        ints = np.zeros((n, 8), dtype=np.int32)
+        self.optimal: NDArray[np.float64] = np.zeros(n, dtype=np.float64)
+        lib.tnpy_scenarios_gather(self._h, ffi.from_buffer("int32_t[]", ints),
+                                  ffi.from_buffer("double[]", self.optimal))
+        self.bucket: NDArray[np.int32] = ints[:, 0].copy()
+        self.map_size: NDArray[np.int32] = ints[:, 1:3].copy()
+        self.start: NDArray[np.int32] = ints[:, 3:5].copy()
+        self.goal: NDArray[np.int32] = ints[:, 5:7].copy()
+        self.decimals: NDArray[np.int32] = ints[:, 7].copy()
+
+    def __len__(self) -> int:
+        return len(self.optimal)
+
+    def matches(self, index: int, length: float) -> bool:
+        """Does ``length`` equal scenario ``index``'s optimum within the benchmark's tolerance
+        (``tn_scenario_matches``)?"""
+        if not 0 <= index < len(self):
+            raise IndexError(f"scenario {index} out of range 0..{len(self) - 1}")
+        return bool(lib.tnpy_scenario_matches(self._h, index, float(length)))
+

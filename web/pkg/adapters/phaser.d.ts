@@ -1,0 +1,60 @@
+// Types for tilenav/phaser (structural: Phaser's own types are not required).
+import type { TileMap, PathFinder, FlowField, FlowFieldOptions, FindOptions, Cell, Point } from "../tilenav.js";
+
+/** The parts of a Phaser.Tilemaps.Tile the adapter reads. */
+export interface PhaserTileLike { index: number; collides: boolean; properties?: Record<string, unknown>; }
+/** The parts of a Phaser.Tilemaps.LayerData the adapter reads. */
+export interface PhaserLayerDataLike { name: string; data: (PhaserTileLike | null)[][]; tilemapLayer?: object | null; }
+/** The parts of a Phaser.Tilemaps.Tilemap the adapter reads. */
+export interface PhaserTilemapLike { width: number; height: number; tileWidth: number; tileHeight: number; layers: PhaserLayerDataLike[]; }
+export interface SpriteLike { x: number; y: number; }
+
+export interface PhaserNavOptions {
+  layers?: (string | { layer: PhaserLayerDataLike } | PhaserLayerDataLike)[];
+  blocked?: (tile: PhaserTileLike) => boolean;
+  cost?: (tile: PhaserTileLike) => number;
+  autoSync?: boolean;
+}
+
+export declare class PhaserNav {
+  constructor(tilemap: PhaserTilemapLike, o?: PhaserNavOptions);
+  readonly tilemap: PhaserTilemapLike;
+  readonly map: TileMap;
+  readonly width: number;
+  readonly height: number;
+  readonly tileWidth: number;
+  readonly tileHeight: number;
+  readonly revision: number;
+  sync(x: number, y: number): void;
+  syncRect(x: number, y: number, w: number, h: number): void;
+  syncAll(): void;
+  passable(x: number, y: number): boolean;
+  worldToCell(px: number, py: number): Cell | null;
+  cellToWorld(x: number, y: number): Point;
+  findPath(from: Cell, to: Cell, o?: FindOptions): Cell[];
+  flowField(goals: Cell | Cell[], o?: FlowFieldOptions): FlowField;
+  destroy(): void;
+}
+
+export declare class PathFollower {
+  constructor(sprite: SpriteLike, nav: PhaserNav, o?: { speed?: number; diagonal?: FindOptions["diagonal"] });
+  readonly sprite: SpriteLike;
+  speed: number;
+  readonly path: Cell[];
+  readonly goal: Cell | null;
+  readonly cell: Cell | null;
+  readonly done: boolean;
+  moveTo(goal: Cell): boolean;
+  update(deltaMs: number): void;
+}
+
+export declare class FieldFollower {
+  constructor(sprite: SpriteLike, field: FlowField, o?: { speed?: number; size?: number });
+  readonly sprite: SpriteLike;
+  field: FlowField;
+  speed: number;
+  size: number;
+  update(deltaMs: number): boolean;
+}
+
+export type { PathFinder };

@@ -1,0 +1,240 @@
+// tilenav/phaser: a tilenav map kept in step with a Phaser 3 tilemap, and sprites that follow
+// paths and flow fields. Phaser is not imported here: pass your Phaser objects in.
+//
+//   import { init } from "tilenav";
+//   import { PhaserNav, PathFollower } from "tilenav/phaser";
+//   await init();
+//   layer.setCollision([1, 2]);                       // Phaser's own collision settings
+//   const nav = new PhaserNav(tilemap);               // blocked where a tile collides
+//   const walker = new PathFollower(sprite, nav, { speed: 120 });
+//   walker.moveTo({ x: 18, y: 13 });
+//   // in update(time, delta): walker.update(delta);
+//   layer.putTileAt(1, 5, 5);                          // nav sees it at once; walker re-plans
+//
+// A cell is blocked when a tile of one of the chosen layers there collides (Phaser's
+// setCollision, setCollisionBetween, setCollisionByProperty, setCollisionByExclusion: the
+// tile's `collides`), or when options.blocked(tile) says so; its cost is the largest
+// options.cost(tile) among its tiles (default: the tile property `cost`, else 1).
+import { TileMap, PathFinder, FlowField } from "../tilenav.mjs";
+
+const EDITS = ["putTileAt", "putTileAtWorldXY", "putTilesAt", "removeTileAt", "removeTileAtWorldXY",
+  "fill", "randomize", "weightedRandomize", "replaceByIndex", "swapByIndex", "shuffle", "copy", "destroyLayer",
+  "setCollision", "setCollisionBetween", "setCollisionByProperty", "setCollisionByExclusion",
+  "setCollisionFromCollisionGroup", "setTileIndexCallback"];
+
+const defaultCost = (tile) => {
+  const c = tile.properties?.cost;
+  return typeof c === "number" && c > 0 ? c : 1;
+};
+
+export class PhaserNav {
+  /**
+   * @param {object} tilemap a Phaser.Tilemaps.Tilemap
+   * @param {object} [o]
+   * @param {(string|object)[]} [o.layers] layer names, TilemapLayers or LayerData (default:
+   *        every tile layer of the tilemap)
+   * @param {(tile: object) => boolean} [o.blocked] also block these tiles (besides `collides`)
+   * @param {(tile: object) => number} [o.cost] cost of entering a tile's cell (> 0; default the
+   *        tile property `cost`, else 1)
+   * @param {boolean} [o.autoSync=true] wrap the tilemap's and layers' editing and collision
+   *        methods so that every edit updates the tilenav map at once
+   */
+  constructor(tilemap, o = {}) {
+    this.tilemap = tilemap;
+    this.width = tilemap.width;
+    this.height = tilemap.height;
+    this.tileWidth = tilemap.tileWidth;
+    this.tileHeight = tilemap.tileHeight;
+    this._blocked = o.blocked ?? (() => false);
+    this._cost = o.cost ?? defaultCost;
+    const all = tilemap.layers;
+    this._layers = (o.layers ?? all).map((l) => {
+      if (typeof l === "string") {
+        const d = all.find((x) => x.name === l);
+        if (!d) throw new TypeError(`tilenav/phaser: no tile layer named "${l}"`);
+        return d;
+      }
+      return l.layer ?? l; // a TilemapLayer has .layer (its LayerData)
+    });
+    this._values = new Map([[1, 0]]); // cost -> cell value; 1 is blocked
+    this._nextValue = 2;
+    this.map = new TileMap({ width: this.width, height: this.height, tileWidth: this.tileWidth, tileHeight: this.tileHeight, costs: { 0: 1, 1: Infinity } });
+    this._finder = new PathFinder(this.map);
+    this._wrapped = [];
+    this.syncAll();
+    if (o.autoSync ?? true) this._wrap();
+  }
+
+  _value(x, y) {
+    let blocked = false, cost = -Infinity, any = false;
+    for (const L of this._layers) {
+      const tile = L.data?.[y]?.[x];
+      if (!tile || tile.index < 0) continue;
+      if (tile.collides || this._blocked(tile)) { blocked = true; break; }
+      const c = this._cost(tile);
+      if (!(c > 0 && Number.isFinite(c))) { blocked = true; break; }
+      cost = Math.max(cost, c);
+      any = true;
+    }
+    if (blocked) return 1;
+    if (!any || cost === 1) return 0;
+    let v = this._values.get(cost);
+    if (v === undefined) {
+      v = this._nextValue++;
+      this._values.set(cost, v);
+      this.map._costs.set(v, cost); // the map's terrain entry for the new value
+    }
+    return v;
+  }
+
+  /** Re-read one cell from the Phaser layers. */
+  sync(x, y) {
+    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return;
+    const v = this._value(x, y);
+    if (this.map.get(x, y) !== v) this.map.set(x, y, v);
+  }
+
+  /** Re-read a rectangle of cells. */
+  syncRect(x, y, w, h) {
+    for (let j = Math.max(0, y); j < Math.min(this.height, y + h); j++)
+      for (let i = Math.max(0, x); i < Math.min(this.width, x + w); i++) this.sync(i, j);
+  }
+
+  /** Re-read every cell (after edits the wrapping does not see). */
+  syncAll() { this.syncRect(0, 0, this.width, this.height); }
+
+  _wrap() {
+    const targets = [this.tilemap, ...this.tilemap.layers.map((d) => d.tilemapLayer).filter(Boolean)];
+    for (const t of targets)
+      for (const name of EDITS) {
+        const orig = t[name];
+        if (typeof orig !== "function") continue;
+        const nav = this;
+        t[name] = function (...args) {
+          const r = orig.apply(this, args);
+          if (name === "putTileAt") nav.sync(args[1], args[2]); // (tile, tileX, tileY, ...)
+          else if (name === "removeTileAt") nav.sync(args[0], args[1]); // (tileX, tileY, ...)
+          else nav.syncAll();
+          return r;
+        };
+        this._wrapped.push([t, name, orig]);
+      }
+  }
+
+  /** Map edits so far (grows on every change; followers re-plan when it moves). */
+  get revision() { return this.map.revision; }
+
+  /** Is the cell walkable? */
+  passable(x, y) { return this.map.passable(x, y); }
+
+  /** The cell under a world position (layers at the origin), or null outside. */
+  worldToCell(px, py) { return this.map.cellAt(px, py); }
+
+  /** The centre of a cell in world pixels. */
+  cellToWorld(x, y) { return this.map.center(x, y); }
+
+  /** Shortest path between cells (PathFinder.find's options): an array of {x, y}, [] when none. */
+  findPath(from, to, o = {}) {
+    const r = this._finder.find(this.map, from, to, o);
+    return r.found ? r.path : [];
+  }
+
+  /** A flow field towards goal cell(s) on this map (free() it when done). */
+  flowField(goals, o = {}) { return new FlowField(this.map, o).build(goals); }
+
+  /** Undo the wrapping and free the tilenav map. */
+  destroy() {
+    for (const [t, name, orig] of this._wrapped.reverse()) t[name] = orig;
+    this._wrapped = [];
+    this._finder.free();
+    this.map.free();
+  }
+}
+
+/** Moves a sprite (anything with x, y) along shortest paths, cell centre to cell centre;
+ *  re-plans from its next cell when the map changes under it. */
+export class PathFollower {
+  /**
+   * @param {object} sprite has x and y (world pixels)
+   * @param {PhaserNav} nav
+   * @param {{speed?: number, diagonal?: string}} [o] pixels per second (default 100); the
+   *        diagonal rule of the searches (default "no-cut")
+   */
+  constructor(sprite, nav, o = {}) {
+    this.sprite = sprite;
+    this.nav = nav;
+    this.speed = o.speed ?? 100;
+    this.diagonal = o.diagonal ?? "no-cut";
+    this.path = [];
+    this.goal = null;
+    this._i = 0;
+    this._rev = -1;
+  }
+
+  /** The cell under the sprite. */
+  get cell() { return this.nav.worldToCell(this.sprite.x, this.sprite.y); }
+
+  /** Plan a path to a goal cell; returns false when there is none. */
+  moveTo(goal) {
+    this.goal = { x: goal.x, y: goal.y };
+    return this._plan(this.cell);
+  }
+
+  _plan(from) {
+    this._rev = this.nav.revision;
+    this.path = from ? this.nav.findPath(from, this.goal, { diagonal: this.diagonal }) : [];
+    this._i = this.path.length > 1 ? 1 : this.path.length;
+    return this.path.length > 0;
+  }
+
+  /** True when the sprite stands on the goal's centre (or has no goal). */
+  get done() { return !this.goal || this._i >= this.path.length; }
+
+  /** Advance by `deltaMs` milliseconds. */
+  update(deltaMs) {
+    if (!this.goal) return;
+    if (this.nav.revision !== this._rev) { // the map changed: re-plan from the cell being entered
+      const next = this.path[this._i] ?? this.cell;
+      const here = this.cell;
+      const from = next && this.nav.passable(next.x, next.y) ? next : here;
+      const prefix = from === next && here && (here.x !== next.x || here.y !== next.y) ? [here] : [];
+      if (this._plan(from) && prefix.length) { this.path = prefix.concat(this.path); this._i = 1; }
+    }
+    let left = (this.speed * deltaMs) / 1000;
+    while (left > 0 && this._i < this.path.length) {
+      const c = this.nav.cellToWorld(this.path[this._i].x, this.path[this._i].y);
+      const dx = c.x - this.sprite.x, dy = c.y - this.sprite.y, d = Math.hypot(dx, dy);
+      if (d <= left) { this.sprite.x = c.x; this.sprite.y = c.y; left -= d; this._i++; } else {
+        this.sprite.x += (dx / d) * left; this.sprite.y += (dy / d) * left; left = 0;
+      }
+    }
+  }
+}
+
+/** Moves a sprite along a flow field's smooth directions, sliding along walls
+ *  (TileMap.moveBox with a box of `size` pixels around its position). */
+export class FieldFollower {
+  /**
+   * @param {object} sprite has x and y (world pixels)
+   * @param {FlowField} field a built field on nav.map
+   * @param {{speed?: number, size?: number}} [o] pixels per second (default 80); box size
+   *        (default half a tile)
+   */
+  constructor(sprite, field, o = {}) {
+    this.sprite = sprite;
+    this.field = field;
+    this.speed = o.speed ?? 80;
+    this.size = o.size ?? field.map.tileWidth / 2;
+  }
+
+  /** Advance by `deltaMs` milliseconds; returns false once at a goal (no direction left). */
+  update(deltaMs) {
+    const v = this.field.sample(this.sprite.x, this.sprite.y);
+    if (v.x === 0 && v.y === 0) return false;
+    const step = (this.speed * deltaMs) / 1000, h = this.size / 2;
+    const r = this.field.map.moveBox({ x: this.sprite.x - h, y: this.sprite.y - h, w: this.size, h: this.size }, v.x * step, v.y * step);
+    this.sprite.x = r.x + h;
+    this.sprite.y = r.y + h;
+    return true;
+  }
+}

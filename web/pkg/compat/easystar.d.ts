@@ -1,0 +1,50 @@
+// Types for tilenav/compat/easystar (EasyStar.js's API over tilenav's time-sliced queries).
+import type { TileMap } from "../tilenav.js";
+
+export declare const TOP: "TOP";
+export declare const TOP_RIGHT: "TOP_RIGHT";
+export declare const RIGHT: "RIGHT";
+export declare const BOTTOM_RIGHT: "BOTTOM_RIGHT";
+export declare const BOTTOM: "BOTTOM";
+export declare const BOTTOM_LEFT: "BOTTOM_LEFT";
+export declare const LEFT: "LEFT";
+export declare const TOP_LEFT: "TOP_LEFT";
+
+export interface Point { x: number; y: number; }
+
+export declare class js {
+  constructor();
+  setAcceptableTiles(tiles: number[] | number): void;
+  enableSync(): void;
+  disableSync(): void;
+  enableDiagonals(): void;
+  disableDiagonals(): void;
+  enableCornerCutting(): void;
+  disableCornerCutting(): void;
+  setGrid(grid: number[][]): void;
+  setTileCost(tileType: number, cost: number): void;
+  setIterationsPerCalculation(iterations: number): void;
+  avoidAdditionalPoint(x: number, y: number): void;
+  stopAvoidingAdditionalPoint(x: number, y: number): void;
+  stopAvoidingAllAdditionalPoints(): void;
+  /** Not supported: throws. */
+  setAdditionalPointCost(x: number, y: number, cost: number): void;
+  removeAdditionalPointCost(x: number, y: number): void;
+  removeAllAdditionalPointCosts(): void;
+  /** Not supported: throws. */
+  setDirectionalCondition(x: number, y: number, allowedDirections: string[]): void;
+  removeAllDirectionalConditions(): void;
+  /** The tilenav map built from the grid and the settings. */
+  readonly map: TileMap;
+  findPath(startX: number, startY: number, endX: number, endY: number, callback: (path: Point[] | null) => void): number | undefined;
+  cancelPath(instanceId: number): boolean;
+  calculate(): void;
+  free(): void;
+}
+
+declare const EasyStar: {
+  js: typeof js;
+  TOP: typeof TOP; TOP_RIGHT: typeof TOP_RIGHT; RIGHT: typeof RIGHT; BOTTOM_RIGHT: typeof BOTTOM_RIGHT;
+  BOTTOM: typeof BOTTOM; BOTTOM_LEFT: typeof BOTTOM_LEFT; LEFT: typeof LEFT; TOP_LEFT: typeof TOP_LEFT;
+};
+export default EasyStar;

@@ -1,0 +1,97 @@
+// Types for tilenav/compat/pathfinding (PathFinding.js's API over tilenav).
+import type { TileMap } from "../tilenav.js";
+
+export type Path = number[][];
+
+export declare const DiagonalMovement: {
+  readonly Always: 1;
+  readonly Never: 2;
+  readonly IfAtMostOneObstacle: 3;
+  readonly OnlyWhenNoObstacles: 4;
+};
+export type DiagonalMovement = 1 | 2 | 3 | 4;
+
+export type HeuristicFn = (dx: number, dy: number) => number;
+export declare const Heuristic: {
+  readonly manhattan: HeuristicFn;
+  readonly euclidean: HeuristicFn;
+  readonly octile: HeuristicFn;
+  readonly chebyshev: HeuristicFn;
+};
+
+/** A cell of a Grid: `walkable` reads and writes the grid. */
+export declare class Node {
+  constructor(grid: Grid, x: number, y: number);
+  readonly x: number;
+  readonly y: number;
+  walkable: boolean;
+}
+
+export declare class Grid {
+  constructor(matrix: (number | boolean)[][]);
+  constructor(width: number, height: number, matrix?: (number | boolean)[][]);
+  readonly width: number;
+  readonly height: number;
+  /** The tilenav map behind the grid (0 walkable, 1 blocked). */
+  readonly map: TileMap;
+  /** nodes[y][x], made on first use. */
+  readonly nodes: Node[][];
+  getNodeAt(x: number, y: number): Node;
+  isWalkableAt(x: number, y: number): boolean;
+  isInside(x: number, y: number): boolean;
+  setWalkableAt(x: number, y: number, walkable: boolean): void;
+  getNeighbors(node: { x: number; y: number }, diagonalMovement: DiagonalMovement): Node[];
+  clone(): Grid;
+  free(): void;
+}
+
+export interface FinderOptions {
+  allowDiagonal?: boolean;
+  dontCrossCorners?: boolean;
+  diagonalMovement?: DiagonalMovement;
+  /** One of Heuristic's functions (custom functions are refused). */
+  heuristic?: HeuristicFn;
+  weight?: number;
+}
+
+export interface Finder {
+  findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
+}
+
+export declare class AStarFinder implements Finder {
+  constructor(opt?: FinderOptions);
+  findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
+}
+export declare class BestFirstFinder extends AStarFinder {}
+export declare class DijkstraFinder extends AStarFinder {}
+export declare class JumpPointFinder implements Finder {
+  constructor(opt?: { diagonalMovement?: DiagonalMovement; heuristic?: HeuristicFn });
+  findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
+}
+
+export declare function pathLength(path: Path): number;
+export declare function interpolate(x0: number, y0: number, x1: number, y1: number): Path;
+export declare function expandPath(path: Path): Path;
+export declare function smoothenPath(grid: Grid, path: Path): Path;
+export declare function compressPath(path: Path): Path;
+
+export declare const Util: {
+  readonly pathLength: typeof pathLength;
+  readonly interpolate: typeof interpolate;
+  readonly expandPath: typeof expandPath;
+  readonly smoothenPath: typeof smoothenPath;
+  readonly compressPath: typeof compressPath;
+};
+
+declare const PF: {
+  Grid: typeof Grid;
+  Node: typeof Node;
+  AStarFinder: typeof AStarFinder;
+  BestFirstFinder: typeof BestFirstFinder;
+  DijkstraFinder: typeof DijkstraFinder;
+  JumpPointFinder: typeof JumpPointFinder;
+  DiagonalMovement: typeof DiagonalMovement;
+  Heuristic: typeof Heuristic;
+  Util: typeof Util;
+};
+export default PF;

@@ -1,0 +1,732 @@
+// Tiled JSON maps (.tmj/.json) decoded in JavaScript with the C loader's conventions
+// (src/io/tiled.c, src/io/raster.c, docs/formats.md "Tiled JSON"): terrain from tile
+// properties, tiles' collision shapes, collision object layers, the cover rules, groups,
+// infinite maps, external tilesets and templates. The result is each cell's passability and
+// cost, exactly as tn_map_load() computes them (web/test/tiled.test.mjs checks that cell by cell
+// against the C loader on every map of the bench set). Used by TileMap.fromTiled().
+//
+// Not read here (the C loader reads them): Tiled XML files (.tsx tilesets, .tx templates),
+// which throw "unsupported"; and zstd-compressed layers where the platform has no zstd
+// decompressor (Node.js before 22.15 and browsers), unless options.decompress provides one.
+
+const FLAGS = 0xf0000000, FLIP_H = 0x80000000, FLIP_V = 0x40000000, FLIP_D = 0x20000000;
+const MAX_TERRAIN_GID = 1 << 22;
+export const COLLISION_GID = MAX_TERRAIN_GID - 1;
+const COLLIDE_PROPERTIES = 1, COLLIDE_TILE_SHAPES = 2, COLLIDE_OBJECT_LAYERS = 4;
+const COVER = { center: 0, any: 1, half: 2 };
+const MK_PROPS = 1, MK_SHAPES = 2, MK_OBJECTS = 4, MK_LAYER = 8;
+const DEFAULT_MARKERS = "collision,collisions,collider,colliders,walls,wall,solid,obstacles,blocked";
+
+/** A load error: `status` is the C status code (-6 parse, -7 io, -8 unsupported, -3 too large). */
+export class TiledError extends Error {
+  constructor(status, where, message) {
+    super(`${where ? `${where}: ` : ""}${message}`);
+    this.status = status;
+    this.where = where;
+  }
+}
+const parseErr = (where, msg) => new TiledError(-6, where, msg);
+
+// ---- affine transforms (raster.c) -------------------------------------------------------
+
+const identity = () => ({ a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 });
+const translate = (x, y) => ({ a: 1, b: 0, c: 0, d: 1, e: x, f: y });
+function rotateAbout(deg, x, y) {
+  let r = deg % 360, s, c;
+  if (r < 0) r += 360;
+  if (r === 0) { c = 1; s = 0; } else if (r === 90) { c = 0; s = 1; } else if (r === 180) { c = -1; s = 0; } else if (r === 270) { c = 0; s = -1; } else {
+    const t = r * (3.14159265358979323846 / 180.0);
+    c = Math.cos(t); s = Math.sin(t);
+  }
+  return { a: c, b: -s, c: s, d: c, e: x - c * x + s * y, f: y - s * x - c * y };
+}
+function then(p, q) { // p first, then q
+  return {
+    a: q.a * p.a + q.b * p.c, b: q.a * p.b + q.b * p.d,
+    c: q.c * p.a + q.d * p.c, d: q.c * p.b + q.d * p.d,
+    e: q.a * p.e + q.b * p.f + q.e, f: q.c * p.e + q.d * p.f + q.f,
+  };
+}
+const applyX = (m, x, y) => m.a * x + m.b * y + m.e;
+const applyY = (m, x, y) => m.c * x + m.d * y + m.f;
+function invert(m) {
+  const det = m.a * m.d - m.b * m.c;
+  if (det === 0 || !Number.isFinite(det)) return null;
+  const ia = m.d / det, ib = -m.b / det, ic = -m.c / det, id = m.a / det;
+  return { a: ia, b: ib, c: ic, d: id, e: -(ia * m.e + ib * m.f), f: -(ic * m.e + id * m.f) };
+}
+
+// ---- rasterising shapes into cells (raster.c) --------------------------------------------
+
+function cellRange(lo, hi, size, n) {
+  if (!(lo <= hi) || !Number.isFinite(lo) || !Number.isFinite(hi)) return null;
+  const a = Math.floor(lo / size) - 1, b = Math.floor(hi / size) + 1;
+  if (b < 0 || a > n - 1) return null;
+  return [a < 0 ? 0 : a, b > n - 1 ? n - 1 : b];
+}
+
+function mark(g, x, y) { g.cells[y * g.w + x] |= g.bit; }
+
+function centerBox(s, g) {
+  const inv = invert(s.m);
+  if (!(s.w > 0) || !(s.h > 0) || !inv) return;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let k = 0; k < 4; k++) {
+    const qx = s.x + (k & 1 ? s.w : 0), qy = s.y + (k & 2 ? s.h : 0);
+    const px = applyX(s.m, qx, qy), py = applyY(s.m, qx, qy);
+    x0 = Math.min(x0, px); x1 = Math.max(x1, px); y0 = Math.min(y0, py); y1 = Math.max(y1, py);
+  }
+  const rx_ = cellRange(x0, x1, g.tw, g.w), ry_ = cellRange(y0, y1, g.th, g.h);
+  if (!rx_ || !ry_) return;
+  const ecx = s.x + s.w / 2, ecy = s.y + s.h / 2, rx = s.w / 2, ry = s.h / 2;
+  for (let cy = ry_[0]; cy <= ry_[1]; cy++)
+    for (let cx = rx_[0]; cx <= rx_[1]; cx++) {
+      const X = (cx + 0.5) * g.tw, Y = (cy + 0.5) * g.th;
+      const qx = applyX(inv, X, Y), qy = applyY(inv, X, Y);
+      let inside;
+      if (s.kind === "rect") inside = qx >= s.x && qx < s.x + s.w && qy >= s.y && qy < s.y + s.h;
+      else { const u = (qx - ecx) / rx, v = (qy - ecy) / ry; inside = u * u + v * v <= 1.0; }
+      if (inside) mark(g, cx, cy);
+    }
+}
+
+function pointsCells(p, g) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < p.length; i += 2) {
+    x0 = Math.min(x0, p[i]); x1 = Math.max(x1, p[i]); y0 = Math.min(y0, p[i + 1]); y1 = Math.max(y1, p[i + 1]);
+  }
+  const rx = cellRange(x0, x1, g.tw, g.w), ry = cellRange(y0, y1, g.th, g.h);
+  return rx && ry ? [rx[0], rx[1], ry[0], ry[1]] : null;
+}
+
+function centerPolygon(p, g) {
+  const r = pointsCells(p, g);
+  if (!r) return;
+  const n = p.length / 2;
+  for (let cy = r[2]; cy <= r[3]; cy++) {
+    const py = (cy + 0.5) * g.th, xs = [];
+    for (let i = 0, j = n - 1; i < n; j = i++) {
+      const xi = p[2 * i], yi = p[2 * i + 1], xj = p[2 * j], yj = p[2 * j + 1];
+      if ((yi > py) !== (yj > py)) xs.push((xj - xi) * (py - yi) / (yj - yi) + xi);
+    }
+    if (!xs.length) continue;
+    xs.sort((a, b) => (a > b) - (a < b));
+    let right = 0;
+    for (let cx = r[0]; cx <= r[1]; cx++) {
+      const px = (cx + 0.5) * g.tw;
+      while (right < xs.length && !(px < xs[right])) right++;
+      if ((xs.length - right) & 1) mark(g, cx, cy);
+    }
+  }
+}
+
+function clip(inp, axis, v, sgn) {
+  const out = [], n = inp.length / 2;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const c0 = inp[2 * i], c1 = inp[2 * i + 1], p0 = inp[2 * j], p1 = inp[2 * j + 1];
+    const cur = axis ? c1 : c0, prev = axis ? p1 : p0;
+    const dc = sgn * (cur - v), dp = sgn * (prev - v);
+    if ((dc >= 0) !== (dp >= 0)) {
+      const t = dp / (dp - dc);
+      const other = axis ? p0 + t * (c0 - p0) : p1 + t * (c1 - p1);
+      if (axis) out.push(other, v); else out.push(v, other);
+    }
+    if (dc >= 0) out.push(c0, c1);
+  }
+  return out;
+}
+
+function area(p) {
+  let s = 0;
+  const n = p.length / 2;
+  for (let i = 0, j = n - 1; i < n; j = i++) s += p[2 * j] * p[2 * i + 1] - p[2 * i] * p[2 * j + 1];
+  return Math.abs(s) / 2;
+}
+
+function areaPolygon(p, rule, g) {
+  const r = pointsCells(p, g);
+  if (!r) return;
+  const cell = g.tw * g.th, need = rule === COVER.half ? 0.5 * cell : 1e-9 * cell;
+  for (let cy = r[2]; cy <= r[3]; cy++) {
+    const top = cy * g.th, bottom = (cy + 1) * g.th;
+    const b1 = clip(p, 1, top, 1);
+    if (b1.length < 6) continue;
+    const b2 = clip(b1, 1, bottom, -1);
+    if (b2.length < 6) continue;
+    let sx0 = Infinity, sx1 = -Infinity;
+    for (let i = 0; i < b2.length; i += 2) { sx0 = Math.min(sx0, b2[i]); sx1 = Math.max(sx1, b2[i]); }
+    const cr = cellRange(sx0, sx1, g.tw, g.w);
+    if (!cr) continue;
+    for (let cx = cr[0]; cx <= cr[1]; cx++) {
+      let q = clip(b2, 0, cx * g.tw, 1);
+      if (q.length >= 6) q = clip(q, 0, (cx + 1) * g.tw, -1);
+      if (q.length >= 6 && area(q) > need) mark(g, cx, cy);
+    }
+  }
+}
+
+function segmentMeets(x0, y0, x1, y1, bx0, by0, bx1, by1) {
+  let t0 = 0, t1 = 1;
+  const dx = x1 - x0, dy = y1 - y0;
+  const ps = [-dx, dx, -dy, dy], qs = [x0 - bx0, bx1 - x0, y0 - by0, by1 - y0];
+  for (let i = 0; i < 4; i++) {
+    if (ps[i] === 0) { if (qs[i] < 0) return false; continue; }
+    const t = qs[i] / ps[i];
+    if (ps[i] < 0) t0 = Math.max(t0, t); else t1 = Math.min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
+function polyline(p, g) {
+  for (let i = 0; i + 3 < p.length; i += 2) {
+    const ax = p[i], ay = p[i + 1], bx = p[i + 2], by = p[i + 3];
+    const rx = cellRange(Math.min(ax, bx), Math.max(ax, bx), g.tw, g.w), ry = cellRange(Math.min(ay, by), Math.max(ay, by), g.th, g.h);
+    if (!rx || !ry) continue;
+    for (let cy = ry[0]; cy <= ry[1]; cy++)
+      for (let cx = rx[0]; cx <= rx[1]; cx++)
+        if (segmentMeets(ax, ay, bx, by, cx * g.tw, cy * g.th, (cx + 1) * g.tw, (cy + 1) * g.th)) mark(g, cx, cy);
+  }
+}
+
+function raster(s, rule, g) {
+  if (s.kind === "rect" || s.kind === "ellipse") {
+    if (!(s.w > 0) || !(s.h > 0)) return;
+    if (rule === COVER.center) return centerBox(s, g);
+    if (!invert(s.m)) return;
+    const pts = [];
+    if (s.kind === "rect") {
+      const cx = [s.x, s.x + s.w, s.x + s.w, s.x], cy = [s.y, s.y, s.y + s.h, s.y + s.h];
+      for (let n = 0; n < 4; n++) pts.push(applyX(s.m, cx[n], cy[n]), applyY(s.m, cx[n], cy[n]));
+    } else {
+      for (let n = 0; n < 64; n++) {
+        const t = 2.0 * 3.14159265358979323846 * n / 64;
+        const x = s.x + s.w / 2 * (1.0 + Math.cos(t)), y = s.y + s.h / 2 * (1.0 + Math.sin(t));
+        pts.push(applyX(s.m, x, y), applyY(s.m, x, y));
+      }
+    }
+    return areaPolygon(pts, rule, g);
+  }
+  const n = s.pts.length / 2;
+  if (n < (s.kind === "polygon" ? 3 : 2)) return;
+  const p = new Array(2 * n);
+  for (let i = 0; i < n; i++) { p[2 * i] = applyX(s.m, s.pts[2 * i], s.pts[2 * i + 1]); p[2 * i + 1] = applyY(s.m, s.pts[2 * i], s.pts[2 * i + 1]); }
+  if (s.kind === "polyline") polyline(p, g);
+  else if (rule === COVER.center) centerPolygon(p, g);
+  else areaPolygon(p, rule, g);
+}
+
+// ---- JSON helpers -----------------------------------------------------------------------
+
+const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function num(o, key, dflt) {
+  const v = o[key];
+  if (v === undefined) return dflt;
+  if (typeof v !== "number") throw parseErr(key, `expected a number, found ${typeof v}`);
+  return v;
+}
+function str(o, key) {
+  const v = o[key];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string") throw parseErr(key, `expected a string, found ${typeof v}`);
+  return v;
+}
+const sameCi = (a, b) => a.toLowerCase() === b.toLowerCase();
+
+function truth(v) {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "number" && Number.isFinite(v)) return v !== 0 ? 1 : 0;
+  if (typeof v === "string") {
+    if (sameCi(v, "true") || v === "1" || sameCi(v, "yes")) return 1;
+    if (sameCi(v, "false") || v === "0" || sameCi(v, "no") || v === "") return 0;
+  }
+  return -1;
+}
+
+const BLOCK_NAMES = ["collides", "collision", "collide", "solid", "blocked", "blocks", "blocking", "wall", "obstacle", "impassable"];
+const PASS_NAMES = ["passable", "walkable"];
+const COST_NAMES = ["cost", "movementCost", "movement_cost", "moveCost", "move_cost", "terrainCost", "terrain_cost"];
+const nameIn = (name, list) => list.some((n) => sameCi(name, n));
+
+function strtodWhole(s) { // C's strtod over the whole string (leading blanks allowed), else NaN
+  if (s === "" || /\s$/.test(s)) return NaN;
+  const t = s.replace(/^\s+/, "");
+  if (/^[+-]?0[bo]/i.test(t)) return NaN; // Number() reads these, strtod does not
+  return Number(t);
+}
+
+function applyProp(name, v, where, p) {
+  if (name === "c") { p.hasBlock = p.block = true; return; }
+  if (nameIn(name, BLOCK_NAMES) || nameIn(name, PASS_NAMES)) {
+    const t = truth(v);
+    if (t < 0) return;
+    const block = nameIn(name, BLOCK_NAMES) ? t === 1 : t === 0;
+    p.hasBlock = true;
+    p.block = p.block || block;
+    return;
+  }
+  if (nameIn(name, COST_NAMES)) {
+    let d = NaN;
+    if (typeof v === "number") d = v;
+    else if (typeof v === "string") d = strtodWhole(v);
+    if (!Number.isFinite(d) || !(d > 0) || d > 1e9) throw parseErr(where, `terrain cost '${name}' must be a number > 0 and <= 1e9`);
+    p.hasCost = true;
+    p.cost = d;
+  }
+}
+
+// ---- the loader ---------------------------------------------------------------------------
+
+function normalise(path) {
+  const abs = path.startsWith("/"), out = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === ".." && out.length && out[out.length - 1] !== "..") out.pop();
+    else if (part === ".." && abs) continue;
+    else out.push(part);
+  }
+  return (abs ? "/" : "") + out.join("/");
+}
+const dirOf = (p) => { const i = p.lastIndexOf("/"); return i < 0 ? "" : p.slice(0, i + 1); };
+const joinPath = (dir, rel) => (rel.startsWith("/") || /^[a-z]+:/i.test(rel) ? rel : dir + rel);
+const isXml = (p) => /\.(tsx|tx|xml)$/i.test(p);
+
+async function defaultDecompress(bytes, kind) {
+  const zlibName = "node:zlib"; // a name in a variable: browser bundlers leave it alone
+  let zlib = null;
+  if (typeof process !== "undefined" && process.versions?.node) zlib = await import(/* @vite-ignore */ /* webpackIgnore: true */ zlibName);
+  if (kind === "zstd") {
+    if (zlib?.zstdDecompressSync) return new Uint8Array(zlib.zstdDecompressSync(bytes));
+    throw new TiledError(-8, null, "zstd-compressed layer data: this platform has no zstd decompressor (Node.js 22.15+ has one; elsewhere pass options.decompress)");
+  }
+  if (zlib) return new Uint8Array(kind === "gzip" ? zlib.gunzipSync(bytes) : zlib.inflateSync(bytes));
+  const ds = new DecompressionStream(kind === "gzip" ? "gzip" : "deflate");
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(ds)).arrayBuffer());
+}
+
+function base64Bytes(s) {
+  const t = s.replace(/\s+/g, "");
+  if (typeof Buffer !== "undefined") return new Uint8Array(Buffer.from(t, "base64"));
+  const bin = atob(t), out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+async function decodeData(data, enc, comp, count, where, o) {
+  if (data === undefined) throw parseErr(where, "missing field");
+  if (!enc || enc === "csv") {
+    if (comp) throw parseErr(where, `compression '${comp}' needs base64 encoding`);
+    if (enc && typeof data === "string") {
+      const parts = data.split(",").map((x) => x.trim()).filter((x, i, a) => !(x === "" && i === a.length - 1));
+      if (parts.length !== count) throw parseErr(where, `has ${parts.length} gids, expected ${count}`);
+      return Uint32Array.from(parts, (x) => Number(x) >>> 0);
+    }
+    if (!Array.isArray(data)) throw parseErr(where, "expected an array of gids");
+    if (data.length !== count) throw parseErr(where, `has ${data.length} gids, expected ${count}`);
+    const out = new Uint32Array(count);
+    for (let i = 0; i < count; i++) {
+      const d = data[i];
+      if (!(typeof d === "number" && d >= 0 && d <= 4294967295 && d === Math.floor(d))) throw parseErr(`${where}[${i}]`, "gid must be a whole number in [0, 4294967295]");
+      out[i] = d;
+    }
+    return out;
+  }
+  if (enc !== "base64") throw parseErr(where, `unknown encoding '${enc}' (expected csv or base64)`);
+  if (comp && !["zlib", "gzip", "zstd"].includes(comp)) throw parseErr(where, `unknown compression '${comp}'`);
+  if (typeof data !== "string") throw parseErr(where, "expected a base64 string");
+  let bytes = base64Bytes(data);
+  if (comp) {
+    const f = o.decompress ?? defaultDecompress;
+    bytes = await f(bytes, comp);
+  }
+  if (bytes.length !== 4 * count) throw parseErr(where, `data decodes to ${bytes.length} bytes, expected ${4 * count}`);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), out = new Uint32Array(count);
+  for (let i = 0; i < count; i++) out[i] = dv.getUint32(4 * i, true);
+  return out;
+}
+
+function flipAffine(raw, iw, ih) {
+  let m = identity(), w = iw, h = ih;
+  if (raw & FLIP_D) { m = { a: 0, b: 1, c: 1, d: 0, e: 0, f: 0 }; w = ih; h = iw; }
+  if (raw & FLIP_H) m = then(m, { a: -1, b: 0, c: 0, d: 1, e: w, f: 0 });
+  if (raw & FLIP_V) m = then(m, { a: 1, b: 0, c: 0, d: -1, e: 0, f: h });
+  return { m, fw: w, fh: h };
+}
+
+function readShape(o, lines) {
+  if (o.point === true || "text" in o || "gid" in o) return null;
+  const s = { x: num(o, "x", 0), y: num(o, "y", 0), w: num(o, "width", 0), h: num(o, "height", 0), rot: num(o, "rotation", 0) };
+  const poly = o.polygon, line = poly ? undefined : o.polyline;
+  if (o.ellipse === true) { s.kind = "ellipse"; return s.w > 0 && s.h > 0 ? s : null; }
+  if (poly || line) {
+    if (line && !lines) return null;
+    s.kind = poly ? "polygon" : "polyline";
+    const arr = poly ?? line;
+    if (!Array.isArray(arr) || !arr.length) throw parseErr(s.kind, "expected a non-empty array of points");
+    s.pts = [];
+    for (const p of arr) {
+      if (!isObj(p) || typeof p.x !== "number" || typeof p.y !== "number") throw parseErr(s.kind, "point without x or y");
+      s.pts.push(p.x, p.y);
+    }
+    return s.pts.length / 2 >= (poly ? 3 : 2) ? s : null;
+  }
+  s.kind = "rect";
+  return s.w > 0 && s.h > 0 ? s : null;
+}
+
+function toRaster(s, place) {
+  const rot = rotateAbout(s.rot, s.x, s.y);
+  let m = then(rot, place);
+  if (s.kind === "rect" || s.kind === "ellipse") return { kind: s.kind, x: s.x, y: s.y, w: s.w, h: s.h, m };
+  m = then(translate(s.x, s.y), m);
+  return { kind: s.kind, pts: s.pts, m };
+}
+
+/**
+ * Decode a Tiled JSON map as tn_map_load() does: {width, height, tileWidth, tileHeight,
+ * passable (Uint8Array), cost (Float32Array, Infinity where blocked), origin ({x, y} cells, for
+ * infinite maps), report}.
+ * @param {string|object} json the map (text or parsed)
+ * @param {object} [o]
+ * @param {string|URL} [o.url] where the map is: external tilesets and templates are read
+ *        relative to it (fetch(), or the file system for file: URLs in Node.js)
+ * @param {Object<string, string|object>} [o.files] contents of external tilesets/templates by
+ *        their path relative to the map (as the map writes it), used before o.url / o.load
+ * @param {(path: string) => Promise<string|object>} [o.load] reads a file by that path
+ * @param {("properties"|"tile-shapes"|"object-layers")[]} [o.collision] conventions (default all)
+ * @param {"center"|"any"|"half"} [o.cover="center"]
+ * @param {string} [o.collisionLayers] comma-separated collision layer markers (default as C)
+ * @param {(bytes: Uint8Array, kind: "zlib"|"gzip"|"zstd") => Promise<Uint8Array>} [o.decompress]
+ */
+export async function decodeTiled(json, o = {}) {
+  const root = typeof json === "string" ? JSON.parse(json) : json;
+  if (!isObj(root)) throw parseErr("", "expected a Tiled map object");
+  const collision = o.collision === undefined ? 7 : o.collision.reduce((m, k) => m | ({ properties: COLLIDE_PROPERTIES, "tile-shapes": COLLIDE_TILE_SHAPES, "object-layers": COLLIDE_OBJECT_LAYERS }[k] ?? (() => { throw new TypeError(`tilenav: unknown collision convention "${k}"`); })()), 0);
+  const cover = COVER[o.cover ?? "center"];
+  if (cover === undefined) throw new TypeError(`tilenav: unknown cover rule "${o.cover}" (center, any, half)`);
+  const markers = (o.collisionLayers ?? DEFAULT_MARKERS).split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const mapDir = "";
+  const cache = new Map();
+  async function readFile(rel) {
+    const key = normalise(rel);
+    if (cache.has(key)) return cache.get(key);
+    let v = o.files?.[rel] ?? o.files?.[key];
+    if (v === undefined && o.load) v = await o.load(rel);
+    if (v === undefined && o.url) {
+      const url = new URL(rel, o.url);
+      if (url.protocol === "file:") {
+        const fsName = "node:fs/promises";
+        const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName);
+        v = await readFile(url, "utf8").catch((e) => { throw new TiledError(-7, rel, `cannot read ${url}: ${e.message}`); });
+      } else {
+        const res = await fetch(url);
+        if (!res.ok) throw new TiledError(-7, rel, `cannot fetch ${url} (HTTP ${res.status})`);
+        v = await res.text();
+      }
+    }
+    if (v === undefined) throw new TiledError(-7, rel, `external file '${rel}': give it in options.files, options.load or options.url`);
+    const parsed = typeof v === "string" ? JSON.parse(v) : v;
+    cache.set(key, parsed);
+    return parsed;
+  }
+
+  // header
+  const type = str(root, "type");
+  if (type && type !== "map") throw parseErr("type", `expected a Tiled map, found type '${type}'`);
+  const orient = str(root, "orientation");
+  if (orient && orient !== "orthogonal") throw new TiledError(-8, "orientation", `'${orient}' maps are not supported (only orthogonal)`);
+  const infinite = root.infinite === true;
+  const tw = num(root, "tilewidth"), th = num(root, "tileheight");
+  let W = num(root, "width"), H = num(root, "height");
+  if (!(tw >= 1 && th >= 1)) throw parseErr("tilewidth", "must be >= 1");
+  if (!infinite && !(W >= 1 && H >= 1)) throw parseErr("width", "must be >= 1");
+
+  // tilesets: terrain entries (in order; the last of equal gids wins) and shaped tiles
+  const tgid = [], tter = [], tiles = [], sources = [];
+  const pushTerrain = (gid, p, where) => {
+    if (!p.hasBlock && !p.hasCost) return;
+    if (gid >= MAX_TERRAIN_GID) throw new TiledError(-3, where, `tile gid ${gid} is past the terrain table limit`);
+    tgid.push(gid);
+    tter.push({ passable: !p.block, cost: p.hasCost ? Math.fround(p.cost) : 1 });
+  };
+  const tileProps = (props, where, gid) => {
+    if (props === undefined || props === null) return;
+    const p = { hasBlock: false, block: false, hasCost: false, cost: 1 };
+    if (Array.isArray(props)) {
+      props.forEach((e, i) => {
+        if (!isObj(e)) throw parseErr(`${where}[${i}]`, "expected a property object");
+        const name = str(e, "name");
+        if (name === null) throw parseErr(`${where}[${i}]`, "property without a name");
+        applyProp(name, e.value, `${where}[${i}].value`, p);
+      });
+    } else if (isObj(props)) {
+      for (const [k, v] of Object.entries(props)) applyProp(k, v, `${where}.${k}`, p);
+    } else throw parseErr(where, "expected an array of properties");
+    pushTerrain(gid, p, where);
+  };
+  const readTile = (e, where, gid, tsw, tsh) => {
+    if (collision & COLLIDE_PROPERTIES) tileProps(e.properties, `${where}.properties`, gid);
+    const og = e.objectgroup;
+    if (!og || !(collision & (COLLIDE_TILE_SHAPES | COLLIDE_OBJECT_LAYERS))) return;
+    let iw = num(e, "imagewidth", tsw), ih = num(e, "imageheight", tsh);
+    if (iw < 1 || ih < 1) { iw = tw; ih = th; }
+    if (!isObj(og)) throw parseErr(`${where}.objectgroup`, "expected an object layer");
+    const objs = og.objects;
+    if (!objs) return;
+    if (!Array.isArray(objs)) throw parseErr(`${where}.objectgroup.objects`, "expected an array");
+    const shapes = [];
+    for (const ob of objs) {
+      if (!isObj(ob)) throw parseErr(`${where}.objectgroup`, "expected an object");
+      const s = readShape(ob, false);
+      if (s) shapes.push(s);
+    }
+    if (shapes.length) tiles.push({ gid, iw, ih, shapes, cell: false, blocks: false });
+  };
+  const readTileset = (ts, where, firstgid) => {
+    const tsw = num(ts, "tilewidth", 0), tsh = num(ts, "tileheight", 0);
+    const t = ts.tiles;
+    if (t !== undefined && !Array.isArray(t) && !isObj(t)) throw parseErr(`${where}.tiles`, "expected an array");
+    if (Array.isArray(t)) t.forEach((e, i) => {
+      if (!isObj(e)) throw parseErr(`${where}.tiles[${i}]`, "expected a tile object");
+      const id = num(e, "id");
+      if (!(Number.isInteger(id) && id >= 0)) throw parseErr(`${where}.tiles[${i}].id`, "must be a whole number");
+      readTile(e, `${where}.tiles[${i}]`, firstgid + id, tsw, tsh);
+    });
+    else if (isObj(t)) for (const [k, e] of Object.entries(t)) {
+      if (!/^\d+$/.test(k)) throw parseErr(`${where}.tiles.${k}`, "tile id must be a whole number");
+      if (!isObj(e)) throw parseErr(`${where}.tiles.${k}`, "expected a tile object");
+      readTile(e, `${where}.tiles.${k}`, firstgid + Number(k), tsw, tsh);
+    }
+    const legacy = ts.tileproperties;
+    if (legacy !== undefined && legacy !== null && (collision & COLLIDE_PROPERTIES)) {
+      if (!isObj(legacy)) throw parseErr(`${where}.tileproperties`, "expected an object");
+      for (const [k, e] of Object.entries(legacy)) {
+        if (!/^\d+$/.test(k)) throw parseErr(`${where}.tileproperties.${k}`, "tile id must be a whole number");
+        if (!isObj(e)) throw parseErr(`${where}.tileproperties.${k}`, "expected an object");
+        tileProps(e, `${where}.tileproperties.${k}`, firstgid + Number(k));
+      }
+    }
+  };
+  const tsArr = root.tilesets ?? [];
+  if (!Array.isArray(tsArr)) throw parseErr("tilesets", "expected an array");
+  for (let i = 0; i < tsArr.length; i++) {
+    const ts = tsArr[i], where = `tilesets[${i}]`;
+    if (!isObj(ts)) throw parseErr(where, "expected a tileset object");
+    const firstgid = num(ts, "firstgid");
+    const src = str(ts, "source");
+    if (src === null) { readTileset(ts, where, firstgid); continue; }
+    const path = joinPath(mapDir, src);
+    sources.push({ path: normalise(path), firstgid });
+    if (isXml(src)) throw new TiledError(-8, `${where}.source`, `external tileset '${src}' is Tiled XML, which the JavaScript loader does not read (export it as JSON, .tsj)`);
+    const tj = await readFile(path);
+    if (typeof tj.type === "string" && tj.type !== "tileset") throw parseErr("type", `expected a tileset, found type '${tj.type}'`);
+    readTileset(tj, "", firstgid);
+  }
+
+  // finish_tiles: one-cell tiles whose shapes block get a blocking entry keeping the property cost
+  const nprops = tgid.length, shapesOn = (collision & COLLIDE_TILE_SHAPES) !== 0;
+  tiles.sort((a, b) => a.gid - b.gid);
+  let oversize = false;
+  for (const t of tiles) {
+    t.cell = t.iw === tw && t.ih === th && t.gid < MAX_TERRAIN_GID;
+    if (!t.cell) { oversize = oversize || shapesOn; continue; }
+    const g = { w: 1, h: 1, tw, th, cells: new Uint8Array(1), bit: 1 };
+    for (const s of t.shapes) { if (g.cells[0]) break; raster(toRaster(s, identity()), cover, g); }
+    t.blocks = g.cells[0] !== 0;
+  }
+  if (shapesOn) {
+    const lastProp = new Map();
+    for (let i = 0; i < nprops; i++) lastProp.set(tgid[i], i);
+    for (const t of tiles) {
+      if (!t.cell || !t.blocks) continue;
+      const p = { hasBlock: true, block: true, hasCost: false, cost: 1 };
+      if (lastProp.has(t.gid)) { p.hasCost = true; p.cost = tter[lastProp.get(t.gid)].cost; }
+      pushTerrain(t.gid, p, "tilesets");
+    }
+  }
+  const findTile = (id) => { // the first of equal gids, as the C binary search
+    let lo = 0, hi = tiles.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (tiles[mid].gid < id) lo = mid + 1; else hi = mid; }
+    return lo < tiles.length && tiles[lo].gid === id ? tiles[lo] : null;
+  };
+
+  // layers, groups flattened in file order
+  const layers = [];
+  const flatten = (arr, where) => {
+    if (!Array.isArray(arr)) throw parseErr(where, "expected an array of layers");
+    arr.forEach((l, i) => {
+      const path = `${where}[${i}]`;
+      if (!isObj(l)) throw parseErr(path, "expected a layer object");
+      const t = str(l, "type");
+      if (t === null) throw parseErr(`${path}.type`, "missing field");
+      if (t === "group") { if (l.layers !== undefined) flatten(l.layers, `${path}.layers`); return; }
+      if (t === "imagelayer") return;
+      if (t !== "tilelayer" && t !== "objectgroup") throw parseErr(`${path}.type`, `unknown layer type '${t}'`);
+      layers.push({ node: l, path, tiles: t === "tilelayer" });
+    });
+  };
+  if (root.layers === undefined) throw parseErr("layers", "missing field");
+  flatten(root.layers, "layers");
+
+  let ox = 0, oy = 0;
+  if (infinite) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const L of layers) {
+      if (!L.tiles) continue;
+      const chunks = L.node.chunks;
+      if (!Array.isArray(chunks)) throw parseErr(`${L.path}.chunks`, "missing field (the map is infinite)");
+      for (const ch of chunks) {
+        const x = num(ch, "x"), y = num(ch, "y"), w = num(ch, "width"), h = num(ch, "height");
+        x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + w); y1 = Math.max(y1, y + h);
+      }
+    }
+    if (x0 === Infinity) { ox = oy = 0; } else { W = x1 - x0; H = y1 - y0; ox = x0; oy = y0; }
+  }
+  const cells = W * H;
+
+  // every tile layer's gids; the marks of oversize tiles and collision objects
+  let marks = oversize ? new Uint8Array(cells) : null;
+  const ensureMarks = () => (marks ??= new Uint8Array(cells));
+  const tileLayers = [];
+  const shift = translate(-ox * tw, -oy * th);
+  const templates = new Map();
+  const loadTemplate = async (rel, where) => {
+    const path = normalise(joinPath(mapDir, rel));
+    if (templates.has(path)) return templates.get(path);
+    if (isXml(rel)) throw new TiledError(-8, where, `template '${rel}' is Tiled XML, which the JavaScript loader does not read (save it as .tj)`);
+    const tj = await readFile(path);
+    if (!isObj(tj.object)) throw parseErr(where, `template '${rel}' has no object`);
+    if (tj.object.template !== undefined) throw new TiledError(-8, where, "a template's object cannot name a template");
+    let tileset = null;
+    if (isObj(tj.tileset)) tileset = { firstgid: num(tj.tileset, "firstgid"), path: normalise(joinPath(dirOf(path), str(tj.tileset, "source") ?? "")) };
+    const t = { object: tj.object, tileset, path };
+    templates.set(path, t);
+    return t;
+  };
+  const applyTemplate = async (ob, where) => {
+    const rel = str(ob, "template");
+    if (rel === null) return ob;
+    const t = await loadTemplate(rel, `${where}.template`);
+    const m = structuredClone(t.object);
+    for (const [k, v] of Object.entries(ob)) if (k !== "template") { delete m[k]; m[k] = structuredClone(v); }
+    if (m.gid !== undefined && ob.gid === undefined && t.tileset) {
+      const raw = m.gid >>> 0, id = (raw & ~FLAGS) >>> 0;
+      if (id) {
+        const src = sources.find((s) => s.path === t.tileset.path);
+        if (id < t.tileset.firstgid) throw parseErr(`${where}.template`, `template gid ${id} is below its tileset's firstgid`);
+        if (!src) throw parseErr(`${where}.template`, `template '${t.path}' uses tileset '${t.tileset.path}', which the map does not load`);
+        m.gid = ((src.firstgid + (id - t.tileset.firstgid)) | (raw & FLAGS)) >>> 0;
+      }
+    }
+    return m;
+  };
+  const isMarker = (name) => typeof name === "string" && name !== "" && markers.includes(name.toLowerCase());
+  const isCollisionLayer = (l) => {
+    if (!(collision & COLLIDE_OBJECT_LAYERS)) return false;
+    if (isMarker(l.name) || isMarker(l.class) || (typeof l.type === "string" && l.type !== "objectgroup" && isMarker(l.type))) return true;
+    if (Array.isArray(l.properties)) return l.properties.some((p) => isObj(p) && p.value === true && isMarker(p.name));
+    if (isObj(l.properties)) return Object.entries(l.properties).some(([k, v]) => v === true && isMarker(k));
+    return false;
+  };
+  const rasterTile = (t, place, bit) => {
+    const g = { w: W, h: H, tw, th, cells: marks, bit };
+    for (const s of t.shapes) raster(toRaster(s, place), cover, g);
+  };
+  let collisionLayers = 0, collisionObjects = 0;
+  for (const L of layers) {
+    if (L.tiles) {
+      const enc = str(L.node, "encoding"), comp = str(L.node, "compression");
+      let gids;
+      if (!infinite) {
+        const lw = num(L.node, "width", W), lh = num(L.node, "height", H);
+        if (lw !== W || lh !== H) throw parseErr(L.path, `layer is ${lw} x ${lh} cells, the map ${W} x ${H}`);
+        gids = await decodeData(L.node.data, enc, comp, cells, `${L.path}.data`, o);
+      } else {
+        gids = new Uint32Array(cells);
+        for (const [i, ch] of L.node.chunks.entries()) {
+          const x = ch.x - ox, y = ch.y - oy, w = ch.width, h = ch.height;
+          const part = await decodeData(ch.data, enc, comp, w * h, `${L.path}.chunks[${i}].data`, o);
+          for (let r = 0; r < h; r++) gids.set(part.subarray(r * w, (r + 1) * w), (y + r) * W + x);
+        }
+      }
+      if (marks && oversize) { // tiles of another size: their shapes from the cell's bottom-left
+        let last = null, lastId = 0;
+        for (let cy = 0; cy < H; cy++) for (let cx = 0; cx < W; cx++) {
+          const raw = gids[cy * W + cx], id = (raw & ~FLAGS) >>> 0;
+          if (!id) continue;
+          if (!last || id !== lastId) { last = findTile(id); lastId = id; }
+          if (!last || last.cell) continue;
+          const { m, fh } = flipAffine(raw, last.iw, last.ih);
+          rasterTile(last, then(m, translate(cx * tw, (cy + 1) * th - fh)), MK_SHAPES | MK_LAYER);
+        }
+      }
+      tileLayers.push(gids);
+    } else {
+      const objs = L.node.objects;
+      if (objs === undefined) continue;
+      if (!Array.isArray(objs)) throw parseErr(`${L.path}.objects`, "expected an array");
+      const collide = isCollisionLayer(L.node);
+      collisionLayers += collide;
+      for (const [i, raw0] of objs.entries()) {
+        const where = `${L.path}.objects[${i}]`;
+        if (!isObj(raw0)) throw parseErr(where, "expected an object");
+        const ob = await applyTemplate(raw0, where);
+        if (!collide) continue;
+        ensureMarks();
+        const rawGid = typeof ob.gid === "number" ? ob.gid >>> 0 : 0;
+        if ((rawGid & ~FLAGS) >>> 0) {
+          const t = findTile((rawGid & ~FLAGS) >>> 0);
+          if (!t) continue;
+          const x = num(ob, "x", 0), y = num(ob, "y", 0), rot = num(ob, "rotation", 0);
+          let w = num(ob, "width", 0), h = num(ob, "height", 0);
+          let { m, fw, fh } = flipAffine(rawGid, t.iw, t.ih);
+          if (!(w > 0)) w = fw;
+          if (!(h > 0)) h = fh;
+          m = then(m, { a: w / fw, b: 0, c: 0, d: h / fh, e: x, f: y - h });
+          m = then(m, rotateAbout(rot, x, y));
+          m = then(m, shift);
+          collisionObjects++;
+          rasterTile(t, m, MK_OBJECTS | MK_LAYER);
+          continue;
+        }
+        const s = readShape(ob, true);
+        if (!s) continue;
+        collisionObjects++;
+        raster(toRaster(s, shift), cover, { w: W, h: H, tw, th, cells: marks, bit: MK_OBJECTS | MK_LAYER });
+      }
+    }
+  }
+
+  // the generated collision layer and its blocking entry (replacing any a tileset gave)
+  if (marks && marks.some((m) => m & MK_LAYER)) {
+    const gids = new Uint32Array(cells);
+    for (let i = 0; i < cells; i++) if (marks[i] & MK_LAYER) gids[i] = COLLISION_GID;
+    tileLayers.push(gids);
+    tgid.push(COLLISION_GID);
+    tter.push({ passable: false, cost: 1 });
+  }
+
+  // the map's terrain: blocked when any layer holds a blocking gid, else the largest cost
+  const entry = new Map();
+  for (let i = 0; i < tgid.length; i++) entry.set(tgid[i], tter[i]);
+  const maxGid = Math.min(MAX_TERRAIN_GID, tgid.reduce((m, g) => Math.max(m, g + 1), 1));
+  const ePass = new Int8Array(maxGid).fill(-1), eCost = new Float32Array(maxGid);
+  for (const [g, t] of entry) { ePass[g] = t.passable ? 1 : 0; eCost[g] = t.cost; }
+  const passable = new Uint8Array(cells).fill(1), cost = new Float32Array(cells).fill(-Infinity);
+  for (const gids of tileLayers)
+    for (let i = 0; i < cells; i++) {
+      const id = (gids[i] & ~FLAGS) >>> 0;
+      if (!id || id >= maxGid) continue;
+      const p = ePass[id];
+      if (p === 0) passable[i] = 0;
+      else if (p === 1 && eCost[id] > cost[i]) cost[i] = eCost[id];
+    }
+  for (let i = 0; i < cells; i++) cost[i] = passable[i] ? (cost[i] === -Infinity ? 1 : cost[i]) : Infinity;
+  let blocked = 0;
+  for (let i = 0; i < cells; i++) blocked += passable[i] ? 0 : 1;
+  return {
+    width: W, height: H, tileWidth: tw, tileHeight: th, passable, cost,
+    origin: { x: ox, y: oy },
+    report: { cellsBlocked: blocked, collisionLayers, collisionObjects },
+  };
+}

@@ -1,0 +1,288 @@
+// Types for tilenav's JavaScript API (tilenav.mjs). The documentation is README.md.
+
+/** A cell of the grid (integer coordinates). */
+export interface Cell { x: number; y: number; }
+/** A point in pixels. */
+export interface Point { x: number; y: number; }
+
+export type Status =
+  | "ok" | "partial" | "no path" | "in progress" | "closest" | "invalid argument" | "out of memory"
+  | "too large" | "buffer too small" | "stale id" | "parse error" | "io error" | "unsupported"
+  | "out of map" | "start blocked" | "goal blocked" | "map changed" | "full" | "not found" | "state";
+
+/** An error from the library: `status` is the C status code (negative). */
+export class TilenavError extends Error {
+  constructor(status: number, what: string);
+  readonly name: "TilenavError";
+  readonly status: number;
+}
+
+/** Load and start tilenav.wasm (default: next to tilenav.mjs). Call once; later calls return the same promise. */
+export function init(source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<{ version: string }>;
+/** The C library's version, e.g. "0.1.0". */
+export function version(): string;
+
+export type Diagonal = "no-cut" | "never" | "4" | "one" | "corner-cut" | "always";
+export type Algo = "astar" | "a*" | "dijkstra" | "jps";
+export type HeuristicName = "auto" | "manhattan" | "euclidean" | "octile" | "diagonal" | "chebyshev" | "zero";
+
+export interface TileMapOptions {
+  width: number;
+  height: number;
+  /** width*height non-negative integer values, row-major (default all 0). */
+  cells?: ArrayLike<number>;
+  tileSize?: number;
+  tileWidth?: number;
+  tileHeight?: number;
+  /** value -> cost of entering such a cell (Infinity or 0 = blocked). */
+  costs?: Record<number, number>;
+  /** values that block. */
+  blocked?: number[];
+}
+
+export interface Box {
+  x: number; y: number; w: number; h: number;
+  areaX?: number; areaY?: number; areaW?: number; areaH?: number;
+}
+
+export type HitPoints = "center" | "some" | "every" | "any-cell" | "all-cells";
+
+export interface TiledOptions {
+  /** Where the map is: external tilesets and templates are read relative to it (fetch, or the file system for file: URLs in Node.js). */
+  url?: string | URL;
+  /** Contents (text or parsed) of external tilesets and templates by their path relative to the map. */
+  files?: Record<string, string | object>;
+  /** Reads an external file by its path relative to the map. */
+  load?: (path: string) => Promise<string | object>;
+  /** Which collision conventions block cells (default all three, as the C loader). */
+  collision?: ("properties" | "tile-shapes" | "object-layers")[];
+  /** When a collision shape blocks a cell (default "center"). */
+  cover?: "center" | "any" | "half";
+  /** Comma-separated collision layer markers (default "collision,collisions,collider,colliders,walls,wall,solid,obstacles,blocked"). */
+  collisionLayers?: string;
+  /** Decompresses layer data (default: node:zlib in Node.js, DecompressionStream in browsers; zstd only where node:zlib has it). */
+  decompress?: (bytes: Uint8Array, kind: "zlib" | "gzip" | "zstd") => Uint8Array | Promise<Uint8Array>;
+}
+
+/** A Tiled map's cells as the C loader computes them (TileMap.decodeTiled). */
+export interface DecodedTiled {
+  width: number;
+  height: number;
+  tileWidth: number;
+  tileHeight: number;
+  /** 1 passable, 0 blocked, row-major. */
+  passable: Uint8Array;
+  /** Cost of entering each cell (Infinity where blocked), row-major. */
+  cost: Float32Array;
+  /** Infinite maps: Tiled's cell of the map's cell (0, 0). */
+  origin: { x: number; y: number };
+  report: { cellsBlocked: number; collisionLayers: number; collisionObjects: number };
+}
+
+export class TileMap {
+  constructor(o: TileMapOptions);
+  static fromArray(cells: ArrayLike<number>, width: number, options?: Omit<TileMapOptions, "width" | "height" | "cells">): TileMap;
+  static fromText(rows: string | string[], options?: Omit<TileMapOptions, "width" | "height" | "cells"> & { wall?: string }): TileMap;
+  /** A map from a Tiled JSON map (.tmj/.json, text or parsed), read with the C loader's conventions. */
+  static fromTiled(json: string | object, options?: TiledOptions): Promise<TileMap>;
+  /** The passability and costs fromTiled uses, without making a map. */
+  static decodeTiled(json: string | object, options?: TiledOptions): Promise<DecodedTiled>;
+  /** A TileMap from decodeTiled()'s result. */
+  static fromDecodedTiled(d: DecodedTiled): TileMap;
+  /** Set by fromTiled / fromDecodedTiled. */
+  tiled?: { origin: { x: number; y: number }; report: DecodedTiled["report"] };
+  readonly width: number;
+  readonly height: number;
+  readonly tileWidth: number;
+  readonly tileHeight: number;
+  get(x: number, y: number): number;
+  set(x: number, y: number, value: number): void;
+  passable(x: number, y: number): boolean;
+  cost(x: number, y: number): number;
+  passableGrid(): Uint8Array;
+  readonly revision: number;
+  cellAt(px: number, py: number): Cell | null;
+  center(x: number, y: number): Point;
+  moveBox(box: Box, dx: number, dy: number): { x: number; y: number; blockedX: boolean; blockedY: boolean };
+  hitTestWalls(box: Box, points?: HitPoints): boolean;
+  free(): void;
+}
+
+export interface FindOptions {
+  algo?: Algo;
+  diagonal?: Diagonal;
+  heuristic?: HeuristicName;
+  weight?: number;
+  stepCosts?: "exact" | "10/14";
+  closest?: boolean;
+}
+
+export interface PathResult {
+  found: boolean;
+  status: Status | string;
+  path: Cell[];
+  cost: number;
+  expanded: number;
+  algo: "astar" | "dijkstra" | "jps" | "jps+";
+  end: Cell;
+}
+
+export interface BatchResult {
+  /** Cost of each query (Infinity: no path). */
+  costs: Float64Array;
+  /** Cells of each path (0: no path). */
+  lengths: Int32Array;
+  /** How many found a path. */
+  found: number;
+}
+
+export class PathFinder {
+  constructor(sizeFor?: TileMap | { maxCells: number });
+  find(map: TileMap, start: Cell, goal: Cell, o?: FindOptions): PathResult;
+  /** Start a time-sliced query; advance it with step(). */
+  begin(map: TileMap, start: Cell, goal: Cell, o?: FindOptions): "in progress" | "start blocked" | "goal blocked";
+  /** Run at most maxExpansions (default 1000) expansions of the begun query. */
+  step(maxExpansions?: number): "in progress" | "ok" | "no path" | "closest" | "start blocked" | "goal blocked";
+  /** The result of the time-sliced query (found false and status "in progress" while it runs). */
+  result(): PathResult;
+  cancel(): void;
+  /** Many queries: flat [sx, sy, gx, gy, ...] or {start, goal} objects; costs and lengths only. */
+  findMany(map: TileMap, queries: Int32Array | number[] | { start: Cell; goal: Cell }[], o?: FindOptions): BatchResult;
+  free(): void;
+}
+
+export interface FlowFieldOptions {
+  diagonal?: Diagonal;
+  flow?: "optimal" | "steepest";
+  lineOfSight?: "off" | "exact" | "simple";
+}
+
+export class FlowField {
+  constructor(map: TileMap, o?: FlowFieldOptions);
+  readonly map: TileMap;
+  readonly width: number;
+  readonly height: number;
+  build(goals: Cell | Cell[]): this;
+  readonly goals: Cell[];
+  update(): number;
+  distances(): Float32Array;
+  /** The distances over the module's memory (no copy); detached when the memory grows. */
+  distancesView(): Float32Array;
+  /** x, y flow vectors per cell over the module's memory (no allocation after the first call). */
+  vectorsView(): Float32Array;
+  distance(x: number, y: number): number;
+  directions(): Int8Array;
+  lineOfSight(): Uint8Array;
+  sample(px: number, py: number): Point;
+  pathFrom(start: Cell): { found: boolean; path: Cell[]; cost: number };
+  wouldWallOff(cells: Cell[], spawns: Cell[]): boolean;
+  readonly reachableCount: number;
+  free(): void;
+}
+
+export type Target = "none" | "seek" | "arrive" | "flee" | "flow";
+
+export interface CrowdOptions {
+  capacity?: number;
+  dt?: number;
+  seed?: number;
+  pushApart?: boolean;
+  neighbourRadius?: number;
+}
+
+export interface AgentDef {
+  x: number;
+  y: number;
+  radius?: number;
+  maxSpeed?: number;
+  maxForce?: number;
+  target?: Target;
+  goal?: Point;
+  flow?: number;
+}
+
+export interface Agent {
+  id: number; x: number; y: number; vx: number; vy: number; heading: number; radius: number; arrived: boolean;
+}
+
+export interface CrowdView {
+  count: number;
+  /** Floats per agent in `data` (7): x, y, vx, vy, heading, radius, arrived. */
+  stride: number;
+  ids: Uint32Array;
+  data: Float32Array;
+}
+
+export class Crowd {
+  constructor(map: TileMap, o?: CrowdOptions);
+  readonly map: TileMap;
+  readonly capacity: number;
+  setFlow(slot: number, field: FlowField): void;
+  add(a: AgentDef): number;
+  remove(id: number): void;
+  setTarget(id: number, kind: Target, goalOrSlot?: Point | number): void;
+  step(steps?: number): void;
+  readonly count: number;
+  agents(): Agent[];
+  /** Every agent's state over the module's memory (no per-agent objects). */
+  view(): CrowdView;
+  maxWallOverlap(): number;
+  free(): void;
+}
+
+export interface MarblesOptions {
+  map?: TileMap;
+  width?: number;
+  height?: number;
+  capacity?: number;
+  restitution?: number;
+}
+
+export interface Marble { x: number; y: number; vx: number; vy: number; r: number; }
+
+export class Marbles {
+  constructor(o?: MarblesOptions);
+  readonly capacity: number;
+  add(x: number, y: number, vx: number, vy: number, r: number): number;
+  setVelocity(i: number, vx: number, vy: number): void;
+  step(steps?: number): void;
+  readonly count: number;
+  marbles(): Marble[];
+  energy(): number;
+  readonly lastContacts: number;
+  free(): void;
+}
+
+export interface AngleCarOptions {
+  width: number;
+  height: number;
+  tileSize?: number;
+  tileWidth?: number;
+  tileHeight?: number;
+  angles: ArrayLike<number>;
+  friction: ArrayLike<number>;
+  x: number;
+  y: number;
+  rotation?: number;
+  jitter?: number;
+  seed?: number;
+}
+
+export interface CarState { x: number; y: number; vx: number; vy: number; rotation: number; speed: number; friction: number; }
+
+export class AngleCar {
+  constructor(o: AngleCarOptions);
+  step(steps?: number): void;
+  state(): CarState;
+  free(): void;
+}
+
+export interface WandererState { x: number; y: number; cell: Cell; dir: Cell; }
+
+export class GridWanderer {
+  constructor(map: TileMap, cell: Cell, o?: { speed?: number; seed?: number });
+  readonly map: TileMap;
+  step(steps?: number): void;
+  state(): WandererState;
+  free(): void;
+}

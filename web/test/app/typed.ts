@@ -1,0 +1,73 @@
+// A typed example of the package, checked by `tsc --strict` in web/test/package.sh (installed
+// from the packed tarball into a fresh project) and then run by Node.
+import { init, version, TileMap, PathFinder, FlowField, Crowd, TilenavError } from "tilenav";
+import type { Cell, PathResult, CrowdView } from "tilenav";
+import PF from "tilenav/compat/pathfinding";
+import EasyStar from "tilenav/compat/easystar";
+
+const { version: v } = await init();
+if (v !== version()) throw new Error("version");
+
+const map: TileMap = TileMap.fromText(["..#....", "..#.##.", "......."], { tileSize: 16 });
+const finder = new PathFinder(map);
+const r: PathResult = finder.find(map, { x: 0, y: 0 }, { x: 6, y: 0 }, { algo: "jps", diagonal: "no-cut" });
+const cells: Cell[] = r.path;
+
+// time-sliced: a few expansions per "frame"
+let status: string = finder.begin(map, { x: 0, y: 0 }, { x: 6, y: 0 });
+let frames = 0;
+while (status === "in progress") { status = finder.step(2); frames++; }
+const sliced = finder.result();
+
+const batch = finder.findMany(map, [{ start: { x: 0, y: 0 }, goal: { x: 6, y: 2 } }, { start: { x: 0, y: 2 }, goal: { x: 3, y: 0 } }]);
+const costs: Float64Array = batch.costs;
+
+const field = new FlowField(map, { lineOfSight: "exact" }).build({ x: 6, y: 0 });
+// views over the module's memory: take them right before use (an allocation may detach them)
+const vecLength = field.vectorsView().length;
+const dist: Float32Array = field.distancesView();
+const distLength = dist.length;
+const crowd = new Crowd(map, { capacity: 8 });
+crowd.setFlow(0, field);
+crowd.add({ x: 8, y: 8, target: "flow", flow: 0 });
+crowd.step(10);
+const view: CrowdView = crowd.view();
+
+try { map.set(-1, 0, 0); } catch (e) { if (!(e instanceof TilenavError)) throw e; }
+
+const grid = new PF.Grid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
+const pfPath: number[][] = new PF.AStarFinder({ diagonalMovement: PF.DiagonalMovement.Never }).findPath(0, 0, 0, 2, grid);
+const smooth = PF.Util.smoothenPath(grid, pfPath);
+
+const es = new EasyStar.js();
+es.setGrid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
+es.setAcceptableTiles([0]);
+es.enableSync();
+let esLen = -1;
+es.findPath(0, 0, 0, 2, (p) => { esLen = p ? p.length : -1; });
+es.calculate();
+
+console.log(r.found, cells.length, sliced.cost === r.cost, frames > 1, costs.length, distLength, vecLength,
+  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen);
+crowd.free(); field.free(); finder.free(); map.free(); grid.free(); es.free();
+
+// a Tiled map from JSON (here a tiny one written inline)
+const tiled = await TileMap.fromTiled({
+  type: "map", orientation: "orthogonal", width: 2, height: 1, tilewidth: 16, tileheight: 16, infinite: false,
+  tilesets: [{ firstgid: 1, tiles: [{ id: 0, properties: [{ name: "collides", type: "bool", value: true }] }] }],
+  layers: [{ type: "tilelayer", name: "t", width: 2, height: 1, data: [1, 0] }],
+}, { cover: "center" });
+console.log(tiled.passable(0, 0), tiled.passable(1, 0), tiled.tiled?.report.cellsBlocked);
+tiled.free();
+
+// the Phaser adapter over anything shaped like a Phaser tilemap (here a stand-in object)
+import { PhaserNav, PathFollower } from "tilenav/phaser";
+const tile = (index: number) => ({ index, collides: index === 1 });
+const fakeTilemap = { width: 3, height: 2, tileWidth: 16, tileHeight: 16, layers: [{ name: "ground", data: [[tile(0), tile(1), tile(0)], [tile(0), tile(0), tile(0)]] }] };
+const nav = new PhaserNav(fakeTilemap, { autoSync: false });
+const hero = { x: 8, y: 8 };
+const walker = new PathFollower(hero, nav, { speed: 1000 });
+walker.moveTo({ x: 2, y: 0 });
+for (let i = 0; i < 10; i++) walker.update(16);
+console.log(nav.passable(1, 0), walker.done, hero.x, hero.y);
+nav.destroy();

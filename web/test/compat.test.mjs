@@ -1,0 +1,279 @@
+// tilenav/compat/pathfinding against PathFinding.js (npm "pathfinding", pinned in web/package.json):
+// PathFinding.js's own tests (test/PathTestScenarios.js, Grid.js, Util.js, written out here), then 1,000
+// seeded random grids for every finder and every DiagonalMovement option, comparing path
+// lengths (geometric, Util.pathLength) and checking every tilenav path is legal.
+// Also the EasyStar-style wrapper against EasyStar.js (npm "easystarjs").
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import PF from "../pkg/compat/pathfinding.mjs";
+import EasyStar from "../pkg/compat/easystar.mjs";
+
+const require = createRequire(import.meta.url);
+const RefPF = require("pathfinding");
+const RefEasyStar = require("easystarjs");
+
+const GRIDS = Number(process.env.TILENAV_COMPAT_GRIDS ?? 1000);
+
+function rng(seed) { // mulberry32
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// PathFinding.js test/PathTestScenarios.js (0.4.18): start, end, matrix, expected path.length
+const SCENARIOS = [
+  { s: [0, 0], e: [1, 1], m: ["00", "10"], len: 3 },
+  { s: [1, 1], e: [4, 4], m: ["00000", "10110", "10100", "01000", "10110", "00100"], len: 9 },
+  { s: [0, 3], e: [3, 3], m: ["00000", "00110", "00100", "00100", "10110", "00000"], len: 10 },
+  { s: [4, 4], e: [19, 19], m: Array(20).fill("0".repeat(20)), len: 31 },
+];
+const toMatrix = (rows) => rows.map((r) => [...r].map(Number));
+
+test("PathFinding.js's own scenarios: the optimal finders give its expected lengths", () => {
+  for (const sc of SCENARIOS) {
+    const grid = new PF.Grid(toMatrix(sc.m));
+    for (const f of [new PF.AStarFinder(), new PF.DijkstraFinder()]) {
+      const p = f.findPath(sc.s[0], sc.s[1], sc.e[0], sc.e[1], grid);
+      assert.equal(p.length, sc.len);
+      assert.deepEqual(p[0], sc.s);
+      assert.deepEqual(p.at(-1), sc.e);
+    }
+    // the non-optimal finders: start and end right (PathFinding.js's own check for them)
+    for (const f of [new PF.BestFirstFinder(), new PF.JumpPointFinder(),
+      new PF.JumpPointFinder({ diagonalMovement: PF.DiagonalMovement.Never })]) {
+      const p = f.findPath(sc.s[0], sc.s[1], sc.e[0], sc.e[1], grid);
+      assert.deepEqual(p[0], sc.s);
+      assert.deepEqual(p.at(-1), sc.e);
+    }
+    grid.free();
+  }
+});
+
+test("Grid, Util and DiagonalMovement behave as PathFinding.js's", () => {
+  const m = toMatrix(["010", "000", "110"]);
+  const g = new PF.Grid(m), r = new RefPF.Grid(m);
+  for (const d of Object.values(PF.DiagonalMovement))
+    for (let y = 0; y < 3; y++) for (let x = 0; x < 3; x++) {
+      if (!r.isWalkableAt(x, y)) continue;
+      const a = g.getNeighbors({ x, y }, d).map((n) => [n.x, n.y]);
+      const b = r.getNeighbors(r.getNodeAt(x, y), d).map((n) => [n.x, n.y]);
+      assert.deepEqual(a, b);
+    }
+  assert.equal(new PF.Grid(3, 2).width, 3);
+  assert.throws(() => new PF.Grid(3, 2, [[0, 0, 0]]), /Matrix size does not fit/);
+  g.setWalkableAt(1, 0, true);
+  assert.equal(g.isWalkableAt(1, 0), true);
+  assert.equal(g.isWalkableAt(-1, 0), false);
+  const path = [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [3, 3], [4, 4]];
+  assert.deepEqual(PF.Util.compressPath(path), RefPF.Util.compressPath(path));
+  assert.deepEqual(PF.Util.expandPath([[0, 0], [3, 1]]), RefPF.Util.expandPath([[0, 0], [3, 1]]));
+  assert.equal(PF.Util.pathLength(path), RefPF.Util.pathLength(path));
+  const big = Array.from({ length: 8 }, (_, y) => Array.from({ length: 8 }, (_, x) => (x === 4 && y < 6 ? 1 : 0)));
+  const gp = new PF.AStarFinder().findPath(0, 0, 7, 0, new PF.Grid(big));
+  assert.deepEqual(PF.Util.smoothenPath(new PF.Grid(big), gp), RefPF.Util.smoothenPath(new RefPF.Grid(big), gp));
+  g.free();
+});
+
+// PathFinding.js test/Grid.js and test/Util.js (0.4.18), written out with node:test
+test("PathFinding.js's Grid tests", () => {
+  let grid = new PF.Grid(10, 20);
+  assert.equal(grid.width, 10);
+  assert.equal(grid.height, 20);
+  assert.equal(grid.nodes.length, 20);
+  for (const row of grid.nodes) assert.equal(row.length, 10);
+  for (let y = 0; y < 20; y++) for (let x = 0; x < 10; x++) assert.equal(grid.isWalkableAt(x, y), true);
+  grid.free();
+  const matrix = [[1, 0, 0, 1], [0, 1, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 1]];
+  const height = matrix.length, width = matrix[0].length;
+  for (grid of [new PF.Grid(width, height, matrix), new PF.Grid(matrix)]) {
+    assert.equal(grid.width, width);
+    assert.equal(grid.height, height);
+    assert.equal(grid.nodes.length, height);
+    for (const row of grid.nodes) assert.equal(row.length, width);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) assert.equal(grid.isWalkableAt(x, y), !matrix[y][x]);
+    for (const [x, y, inside] of [[0, 0, true], [0, height - 1, true], [width - 1, 0, true], [width - 1, height - 1, true],
+      [-1, -1, false], [0, -1, false], [-1, 0, false], [0, height, false], [width, 0, false], [width, height, false]])
+      assert.equal(grid.isInside(x, y), inside);
+    assert.deepEqual(grid.getNeighbors(grid.nodes[1][0], PF.DiagonalMovement.Never), [grid.nodes[2][0]]);
+    const cmp = (a, b) => a.x * 100 + a.y - b.x * 100 - b.y;
+    assert.deepEqual(grid.getNeighbors(grid.nodes[0][2], PF.DiagonalMovement.IfAtMostOneObstacle).sort(cmp),
+      [grid.nodes[0][1], grid.nodes[1][2], grid.nodes[1][3]].sort(cmp));
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) grid.setWalkableAt(x, y, false);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) assert.equal(grid.isWalkableAt(x, y), false);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) grid.setWalkableAt(x, y, true);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) assert.equal(grid.isWalkableAt(x, y), true);
+    // and the node objects are live: writing walkable edits the map the searches read
+    grid.nodes[2][1].walkable = false;
+    assert.equal(grid.map.passable(1, 2), false);
+    assert.equal(grid.getNodeAt(1, 2).walkable, false);
+    grid.free();
+  }
+});
+
+test("PathFinding.js's Util tests", () => {
+  assert.deepEqual(PF.Util.interpolate(0, 1, 0, 4), [[0, 1], [0, 2], [0, 3], [0, 4]]);
+  assert.deepEqual(PF.Util.expandPath([]), []);
+  assert.deepEqual(PF.Util.expandPath([[0, 1], [0, 4]]), [[0, 1], [0, 2], [0, 3], [0, 4]]);
+  assert.deepEqual(PF.Util.expandPath([[0, 1], [0, 4], [2, 6]]), [[0, 1], [0, 2], [0, 3], [0, 4], [1, 5], [2, 6]]);
+  assert.deepEqual(PF.Util.compressPath([]), []);
+  assert.deepEqual(PF.Util.compressPath([[0, 1], [0, 2], [0, 3], [0, 4]]), [[0, 1], [0, 4]]);
+  assert.deepEqual(PF.Util.compressPath([[0, 1], [0, 2], [0, 3], [0, 4], [1, 5], [2, 6]]), [[0, 1], [0, 4], [2, 6]]);
+});
+
+function legal(path, matrix, diag) {
+  for (let i = 1; i < path.length; i++) {
+    const [ax, ay] = path[i - 1], [bx, by] = path[i];
+    const w = (x, y) => y >= 0 && y < matrix.length && x >= 0 && x < matrix[0].length && !matrix[y][x];
+    if (!w(bx, by)) return false;
+    const dx = bx - ax, dy = by - ay;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) !== 1) return false;
+    if (dx && dy) {
+      const o = (w(ax + dx, ay) ? 1 : 0) + (w(ax, ay + dy) ? 1 : 0);
+      if (diag === 2 || (diag === 4 && o < 2) || (diag === 3 && o < 1)) return false;
+    }
+  }
+  return true;
+}
+
+// [label, tilenav compat finder, PathFinding.js finder, options for PathFinding.js]
+const FINDERS = [
+  ["AStarFinder", "AStarFinder", {}],
+  ["DijkstraFinder", "DijkstraFinder", {}],
+  // PathFinding.js's JPS with an admissible heuristic (its default, manhattan, overestimates with diagonals)
+  ["JumpPointFinder", "JumpPointFinder", { admissible: true }],
+  // the finders whose PathFinding.js defaults are not optimal: tilenav must never be longer
+  ["JumpPointFinder (PF default heuristic)", "JumpPointFinder", {}],
+  ["BestFirstFinder", "BestFirstFinder", {}],
+];
+const DIAGS = Object.entries(PF.DiagonalMovement);
+
+test(`random grids: ${GRIDS} grids x ${FINDERS.length} finders x ${DIAGS.length} diagonal options against PathFinding.js`, () => {
+  const rand = rng(18);
+  const stats = {};
+  for (let g = 0; g < GRIDS; g++) {
+    const w = 4 + Math.floor(rand() * 37), h = 4 + Math.floor(rand() * 37), density = 0.1 + rand() * 0.3;
+    const matrix = Array.from({ length: h }, () => Array.from({ length: w }, () => (rand() < density ? 1 : 0)));
+    const sx = Math.floor(rand() * w), sy = Math.floor(rand() * h), ex = Math.floor(rand() * w), ey = Math.floor(rand() * h);
+    matrix[ey][ex] = 0;
+    if (g % 10) matrix[sy][sx] = 0; // every tenth grid keeps a blocked start (PathFinding.js searches from it)
+    const grid = new PF.Grid(matrix); // one grid for every search: no clone
+    const refGrid = new RefPF.Grid(matrix);
+    for (const [label, name, ro] of FINDERS) for (const [dname, d] of DIAGS) {
+      const key = `${label} ${dname}`;
+      const st = (stats[key] ??= { queries: 0, same: 0, shorter: 0, longer: 0, foundDiff: 0, samePath: 0 });
+      const ours = new PF[name]({ diagonalMovement: d }).findPath(sx, sy, ex, ey, grid);
+      const refOpt = { diagonalMovement: d };
+      if (ro.admissible) refOpt.heuristic = d === PF.DiagonalMovement.Never ? RefPF.Heuristic.manhattan : RefPF.Heuristic.octile;
+      const theirs = new RefPF[name](refOpt).findPath(sx, sy, ex, ey, refGrid.clone());
+      st.queries++;
+      if ((ours.length > 0) !== (theirs.length > 0)) { st.foundDiff++; continue; }
+      if (ours.length) assert.ok(legal(ours, matrix, d), `${key}: illegal step on grid ${g}`);
+      const a = PF.Util.pathLength(ours), b = RefPF.Util.pathLength(theirs);
+      if (Math.abs(a - b) < 1e-9) st.same++;
+      else if (a < b) st.shorter++;
+      else st.longer++;
+      if (JSON.stringify(ours) === JSON.stringify(theirs)) st.samePath++;
+    }
+    grid.free();
+  }
+  console.log("finder DiagonalMovement: queries, same length, tilenav shorter, tilenav longer, found/not-found differs, identical path");
+  for (const [k, s] of Object.entries(stats)) console.log(`  ${k}: ${s.queries} ${s.same} ${s.shorter} ${s.longer} ${s.foundDiff} ${s.samePath}`);
+  for (const [k, s] of Object.entries(stats)) {
+    assert.equal(s.foundDiff, 0, `${k}: found/not found differs`);
+    assert.equal(s.longer, 0, `${k}: tilenav longer`);
+    if (!k.includes("PF default") && !k.startsWith("BestFirst")) assert.equal(s.shorter, 0, `${k}: length mismatch`);
+  }
+  globalThis.compatStats = stats;
+});
+
+// EasyStar.js's cost of a path: each step costs the entered tile's cost (x 1.4 diagonally)
+function easyCost(path, grid, costs) {
+  let c = 0;
+  for (let i = 1; i < path.length; i++) {
+    const a = path[i - 1], b = path[i], t = costs[grid[b.y][b.x]] ?? 1;
+    c += (a.x !== b.x && a.y !== b.y ? 1.4 : 1) * t;
+  }
+  return c;
+}
+
+async function solve(E, grid, costs, diag, cut, s, e, budget, sync) {
+  const es = new E.js();
+  es.setGrid(grid);
+  es.setAcceptableTiles([0, 2]);
+  for (const [t, c] of Object.entries(costs)) es.setTileCost(Number(t), c);
+  if (diag) es.enableDiagonals();
+  if (!cut) es.disableCornerCutting();
+  es.setIterationsPerCalculation(budget);
+  if (sync) es.enableSync();
+  let out, calls = 0;
+  es.findPath(s.x, s.y, e.x, e.y, (p) => { out = p; });
+  if (es._queue) while (es._queue.length) { es.calculate(); calls++; } // ours, budget-limited
+  else while (out === undefined && calls < 1e6) { es.calculate(); calls++; }
+  if (out === undefined) await new Promise((r) => setTimeout(r, 0)); // the async callback
+  es.free?.();
+  return { path: out, calls };
+}
+
+test("EasyStar-style wrapper against EasyStar.js: 300 random grids with tile costs, 3 movement rules", async () => {
+  const rand = rng(1818), stats = {};
+  for (let g = 0; g < 300; g++) {
+    const w = 5 + Math.floor(rand() * 26), h = 5 + Math.floor(rand() * 26);
+    const grid = Array.from({ length: h }, () => Array.from({ length: w }, () => { const r = rand(); return r < 0.2 ? 1 : r < 0.35 ? 2 : 0; }));
+    const costs = { 0: 1, 2: 3 };
+    const s = { x: Math.floor(rand() * w), y: Math.floor(rand() * h) }, e = { x: Math.floor(rand() * w), y: Math.floor(rand() * h) };
+    grid[s.y][s.x] = 0; grid[e.y][e.x] = 0;
+    for (const [label, diag, cut] of [["4 neighbours", false, true], ["diagonals", true, true], ["diagonals, no corner cutting", true, false]]) {
+      const st = (stats[label] ??= { queries: 0, same: 0, cheaper: 0, costlier: 0, foundDiff: 0 });
+      const ours = await solve(EasyStar, grid, costs, diag, cut, s, e, 50, g % 2 === 0);
+      const theirs = await solve(RefEasyStar, grid, costs, diag, cut, s, e, 1e9, true);
+      st.queries++;
+      if ((ours.path === null) !== (theirs.path === null)) { st.foundDiff++; continue; }
+      if (!ours.path) continue;
+      const a = easyCost(ours.path, grid, costs), b = easyCost(theirs.path, grid, costs);
+      if (Math.abs(a - b) < 1e-6) st.same++; else if (a < b) st.cheaper++; else st.costlier++;
+      if (s.x !== e.x || s.y !== e.y) { assert.deepEqual(ours.path[0], s); assert.deepEqual(ours.path.at(-1), e); }
+    }
+  }
+  console.log("EasyStar rule: queries, same cost, tilenav cheaper, tilenav costlier, found/not-found differs");
+  for (const [k, s] of Object.entries(stats)) console.log(`  ${k}: ${s.queries} ${s.same} ${s.cheaper} ${s.costlier} ${s.foundDiff}`);
+  for (const [k, s] of Object.entries(stats)) {
+    assert.equal(s.foundDiff, 0, k);
+    assert.equal(s.costlier, 0, k);
+    if (k === "4 neighbours") assert.equal(s.cheaper, 0, k);
+  }
+});
+
+test("EasyStar-style wrapper: the iteration budget spreads a search over calls; async callback; cancel", async () => {
+  const grid = Array.from({ length: 60 }, (_, y) => Array.from({ length: 60 }, (_, x) => (x === 30 && y < 55 ? 1 : 0)));
+  const es = new EasyStar.js();
+  es.setGrid(grid);
+  es.setAcceptableTiles([0]);
+  es.setIterationsPerCalculation(100);
+  let path, sawCall = false;
+  es.findPath(0, 0, 59, 0, (p) => { path = p; });
+  const id = es.findPath(0, 0, 59, 59, () => { sawCall = true; });
+  assert.equal(es.cancelPath(id), true);
+  let calls = 0;
+  while (path === undefined && calls < 1000) { es.calculate(); calls++; await new Promise((r) => setTimeout(r, 0)); }
+  assert.ok(calls > 10, `one search over ${calls} calls of 100 expansions`);
+  assert.equal(path[0].x, 0);
+  assert.equal(path.at(-1).x, 59);
+  assert.equal(path.length, 59 + 2 * 55 + 1);
+  es.calculate();
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(sawCall, false);
+  // blocked end: null; same cell: []
+  grid[5][5] = 1;
+  es.setGrid(grid);
+  const r = await new Promise((res) => { es.findPath(0, 0, 5, 5, res); es.calculate(); });
+  assert.equal(r, null);
+  const r2 = await new Promise((res) => { es.findPath(3, 3, 3, 3, res); es.calculate(); });
+  assert.deepEqual(r2, []);
+  es.free();
+});

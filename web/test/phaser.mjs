@@ -1,0 +1,61 @@
+// The Phaser 3 example (web/examples/phaser/) in headless Chromium: the tilenav map equals
+// Phaser's collision settings cell by cell; a wall put with putTileAt on the hero's path
+// reaches tilenav at once and the hero re-plans around it, never stands on a blocked cell and
+// arrives; the creeps following the flow field are never seen inside a wall.
+//   node web/test/phaser.mjs [OUTDIR]     (CHROMIUM overrides /usr/bin/chromium)
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { serve } from "./serve.mjs";
+
+const out = process.argv[2] ?? "build/web-test";
+mkdirSync(out, { recursive: true });
+const { server, url } = await serve(0);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"],
+});
+const fail = (msg) => { throw new Error(`phaser: ${msg}`); };
+try {
+  const page = await browser.newPage({ viewport: { width: 900, height: 620 } });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  await page.goto(`${url}/examples/phaser/index.html`);
+  await page.waitForFunction(() => window.phaserDemo?.state().ready && window.phaserDemo.state().frames > 5, null, { timeout: 30000 });
+  const same = await page.evaluate(() => JSON.stringify(phaserDemo.navGrid()) === JSON.stringify(phaserDemo.phaserGrid()));
+  if (!same) fail("the tilenav map differs from Phaser's collision settings");
+  const mud = await page.evaluate(() => phaserDemo.nav.map.cost(12, 11));
+  if (mud !== 3) fail(`mud costs ${mud}, expected 3 (tile property)`);
+  // a wall on the hero's path, a few cells ahead
+  const { cell, before } = await page.evaluate(() => {
+    const p = phaserDemo.path(), here = phaserDemo.heroCell();
+    const i = p.findIndex((c) => c.x === here.x && c.y === here.y);
+    return { cell: p[Math.min(p.length - 2, Math.max(i, 0) + 4)], before: p.length };
+  });
+  const after = await page.evaluate(({ x, y }) => {
+    phaserDemo.putTileAt(1, x, y);
+    const grid = phaserDemo.navGrid();
+    return { blocked: grid[y * 24 + x] === 0, same: JSON.stringify(grid) === JSON.stringify(phaserDemo.phaserGrid()) };
+  }, cell);
+  if (!after.blocked || !after.same) fail(`putTileAt(1, ${cell.x}, ${cell.y}) did not reach tilenav`);
+  await page.waitForFunction(() => phaserDemo.walker.done, null, { timeout: 30000 });
+  const s = await page.evaluate(() => ({ st: phaserDemo.state(), hero: phaserDemo.heroCell(), path: phaserDemo.path() }));
+  if (s.path.some((c) => c.x === cell.x && c.y === cell.y)) fail("the new path goes through the new wall");
+  const bad = s.st.heroTrail.filter((c) => !c.passable);
+  if (bad.length) fail(`the hero stood on blocked cells: ${JSON.stringify(bad.slice(0, 3))}`);
+  if (s.hero.x !== 21 || s.hero.y !== 13) fail(`the hero ended at (${s.hero.x}, ${s.hero.y})`);
+  if (s.st.creepsInWall) fail(`creeps seen inside walls ${s.st.creepsInWall} times`);
+  // the page follows the window's size (Phaser's FIT scale mode)
+  const w1 = await page.evaluate(() => document.querySelector("canvas").getBoundingClientRect().width);
+  await page.setViewportSize({ width: 1300, height: 900 });
+  await page.waitForTimeout(300);
+  const w2 = await page.evaluate(() => document.querySelector("canvas").getBoundingClientRect().width);
+  if (!(w2 > w1 + 100)) fail(`the canvas did not grow with the window (${w1} -> ${w2} px)`);
+  await page.screenshot({ path: `${out}/phaser.png` });
+  if (errors.length) fail(`page errors: ${errors.join("; ")}`);
+  const t = s.st.timing;
+  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall; navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,177 @@
+// TileMap.fromTiled against the C loader, cell by cell, on every map of ../shared/bench/tiled
+// (its MANIFEST.md): passability and cost of each cell from the JavaScript decoder
+// (pkg/tiled.mjs), and from the TileMap it builds in the WebAssembly module, must equal
+// tn_map_load()'s (web/test/tiled_dump.c, built by run.sh; its path in TILENAV_TILED_DUMP).
+// Also the other cover rules and collision switches on the maps where they change something.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { decompress as zstdDecompress } from "fzstd";
+import { init, TileMap, TilenavError } from "../pkg/tilenav.mjs";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BENCH = process.env.TILENAV_TILED_DIR ?? `${ROOT}../shared/bench/tiled`;
+const DUMP = process.env.TILENAV_TILED_DUMP;
+
+const maps = existsSync(`${BENCH}/MANIFEST.md`)
+  ? [...readFileSync(`${BENCH}/MANIFEST.md`, "utf8").matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1])
+  : [];
+
+// the C loader's reading: per map, {w, h, rows: [[cost or "x"]]}
+function cDump(files, cover) {
+  const env = { ...process.env, TILENAV_DUMP_COVER: cover };
+  const out = execFileSync(DUMP, files, { maxBuffer: 1 << 28, encoding: "utf8", env }).split("\n");
+  const res = [];
+  let i = 0;
+  for (const f of files) {
+    const head = out[i++];
+    if (head.startsWith("error")) { res.push({ file: f, error: head }); continue; }
+    const [w, h] = head.split(" ").map(Number);
+    res.push({ file: f, w, h, rows: out.slice(i, i + h) });
+    i += h;
+  }
+  return res;
+}
+
+// zstd for Node.js without zlib.zstdDecompressSync: fzstd (npm), as the README suggests
+const decompress = async (bytes, kind) => {
+  if (kind === "zstd") return zstdDecompress(bytes);
+  const zlib = await import("node:zlib");
+  return new Uint8Array(kind === "gzip" ? zlib.gunzipSync(bytes) : zlib.inflateSync(bytes));
+};
+
+for (const cover of ["center", "any", "half"])
+test(`every bench Tiled map, cover rule ${cover}: the JavaScript loader and the C loader agree on every cell`, { skip: !DUMP || !maps.length ? "TILENAV_TILED_DUMP or the bench maps missing" : false }, async () => {
+  await init();
+  const files = maps.map((m) => `${BENCH}/${m}`);
+  const ref = cDump(files, cover);
+  let total = 0, blockedTotal = 0;
+  const lines = [];
+  for (const r of ref) {
+    assert.ok(!r.error, `${r.file}: the C loader failed: ${r.error}`);
+    const json = readFileSync(r.file, "utf8");
+    const d = await TileMap.decodeTiled(json, { url: pathToFileURL(r.file), decompress, cover });
+    assert.equal(d.width, r.w, r.file);
+    assert.equal(d.height, r.h, r.file);
+    const map = TileMap.fromDecodedTiled(d);
+    let blocked = 0, costed = 0;
+    for (let y = 0; y < r.h; y++) {
+      const row = r.rows[y].split(" ");
+      for (let x = 0; x < r.w; x++) {
+        const c = row[x], i = y * r.w + x;
+        if (c === "x") {
+          assert.equal(d.passable[i], 0, `${r.file} (${x}, ${y}): C blocked, JS passable`);
+          assert.equal(map.passable(x, y), false, `${r.file} (${x}, ${y}): the wasm map is passable`);
+          blocked++;
+        } else {
+          const cost = Math.fround(Number(c));
+          assert.equal(d.passable[i], 1, `${r.file} (${x}, ${y}): C passable (cost ${c}), JS blocked`);
+          assert.equal(d.cost[i], cost, `${r.file} (${x}, ${y}): cost`);
+          assert.equal(map.passable(x, y), true, `${r.file} (${x}, ${y}): the wasm map is blocked`);
+          assert.equal(map.cost(x, y), cost, `${r.file} (${x}, ${y}): the wasm map's cost`);
+          if (cost !== 1) costed++;
+        }
+      }
+    }
+    map.free();
+    total += r.w * r.h;
+    blockedTotal += blocked;
+    lines.push(`  ${r.file.slice(BENCH.length + 1)}: ${r.w}x${r.h}, ${blocked} blocked, ${costed} with a cost other than 1: identical`);
+  }
+  console.log(`cover ${cover}: ${ref.length} maps, ${total} cells (${blockedTotal} blocked), every cell identical:\n${lines.join("\n")}`);
+});
+
+test("zstd without a decompressor: a clear 'unsupported' error where the platform has none", { skip: !maps.includes("pytiled/b64_zstd/map.json") }, async () => {
+  const f = `${BENCH}/pytiled/b64_zstd/map.json`;
+  const zlib = await import("node:zlib");
+  if (zlib.zstdDecompressSync) return; // Node.js 22.15+: it just works
+  await assert.rejects(TileMap.decodeTiled(readFileSync(f, "utf8"), { url: pathToFileURL(f) }),
+    (e) => e instanceof TilenavError && e.status === -8 && /zstd/.test(e.message));
+});
+
+test("missing external tileset: an io error naming it", { skip: !maps.length }, async () => {
+  const f = `${BENCH}/pytiled/b64/map.json`;
+  await assert.rejects(TileMap.decodeTiled(readFileSync(f, "utf8")), (e) => e instanceof TilenavError && e.status === -7);
+});
+
+test("small maps written here: properties, shapes, collision layers, cover rules, flips, groups, infinite", async () => {
+  await init();
+  const ts = {
+    firstgid: 1, tilewidth: 16, tileheight: 16, tilecount: 8, columns: 4,
+    tiles: [
+      { id: 0, properties: [{ name: "Collides", type: "bool", value: true }] },
+      { id: 1, properties: [{ name: "cost", type: "float", value: 2.5 }] },
+      { id: 2, properties: [{ name: "walkable", type: "string", value: "no" }, { name: "cost", type: "string", value: "3" }] },
+      { id: 3, objectgroup: { objects: [{ x: 0, y: 8, width: 16, height: 8 }] } }, // bottom half: holds the centre? no (y 8..16, centre 8 is in)
+      { id: 4, objectgroup: { objects: [{ x: 0, y: 0, width: 16, height: 6 }] } }, // top strip: not the centre
+      { id: 5, objectgroup: { objects: [{ x: 0, y: 0, width: 32, height: 16 }] }, imagewidth: 32, imageheight: 16 },
+      { id: 6, properties: { c: "" } },
+    ],
+  };
+  const g = (id, flags = 0) => ((id + 1) | flags) >>> 0;
+  const data = [
+    g(0), 0, g(1), g(2), 0, 0,
+    g(3), g(4), 0, g(5), 0, 0,
+    0, 0, 0, 0, 0, g(5, 0x80000000),
+  ];
+  const map = {
+    type: "map", orientation: "orthogonal", width: 6, height: 3, tilewidth: 16, tileheight: 16, infinite: false,
+    tilesets: [ts],
+    layers: [
+      { type: "group", name: "g", visible: false, layers: [{ type: "tilelayer", name: "ground", width: 6, height: 3, data }] },
+      { type: "objectgroup", name: "Walls", objects: [{ id: 1, x: 80, y: 0, width: 16, height: 16 }, { id: 2, x: 0, y: 32, polyline: [{ x: 0, y: 0 }, { x: 8, y: 0 }] }] },
+    ],
+  };
+  const d = await TileMap.decodeTiled(map);
+  const P = (x, y) => d.passable[y * 6 + x];
+  assert.equal(P(0, 0), 0); // collides
+  assert.equal(d.cost[2], 2.5);
+  assert.equal(P(3, 0), 0); // walkable: no
+  assert.equal(P(0, 1), 0); // shape over the centre
+  assert.equal(P(1, 1), 1); // shape not over the centre
+  assert.equal(P(3, 1), 0); // a 32x16 tile at (3, 1) covers (3, 1) and (4, 1)
+  assert.equal(P(4, 1), 0);
+  assert.equal(P(5, 0), 0); // the "Walls" rectangle
+  assert.equal(P(0, 2), 0); // the polyline touches (0, 2)
+  assert.equal(P(5, 2), 0); // a flipped wide tile: its right half goes off the map, its left half (5, 2)
+  const any = await TileMap.decodeTiled(map, { cover: "any" });
+  assert.equal(any.passable[1 * 6 + 1], 0); // the top strip overlaps the cell
+  const noLayers = await TileMap.decodeTiled(map, { collision: ["properties", "tile-shapes"] });
+  assert.equal(noLayers.passable[5], 1);
+  // infinite: two chunks, the origin at their top-left
+  const inf = {
+    type: "map", orientation: "orthogonal", width: 4, height: 4, tilewidth: 16, tileheight: 16, infinite: true, tilesets: [ts],
+    layers: [{ type: "tilelayer", name: "t", chunks: [{ x: -2, y: -1, width: 2, height: 1, data: [g(0), 0] }, { x: 0, y: 0, width: 2, height: 2, data: [0, 0, 0, g(0)] }] }],
+  };
+  const di = await TileMap.decodeTiled(inf);
+  assert.deepEqual([di.width, di.height, di.origin.x, di.origin.y], [4, 3, -2, -1]);
+  assert.deepEqual(Array.from(di.passable), [0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
+  const tm = await TileMap.fromTiled(JSON.stringify(map));
+  assert.equal(tm.passable(0, 0), false);
+  assert.equal(tm.cost(2, 0), 2.5);
+  tm.free();
+  // and the C loader reads these two maps the same, under every cover rule
+  if (!DUMP) return;
+  const dir = mkdtempSync(`${tmpdir()}/tilenav-tiled-`);
+  try {
+    // rotated and elliptic shapes too
+    map.layers[1].objects.push({ id: 3, x: 40, y: 20, width: 30, height: 12, rotation: 30 },
+      { id: 4, x: 10, y: 10, width: 20, height: 14, ellipse: true, rotation: 45 },
+      { id: 5, x: 60, y: 30, polygon: [{ x: 0, y: 0 }, { x: 25, y: 5 }, { x: 5, y: 17 }] },
+      { id: 6, x: 20, y: 48, width: 16, height: 16, gid: g(5, 0x20000000), rotation: 90 });
+    writeFileSync(`${dir}/a.json`, JSON.stringify(map));
+    writeFileSync(`${dir}/b.json`, JSON.stringify(inf));
+    for (const cover of ["center", "any", "half"]) {
+      const ref = cDump([`${dir}/a.json`, `${dir}/b.json`], cover);
+      for (const [k, m] of [map, inf].entries()) {
+        const d2 = await TileMap.decodeTiled(m, { cover });
+        const got = [];
+        for (let y = 0; y < d2.height; y++) got.push(Array.from({ length: d2.width }, (_, x) => (d2.passable[y * d2.width + x] ? String(d2.cost[y * d2.width + x]) : "x")).join(" "));
+        assert.deepEqual(got, ref[k].rows, `${cover}, map ${k}`);
+      }
+    }
+  } finally { rmSync(dir, { recursive: true }); }
+});
