@@ -42,8 +42,9 @@
 ///   each query against this bound with the K of JPS's optimal path.
 /// - TN_HIERARCHY_EXACT returns an optimal path. It runs the fast query, and when its cost
 ///   equals the octile lower bound (the straight line is free) that path is proven optimal
-///   and returned; otherwise it runs an exact search on the whole grid (JPS on uniform-cost
-///   maps, A* otherwise) in the context's own ::tn_search. So exact mode costs a fast query
+///   and returned; otherwise it runs an exact search on the whole grid (TN_ALGO_JPS with
+///   `jps_fallback`: JPS, weighted on costed maps, or A* where JPS does not apply, e.g. 4
+///   neighbours) in the context's own ::tn_search. So exact mode costs a fast query
 ///   plus, when the proof fails, a JPS / A* query: it is never faster than JPS alone, and
 ///   is there so that one call gives either answer (tn_hierarchy_result::proven says which).
 ///
