@@ -889,7 +889,7 @@ static int32_t rebuild_path(const tn_search *s, pnode e, tn_cell *out, int32_t t
             unit *= (double)s->cost[c.i];
         const double tol = 1e-9 * (gi + 1.0);
         const int32_t room = top - n; /* cells that still fit, from out[top - 1 - n] down */
-        tn_cell *o = out + (top - 1 - n);
+        tn_cell *o = room > 0 ? out + (top - 1 - n) : NULL; /* NULL: nothing fits */
         int32_t k = 0, x = c.x, y = c.y;
         double gp = 0.0; /* the cost of the far end */
         for (int32_t i = c.i;;) {

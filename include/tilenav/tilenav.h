@@ -17,6 +17,7 @@
 #include "follow.h"
 #include "formation.h"
 #include "goal_bounds.h"
+#include "hierarchy.h"
 #include "influence.h"
 #include "map.h"
 #include "moves.h"

@@ -30,7 +30,8 @@ static void usage(FILE *f)
             "warm-up queries (default 20).\n\n"
             "  --algo A     astar (default), jps, dijkstra, all (the three), or jps+ (JPS over\n"
             "               a precomputed jump table; its build time is printed on stderr), or\n"
-            "               a comma-separated list of those names (astar,jps,jps+)\n"
+            "               a comma-separated list of those names (astar,jps,jps+);\n"
+            "               hpa or hpa-exact (alone): hierarchical search (`--algo hpa --help`)\n"
             "  --limit N    only the first N scenarios\n"
             "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
             "  --warmup K   untimed queries before timing (default 20)\n"
@@ -447,8 +448,14 @@ done:
     return rc;
 }
 
+int tn_bench_hpa(int argc, char **argv); /* bench_hpa.c: --algo hpa|hpa-exact */
+
 int tn_cmd_bench(int argc, char **argv)
 {
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--algo") == 0 &&
+            (strcmp(argv[i + 1], "hpa") == 0 || strcmp(argv[i + 1], "hpa-exact") == 0))
+            return tn_bench_hpa(argc, argv);
     const char *cmd = "bench";
     const char *mapf = NULL, *scenf = NULL, *algo_s = "astar";
     int64_t limit = 0, spread = 0, warmup = 20, size = 0, threads = 0;

@@ -1,0 +1,1663 @@
+
+
+/* Hierarchical path search (hierarchy.h): sectors, transition cells on their borders, an
+ * abstract graph of exact intra-sector costs, local updates from the map's change log, and
+ * queries that search the abstract graph and refine the route sector by sector. */
+#include "tilenav/hierarchy.h"
+
+#include "grid.h"
+#include "internal.h"
+#include "tilenav/search.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TN_COOKIE_HIERARCHY 0x48504131u
+#define TN_COOKIE_HIERARCHY_CTX 0x48504331u
+#define TN_HPA_MAX_LANDMARKS 16
+
+/* Border sides of a sector, indices into sector.side. */
+enum { SIDE_TOP = 0, SIDE_BOTTOM = 1, SIDE_LEFT = 2, SIDE_RIGHT = 3 };
+
+/* One sector: its transition cells (ascending cell index), the cost matrix between them
+ * (row = from, INFINITY when the sector does not join them) and, per border side, the local
+ * node index of each border cell (-1: not a node). */
+typedef struct sector {
+    int32_t n, cap;
+    int32_t *cell; /* cap */
+    float *dist;   /* cap * cap, n * n used */
+    int16_t *side; /* 4 * S: side k's cells at side + k * S */
+    /* the intra-sector edges the abstract search follows: node i's are adj_*[off[i] ..
+     * off[i + 1]), the finite costs of row i minus those another node of the sector
+     * already gives (dist[i][k] + dist[k][j] <= dist[i][j]): the same distances, fewer edges */
+    int32_t *off;    /* cap + 1 */
+    uint16_t *adj_j; /* cap * cap */
+    float *adj_c;    /* cap * cap */
+} sector;
+
+struct tn_hierarchy {
+    tn_allocator alloc;
+    const tn_map *map;
+    tn_moves moves;
+    int32_t S, gap;
+    int32_t w, h, sx, sy, nsec;
+    uint64_t revision;
+    bool valid;
+    sector *sec;
+    int32_t *base; /* nsec + 1: global id of each sector's first node */
+    int64_t edges; /* intra-sector edges the abstract search follows, in all */
+    /* landmarks: K of them, lm[v * K + k] the cost from landmark k to node v; valid for the
+     * node numbering they were computed on (an update that rebuilds a sector clears it) */
+    int32_t K, lm_nodes;
+    float *lm;
+    bool lm_valid;
+    int64_t rebuilt;
+    /* build scratch: one sector's Dijkstra */
+    double *sd;
+    int32_t *heap, *hpos;
+    int32_t *tmp;  /* 4 * S candidate cells */
+    uint8_t *want; /* S * S flags: the cells a matrix row still needs */
+};
+
+/* ---- sector geometry ----------------------------------------------------------------- */
+
+static inline tn_rect sector_rect(const tn_hierarchy *h, int32_t s)
+{
+    int32_t x0 = (s % h->sx) * h->S, y0 = (s / h->sx) * h->S;
+    int32_t x1 = x0 + h->S < h->w ? x0 + h->S : h->w;
+    int32_t y1 = y0 + h->S < h->h ? y0 + h->S : h->h;
+    return (tn_rect){x0, y0, x1, y1};
+}
+
+static inline int32_t sector_at(const tn_hierarchy *h, int32_t x, int32_t y)
+{
+    return (y / h->S) * h->sx + x / h->S;
+}
+
+/* ---- a Dijkstra / A* inside one rectangle ---------------------------------------------
+ * Local cells are numbered row-major inside the rectangle. The heap is a binary heap of
+ * local cells keyed by key[], with positions in pos[] (-1: never queued, -2: closed). */
+
+typedef struct local_search {
+    const tn__grid *g;
+    tn_rect r;
+    int32_t lw, lh;
+    double straight, diagonal;
+    int moves; /* 4 or 8 */
+    double *dist;
+    int32_t *parent; /* local parent, or NULL */
+    int32_t *heap, *pos;
+    double *key; /* = dist for Dijkstra; separate for A* (NULL: dist) */
+    int32_t n;
+} local_search;
+
+static inline bool ls_less(const local_search *ls, int32_t a, int32_t b)
+{
+    const double *k = ls->key ? ls->key : ls->dist;
+    return k[a] < k[b] || (k[a] == k[b] && a < b);
+}
+
+static void ls_up(local_search *ls, int32_t i)
+{
+    int32_t c = ls->heap[i];
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (!ls_less(ls, c, ls->heap[p]))
+            break;
+        ls->heap[i] = ls->heap[p];
+        ls->pos[ls->heap[i]] = i;
+        i = p;
+    }
+    ls->heap[i] = c;
+    ls->pos[c] = i;
+}
+
+static int32_t ls_pop(local_search *ls)
+{
+    int32_t top = ls->heap[0], last = ls->heap[--ls->n];
+    ls->pos[top] = -2;
+    if (ls->n) {
+        int32_t i = 0;
+        for (;;) {
+            int32_t c = 2 * i + 1;
+            if (c >= ls->n)
+                break;
+            if (c + 1 < ls->n && ls_less(ls, ls->heap[c + 1], ls->heap[c]))
+                c++;
+            if (!ls_less(ls, ls->heap[c], last))
+                break;
+            ls->heap[i] = ls->heap[c];
+            ls->pos[ls->heap[i]] = i;
+            i = c;
+        }
+        ls->heap[i] = last;
+        ls->pos[last] = i;
+    }
+    return top;
+}
+
+/* Run from local cell `src` (forward: costs of paths from src; reverse: to src). Stops when
+ * `target` (a local cell, or -1) is closed, or when `stop` cells flagged in `want` (may be
+ * NULL) are all closed. With `target` >= 0 the search is A* towards it (octile times
+ * min_cost). Returns the number of cells closed. */
+static int32_t ls_run(local_search *ls, int32_t src, bool reverse, int32_t target,
+                      const uint8_t *want, int32_t stop)
+{
+    const int32_t lw = ls->lw, lh = ls->lh, n = lw * lh, W = ls->g->w;
+    const uint8_t *pass = ls->g->pass;
+    const float *cost = ls->g->cost;
+    const bool uniform = ls->g->uniform;
+    for (int32_t i = 0; i < n; i++) {
+        ls->dist[i] = INFINITY;
+        ls->pos[i] = -1;
+    }
+    int32_t tx = 0, ty = 0;
+    double hs = 0.0, hd = 0.0;
+    if (target >= 0) {
+        tx = target % lw;
+        ty = target / lw;
+        hs = ls->straight * (double)ls->g->min_cost;
+        hd = ls->diagonal * (double)ls->g->min_cost;
+    }
+    ls->n = 0;
+    ls->dist[src] = 0.0;
+    if (ls->key)
+        ls->key[src] = 0.0;
+    if (ls->parent)
+        ls->parent[src] = -1;
+    ls->heap[ls->n++] = src;
+    ls->pos[src] = 0;
+    int32_t closed = 0, left = stop;
+    while (ls->n) {
+        int32_t c = ls_pop(ls);
+        closed++;
+        if (c == target)
+            break;
+        if (want && want[c] && --left <= 0)
+            break;
+        int32_t cx = c % lw, cy = c / lw;
+        int32_t gx = ls->r.x0 + cx, gy = ls->r.y0 + cy;
+        double dc = ls->dist[c];
+        double cc = reverse ? (uniform ? 1.0 : (double)cost[gy * W + gx]) : 0.0;
+        for (int k = 0; k < ls->moves; k++) {
+            int32_t nx = cx + tn__dir_dx[k], ny = cy + tn__dir_dy[k];
+            if (nx < 0 || ny < 0 || nx >= lw || ny >= lh)
+                continue;
+            int32_t gi = (ls->r.y0 + ny) * W + ls->r.x0 + nx;
+            if (!pass[gi])
+                continue;
+            int32_t q = ny * lw + nx;
+            if (ls->pos[q] == -2)
+                continue;
+            double base = ls->straight;
+            if (k >= 4) {
+                if (!pass[gy * W + ls->r.x0 + nx] || !pass[(ls->r.y0 + ny) * W + gx])
+                    continue;
+                base = ls->diagonal;
+            }
+            double step = reverse ? base * cc : (uniform ? base : base * (double)cost[gi]);
+            double nd = dc + step;
+            if (!(nd < ls->dist[q]))
+                continue;
+            ls->dist[q] = nd;
+            if (ls->parent)
+                ls->parent[q] = c;
+            if (ls->key) {
+                int32_t ax = nx > tx ? nx - tx : tx - nx, ay = ny > ty ? ny - ty : ty - ny;
+                int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+                ls->key[q] = nd + (ls->moves == 8 ? hd * mn + hs * (mx - mn) : hs * (ax + ay));
+            }
+            if (ls->pos[q] < 0) {
+                ls->heap[ls->n] = q;
+                ls->pos[q] = ls->n++;
+            }
+            ls_up(ls, ls->pos[q]);
+        }
+    }
+    return closed;
+}
+
+/* ---- building sectors ---------------------------------------------------------------- */
+
+tn_hierarchy_def tn_hierarchy_def_default(void)
+{
+    tn_hierarchy_def d;
+    memset(&d, 0, sizeof d);
+    d.sector_size = 32;
+    d.landmarks = 0;
+    d.internal_cookie = TN_COOKIE_HIERARCHY;
+    return d;
+}
+
+static void sector_free(const tn_hierarchy *h, sector *s)
+{
+    tn__free(&h->alloc, s->cell, (size_t)s->cap * sizeof *s->cell);
+    tn__free(&h->alloc, s->dist, (size_t)s->cap * (size_t)s->cap * sizeof *s->dist);
+    tn__free(&h->alloc, s->side, (size_t)4 * (size_t)h->S * sizeof *s->side);
+    tn__free(&h->alloc, s->off, (size_t)(s->cap + 1) * sizeof *s->off);
+    tn__free(&h->alloc, s->adj_j, (size_t)s->cap * (size_t)s->cap * sizeof *s->adj_j);
+    tn__free(&h->alloc, s->adj_c, (size_t)s->cap * (size_t)s->cap * sizeof *s->adj_c);
+    memset(s, 0, sizeof *s);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The transition positions of an entrance [a, b] (positions along a border), into out;
+ * returns how many. Shorter than TN_HPA_SHORT cells: one, in the middle (HPA*'s rule);
+ * otherwise both ends, and in between so that no gap exceeds `gap` (0: ends only). */
+#define TN_HPA_SHORT 6
+static int32_t transitions(int32_t a, int32_t b, int32_t gap, int32_t *out)
+{
+    int32_t len = b - a + 1;
+    if (len < TN_HPA_SHORT && (gap == 0 || len <= gap)) {
+        out[0] = a + (len - 1) / 2;
+        return 1;
+    }
+    int32_t k = 1;
+    if (gap > 0)
+        k = (len - 1 + gap - 1) / gap;
+    for (int32_t i = 0; i <= k; i++)
+        out[i] = a + (int32_t)(((int64_t)i * (len - 1) + k / 2) / k);
+    return k + 1;
+}
+
+/* Collect the cells of sector s that are transition cells of its borders into h->tmp;
+ * returns how many (sorted, unique). */
+static int32_t sector_candidates(const tn_hierarchy *h, const tn__grid *g, int32_t s)
+{
+    const tn_rect r = sector_rect(h, s);
+    const int32_t W = g->w;
+    int32_t n = 0;
+    int32_t pts[260];
+    for (int side = 0; side < 4; side++) {
+        /* the border's cells on this side (x, y from pos), the cell across (ox, oy) */
+        int32_t len, fx, fy, stepx, stepy, ox, oy;
+        switch (side) {
+        case SIDE_TOP:
+            if (r.y0 == 0)
+                continue;
+            len = r.x1 - r.x0, fx = r.x0, fy = r.y0, stepx = 1, stepy = 0, ox = 0, oy = -1;
+            break;
+        case SIDE_BOTTOM:
+            if (r.y1 == h->h)
+                continue;
+            len = r.x1 - r.x0, fx = r.x0, fy = r.y1 - 1, stepx = 1, stepy = 0, ox = 0, oy = 1;
+            break;
+        case SIDE_LEFT:
+            if (r.x0 == 0)
+                continue;
+            len = r.y1 - r.y0, fx = r.x0, fy = r.y0, stepx = 0, stepy = 1, ox = -1, oy = 0;
+            break;
+        default:
+            if (r.x1 == h->w)
+                continue;
+            len = r.y1 - r.y0, fx = r.x1 - 1, fy = r.y0, stepx = 0, stepy = 1, ox = 1, oy = 0;
+            break;
+        }
+        int32_t run = -1;
+        for (int32_t p = 0; p <= len; p++) {
+            bool open = false;
+            if (p < len) {
+                int32_t x = fx + stepx * p, y = fy + stepy * p;
+                open = g->pass[y * W + x] && g->pass[(y + oy) * W + x + ox];
+            }
+            if (open && run < 0)
+                run = p;
+            if (!open && run >= 0) {
+                int32_t m = transitions(run, p - 1, h->gap, pts);
+                for (int32_t i = 0; i < m; i++)
+                    h->tmp[n++] = (fy + stepy * pts[i]) * W + fx + stepx * pts[i];
+                run = -1;
+            }
+        }
+    }
+    qsort(h->tmp, (size_t)n, sizeof *h->tmp, cmp_i32);
+    int32_t u = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (u == 0 || h->tmp[u - 1] != h->tmp[i])
+            h->tmp[u++] = h->tmp[i];
+    return u;
+}
+
+/* Rebuild sector s: its nodes, side tables and cost matrix. */
+static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s)
+{
+    sector *sc = &h->sec[s];
+    const tn_rect r = sector_rect(h, s);
+    const int32_t n = sector_candidates(h, g, s), S = h->S;
+    if (n > sc->cap || !sc->off) {
+        sector nw;
+        memset(&nw, 0, sizeof nw);
+        nw.cap = n;
+        nw.side = sc->side;
+        const size_t nn = (size_t)n * (size_t)n;
+        nw.cell = tn__alloc(&h->alloc, (size_t)n * sizeof *nw.cell);
+        nw.dist = tn__alloc(&h->alloc, nn * sizeof *nw.dist);
+        nw.off = tn__alloc(&h->alloc, (size_t)(n + 1) * sizeof *nw.off);
+        nw.adj_j = tn__alloc(&h->alloc, nn * sizeof *nw.adj_j);
+        nw.adj_c = tn__alloc(&h->alloc, nn * sizeof *nw.adj_c);
+        sc->side = NULL;
+        sector_free(h, sc);
+        *sc = nw;
+        if (!nw.cell || !nw.dist || !nw.off || !nw.adj_j || !nw.adj_c)
+            return TN_E_NOMEM;
+    }
+    if (!sc->side) {
+        sc->side = tn__alloc(&h->alloc, (size_t)4 * (size_t)S * sizeof *sc->side);
+        if (!sc->side)
+            return TN_E_NOMEM;
+    }
+    sc->n = n;
+    memcpy(sc->cell, h->tmp, (size_t)n * sizeof *sc->cell);
+    for (int32_t i = 0; i < 4 * S; i++)
+        sc->side[i] = -1;
+    const int32_t W = g->w, lw = r.x1 - r.x0, lh = r.y1 - r.y0;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t x = sc->cell[i] % W, y = sc->cell[i] / W;
+        if (y == r.y0)
+            sc->side[SIDE_TOP * S + x - r.x0] = (int16_t)i;
+        if (y == r.y1 - 1)
+            sc->side[SIDE_BOTTOM * S + x - r.x0] = (int16_t)i;
+        if (x == r.x0)
+            sc->side[SIDE_LEFT * S + y - r.y0] = (int16_t)i;
+        if (x == r.x1 - 1)
+            sc->side[SIDE_RIGHT * S + y - r.y0] = (int16_t)i;
+    }
+    /* the matrix: one Dijkstra per node, stopped once every node it still needs is closed
+     * (on uniform maps costs are symmetric: node i needs only nodes after it) */
+    local_search ls = {g,
+                       r,
+                       lw,
+                       lh,
+                       tn_moves_straight(&h->moves),
+                       tn_moves_diagonal(&h->moves),
+                       h->moves.diagonal == TN_DIAGONAL_NEVER ? 4 : 8,
+                       h->sd,
+                       NULL,
+                       h->heap,
+                       h->hpos,
+                       NULL,
+                       0};
+    const bool sym = g->uniform;
+    for (int32_t i = 0; i < n * n; i++)
+        sc->dist[i] = INFINITY;
+    for (int32_t i = 0; i < n; i++) {
+        sc->dist[i * n + i] = 0.0f;
+        int32_t need = 0;
+        for (int32_t j = sym ? i + 1 : 0; j < n; j++)
+            if (j != i) {
+                h->want[(sc->cell[j] / W - r.y0) * lw + sc->cell[j] % W - r.x0] = 1;
+                need++;
+            }
+        if (need == 0)
+            continue;
+        int32_t li = (sc->cell[i] / W - r.y0) * lw + sc->cell[i] % W - r.x0;
+        ls_run(&ls, li, false, -1, h->want, need);
+        for (int32_t j = sym ? i + 1 : 0; j < n; j++) {
+            int32_t lj = (sc->cell[j] / W - r.y0) * lw + sc->cell[j] % W - r.x0;
+            h->want[lj] = 0;
+            if (j == i)
+                continue;
+            /* closed cells hold their final cost; the others were not reached in time only
+             * when unreachable (the search ran until the queue emptied) */
+            float d = (float)ls.dist[lj];
+            sc->dist[i * n + j] = d;
+            if (sym)
+                sc->dist[j * n + i] = d;
+        }
+    }
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        sc->off[i] = m;
+        const float *di = sc->dist + (size_t)i * (size_t)n;
+        for (int32_t j = 0; j < n; j++) {
+            if (j == i || !isfinite(di[j]))
+                continue;
+            bool through = false;
+            for (int32_t k = 0; k < n && !through; k++)
+                through = k != i && k != j &&
+                          (double)di[k] + (double)sc->dist[(size_t)k * (size_t)n + (size_t)j] <=
+                              (double)di[j];
+            if (!through) {
+                sc->adj_j[m] = (uint16_t)j;
+                sc->adj_c[m++] = di[j];
+            }
+        }
+    }
+    sc->off[n] = m;
+    return TN_OK;
+}
+
+static void rebase(tn_hierarchy *h)
+{
+    int32_t t = 0;
+    int64_t e = 0;
+    for (int32_t s = 0; s < h->nsec; s++) {
+        h->base[s] = t;
+        t += h->sec[s].n;
+        e += h->sec[s].off ? h->sec[s].off[h->sec[s].n] : 0;
+    }
+    h->edges = e;
+    h->base[h->nsec] = t;
+}
+
+static tn_status build_all(tn_hierarchy *h)
+{
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    for (int32_t s = 0; s < h->nsec; s++) {
+        tn_status st = sector_build(h, &g, s);
+        if (st < 0) {
+            h->valid = false;
+            return st;
+        }
+    }
+    rebase(h);
+    h->revision = g.revision;
+    h->valid = true;
+    return TN_OK;
+}
+
+static void hierarchy_free(tn_hierarchy *h)
+{
+    const size_t SS = (size_t)h->S * (size_t)h->S;
+    if (h->sec)
+        for (int32_t s = 0; s < h->nsec; s++)
+            sector_free(h, &h->sec[s]);
+    tn__free(&h->alloc, h->sec, (size_t)h->nsec * sizeof *h->sec);
+    tn__free(&h->alloc, h->base, (size_t)(h->nsec + 1) * sizeof *h->base);
+    tn__free(&h->alloc, h->sd, SS * sizeof *h->sd);
+    tn__free(&h->alloc, h->heap, SS * sizeof *h->heap);
+    tn__free(&h->alloc, h->hpos, SS * sizeof *h->hpos);
+    tn__free(&h->alloc, h->tmp, (size_t)4 * (size_t)h->S * sizeof *h->tmp);
+    tn__free(&h->alloc, h->want, SS);
+    tn__free(&h->alloc, h->lm, (size_t)h->lm_nodes * (size_t)h->K * sizeof *h->lm);
+    tn_allocator a = h->alloc;
+    tn__free(&a, h, sizeof *h);
+}
+
+tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_HIERARCHY || !def->map ||
+        !tn_moves_valid(&def->moves) || def->sector_size < 4 || def->sector_size > 256 ||
+        def->portal_gap < 0 || def->portal_gap > def->sector_size || def->landmarks < 0 ||
+        def->landmarks > TN_HPA_MAX_LANDMARKS)
+        return TN_E_INVALID_ARG;
+    if (def->moves.diagonal != TN_DIAGONAL_NO_CUT && def->moves.diagonal != TN_DIAGONAL_NEVER)
+        return TN_E_UNSUPPORTED;
+    tn_allocator a;
+    if (!tn__allocator_of(&def->allocator, &a))
+        return TN_E_INVALID_ARG;
+    tn_hierarchy *h = tn__calloc(&a, sizeof *h);
+    if (!h)
+        return TN_E_NOMEM;
+    h->alloc = a;
+    h->map = def->map;
+    h->moves = def->moves;
+    h->S = def->sector_size;
+    h->gap = def->portal_gap;
+    h->K = def->landmarks;
+    h->w = tn_map_width(def->map);
+    h->h = tn_map_height(def->map);
+    h->sx = (h->w + h->S - 1) / h->S;
+    h->sy = (h->h + h->S - 1) / h->S;
+    h->nsec = h->sx * h->sy;
+    const size_t SS = (size_t)h->S * (size_t)h->S;
+    h->sec = tn__calloc(&a, (size_t)h->nsec * sizeof *h->sec);
+    h->base = tn__calloc(&a, (size_t)(h->nsec + 1) * sizeof *h->base);
+    h->sd = tn__alloc(&a, SS * sizeof *h->sd);
+    h->heap = tn__alloc(&a, SS * sizeof *h->heap);
+    h->hpos = tn__alloc(&a, SS * sizeof *h->hpos);
+    h->tmp = tn__alloc(&a, (size_t)4 * (size_t)h->S * sizeof *h->tmp);
+    h->want = tn__calloc(&a, SS);
+    if (!h->sec || !h->base || !h->sd || !h->heap || !h->hpos || !h->tmp || !h->want) {
+        hierarchy_free(h);
+        return TN_E_NOMEM;
+    }
+    tn_status st = build_all(h);
+    if (st == TN_OK)
+        st = tn_hierarchy_refresh_landmarks(h);
+    if (st < 0) {
+        hierarchy_free(h);
+        return st;
+    }
+    *out = h;
+    return TN_OK;
+}
+
+void tn_hierarchy_destroy(tn_hierarchy *h)
+{
+    if (h)
+        hierarchy_free(h);
+}
+
+size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h)
+{
+    if (!h)
+        return 0;
+    const size_t SS = (size_t)h->S * (size_t)h->S;
+    size_t b = sizeof *h + (size_t)h->nsec * sizeof *h->sec + (size_t)(h->nsec + 1) * 4 +
+               SS * (8 + 4 + 4 + 1) + (size_t)16 * (size_t)h->S +
+               (size_t)h->lm_nodes * (size_t)h->K * sizeof *h->lm;
+    for (int32_t s = 0; s < h->nsec; s++) {
+        const sector *sc = &h->sec[s];
+        b += (size_t)sc->cap * 8 + 4 + (size_t)sc->cap * (size_t)sc->cap * 10;
+        if (sc->side)
+            b += (size_t)8 * (size_t)h->S;
+    }
+    return b;
+}
+
+bool tn_hierarchy_current(const tn_hierarchy *h)
+{
+    return h && h->valid && h->revision == tn_map_revision(h->map);
+}
+
+tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
+{
+    if (sectors)
+        *sectors = 0;
+    if (!h)
+        return TN_E_INVALID_ARG;
+    if (h->valid && h->revision == tn_map_revision(h->map))
+        return TN_OK;
+    tn_rect r;
+    bool logged = h->valid && tn_map_changed_region(h->map, h->revision, &r);
+    if (!logged) {
+        h->lm_valid = false;
+        tn_status st = build_all(h);
+        if (st == TN_OK) {
+            h->rebuilt += h->nsec;
+            if (sectors)
+                *sectors = h->nsec;
+        }
+        return st;
+    }
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    int32_t done = 0;
+    if (r.x1 > r.x0 && r.y1 > r.y0) {
+        /* a changed cell changes its sector's costs and the entrances of the borders it is
+         * on, which belong to the sectors on both sides: the rectangle grown by one cell */
+        int32_t x0 = r.x0 - 1 < 0 ? 0 : r.x0 - 1, y0 = r.y0 - 1 < 0 ? 0 : r.y0 - 1;
+        int32_t x1 = r.x1 + 1 > h->w ? h->w : r.x1 + 1, y1 = r.y1 + 1 > h->h ? h->h : r.y1 + 1;
+        for (int32_t sy = y0 / h->S; sy <= (y1 - 1) / h->S; sy++)
+            for (int32_t sx = x0 / h->S; sx <= (x1 - 1) / h->S; sx++) {
+                tn_status st = sector_build(h, &g, sy * h->sx + sx);
+                if (st < 0) {
+                    h->valid = false;
+                    return st;
+                }
+                done++;
+            }
+        rebase(h);
+    }
+    h->revision = g.revision;
+    h->rebuilt += done;
+    if (done)
+        h->lm_valid = false; /* the node numbering changed: tn_hierarchy_refresh_landmarks() */
+    if (sectors)
+        *sectors = done;
+    return TN_OK;
+}
+
+void tn_hierarchy_stats_get(const tn_hierarchy *h, tn_hierarchy_stats *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!h)
+        return;
+    out->sectors_x = h->sx;
+    out->sectors_y = h->sy;
+    out->nodes = h->base[h->nsec];
+    out->sectors_rebuilt = h->rebuilt;
+    out->landmarks = h->K;
+    out->landmarks_current = h->lm_valid && h->valid;
+    for (int32_t s = 0; s < h->nsec; s++) {
+        const sector *sc = &h->sec[s];
+        const tn_rect r = sector_rect(h, s);
+        for (int32_t i = 0; i < sc->n; i++) {
+            for (int32_t j = 0; j < sc->n; j++)
+                out->intra_edges += i != j && isfinite(sc->dist[i * sc->n + j]);
+            int32_t x = sc->cell[i] % h->w, y = sc->cell[i] / h->w;
+            /* inter: a node across a border */
+            if (x == r.x0 && x > 0) {
+                const sector *o = &h->sec[sector_at(h, x - 1, y)];
+                out->inter_edges += o->side[SIDE_RIGHT * h->S + y % h->S] >= 0;
+            }
+            if (x == r.x1 - 1 && x + 1 < h->w) {
+                const sector *o = &h->sec[sector_at(h, x + 1, y)];
+                out->inter_edges += o->side[SIDE_LEFT * h->S + y % h->S] >= 0;
+            }
+            if (y == r.y0 && y > 0) {
+                const sector *o = &h->sec[sector_at(h, x, y - 1)];
+                out->inter_edges += o->side[SIDE_BOTTOM * h->S + x % h->S] >= 0;
+            }
+            if (y == r.y1 - 1 && y + 1 < h->h) {
+                const sector *o = &h->sec[sector_at(h, x, y + 1)];
+                out->inter_edges += o->side[SIDE_TOP * h->S + x % h->S] >= 0;
+            }
+        }
+    }
+}
+
+static inline uint64_t mix(uint64_t hsh, uint64_t v)
+{
+    hsh ^= v + 0x9e3779b97f4a7c15ull + (hsh << 6) + (hsh >> 2);
+    hsh *= 0xff51afd7ed558ccdull;
+    return hsh ^ (hsh >> 33);
+}
+
+uint64_t tn_hierarchy_hash(const tn_hierarchy *h)
+{
+    if (!h || !h->valid)
+        return 0;
+    uint64_t x = mix(0, (uint64_t)h->nsec);
+    for (int32_t s = 0; s < h->nsec; s++) {
+        const sector *sc = &h->sec[s];
+        x = mix(x, (uint64_t)sc->n);
+        for (int32_t i = 0; i < sc->n; i++)
+            x = mix(x, (uint64_t)sc->cell[i]);
+        for (int32_t i = 0; i < sc->n * sc->n; i++) {
+            uint32_t bits;
+            memcpy(&bits, &sc->dist[i], 4);
+            x = mix(x, bits);
+        }
+    }
+    return x;
+}
+
+int32_t tn_hierarchy_sector_of(const tn_hierarchy *h, tn_cell c)
+{
+    if (!h || c.x < 0 || c.y < 0 || c.x >= h->w || c.y >= h->h)
+        return -1;
+    return sector_at(h, c.x, c.y);
+}
+
+double tn_hierarchy_crossing_bound(const tn_hierarchy *h)
+{
+    if (!h)
+        return 0.0;
+    int32_t gap = h->gap > 0 ? h->gap : h->S - 1;
+    double D = (double)(gap / 2);
+    double cmax = 1.0;
+    if (!tn_map_uniform_cost(h->map)) {
+        const float *c = tn_map_cost_data(h->map);
+        const uint8_t *p = tn_map_passable_data(h->map);
+        size_t n = (size_t)h->w * (size_t)h->h;
+        cmax = 0.0;
+        for (size_t i = 0; i < n; i++)
+            if (p[i] && (double)c[i] > cmax)
+                cmax = (double)c[i];
+    }
+    return (1.0 + 4.0 * D) * tn_moves_straight(&h->moves) * cmax;
+}
+
+/* ---- query contexts ------------------------------------------------------------------- */
+
+/* An abstract node's search state in one record. */
+typedef struct anode {
+    double g, hv; /* hv: the heuristic, computed at the first touch */
+    int32_t parent;
+    uint32_t stamp;  /* the query that set the rest; older means untouched */
+    uint32_t closed; /* the query that closed it */
+    int32_t sec;     /* its sector */
+    int32_t x, y;    /* its cell */
+} anode;
+
+/* An open-list entry: keys inline so that the heap's comparisons stay in the heap array;
+ * entries are pushed on every improvement and stale ones skipped when popped. */
+typedef struct hentry {
+    double f, g;
+    int32_t v;
+} hentry;
+
+struct tn_hierarchy_ctx {
+    tn_allocator alloc;
+    /* the abstract A*: nodes 0..N-1, start N, goal N + 1 */
+    size_t cap_nodes;
+    anode *node;
+    int32_t *route; /* cap_nodes */
+    size_t cap_open, nheap;
+    hentry *open;
+    uint32_t gen;
+    /* sector scratch: 0 the start's tree, 1 the goal's, 2 refinement */
+    size_t cap_cells;
+    double *sd[3], *key;
+    int32_t *sp[3], *sheap, *spos, *trail;
+    tn_search *search;
+    double weight;
+    /* corridor smoothing: windows of up to `corridor` sectors (0: off); per sector of the
+     * map its slot in the window (valid when sstamp == cgen); per slot its sector; the
+     * window's search arrays, corridor * S * S cells each */
+    int32_t corridor;
+    size_t cap_sec, cap_corr;
+    int32_t *slot_of, *csec, *cpar, *cheap, *cpos, *ctrail;
+    uint32_t *sstamp, cgen;
+    double *cdist, *ckey;
+};
+
+tn_hierarchy_ctx_def tn_hierarchy_ctx_def_default(void)
+{
+    tn_hierarchy_ctx_def d;
+    memset(&d, 0, sizeof d);
+    d.internal_cookie = TN_COOKIE_HIERARCHY_CTX;
+    return d;
+}
+
+static void ctx_free_nodes(tn_hierarchy_ctx *c)
+{
+    size_t n = c->cap_nodes;
+    tn__free(&c->alloc, c->node, n * sizeof *c->node);
+    tn__free(&c->alloc, c->route, n * sizeof *c->route);
+    tn__free(&c->alloc, c->open, c->cap_open * sizeof *c->open);
+    c->node = NULL;
+    c->route = NULL;
+    c->open = NULL;
+    c->cap_nodes = c->cap_open = 0;
+}
+
+static void ctx_free_corridor(tn_hierarchy_ctx *c)
+{
+    size_t n = c->cap_corr, ns = c->cap_sec;
+    tn__free(&c->alloc, c->slot_of, ns * sizeof *c->slot_of);
+    tn__free(&c->alloc, c->sstamp, ns * sizeof *c->sstamp);
+    tn__free(&c->alloc, c->csec, (size_t)(c->corridor > 0 ? c->corridor : 1) * sizeof *c->csec);
+    tn__free(&c->alloc, c->cpar, n * sizeof *c->cpar);
+    tn__free(&c->alloc, c->cheap, n * sizeof *c->cheap);
+    tn__free(&c->alloc, c->cpos, n * sizeof *c->cpos);
+    tn__free(&c->alloc, c->ctrail, n * sizeof *c->ctrail);
+    tn__free(&c->alloc, c->cdist, n * sizeof *c->cdist);
+    tn__free(&c->alloc, c->ckey, n * sizeof *c->ckey);
+    c->slot_of = c->csec = c->cpar = c->cheap = c->cpos = c->ctrail = NULL;
+    c->sstamp = NULL;
+    c->cdist = c->ckey = NULL;
+    c->cap_corr = c->cap_sec = 0;
+}
+
+static void ctx_free_cells(tn_hierarchy_ctx *c)
+{
+    size_t n = c->cap_cells;
+    for (int k = 0; k < 3; k++) {
+        tn__free(&c->alloc, c->sd[k], n * sizeof *c->sd[k]);
+        tn__free(&c->alloc, c->sp[k], n * sizeof *c->sp[k]);
+        c->sd[k] = NULL;
+        c->sp[k] = NULL;
+    }
+    tn__free(&c->alloc, c->key, n * sizeof *c->key);
+    tn__free(&c->alloc, c->sheap, n * sizeof *c->sheap);
+    tn__free(&c->alloc, c->spos, n * sizeof *c->spos);
+    tn__free(&c->alloc, c->trail, n * sizeof *c->trail);
+    c->key = NULL;
+    c->sheap = c->spos = c->trail = NULL;
+    c->cap_cells = 0;
+}
+
+tn_status tn_hierarchy_ctx_create(const tn_hierarchy_ctx_def *def, tn_hierarchy_ctx **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_HIERARCHY_CTX || !isfinite(def->weight) ||
+        (def->weight != 0.0f && def->weight < 1.0f) || def->corridor < 0 || def->corridor == 1 ||
+        def->corridor > 64)
+        return TN_E_INVALID_ARG;
+    tn_allocator a;
+    if (!tn__allocator_of(&def->allocator, &a))
+        return TN_E_INVALID_ARG;
+    tn_hierarchy_ctx *c = tn__calloc(&a, sizeof *c);
+    if (!c)
+        return TN_E_NOMEM;
+    c->alloc = a;
+    c->weight = def->weight >= 1.0f ? (double)def->weight : 1.0;
+    c->corridor = def->corridor;
+    *out = c;
+    return TN_OK;
+}
+
+void tn_hierarchy_ctx_destroy(tn_hierarchy_ctx *c)
+{
+    if (!c)
+        return;
+    ctx_free_nodes(c);
+    ctx_free_cells(c);
+    ctx_free_corridor(c);
+    tn_search_destroy(c->search);
+    tn_allocator a = c->alloc;
+    tn__free(&a, c, sizeof *c);
+}
+
+size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *c)
+{
+    if (!c)
+        return 0;
+    return sizeof *c + c->cap_nodes * (sizeof(anode) + 4) + c->cap_open * sizeof(hentry) +
+           c->cap_sec * 8 + c->cap_corr * (4 * 4 + 2 * 8) + c->cap_cells * (3 * 12 + 8 + 12) +
+           tn_search_memory_bytes(c->search);
+}
+
+static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
+{
+    size_t need = (size_t)h->base[h->nsec] + 2;
+    /* pushes: at most one per edge relaxed, each edge at most once */
+    size_t need_open = (size_t)h->edges + 5 * need + 4 * (size_t)h->S + 2;
+    if (need > c->cap_nodes || need_open > c->cap_open) {
+        ctx_free_nodes(c);
+        size_t n = need + need / 4, no = need_open + need_open / 4;
+        c->node = tn__calloc(&c->alloc, n * sizeof *c->node);
+        c->route = tn__alloc(&c->alloc, n * sizeof *c->route);
+        c->open = tn__alloc(&c->alloc, no * sizeof *c->open);
+        c->cap_nodes = n;
+        c->cap_open = no;
+        c->gen = 0;
+        if (!c->node || !c->route || !c->open) {
+            ctx_free_nodes(c);
+            return TN_E_NOMEM;
+        }
+    }
+    size_t cells = (size_t)h->S * (size_t)h->S;
+    if (cells > c->cap_cells) {
+        ctx_free_cells(c);
+        bool ok = true;
+        for (int k = 0; k < 3; k++) {
+            c->sd[k] = tn__alloc(&c->alloc, cells * sizeof *c->sd[k]);
+            c->sp[k] = tn__alloc(&c->alloc, cells * sizeof *c->sp[k]);
+            ok = ok && c->sd[k] && c->sp[k];
+        }
+        c->key = tn__alloc(&c->alloc, cells * sizeof *c->key);
+        c->sheap = tn__alloc(&c->alloc, cells * sizeof *c->sheap);
+        c->spos = tn__alloc(&c->alloc, cells * sizeof *c->spos);
+        c->trail = tn__alloc(&c->alloc, cells * sizeof *c->trail);
+        c->cap_cells = cells;
+        if (!ok || !c->key || !c->sheap || !c->spos || !c->trail) {
+            ctx_free_cells(c);
+            return TN_E_NOMEM;
+        }
+    }
+    size_t ncorr = (size_t)c->corridor * cells;
+    if (c->corridor > 0 && ((size_t)h->nsec > c->cap_sec || ncorr > c->cap_corr)) {
+        ctx_free_corridor(c);
+        size_t ns = (size_t)h->nsec;
+        c->slot_of = tn__alloc(&c->alloc, ns * sizeof *c->slot_of);
+        c->sstamp = tn__calloc(&c->alloc, ns * sizeof *c->sstamp);
+        c->csec = tn__alloc(&c->alloc, (size_t)c->corridor * sizeof *c->csec);
+        c->cpar = tn__alloc(&c->alloc, ncorr * sizeof *c->cpar);
+        c->cheap = tn__alloc(&c->alloc, ncorr * sizeof *c->cheap);
+        c->cpos = tn__alloc(&c->alloc, ncorr * sizeof *c->cpos);
+        c->ctrail = tn__alloc(&c->alloc, ncorr * sizeof *c->ctrail);
+        c->cdist = tn__alloc(&c->alloc, ncorr * sizeof *c->cdist);
+        c->ckey = tn__alloc(&c->alloc, ncorr * sizeof *c->ckey);
+        c->cap_sec = ns;
+        c->cap_corr = ncorr;
+        c->cgen = 0;
+        if (!c->slot_of || !c->sstamp || !c->csec || !c->cpar || !c->cheap || !c->cpos ||
+            !c->ctrail || !c->cdist || !c->ckey) {
+            ctx_free_corridor(c);
+            return TN_E_NOMEM;
+        }
+    }
+    if (exact && !c->search) {
+        tn_search_def sd = tn_search_def_default();
+        sd.allocator = c->alloc;
+        tn_status st = tn_search_create(&sd, &c->search);
+        if (st < 0)
+            return st;
+    }
+    return TN_OK;
+}
+
+tn_status tn_hierarchy_ctx_reserve(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
+{
+    if (!c || !h)
+        return TN_E_INVALID_ARG;
+    if (!h->valid)
+        return TN_E_MAP_CHANGED;
+    tn_status st = ctx_fit(c, h, exact);
+    if (st < 0 || !exact)
+        return st;
+    /* a query sizes the search context to the map: run a trivial one */
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    for (int32_t i = 0; i < g.w * g.h; i++)
+        if (g.pass[i]) {
+            tn_cell s = {i % g.w, i / g.w};
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.moves = h->moves;
+            q.algo = TN_ALGO_JPS; /* as the exact queries: sizes the JPS cache too */
+            q.jps_fallback = true;
+            tn_cell one;
+            st = tn_search_path(c->search, h->map, s, s, &q, &one, 1, NULL);
+            return st < 0 ? st : TN_OK;
+        }
+    return TN_OK;
+}
+
+/* ---- the abstract search ------------------------------------------------------------- */
+
+static inline bool h_less(const hentry *a, const hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && (a->g > b->g || (a->g == b->g && a->v < b->v)));
+}
+
+static inline void h_push(tn_hierarchy_ctx *c, double f, double g, int32_t v)
+{
+    hentry e = {f, g, v};
+    size_t i = c->nheap++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!h_less(&e, &c->open[p]))
+            break;
+        c->open[i] = c->open[p];
+        i = p;
+    }
+    c->open[i] = e;
+}
+
+/* Pop the best live entry's node and close it; -1 when the open list is empty. */
+static int32_t h_pop(tn_hierarchy_ctx *c)
+{
+    while (c->nheap) {
+        hentry top = c->open[0], last = c->open[--c->nheap];
+        size_t i = 0, n = c->nheap;
+        for (;;) {
+            size_t k = 2 * i + 1;
+            if (k >= n)
+                break;
+            if (k + 1 < n && h_less(&c->open[k + 1], &c->open[k]))
+                k++;
+            if (!h_less(&c->open[k], &last))
+                break;
+            c->open[i] = c->open[k];
+            i = k;
+        }
+        if (n)
+            c->open[i] = last;
+        anode *a = &c->node[top.v];
+        if (a->closed == c->gen || top.g != a->g)
+            continue; /* stale: closed already, or improved since */
+        a->closed = c->gen;
+        return top.v;
+    }
+    return -1;
+}
+
+typedef struct query {
+    const tn_hierarchy *h;
+    tn_hierarchy_ctx *c;
+    double hs, hd; /* heuristic step weights */
+    int32_t gx, gy;
+    bool four;
+    /* landmarks (NULL: none): lm[v * K + k] = cost from landmark k to node v; lmd[k] = cost
+     * from landmark k to the goal in this query's graph; sym: costs are symmetric */
+    const float *lm;
+    int32_t K, N;
+    bool sym;
+    double w; /* heuristic weight */
+    double lmd[TN_HPA_MAX_LANDMARKS];
+} query;
+
+/* A lower bound of the cost from node v (cell x, y) to the goal: the octile distance times
+ * the cheapest cell, and with landmarks the triangle inequality through each of them (d(v,g)
+ * >= d(L,g) - d(L,v); with symmetric costs also d(v,L) - d(g,L)), shrunk by 1e-6 for the
+ * float rounding of the stored costs. Consistent: the maximum of consistent bounds. */
+static inline double heur(const query *q, int32_t v, int32_t x, int32_t y)
+{
+    int32_t ax = x > q->gx ? x - q->gx : q->gx - x, ay = y > q->gy ? y - q->gy : q->gy - y;
+    double b;
+    if (q->four) {
+        b = q->hs * (double)(ax + ay);
+    } else {
+        int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+        b = q->hd * mn + q->hs * (mx - mn);
+    }
+    if (q->lm && v < q->N) {
+        const float *row = q->lm + (size_t)v * (size_t)q->K;
+        double best = 0.0;
+        for (int32_t k = 0; k < q->K; k++) {
+            double d = (double)row[k], D = q->lmd[k];
+            if (!isfinite(d) || !isfinite(D))
+                continue;
+            best = D - d > best ? D - d : best;
+            if (q->sym)
+                best = d - D > best ? d - D : best;
+        }
+        best *= 1.0 - 1e-6;
+        b = best > b ? best : b;
+    }
+    return b;
+}
+
+/* Offer cost nd to node v (sector sec, cell index cell or -1 for the goal) from `from`. */
+static inline void relax(query *q, int32_t v, int32_t from, double nd, int32_t sec, int32_t cell)
+{
+    tn_hierarchy_ctx *c = q->c;
+    anode *a = &c->node[v];
+    if (a->stamp != c->gen) {
+        a->stamp = c->gen;
+        a->g = INFINITY;
+        a->sec = sec;
+        a->x = cell >= 0 ? cell % q->h->w : q->gx;
+        a->y = cell >= 0 ? cell / q->h->w : q->gy;
+        a->hv = heur(q, v, a->x, a->y);
+    }
+    if (!(nd < a->g) || a->closed == c->gen)
+        return;
+    a->g = nd;
+    a->parent = from;
+    TN_ASSERT(c->nheap < c->cap_open);
+    h_push(c, nd + q->w * a->hv, nd, v);
+}
+
+/* Relax the edges out of abstract node u (not the start or goal): its sector's adjacency
+ * and the side steps to the nodes facing it across its borders. */
+static void expand(query *q, const tn__grid *g, int32_t u, double gu)
+{
+    const tn_hierarchy *h = q->h;
+    const anode *nd = q->c->node;
+    const int32_t W = h->w, S = h->S;
+    const double st = tn_moves_straight(&h->moves);
+    const int32_t s = nd[u].sec, sb = h->base[s], i = u - sb;
+    const sector *sc = &h->sec[s];
+    for (int32_t k = sc->off[i]; k < sc->off[i + 1]; k++) {
+        int32_t j = sc->adj_j[k];
+        relax(q, sb + j, u, gu + (double)sc->adj_c[k], s, sc->cell[j]);
+    }
+    const int32_t x = nd[u].x, y = nd[u].y, cell = y * W + x;
+    const int32_t x0 = (s % h->sx) * S, y0 = (s / h->sx) * S;
+    if (x == x0 && x > 0) {
+        int32_t o = s - 1, l = h->sec[o].side[SIDE_RIGHT * S + y - y0];
+        if (l >= 0)
+            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell - 1]), o,
+                  cell - 1);
+    }
+    if (x == x0 + S - 1 && x + 1 < W) {
+        int32_t o = s + 1, l = h->sec[o].side[SIDE_LEFT * S + y - y0];
+        if (l >= 0)
+            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell + 1]), o,
+                  cell + 1);
+    }
+    if (y == y0 && y > 0) {
+        int32_t o = s - h->sx, l = h->sec[o].side[SIDE_BOTTOM * S + x - x0];
+        if (l >= 0)
+            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell - W]), o,
+                  cell - W);
+    }
+    if (y == y0 + S - 1 && y + 1 < h->h) {
+        int32_t o = s + h->sx, l = h->sec[o].side[SIDE_TOP * S + x - x0];
+        if (l >= 0)
+            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell + W]), o,
+                  cell + W);
+    }
+}
+
+/* ---- landmarks --------------------------------------------------------------------- */
+
+static int32_t node_sector(const tn_hierarchy *h, int32_t v)
+{
+    int32_t lo = 0, hi = h->nsec - 1; /* the last sector whose first node is <= v */
+    while (lo < hi) {
+        int32_t mid = (lo + hi + 1) / 2;
+        if (h->base[mid] <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Dijkstra on the abstract graph from node src: the costs into column k of out (N x K;
+ * INFINITY where unreachable), and min-folded into mind (may be NULL). */
+static void abstract_sssp(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
+                          int32_t src, float *out, int32_t K, int32_t k, float *mind)
+{
+    const int32_t N = h->base[h->nsec];
+    query q = {h, c, 0.0, 0.0, 0, 0, false, NULL, 0, N, false, 1.0, {0}};
+    if (++c->gen == 0) {
+        for (size_t i = 0; i < c->cap_nodes; i++)
+            c->node[i].stamp = c->node[i].closed = 0;
+        c->gen = 1;
+    }
+    c->nheap = 0;
+    int32_t s = node_sector(h, src);
+    relax(&q, src, -1, 0.0, s, h->sec[s].cell[src - h->base[s]]);
+    for (;;) {
+        int32_t u = h_pop(c);
+        if (u < 0)
+            break;
+        expand(&q, g, u, c->node[u].g);
+    }
+    for (int32_t v = 0; v < N; v++) {
+        const anode *a = &c->node[v];
+        float d = a->stamp == c->gen && a->closed == c->gen ? (float)a->g : INFINITY;
+        out[(size_t)v * (size_t)K + (size_t)k] = d;
+        if (mind && d < mind[v])
+            mind[v] = d;
+    }
+}
+
+/* The finite entry of column k (or of mind) farthest away; -1 when none is past 0. */
+static int32_t farthest(const float *col, size_t stride, int32_t N)
+{
+    int32_t best = -1;
+    float far = 0.0f;
+    for (int32_t v = 0; v < N; v++) {
+        float d = col[(size_t)v * stride];
+        if (isfinite(d) && d > far) {
+            far = d;
+            best = v;
+        }
+    }
+    return best;
+}
+
+tn_status tn_hierarchy_refresh_landmarks(tn_hierarchy *h)
+{
+    if (!h)
+        return TN_E_INVALID_ARG;
+    if (!tn_hierarchy_current(h))
+        return TN_E_MAP_CHANGED;
+    h->lm_valid = false;
+    const int32_t N = h->base[h->nsec], K = h->K;
+    if (K == 0 || N == 0) {
+        h->lm_valid = K > 0;
+        return TN_OK;
+    }
+    if (h->lm_nodes != N) {
+        tn__free(&h->alloc, h->lm, (size_t)h->lm_nodes * (size_t)K * sizeof *h->lm);
+        h->lm_nodes = 0;
+        h->lm = tn__alloc(&h->alloc, (size_t)N * (size_t)K * sizeof *h->lm);
+        if (!h->lm)
+            return TN_E_NOMEM;
+        h->lm_nodes = N;
+    }
+    tn_hierarchy_ctx_def cd = tn_hierarchy_ctx_def_default();
+    cd.allocator = h->alloc;
+    tn_hierarchy_ctx *c = NULL;
+    float *mind = tn__alloc(&h->alloc, (size_t)N * sizeof *mind);
+    tn_status st = mind ? tn_hierarchy_ctx_create(&cd, &c) : TN_E_NOMEM;
+    if (st == TN_OK)
+        st = ctx_fit(c, h, false);
+    if (st == TN_OK) {
+        tn__grid g;
+        tn__map_grid(h->map, &g);
+        for (int32_t v = 0; v < N; v++)
+            mind[v] = INFINITY;
+        /* the largest connected part of the graph (landmarks elsewhere would bound
+         * nothing for its queries): searched from node 0, then from nodes not reached yet,
+         * until no part left can be larger (each node is reached once in all) */
+        int32_t seed = 0, best = -1, seen = 0, cursor = 0;
+        while (best <= N - seen) {
+            while (cursor < N && mind[cursor] == 0.0f)
+                cursor++;
+            if (cursor == N)
+                break;
+            abstract_sssp(c, h, &g, cursor, h->lm, K, 0, NULL);
+            int32_t reached = 0;
+            for (int32_t v = 0; v < N; v++)
+                if (isfinite(h->lm[(size_t)v * (size_t)K])) {
+                    mind[v] = 0.0f;
+                    reached++;
+                }
+            if (reached > best) {
+                best = reached;
+                seed = cursor;
+            }
+            seen += reached;
+        }
+        for (int32_t v = 0; v < N; v++)
+            mind[v] = INFINITY;
+        /* farthest-point landmarks in that part: the node farthest from the seed, then each
+         * time the node farthest from those chosen (a sketch of the part's extremities) */
+        abstract_sssp(c, h, &g, seed, h->lm, K, 0, NULL);
+        int32_t L = farthest(h->lm, (size_t)K, N);
+        L = L < 0 ? seed : L;
+        for (int32_t k = 0; k < K; k++) {
+            abstract_sssp(c, h, &g, L, h->lm, K, k, mind);
+            int32_t next = farthest(mind, 1, N);
+            L = next < 0 ? L : next;
+        }
+        h->lm_valid = true;
+    }
+    tn_hierarchy_ctx_destroy(c);
+    tn__free(&h->alloc, mind, (size_t)N * sizeof *mind);
+    return st;
+}
+
+/* ---- paths ------------------------------------------------------------------------- */
+
+typedef struct emitter {
+    tn_cell *out;
+    int32_t cap, n, diag;
+    double cost;
+    const tn__grid *g;
+    double straight, diagonal;
+    tn_cell last;
+} emitter;
+
+static inline void emit(emitter *e, tn_cell c)
+{
+    if (e->n > 0) {
+        bool d = c.x != e->last.x && c.y != e->last.y;
+        e->diag += d;
+        if (!e->g->uniform)
+            e->cost += (d ? e->diagonal : e->straight) * (double)e->g->cost[c.y * e->g->w + c.x];
+    }
+    if (e->n < e->cap)
+        e->out[e->n] = c;
+    e->n++;
+    e->last = c;
+}
+
+/* The two octile lines from a to b (all diagonal steps first, or all straight steps first),
+ * 8 neighbours without corner cutting: the first that is legal and costs the octile lower
+ * bound (always, on a uniform map) is a cheapest path between them, the same cost as the
+ * sector search would find; its cells after a are emitted. False when neither is. */
+static bool emit_line(emitter *e, const tn__grid *g, int32_t ax, int32_t ay, int32_t bx, int32_t by,
+                      double st, double dg)
+{
+    const int32_t W = g->w;
+    const int32_t dx = bx > ax ? 1 : bx < ax ? -1 : 0, dy = by > ay ? 1 : by < ay ? -1 : 0;
+    const int32_t adx = bx > ax ? bx - ax : ax - bx, ady = by > ay ? by - ay : ay - by;
+    const int32_t nd = adx < ady ? adx : ady, ns = (adx < ady ? ady : adx) - nd;
+    const int32_t sx = adx > ady ? dx : 0, sy = adx > ady ? 0 : dy;
+    const double lb = (dg * nd + st * ns) * (double)g->min_cost;
+    for (int variant = 0; variant < 2; variant++) {
+        int32_t x = ax, y = ay;
+        double cost = 0.0;
+        bool ok = true;
+        for (int32_t k = 0; k < nd + ns && ok; k++) {
+            bool diag = variant == 0 ? k < nd : k >= ns;
+            int32_t mx = diag ? dx : sx, my = diag ? dy : sy, nx = x + mx, ny = y + my;
+            ok = g->pass[ny * W + nx] && (!diag || (g->pass[y * W + nx] && g->pass[ny * W + x]));
+            cost += (diag ? dg : st) * (g->uniform ? 1.0 : (double)g->cost[ny * W + nx]);
+            x = nx;
+            y = ny;
+        }
+        if (!ok || cost > lb * (1.0 + 1e-12))
+            continue;
+        x = ax;
+        y = ay;
+        for (int32_t k = 0; k < nd + ns; k++) {
+            bool diag = variant == 0 ? k < nd : k >= ns;
+            x += diag ? dx : sx;
+            y += diag ? dy : sy;
+            emit(e, (tn_cell){x, y});
+        }
+        return true;
+    }
+    return false;
+}
+
+/* Emit the cells of a parent chain from local cell `from` back to its root, in reverse
+ * (root first, `from` last), skipping the root when skip_root. */
+static void emit_chain_reversed(emitter *e, const tn_rect r, const int32_t *parent, int32_t from,
+                                int32_t *trail, bool skip_root)
+{
+    const int32_t lw = r.x1 - r.x0;
+    int32_t k = 0;
+    for (int32_t v = from; v >= 0; v = parent[v])
+        trail[k++] = v;
+    for (int32_t i = k - 1 - (skip_root ? 1 : 0); i >= 0; i--)
+        emit(e, (tn_cell){r.x0 + trail[i] % lw, r.y0 + trail[i] / lw});
+}
+
+/* A* from cell `from` to cell `to` (indices) over the cells of the window's sectors (slots
+ * 0..nslots-1); emits the cells after `from`. Returns false when `to` is not reached (cannot
+ * happen: the window holds the route between them). */
+static bool corridor_run(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
+                         int32_t from, int32_t to, int32_t nslots, emitter *e)
+{
+    const int32_t W = h->w, S = h->S, SS = S * S;
+    const bool four = h->moves.diagonal == TN_DIAGONAL_NEVER;
+    const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
+    const double hs = st * (double)g->min_cost, hd = dg * (double)g->min_cost;
+    for (int32_t i = 0; i < nslots * SS; i++) {
+        c->cdist[i] = INFINITY;
+        c->cpos[i] = -1;
+    }
+    local_search ls;
+    memset(&ls, 0, sizeof ls);
+    ls.dist = c->cdist;
+    ls.heap = c->cheap;
+    ls.pos = c->cpos;
+    ls.key = c->ckey;
+    const int32_t tx = to % W, ty = to / W;
+#define TN_SLOT_INDEX(X, Y, SL)                                                                    \
+    ((SL)*SS + ((Y) - (c->csec[SL] / h->sx) * S) * S + (X) - (c->csec[SL] % h->sx) * S)
+    int32_t fx = from % W, fy = from / W;
+    int32_t src = TN_SLOT_INDEX(fx, fy, c->slot_of[sector_at(h, fx, fy)]);
+    int32_t dst = TN_SLOT_INDEX(tx, ty, c->slot_of[sector_at(h, tx, ty)]);
+    c->cdist[src] = 0.0;
+    c->ckey[src] = 0.0;
+    c->cpar[src] = -1;
+    c->cheap[0] = src;
+    c->cpos[src] = 0;
+    ls.n = 1;
+    while (ls.n) {
+        int32_t l = ls_pop(&ls);
+        if (l == dst)
+            break;
+        int32_t sl = l / SS, sec = c->csec[sl], r = l % SS;
+        int32_t x = (sec % h->sx) * S + r % S, y = (sec / h->sx) * S + r / S;
+        double dc = c->cdist[l];
+        for (int k = 0; k < (four ? 4 : 8); k++) {
+            int32_t nx = x + tn__dir_dx[k], ny = y + tn__dir_dy[k];
+            if (nx < 0 || ny < 0 || nx >= W || ny >= h->h || !g->pass[ny * W + nx])
+                continue;
+            int32_t ns = sector_at(h, nx, ny);
+            if (c->sstamp[ns] != c->cgen)
+                continue;
+            int32_t q = TN_SLOT_INDEX(nx, ny, c->slot_of[ns]);
+            if (c->cpos[q] == -2)
+                continue;
+            double base = st;
+            if (k >= 4) {
+                if (!g->pass[y * W + nx] || !g->pass[ny * W + x])
+                    continue;
+                base = dg;
+            }
+            double nd = dc + (g->uniform ? base : base * (double)g->cost[ny * W + nx]);
+            if (!(nd < c->cdist[q]))
+                continue;
+            c->cdist[q] = nd;
+            c->cpar[q] = l;
+            int32_t ax = nx > tx ? nx - tx : tx - nx, ay = ny > ty ? ny - ty : ty - ny;
+            int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+            c->ckey[q] = nd + (four ? hs * (ax + ay) : hd * mn + hs * (mx - mn));
+            if (c->cpos[q] < 0) {
+                c->cheap[ls.n] = q;
+                c->cpos[q] = ls.n++;
+            }
+            ls_up(&ls, c->cpos[q]);
+        }
+    }
+#undef TN_SLOT_INDEX
+    if (!isfinite(c->cdist[dst]))
+        return false;
+    int32_t n = 0;
+    for (int32_t l = dst; l >= 0; l = c->cpar[l])
+        c->ctrail[n++] = l;
+    for (int32_t i = n - 2; i >= 0; i--) {
+        int32_t l = c->ctrail[i], sec = c->csec[l / SS], r = l % SS;
+        emit(e, (tn_cell){(sec % h->sx) * S + r % S, (sec / h->sx) * S + r / S});
+    }
+    return true;
+}
+
+/* The route (c->route[k-1] = start ... c->route[0] = goal) refined window by window: each
+ * window is the longest stretch of the route whose nodes lie in at most c->corridor sectors,
+ * searched by corridor_run() over those sectors' cells. Each window holds the refined route
+ * between its ends, so the result costs at most the abstract route. */
+static void refine_corridor(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
+                            int32_t k, int32_t vs, int32_t vg, tn_cell start, tn_cell goal,
+                            emitter *e, tn_hierarchy_result *res)
+{
+    const int32_t W = h->w;
+#define TN_ROUTE_SEC(V)                                                                            \
+    ((V) == vs   ? sector_at(h, start.x, start.y)                                                  \
+     : (V) == vg ? sector_at(h, goal.x, goal.y)                                                    \
+                 : c->node[V].sec)
+#define TN_ROUTE_CELL(V)                                                                           \
+    ((V) == vs   ? start.y * W + start.x                                                           \
+     : (V) == vg ? goal.y * W + goal.x                                                             \
+                 : c->node[V].y * W + c->node[V].x)
+    emit(e, start);
+    int32_t a = k - 1;
+    while (a > 0) {
+        if (++c->cgen == 0) {
+            memset(c->sstamp, 0, c->cap_sec * sizeof *c->sstamp);
+            c->cgen = 1;
+        }
+        int32_t nslots = 0, b = a;
+        int32_t s0 = TN_ROUTE_SEC(c->route[a]);
+        c->sstamp[s0] = c->cgen;
+        c->slot_of[s0] = nslots;
+        c->csec[nslots++] = s0;
+        while (b > 0) {
+            int32_t sn = TN_ROUTE_SEC(c->route[b - 1]);
+            if (c->sstamp[sn] != c->cgen) {
+                if (nslots == c->corridor)
+                    break;
+                c->sstamp[sn] = c->cgen;
+                c->slot_of[sn] = nslots;
+                c->csec[nslots++] = sn;
+            }
+            b--;
+        }
+        bool ok = corridor_run(c, h, g, TN_ROUTE_CELL(c->route[a]), TN_ROUTE_CELL(c->route[b]),
+                               nslots, e);
+        TN_ASSERT(ok);
+        (void)ok;
+        res->refined++;
+        a = b;
+    }
+#undef TN_ROUTE_SEC
+#undef TN_ROUTE_CELL
+}
+
+static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
+                           tn_cell start, tn_cell goal, emitter *e, tn_hierarchy_result *res)
+{
+    const int32_t W = h->w;
+    const int32_t ss = sector_at(h, start.x, start.y), gs = sector_at(h, goal.x, goal.y);
+    const tn_rect rs = sector_rect(h, ss), rg = sector_rect(h, gs);
+    const int32_t lws = rs.x1 - rs.x0, lwg = rg.x1 - rg.x0;
+    const int32_t ls_start = (start.y - rs.y0) * lws + start.x - rs.x0;
+    const int32_t ls_goal = (goal.y - rg.y0) * lwg + goal.x - rg.x0;
+    const bool four = h->moves.diagonal == TN_DIAGONAL_NEVER;
+    const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
+    /* the start's tree (forward) and the goal's (reverse), inside their sectors */
+    local_search a = {g,        rs,       lws,      rs.y1 - rs.y0, st,   dg, four ? 4 : 8,
+                      c->sd[0], c->sp[0], c->sheap, c->spos,       NULL, 0};
+    ls_run(&a, ls_start, false, -1, NULL, 0);
+    local_search b = {g,        rg,       lwg,      rg.y1 - rg.y0, st,   dg, four ? 4 : 8,
+                      c->sd[1], c->sp[1], c->sheap, c->spos,       NULL, 0};
+    ls_run(&b, ls_goal, true, -1, NULL, 0);
+
+    const int32_t N = h->base[h->nsec], vs = N, vg = N + 1;
+    query q = {h,
+               c,
+               st * (double)g->min_cost,
+               dg * (double)g->min_cost,
+               goal.x,
+               goal.y,
+               four,
+               NULL,
+               0,
+               N,
+               g->uniform,
+               c->weight,
+               {0}};
+    if (h->lm_valid && h->K > 0) { /* each landmark's cost to the goal, through its sector */
+        const sector *sc = &h->sec[gs];
+        q.lm = h->lm;
+        q.K = h->K;
+        for (int32_t k = 0; k < h->K; k++)
+            q.lmd[k] = INFINITY;
+        for (int32_t j = 0; j < sc->n; j++) {
+            int32_t cj = sc->cell[j];
+            double d = c->sd[1][(cj / W - rg.y0) * lwg + cj % W - rg.x0];
+            if (!isfinite(d))
+                continue;
+            const float *row = h->lm + (size_t)(h->base[gs] + j) * (size_t)h->K;
+            for (int32_t k = 0; k < h->K; k++)
+                if ((double)row[k] + d < q.lmd[k])
+                    q.lmd[k] = (double)row[k] + d;
+        }
+    }
+    if (++c->gen == 0) {
+        for (size_t i = 0; i < c->cap_nodes; i++)
+            c->node[i].stamp = c->node[i].closed = 0;
+        c->gen = 1;
+    }
+    anode *nd = c->node;
+    c->nheap = 0;
+    relax(&q, vs, -1, 0.0, ss, start.y * W + start.x);
+    int64_t expanded = 0;
+    bool found = false;
+    const double *gdist = c->sd[1];
+    for (;;) {
+        const int32_t u = h_pop(c);
+        if (u < 0)
+            break;
+        expanded++;
+        if (u == vg) {
+            found = true;
+            break;
+        }
+        const double gu = nd[u].g;
+        if (u == vs) {
+            const sector *sc = &h->sec[ss];
+            for (int32_t j = 0; j < sc->n; j++) {
+                int32_t cj = sc->cell[j];
+                double d = c->sd[0][(cj / W - rs.y0) * lws + cj % W - rs.x0];
+                if (isfinite(d))
+                    relax(&q, h->base[ss] + j, u, d, ss, cj);
+            }
+            if (ss == gs && isfinite(c->sd[0][ls_goal]))
+                relax(&q, vg, u, c->sd[0][ls_goal], gs, -1);
+            continue;
+        }
+        expand(&q, g, u, gu);
+        if (nd[u].sec == gs) {
+            const int32_t x = nd[u].x, y = nd[u].y;
+            double d = gdist[(y - rg.y0) * lwg + x - rg.x0];
+            if (isfinite(d))
+                relax(&q, vg, u, gu + d, gs, -1);
+        }
+    }
+    res->expanded = expanded;
+    if (!found)
+        return TN_NO_PATH;
+
+    /* the route, goal to start, into the heap array (free now) */
+    int32_t k = 0;
+    for (int32_t v = vg; v >= 0; v = nd[v].parent)
+        c->route[k++] = v;
+    /* c->route[k-1] is the start, c->route[0] the goal */
+    if (c->corridor > 0) {
+        refine_corridor(c, h, g, k, vs, vg, start, goal, e, res);
+        return TN_OK;
+    }
+    int32_t prev = vs;
+    int32_t prev_cell = start.y * W + start.x;
+    emit(e, start);
+    for (int32_t idx = k - 2; idx >= 0; idx--) {
+        int32_t v = c->route[idx];
+        if (v == vg) {
+            if (prev == vs) { /* start and goal in one sector, directly */
+                emit_chain_reversed(e, rs, c->sp[0], ls_goal, c->trail, true);
+            } else { /* along the goal's tree from prev's cell */
+                int32_t l = (prev_cell / W - rg.y0) * lwg + prev_cell % W - rg.x0;
+                for (l = c->sp[1][l]; l >= 0; l = c->sp[1][l])
+                    emit(e, (tn_cell){rg.x0 + l % lwg, rg.y0 + l / lwg});
+            }
+            break;
+        }
+        int32_t s = nd[v].sec, cell = nd[v].y * W + nd[v].x;
+        if (prev == vs) {
+            emit_chain_reversed(e, rs, c->sp[0], (cell / W - rs.y0) * lws + cell % W - rs.x0,
+                                c->trail, true);
+        } else if (nd[prev].sec != s) {
+            emit(e, (tn_cell){cell % W, cell / W}); /* the step across the border */
+        } else if (!four &&
+                   emit_line(e, g, prev_cell % W, prev_cell / W, cell % W, cell / W, st, dg)) {
+            /* an intra-sector edge along an octile line: no search */
+        } else { /* refine the intra-sector edge: A* inside the sector */
+            const tn_rect r = sector_rect(h, s);
+            const int32_t lw = r.x1 - r.x0;
+            local_search m = {g,        r,        lw,       r.y1 - r.y0, st,     dg, four ? 4 : 8,
+                              c->sd[2], c->sp[2], c->sheap, c->spos,     c->key, 0};
+            int32_t from = (prev_cell / W - r.y0) * lw + prev_cell % W - r.x0;
+            int32_t to = (cell / W - r.y0) * lw + cell % W - r.x0;
+            ls_run(&m, from, false, to, NULL, 0);
+            res->refined++;
+            TN_ASSERT(isfinite(c->sd[2][to]));
+            emit_chain_reversed(e, r, c->sp[2], to, c->trail, true);
+        }
+        prev = v;
+        prev_cell = cell;
+    }
+    return TN_OK;
+}
+
+tn_status tn_hierarchy_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, tn_cell start, tn_cell goal,
+                            tn_hierarchy_mode mode, tn_cell *out, int32_t cap,
+                            tn_hierarchy_result *res)
+{
+    tn_hierarchy_result r;
+    memset(&r, 0, sizeof r);
+    if (res)
+        *res = r;
+    if (!c || !h || cap < 0 || (cap > 0 && !out) ||
+        (mode != TN_HIERARCHY_FAST && mode != TN_HIERARCHY_EXACT))
+        return TN_E_INVALID_ARG;
+    if (!tn_hierarchy_current(h))
+        return TN_E_MAP_CHANGED;
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    if (!tn__grid_contains(&g, start.x, start.y) || !tn__grid_contains(&g, goal.x, goal.y))
+        return TN_E_OUT_OF_MAP;
+    if (!tn__grid_passable(&g, start.x, start.y))
+        return TN_E_START_BLOCKED;
+    if (!tn__grid_passable(&g, goal.x, goal.y))
+        return TN_E_GOAL_BLOCKED;
+    tn_status st = ctx_fit(c, h, mode == TN_HIERARCHY_EXACT);
+    if (st < 0)
+        return st;
+    const double sc = tn_moves_straight(&h->moves), dc = tn_moves_diagonal(&h->moves);
+    emitter e = {out, cap, 0, 0, 0.0, &g, sc, dc, start};
+    if (start.x == goal.x && start.y == goal.y) {
+        emit(&e, start);
+        st = TN_OK;
+    } else {
+        st = fast_path(c, h, &g, start, goal, &e, &r);
+    }
+    if (st == TN_OK && g.uniform)
+        e.cost = (double)e.diag * dc + (double)(e.n - 1 - e.diag) * sc;
+    if (mode == TN_HIERARCHY_EXACT) {
+        /* proof: the cost equals the lower bound of the octile (manhattan) distance */
+        int32_t ax = abs(goal.x - start.x), ay = abs(goal.y - start.y);
+        int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+        double lb = h->moves.diagonal == TN_DIAGONAL_NEVER ? sc * (double)(ax + ay)
+                                                           : dc * mn + sc * (mx - mn);
+        lb *= (double)g.min_cost;
+        if (st == TN_OK && e.cost <= lb * (1.0 + 1e-12)) {
+            r.proven = true;
+        } else if (st == TN_OK) {
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.moves = h->moves;
+            q.algo = TN_ALGO_JPS;
+            q.jps_fallback = true;
+            tn_search_result sr;
+            st = tn_search_path(c->search, h->map, start, goal, &q, out, cap, &sr);
+            r.expanded += sr.expanded;
+            r.length = sr.length;
+            r.cost = st == TN_OK ? sr.cost : 0.0;
+            if (res)
+                *res = r;
+            return st;
+        }
+        /* TN_NO_PATH: the abstract graph joins every two cells the grid joins (an entrance
+         * has transition cells on both sides), so there is none */
+    }
+    r.length = e.n;
+    r.cost = st == TN_OK ? e.cost : 0.0;
+    if (st == TN_NO_PATH)
+        r.length = 0;
+    if (res)
+        *res = r;
+    if (st == TN_OK && e.n > cap)
+        return TN_E_BUFFER_TOO_SMALL;
+    return st;
+}

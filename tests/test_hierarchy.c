@@ -1,0 +1,543 @@
+/* Hierarchical paths (hierarchy.h) against the brute-force oracle: fast-mode paths legal and
+ * within the documented bound of the optimum, exact-mode costs optimal, on handmade and
+ * random maps with walls and mud, after random edits and updates (the graph equal to a fresh
+ * build), on a unit-size map, and bad input. */
+#include "oracle.h"
+#include "support.h"
+#include "tilenav/hierarchy.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The number of sector-changing steps of one optimal path to `goal`, walked back along the
+ * oracle's distances from the start. */
+static int crossings(const tn_map *m, const tn_moves *mv, const tn_hierarchy *h, const double *dist,
+                     tn_cell start, tn_cell goal)
+{
+    const int32_t w = tn_map_width(m);
+    tn_cell v = goal;
+    int k = 0;
+    while (v.x != start.x || v.y != start.y) {
+        bool stepped = false;
+        for (int dy = -1; dy <= 1 && !stepped; dy++)
+            for (int dx = -1; dx <= 1 && !stepped; dx++) {
+                tn_cell p = {v.x + dx, v.y + dy};
+                if ((!dx && !dy) || p.x < 0 || p.y < 0 || p.x >= w || p.y >= tn_map_height(m))
+                    continue;
+                double dp = dist[p.y * w + p.x];
+                if (!isfinite(dp) || !tn_oracle_step_ok(m, mv, p, v))
+                    continue;
+                double dv = dist[v.y * w + v.x];
+                if (fabs(dp + tn_oracle_step_cost(m, mv, NULL, p, v) - dv) <= 1e-9 * (1 + dv)) {
+                    k += tn_hierarchy_sector_of(h, p) != tn_hierarchy_sector_of(h, v);
+                    v = p;
+                    stepped = true;
+                }
+            }
+        assert_true(stepped);
+    }
+    return k;
+}
+
+typedef struct tally {
+    int queries, proven;
+    double worst; /* largest cost / optimum */
+} tally;
+
+/* `starts` random starts, each with `goals` random goals: both modes against the oracle. */
+static void check_queries(const tn_map *m, const tn_moves *mv, const tn_hierarchy *h,
+                          tn_hierarchy_ctx *ctx, tn_test_rng *rng, int starts, int goals, tally *t,
+                          double weight)
+{
+    const int32_t w = tn_map_width(m), hh = tn_map_height(m);
+    double *dist = malloc((size_t)w * (size_t)hh * sizeof *dist);
+    tn_cell *path = malloc((size_t)w * (size_t)hh * sizeof *path);
+    assert_non_null(dist);
+    assert_non_null(path);
+    const double bound = tn_hierarchy_crossing_bound(h);
+    for (int s = 0; s < starts; s++) {
+        tn_cell a = tn_test_random_open_cell(m, rng);
+        tn_oracle_dijkstra(m, mv, NULL, &a, 1, false, dist);
+        for (int k = 0; k < goals; k++) {
+            tn_cell b = k == 0 ? a : tn_test_random_open_cell(m, rng);
+            double opt = dist[b.y * w + b.x];
+            for (int mode = 0; mode < 2; mode++) {
+                tn_hierarchy_result r;
+                tn_status st =
+                    tn_hierarchy_path(ctx, h, a, b, (tn_hierarchy_mode)mode, path, w * hh, &r);
+                if (!isfinite(opt)) {
+                    assert_int_equal(st, TN_NO_PATH);
+                    assert_int_equal(r.length, 0);
+                    continue;
+                }
+                assert_int_equal(st, TN_OK);
+                double c = tn_oracle_path_cost(m, mv, NULL, path, r.length, a, b);
+                assert_true(c >= 0.0); /* every step legal */
+                assert_true(fabs(c - r.cost) <= 1e-9 * (1.0 + c));
+                assert_true(r.cost >= opt - 1e-9 * (1.0 + opt));
+                if (mode == TN_HIERARCHY_EXACT) {
+                    assert_true(fabs(r.cost - opt) <= 1e-9 * (1.0 + opt));
+                    t->proven += r.proven;
+                } else {
+                    int kx = crossings(m, mv, h, dist, a, b);
+                    assert_true(r.cost <= weight * (opt + kx * bound) + 1e-9 * (1.0 + opt));
+                    if (opt > 0 && r.cost / opt > t->worst)
+                        t->worst = r.cost / opt;
+                    t->queries++;
+                }
+                /* a buffer one cell short reports the length it needs */
+                if (r.length > 1) {
+                    tn_hierarchy_result r2;
+                    st = tn_hierarchy_path(ctx, h, a, b, (tn_hierarchy_mode)mode, path,
+                                           r.length - 1, &r2);
+                    assert_int_equal(st, TN_E_BUFFER_TOO_SMALL);
+                    assert_int_equal(r2.length, r.length);
+                }
+            }
+        }
+    }
+    free(dist);
+    free(path);
+}
+
+static tn_hierarchy *build_lm(const tn_map *m, const tn_moves *mv, int32_t sector, int32_t gap,
+                              int32_t landmarks)
+{
+    tn_hierarchy_def d = tn_hierarchy_def_default();
+    d.landmarks = landmarks;
+    d.map = m;
+    d.moves = *mv;
+    d.sector_size = sector;
+    d.portal_gap = gap;
+    tn_hierarchy *h = NULL;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_OK);
+    assert_non_null(h);
+    assert_true(tn_hierarchy_current(h));
+    tn_hierarchy_stats s;
+    tn_hierarchy_stats_get(h, &s);
+    assert_int_equal(s.landmarks, landmarks);
+    assert_int_equal(s.landmarks_current, landmarks > 0);
+    return h;
+}
+
+static tn_hierarchy *build(const tn_map *m, const tn_moves *mv, int32_t sector, int32_t gap)
+{
+    return build_lm(m, mv, sector, gap, 0);
+}
+
+static tn_hierarchy_ctx *new_ctx(void)
+{
+    tn_hierarchy_ctx_def d = tn_hierarchy_ctx_def_default();
+    tn_hierarchy_ctx *c = NULL;
+    assert_int_equal(tn_hierarchy_ctx_create(&d, &c), TN_OK);
+    return c;
+}
+
+/* Sprinkle mud (gid 2, cost 3) over open cells with probability p. */
+static void add_mud(tn_map *m, double p, uint64_t seed)
+{
+    tn_test_rng r = {seed};
+    assert_int_equal(tn_map_set_terrain(m, 2, (tn_terrain){.passable = true, .cost = 3.0f}), TN_OK);
+    for (int32_t y = 0; y < tn_map_height(m); y++)
+        for (int32_t x = 0; x < tn_map_width(m); x++)
+            if (tn_map_passable(m, x, y) && tn_test_u01(&r) < p)
+                assert_int_equal(tn_map_set(m, 0, x, y, 2), TN_OK);
+}
+
+static void test_handmade(void **state)
+{
+    (void)state;
+    static const char *rows[] = {
+        "....#.......#.......", "....#..~~~..#.......", "....#..~~~..#..###..",
+        "....#.......#....#..", "....######.##....#..", ".................#..",
+        "..####...#########..", "..#..#...#..........", "..#..#...#..~~~~....",
+        "..#......#..~~~~....", "..########..........", "....................",
+    };
+    tn_map *m = tn_test_map_from_rows(rows, 12);
+    assert_non_null(m);
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_moves mv = {0};
+    tally t = {0};
+    tn_test_rng rng = {17};
+    for (int32_t sector = 4; sector <= 8; sector++) {
+        tn_hierarchy *h = build(m, &mv, sector, 0);
+        tn_hierarchy_stats s;
+        tn_hierarchy_stats_get(h, &s);
+        assert_int_equal(s.sectors_x, (20 + sector - 1) / sector);
+        assert_true(s.nodes > 0 && s.intra_edges > 0 && s.inter_edges > 0);
+        check_queries(m, &mv, h, ctx, &rng, 6, 8, &t, 1.0);
+        tn_hierarchy_destroy(h);
+    }
+    /* the walled box at (3..4, 7..9) opens at (5, 9) only: reachable */
+    tn_hierarchy *h = build(m, &mv, 4, 0);
+    tn_cell path[256];
+    tn_hierarchy_result r;
+    assert_int_equal(tn_hierarchy_path(ctx, h, (tn_cell){3, 7}, (tn_cell){19, 0},
+                                       TN_HIERARCHY_EXACT, path, 256, &r),
+                     TN_OK);
+    /* start == goal: one cell, cost 0 */
+    assert_int_equal(
+        tn_hierarchy_path(ctx, h, (tn_cell){0, 0}, (tn_cell){0, 0}, TN_HIERARCHY_FAST, path, 1, &r),
+        TN_OK);
+    assert_int_equal(r.length, 1);
+    assert_true(r.cost == 0.0);
+    tn_hierarchy_destroy(h);
+    /* on open ground entrances are whole borders with transitions at their ends: a straight
+     * line along the top row is in the abstract graph, and proven optimal without a grid
+     * search */
+    tn_map *open = tn_test_random_map(20, 12, 0.0, 3);
+    h = build(open, &mv, 8, 0);
+    assert_int_equal(tn_hierarchy_path(ctx, h, (tn_cell){0, 0}, (tn_cell){19, 0},
+                                       TN_HIERARCHY_EXACT, path, 256, &r),
+                     TN_OK);
+    assert_true(r.proven);
+    assert_true(fabs(r.cost - 19.0) < 1e-12);
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(open);
+    tn_hierarchy_ctx_destroy(ctx);
+    tn_map_destroy(m);
+}
+
+static void test_random(void **state)
+{
+    (void)state;
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_hierarchy_ctx_def wd = tn_hierarchy_ctx_def_default();
+    wd.weight = 1.5f;
+    tn_hierarchy_ctx *wctx = NULL;
+    assert_int_equal(tn_hierarchy_ctx_create(&wd, &wctx), TN_OK);
+    tn_hierarchy_ctx_def ccd = tn_hierarchy_ctx_def_default();
+    ccd.corridor = 2 + (int32_t)(tn_test_next(&(tn_test_rng){7}) % 3);
+    tn_hierarchy_ctx *cctx = NULL;
+    assert_int_equal(tn_hierarchy_ctx_create(&ccd, &cctx), TN_OK);
+    tn_test_rng rng = {99};
+    tally t = {0}, tc = {0};
+    for (int trial = 0; trial < 12; trial++) {
+        int32_t w = 20 + (int32_t)tn_test_below(&rng, 24),
+                hh = 20 + (int32_t)tn_test_below(&rng, 24);
+        tn_map *m =
+            tn_test_random_map(w, hh, 0.1 + 0.2 * tn_test_u01(&rng), 1000u + (uint64_t)trial);
+        assert_non_null(m);
+        if (trial % 2)
+            add_mud(m, 0.2, 77u + (uint64_t)trial);
+        tn_moves mv = {0};
+        mv.diagonal = trial % 3 == 2 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
+        mv.costs = trial % 4 == 3 ? TN_COSTS_10_14 : TN_COSTS_EXACT;
+        int32_t sector = 4 + (int32_t)tn_test_below(&rng, 9);
+        int32_t gap = trial % 2 ? 0 : 1 + (int32_t)tn_test_below(&rng, (uint32_t)sector);
+        /* landmarks on every other map: the same bound (they only sharpen the heuristic) */
+        tn_hierarchy *h = build_lm(m, &mv, sector, gap, trial % 2 ? 0 : 1 + trial % 5);
+        check_queries(m, &mv, h, ctx, &rng, 4, 10, &t, 1.0);
+        check_queries(m, &mv, h, wctx, &rng, 2, 10, &t, 1.5);  /* weighted: weight * bound */
+        check_queries(m, &mv, h, cctx, &rng, 2, 10, &tc, 1.0); /* corridor smoothing */
+        tn_hierarchy_destroy(h);
+        tn_map_destroy(m);
+    }
+    print_message("random: %d fast queries, worst cost/optimum %.4f, %d exact proven\n", t.queries,
+                  t.worst, t.proven);
+    print_message("random, corridor %d: %d queries, worst cost/optimum %.4f\n", (int)ccd.corridor,
+                  tc.queries, tc.worst);
+    tn_hierarchy_ctx_destroy(cctx);
+    tn_hierarchy_ctx_destroy(wctx);
+    tn_hierarchy_ctx_destroy(ctx);
+}
+
+static void test_updates(void **state)
+{
+    (void)state;
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_test_rng rng = {5};
+    tally t = {0};
+    for (int trial = 0; trial < 4; trial++) {
+        tn_map *m = tn_test_random_map(37, 29, 0.2, 300u + (uint64_t)trial);
+        assert_non_null(m);
+        add_mud(m, 0.15, 400u + (uint64_t)trial);
+        tn_moves mv = {0};
+        mv.diagonal = trial == 3 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
+        int32_t sector = 5 + trial * 2;
+        tn_hierarchy *h = build_lm(m, &mv, sector, trial % 2 ? 3 : 0, trial == 0 ? 3 : 0);
+        for (int round = 0; round < 12; round++) {
+            int edits = 1 + (int)tn_test_below(&rng, 4);
+            for (int e = 0; e < edits; e++) {
+                int32_t x = (int32_t)tn_test_below(&rng, 37), y = (int32_t)tn_test_below(&rng, 29);
+                int32_t bw = 1 + (int32_t)tn_test_below(&rng, 2),
+                        bh = 1 + (int32_t)tn_test_below(&rng, 2);
+                uint32_t gid = tn_test_below(&rng, 3); /* open, wall, mud */
+                assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + bw, y + bh}, gid), TN_OK);
+            }
+            assert_false(tn_hierarchy_current(h));
+            tn_cell p[4];
+            tn_cell a = tn_test_random_open_cell(m, &rng);
+            assert_int_equal(tn_hierarchy_path(ctx, h, a, a, TN_HIERARCHY_FAST, p, 4, NULL),
+                             TN_E_MAP_CHANGED);
+            int32_t rebuilt = -1;
+            assert_int_equal(tn_hierarchy_update(h, &rebuilt), TN_OK);
+            assert_true(rebuilt >= 0);
+            tn_hierarchy *fresh = build(m, &mv, sector, trial % 2 ? 3 : 0);
+            assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+            tn_hierarchy_stats s1, s2;
+            tn_hierarchy_stats_get(h, &s1);
+            tn_hierarchy_stats_get(fresh, &s2);
+            assert_int_equal(s1.nodes, s2.nodes);
+            assert_true(s1.intra_edges == s2.intra_edges && s1.inter_edges == s2.inter_edges);
+            tn_hierarchy_destroy(fresh);
+            if (trial == 0) { /* landmarks: stale after an update, current after a refresh */
+                tn_hierarchy_stats ls;
+                tn_hierarchy_stats_get(h, &ls);
+                assert_false(ls.landmarks_current && rebuilt > 0);
+                assert_int_equal(tn_hierarchy_refresh_landmarks(h), TN_OK);
+                tn_hierarchy_stats_get(h, &ls);
+                assert_true(ls.landmarks_current);
+            }
+            if (round % 4 == 3)
+                check_queries(m, &mv, h, ctx, &rng, 2, 6, &t, 1.0);
+        }
+        /* nothing changed: nothing rebuilt */
+        int32_t rebuilt = -1;
+        assert_int_equal(tn_hierarchy_update(h, &rebuilt), TN_OK);
+        assert_int_equal(rebuilt, 0);
+        tn_hierarchy_destroy(h);
+        tn_map_destroy(m);
+    }
+    tn_hierarchy_ctx_destroy(ctx);
+}
+
+/* A 2 x 2 unit: the hierarchy of the clearance's size map, checked against the oracle on the
+ * same size map, and kept current through the clearance's updates. */
+static void test_unit_size(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(40, 34, 0.12, 4242);
+    assert_non_null(m);
+    add_mud(m, 0.1, 4343);
+    tn_clearance_def cd = tn_clearance_def_default();
+    cd.map = m;
+    cd.max_size = 2;
+    tn_clearance *cl = NULL;
+    assert_int_equal(tn_clearance_create(&cd, &cl), TN_OK);
+    const tn_map *sm = tn_clearance_map(cl, 2);
+    assert_non_null(sm);
+    tn_moves mv = {0};
+    tn_hierarchy *h = build(sm, &mv, 8, 0);
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_test_rng rng = {8};
+    tally t = {0};
+    check_queries(sm, &mv, h, ctx, &rng, 3, 8, &t, 1.0);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 10, 12, 12}, 1), TN_OK);
+    assert_int_equal(tn_clearance_update(cl, NULL), TN_OK);
+    assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+    tn_hierarchy *fresh = build(sm, &mv, 8, 0);
+    assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+    tn_hierarchy_destroy(fresh);
+    check_queries(sm, &mv, h, ctx, &rng, 3, 8, &t, 1.0);
+    tn_hierarchy_ctx_destroy(ctx);
+    tn_hierarchy_destroy(h);
+    tn_clearance_destroy(cl);
+    tn_map_destroy(m);
+}
+
+/* Threads: one hierarchy, one context per thread, the same queries; every thread's cells and
+ * costs equal those of one thread (and of a second run: deterministic). */
+#define TN_HPA_THREADS 4
+#define TN_HPA_QUERIES 60
+typedef struct thread_job {
+    const tn_hierarchy *h;
+    const tn_cell *ends; /* 2 * TN_HPA_QUERIES */
+    uint64_t hash;       /* of every status, length, cost and cell */
+    int failed;
+} thread_job;
+
+static uint64_t fold(uint64_t x, uint64_t v)
+{
+    x ^= v + 0x9e3779b97f4a7c15ull + (x << 6) + (x >> 2);
+    return x * 0xff51afd7ed558ccdull;
+}
+
+static void *thread_main(void *arg)
+{
+    thread_job *j = arg;
+    tn_hierarchy_ctx_def cd = tn_hierarchy_ctx_def_default();
+    cd.corridor = 3;
+    tn_hierarchy_ctx *c = NULL;
+    if (tn_hierarchy_ctx_create(&cd, &c) != TN_OK) {
+        j->failed = 1;
+        return NULL;
+    }
+    tn_cell path[4096];
+    uint64_t x = 0;
+    for (int i = 0; i < TN_HPA_QUERIES; i++)
+        for (int mode = 0; mode < 2; mode++) {
+            tn_hierarchy_result r;
+            tn_status st = tn_hierarchy_path(c, j->h, j->ends[2 * i], j->ends[2 * i + 1],
+                                             (tn_hierarchy_mode)mode, path, 4096, &r);
+            x = fold(x, (uint64_t)(st + 100));
+            x = fold(x, (uint64_t)r.length);
+            uint64_t bits;
+            memcpy(&bits, &r.cost, sizeof bits);
+            x = fold(x, bits);
+            for (int32_t k = 0; st == TN_OK && k < r.length; k++)
+                x = fold(x, (uint64_t)(path[k].y * 100000 + path[k].x));
+        }
+    j->hash = x;
+    tn_hierarchy_ctx_destroy(c);
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(96, 80, 0.25, 777);
+    assert_non_null(m);
+    add_mud(m, 0.1, 778);
+    tn_moves mv = {0};
+    tn_hierarchy *h = build(m, &mv, 16, 0);
+    tn_test_rng rng = {31};
+    tn_cell ends[2 * TN_HPA_QUERIES];
+    for (int i = 0; i < 2 * TN_HPA_QUERIES; i++)
+        ends[i] = tn_test_random_open_cell(m, &rng);
+    thread_job ref = {h, ends, 0, 0};
+    thread_main(&ref);
+    assert_int_equal(ref.failed, 0);
+    thread_job jobs[TN_HPA_THREADS];
+    pthread_t th[TN_HPA_THREADS];
+    for (int t = 0; t < TN_HPA_THREADS; t++) {
+        jobs[t] = (thread_job){h, ends, 0, 0};
+        assert_int_equal(pthread_create(&th[t], NULL, thread_main, &jobs[t]), 0);
+    }
+    for (int t = 0; t < TN_HPA_THREADS; t++) {
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+        assert_int_equal(jobs[t].failed, 0);
+        assert_true(jobs[t].hash == ref.hash);
+    }
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(m);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(16, 16, 0.0, 1);
+    assert_int_equal(tn_map_set(m, 0, 3, 3, 1), TN_OK);
+    tn_hierarchy_def d = tn_hierarchy_def_default();
+    tn_hierarchy *h = (tn_hierarchy *)m;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_E_INVALID_ARG); /* no map */
+    assert_null(h);
+    assert_int_equal(tn_hierarchy_build(NULL, &h), TN_E_INVALID_ARG);
+    assert_int_equal(tn_hierarchy_build(&d, NULL), TN_E_INVALID_ARG);
+    d.map = m;
+    d.sector_size = 3;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_E_INVALID_ARG);
+    d.sector_size = 257;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_E_INVALID_ARG);
+    d.sector_size = 8;
+    d.portal_gap = 9;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_E_INVALID_ARG);
+    d.portal_gap = -1;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_E_INVALID_ARG);
+    d.portal_gap = 0;
+    d.moves.diagonal = TN_DIAGONAL_ONE;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_E_UNSUPPORTED);
+    d.moves.diagonal = (tn_diagonal)9;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_E_INVALID_ARG);
+    d.moves.diagonal = TN_DIAGONAL_NO_CUT;
+    d.internal_cookie = 0;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_E_INVALID_ARG);
+    d.internal_cookie = tn_hierarchy_def_default().internal_cookie;
+    d.allocator.alloc = NULL;
+    d.allocator.free = NULL;
+    assert_int_equal(tn_hierarchy_build(&d, &h), TN_OK);
+
+    tn_hierarchy_ctx_def cd = tn_hierarchy_ctx_def_default();
+    tn_hierarchy_ctx *c = NULL;
+    cd.internal_cookie = 0;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    cd = tn_hierarchy_ctx_def_default();
+    cd.weight = 0.5f;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    cd.weight = NAN;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    cd = tn_hierarchy_ctx_def_default();
+    cd.corridor = 1;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    cd.corridor = 65;
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_E_INVALID_ARG);
+    tn_hierarchy *h2 = NULL;
+    d.landmarks = 17;
+    assert_int_equal(tn_hierarchy_build(&d, &h2), TN_E_INVALID_ARG);
+    d.landmarks = 0;
+    assert_int_equal(tn_hierarchy_refresh_landmarks(NULL), TN_E_INVALID_ARG);
+    assert_null(c);
+    cd = tn_hierarchy_ctx_def_default();
+    assert_int_equal(tn_hierarchy_ctx_create(&cd, &c), TN_OK);
+    assert_int_equal(tn_hierarchy_ctx_reserve(c, h, true), TN_OK);
+    size_t before = tn_hierarchy_ctx_memory_bytes(c);
+    assert_true(before > 0 && tn_hierarchy_memory_bytes(h) > 0);
+
+    tn_cell p[64];
+    tn_hierarchy_result r;
+    const tn_cell a = {0, 0}, b = {15, 15};
+    assert_int_equal(tn_hierarchy_path(NULL, h, a, b, TN_HIERARCHY_FAST, p, 64, &r),
+                     TN_E_INVALID_ARG);
+    assert_int_equal(tn_hierarchy_path(c, NULL, a, b, TN_HIERARCHY_FAST, p, 64, &r),
+                     TN_E_INVALID_ARG);
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, (tn_hierarchy_mode)5, p, 64, &r),
+                     TN_E_INVALID_ARG);
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, TN_HIERARCHY_FAST, NULL, 64, &r),
+                     TN_E_INVALID_ARG);
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, TN_HIERARCHY_FAST, p, -1, &r), TN_E_INVALID_ARG);
+    assert_int_equal(tn_hierarchy_path(c, h, (tn_cell){-1, 0}, b, TN_HIERARCHY_FAST, p, 64, &r),
+                     TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_hierarchy_path(c, h, a, (tn_cell){16, 0}, TN_HIERARCHY_FAST, p, 64, &r),
+                     TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_hierarchy_path(c, h, (tn_cell){3, 3}, b, TN_HIERARCHY_FAST, p, 64, &r),
+                     TN_E_START_BLOCKED);
+    assert_int_equal(tn_hierarchy_path(c, h, a, (tn_cell){3, 3}, TN_HIERARCHY_EXACT, p, 64, &r),
+                     TN_E_GOAL_BLOCKED);
+    /* the length alone: cap 0 */
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, TN_HIERARCHY_FAST, NULL, 0, &r),
+                     TN_E_BUFFER_TOO_SMALL);
+    int32_t need = r.length;
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, TN_HIERARCHY_FAST, p, 64, &r), TN_OK);
+    assert_int_equal(r.length, need);
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, TN_HIERARCHY_EXACT, NULL, 0, &r),
+                     TN_E_BUFFER_TOO_SMALL);
+    need = r.length;
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, TN_HIERARCHY_EXACT, p, 64, &r), TN_OK);
+    assert_int_equal(r.length, need);
+    /* no allocation after reserve */
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, TN_HIERARCHY_EXACT, p, 64, &r), TN_OK);
+    assert_int_equal(tn_hierarchy_ctx_memory_bytes(c), before);
+    /* an enclosed goal: no path, in both modes */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 10, 13, 13}, 1), TN_OK);
+    assert_int_equal(tn_map_set(m, 0, 11, 11, 0), TN_OK);
+    assert_int_equal(tn_hierarchy_path(c, h, a, b, TN_HIERARCHY_FAST, p, 64, &r), TN_E_MAP_CHANGED);
+    assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+    assert_int_equal(tn_hierarchy_path(c, h, a, (tn_cell){11, 11}, TN_HIERARCHY_FAST, p, 64, &r),
+                     TN_NO_PATH);
+    assert_int_equal(tn_hierarchy_path(c, h, a, (tn_cell){11, 11}, TN_HIERARCHY_EXACT, p, 64, &r),
+                     TN_NO_PATH);
+    assert_int_equal(tn_hierarchy_update(NULL, NULL), TN_E_INVALID_ARG);
+    assert_false(tn_hierarchy_current(NULL));
+    assert_int_equal(tn_hierarchy_ctx_reserve(NULL, h, false), TN_E_INVALID_ARG);
+    assert_int_equal(tn_hierarchy_sector_of(h, (tn_cell){16, 0}), -1);
+    assert_int_equal(tn_hierarchy_sector_of(h, (tn_cell){9, 9}), 3);
+    assert_true(tn_hierarchy_hash(NULL) == 0);
+    assert_int_equal(tn_hierarchy_memory_bytes(NULL), 0);
+    tn_hierarchy_ctx_destroy(NULL);
+    tn_hierarchy_destroy(NULL);
+    tn_hierarchy_ctx_destroy(c);
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(m);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest local_tests[] = {
+        cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
+        cmocka_unit_test(test_updates),  cmocka_unit_test(test_unit_size),
+        cmocka_unit_test(test_threads),  cmocka_unit_test(test_errors),
+    };
+    return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
+}
