@@ -1,7 +1,9 @@
 // tilenav/compat/pathfinding against PathFinding.js (npm "pathfinding", pinned in web/package.json):
 // PathFinding.js's own tests (test/PathTestScenarios.js, Grid.js, Util.js, written out here), then 1,000
 // seeded random grids for every finder and every DiagonalMovement option, comparing path
-// lengths (geometric, Util.pathLength) and checking every tilenav path is legal.
+// lengths (geometric, Util.pathLength; all must agree) and cells (the finders that run
+// PathFinding.js's search in JavaScript must give its very path), and checking every tilenav
+// path is legal.
 // Also the EasyStar-style wrapper against EasyStar.js (npm "easystarjs").
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,21 +37,24 @@ const SCENARIOS = [
 ];
 const toMatrix = (rows) => rows.map((r) => [...r].map(Number));
 
-test("PathFinding.js's own scenarios: the optimal finders give its expected lengths", () => {
+test("PathFinding.js's own scenarios: its expected lengths, and its own paths from the faithful finders", () => {
   for (const sc of SCENARIOS) {
     const grid = new PF.Grid(toMatrix(sc.m));
-    for (const f of [new PF.AStarFinder(), new PF.DijkstraFinder()]) {
+    for (const f of [new PF.AStarFinder(), new PF.DijkstraFinder(), new PF.BestFirstFinder({ optimal: true }),
+      new PF.JumpPointFinder({ optimal: true, diagonalMovement: PF.DiagonalMovement.Never })]) {
       const p = f.findPath(sc.s[0], sc.s[1], sc.e[0], sc.e[1], grid);
       assert.equal(p.length, sc.len);
       assert.deepEqual(p[0], sc.s);
       assert.deepEqual(p.at(-1), sc.e);
     }
-    // the non-optimal finders: start and end right (PathFinding.js's own check for them)
-    for (const f of [new PF.BestFirstFinder(), new PF.JumpPointFinder(),
-      new PF.JumpPointFinder({ diagonalMovement: PF.DiagonalMovement.Never })]) {
-      const p = f.findPath(sc.s[0], sc.s[1], sc.e[0], sc.e[1], grid);
+    // the finders PathFinding.js's test calls not optimal (it checks their start and end):
+    // here the very path PathFinding.js returns
+    for (const [name, opt] of [["BestFirstFinder", {}], ["JumpPointFinder", { diagonalMovement: PF.DiagonalMovement.IfAtMostOneObstacle }],
+      ["JumpPointFinder", { diagonalMovement: PF.DiagonalMovement.Never }]]) {
+      const p = new PF[name](opt).findPath(sc.s[0], sc.s[1], sc.e[0], sc.e[1], grid);
       assert.deepEqual(p[0], sc.s);
       assert.deepEqual(p.at(-1), sc.e);
+      assert.deepEqual(p, new RefPF[name](opt).findPath(sc.s[0], sc.s[1], sc.e[0], sc.e[1], new RefPF.Grid(toMatrix(sc.m))));
     }
     grid.free();
   }
@@ -141,17 +146,33 @@ function legal(path, matrix, diag) {
   return true;
 }
 
-// [label, tilenav compat finder, PathFinding.js finder, options for PathFinding.js]
+// [label, finder, options for both libraries (heuristic by name), compared with PathFinding.js's finder]
 const FINDERS = [
   ["AStarFinder", "AStarFinder", {}],
   ["DijkstraFinder", "DijkstraFinder", {}],
-  // PathFinding.js's JPS with an admissible heuristic (its default, manhattan, overestimates with diagonals)
-  ["JumpPointFinder", "JumpPointFinder", { admissible: true }],
-  // the finders whose PathFinding.js defaults are not optimal: tilenav must never be longer
-  ["JumpPointFinder (PF default heuristic)", "JumpPointFinder", {}],
+  // PathFinding.js's defaults: greedy best-first, and JPS with manhattan (which overestimates
+  // with diagonal moves): neither is optimal; tilenav runs their searches step for step
   ["BestFirstFinder", "BestFirstFinder", {}],
+  ["JumpPointFinder", "JumpPointFinder", {}],
+  // JPS with an admissible heuristic (tilenav's JPS in the wasm)
+  ["JumpPointFinder (octile; manhattan for Never)", "JumpPointFinder", { heuristic: "admissible" }],
+  // the other non-optimal A*s: a weight, manhattan with diagonal moves
+  ["AStarFinder (weight 3)", "AStarFinder", { weight: 3 }],
+  ["AStarFinder (manhattan)", "AStarFinder", { heuristic: "manhattan" }],
+  // tilenav's shortest paths on request, against PathFinding.js's optimal finders
+  ["BestFirstFinder (optimal: true) vs PF A*", "BestFirstFinder", { optimal: true }, "AStarFinder"],
+  ["JumpPointFinder (optimal: true) vs PF JPS octile", "JumpPointFinder", { optimal: true, ref: { heuristic: "admissible" } }],
 ];
 const DIAGS = Object.entries(PF.DiagonalMovement);
+
+function options(lib, o, d) {
+  const out = { diagonalMovement: d };
+  if (o.weight) out.weight = o.weight;
+  if (o.optimal && lib === PF) out.optimal = true;
+  const h = lib === RefPF && o.ref ? o.ref.heuristic : o.heuristic;
+  if (h) out.heuristic = lib.Heuristic[h === "admissible" ? (d === PF.DiagonalMovement.Never ? "manhattan" : "octile") : h];
+  return out;
+}
 
 test(`random grids: ${GRIDS} grids x ${FINDERS.length} finders x ${DIAGS.length} diagonal options against PathFinding.js`, () => {
   const rand = rng(18);
@@ -164,32 +185,78 @@ test(`random grids: ${GRIDS} grids x ${FINDERS.length} finders x ${DIAGS.length}
     if (g % 10) matrix[sy][sx] = 0; // every tenth grid keeps a blocked start (PathFinding.js searches from it)
     const grid = new PF.Grid(matrix); // one grid for every search: no clone
     const refGrid = new RefPF.Grid(matrix);
-    for (const [label, name, ro] of FINDERS) for (const [dname, d] of DIAGS) {
+    for (const [label, name, o, refName] of FINDERS) for (const [dname, d] of DIAGS) {
       const key = `${label} ${dname}`;
-      const st = (stats[key] ??= { queries: 0, same: 0, shorter: 0, longer: 0, foundDiff: 0, samePath: 0 });
-      const ours = new PF[name]({ diagonalMovement: d }).findPath(sx, sy, ex, ey, grid);
-      const refOpt = { diagonalMovement: d };
-      if (ro.admissible) refOpt.heuristic = d === PF.DiagonalMovement.Never ? RefPF.Heuristic.manhattan : RefPF.Heuristic.octile;
-      const theirs = new RefPF[name](refOpt).findPath(sx, sy, ex, ey, refGrid.clone());
+      const ours = new PF[name](options(PF, o, d));
+      const st = (stats[key] ??= { queries: 0, same: 0, shorter: 0, longer: 0, foundDiff: 0, samePath: 0, wasm: ours.usesWasm });
+      const a = ours.findPath(sx, sy, ex, ey, grid);
+      const b = new RefPF[refName ?? name](options(RefPF, o, d)).findPath(sx, sy, ex, ey, refGrid.clone());
       st.queries++;
-      if ((ours.length > 0) !== (theirs.length > 0)) { st.foundDiff++; continue; }
-      if (ours.length) assert.ok(legal(ours, matrix, d), `${key}: illegal step on grid ${g}`);
-      const a = PF.Util.pathLength(ours), b = RefPF.Util.pathLength(theirs);
-      if (Math.abs(a - b) < 1e-9) st.same++;
-      else if (a < b) st.shorter++;
+      if ((a.length > 0) !== (b.length > 0)) { st.foundDiff++; continue; }
+      if (a.length) assert.ok(legal(a, matrix, d), `${key}: illegal step on grid ${g}`);
+      const la = PF.Util.pathLength(a), lb = RefPF.Util.pathLength(b);
+      if (Math.abs(la - lb) < 1e-9) st.same++;
+      else if (la < lb) st.shorter++;
       else st.longer++;
-      if (JSON.stringify(ours) === JSON.stringify(theirs)) st.samePath++;
+      if (JSON.stringify(a) === JSON.stringify(b)) st.samePath++;
     }
     grid.free();
   }
-  console.log("finder DiagonalMovement: queries, same length, tilenav shorter, tilenav longer, found/not-found differs, identical path");
-  for (const [k, s] of Object.entries(stats)) console.log(`  ${k}: ${s.queries} ${s.same} ${s.shorter} ${s.longer} ${s.foundDiff} ${s.samePath}`);
+  console.log("finder DiagonalMovement: queries, same length, tilenav shorter, tilenav longer, found/not-found differs, identical path; engine");
+  for (const [k, s] of Object.entries(stats)) console.log(`  ${k}: ${s.queries} ${s.same} ${s.shorter} ${s.longer} ${s.foundDiff} ${s.samePath}; ${s.wasm ? "wasm" : "js"}`);
   for (const [k, s] of Object.entries(stats)) {
     assert.equal(s.foundDiff, 0, `${k}: found/not found differs`);
-    assert.equal(s.longer, 0, `${k}: tilenav longer`);
-    if (!k.includes("PF default") && !k.startsWith("BestFirst")) assert.equal(s.shorter, 0, `${k}: length mismatch`);
+    assert.equal(s.same, s.queries, `${k}: length mismatch (${s.shorter} shorter, ${s.longer} longer)`);
+    // PathFinding.js's own search, run in JavaScript: the very same cells
+    if (!s.wasm) assert.equal(s.samePath, s.queries, `${k}: other cells`);
   }
   globalThis.compatStats = stats;
+});
+
+test("which finders run where; custom heuristics; optimal: true; the grid is left as it was", () => {
+  const D = PF.DiagonalMovement;
+  assert.equal(new PF.AStarFinder().usesWasm, true);
+  assert.equal(new PF.AStarFinder({ heuristic: RefPF.Heuristic.octile, diagonalMovement: D.Always }).usesWasm, true); // PathFinding.js's own octile
+  assert.equal(new PF.AStarFinder({ heuristic: PF.Heuristic.manhattan, diagonalMovement: D.Always }).usesWasm, false);
+  assert.equal(new PF.AStarFinder({ heuristic: "manhattan" }).usesWasm, true); // no diagonals: admissible
+  assert.equal(new PF.AStarFinder({ weight: 2 }).usesWasm, false);
+  assert.equal(new PF.AStarFinder({ weight: 2, optimal: true }).usesWasm, true);
+  assert.equal(new PF.DijkstraFinder({ heuristic: (dx, dy) => dx * dy }).usesWasm, true);
+  assert.equal(new PF.BestFirstFinder().usesWasm, false);
+  assert.equal(new PF.BestFirstFinder({ optimal: true }).usesWasm, true);
+  assert.equal(new PF.JumpPointFinder().usesWasm, false);
+  assert.equal(new PF.JumpPointFinder({ diagonalMovement: D.Never }).usesWasm, true);
+  assert.equal(new PF.JumpPointFinder({ heuristic: PF.Heuristic.euclidean }).usesWasm, true);
+  assert.equal(new PF.JumpPointFinder({ optimal: true }).usesWasm, true);
+  assert.throws(() => new PF.AStarFinder({ heuristic: "nope" }), TypeError);
+  // a custom heuristic, and a function named like a PF.Heuristic that is not one: PathFinding.js's search
+  const octile = (dx, dy) => 3 * (dx + dy);
+  assert.equal(new PF.AStarFinder({ heuristic: octile, diagonalMovement: D.Always }).usesWasm, false);
+  const rand = rng(77);
+  for (let g = 0; g < 100; g++) {
+    const w = 6 + Math.floor(rand() * 20), h = 6 + Math.floor(rand() * 20);
+    const m = Array.from({ length: h }, () => Array.from({ length: w }, () => (rand() < 0.3 ? 1 : 0)));
+    m[0][0] = 0; m[h - 1][w - 1] = 0;
+    const grid = new PF.Grid(m), before = grid.map.passableGrid(), rev = grid.map.revision;
+    for (const [name, opt] of [["AStarFinder", { heuristic: (dx, dy) => dx * dx + dy, diagonalMovement: D.IfAtMostOneObstacle }],
+      ["BestFirstFinder", { heuristic: octile, weight: 0.5, diagonalMovement: D.Always }],
+      ["JumpPointFinder", { heuristic: (dx, dy) => Math.max(dx, dy) * 2, diagonalMovement: D.OnlyWhenNoObstacles }]]) {
+      const a = new PF[name](opt).findPath(0, 0, w - 1, h - 1, grid);
+      const b = new RefPF[name](opt).findPath(0, 0, w - 1, h - 1, new RefPF.Grid(m));
+      assert.deepEqual(a, b, `${name} on grid ${g}`);
+    }
+    assert.deepEqual(grid.map.passableGrid(), before);
+    assert.equal(grid.map.revision, rev);
+    // an edit between searches is seen by the next one
+    grid.setWalkableAt(w - 1, h - 1, false);
+    assert.deepEqual(new PF.BestFirstFinder().findPath(0, 0, w - 1, h - 1, grid), []);
+    grid.setWalkableAt(w - 1, h - 1, true);
+    grid.nodes[h - 2][w - 1].walkable = false;
+    const m2 = m.map((r) => r.slice()); m2[h - 2][w - 1] = 1;
+    assert.deepEqual(new PF.JumpPointFinder().findPath(0, 0, w - 1, h - 1, grid),
+      new RefPF.JumpPointFinder().findPath(0, 0, w - 1, h - 1, new RefPF.Grid(m2)));
+    grid.free();
+  }
 });
 
 // EasyStar.js's cost of a path: each step costs the entered tile's cost (x 1.4 diagonally)

@@ -49,23 +49,49 @@ export interface FinderOptions {
   allowDiagonal?: boolean;
   dontCrossCorners?: boolean;
   diagonalMovement?: DiagonalMovement;
-  /** One of Heuristic's functions (custom functions are refused). */
-  heuristic?: HeuristicFn;
+  /**
+   * Any (dx, dy) => number, as in PathFinding.js, or a PF.Heuristic name. A PF.Heuristic that
+   * never overestimates (the default) keeps the search in the wasm; manhattan with diagonal
+   * moves or a custom function runs PathFinding.js's search in JavaScript (its very paths).
+   */
+  heuristic?: HeuristicFn | "manhattan" | "euclidean" | "octile" | "chebyshev";
+  /** Other than 1: PathFinding.js's weighted A*, run in JavaScript (its very paths). */
   weight?: number;
+  /**
+   * tilenav's shortest path (in the wasm) instead of PathFinding.js's search: octile heuristic
+   * (manhattan without diagonals), weight 1; `heuristic` and `weight` are ignored. Default false.
+   */
+  optimal?: boolean;
 }
 
 export interface Finder {
   findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
 }
 
+/**
+ * PathFinding.js's A*. With weight 1 and an admissible PF.Heuristic (the default): tilenav's A*
+ * in the wasm, the same path lengths as PathFinding.js's. Otherwise PathFinding.js's search, in
+ * JavaScript: the same paths.
+ */
 export declare class AStarFinder implements Finder {
   constructor(opt?: FinderOptions);
+  /** True when findPath runs tilenav's optimal search in the wasm, false when PathFinding.js's in JavaScript. */
+  readonly usesWasm: boolean;
   findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
 }
+/** PathFinding.js's greedy best-first, in JavaScript (its very paths); `optimal: true`: tilenav's A*. */
 export declare class BestFirstFinder extends AStarFinder {}
+/** Dijkstra, tilenav's in the wasm (PathFinding.js's is optimal too: the same lengths). */
 export declare class DijkstraFinder extends AStarFinder {}
+/**
+ * PathFinding.js's Jump Point Search. Default heuristic manhattan (as PathFinding.js): its JPS
+ * runs in JavaScript (its very paths, not always the shortest with diagonal moves). An
+ * admissible PF.Heuristic, or `optimal: true`: tilenav's JPS in the wasm, the shortest paths.
+ * Default diagonalMovement: IfAtMostOneObstacle.
+ */
 export declare class JumpPointFinder implements Finder {
-  constructor(opt?: { diagonalMovement?: DiagonalMovement; heuristic?: HeuristicFn });
+  constructor(opt?: { diagonalMovement?: DiagonalMovement; heuristic?: FinderOptions["heuristic"]; optimal?: boolean });
+  readonly usesWasm: boolean;
   findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
 }
 

@@ -7,16 +7,23 @@
 //     .findPath(0, 0, 4, 4, grid);                  // [[0, 0], [1, 1], ...]
 //
 // The module loads tilenav.wasm itself (top-level await on init()), so no other call is needed.
-// Differences from PathFinding.js (see README "PathFinding.js compatibility"):
+// Same paths as PathFinding.js, by two routes (see README "PathFinding.js compatibility"):
+// - the finders PathFinding.js runs optimally (AStarFinder with weight 1 and a heuristic that
+//   never overestimates, the default; DijkstraFinder; JumpPointFinder given such a heuristic)
+//   run tilenav's search in the wasm: the same path lengths (the shortest); where several
+//   shortest paths tie, the cells may differ;
+// - the others (BestFirstFinder, greedy; JumpPointFinder with its default manhattan heuristic,
+//   which overestimates with diagonal moves; AStarFinder with a weight other than 1, manhattan
+//   with diagonal moves, or a custom heuristic function) have paths that depend on the order
+//   PathFinding.js expands cells in: their search runs here in JavaScript, reproducing
+//   PathFinding.js 0.4.18's step for step (neighbour order, arithmetic, and the binary heap of
+//   npm "heap" 0.2.5, including its tie order): the very same paths.
+// `{ optimal: true }` on any finder asks for tilenav's shortest path instead.
+// Other differences:
 // - findPath does not mark the grid's nodes: no grid.clone() between searches;
-// - the grid's cells live in WebAssembly memory: call grid.free() when done with a grid;
-// - ties between equally short paths may be broken differently (same length, other cells);
-// - BestFirstFinder runs an optimal A* here (PathFinding.js's is greedy): never longer;
-// - JumpPointFinder defaults to the octile heuristic with diagonal moves (PathFinding.js: manhattan,
-//   which overestimates and makes its JPS miss the shortest path at times): never longer;
-// - finders given a weight > 1 or an overestimating heuristic are not optimal in either library
-//   and their paths can differ in length.
-// Path-finding code follows PathFinding.js (MIT, (c) 2011-2012 Xueqiao Xu) in its Util helpers.
+// - the grid's cells live in WebAssembly memory: call grid.free() when done with a grid.
+// The search semantics reproduced here and the Util helpers are PathFinding.js's (MIT,
+// (c) 2011-2012 Xueqiao Xu); the code is tilenav's own.
 import { init, TileMap, PathFinder } from "../tilenav.mjs";
 
 await init();
@@ -25,7 +32,11 @@ await init();
 export const DiagonalMovement = Object.freeze({ Always: 1, Never: 2, IfAtMostOneObstacle: 3, OnlyWhenNoObstacles: 4 });
 const DIAG_RULE = { 1: "always", 2: "never", 3: "one", 4: "no-cut" };
 
-/** PathFinding.js's heuristics; passing one of these picks tilenav's built-in equivalent. */
+/**
+ * PathFinding.js's heuristics (the same arithmetic). Passed to a finder that runs in the wasm,
+ * one of these picks tilenav's built-in equivalent; any other function runs PathFinding.js's
+ * search in JavaScript.
+ */
 export const Heuristic = Object.freeze({
   manhattan: (dx, dy) => dx + dy,
   euclidean: (dx, dy) => Math.sqrt(dx * dx + dy * dy),
@@ -34,12 +45,14 @@ export const Heuristic = Object.freeze({
 });
 const HEUR_NAME = new Map(Object.entries(Heuristic).map(([k, f]) => [f, k]));
 
-function heuristicName(fn, dflt) {
-  if (fn === undefined || fn === null) return dflt;
-  if (typeof fn === "string" && fn in Heuristic) return fn;
-  const name = HEUR_NAME.get(fn) ?? (typeof fn === "function" && fn.name in Heuristic ? fn.name : undefined);
-  if (!name) throw new TypeError("tilenav/compat/pathfinding: heuristic must be one of PF.Heuristic's functions (manhattan, euclidean, octile, chebyshev); custom functions cannot run inside the WebAssembly search");
-  return name;
+// The PF.Heuristic a function is: ours by identity, or a function of the same name that gives
+// the same numbers (PathFinding.js's own Heuristic.octile, say); else undefined.
+function builtinName(fn) {
+  const known = HEUR_NAME.get(fn);
+  if (known !== undefined) return known;
+  if (typeof fn !== "function" || !Object.hasOwn(Heuristic, fn.name)) return undefined;
+  for (const [a, b] of [[0, 0], [1, 0], [3, 7], [7, 3], [12, 5]]) if (fn(a, b) !== Heuristic[fn.name](a, b)) return undefined;
+  return fn.name;
 }
 
 /** A cell of a Grid: x, y and a live `walkable`. */
@@ -132,7 +145,7 @@ export class Grid {
   }
 
   /** Release the WebAssembly memory of the grid. */
-  free() { this.map.free(); this._nodes = null; }
+  free() { this.map.free(); this._nodes = null; this._walk = undefined; }
 }
 
 let shared = null; // one search context for every finder (searches allocate nothing)
@@ -144,8 +157,13 @@ function diagonalOf(opt) {
   return opt.dontCrossCorners ? DiagonalMovement.OnlyWhenNoObstacles : DiagonalMovement.IfAtMostOneObstacle;
 }
 
-function run(grid, sx, sy, ex, ey, o) {
+function checkEnds(grid, sx, sy, ex, ey) {
   if (!grid.isInside(sx, sy) || !grid.isInside(ex, ey)) throw new TypeError(`Cannot read properties of undefined (start or end outside the ${grid.width}x${grid.height} grid)`);
+}
+
+// tilenav's own (optimal) search in the wasm.
+function run(grid, sx, sy, ex, ey, o) {
+  checkEnds(grid, sx, sy, ex, ey);
   if (!grid.isWalkableAt(ex, ey)) return [];
   if (sx === ex && sy === ey) return [[sx, sy]];
   // PathFinding.js searches from a blocked start as if it were walkable: do the same.
@@ -159,50 +177,409 @@ function run(grid, sx, sy, ex, ey, o) {
   }
 }
 
-/** A* (PathFinding.js's options: allowDiagonal, dontCrossCorners, diagonalMovement, heuristic, weight). */
+// ---------------------------------------------------------------------------------------------
+// The PathFinding.js-faithful searches, in JavaScript, for the finders whose PathFinding.js
+// counterparts do not always return a shortest path (greedy best-first, JPS with manhattan, A*
+// with a weight or an overestimating or custom heuristic). Their path depends on the exact order
+// PathFinding.js expands cells in, so these follow its search step for step: the same neighbour
+// order (Grid.getNeighbors; the JPS variants' pruning and jump rules), the same floating-point
+// arithmetic for g, h and f (h computed once per cell, `h || ...`), and the same open list: the
+// npm "heap" package's binary heap (Python heapq's algorithm: push sifts toward the root; pop
+// moves the last item to the root, sinks it to a leaf along the smaller child, the right one on
+// equal keys, then sifts it back up; updateItem sifts the item up from its index, then runs the
+// sink on whatever item is at that index afterwards). Search state lives in typed arrays, not
+// in the grid's nodes, so the grid is not modified.
+
+/** Per-search state, grown to the largest grid seen and reused. */
+const S = { n: 0, g: null, h: null, f: null, parent: null, state: null, heap: null, pos: null, size: 0 };
+const OPENED = 1, CLOSED = 2, HSET = 4;
+
+function reset(n) {
+  if (S.n < n) {
+    S.n = n;
+    S.g = new Float64Array(n); S.h = new Float64Array(n); S.f = new Float64Array(n);
+    S.parent = new Int32Array(n); S.state = new Uint8Array(n); S.heap = new Int32Array(n); S.pos = new Int32Array(n);
+  }
+  S.state.fill(0, 0, n);
+  S.parent.fill(-1, 0, n);
+  S.size = 0;
+}
+
+// the heap's comparator is `a.f - b.f`, and the heap only asks whether it is < 0
+const less = (a, b) => S.f[a] - S.f[b] < 0;
+
+function siftTowardRoot(start, pos) {
+  const { heap, pos: at } = S, item = heap[pos];
+  while (pos > start) {
+    const pp = (pos - 1) >> 1, parent = heap[pp];
+    if (!less(item, parent)) break;
+    heap[pos] = parent; at[parent] = pos;
+    pos = pp;
+  }
+  heap[pos] = item; at[item] = pos;
+}
+
+function sinkThenRise(pos) {
+  const { heap, pos: at } = S, end = S.size, start = pos, item = heap[pos];
+  let child = 2 * pos + 1;
+  while (child < end) {
+    const right = child + 1;
+    if (right < end && !less(heap[child], heap[right])) child = right;
+    heap[pos] = heap[child]; at[heap[pos]] = pos;
+    pos = child;
+    child = 2 * pos + 1;
+  }
+  heap[pos] = item; at[item] = pos;
+  siftTowardRoot(start, pos);
+}
+
+function heapPush(i) { S.heap[S.size] = i; S.pos[i] = S.size; S.size++; siftTowardRoot(0, S.size - 1); }
+
+function heapPop() {
+  const last = S.heap[--S.size];
+  if (S.size === 0) return last;
+  const top = S.heap[0];
+  S.heap[0] = last; S.pos[last] = 0;
+  sinkThenRise(0);
+  return top;
+}
+
+function heapUpdate(i) { const p = S.pos[i]; siftTowardRoot(0, p); sinkThenRise(p); }
+
+function backtrace(i, w) {
+  const path = [];
+  for (; i >= 0; i = S.parent[i]) path.push([i % w, (i / w) | 0]);
+  return path.reverse();
+}
+
+const SQRT2 = Math.SQRT2;
+const octileDistance = Heuristic.octile; // PathFinding.js's JPS measures a jump with it
+
+// PathFinding.js's AStarFinder.findPath (and so BestFirstFinder's: h = weight * heuristic).
+function faithfulAStar(walk, w, ht, sx, sy, ex, ey, diag, heuristic, weight) {
+  reset(w * ht);
+  const { g, h, f, parent, state } = S, end = ey * w + ex, start = sy * w + sx, abs = Math.abs;
+  const W = (x, y) => x >= 0 && x < w && y >= 0 && y < ht && walk[y * w + x] !== 0;
+  g[start] = 0; f[start] = 0;
+  heapPush(start); state[start] = OPENED;
+  const nb = new Int32Array(8);
+  while (S.size > 0) {
+    const node = heapPop();
+    state[node] |= CLOSED;
+    if (node === end) return backtrace(end, w);
+    const x = node % w, y = (node / w) | 0;
+    // Grid.getNeighbors: up, right, down, left, then up-left, up-right, down-right, down-left
+    let k = 0;
+    const s0 = W(x, y - 1), s1 = W(x + 1, y), s2 = W(x, y + 1), s3 = W(x - 1, y);
+    if (s0) nb[k++] = node - w;
+    if (s1) nb[k++] = node + 1;
+    if (s2) nb[k++] = node + w;
+    if (s3) nb[k++] = node - 1;
+    if (diag !== DiagonalMovement.Never) {
+      let d0, d1, d2, d3;
+      if (diag === DiagonalMovement.OnlyWhenNoObstacles) { d0 = s3 && s0; d1 = s0 && s1; d2 = s1 && s2; d3 = s2 && s3; }
+      else if (diag === DiagonalMovement.IfAtMostOneObstacle) { d0 = s3 || s0; d1 = s0 || s1; d2 = s1 || s2; d3 = s2 || s3; }
+      else { d0 = d1 = d2 = d3 = true; }
+      if (d0 && W(x - 1, y - 1)) nb[k++] = node - w - 1;
+      if (d1 && W(x + 1, y - 1)) nb[k++] = node - w + 1;
+      if (d2 && W(x + 1, y + 1)) nb[k++] = node + w + 1;
+      if (d3 && W(x - 1, y + 1)) nb[k++] = node + w - 1;
+    }
+    for (let i = 0; i < k; i++) {
+      const m = nb[i];
+      if (state[m] & CLOSED) continue;
+      const mx = m % w, my = (m / w) | 0;
+      const ng = g[node] + (mx === x || my === y ? 1 : SQRT2);
+      if (!(state[m] & OPENED) || ng < g[m]) {
+        g[m] = ng;
+        if (!(state[m] & HSET) || !h[m]) { h[m] = weight * heuristic(abs(mx - ex), abs(my - ey)); state[m] |= HSET; }
+        f[m] = g[m] + h[m];
+        parent[m] = node;
+        if (!(state[m] & OPENED)) { heapPush(m); state[m] |= OPENED; } else heapUpdate(m);
+      }
+    }
+  }
+  return [];
+}
+
+// PathFinding.js's JumpPointFinderBase.findPath with the JPF* variant of each DiagonalMovement.
+function faithfulJPS(walk, w, ht, sx, sy, ex, ey, diag, heuristic) {
+  reset(w * ht);
+  const { g, h, f, parent, state } = S, end = ey * w + ex, start = sy * w + sx, abs = Math.abs;
+  const W = (x, y) => x >= 0 && x < w && y >= 0 && y < ht && walk[y * w + x] !== 0;
+  const { Always, Never, OnlyWhenNoObstacles } = DiagonalMovement;
+  // diag is 3 (IfAtMostOneObstacle) for any value other than 1, 2, 4, as in PathFinding.js
+  const rule = diag === Always || diag === Never || diag === OnlyWhenNoObstacles ? diag : DiagonalMovement.IfAtMostOneObstacle;
+
+  // The first jump point met stepping from (px, py) through (x, y) onward, or -1.
+  function jump(x, y, px, py) {
+    const dx = x - px, dy = y - py;
+    for (;;) {
+      if (!W(x, y)) return -1;
+      if (x === ex && y === ey) return y * w + x;
+      if (rule === Never) {
+        if (dx !== 0) {
+          if ((W(x, y - 1) && !W(x - dx, y - 1)) || (W(x, y + 1) && !W(x - dx, y + 1))) return y * w + x;
+        } else {
+          if ((W(x - 1, y) && !W(x - 1, y - dy)) || (W(x + 1, y) && !W(x + 1, y - dy))) return y * w + x;
+          if (jump(x + 1, y, x, y) >= 0 || jump(x - 1, y, x, y) >= 0) return y * w + x;
+        }
+      } else if (rule === OnlyWhenNoObstacles) {
+        if (dx !== 0 && dy !== 0) {
+          if (jump(x + dx, y, x, y) >= 0 || jump(x, y + dy, x, y) >= 0) return y * w + x;
+        } else if (dx !== 0) {
+          if ((W(x, y - 1) && !W(x - dx, y - 1)) || (W(x, y + 1) && !W(x - dx, y + 1))) return y * w + x;
+        } else if ((W(x - 1, y) && !W(x - 1, y - dy)) || (W(x + 1, y) && !W(x + 1, y - dy))) return y * w + x;
+        if (!(W(x + dx, y) && W(x, y + dy))) return -1;
+      } else { // Always and IfAtMostOneObstacle: the same forced-neighbour tests
+        if (dx !== 0 && dy !== 0) {
+          if ((W(x - dx, y + dy) && !W(x - dx, y)) || (W(x + dx, y - dy) && !W(x, y - dy))) return y * w + x;
+          if (jump(x + dx, y, x, y) >= 0 || jump(x, y + dy, x, y) >= 0) return y * w + x;
+        } else if (dx !== 0) {
+          if ((W(x + dx, y + 1) && !W(x, y + 1)) || (W(x + dx, y - 1) && !W(x, y - 1))) return y * w + x;
+        } else if ((W(x + 1, y + dy) && !W(x + 1, y)) || (W(x - 1, y + dy) && !W(x - 1, y))) return y * w + x;
+        if (rule !== Always && !(W(x + dx, y) || W(x, y + dy))) return -1;
+      }
+      px = x; py = y; x += dx; y += dy;
+    }
+  }
+
+  // The cells to jump toward from a node: pruned by the direction it was reached in.
+  function neighbours(node, out) {
+    const x = node % w, y = (node / w) | 0, p = parent[node];
+    let k = 0;
+    const add = (a, b) => { out[k++] = a; out[k++] = b; };
+    if (p < 0) { // the start: every neighbour, in Grid.getNeighbors' order
+      const s0 = W(x, y - 1), s1 = W(x + 1, y), s2 = W(x, y + 1), s3 = W(x - 1, y);
+      if (s0) add(x, y - 1);
+      if (s1) add(x + 1, y);
+      if (s2) add(x, y + 1);
+      if (s3) add(x - 1, y);
+      if (rule === Never) return k;
+      let d0, d1, d2, d3;
+      if (rule === OnlyWhenNoObstacles) { d0 = s3 && s0; d1 = s0 && s1; d2 = s1 && s2; d3 = s2 && s3; }
+      else if (rule === Always) { d0 = d1 = d2 = d3 = true; }
+      else { d0 = s3 || s0; d1 = s0 || s1; d2 = s1 || s2; d3 = s2 || s3; }
+      if (d0 && W(x - 1, y - 1)) add(x - 1, y - 1);
+      if (d1 && W(x + 1, y - 1)) add(x + 1, y - 1);
+      if (d2 && W(x + 1, y + 1)) add(x + 1, y + 1);
+      if (d3 && W(x - 1, y + 1)) add(x - 1, y + 1);
+      return k;
+    }
+    const px = p % w, py = (p / w) | 0;
+    const dx = Math.sign(x - px), dy = Math.sign(y - py);
+    if (rule === Never) {
+      if (dx !== 0) {
+        if (W(x, y - 1)) add(x, y - 1);
+        if (W(x, y + 1)) add(x, y + 1);
+        if (W(x + dx, y)) add(x + dx, y);
+      } else if (dy !== 0) {
+        if (W(x - 1, y)) add(x - 1, y);
+        if (W(x + 1, y)) add(x + 1, y);
+        if (W(x, y + dy)) add(x, y + dy);
+      }
+    } else if (dx !== 0 && dy !== 0) { // arrived diagonally
+      const v = W(x, y + dy), hz = W(x + dx, y);
+      if (v) add(x, y + dy);
+      if (hz) add(x + dx, y);
+      if (rule === Always) {
+        if (W(x + dx, y + dy)) add(x + dx, y + dy);
+        if (!W(x - dx, y)) add(x - dx, y + dy);
+        if (!W(x, y - dy)) add(x + dx, y - dy);
+      } else if (rule === OnlyWhenNoObstacles) {
+        if (v && hz) add(x + dx, y + dy);
+      } else {
+        if (v || hz) add(x + dx, y + dy);
+        if (!W(x - dx, y) && v) add(x - dx, y + dy);
+        if (!W(x, y - dy) && hz) add(x + dx, y - dy);
+      }
+    } else if (rule === OnlyWhenNoObstacles) { // arrived straight, no corner cutting
+      if (dx !== 0) {
+        const next = W(x + dx, y), lo = W(x, y + 1), hi = W(x, y - 1);
+        if (next) { add(x + dx, y); if (lo) add(x + dx, y + 1); if (hi) add(x + dx, y - 1); }
+        if (lo) add(x, y + 1);
+        if (hi) add(x, y - 1);
+      } else {
+        const next = W(x, y + dy), r = W(x + 1, y), l = W(x - 1, y);
+        if (next) { add(x, y + dy); if (r) add(x + 1, y + dy); if (l) add(x - 1, y + dy); }
+        if (r) add(x + 1, y);
+        if (l) add(x - 1, y);
+      }
+    } else if (rule === Always) { // arrived straight
+      if (dx === 0) {
+        if (W(x, y + dy)) add(x, y + dy);
+        if (!W(x + 1, y)) add(x + 1, y + dy);
+        if (!W(x - 1, y)) add(x - 1, y + dy);
+      } else {
+        if (W(x + dx, y)) add(x + dx, y);
+        if (!W(x, y + 1)) add(x + dx, y + 1);
+        if (!W(x, y - 1)) add(x + dx, y - 1);
+      }
+    } else { // IfAtMostOneObstacle, arrived straight: the diagonals only past an open next cell
+      if (dx === 0) {
+        if (W(x, y + dy)) {
+          add(x, y + dy);
+          if (!W(x + 1, y)) add(x + 1, y + dy);
+          if (!W(x - 1, y)) add(x - 1, y + dy);
+        }
+      } else if (W(x + dx, y)) {
+        add(x + dx, y);
+        if (!W(x, y + 1)) add(x + dx, y + 1);
+        if (!W(x, y - 1)) add(x + dx, y - 1);
+      }
+    }
+    return k;
+  }
+
+  g[start] = 0; f[start] = 0;
+  heapPush(start); state[start] = OPENED;
+  const nb = new Int32Array(16);
+  while (S.size > 0) {
+    const node = heapPop();
+    state[node] |= CLOSED;
+    if (node === end) return expandPath(backtrace(end, w));
+    const x = node % w, y = (node / w) | 0, k = neighbours(node, nb);
+    for (let i = 0; i < k; i += 2) {
+      const j = jump(nb[i], nb[i + 1], x, y);
+      if (j < 0 || state[j] & CLOSED) continue;
+      const jx = j % w, jy = (j / w) | 0;
+      const ng = g[node] + octileDistance(abs(jx - x), abs(jy - y));
+      if (!(state[j] & OPENED) || ng < g[j]) {
+        g[j] = ng;
+        if (!(state[j] & HSET) || !h[j]) { h[j] = heuristic(abs(jx - ex), abs(jy - ey)); state[j] |= HSET; }
+        f[j] = g[j] + h[j];
+        parent[j] = node;
+        if (!(state[j] & OPENED)) { heapPush(j); state[j] |= OPENED; } else heapUpdate(j);
+      }
+    }
+  }
+  return [];
+}
+
+// The grid's passability (1 walkable), copied out of the wasm once per map revision.
+function walkableOf(grid) {
+  const rev = grid.map.revision;
+  if (grid._walk === undefined || grid._walkRev !== rev) { grid._walk = grid.map.passableGrid(); grid._walkRev = rev; }
+  return grid._walk;
+}
+
+/** The heuristic as a function: PF.Heuristic's for a name, else the caller's own. */
+function heuristicFn(h, diag) {
+  if (h === undefined || h === null) return diag === DiagonalMovement.Never ? Heuristic.manhattan : Heuristic.octile;
+  if (typeof h === "string") return Heuristic[h];
+  return h;
+}
+
+// The name of a heuristic tilenav's optimal search can run in place of `fn` (a PF.Heuristic)
+// that never overestimates under the movement rule: any without diagonals, all but manhattan
+// with them; else undefined.
+function admissibleName(fn, diag) {
+  const name = builtinName(fn);
+  return name !== undefined && (diag === DiagonalMovement.Never || name !== "manhattan") ? name : undefined;
+}
+
+function optimalHeuristic(diag) { return diag === DiagonalMovement.Never ? "manhattan" : "octile"; }
+
+/**
+ * A* (PathFinding.js's options: allowDiagonal, dontCrossCorners, diagonalMovement, heuristic,
+ * weight; plus `optimal`). With weight 1 and a heuristic that never overestimates (the default)
+ * it runs tilenav's A* in the wasm: the same path lengths as PathFinding.js's, which are then the
+ * shortest. With a weight other than 1, manhattan with diagonal moves, or a custom heuristic
+ * function, PathFinding.js's A* is not always optimal and its path depends on its expansion
+ * order: then PathFinding.js's search runs here step for step, in JavaScript (same path).
+ * `optimal: true`: always tilenav's shortest-path search (octile; manhattan without diagonals;
+ * weight 1; `heuristic` and `weight` are ignored).
+ */
 export class AStarFinder {
   constructor(opt = {}) {
     this.diagonalMovement = diagonalOf(opt);
     this.weight = opt.weight || 1;
-    this.heuristic = heuristicName(opt.heuristic, this.diagonalMovement === DiagonalMovement.Never ? "manhattan" : "octile");
+    this.optimal = !!opt.optimal;
+    this.heuristic = heuristicFn(opt.heuristic, this.diagonalMovement);
+    if (typeof this.heuristic !== "function") throw new TypeError("tilenav/compat/pathfinding: heuristic must be a function (dx, dy) => number or a PF.Heuristic name");
+    this._wasmHeuristic = this.optimal ? optimalHeuristic(this.diagonalMovement)
+      : this.weight === 1 ? admissibleName(this.heuristic, this.diagonalMovement) : undefined;
   }
+
+  /** True when findPath runs tilenav's optimal search in the wasm (false: PathFinding.js's, in JS). */
+  get usesWasm() { return this._wasmHeuristic !== undefined; }
 
   /** The path as [[x, y], ...] from start to end inclusive, or [] when there is none. */
   findPath(startX, startY, endX, endY, grid) {
-    return run(grid, startX, startY, endX, endY, { algo: "astar", diagonal: DIAG_RULE[this.diagonalMovement], heuristic: this.heuristic, weight: this.weight });
+    if (this.usesWasm)
+      return run(grid, startX, startY, endX, endY, { algo: "astar", diagonal: DIAG_RULE[this.diagonalMovement], heuristic: this._wasmHeuristic, weight: 1 });
+    return this._faithful(startX, startY, endX, endY, grid, this.heuristic);
+  }
+
+  _faithful(sx, sy, ex, ey, grid, heuristic) {
+    checkEnds(grid, sx, sy, ex, ey);
+    if (!grid.isWalkableAt(ex, ey)) return [];
+    if (sx === ex && sy === ey) return [[sx, sy]];
+    if (!DIAG_RULE[this.diagonalMovement]) throw new Error("Incorrect value of diagonalMovement");
+    return faithfulAStar(walkableOf(grid), grid.width, grid.height, sx, sy, ex, ey, this.diagonalMovement, heuristic, this.weight);
   }
 }
 
 /**
- * Best-first. PathFinding.js's is greedy (its heuristic times 1,000,000) and often returns long
- * detours; this one runs tilenav's A* (weight 1), so its paths are never longer than
- * PathFinding.js's and usually shorter (see README: what is and is not identical).
+ * Best-first: PathFinding.js's greedy search (its A* with the heuristic times 1,000,000), run
+ * step for step in JavaScript, so the same paths as PathFinding.js's (often long detours).
+ * `optimal: true`: tilenav's A* instead (shortest paths, never longer than PathFinding.js's).
  */
-export class BestFirstFinder extends AStarFinder {}
+export class BestFirstFinder extends AStarFinder {
+  constructor(opt = {}) {
+    super(opt);
+    if (!this.optimal) this._wasmHeuristic = undefined;
+    const orig = this.heuristic;
+    this._greedy = (dx, dy) => orig(dx, dy) * 1000000;
+  }
 
-/** Dijkstra (uniform-cost search). */
+  findPath(startX, startY, endX, endY, grid) {
+    if (this.usesWasm) return super.findPath(startX, startY, endX, endY, grid);
+    return this._faithful(startX, startY, endX, endY, grid, this._greedy);
+  }
+}
+
+/** Dijkstra (uniform-cost search; tilenav's, in the wasm: PathFinding.js's is optimal too). */
 export class DijkstraFinder extends AStarFinder {
+  get usesWasm() { return true; }
+
   findPath(startX, startY, endX, endY, grid) {
     return run(grid, startX, startY, endX, endY, { algo: "dijkstra", diagonal: DIAG_RULE[this.diagonalMovement] });
   }
 }
 
 /**
- * Jump Point Search (tilenav's JPS under the no-corner-cutting rule, its A* under the others).
- * Default diagonal option as in PathFinding.js: IfAtMostOneObstacle. Like PathFinding.js it
- * returns every cell of the path, and [] when start and end are the same cell. Default
- * heuristic: octile (manhattan without diagonals); PathFinding.js defaults to manhattan, which
- * overestimates with diagonal moves and makes its JPS miss the shortest path at times.
+ * Jump Point Search. Default diagonal option as in PathFinding.js: IfAtMostOneObstacle; default
+ * heuristic as in PathFinding.js: manhattan, which overestimates with diagonal moves, so that
+ * PathFinding.js's JPS misses the shortest path at times. With that default (or any heuristic
+ * that overestimates, or a custom function) PathFinding.js's JPS runs here step for step, in
+ * JavaScript (same paths). With a heuristic that never overestimates (octile, euclidean,
+ * chebyshev; any without diagonals) it runs tilenav's JPS in the wasm (A* under the rules
+ * other than no-corner-cutting): the same lengths, the shortest. `optimal: true`: tilenav's
+ * search with octile (manhattan without diagonals) whatever `heuristic` says. Like
+ * PathFinding.js it returns every cell of the path, and [] when start and end are the same cell.
  */
 export class JumpPointFinder {
   constructor(opt = {}) {
     this.diagonalMovement = opt.diagonalMovement ?? DiagonalMovement.IfAtMostOneObstacle;
-    this.heuristic = heuristicName(opt.heuristic, this.diagonalMovement === DiagonalMovement.Never ? "manhattan" : "octile");
+    this.optimal = !!opt.optimal;
+    this.heuristic = opt.heuristic === undefined || opt.heuristic === null ? Heuristic.manhattan : heuristicFn(opt.heuristic, this.diagonalMovement);
+    if (typeof this.heuristic !== "function") throw new TypeError("tilenav/compat/pathfinding: heuristic must be a function (dx, dy) => number or a PF.Heuristic name");
+    const rule = DIAG_RULE[this.diagonalMovement] ? this.diagonalMovement : DiagonalMovement.IfAtMostOneObstacle;
+    this._rule = rule;
+    this._wasmHeuristic = this.optimal ? optimalHeuristic(rule) : admissibleName(this.heuristic, rule);
   }
 
+  /** True when findPath runs tilenav's optimal search in the wasm (false: PathFinding.js's, in JS). */
+  get usesWasm() { return this._wasmHeuristic !== undefined; }
+
   findPath(startX, startY, endX, endY, grid) {
-    if (startX === endX && startY === endY) return [];
-    return run(grid, startX, startY, endX, endY, { algo: "jps", diagonal: DIAG_RULE[this.diagonalMovement], heuristic: this.heuristic });
+    if (startX === endX && startY === endY) { checkEnds(grid, startX, startY, endX, endY); return []; }
+    if (this.usesWasm)
+      return run(grid, startX, startY, endX, endY, { algo: "jps", diagonal: DIAG_RULE[this._rule], heuristic: this._wasmHeuristic });
+    checkEnds(grid, startX, startY, endX, endY);
+    if (!grid.isWalkableAt(endX, endY)) return [];
+    return faithfulJPS(walkableOf(grid), grid.width, grid.height, startX, startY, endX, endY, this._rule, this.heuristic);
   }
 }
 

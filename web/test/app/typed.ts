@@ -38,6 +38,9 @@ try { map.set(-1, 0, 0); } catch (e) { if (!(e instanceof TilenavError)) throw e
 const grid = new PF.Grid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
 const pfPath: number[][] = new PF.AStarFinder({ diagonalMovement: PF.DiagonalMovement.Never }).findPath(0, 0, 0, 2, grid);
 const smooth = PF.Util.smoothenPath(grid, pfPath);
+// PathFinding.js's greedy best-first with a custom heuristic (run in JavaScript), and the wasm's
+const bfPath = new PF.BestFirstFinder({ heuristic: (dx: number, dy: number) => dx + dy }).findPath(0, 0, 0, 2, grid);
+const jpsWasm = new PF.JumpPointFinder({ optimal: true }).usesWasm && !new PF.JumpPointFinder().usesWasm;
 
 const es = new EasyStar.js();
 es.setGrid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
@@ -48,7 +51,7 @@ es.findPath(0, 0, 0, 2, (p) => { esLen = p ? p.length : -1; });
 es.calculate();
 
 console.log(r.found, cells.length, sliced.cost === r.cost, frames > 1, costs.length, distLength, vecLength,
-  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen);
+  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm);
 crowd.free(); field.free(); finder.free(); map.free(); grid.free(); es.free();
 
 // a Tiled map from JSON (here a tiny one written inline)
