@@ -148,7 +148,7 @@ static int32_t ls_run(local_search *ls, int32_t src, bool reverse, int32_t targe
     const float *cost = ls->g->cost;
     const bool uniform = ls->g->uniform;
     for (int32_t i = 0; i < n; i++) {
-        ls->dist[i] = INFINITY;
+        ls->dist[i] = (double)INFINITY;
         ls->pos[i] = -1;
     }
     int32_t tx = 0, ty = 0;
@@ -1043,7 +1043,7 @@ static inline void relax(query *q, int32_t v, int32_t from, double nd, int32_t s
     anode *a = &c->node[v];
     if (a->stamp != c->gen) {
         a->stamp = c->gen;
-        a->g = INFINITY;
+        a->g = (double)INFINITY;
         a->sec = sec;
         a->x = cell >= 0 ? cell % q->h->w : q->gx;
         a->y = cell >= 0 ? cell / q->h->w : q->gy;
@@ -1321,7 +1321,7 @@ static bool corridor_run(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__g
     const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
     const double hs = st * (double)g->min_cost, hd = dg * (double)g->min_cost;
     for (int32_t i = 0; i < nslots * SS; i++) {
-        c->cdist[i] = INFINITY;
+        c->cdist[i] = (double)INFINITY;
         c->cpos[i] = -1;
     }
     local_search ls;
@@ -1482,7 +1482,7 @@ static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn_
         q.lm = h->lm;
         q.K = h->K;
         for (int32_t k = 0; k < h->K; k++)
-            q.lmd[k] = INFINITY;
+            q.lmd[k] = (double)INFINITY;
         for (int32_t j = 0; j < sc->n; j++) {
             int32_t cj = sc->cell[j];
             double d = c->sd[1][(cj / W - rg.y0) * lwg + cj % W - rg.x0];

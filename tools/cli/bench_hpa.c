@@ -332,7 +332,7 @@ int tn_bench_hpa(int argc, char **argv)
     }
     for (int32_t k = 0; k < nsel && rc == TN_EXIT_OK; k++) {
         const tn_scenario *s = tn_scenarios_at(sc, sel[k]);
-        costs[k] = NAN;
+        costs[k] = (double)NAN;
         tn_hierarchy_result r;
         double t0 = tn_cli_now();
         st = tn_hierarchy_path(ctx, h, s->start, s->goal, mode, path, (int32_t)cells, &r);
