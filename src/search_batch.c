@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "tilenav/search.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 

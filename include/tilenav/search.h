@@ -240,11 +240,12 @@ typedef struct tn_batch_item {
 
 /// Run `count` queries with the same options. Query i writes its cells to
 /// `paths + i * path_cap` (a path longer than `path_cap` gives TN_E_BUFFER_TOO_SMALL in its
-/// item, with the length needed) and its status and result to `items[i]`. The queries are
-/// dealt to the `ncontexts` search contexts round-robin (query i to context i % ncontexts) and,
-/// with `parallel_for`, the contexts run at once: it is called once with count `ncontexts`, and
-/// each index of its ranges is one context running its queries in order, so a context is never
-/// used by two threads at once. Without it (NULL) everything runs in the calling thread.
+/// item, with the length needed) and its status and result to `items[i]`. With
+/// `parallel_for` the contexts run at once: it is called once with count `ncontexts`, each
+/// index of its ranges being one context, which takes the next query no context has taken yet
+/// (an atomic counter) until none is left; so a context is never used by two threads at once
+/// and the load balances itself. Without it (NULL) one context runs them all in the calling
+/// thread.
 /// Results are the same whatever the number of contexts or threads: every query's cells, cost
 /// and expansion count equal those of tn_search_path() on a fresh context.
 /// @return TN_OK when the batch ran (each item has its own status, errors included);
