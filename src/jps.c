@@ -482,6 +482,43 @@ void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
         expand(s, &j, x, y, g, dir, false);
 }
 
+/* The search loop of one-shot JPS queries (no closest or partial tracking, one goal): the
+ * generic loop's expansion order, with the jump context built once per run instead of once per
+ * expansion and the weighted and unweighted expansions inlined in their own copies. */
+static inline __attribute__((always_inline)) tn_status jps_run_k(tn_search *s, int64_t budget,
+                                                                 const bool wt)
+{
+    const jctx j = jctx_of(s);
+    const int32_t w = s->w;
+    const uint64_t wdiv = s->wdiv;
+    while (!q_empty(s)) {
+        if (budget-- <= 0)
+            return TN_IN_PROGRESS;
+        double f;
+        tn_openlist o = ol_load(s);
+        uint32_t e = ol_pop(&o, &f, false);
+        ol_store(s, &o);
+        uint32_t i = e & ENT_IDX;
+        uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
+        s->tag[i] = s->gen << 3 | dir;
+        s->expanded++;
+        int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
+        if (e & ENT_GOAL) {
+            s->end = (int32_t)i;
+            return TN_OK;
+        }
+        double g = f - search_h1(s, x, y, j.gx, j.gy);
+        expand(s, &j, x, y, g, dir, wt);
+    }
+    return TN_NO_PATH;
+}
+
+tn_status tn__jps_run(tn_search *s, int64_t budget)
+{
+    TN_ASSERT(!s->track && !s->multi_h);
+    return s->jps.brows ? jps_run_k(s, budget, true) : jps_run_k(s, budget, false);
+}
+
 /* ---- the direct test ------------------------------------------------------------------
  * Every path from the start to the goal costs at least the octile distance (nd diagonal and ns
  * straight units, with nd = min(|dx|, |dy|), ns = max - min, since a diagonal costs no more
