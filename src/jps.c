@@ -417,9 +417,8 @@ static inline __attribute__((always_inline)) void expand_all(tn_search *s, const
                                                              int32_t y, double g, uint32_t mask,
                                                              const bool wt)
 {
-    for (uint32_t k = 0; k < 8; k++) {
-        if (!(mask & 1u << k))
-            continue;
+    for (uint32_t m = mask; m; m &= m - 1) { /* ascending move numbers */
+        uint32_t k = (uint32_t)__builtin_ctz(m);
         int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
         if (k < 2)
             succ_h(s, j, bx, x, y, g, dx, wt);
