@@ -417,9 +417,8 @@ static inline __attribute__((always_inline)) void expand_all(tn_search *s, const
                                                              int32_t y, double g, uint32_t mask,
                                                              const bool wt)
 {
-    for (uint32_t k = 0; k < 8; k++) {
-        if (!(mask & 1u << k))
-            continue;
+    for (uint32_t m = mask; m; m &= m - 1) { /* ascending move numbers */
+        uint32_t k = (uint32_t)__builtin_ctz(m);
         int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
         if (k < 2)
             succ_h(s, j, bx, x, y, g, dx, wt);
@@ -480,6 +479,43 @@ void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
         expand(s, &j, x, y, g, dir, true);
     else
         expand(s, &j, x, y, g, dir, false);
+}
+
+/* The search loop of one-shot JPS queries (no closest or partial tracking, one goal): the
+ * generic loop's expansion order, with the jump context built once per run instead of once per
+ * expansion and the weighted and unweighted expansions inlined in their own copies. */
+static inline __attribute__((always_inline)) tn_status jps_run_k(tn_search *s, int64_t budget,
+                                                                 const bool wt)
+{
+    const jctx j = jctx_of(s);
+    const int32_t w = s->w;
+    const uint64_t wdiv = s->wdiv;
+    while (!q_empty(s)) {
+        if (budget-- <= 0)
+            return TN_IN_PROGRESS;
+        double f;
+        tn_openlist o = ol_load(s);
+        uint32_t e = ol_pop(&o, &f, false);
+        ol_store(s, &o);
+        uint32_t i = e & ENT_IDX;
+        uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
+        s->tag[i] = s->gen << 3 | dir;
+        s->expanded++;
+        int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
+        if (e & ENT_GOAL) {
+            s->end = (int32_t)i;
+            return TN_OK;
+        }
+        double g = f - search_h1(s, x, y, j.gx, j.gy);
+        expand(s, &j, x, y, g, dir, wt);
+    }
+    return TN_NO_PATH;
+}
+
+tn_status tn__jps_run(tn_search *s, int64_t budget)
+{
+    TN_ASSERT(!s->track && !s->multi_h);
+    return s->jps.brows ? jps_run_k(s, budget, true) : jps_run_k(s, budget, false);
 }
 
 /* ---- the direct test ------------------------------------------------------------------

@@ -348,9 +348,8 @@ TN_INLINE void expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir
     const int16_t *bx = bounds_at(s, x, y);
     if (wt && s->q.jump_table->bound[i]) { /* a cost boundary: its moves (grid.h) */
         const uint32_t mask = s->q.jump_table->bmoves[8 * (size_t)i + dir];
-        for (uint32_t k = 0; k < 8; k++)
-            if (mask & 1u << k)
-                jp_succ(s, row, bx, x, y, g, k, true);
+        for (uint32_t m = mask; m; m &= m - 1) /* ascending move numbers */
+            jp_succ(s, row, bx, x, y, g, (uint32_t)__builtin_ctz(m), true);
         return;
     }
     /* the moves of tn__jps_moves() in a fixed order (it decides ties): after a straight move,

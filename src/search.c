@@ -749,6 +749,8 @@ static tn_status search_run(tn_search *s, int64_t budget)
         if (s->hkind == TN_HEURISTIC_ZERO)
             return astar_run_zero(s, budget);
     }
+    if (jps && !s->track && !s->multi_h)
+        return tn__jps_run(s, budget);
     const bool keyed = q_keyed(s);
     while (!q_empty(s)) {
         if (budget-- <= 0)

@@ -457,6 +457,8 @@ bool tn__jps_applicable(const tn__grid *g, const tn_query *q, int32_t goal_count
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g);
 void tn__jps_expand_start(tn_search *s);
 void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);
+/* The expansion loop of a one-shot JPS query (no tracking, one goal): as search_run's. */
+tn_status tn__jps_run(tn_search *s, int64_t budget);
 void tn__jps_free(tn_search *s);
 /* For tests: bring the JPS cache up to date with `map` (ends any query of the context), and
  * read the jump-ahead flag of free cell (x, y): does a straight jump in direction `dir` (0..3:
