@@ -44,12 +44,14 @@ def test_every_algorithm_finds_the_optimal_cost(algo):
     assert r.algo == algo
 
 
-def test_jps_falls_back_to_astar_where_it_does_not_apply():
+def test_jps_runs_on_terrain_costs_and_falls_back_elsewhere():
     cost = ROOM.copy()
-    cost[0, 0] = 3  # terrain costs: JPS needs a uniform map
-    r = tilenav.Map.from_numpy(cost).path_result((0, 2), (6, 2), algo="jps")
-    assert r.algo == "astar" and r.found
-    r4 = room().path_result((0, 2), (6, 2), moves=4)
+    cost[0, 0] = 3  # terrain costs: weighted JPS, A*'s cost
+    m = tilenav.Map.from_numpy(cost)
+    r = m.path_result((0, 2), (6, 2), algo="jps")
+    assert r.algo == "jps" and r.found
+    assert r.cost == pytest.approx(m.path_result((0, 2), (6, 2), algo="astar").cost, rel=1e-12)
+    r4 = room().path_result((0, 2), (6, 2), moves=4)  # 4 moves: JPS does not apply
     assert r4.algo == "astar" and r4.cost == 10
     assert all(abs(a - b).sum() == 1 for a, b in zip(r4.cells[:-1], r4.cells[1:]))
 

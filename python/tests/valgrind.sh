@@ -2,7 +2,9 @@
 # Memcheck over the Python package: leak_loop.py with N and 4N creations and destructions
 # (default N = 700). Fails on any memory error, on a definite leak in a stack through tilenav's
 # library or helpers that is not the cffi module's one-time initialisation, and when the
-# definitely lost bytes grow with the number of loops (a per-object leak).
+# definitely lost bytes grow with the number of loops (a per-object leak would add at least a
+# byte per loop: 3N bytes over the 3N extra loops; CPython's own definite losses wander by a
+# few hundred bytes between runs, which is not growth).
 #   python/tests/valgrind.sh [PYTHON] [N]      (PYTHON: a venv's python with tilenav installed)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,4 +28,4 @@ ours=$(awk '/definitely lost in loss record/ { rec = 1; init = 0; hit = 0; next 
     END { print n + 0 }' "$out/$((4 * n)).log")
 echo "valgrind: definitely lost ${small:-0} bytes after $n loops, ${big:-0} after $((4 * n));" \
     "memory errors: $errors; leaks through tilenav: $ours"
-[ "$errors" -eq 0 ] && [ "$ours" -eq 0 ] && [ "${big:-0}" -le "${small:-0}" ]
+[ "$errors" -eq 0 ] && [ "$ours" -eq 0 ] && [ "$((${big:-0} - ${small:-0}))" -lt "$((3 * n))" ]

@@ -341,9 +341,9 @@ class Map:
         """The cheapest path from ``start`` to ``goal`` as an (N, 2) int32 array of (x, y)
         cells, start and goal included; empty (shape (0, 2)) when the goal cannot be reached.
 
-        ``algo``: ``"jps"`` (Jump Point Search; where it does not apply, i.e. with 4 moves,
-        corner cutting, terrain costs or ``extra``, A* runs instead, with the same optimal
-        cost), ``"astar"``, ``"dijkstra"`` or ``"jps+"`` (JPS over a jump table built on first
+        ``algo``: ``"jps"`` (Jump Point Search, weighted on maps with terrain costs; where it
+        does not apply, i.e. with 4 moves, corner cutting or ``extra``, A* runs instead, with
+        the same optimal cost), ``"astar"``, ``"dijkstra"`` or ``"jps+"`` (JPS over a jump table built on first
         use). ``moves``: 8 or 4. ``corner``: when a diagonal step may pass blocked cells,
         ``"never"`` (default; the Moving AI rule), ``"one"`` or ``"always"``.
         ``heuristic``/``weight``: A*'s estimate and its weight (> 1 trades optimality for
