@@ -263,6 +263,30 @@ static __attribute__((noinline, cold)) void cost_hash_toggle(tn_map *m, size_t i
     m->cost_hash ^= cell_hash(i ^ ((size_t)b << 28 | (size_t)b >> 4));
 }
 
+/* Store cell i's passability and cost (cost INFINITY when blocked), keeping the counts and
+ * the two hashes. */
+static inline void cell_put(tn_map *m, size_t i, uint8_t p, float c)
+{
+    if (m->passable[i] != p)
+        m->passable_hash ^= cell_hash(i);
+    if (m->passable[i]) {
+        m->passable_count--;
+        if (m->cost[i] != 1.0f) {
+            m->nonunit_count--;
+            cost_hash_toggle(m, i, m->cost[i]);
+        }
+    }
+    m->passable[i] = p;
+    m->cost[i] = c;
+    if (p) {
+        m->passable_count++;
+        if (c != 1.0f) {
+            m->nonunit_count++;
+            cost_hash_toggle(m, i, c);
+        }
+    }
+}
+
 /* Recompute passability and cost of the cells of `r` (already clipped), keeping counts. */
 static void map_update_rect(tn_map *m, tn_rect r)
 {
@@ -272,24 +296,7 @@ static void map_update_rect(tn_map *m, tn_rect r)
             uint8_t p;
             float c;
             cell_terrain(m, i, &p, &c);
-            if (m->passable[i] != p)
-                m->passable_hash ^= cell_hash(i);
-            if (m->passable[i]) {
-                m->passable_count--;
-                if (m->cost[i] != 1.0f) {
-                    m->nonunit_count--;
-                    cost_hash_toggle(m, i, m->cost[i]);
-                }
-            }
-            m->passable[i] = p;
-            m->cost[i] = c;
-            if (p) {
-                m->passable_count++;
-                if (c != 1.0f) {
-                    m->nonunit_count++;
-                    cost_hash_toggle(m, i, c);
-                }
-            }
+            cell_put(m, i, p, c);
         }
     }
 }
@@ -882,24 +889,7 @@ bool tn__map_view_put(tn_map *m, size_t i, uint8_t p, float c)
         c = INFINITY;
     if (m->passable[i] == p && (!p || m->cost[i] == c))
         return false;
-    if (m->passable[i] != p)
-        m->passable_hash ^= cell_hash(i);
-    if (m->passable[i]) {
-        m->passable_count--;
-        if (m->cost[i] != 1.0f) {
-            m->nonunit_count--;
-            cost_hash_toggle(m, i, m->cost[i]);
-        }
-    }
-    m->passable[i] = p;
-    m->cost[i] = c;
-    if (p) {
-        m->passable_count++;
-        if (c != 1.0f) {
-            m->nonunit_count++;
-            cost_hash_toggle(m, i, c);
-        }
-    }
+    cell_put(m, i, p, c);
     return true;
 }
 
