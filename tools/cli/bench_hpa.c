@@ -246,21 +246,8 @@ int tn_bench_hpa(int argc, char **argv)
     }
     const int32_t ns = tn_scenarios_count(sc);
     int32_t *sel = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *sel);
-    int32_t nsel = 0;
-    if (sel && spread > 0 && spread < ns) { /* the same selection as the other algorithms */
-        double step = spread > 1 ? (double)(ns - 1) / (double)(spread - 1) : 0.0;
-        int32_t prev = -1;
-        for (int64_t i = 0; i < spread; i++) {
-            int32_t k = (int32_t)floor((double)i * step + 0.5);
-            if (k != prev)
-                sel[nsel++] = k;
-            prev = k;
-        }
-    } else if (sel) {
-        nsel = limit > 0 && limit < ns ? (int32_t)limit : ns;
-        for (int32_t i = 0; i < nsel; i++)
-            sel[i] = i;
-    }
+    /* the same selection as the other algorithms */
+    int32_t nsel = sel ? tn_cli_select_scenarios(ns, limit, spread, sel) : 0;
     int rc = sel ? TN_EXIT_OK : TN_EXIT_NOMEM;
     for (int32_t i = 0; i < nsel && rc == TN_EXIT_OK; i++) {
         const tn_scenario *s = tn_scenarios_at(sc, sel[i]);

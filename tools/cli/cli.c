@@ -204,3 +204,23 @@ void tn_cli_thread_for(tn_task task, void *ctx, int32_t count, void *user)
             run_piece(&pc[k]); /* no thread: do it here */
     }
 }
+
+int32_t tn_cli_select_scenarios(int32_t count, int64_t limit, int64_t spread, int32_t *sel)
+{
+    int32_t n = 0;
+    if (spread > 0 && spread < count) {
+        double step = spread > 1 ? (double)(count - 1) / (double)(spread - 1) : 0.0;
+        int32_t prev = -1;
+        for (int64_t i = 0; i < spread; i++) {
+            int32_t k = (int32_t)floor((double)i * step + 0.5);
+            if (k != prev)
+                sel[n++] = k;
+            prev = k;
+        }
+        return n;
+    }
+    n = limit > 0 && limit < count ? (int32_t)limit : count;
+    for (int32_t i = 0; i < n; i++)
+        sel[i] = i;
+    return n;
+}

@@ -61,6 +61,12 @@ bool tn_cli_is_help(const char *arg);
 /* Monotonic clock in seconds. */
 double tn_cli_now(void);
 
+/* The scenarios a benchmark runs, by the peers' rule (../shared/bench/peers): `spread` > 0
+ * and below `count`: that many indices spread evenly over [0, count) (duplicates dropped);
+ * otherwise the first `limit` (0 = all). Writes them to `sel` (room for `count`), returns how
+ * many. */
+int32_t tn_cli_select_scenarios(int32_t count, int64_t limit, int64_t spread, int32_t *sel);
+
 /* A tn_parallel_for on plain threads: `user` points to an int32_t thread count (1..16); the
  * count is cut into that many equal ranges, the caller runs the first, a thread each the
  * others (or the caller, when a thread cannot start). */

@@ -573,21 +573,7 @@ int tn_cmd_bench(int argc, char **argv)
         return TN_EXIT_NOMEM;
     }
     /* selection: the same rule as the peers (../shared/bench/peers) */
-    int32_t nsel = 0;
-    if (spread > 0 && spread < ns) {
-        double step = spread > 1 ? (double)(ns - 1) / (double)(spread - 1) : 0.0;
-        int32_t prev = -1;
-        for (int64_t i = 0; i < spread; i++) {
-            int32_t k = (int32_t)floor((double)i * step + 0.5);
-            if (k != prev)
-                sel[nsel++] = k;
-            prev = k;
-        }
-    } else {
-        nsel = limit > 0 && limit < ns ? (int32_t)limit : ns;
-        for (int32_t i = 0; i < nsel; i++)
-            sel[i] = i;
-    }
+    int32_t nsel = tn_cli_select_scenarios(ns, limit, spread, sel);
     for (int32_t i = 0; i < nsel; i++) {
         const tn_scenario *s = tn_scenarios_at(sc, sel[i]);
         if (s->map_width != tn_map_width(map) || s->map_height != tn_map_height(map)) {
