@@ -6,6 +6,7 @@
 #include "tilenav/hierarchy.h"
 
 #include "grid.h"
+#include "hierarchy_internal.h"
 #include "internal.h"
 #include "tilenav/search.h"
 
@@ -14,65 +15,6 @@
 
 #define TN_COOKIE_HIERARCHY 0x48504131u
 #define TN_COOKIE_HIERARCHY_CTX 0x48504331u
-#define TN_HPA_MAX_LANDMARKS 16
-
-/* Border sides of a sector, indices into sector.side. */
-enum { SIDE_TOP = 0, SIDE_BOTTOM = 1, SIDE_LEFT = 2, SIDE_RIGHT = 3 };
-
-/* One sector: its transition cells (ascending cell index), the cost matrix between them
- * (row = from, INFINITY when the sector does not join them) and, per border side, the local
- * node index of each border cell (-1: not a node). */
-typedef struct sector {
-    int32_t n, cap;
-    int32_t *cell; /* cap */
-    float *dist;   /* cap * cap, n * n used */
-    int16_t *side; /* 4 * S: side k's cells at side + k * S */
-    /* the intra-sector edges the abstract search follows: node i's are adj_*[off[i] ..
-     * off[i + 1]), the finite costs of row i minus those another node of the sector
-     * already gives (dist[i][k] + dist[k][j] <= dist[i][j]): the same distances, fewer edges */
-    int32_t *off;    /* cap + 1 */
-    uint16_t *adj_j; /* cap * cap */
-    float *adj_c;    /* cap * cap */
-} sector;
-
-struct tn_hierarchy {
-    tn_allocator alloc;
-    const tn_map *map;
-    tn_moves moves;
-    int32_t S, gap;
-    int32_t w, h, sx, sy, nsec;
-    uint64_t revision;
-    bool valid;
-    sector *sec;
-    int32_t *base; /* nsec + 1: global id of each sector's first node */
-    int64_t edges; /* intra-sector edges the abstract search follows, in all */
-    /* landmarks: K of them, lm[v * K + k] the cost from landmark k to node v; valid for the
-     * node numbering they were computed on (an update that rebuilds a sector clears it) */
-    int32_t K, lm_nodes;
-    float *lm;
-    bool lm_valid;
-    int64_t rebuilt;
-    /* build scratch: one sector's Dijkstra */
-    double *sd;
-    int32_t *heap, *hpos;
-    int32_t *tmp;  /* 4 * S candidate cells */
-    uint8_t *want; /* S * S flags: the cells a matrix row still needs */
-};
-
-/* ---- sector geometry ----------------------------------------------------------------- */
-
-static inline tn_rect sector_rect(const tn_hierarchy *h, int32_t s)
-{
-    int32_t x0 = (s % h->sx) * h->S, y0 = (s / h->sx) * h->S;
-    int32_t x1 = x0 + h->S < h->w ? x0 + h->S : h->w;
-    int32_t y1 = y0 + h->S < h->h ? y0 + h->S : h->h;
-    return (tn_rect){x0, y0, x1, y1};
-}
-
-static inline int32_t sector_at(const tn_hierarchy *h, int32_t x, int32_t y)
-{
-    return (y / h->S) * h->sx + x / h->S;
-}
 
 /* ---- a Dijkstra / A* inside one rectangle ---------------------------------------------
  * Local cells are numbered row-major inside the rectangle. The heap is a binary heap of
