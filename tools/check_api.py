@@ -27,6 +27,7 @@ DOUBLE_OK = {
     "contact.h": "matches the broad phase; momentum and energy kept to 1e-12",
     "search.h": "path costs and keys: sums of many steps compared exactly",
     "hierarchy.h": "path costs, as search.h",
+    "sector_field.h": "path costs (tn_sector_field_path), as hierarchy.h",
     "field.h": "path costs (tn_field_path)",
     "io.h": "Moving AI optimal lengths as printed",
     "path.h": "polyline lengths",

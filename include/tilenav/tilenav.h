@@ -25,6 +25,7 @@
 #include "regions.h"
 #include "rng.h"
 #include "search.h"
+#include "sector_field.h"
 #include "steer.h"
 #include "tile_collision.h"
 

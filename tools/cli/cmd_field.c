@@ -16,6 +16,10 @@ int tn_cmd_field(int argc, char **argv);
 extern const char tn_cmd_field_summary[];
 const char tn_cmd_field_summary[] = "flow field to a goal: distances, directions, line of sight";
 
+int tn_cli_field_sectors(const tn_map *map, tn_moves moves, const tn_field *whole, tn_cell goal,
+                         int64_t agents, int64_t cluster, int64_t sector, int64_t budget_kb,
+                         double whole_ms); /* field_sectors.c */
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -24,7 +28,8 @@ static void usage(FILE *f)
             "                     [--los | --los-simple] [--ascii | --png FILE [--scale PX]]\n"
             "                     [--json] [--out FILE] [--threads N] [--bench N]\n"
             "                     [--bench-towers N] [--size N] [--collision LIST]\n"
-            "                     [--cover RULE]\n\n"
+            "                     [--cover RULE] [--sectors AGENTS [--sector-size N]\n"
+            "                     [--budget-kb K] [--cluster C]]\n\n"
             "Builds the integration field (cost from every cell to the goal cell GX,GY), the\n"
             "8-way flow and, with --los, the cells that see the goal in a straight line, then\n"
             "prints one line:\n"
@@ -54,7 +59,20 @@ static void usage(FILE *f)
             "                     GX GY and every cell are the unit's top-left cell; cells where\n"
             "                     it does not fit are blocked (--bench-towers then updates the\n"
             "                     clearance before the field, and asks the wall-off query for\n"
-            "                     the top-left cells a tower takes from the unit)\n"
+            "                     the top-left cells a tower takes from the unit)\n");
+    fprintf(f,
+            "  --sectors AGENTS   also build a sector flow field (sector_field.h) for the goal on\n"
+            "                     a hierarchy of --sector-size N (4..256, default 32) sectors,\n"
+            "                     with a tile budget of --budget-kb K (default 4096), put\n"
+            "                     AGENTS agents (1..1000000) at seeded random cells that reach\n"
+            "                     the goal (anywhere, or with --cluster C in a C x C square\n"
+            "                     around a random such cell), and print one line 'sectors agents=N "
+            "arrived=A\n"
+            "                     hierarchy_ms=... goal_ms=... first_ms=... first_tiles=...\n"
+            "                     first_bytes=... walk_ms=... tiles_built=... field_bytes=...\n"
+            "                     whole_ms=... whole_bytes=... subopt_mean=... subopt_max=...':\n"
+            "                     the tiles the agents need where they stand (first_), then\n"
+            "                     along their whole routes (walk_), against the whole-map field\n"
             "  --bench-towers N   place and sell N 2x2 towers at seeded random places, timing\n"
             "                     tn_field_update against full builds and checking they "
             "agree\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
@@ -65,7 +83,7 @@ static void usage(FILE *f)
 
 typedef struct opts {
     const char *map, *png, *out;
-    int64_t gx, gy, scale, bench, towers, threads, size;
+    int64_t gx, gy, scale, bench, towers, threads, size, sectors, cluster, sector_size, budget_kb;
     tn_moves moves;
     tn_flow_rule flow;
     tn_los_mode los;
@@ -139,6 +157,23 @@ static int parse(int argc, char **argv, opts *o)
             if (!tn_cli_parse_int(v, 1, 8, &o->size))
                 return tn_cli_usage_error(cmd, "--size takes 1..8 cells, not '%s'", v);
             i++;
+        } else if (strcmp(a, "--sectors") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, 1000000, &o->sectors))
+                return tn_cli_usage_error(cmd, "--sectors takes 1..1000000 agents, not '%s'", v);
+            i++;
+        } else if (strcmp(a, "--cluster") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, TN_MAX_DIM, &o->cluster))
+                return tn_cli_usage_error(cmd, "--cluster takes 1..%d cells, not '%s'", TN_MAX_DIM,
+                                          v);
+            i++;
+        } else if (strcmp(a, "--sector-size") == 0 && v) {
+            if (!tn_cli_parse_int(v, 4, 256, &o->sector_size))
+                return tn_cli_usage_error(cmd, "--sector-size takes 4..256, not '%s'", v);
+            i++;
+        } else if (strcmp(a, "--budget-kb") == 0 && v) {
+            if (!tn_cli_parse_int(v, 1, 16777216, &o->budget_kb))
+                return tn_cli_usage_error(cmd, "--budget-kb takes 1..16777216, not '%s'", v);
+            i++;
         } else if (strcmp(a, "--bench-towers") == 0 && v) {
             if (!tn_cli_parse_int(v, 1, 100000, &o->towers))
                 return tn_cli_usage_error(cmd, "--bench-towers takes 1..100000, not '%s'", v);
@@ -166,6 +201,10 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (o->ascii && o->png)
         return tn_cli_usage_error(cmd, "--ascii and --png exclude each other");
+    if ((o->sector_size || o->budget_kb || o->cluster) && !o->sectors)
+        return tn_cli_usage_error(cmd, "--sector-size, --budget-kb and --cluster need --sectors");
+    if (o->sectors && o->moves.diagonal != TN_DIAGONAL_NO_CUT && !four)
+        return tn_cli_usage_error(cmd, "--sectors needs --diagonal no-cut or --moves 4");
     if (o->ascii && o->json)
         return tn_cli_usage_error(cmd, "--ascii and --json exclude each other");
     if (four) {
@@ -536,6 +575,10 @@ int tn_cmd_field(int argc, char **argv)
             free(t);
         }
     }
+    if (rc == TN_EXIT_OK && o.sectors > 0)
+        rc = tn_cli_field_sectors(walk, o.moves, f, goal, o.sectors, o.cluster,
+                                  o.sector_size ? o.sector_size : 32,
+                                  o.budget_kb ? o.budget_kb : 4096, ms);
     if (rc == TN_EXIT_OK && o.towers > 0)
         rc = bench_towers(m, clear, size, f, &def, goal, o.towers);
     tn_field_destroy(f);

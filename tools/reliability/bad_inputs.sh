@@ -106,6 +106,9 @@ case_ 2 "bench: --size 9" "$TN" bench "$t/ok.map" "$t/ok.scen" --size 9
 case_ 2 "bench: --threads 0" "$TN" bench "$t/ok.map" "$t/ok.scen" --threads 0
 case_ 2 "field: goal outside" "$TN" field "$t/ok.map" 3 3
 case_ 2 "field: goal is a wall" "$TN" field "$t/ok.map" 1 1
+case_ 2 "field: --sectors 0" "$TN" field "$t/ok.map" 0 0 --sectors 0
+case_ 2 "field: --sector-size without --sectors" "$TN" field "$t/ok.map" 0 0 --sector-size 8
+case_ 2 "field: --sectors with corner cutting" "$TN" field "$t/ok.map" 0 0 --sectors 5 --diagonal one
 case_ 4 "field: CSV into a missing folder" "$TN" field "$t/ok.map" 0 0 --out "$t/no/such/dir.csv"
 case_ 2 "sim: no --agents" "$TN" sim "$t/ok.map" 0 0 --steps 5
 case_ 2 "sim: negative agents" "$TN" sim "$t/ok.map" 0 0 --agents -3 --steps 5

@@ -1,0 +1,645 @@
+/* Sector flow fields (sector_field.h): the costs from a hierarchy's abstract nodes to a goal,
+ * from one reverse Dijkstra on the abstract graph, and per sector, when first asked, a tile of
+ * cell costs and directions from a reverse Dijkstra over that sector's cells seeded at the
+ * transition cells whose cheapest route leaves the sector at once; tiles are kept under a
+ * memory budget, least recently used dropped first. */
+#include "tilenav/sector_field.h"
+
+#include "grid.h"
+#include "hierarchy_internal.h"
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TN_COOKIE_SECTOR_FIELD 0x53464431u
+#define TN_SF_DEFAULT_BUDGET ((size_t)4 << 20)
+#define TN_SF_NO_SUCC (-1)  /* a node whose route stays in its sector to a goal */
+#define TN_SF_GOAL_DIR (-2) /* tile dir of a goal cell; TN_DIR_NONE (-1): unreachable */
+
+struct tn_sector_field {
+    tn_allocator alloc;
+    const tn_hierarchy *h;
+    int32_t S, nsec;
+    /* the goal: the hierarchy revision it was set on */
+    bool has_goal;
+    uint64_t revision;
+    int32_t ngoals;
+    tn_cell goal[TN_SECTOR_FIELD_MAX_GOALS];
+    /* abstract costs: per node the cost to a goal, the next node of its route (or
+     * TN_SF_NO_SUCC) and its sector; the Dijkstra's heap and positions */
+    int32_t cap_nodes, N, reached;
+    double *D;
+    int32_t *succ, *nsec_of, *heap, *pos;
+    /* one sector's Dijkstra (S * S): costs, heap, positions, fixed seeds */
+    double *sd;
+    int32_t *sh, *spos;
+    uint8_t *fixed;
+    /* tiles: per sector its slot or -1; per slot its sector, last use and memory (float costs
+     * then int8 directions, S * S each) */
+    int32_t tiles_max, tiles_kept;
+    size_t tile_bytes;
+    int32_t *slot_of, *slot_sec;
+    uint64_t *slot_use, tick;
+    uint8_t **tile;
+    int64_t built, evicted;
+};
+
+/* public tn_dir of a step (dx, dy), indexed (dy + 1) * 3 + dx + 1 */
+static const int8_t dir_of_step[9] = {TN_DIR_NW, TN_DIR_N,  TN_DIR_NE, TN_DIR_W, TN_DIR_NONE,
+                                      TN_DIR_E,  TN_DIR_SW, TN_DIR_S,  TN_DIR_SE};
+
+tn_sector_field_def tn_sector_field_def_default(void)
+{
+    tn_sector_field_def d;
+    memset(&d, 0, sizeof d);
+    d.internal_cookie = TN_COOKIE_SECTOR_FIELD;
+    return d;
+}
+
+static void free_nodes(tn_sector_field *f)
+{
+    size_t n = (size_t)f->cap_nodes;
+    tn__free(&f->alloc, f->D, n * sizeof *f->D);
+    tn__free(&f->alloc, f->succ, n * sizeof *f->succ);
+    tn__free(&f->alloc, f->nsec_of, n * sizeof *f->nsec_of);
+    tn__free(&f->alloc, f->heap, n * sizeof *f->heap);
+    tn__free(&f->alloc, f->pos, n * sizeof *f->pos);
+    f->D = NULL;
+    f->succ = f->nsec_of = f->heap = f->pos = NULL;
+    f->cap_nodes = 0;
+}
+
+void tn_sector_field_destroy(tn_sector_field *f)
+{
+    if (!f)
+        return;
+    const size_t SS = (size_t)f->S * (size_t)f->S;
+    free_nodes(f);
+    tn__free(&f->alloc, f->sd, SS * sizeof *f->sd);
+    tn__free(&f->alloc, f->sh, SS * sizeof *f->sh);
+    tn__free(&f->alloc, f->spos, SS * sizeof *f->spos);
+    tn__free(&f->alloc, f->fixed, SS);
+    if (f->tile)
+        for (int32_t k = 0; k < f->tiles_max; k++)
+            tn__free(&f->alloc, f->tile[k], f->tile_bytes);
+    tn__free(&f->alloc, f->tile, (size_t)f->tiles_max * sizeof *f->tile);
+    tn__free(&f->alloc, f->slot_sec, (size_t)f->tiles_max * sizeof *f->slot_sec);
+    tn__free(&f->alloc, f->slot_use, (size_t)f->tiles_max * sizeof *f->slot_use);
+    tn__free(&f->alloc, f->slot_of, (size_t)f->nsec * sizeof *f->slot_of);
+    tn_allocator a = f->alloc;
+    tn__free(&a, f, sizeof *f);
+}
+
+tn_status tn_sector_field_create(const tn_sector_field_def *def, tn_sector_field **out)
+{
+    if (!out)
+        return TN_E_INVALID_ARG;
+    *out = NULL;
+    if (!def || def->internal_cookie != TN_COOKIE_SECTOR_FIELD || !def->hierarchy)
+        return TN_E_INVALID_ARG;
+    tn_allocator a;
+    if (!tn__allocator_of(&def->allocator, &a))
+        return TN_E_INVALID_ARG;
+    const tn_hierarchy *h = def->hierarchy;
+    tn_sector_field *f = tn__calloc(&a, sizeof *f);
+    if (!f)
+        return TN_E_NOMEM;
+    f->alloc = a;
+    f->h = h;
+    f->S = h->S;
+    f->nsec = h->nsec;
+    const size_t SS = (size_t)f->S * (size_t)f->S;
+    f->tile_bytes = SS * (sizeof(float) + 1);
+    size_t budget = def->memory_budget ? def->memory_budget : TN_SF_DEFAULT_BUDGET;
+    size_t m = budget / f->tile_bytes;
+    m = m < 1 ? 1 : m;
+    f->tiles_max = m > (size_t)f->nsec ? f->nsec : (int32_t)m;
+    f->sd = tn__alloc(&a, SS * sizeof *f->sd);
+    f->sh = tn__alloc(&a, SS * sizeof *f->sh);
+    f->spos = tn__alloc(&a, SS * sizeof *f->spos);
+    f->fixed = tn__alloc(&a, SS);
+    f->slot_of = tn__alloc(&a, (size_t)f->nsec * sizeof *f->slot_of);
+    f->tile = tn__calloc(&a, (size_t)f->tiles_max * sizeof *f->tile);
+    f->slot_sec = tn__alloc(&a, (size_t)f->tiles_max * sizeof *f->slot_sec);
+    f->slot_use = tn__alloc(&a, (size_t)f->tiles_max * sizeof *f->slot_use);
+    if (!f->sd || !f->sh || !f->spos || !f->fixed || !f->slot_of || !f->tile || !f->slot_sec ||
+        !f->slot_use) {
+        tn_sector_field_destroy(f);
+        return TN_E_NOMEM;
+    }
+    for (int32_t s = 0; s < f->nsec; s++)
+        f->slot_of[s] = -1;
+    *out = f;
+    return TN_OK;
+}
+
+size_t tn_sector_field_memory_bytes(const tn_sector_field *f)
+{
+    if (!f)
+        return 0;
+    const size_t SS = (size_t)f->S * (size_t)f->S;
+    size_t b = sizeof *f + (size_t)f->cap_nodes * (8 + 4 * 4) + SS * (8 + 4 + 4 + 1) +
+               (size_t)f->nsec * 4 + (size_t)f->tiles_max * (sizeof(void *) + 4 + 8);
+    for (int32_t k = 0; k < f->tiles_max; k++)
+        b += f->tile[k] ? f->tile_bytes : 0;
+    return b;
+}
+
+static void drop_tiles(tn_sector_field *f)
+{
+    for (int32_t k = 0; k < f->tiles_kept; k++)
+        f->slot_of[f->slot_sec[k]] = -1;
+    f->tiles_kept = 0;
+}
+
+/* ---- one sector's reverse Dijkstra ---------------------------------------------------- */
+
+static inline bool s_less(const double *d, int32_t a, int32_t b)
+{
+    return d[a] < d[b] || (d[a] == d[b] && a < b);
+}
+
+static void s_up(tn_sector_field *f, int32_t i)
+{
+    int32_t c = f->sh[i];
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (!s_less(f->sd, c, f->sh[p]))
+            break;
+        f->sh[i] = f->sh[p];
+        f->spos[f->sh[i]] = i;
+        i = p;
+    }
+    f->sh[i] = c;
+    f->spos[c] = i;
+}
+
+static int32_t s_pop(tn_sector_field *f, int32_t *n)
+{
+    int32_t top = f->sh[0], last = f->sh[--*n];
+    f->spos[top] = -2;
+    if (*n) {
+        int32_t i = 0;
+        for (;;) {
+            int32_t c = 2 * i + 1;
+            if (c >= *n)
+                break;
+            if (c + 1 < *n && s_less(f->sd, f->sh[c + 1], f->sh[c]))
+                c++;
+            if (!s_less(f->sd, f->sh[c], last))
+                break;
+            f->sh[i] = f->sh[c];
+            f->spos[f->sh[i]] = i;
+            i = c;
+        }
+        f->sh[i] = last;
+        f->spos[last] = i;
+    }
+    return top;
+}
+
+static inline void s_seed(tn_sector_field *f, int32_t *n, int32_t q, double d, int8_t *dir,
+                          int8_t qd)
+{
+    if (!(d < f->sd[q]))
+        return;
+    f->sd[q] = d;
+    f->fixed[q] = 1;
+    if (dir)
+        dir[q] = qd;
+    if (f->spos[q] < 0) {
+        f->sh[*n] = q;
+        f->spos[q] = (*n)++;
+    }
+    s_up(f, f->spos[q]);
+}
+
+/* Costs from every cell of sector s to a goal into f->sd (local, row-major), staying in the
+ * sector: seeded at the goals inside it and, with `nodes`, at the sector's nodes whose
+ * abstract route leaves the sector at once (their direction crosses the border). With a tile
+ * (`cost`, `dir`) the costs and directions are written there too. */
+static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool nodes, float *cost,
+                       int8_t *dir)
+{
+    const tn_hierarchy *h = f->h;
+    const tn_rect r = sector_rect(h, s);
+    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, n = lw * lh, W = g->w;
+    const bool four = h->moves.diagonal == TN_DIAGONAL_NEVER;
+    const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
+    for (int32_t i = 0; i < n; i++) {
+        f->sd[i] = (double)INFINITY;
+        f->spos[i] = -1;
+        f->fixed[i] = 0;
+        if (dir)
+            dir[i] = TN_DIR_NONE;
+    }
+    int32_t hn = 0;
+    for (int32_t k = 0; k < f->ngoals; k++) {
+        tn_cell c = f->goal[k];
+        if (c.x >= r.x0 && c.x < r.x1 && c.y >= r.y0 && c.y < r.y1)
+            s_seed(f, &hn, (c.y - r.y0) * lw + c.x - r.x0, 0.0, dir, TN_SF_GOAL_DIR);
+    }
+    if (nodes) {
+        const sector *sc = &h->sec[s];
+        for (int32_t i = 0; i < sc->n; i++) {
+            int32_t v = h->base[s] + i, u = f->succ[v];
+            if (u < 0 || f->nsec_of[u] == s || !isfinite(f->D[v]))
+                continue;
+            int32_t cv = sc->cell[i], su = f->nsec_of[u];
+            int32_t cu = h->sec[su].cell[u - h->base[su]];
+            int32_t dx = cu % W - cv % W, dy = cu / W - cv / W;
+            TN_ASSERT(dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx == 0) != (dy == 0));
+            s_seed(f, &hn, (cv / W - r.y0) * lw + cv % W - r.x0, f->D[v], dir,
+                   dir_of_step[(dy + 1) * 3 + dx + 1]);
+        }
+    }
+    const uint8_t *pass = g->pass;
+    while (hn) {
+        int32_t c = s_pop(f, &hn);
+        int32_t cx = c % lw, cy = c / lw, gx = r.x0 + cx, gy = r.y0 + cy;
+        double dc = f->sd[c];
+        double cc = g->uniform ? 1.0 : (double)g->cost[gy * W + gx];
+        for (int k = 0; k < (four ? 4 : 8); k++) {
+            int32_t nx = cx + tn__dir_dx[k], ny = cy + tn__dir_dy[k];
+            if (nx < 0 || ny < 0 || nx >= lw || ny >= lh)
+                continue;
+            int32_t q = ny * lw + nx;
+            if (f->spos[q] == -2 || f->fixed[q] || !pass[(r.y0 + ny) * W + r.x0 + nx])
+                continue;
+            double base = st;
+            if (k >= 4) {
+                if (!pass[gy * W + r.x0 + nx] || !pass[(r.y0 + ny) * W + gx])
+                    continue;
+                base = dg;
+            }
+            double nd = dc + base * cc;
+            if (!(nd < f->sd[q]))
+                continue;
+            f->sd[q] = nd;
+            if (dir) /* the step from q back to c */
+                dir[q] = dir_of_step[(-tn__dir_dy[k] + 1) * 3 - tn__dir_dx[k] + 1];
+            if (f->spos[q] < 0) {
+                f->sh[hn] = q;
+                f->spos[q] = hn++;
+            }
+            s_up(f, f->spos[q]);
+        }
+    }
+    if (cost)
+        for (int32_t i = 0; i < n; i++)
+            cost[i] = (float)f->sd[i];
+}
+
+/* ---- the abstract costs --------------------------------------------------------------- */
+
+static inline bool a_less(const double *d, int32_t a, int32_t b)
+{
+    return d[a] < d[b] || (d[a] == d[b] && a < b);
+}
+
+static void a_up(tn_sector_field *f, int32_t i)
+{
+    int32_t c = f->heap[i];
+    while (i > 0) {
+        int32_t p = (i - 1) / 2;
+        if (!a_less(f->D, c, f->heap[p]))
+            break;
+        f->heap[i] = f->heap[p];
+        f->pos[f->heap[i]] = i;
+        i = p;
+    }
+    f->heap[i] = c;
+    f->pos[c] = i;
+}
+
+static int32_t a_pop(tn_sector_field *f, int32_t *n)
+{
+    int32_t top = f->heap[0], last = f->heap[--*n];
+    f->pos[top] = -2;
+    if (*n) {
+        int32_t i = 0;
+        for (;;) {
+            int32_t c = 2 * i + 1;
+            if (c >= *n)
+                break;
+            if (c + 1 < *n && a_less(f->D, f->heap[c + 1], f->heap[c]))
+                c++;
+            if (!a_less(f->D, f->heap[c], last))
+                break;
+            f->heap[i] = f->heap[c];
+            f->pos[f->heap[i]] = i;
+            i = c;
+        }
+        f->heap[i] = last;
+        f->pos[last] = i;
+    }
+    return top;
+}
+
+static inline void a_relax(tn_sector_field *f, int32_t *n, int32_t u, double d, int32_t from)
+{
+    if (f->pos[u] == -2 || !(d < f->D[u]))
+        return;
+    f->D[u] = d;
+    f->succ[u] = from;
+    if (f->pos[u] < 0) {
+        f->heap[*n] = u;
+        f->pos[u] = (*n)++;
+    }
+    a_up(f, f->pos[u]);
+}
+
+/* The node facing cell (x, y) of sector s across its border towards (dx, dy), or -1. */
+static inline int32_t facing(const tn_hierarchy *h, int32_t s, int32_t x, int32_t y, int side_of,
+                             int32_t o)
+{
+    (void)s;
+    int32_t l = h->sec[o].side[side_of * h->S + (side_of <= SIDE_BOTTOM ? x % h->S : y % h->S)];
+    return l >= 0 ? h->base[o] + l : -1;
+}
+
+/* Reverse Dijkstra on the abstract graph from the goal sectors' nodes. */
+static void abstract_costs(tn_sector_field *f, const tn__grid *g)
+{
+    const tn_hierarchy *h = f->h;
+    const int32_t N = f->N, W = h->w, S = h->S;
+    const double st = tn_moves_straight(&h->moves);
+    for (int32_t v = 0; v < N; v++) {
+        f->D[v] = (double)INFINITY;
+        f->succ[v] = TN_SF_NO_SUCC;
+        f->pos[v] = -1;
+    }
+    int32_t hn = 0;
+    for (int32_t k = 0; k < f->ngoals; k++) {
+        int32_t s = sector_at(h, f->goal[k].x, f->goal[k].y);
+        bool seen = false;
+        for (int32_t j = 0; j < k && !seen; j++)
+            seen = sector_at(h, f->goal[j].x, f->goal[j].y) == s;
+        if (seen)
+            continue;
+        sector_run(f, g, s, false, NULL, NULL);
+        const sector *sc = &h->sec[s];
+        const tn_rect r = sector_rect(h, s);
+        for (int32_t i = 0; i < sc->n; i++) {
+            int32_t c = sc->cell[i];
+            double d = f->sd[(c / W - r.y0) * (r.x1 - r.x0) + c % W - r.x0];
+            if (isfinite(d))
+                a_relax(f, &hn, h->base[s] + i, d, TN_SF_NO_SUCC);
+        }
+    }
+    f->reached = 0;
+    while (hn) {
+        int32_t v = a_pop(f, &hn);
+        f->reached++;
+        const int32_t s = f->nsec_of[v], i = v - h->base[s];
+        const sector *sc = &h->sec[s];
+        const double dv = f->D[v];
+        for (int32_t j = 0; j < sc->n; j++) {
+            float c = sc->dist[j * sc->n + i];
+            if (j != i && isfinite(c))
+                a_relax(f, &hn, h->base[s] + j, dv + (double)c, v);
+        }
+        /* a step into v's cell from the node facing it across a border */
+        const int32_t cell = sc->cell[i], x = cell % W, y = cell / W;
+        const double step = st * (g->uniform ? 1.0 : (double)g->cost[cell]);
+        const int32_t x0 = (s % h->sx) * S, y0 = (s / h->sx) * S;
+        int32_t u;
+        if (x == x0 && x > 0 && (u = facing(h, s, x, y, SIDE_RIGHT, s - 1)) >= 0)
+            a_relax(f, &hn, u, dv + step, v);
+        if (x == x0 + S - 1 && x + 1 < W && (u = facing(h, s, x, y, SIDE_LEFT, s + 1)) >= 0)
+            a_relax(f, &hn, u, dv + step, v);
+        if (y == y0 && y > 0 && (u = facing(h, s, x, y, SIDE_BOTTOM, s - h->sx)) >= 0)
+            a_relax(f, &hn, u, dv + step, v);
+        if (y == y0 + S - 1 && y + 1 < h->h && (u = facing(h, s, x, y, SIDE_TOP, s + h->sx)) >= 0)
+            a_relax(f, &hn, u, dv + step, v);
+    }
+}
+
+tn_status tn_sector_field_set_goal(tn_sector_field *f, const tn_cell *goals, int32_t count)
+{
+    if (!f)
+        return TN_E_INVALID_ARG;
+    f->has_goal = false;
+    drop_tiles(f);
+    if (!goals || count < 1 || count > TN_SECTOR_FIELD_MAX_GOALS)
+        return TN_E_INVALID_ARG;
+    const tn_hierarchy *h = f->h;
+    if (!tn_hierarchy_current(h))
+        return TN_E_MAP_CHANGED;
+    tn__grid g;
+    tn__map_grid(h->map, &g);
+    for (int32_t k = 0; k < count; k++) {
+        if (!tn__grid_contains(&g, goals[k].x, goals[k].y))
+            return TN_E_OUT_OF_MAP;
+        if (!g.pass[goals[k].y * g.w + goals[k].x])
+            return TN_E_GOAL_BLOCKED;
+    }
+    const int32_t N = h->base[h->nsec];
+    if (N > f->cap_nodes) {
+        free_nodes(f);
+        size_t n = (size_t)N;
+        f->D = tn__alloc(&f->alloc, n * sizeof *f->D);
+        f->succ = tn__alloc(&f->alloc, n * sizeof *f->succ);
+        f->nsec_of = tn__alloc(&f->alloc, n * sizeof *f->nsec_of);
+        f->heap = tn__alloc(&f->alloc, n * sizeof *f->heap);
+        f->pos = tn__alloc(&f->alloc, n * sizeof *f->pos);
+        f->cap_nodes = N;
+        if (!f->D || !f->succ || !f->nsec_of || !f->heap || !f->pos) {
+            free_nodes(f);
+            return TN_E_NOMEM;
+        }
+    }
+    f->N = N;
+    for (int32_t s = 0; s < h->nsec; s++)
+        for (int32_t v = h->base[s]; v < h->base[s + 1]; v++)
+            f->nsec_of[v] = s;
+    f->ngoals = count;
+    memcpy(f->goal, goals, (size_t)count * sizeof *goals);
+    abstract_costs(f, &g);
+    f->revision = h->revision;
+    f->has_goal = true;
+    return TN_OK;
+}
+
+/* ---- tiles ----------------------------------------------------------------------------- */
+
+static tn_status ready(const tn_sector_field *f)
+{
+    if (!f->has_goal)
+        return TN_E_STATE;
+    if (!tn_hierarchy_current(f->h) || f->h->revision != f->revision)
+        return TN_E_MAP_CHANGED;
+    return TN_OK;
+}
+
+/* The tile of sector s, built (in the least recently used slot when all are taken) when it
+ * is not kept; NULL when out of memory. */
+static uint8_t *tile_of(tn_sector_field *f, int32_t s, bool *built)
+{
+    int32_t k = f->slot_of[s];
+    if (k < 0) {
+        if (f->tiles_kept < f->tiles_max) {
+            k = f->tiles_kept;
+            if (!f->tile[k] && !(f->tile[k] = tn__alloc(&f->alloc, f->tile_bytes)))
+                return NULL;
+            f->tiles_kept++;
+        } else {
+            k = 0;
+            for (int32_t j = 1; j < f->tiles_max; j++)
+                k = f->slot_use[j] < f->slot_use[k] ? j : k;
+            f->slot_of[f->slot_sec[k]] = -1;
+            f->evicted++;
+        }
+        const size_t SS = (size_t)f->S * (size_t)f->S;
+        tn__grid g;
+        tn__map_grid(f->h->map, &g);
+        sector_run(f, &g, s, true, (float *)(void *)f->tile[k], (int8_t *)(f->tile[k] + 4 * SS));
+        f->slot_of[s] = k;
+        f->slot_sec[k] = s;
+        f->built++;
+        if (built)
+            *built = true;
+    }
+    f->slot_use[k] = ++f->tick;
+    return f->tile[k];
+}
+
+/* Read cell c of a tile of sector s. */
+static tn_status read_tile(const tn_sector_field *f, const uint8_t *t, int32_t s, tn_cell c,
+                           int32_t *dir, float *cost)
+{
+    const tn_rect r = sector_rect(f->h, s);
+    const size_t SS = (size_t)f->S * (size_t)f->S;
+    const int32_t i = (c.y - r.y0) * (r.x1 - r.x0) + c.x - r.x0;
+    float d;
+    memcpy(&d, t + 4 * (size_t)i, sizeof d);
+    int8_t k = (int8_t)t[4 * SS + (size_t)i];
+    if (dir)
+        *dir = k == TN_SF_GOAL_DIR ? TN_DIR_NONE : k;
+    if (cost)
+        *cost = d;
+    return isfinite(d) ? TN_OK : TN_NO_PATH;
+}
+
+tn_status tn_sector_field_dir(tn_sector_field *f, tn_cell c, int32_t *dir, float *cost)
+{
+    if (dir)
+        *dir = TN_DIR_NONE;
+    if (cost)
+        *cost = INFINITY;
+    if (!f)
+        return TN_E_INVALID_ARG;
+    tn_status st = ready(f);
+    if (st != TN_OK)
+        return st;
+    if (c.x < 0 || c.y < 0 || c.x >= f->h->w || c.y >= f->h->h)
+        return TN_E_OUT_OF_MAP;
+    int32_t s = sector_at(f->h, c.x, c.y);
+    const uint8_t *t = tile_of(f, s, NULL);
+    if (!t)
+        return TN_E_NOMEM;
+    return read_tile(f, t, s, c, dir, cost);
+}
+
+tn_status tn_sector_field_peek(const tn_sector_field *f, tn_cell c, int32_t *dir, float *cost)
+{
+    if (dir)
+        *dir = TN_DIR_NONE;
+    if (cost)
+        *cost = INFINITY;
+    if (!f)
+        return TN_E_INVALID_ARG;
+    tn_status st = ready(f);
+    if (st != TN_OK)
+        return st;
+    if (c.x < 0 || c.y < 0 || c.x >= f->h->w || c.y >= f->h->h)
+        return TN_E_OUT_OF_MAP;
+    int32_t s = sector_at(f->h, c.x, c.y), k = f->slot_of[s];
+    if (k < 0)
+        return TN_E_NOT_FOUND;
+    return read_tile(f, f->tile[k], s, c, dir, cost);
+}
+
+tn_status tn_sector_field_prepare(tn_sector_field *f, const tn_cell *cells, int32_t count,
+                                  int32_t *built)
+{
+    if (built)
+        *built = 0;
+    if (!f || count < 0 || (count > 0 && !cells))
+        return TN_E_INVALID_ARG;
+    tn_status st = ready(f);
+    if (st != TN_OK)
+        return st;
+    int32_t made = 0;
+    for (int32_t k = 0; k < count && made < f->tiles_max; k++) {
+        tn_cell c = cells[k];
+        if (c.x < 0 || c.y < 0 || c.x >= f->h->w || c.y >= f->h->h)
+            continue;
+        bool b = false;
+        if (!tile_of(f, sector_at(f->h, c.x, c.y), &b))
+            return TN_E_NOMEM;
+        made += b;
+    }
+    if (built)
+        *built = made;
+    return TN_OK;
+}
+
+tn_status tn_sector_field_path(tn_sector_field *f, tn_cell start, tn_cell *out, int32_t cap,
+                               int32_t *length, double *cost)
+{
+    if (length)
+        *length = 0;
+    if (cost)
+        *cost = 0.0;
+    if (!f || cap < 0 || (cap > 0 && !out))
+        return TN_E_INVALID_ARG;
+    const tn_hierarchy *h = f->h;
+    const bool uniform = tn_map_uniform_cost(h->map);
+    const float *cells = tn_map_cost_data(h->map);
+    const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
+    /* the cost falls at every step, so a route has at most as many cells as the map */
+    const int64_t most = (int64_t)h->w * (int64_t)h->h;
+    tn_cell c = start;
+    int32_t n = 0;
+    double sum = 0.0;
+    for (;;) {
+        int32_t d;
+        tn_status s = tn_sector_field_dir(f, c, &d, NULL);
+        if (s != TN_OK)
+            return s;
+        if (n < cap)
+            out[n] = c;
+        n++;
+        if (d == TN_DIR_NONE)
+            break;
+        TN_ASSERT(n < most); /* cannot happen: the costs fall */
+        if (n >= most)
+            return TN_E_STATE;
+        c.x += tn_dir_dx(d);
+        c.y += tn_dir_dy(d);
+        sum += ((d & 1) ? dg : st) * (uniform ? 1.0 : (double)cells[c.y * h->w + c.x]);
+    }
+    if (length)
+        *length = n;
+    if (cost)
+        *cost = sum;
+    return n > cap ? TN_E_BUFFER_TOO_SMALL : TN_OK;
+}
+
+void tn_sector_field_stats_get(const tn_sector_field *f, tn_sector_field_stats *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!f)
+        return;
+    out->goals = f->has_goal ? f->ngoals : 0;
+    out->nodes_reached = f->has_goal ? f->reached : 0;
+    out->tiles_kept = f->tiles_kept;
+    out->tiles_max = f->tiles_max;
+    out->tiles_built = f->built;
+    out->tiles_evicted = f->evicted;
+    out->tile_bytes = f->tile_bytes;
+}
