@@ -31,10 +31,13 @@ struct tn_sector_field {
     int32_t cap_nodes, N, reached;
     double *D;
     int32_t *succ, *nsec_of, *heap, *pos;
-    /* one sector's Dijkstra (S * S): costs, heap, positions, fixed seeds */
+    /* one sector's Dijkstra over (S + 2)^2 padded cells: costs, heap, positions, */
     double *sd;
     int32_t *sh, *spos;
-    uint8_t *fixed;
+    uint8_t *ps;           /* bit 0: passable, bit 1: may be improved */
+    int8_t *pd;            /* directions */
+    float *lc;             /* cell costs (maps of varied cost) */
+    int32_t *q0, *qs, *qd; /* uniform costs: the seeds, straight and diagonal FIFO queues */
     /* tiles: per sector its slot or -1; per slot its sector, last use and memory (float costs
      * then int8 directions, S * S each) */
     int32_t tiles_max, tiles_kept;
@@ -74,12 +77,17 @@ void tn_sector_field_destroy(tn_sector_field *f)
 {
     if (!f)
         return;
-    const size_t SS = (size_t)f->S * (size_t)f->S;
+    const size_t P = (size_t)(f->S + 2) * (size_t)(f->S + 2);
     free_nodes(f);
-    tn__free(&f->alloc, f->sd, SS * sizeof *f->sd);
-    tn__free(&f->alloc, f->sh, SS * sizeof *f->sh);
-    tn__free(&f->alloc, f->spos, SS * sizeof *f->spos);
-    tn__free(&f->alloc, f->fixed, SS);
+    tn__free(&f->alloc, f->sd, P * sizeof *f->sd);
+    tn__free(&f->alloc, f->sh, P * sizeof *f->sh);
+    tn__free(&f->alloc, f->spos, P * sizeof *f->spos);
+    tn__free(&f->alloc, f->ps, P);
+    tn__free(&f->alloc, f->pd, P);
+    tn__free(&f->alloc, f->lc, P * sizeof *f->lc);
+    tn__free(&f->alloc, f->q0, P * sizeof *f->q0);
+    tn__free(&f->alloc, f->qs, P * sizeof *f->qs);
+    tn__free(&f->alloc, f->qd, P * sizeof *f->qd);
     if (f->tile)
         for (int32_t k = 0; k < f->tiles_max; k++)
             tn__free(&f->alloc, f->tile[k], f->tile_bytes);
@@ -115,16 +123,22 @@ tn_status tn_sector_field_create(const tn_sector_field_def *def, tn_sector_field
     size_t m = budget / f->tile_bytes;
     m = m < 1 ? 1 : m;
     f->tiles_max = m > (size_t)f->nsec ? f->nsec : (int32_t)m;
-    f->sd = tn__alloc(&a, SS * sizeof *f->sd);
-    f->sh = tn__alloc(&a, SS * sizeof *f->sh);
-    f->spos = tn__alloc(&a, SS * sizeof *f->spos);
-    f->fixed = tn__alloc(&a, SS);
+    const size_t P = (size_t)(f->S + 2) * (size_t)(f->S + 2);
+    f->sd = tn__alloc(&a, P * sizeof *f->sd);
+    f->sh = tn__alloc(&a, P * sizeof *f->sh);
+    f->spos = tn__alloc(&a, P * sizeof *f->spos);
+    f->ps = tn__alloc(&a, P);
+    f->pd = tn__alloc(&a, P);
+    f->lc = tn__alloc(&a, P * sizeof *f->lc);
+    f->q0 = tn__alloc(&a, P * sizeof *f->q0);
+    f->qs = tn__alloc(&a, P * sizeof *f->qs);
+    f->qd = tn__alloc(&a, P * sizeof *f->qd);
     f->slot_of = tn__alloc(&a, (size_t)f->nsec * sizeof *f->slot_of);
     f->tile = tn__calloc(&a, (size_t)f->tiles_max * sizeof *f->tile);
     f->slot_sec = tn__alloc(&a, (size_t)f->tiles_max * sizeof *f->slot_sec);
     f->slot_use = tn__alloc(&a, (size_t)f->tiles_max * sizeof *f->slot_use);
-    if (!f->sd || !f->sh || !f->spos || !f->fixed || !f->slot_of || !f->tile || !f->slot_sec ||
-        !f->slot_use) {
+    if (!f->sd || !f->sh || !f->spos || !f->ps || !f->pd || !f->lc || !f->q0 || !f->qs || !f->qd ||
+        !f->slot_of || !f->tile || !f->slot_sec || !f->slot_use) {
         tn_sector_field_destroy(f);
         return TN_E_NOMEM;
     }
@@ -138,8 +152,8 @@ size_t tn_sector_field_memory_bytes(const tn_sector_field *f)
 {
     if (!f)
         return 0;
-    const size_t SS = (size_t)f->S * (size_t)f->S;
-    size_t b = sizeof *f + (size_t)f->cap_nodes * (8 + 4 * 4) + SS * (8 + 4 + 4 + 1) +
+    const size_t P = (size_t)(f->S + 2) * (size_t)(f->S + 2);
+    size_t b = sizeof *f + (size_t)f->cap_nodes * (8 + 4 * 4) + P * (8 + 4 + 4 + 1 + 1 + 4 + 12) +
                (size_t)f->nsec * 4 + (size_t)f->tiles_max * (sizeof(void *) + 4 + 8);
     for (int32_t k = 0; k < f->tiles_max; k++)
         b += f->tile[k] ? f->tile_bytes : 0;
@@ -199,15 +213,14 @@ static int32_t s_pop(tn_sector_field *f, int32_t *n)
     return top;
 }
 
-static inline void s_seed(tn_sector_field *f, int32_t *n, int32_t q, double d, int8_t *dir,
-                          int8_t qd)
+/* A seed: its cost is final (bit 1 cleared: nothing improves it), its direction given. */
+static inline void s_seed(tn_sector_field *f, int32_t *n, int32_t q, double d, int8_t qd)
 {
     if (!(d < f->sd[q]))
         return;
     f->sd[q] = d;
-    f->fixed[q] = 1;
-    if (dir)
-        dir[q] = qd;
+    f->ps[q] &= 1;
+    f->pd[q] = qd;
     if (f->spos[q] < 0) {
         f->sh[*n] = q;
         f->spos[q] = (*n)++;
@@ -215,30 +228,45 @@ static inline void s_seed(tn_sector_field *f, int32_t *n, int32_t q, double d, i
     s_up(f, f->spos[q]);
 }
 
-/* Costs from every cell of sector s to a goal into f->sd (local, row-major), staying in the
- * sector: seeded at the goals inside it and, with `nodes`, at the sector's nodes whose
- * abstract route leaves the sector at once (their direction crosses the border). With a tile
- * (`cost`, `dir`) the costs and directions are written there too. */
+/* Costs from every cell of sector s to a goal into f->sd, staying in the sector: seeded at
+ * the goals inside it and, with `nodes`, at the sector's nodes whose abstract route leaves the
+ * sector at once (their direction crosses the border). With a tile (`cost`, `dir`) the costs
+ * and directions are written there too. The scratch arrays cover the sector plus a ring of
+ * blocked cells (padded index (y + 1) * (w + 2) + x + 1), so no step needs a bounds test; per
+ * cell, bit 0 of ps: passable, bit 1: may still be improved (not closed, not a seed). */
 static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool nodes, float *cost,
                        int8_t *dir)
 {
     const tn_hierarchy *h = f->h;
     const tn_rect r = sector_rect(h, s);
-    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, n = lw * lh, W = g->w;
-    const bool four = h->moves.diagonal == TN_DIAGONAL_NEVER;
+    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, pw = lw + 2, np = pw * (lh + 2), W = g->w;
+    const int nk = h->moves.diagonal == TN_DIAGONAL_NEVER ? 4 : 8;
     const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
-    for (int32_t i = 0; i < n; i++) {
-        f->sd[i] = (double)INFINITY;
+    double *sd = f->sd;
+    uint8_t *ps = f->ps;
+    int8_t *pd = f->pd;
+    float *lc = f->lc;
+    for (int32_t i = 0; i < np; i++) {
+        sd[i] = (double)INFINITY;
         f->spos[i] = -1;
-        f->fixed[i] = 0;
-        if (dir)
-            dir[i] = TN_DIR_NONE;
+        ps[i] = 0;
+        pd[i] = TN_DIR_NONE;
     }
+    for (int32_t y = 0; y < lh; y++) {
+        const uint8_t *row = g->pass + (size_t)(r.y0 + y) * (size_t)W + r.x0;
+        uint8_t *out = ps + (y + 1) * pw + 1;
+        for (int32_t x = 0; x < lw; x++)
+            out[x] = row[x] ? 3 : 0;
+        if (!g->uniform)
+            memcpy(lc + (y + 1) * pw + 1, g->cost + (size_t)(r.y0 + y) * (size_t)W + r.x0,
+                   (size_t)lw * sizeof *lc);
+    }
+    /* seeds: into the heap, sorted out of it for the FIFO queues below */
     int32_t hn = 0;
     for (int32_t k = 0; k < f->ngoals; k++) {
         tn_cell c = f->goal[k];
         if (c.x >= r.x0 && c.x < r.x1 && c.y >= r.y0 && c.y < r.y1)
-            s_seed(f, &hn, (c.y - r.y0) * lw + c.x - r.x0, 0.0, dir, TN_SF_GOAL_DIR);
+            s_seed(f, &hn, (c.y - r.y0 + 1) * pw + c.x - r.x0 + 1, 0.0, TN_SF_GOAL_DIR);
     }
     if (nodes) {
         const sector *sc = &h->sec[s];
@@ -250,45 +278,94 @@ static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool no
             int32_t cu = h->sec[su].cell[u - h->base[su]];
             int32_t dx = cu % W - cv % W, dy = cu / W - cv / W;
             TN_ASSERT(dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx == 0) != (dy == 0));
-            s_seed(f, &hn, (cv / W - r.y0) * lw + cv % W - r.x0, f->D[v], dir,
+            s_seed(f, &hn, (cv / W - r.y0 + 1) * pw + cv % W - r.x0 + 1, f->D[v],
                    dir_of_step[(dy + 1) * 3 + dx + 1]);
         }
     }
-    const uint8_t *pass = g->pass;
-    while (hn) {
-        int32_t c = s_pop(f, &hn);
-        int32_t cx = c % lw, cy = c / lw, gx = r.x0 + cx, gy = r.y0 + cy;
-        double dc = f->sd[c];
-        double cc = g->uniform ? 1.0 : (double)g->cost[gy * W + gx];
-        for (int k = 0; k < (four ? 4 : 8); k++) {
-            int32_t nx = cx + tn__dir_dx[k], ny = cy + tn__dir_dy[k];
-            if (nx < 0 || ny < 0 || nx >= lw || ny >= lh)
+    /* Dijkstra order: a binary heap; on maps of uniform cost three FIFO queues instead, each
+     * sorted by construction (the seeds, sorted out of the heap; cells reached by a straight
+     * step; by a diagonal step: pushes come in popping order plus a constant), taking the
+     * head with the smallest current cost (a cell enters each queue at most once) */
+    const bool fifo = g->uniform;
+    int32_t *qs = f->qs, *qd = f->qd, *q0 = f->q0;
+    int32_t h0 = 0, t0 = 0, hs = 0, ts = 0, hd = 0, td = 0;
+    if (fifo)
+        while (hn)
+            q0[t0++] = s_pop(f, &hn);
+    int32_t off[8], back[8];
+    for (int k = 0; k < 8; k++) {
+        off[k] = tn__dir_dy[k] * pw + tn__dir_dx[k];
+        back[k] = dir_of_step[(-tn__dir_dy[k] + 1) * 3 - tn__dir_dx[k] + 1];
+    }
+    for (;;) {
+        int32_t c;
+        if (fifo) {
+            while (hs < ts && !(ps[qs[hs]] & 2))
+                hs++;
+            while (hd < td && !(ps[qd[hd]] & 2))
+                hd++;
+            c = -1;
+            if (h0 < t0)
+                c = q0[h0];
+            if (hs < ts && (c < 0 || sd[qs[hs]] < sd[c]))
+                c = qs[hs];
+            if (hd < td && (c < 0 || sd[qd[hd]] < sd[c]))
+                c = qd[hd];
+            if (c < 0)
+                break;
+            if (h0 < t0 && c == q0[h0]) /* seeds are in no other queue */
+                h0++;
+        } else {
+            if (!hn)
+                break;
+            c = s_pop(f, &hn);
+        }
+        ps[c] &= 1;
+        const double dc = sd[c];
+        const double ns = dc + st * (g->uniform ? 1.0 : (double)lc[c]);
+        for (int k = 0; k < 4; k++) {
+            int32_t q = c + off[k];
+            if (!(ps[q] & 2) || !(ns < sd[q]))
                 continue;
-            int32_t q = ny * lw + nx;
-            if (f->spos[q] == -2 || f->fixed[q] || !pass[(r.y0 + ny) * W + r.x0 + nx])
-                continue;
-            double base = st;
-            if (k >= 4) {
-                if (!pass[gy * W + r.x0 + nx] || !pass[(r.y0 + ny) * W + gx])
-                    continue;
-                base = dg;
+            sd[q] = ns;
+            pd[q] = (int8_t)back[k];
+            if (fifo) {
+                qs[ts++] = q;
+            } else {
+                if (f->spos[q] < 0) {
+                    f->sh[hn] = q;
+                    f->spos[q] = hn++;
+                }
+                s_up(f, f->spos[q]);
             }
-            double nd = dc + base * cc;
-            if (!(nd < f->sd[q]))
+        }
+        if (nk == 4)
+            continue;
+        const double nd = dc + dg * (g->uniform ? 1.0 : (double)lc[c]);
+        for (int k = 4; k < 8; k++) {
+            int32_t q = c + off[k];
+            if (!(ps[q] & 2) || !(nd < sd[q]) || !(ps[c + tn__dir_dx[k]] & 1) ||
+                !(ps[c + tn__dir_dy[k] * pw] & 1))
                 continue;
-            f->sd[q] = nd;
-            if (dir) /* the step from q back to c */
-                dir[q] = dir_of_step[(-tn__dir_dy[k] + 1) * 3 - tn__dir_dx[k] + 1];
-            if (f->spos[q] < 0) {
-                f->sh[hn] = q;
-                f->spos[q] = hn++;
+            sd[q] = nd;
+            pd[q] = (int8_t)back[k];
+            if (fifo) {
+                qd[td++] = q;
+            } else {
+                if (f->spos[q] < 0) {
+                    f->sh[hn] = q;
+                    f->spos[q] = hn++;
+                }
+                s_up(f, f->spos[q]);
             }
-            s_up(f, f->spos[q]);
         }
     }
     if (cost)
-        for (int32_t i = 0; i < n; i++)
-            cost[i] = (float)f->sd[i];
+        for (int32_t y = 0; y < lh; y++)
+            for (int32_t x = 0; x < lw; x++) {
+                cost[y * lw + x] = (float)sd[(y + 1) * pw + x + 1];
+                dir[y * lw + x] = pd[(y + 1) * pw + x + 1];
+            }
 }
 
 /* ---- the abstract costs --------------------------------------------------------------- */
@@ -383,7 +460,7 @@ static void abstract_costs(tn_sector_field *f, const tn__grid *g)
         const tn_rect r = sector_rect(h, s);
         for (int32_t i = 0; i < sc->n; i++) {
             int32_t c = sc->cell[i];
-            double d = f->sd[(c / W - r.y0) * (r.x1 - r.x0) + c % W - r.x0];
+            double d = f->sd[(c / W - r.y0 + 1) * (r.x1 - r.x0 + 2) + c % W - r.x0 + 1];
             if (isfinite(d))
                 a_relax(f, &hn, h->base[s] + i, d, TN_SF_NO_SUCC);
         }
