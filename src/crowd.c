@@ -5,6 +5,7 @@
 
 #include "grid.h"
 #include "internal.h"
+#include "sector_field_internal.h"
 #include "steer_math.h"
 #include "tilenav/tile_collision.h"
 
@@ -129,12 +130,18 @@ struct tn_crowd {
     int32_t *free_list;
     int32_t free_n, slot_hi;
 
-    /* grid */
+    /* grid: dense, cell_start[cell] = grid position of the cell's first agent (gw*gh + 1
+     * entries, a counting sort per step); or, when the grid has far more cells than the crowd
+     * can have agents (a huge map), sparse: the agents radix-sorted by cell into the same
+     * order, and a hash table of the occupied cells' [start, end) (2^hbits slots) */
     int32_t gw, gh;
-    int32_t *cell_start; /* gw*gh + 1 */
-    int32_t *order;      /* grid position -> dense index */
-    scan_rec *srec;      /* grid order */
-    tn_vec2 *sxy;        /* grid order, positions only: the candidate scan reads 8 per line */
+    int32_t *cell_start;
+    bool sparse;
+    int32_t hbits;
+    int32_t *hkey, *hstart, *hend, *rtmp;
+    int32_t *order; /* grid position -> dense index */
+    scan_rec *srec; /* grid order */
+    tn_vec2 *sxy;   /* grid order, positions only: the candidate scan reads 8 per line */
     float *dispx, *dispy;
 
     tn_flow_view *flows;
@@ -271,7 +278,17 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     size_t o_fx = lay(&l, cap, sizeof(float)), o_fy = lay(&l, cap, sizeof(float));
     size_t o_gen = lay(&l, cap, sizeof(uint16_t)), o_dense = lay(&l, cap, sizeof(int32_t));
     size_t o_free = lay(&l, cap, sizeof(int32_t));
-    size_t o_cs = lay(&l, (size_t)tmp.gw * (size_t)tmp.gh + 1, sizeof(int32_t));
+    /* sparse grid past 64 cells per agent of capacity: the per-step cost and the memory no
+     * longer grow with the map (same order of agents, so the same results bit for bit) */
+    tmp.sparse = (double)tmp.gw * (double)tmp.gh > 64.0 * (double)def->capacity;
+    tmp.hbits = 4;
+    while ((size_t)1 << tmp.hbits < 2 * cap)
+        tmp.hbits++;
+    size_t hslots = tmp.sparse ? (size_t)1 << tmp.hbits : 0;
+    size_t o_cs = tmp.sparse ? 0 : lay(&l, (size_t)tmp.gw * (size_t)tmp.gh + 1, sizeof(int32_t));
+    size_t o_hkey = lay(&l, hslots, sizeof(int32_t)), o_hs = lay(&l, hslots, sizeof(int32_t));
+    size_t o_he = lay(&l, hslots, sizeof(int32_t));
+    size_t o_rtmp = lay(&l, tmp.sparse ? cap : 0, sizeof(int32_t));
     size_t o_order = lay(&l, cap, sizeof(int32_t));
     /* sxy: 4 spare entries, the vector scan reads up to 3 past a row's end (masked out) */
     size_t o_srec = lay(&l, cap, sizeof(scan_rec)), o_sxy = lay(&l, cap + 4, sizeof(tn_vec2));
@@ -323,7 +340,11 @@ tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
     c->gen = (uint16_t *)(void *)(block + o_gen);
     c->dense_of = (int32_t *)(void *)(block + o_dense);
     c->free_list = (int32_t *)(void *)(block + o_free);
-    c->cell_start = (int32_t *)(void *)(block + o_cs);
+    c->cell_start = c->sparse ? NULL : (int32_t *)(void *)(block + o_cs);
+    c->hkey = c->sparse ? (int32_t *)(void *)(block + o_hkey) : NULL;
+    c->hstart = c->sparse ? (int32_t *)(void *)(block + o_hs) : NULL;
+    c->hend = c->sparse ? (int32_t *)(void *)(block + o_he) : NULL;
+    c->rtmp = c->sparse ? (int32_t *)(void *)(block + o_rtmp) : NULL;
     c->order = (int32_t *)(void *)(block + o_order);
     c->srec = (scan_rec *)(void *)(block + o_srec);
     c->sxy = (tn_vec2 *)(void *)(block + o_sxy);
@@ -639,7 +660,7 @@ tn_status tn_crowd_set_flow(tn_crowd *c, int32_t slot, const tn_flow_view *v)
         return TN_OK;
     }
     if (v->width < 1 || v->height < 1 || (int64_t)v->width * v->height > TN_MAX_CELLS ||
-        !finite_pos(v->cell_width) || !finite_pos(v->cell_height) || !v->dir ||
+        !finite_pos(v->cell_width) || !finite_pos(v->cell_height) || (!v->dir && !v->cell_dir) ||
         !isfinite(v->goal.x) || !isfinite(v->goal.y))
         return TN_E_INVALID_ARG;
     c->flows[slot] = *v;
@@ -670,6 +691,21 @@ tn_status tn_crowd_forces(const tn_crowd *c, tn_agent_id id, tn_vec2 *out, tn_ve
 
 /* ---- flow sampling ------------------------------------------------------------------------- */
 
+/* From a unit's centre to the centre of its top-left cell, where a flow view for its size
+ * reads it: (size - 1) / 2 cells. */
+static inline tn_vec2 size_offset(const tn_crowd *c, int32_t i, const tn_flow_view *v)
+{
+    float k = 0.5f * (float)(c->size[i] - 1);
+    return tn__v2(k * v->cell_width, k * v->cell_height);
+}
+
+/* The direction at cell (x, y) inside the view. */
+static inline tn_vec2 flow_tap(const tn_flow_view *v, int32_t x, int32_t y)
+{
+    return v->dir ? v->dir[(size_t)y * (size_t)v->width + (size_t)x]
+                  : v->cell_dir(v->cell_user, x, y);
+}
+
 static inline tn_vec2 flow_sample(const tn_flow_view *v, float x, float y)
 {
     float fx = x / v->cell_width - 0.5f, fy = y / v->cell_height - 0.5f;
@@ -680,7 +716,7 @@ static inline tn_vec2 flow_sample(const tn_flow_view *v, float x, float y)
         int32_t cx = x0 + (k & 1), cy = y0 + (k >> 1);
         if (cx < 0 || cy < 0 || cx >= v->width || cy >= v->height)
             continue;
-        tn_vec2 d = v->dir[(size_t)cy * (size_t)v->width + (size_t)cx];
+        tn_vec2 d = flow_tap(v, cx, cy);
         float wgt = ((k & 1) ? tx : 1.0f - tx) * ((k >> 1) ? ty : 1.0f - ty);
         sx += d.x * wgt;
         sy += d.y * wgt;
@@ -690,7 +726,7 @@ static inline tn_vec2 flow_sample(const tn_flow_view *v, float x, float y)
         int32_t cx = tn__ifloor(x / v->cell_width), cy = tn__ifloor(y / v->cell_height);
         if (cx < 0 || cy < 0 || cx >= v->width || cy >= v->height)
             return tn__v2(0.0f, 0.0f);
-        return v->dir[(size_t)cy * (size_t)v->width + (size_t)cx];
+        return flow_tap(v, cx, cy);
     }
     float l = sqrtf(l2);
     return tn__v2(sx / l, sy / l);
@@ -721,26 +757,91 @@ tn_status tn_flow_view_from_field(const tn_field *field, const tn_map *map, tn_c
     out->dir = dir;
     out->los = los;
     out->goal = tn_map_cell_center_px(map, goal.x, goal.y);
+    out->cell_dir = NULL;
+    out->cell_user = NULL;
     return TN_OK;
+}
+
+/* tn_flow_view.cell_dir over a sector field: its kept tiles only (read-only). */
+static tn_vec2 sector_field_dir(const void *user, int32_t x, int32_t y)
+{
+    int32_t d = TN_DIR_NONE;
+    if (tn_sector_field_peek((const tn_sector_field *)user, (tn_cell){x, y}, &d, NULL) != TN_OK ||
+        d == TN_DIR_NONE)
+        return tn__v2(0.0f, 0.0f);
+    float k = (d & 1) ? 0.70710678118654752f : 1.0f;
+    return tn__v2(k * (float)tn_dir_dx(d), k * (float)tn_dir_dy(d));
+}
+
+tn_status tn_flow_view_from_sector_field(const tn_sector_field *field, const tn_map *map,
+                                         tn_cell goal, tn_flow_view *out)
+{
+    if (!field || !map || !out)
+        return TN_E_INVALID_ARG;
+    int32_t w, h;
+    tn__sector_field_size(field, &w, &h);
+    if (w != tn_map_width(map) || h != tn_map_height(map))
+        return TN_E_INVALID_ARG;
+    if (!tn_map_contains(map, goal.x, goal.y))
+        return TN_E_OUT_OF_MAP;
+    memset(out, 0, sizeof *out);
+    out->width = w;
+    out->height = h;
+    out->cell_width = (float)tn_map_tile_width(map);
+    out->cell_height = (float)tn_map_tile_height(map);
+    out->goal = tn_map_cell_center_px(map, goal.x, goal.y);
+    out->cell_dir = sector_field_dir;
+    out->cell_user = field;
+    return TN_OK;
+}
+
+tn_status tn_crowd_prepare_sector_field(const tn_crowd *c, int32_t slot, tn_sector_field *field,
+                                        int32_t *built)
+{
+    if (built)
+        *built = 0;
+    if (!c || !field || slot < 0 || slot >= c->max_flows)
+        return TN_E_INVALID_ARG;
+    uint64_t since = 0;
+    tn_status st = tn__sector_field_begin(field, &since);
+    if (st != TN_OK)
+        return st;
+    if (!c->flow_set[slot])
+        return TN_OK;
+    const tn_flow_view *v = &c->flows[slot];
+    int32_t made = 0;
+    for (int32_t i = 0; i < c->n && st == TN_OK; i++) {
+        if (c->kind[i] != TN_TARGET_FLOW || c->flow[i] != slot)
+            continue;
+        /* the four cells flow_sample() blends around the top-left cell's centre */
+        tn_vec2 off = size_offset(c, i, v);
+        float fx = (c->px[i] - off.x) / v->cell_width - 0.5f;
+        float fy = (c->py[i] - off.y) / v->cell_height - 0.5f;
+        int32_t x0 = tn__ifloor(fx), y0 = tn__ifloor(fy);
+        for (int k = 0; k < 4 && st == TN_OK; k++) {
+            int32_t cx = x0 + (k & 1), cy = y0 + (k >> 1);
+            if (cx < 0 || cy < 0 || cx >= v->width || cy >= v->height)
+                continue;
+            bool b = false;
+            st = tn__sector_field_touch(field, (tn_cell){cx, cy}, since, &b);
+            made += b;
+        }
+    }
+    if (built)
+        *built = made;
+    return st;
 }
 
 tn_vec2 tn_flow_view_sample(const tn_flow_view *v, tn_vec2 pos)
 {
-    if (!v || !v->dir || v->width < 1 || v->height < 1 || !finite_pos(v->cell_width) ||
-        !finite_pos(v->cell_height) || !isfinite(pos.x) || !isfinite(pos.y))
+    if (!v || (!v->dir && !v->cell_dir) || v->width < 1 || v->height < 1 ||
+        !finite_pos(v->cell_width) || !finite_pos(v->cell_height) || !isfinite(pos.x) ||
+        !isfinite(pos.y))
         return tn__v2(0.0f, 0.0f);
     return flow_sample(v, pos.x, pos.y);
 }
 
 /* ---- the step -------------------------------------------------------------------------------- */
-
-/* From a unit's centre to the centre of its top-left cell, where a flow view for its size
- * reads it: (size - 1) / 2 cells. */
-static inline tn_vec2 size_offset(const tn_crowd *c, int32_t i, const tn_flow_view *v)
-{
-    float k = 0.5f * (float)(c->size[i] - 1);
-    return tn__v2(k * v->cell_width, k * v->cell_height);
-}
 
 static uint32_t goal_key(const tn_crowd *c, int32_t i, float *gx, float *gy)
 {
@@ -812,15 +913,97 @@ static void srec_task(void *ctx, int32_t begin, int32_t end)
     }
 }
 
-/* Counting sort of the agents into grid cells; fills cell_start, order and srec. The counting
+static inline uint32_t cell_hash(const tn_crowd *c, int32_t cell)
+{
+    return ((uint32_t)cell * 0x9E3779B1u) >> (32 - c->hbits);
+}
+
+/* Sparse grid: stable LSD radix sort of the agents by cell (11-bit digits), which gives the
+ * counting sort's order (by cell, then by index), then the occupied cells' ranges hashed. */
+static void build_sparse(tn_crowd *c)
+{
+    const int32_t n = c->n;
+    const uint32_t ncell = (uint32_t)c->gw * (uint32_t)c->gh;
+    int32_t *src = c->order, *dst = c->rtmp;
+    for (int32_t i = 0; i < n; i++)
+        src[i] = i;
+    for (int shift = 0; shift < 32 && (ncell - 1) >> shift; shift += 11) {
+        int32_t count[2048 + 1];
+        memset(count, 0, sizeof count);
+        for (int32_t k = 0; k < n; k++)
+            count[(((uint32_t)c->cell_of[src[k]] >> shift) & 2047u) + 1]++;
+        for (int d = 0; d < 2048; d++)
+            count[d + 1] += count[d];
+        for (int32_t k = 0; k < n; k++)
+            dst[count[((uint32_t)c->cell_of[src[k]] >> shift) & 2047u]++] = src[k];
+        int32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != c->order)
+        memcpy(c->order, src, (size_t)n * sizeof *src);
+    const size_t slots = (size_t)1 << c->hbits;
+    const uint32_t mask = (uint32_t)slots - 1u;
+    for (size_t s = 0; s < slots; s++)
+        c->hkey[s] = -1;
+    for (int32_t k = 0; k < n;) {
+        int32_t cell = c->cell_of[c->order[k]], e = k + 1;
+        while (e < n && c->cell_of[c->order[e]] == cell)
+            e++;
+        uint32_t h = cell_hash(c, cell);
+        while (c->hkey[h] >= 0)
+            h = (h + 1) & mask;
+        c->hkey[h] = cell;
+        c->hstart[h] = k;
+        c->hend[h] = e;
+        k = e;
+    }
+}
+
+/* The grid positions [*m0, *m1) of the agents in cells x0..x1 of grid row y (contiguous in
+ * grid order; empty: *m0 == *m1). */
+static inline void row_range(const tn_crowd *c, int32_t y, int32_t x0, int32_t x1, int32_t *m0,
+                             int32_t *m1)
+{
+    if (!c->sparse) {
+        const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
+        *m0 = row[x0];
+        *m1 = row[x1 + 1];
+        return;
+    }
+    const uint32_t mask = ((uint32_t)1 << c->hbits) - 1u;
+    int32_t a = 0, b = 0;
+    bool any = false;
+    for (int32_t x = x0; x <= x1; x++) {
+        int32_t cell = y * c->gw + x;
+        for (uint32_t h = cell_hash(c, cell); c->hkey[h] >= 0; h = (h + 1) & mask)
+            if (c->hkey[h] == cell) {
+                if (!any)
+                    a = c->hstart[h];
+                b = c->hend[h];
+                any = true;
+                break;
+            }
+    }
+    *m0 = a;
+    *m1 = b;
+}
+
+/* The agents into grid cells: a counting sort that fills cell_start (or, sparse, build_sparse),
+ * order and srec. The counting
  * and the scatter of order[] are serial (a few instructions per agent); the cells and the scan
  * records run through the parallel-for. */
 static void build_grid(tn_crowd *c)
 {
     int32_t n = c->n;
+    run_task(c, cells_task, n);
+    if (c->sparse) {
+        build_sparse(c);
+        run_task(c, srec_task, n);
+        return;
+    }
     size_t ncell = (size_t)c->gw * (size_t)c->gh;
     int32_t *cs = c->cell_start;
-    run_task(c, cells_task, n);
     memset(cs, 0, (ncell + 1) * sizeof(int32_t));
     for (int32_t i = 0; i < n; i++)
         cs[c->cell_of[i]]++;
@@ -1011,11 +1194,12 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
         bx0 = bx0 < 0 ? 0 : bx0;
         bx1 = bx1 >= c->gw ? c->gw - 1 : bx1;
         bool by_ok = by >= 0 && by < c->gh;
-        const int32_t *own = c->cell_start + (size_t)cy * (size_t)c->gw;
-        int32_t count = own[bx1 + 1] - own[bx0];
+        int32_t a0, a1;
+        row_range(c, cy, bx0, bx1, &a0, &a1);
+        int32_t count = a1 - a0;
         if (by_ok) {
-            const int32_t *oth = c->cell_start + (size_t)by * (size_t)c->gw;
-            count += oth[bx1 + 1] - oth[bx0];
+            row_range(c, by, bx0, bx1, &a0, &a1);
+            count += a1 - a0;
         }
         if (count >= c->dense) {
             x0 = bx0;
@@ -1034,8 +1218,8 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
 #endif
     for (int32_t r = 0; r < nrows; r++) {
         int32_t y = rows[r];
-        const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
-        int32_t m0 = row[x0], m1 = row[x1 + 1]; /* the cells x0..x1 are contiguous */
+        int32_t m0, m1; /* the cells x0..x1 are contiguous */
+        row_range(c, y, x0, x1, &m0, &m1);
         if (m1 - m0 > budget)
             m1 = m0 + budget;
         budget -= m1 - m0;
@@ -1140,7 +1324,7 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i, tn_vec2 *want)
         float fx = qx - 0.5f, fy = qy - 0.5f;
         int32_t x0 = tn__ifloor(fx), y0 = tn__ifloor(fy);
         tn_vec2 d;
-        if (x0 >= 0 && y0 >= 0 && x0 + 1 < v->width && y0 + 1 < v->height) {
+        if (v->dir && x0 >= 0 && y0 >= 0 && x0 + 1 < v->width && y0 + 1 < v->height) {
             float tx = fx - (float)x0, ty = fy - (float)y0;
             const tn_vec2 *r0 = v->dir + (size_t)y0 * (size_t)v->width + (size_t)x0;
             const tn_vec2 *r1 = r0 + v->width;
@@ -1480,8 +1664,9 @@ static void push_apart(tn_crowd *c)
         int32_t x0 = cx > GRID_SPLIT ? cx - GRID_SPLIT : 0;
         int32_t x1 = cx + GRID_SPLIT < c->gw ? cx + GRID_SPLIT : c->gw - 1;
         for (int32_t y = y0; y <= y1; y++) {
-            const int32_t *row = c->cell_start + (size_t)y * (size_t)c->gw;
-            for (int32_t m = row[x0]; m < row[x1 + 1]; m++) {
+            int32_t m0, m1;
+            row_range(c, y, x0, x1, &m0, &m1);
+            for (int32_t m = m0; m < m1; m++) {
                 if (m == k)
                     continue;
                 const scan_rec *o = &c->srec[m];

@@ -8,6 +8,7 @@
 #include "grid.h"
 #include "hierarchy_internal.h"
 #include "internal.h"
+#include "sector_field_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -551,8 +552,9 @@ static tn_status ready(const tn_sector_field *f)
 }
 
 /* The tile of sector s, built (in the least recently used slot when all are taken) when it
- * is not kept; NULL when out of memory. */
-static uint8_t *tile_of(tn_sector_field *f, int32_t s, bool *built)
+ * is not kept; NULL when out of memory, or when the slot to drop was used since `since`
+ * (*full set). */
+static uint8_t *tile_of(tn_sector_field *f, int32_t s, uint64_t since, bool *built, bool *full)
 {
     int32_t k = f->slot_of[s];
     if (k < 0) {
@@ -565,6 +567,11 @@ static uint8_t *tile_of(tn_sector_field *f, int32_t s, bool *built)
             k = 0;
             for (int32_t j = 1; j < f->tiles_max; j++)
                 k = f->slot_use[j] < f->slot_use[k] ? j : k;
+            if (f->slot_use[k] > since) {
+                if (full)
+                    *full = true;
+                return NULL;
+            }
             f->slot_of[f->slot_sec[k]] = -1;
             f->evicted++;
         }
@@ -580,6 +587,27 @@ static uint8_t *tile_of(tn_sector_field *f, int32_t s, bool *built)
     }
     f->slot_use[k] = ++f->tick;
     return f->tile[k];
+}
+
+void tn__sector_field_size(const tn_sector_field *f, int32_t *w, int32_t *h)
+{
+    *w = f->h->w;
+    *h = f->h->h;
+}
+
+tn_status tn__sector_field_begin(tn_sector_field *f, uint64_t *since)
+{
+    *since = f->tick;
+    return ready(f);
+}
+
+tn_status tn__sector_field_touch(tn_sector_field *f, tn_cell c, uint64_t since, bool *built)
+{
+    TN_ASSERT(c.x >= 0 && c.y >= 0 && c.x < f->h->w && c.y < f->h->h);
+    bool full = false;
+    if (!tile_of(f, sector_at(f->h, c.x, c.y), since, built, &full))
+        return full ? TN_E_FULL : TN_E_NOMEM;
+    return TN_OK;
 }
 
 /* Read cell c of a tile of sector s. */
@@ -613,7 +641,7 @@ tn_status tn_sector_field_dir(tn_sector_field *f, tn_cell c, int32_t *dir, float
     if (c.x < 0 || c.y < 0 || c.x >= f->h->w || c.y >= f->h->h)
         return TN_E_OUT_OF_MAP;
     int32_t s = sector_at(f->h, c.x, c.y);
-    const uint8_t *t = tile_of(f, s, NULL);
+    const uint8_t *t = tile_of(f, s, UINT64_MAX, NULL, NULL);
     if (!t)
         return TN_E_NOMEM;
     return read_tile(f, t, s, c, dir, cost);
@@ -645,22 +673,20 @@ tn_status tn_sector_field_prepare(tn_sector_field *f, const tn_cell *cells, int3
         *built = 0;
     if (!f || count < 0 || (count > 0 && !cells))
         return TN_E_INVALID_ARG;
-    tn_status st = ready(f);
-    if (st != TN_OK)
-        return st;
+    uint64_t since;
+    tn_status st = tn__sector_field_begin(f, &since);
     int32_t made = 0;
-    for (int32_t k = 0; k < count && made < f->tiles_max; k++) {
+    for (int32_t k = 0; k < count && st == TN_OK; k++) {
         tn_cell c = cells[k];
         if (c.x < 0 || c.y < 0 || c.x >= f->h->w || c.y >= f->h->h)
             continue;
         bool b = false;
-        if (!tile_of(f, sector_at(f->h, c.x, c.y), &b))
-            return TN_E_NOMEM;
+        st = tn__sector_field_touch(f, c, since, &b);
         made += b;
     }
     if (built)
         *built = made;
-    return TN_OK;
+    return st;
 }
 
 tn_status tn_sector_field_path(tn_sector_field *f, tn_cell start, tn_cell *out, int32_t cap,

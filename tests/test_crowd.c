@@ -68,7 +68,13 @@ static void flow_build(test_flow *f, const tn_map *m, tn_cell goal)
             }
             f->los[i] = ok;
         }
-    f->view = (tn_flow_view){w, h, tw, th, f->dir, f->los, gp};
+    f->view = (tn_flow_view){.width = w,
+                             .height = h,
+                             .cell_width = tw,
+                             .cell_height = th,
+                             .dir = f->dir,
+                             .los = f->los,
+                             .goal = gp};
 }
 
 static void flow_free(test_flow *f)
@@ -651,6 +657,48 @@ static void test_determinism(void **state)
     assert_true(run_hash(11, 300, 2) == run_hash(11, 300, 2));
 }
 
+/* The sparse neighbour grid (a huge map against the crowd's capacity: radix sort and a hash of
+ * the occupied cells) orders and scans the agents as the dense one does: the same bits. The
+ * map has 96 x 96 grid cells: capacity 100 makes the grid sparse (more than 64 cells per agent
+ * of capacity), capacity 150 dense; both crowds hold the same 100 agents. */
+static uint64_t run_grid(int32_t capacity, tn_parallel_for pfor)
+{
+    tn_map *m = tn_test_random_map(96, 96, 0.1, 21);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = capacity;
+    cd.neighbour_radius = (float)tn_map_tile_width(m);
+    cd.push_apart = true;
+    cd.parallel_for = pfor;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.weights[TN_BEHAVIOUR_WANDER] = 0.5f;
+    ad.target = TN_TARGET_ARRIVE;
+    ad.target_pos = tn_map_cell_center_px(m, 48, 48);
+    tn_agent_id ids[100];
+    assert_int_equal(spawn(c, m, 100, 6, ad, ids), 100);
+    for (int s = 0; s < 500; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        if (s == 250)
+            for (int i = 0; i < 100; i += 9)
+                assert_int_equal(tn_crowd_remove(c, ids[i]), TN_OK);
+    }
+    uint64_t h = tn_crowd_hash(c);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+    return h;
+}
+
+static void test_sparse_grid(void **state)
+{
+    (void)state;
+    uint64_t dense = run_grid(150, NULL), sparse = run_grid(100, NULL);
+    assert_true(dense == sparse);
+    assert_true(run_grid(100, two_threads) == sparse);
+    assert_true(run_grid(100, odd_split) == sparse);
+}
+
 /* With period k, an agent's force is recomputed exactly on the steps where (step + slot) % k
  * is 0, and reused (bit for bit) otherwise. */
 static void test_update_rates(void **state)
@@ -897,6 +945,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_push_apart_and_arrive),
         cmocka_unit_test(test_prioritized),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_sparse_grid),
         cmocka_unit_test(test_golden_hash),
         cmocka_unit_test(test_size_classes),
     };

@@ -4,9 +4,12 @@
  * least the oracle's optimum, and is finite exactly where the oracle reaches the goal;
  * following the directions is legal, reaches the goal and costs what the field says; several
  * goals give the minimum over single goals; a one-tile budget gives the same values as an
- * unbounded one; updates make the field stale until its goal is set again; bad input. */
+ * unbounded one; updates make the field stale until its goal is set again; a crowd reading the
+ * field through a flow view moves bit for bit as one reading the same directions from an
+ * array; bad input. */
 #include "oracle.h"
 #include "support.h"
+#include "tilenav/crowd.h"
 #include "tilenav/sector_field.h"
 
 #include <math.h>
@@ -252,6 +255,124 @@ static void test_updates(void **state)
     tn_map_destroy(m);
 }
 
+/* A crowd that reads the field through tn_flow_view_from_sector_field(), prepared before each
+ * step, against the same crowd reading the same directions from a whole-map array: the same
+ * states, step by step (the callback blends exactly the taps the array gives). A one-tile
+ * budget cannot hold the agents' sectors: TN_E_FULL. */
+static void test_crowd(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(64, 48, 0.08, 4242);
+    tn_moves mv = {0};
+    tn_hierarchy *h = new_hierarchy(m, &mv, 8, 0);
+    tn_test_rng rng = {8};
+    tn_cell goal = tn_test_random_open_cell(m, &rng);
+    tn_sector_field *f = new_field(h, 0);
+    assert_int_equal(tn_sector_field_set_goal(f, &goal, 1), TN_OK);
+    const int32_t w = tn_map_width(m), hh = tn_map_height(m);
+    /* the array: every cell's direction as the view's callback gives it */
+    tn_vec2 *dir = calloc((size_t)w * (size_t)hh, sizeof *dir);
+    assert_non_null(dir);
+    tn_flow_view sv, av;
+    assert_int_equal(tn_flow_view_from_sector_field(f, m, goal, &sv), TN_OK);
+    for (int32_t i = 0; i < w * hh; i++) {
+        tn_cell c = {i % w, i / w};
+        int32_t d;
+        tn_status st = tn_sector_field_dir(f, c, &d, NULL);
+        assert_true(st == TN_OK || st == TN_NO_PATH);
+        dir[i] = sv.cell_dir(sv.cell_user, c.x, c.y);
+        float k = (d & 1) ? 0.70710678118654752f : 1.0f;
+        tn_vec2 want = d == TN_DIR_NONE
+                           ? (tn_vec2){0.0f, 0.0f}
+                           : (tn_vec2){k * (float)tn_dir_dx(d), k * (float)tn_dir_dy(d)};
+        assert_memory_equal(&dir[i], &want, sizeof want);
+    }
+    av = sv;
+    av.dir = dir;
+    av.cell_dir = NULL;
+    av.cell_user = NULL;
+    /* sampling: the same blend through the callback as from the array */
+    float W = (float)(w * tn_map_tile_width(m)), H = (float)(hh * tn_map_tile_height(m));
+    for (int k = 0; k < 5000; k++) {
+        tn_vec2 p = {(float)tn_test_u01(&rng) * W, (float)tn_test_u01(&rng) * H};
+        tn_vec2 a = tn_flow_view_sample(&sv, p), b = tn_flow_view_sample(&av, p);
+        assert_memory_equal(&a, &b, sizeof a);
+    }
+    /* two crowds, one per view, from a field whose tiles start empty */
+    tn_sector_field *g = new_field(h, 0);
+    assert_int_equal(tn_sector_field_set_goal(g, &goal, 1), TN_OK);
+    assert_int_equal(tn_flow_view_from_sector_field(g, m, goal, &sv), TN_OK);
+    tn_crowd *c[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        tn_crowd_def cd = tn_crowd_def_default();
+        cd.map = m;
+        cd.capacity = 300;
+        assert_int_equal(tn_crowd_create(&cd, &c[k]), TN_OK);
+        assert_int_equal(tn_crowd_set_flow(c[k], 0, k ? &av : &sv), TN_OK);
+        tn_test_rng r = {77};
+        for (int made = 0, tries = 0; made < 300 && tries < 100000; tries++) {
+            tn_agent_def ad = tn_agent_def_default();
+            ad.pos = (tn_vec2){(float)tn_test_u01(&r) * W, (float)tn_test_u01(&r) * H};
+            ad.target = TN_TARGET_FLOW;
+            ad.flow = 0;
+            tn_agent_id id;
+            made += tn_crowd_add(c[k], &ad, &id) == TN_OK;
+        }
+        assert_int_equal(tn_crowd_count(c[k]), 300);
+    }
+    int64_t built = 0;
+    for (int step = 0; step < 600; step++) {
+        int32_t b = -1;
+        assert_int_equal(tn_crowd_prepare_sector_field(c[0], 0, g, &b), TN_OK);
+        built += b;
+        assert_int_equal(tn_crowd_step(c[0]), TN_OK);
+        assert_int_equal(tn_crowd_step(c[1]), TN_OK);
+        assert_true(tn_crowd_hash(c[0]) == tn_crowd_hash(c[1]));
+    }
+    int arrived = 0;
+    for (int32_t i = 0; i < 300; i++) {
+        tn_agent_state as;
+        assert_int_equal(tn_crowd_get(c[0], tn_crowd_agent_at(c[0], i), &as), TN_OK);
+        arrived += as.arrived;
+    }
+    tn_sector_field_stats gs;
+    tn_sector_field_stats_get(g, &gs);
+    print_message("crowd: 300 agents, %d arrived in 600 steps, %lld tiles built of %d sectors\n",
+                  arrived, (long long)built, gs.tiles_max);
+    assert_true(built > 0 && built == gs.tiles_built);
+    assert_true(arrived > 0);
+    /* one tile cannot hold the sectors of agents spread over the map */
+    tn_sector_field *tiny = new_field(h, 1);
+    assert_int_equal(tn_crowd_prepare_sector_field(c[0], 0, tiny, NULL), TN_E_STATE); /* no goal */
+    assert_int_equal(tn_sector_field_set_goal(tiny, &goal, 1), TN_OK);
+    assert_int_equal(tn_crowd_set_flow(c[0], 1, &av), TN_OK);
+    int32_t b = -1;
+    assert_int_equal(tn_crowd_prepare_sector_field(c[0], 1, tiny, &b), TN_OK); /* nobody on 1 */
+    assert_int_equal(b, 0);
+    for (int32_t i = 0; i < 300; i++)
+        assert_int_equal(tn_crowd_set_target(c[0], tn_crowd_agent_at(c[0], i), TN_TARGET_FLOW,
+                                             (tn_vec2){0, 0}, 1),
+                         TN_OK);
+    assert_int_equal(tn_crowd_prepare_sector_field(c[0], 1, tiny, NULL), TN_E_FULL);
+    assert_int_equal(tn_crowd_prepare_sector_field(NULL, 0, tiny, NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_prepare_sector_field(c[0], -1, tiny, NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_prepare_sector_field(c[0], 0, NULL, NULL), TN_E_INVALID_ARG);
+    tn_flow_view bad;
+    assert_int_equal(tn_flow_view_from_sector_field(NULL, m, goal, &bad), TN_E_INVALID_ARG);
+    assert_int_equal(tn_flow_view_from_sector_field(f, m, (tn_cell){w, 0}, &bad), TN_E_OUT_OF_MAP);
+    tn_map *other = tn_test_random_map(10, 10, 0.0, 1);
+    assert_int_equal(tn_flow_view_from_sector_field(f, other, goal, &bad), TN_E_INVALID_ARG);
+    tn_map_destroy(other);
+    tn_sector_field_destroy(tiny);
+    tn_crowd_destroy(c[0]);
+    tn_crowd_destroy(c[1]);
+    tn_sector_field_destroy(g);
+    tn_sector_field_destroy(f);
+    free(dir);
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(m);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -322,6 +443,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_updates),
+        cmocka_unit_test(test_crowd),
         cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);

@@ -3,8 +3,10 @@
 ///
 /// Each step (tn_crowd_step) does, in order:
 /// 1. bins every agent into a uniform grid whose cell is the neighbour radius (a counting sort,
-///    O(agents + grid cells)), and copies the agents into that order so neighbour scans read
-///    memory in sequence;
+///    O(agents + grid cells); when the grid has more than 64 cells per agent of capacity, as
+///    on a huge map, a radix sort and a hash of the occupied cells instead, O(agents), in the
+///    same order with the same results), and copies the agents into that order so neighbour
+///    scans read memory in sequence;
 /// 2. gathers each agent's neighbour list ONCE (the `max_neighbours` nearest closer than the
 ///    neighbour radius, squared distances only) and feeds it to every neighbour behaviour:
 ///    separation, cohesion and alignment (HowToRTS), and look-ahead avoidance of other agents.
@@ -42,6 +44,7 @@
 #include "base.h"
 #include "field.h"
 #include "map.h"
+#include "sector_field.h"
 #include "steer.h"
 
 #ifdef __cplusplus
@@ -64,13 +67,19 @@ typedef struct tn_agent_id {
 
 /// A read-only view of a flow field, as a tn_field provides it (or anything else): per-cell unit
 /// directions, per-cell line of sight to the goal, the goal in pixels. The arrays are
-/// referenced, not copied.
+/// referenced, not copied. Directions come from `dir`, or, when it is NULL, from `cell_dir`
+/// (a field that does not keep every cell, such as a sector field:
+/// tn_flow_view_from_sector_field()).
 typedef struct tn_flow_view {
     int32_t width, height;         ///< cells
     float cell_width, cell_height; ///< pixels per cell (> 0)
     const tn_vec2 *dir; ///< W*H directions, row-major; unit length, or zero where there is none
     const uint8_t *los; ///< W*H flags, nonzero where the cell sees the goal; NULL = none does
     tn_vec2 goal;       ///< goal, pixels
+    /// with `dir` NULL: the unit direction at cell (x, y) (inside the view), or zero where
+    /// there is none. tn_crowd_step() calls it from the crowd's threads: it must only read.
+    tn_vec2 (*cell_dir)(const void *user, int32_t x, int32_t y);
+    const void *cell_user; ///< passed to cell_dir
 } tn_flow_view;
 
 /// What an agent is heading for.
@@ -259,6 +268,25 @@ TN_API size_t tn_crowd_memory_bytes(const tn_crowd *crowd);
 TN_API TN_NODISCARD tn_status tn_flow_view_from_field(const tn_field *field, const tn_map *map,
                                                       tn_cell goal, tn_vec2 *dir, uint8_t *los,
                                                       int32_t cells, tn_flow_view *out);
+
+/// Fill a flow view that reads a sector field (sector_field.h) through tn_sector_field_peek():
+/// the crowd steps on a huge map without a whole-map array. Before each tn_crowd_step(), call
+/// tn_crowd_prepare_sector_field() so that the tiles the agents read are built (a cell whose
+/// tile is not kept reads as no direction). No line of sight; `goal` is the cell the field
+/// was aimed at (its centre is the view's goal). The field must outlive the view.
+/// @return TN_E_INVALID_ARG (NULL, or a map of another size than the field's hierarchy),
+/// TN_E_OUT_OF_MAP (goal).
+TN_API TN_NODISCARD tn_status tn_flow_view_from_sector_field(const tn_sector_field *field,
+                                                             const tn_map *map, tn_cell goal,
+                                                             tn_flow_view *out);
+/// Build the sector field's tiles that the agents following flow `slot` will read in the next
+/// step (the four cells around each, as tn_flow_view_sample() blends them), so that the step
+/// reads the field from any thread. `*built` (may be NULL) receives the tiles built.
+/// @return TN_OK; TN_E_FULL when those tiles do not all fit in the field's memory budget
+/// (raise it: the agents past it read no direction); TN_E_INVALID_ARG; the field's errors
+/// (TN_E_STATE: no goal, TN_E_MAP_CHANGED, TN_E_NOMEM).
+TN_API TN_NODISCARD tn_status tn_crowd_prepare_sector_field(const tn_crowd *crowd, int32_t slot,
+                                                            tn_sector_field *field, int32_t *built);
 
 /// Sample a flow view at a pixel position: bilinear blend of the directions at the four nearest
 /// cell centres (cells without a direction left out), normalised; the cell's own direction when

@@ -41,10 +41,10 @@
 /// state; results are deterministic.
 ///
 /// Errors: TN_E_INVALID_ARG (NULL, no cookie, bad sizes, half an allocator, no goals or more
-/// than TN_SECTOR_FIELD_MAX_GOALS), TN_E_NOMEM, TN_E_OUT_OF_MAP, TN_E_GOAL_BLOCKED,
-/// TN_E_MAP_CHANGED (the hierarchy is not current, or changed since the goal was set),
-/// TN_E_STATE (no goal set yet). Successes: TN_OK, TN_NO_PATH (the cell is blocked or cannot
-/// reach a goal).
+/// than TN_SECTOR_FIELD_MAX_GOALS), TN_E_NOMEM, TN_E_FULL (prepare: over the budget),
+/// TN_E_OUT_OF_MAP, TN_E_GOAL_BLOCKED, TN_E_MAP_CHANGED (the hierarchy is not current, or changed
+/// since the goal was set), TN_E_STATE (no goal set yet). Successes: TN_OK, TN_NO_PATH (the cell is
+/// blocked or cannot reach a goal).
 #ifndef TILENAV_SECTOR_FIELD_H
 #define TILENAV_SECTOR_FIELD_H
 
@@ -94,10 +94,11 @@ TN_API TN_NODISCARD tn_status tn_sector_field_set_goal(tn_sector_field *field, c
 ///         TN_E_INVALID_ARG, TN_E_OUT_OF_MAP, TN_E_STATE, TN_E_MAP_CHANGED, TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_sector_field_dir(tn_sector_field *field, tn_cell cell,
                                                   int32_t *dir, float *cost);
-/// Build the tiles of the sectors of `cells` that are not kept (so that tn_sector_field_peek()
-/// answers for them), most recently used last; stops at the budget's number of tiles.
-/// `*built` (may be NULL) receives the tiles built.
-/// @return TN_OK, TN_E_INVALID_ARG, TN_E_STATE, TN_E_MAP_CHANGED, TN_E_NOMEM.
+/// Build the tiles of the sectors of `cells` that are not kept (cells outside the map are
+/// skipped), so that tn_sector_field_peek() answers for all of them; never drops a tile that
+/// this call used. `*built` (may be NULL) receives the tiles built.
+/// @return TN_OK, TN_E_FULL (the cells' sectors need more tiles than the budget holds: those
+///         past it are not built), TN_E_INVALID_ARG, TN_E_STATE, TN_E_MAP_CHANGED, TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_sector_field_prepare(tn_sector_field *field, const tn_cell *cells,
                                                       int32_t count, int32_t *built);
 /// Like tn_sector_field_dir() but never builds: TN_E_NOT_FOUND when the cell's tile is not

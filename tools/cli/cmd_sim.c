@@ -34,7 +34,14 @@ static void usage(FILE *f)
             "                      (default 0; 1 = the plain HowToRTS forces)\n"
             "         --dense D    half-radius neighbourhood where the 4 nearest grid cells hold\n"
             "                      >= D agents (default 10, 0 = never): flat cost as density "
-            "grows\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
+            "grows\n"
+            "         --sectors    the crowd reads a sector flow field (sector_field.h: tiles\n"
+            "                      built where agents stand, on a hierarchy of 32 x 32 sectors)\n"
+            "                      instead of the whole-map field; prints one more line\n"
+            "                      'sectors hierarchy_ms=... goal_ms=... tiles_built=...\n"
+            "                      tiles_kept=... field_bytes=... prepare_ms_per_step=...'\n"
+            "         --budget-kb K  the sector field's tile budget (default "
+            "16384)\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
             "Spawns N agents on random passable cells that reach the goal cell (GX, GY) and\n"
             "runs S fixed steps of 1/60 s: flow field following (field.h, exact line of sight;\n"
             "arrive straight at the goal where the cell\n"
@@ -60,7 +67,35 @@ typedef struct sim_flow {
     tn_vec2 *dir;
     uint8_t *los;
     tn_flow_view view;
+    /* --sectors: the view reads this sector field instead (the field above still gives the
+     * spawn cells and the free-flow reference) */
+    tn_hierarchy *hier;
+    tn_sector_field *sf;
+    double hier_ms, goal_ms;
 } sim_flow;
+
+static tn_status sectors_build(const tn_map *m, tn_cell goal, int64_t budget_kb, sim_flow *f)
+{
+    tn_hierarchy_def hd = tn_hierarchy_def_default();
+    hd.map = m;
+    double t0 = tn_cli_now();
+    tn_status st = tn_hierarchy_build(&hd, &f->hier);
+    f->hier_ms = (tn_cli_now() - t0) * 1e3;
+    if (st < 0)
+        return st;
+    tn_sector_field_def sd = tn_sector_field_def_default();
+    sd.hierarchy = f->hier;
+    sd.memory_budget = (size_t)budget_kb * 1024u;
+    st = tn_sector_field_create(&sd, &f->sf);
+    if (st < 0)
+        return st;
+    t0 = tn_cli_now();
+    st = tn_sector_field_set_goal(f->sf, &goal, 1);
+    f->goal_ms = (tn_cli_now() - t0) * 1e3;
+    if (st < 0)
+        return st;
+    return tn_flow_view_from_sector_field(f->sf, m, goal, &f->view);
+}
 
 static tn_status flow_build(const tn_map *m, tn_cell goal, sim_flow *f)
 {
@@ -83,6 +118,8 @@ static tn_status flow_build(const tn_map *m, tn_cell goal, sim_flow *f)
 
 static void flow_free(sim_flow *f)
 {
+    tn_sector_field_destroy(f->sf);
+    tn_hierarchy_destroy(f->hier);
     tn_field_destroy(f->field);
     free(f->dir);
     free(f->los);
@@ -253,6 +290,7 @@ typedef struct sim_result {
     int32_t spawned, arrived;
     int32_t all_arrived_step; /* first step after which every agent had arrived (0 = never) */
     double ms_per_step, cpu_ms_per_step;
+    double prepare_ms_per_step; /* --sectors: tn_crowd_prepare_sector_field() */
     /* CPU time of every thread of the step, summed, and the busiest thread's (the step's
      * critical path when each thread has a core of its own), ms per step */
     double all_cpu_ms_per_step, crit_cpu_ms_per_step;
@@ -355,7 +393,15 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     double total = 0.0, cpu = 0.0, all = 0.0, crit = 0.0;
     double tc0[SIM_MAX_THREADS], tc1[SIM_MAX_THREADS];
     int nthr = pool ? pool->nthreads + 1 : 1;
+    double prep = 0.0;
     for (int32_t s = 0; st >= 0 && s < steps; s++) {
+        if (f->sf) {
+            double p0 = tn_cli_now();
+            st = tn_crowd_prepare_sector_field(c, 0, f->sf, NULL);
+            prep += tn_cli_now() - p0;
+            if (st < 0)
+                break;
+        }
         pool_cpu(pool, tc0);
         double t0 = tn_cli_now(), c0 = cpu_now();
         st = tn_crowd_step(c);
@@ -400,6 +446,7 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     free(reach);
     res->ms_per_step = steps > 0 ? total * 1000.0 / steps : 0.0;
     res->cpu_ms_per_step = steps > 0 ? cpu * 1000.0 / steps : 0.0;
+    res->prepare_ms_per_step = steps > 0 ? prep * 1000.0 / steps : 0.0;
     res->all_cpu_ms_per_step = steps > 0 ? all * 1000.0 / steps : 0.0;
     res->crit_cpu_ms_per_step = steps > 0 ? crit * 1000.0 / steps : 0.0;
     res->hash = tn_crowd_hash(c);
@@ -415,7 +462,8 @@ int tn_cmd_sim(int argc, char **argv)
     int npos = 0;
     int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1, arrivals = 0, dense = -1;
     double area = 2.0, flock_brake = 0.0;
-    bool json = false, bench = false, stay = false;
+    int64_t budget_kb = 16384;
+    bool json = false, bench = false, stay = false, sectors = false;
     const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
     tn_load_def lopts = tn_load_def_default();
     int lo;
@@ -457,6 +505,11 @@ int tn_cmd_sim(int argc, char **argv)
         } else if (strcmp(a, "--dense") == 0 && has) {
             if (!tn_cli_parse_int(argv[++i], 0, 1000000, &dense))
                 return tn_cli_usage_error(cmd, "bad --dense '%s'", argv[i]);
+        } else if (strcmp(a, "--sectors") == 0) {
+            sectors = true;
+        } else if (strcmp(a, "--budget-kb") == 0 && has) {
+            if (!tn_cli_parse_int(argv[++i], 1, 16777216, &budget_kb))
+                return tn_cli_usage_error(cmd, "bad --budget-kb '%s'", argv[i]);
         } else if (strcmp(a, "--stay") == 0) {
             stay = true;
         } else if (strcmp(a, "--png") == 0 && has) {
@@ -512,6 +565,8 @@ int tn_cmd_sim(int argc, char **argv)
     sim_flow f;
     memset(&f, 0, sizeof f);
     st = flow_build(m, goal, &f);
+    if (st >= 0 && sectors)
+        st = sectors_build(m, goal, budget_kb, &f);
     if (st < 0) {
         flow_free(&f);
         tn_map_destroy(m);
@@ -562,7 +617,11 @@ int tn_cmd_sim(int argc, char **argv)
         sim_result r;
         st = sim_run(m, &f, (int32_t)agents, (int32_t)steps, (uint64_t)seed, false, &so, &pool, png,
                      &r);
-        if (st < 0) {
+        if (st == TN_E_FULL) {
+            tn_cli_error(cmd, "the agents stand in more sectors than --budget-kb %lld holds",
+                         (long long)budget_kb);
+            rc = tn_cli_exit_for(st);
+        } else if (st < 0) {
             tn_cli_error(cmd, "%s", tn_status_str(st));
             rc = tn_cli_exit_for(st);
         } else if (json) {
@@ -577,6 +636,16 @@ int tn_cmd_sim(int argc, char **argv)
                    " all_arrived_step=%d\n",
                    r.spawned, r.arrived, steps, r.ms_per_step, (double)r.max_overlap, r.hash,
                    (int)r.all_arrived_step);
+        }
+        if (rc == TN_EXIT_OK && f.sf) {
+            tn_sector_field_stats ss;
+            tn_sector_field_stats_get(f.sf, &ss);
+            printf("sectors hierarchy_ms=%.1f goal_ms=%.2f tiles_built=%lld tiles_kept=%d "
+                   "tiles_max=%d field_bytes=%zu hierarchy_bytes=%zu whole_field_bytes=%zu "
+                   "prepare_ms_per_step=%.4f\n",
+                   f.hier_ms, f.goal_ms, (long long)ss.tiles_built, ss.tiles_kept, ss.tiles_max,
+                   tn_sector_field_memory_bytes(f.sf), tn_hierarchy_memory_bytes(f.hier),
+                   tn_field_memory_bytes(f.field), r.prepare_ms_per_step);
         }
         if (rc == TN_EXIT_OK && r.max_overlap > 0.0f)
             rc = TN_EXIT_FAIL;
