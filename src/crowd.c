@@ -827,6 +827,7 @@ tn_status tn_crowd_prepare_sector_field(const tn_crowd *c, int32_t slot, tn_sect
             made += b;
         }
     }
+    tn__sector_field_flush(field);
     if (built)
         *built = made;
     return st;

@@ -18,6 +18,18 @@
 #define TN_SF_NO_SUCC (-1)  /* a node whose route stays in its sector to a goal */
 #define TN_SF_GOAL_DIR (-2) /* tile dir of a goal cell; TN_DIR_NONE (-1): unreachable */
 
+/* One sector's Dijkstra over (S + 2)^2 padded cells. */
+typedef struct sf_scratch {
+    double *sd;            /* costs */
+    int32_t *sh, *spos;    /* heap, positions */
+    uint8_t *ps;           /* bit 0: passable, bit 1: may be improved */
+    int8_t *pd;            /* directions */
+    float *lc;             /* cell costs (maps of varied cost) */
+    int32_t *q0, *qs, *qd; /* uniform costs: the seeds, straight and diagonal FIFO queues */
+} sf_scratch;
+
+#define TN_SF_CHUNKS 8
+
 struct tn_sector_field {
     tn_allocator alloc;
     const tn_hierarchy *h;
@@ -32,13 +44,14 @@ struct tn_sector_field {
     int32_t cap_nodes, N, reached;
     double *D;
     int32_t *succ, *nsec_of, *heap, *pos;
-    /* one sector's Dijkstra over (S + 2)^2 padded cells: costs, heap, positions, */
-    double *sd;
-    int32_t *sh, *spos;
-    uint8_t *ps;           /* bit 0: passable, bit 1: may be improved */
-    int8_t *pd;            /* directions */
-    float *lc;             /* cell costs (maps of varied cost) */
-    int32_t *q0, *qs, *qd; /* uniform costs: the seeds, straight and diagonal FIFO queues */
+    /* sector Dijkstras: one scratch per chunk of a batch of tiles (TN_SF_CHUNKS with a
+     * parallel_for, else 1) */
+    int32_t nscratch;
+    sf_scratch scratch[TN_SF_CHUNKS];
+    tn_parallel_for parallel_for;
+    void *parallel_user;
+    /* tiles waiting to be built (a batch): their sectors and slots */
+    int32_t npending, *pend_sec, *pend_slot;
     /* tiles: per sector its slot or -1; per slot its sector, last use and memory (float costs
      * then int8 directions, S * S each) */
     int32_t tiles_max, tiles_kept;
@@ -80,15 +93,20 @@ void tn_sector_field_destroy(tn_sector_field *f)
         return;
     const size_t P = (size_t)(f->S + 2) * (size_t)(f->S + 2);
     free_nodes(f);
-    tn__free(&f->alloc, f->sd, P * sizeof *f->sd);
-    tn__free(&f->alloc, f->sh, P * sizeof *f->sh);
-    tn__free(&f->alloc, f->spos, P * sizeof *f->spos);
-    tn__free(&f->alloc, f->ps, P);
-    tn__free(&f->alloc, f->pd, P);
-    tn__free(&f->alloc, f->lc, P * sizeof *f->lc);
-    tn__free(&f->alloc, f->q0, P * sizeof *f->q0);
-    tn__free(&f->alloc, f->qs, P * sizeof *f->qs);
-    tn__free(&f->alloc, f->qd, P * sizeof *f->qd);
+    for (int32_t k = 0; k < f->nscratch; k++) {
+        sf_scratch *x = &f->scratch[k];
+        tn__free(&f->alloc, x->sd, P * sizeof *x->sd);
+        tn__free(&f->alloc, x->sh, P * sizeof *x->sh);
+        tn__free(&f->alloc, x->spos, P * sizeof *x->spos);
+        tn__free(&f->alloc, x->ps, P);
+        tn__free(&f->alloc, x->pd, P);
+        tn__free(&f->alloc, x->lc, P * sizeof *x->lc);
+        tn__free(&f->alloc, x->q0, P * sizeof *x->q0);
+        tn__free(&f->alloc, x->qs, P * sizeof *x->qs);
+        tn__free(&f->alloc, x->qd, P * sizeof *x->qd);
+    }
+    tn__free(&f->alloc, f->pend_sec, (size_t)f->tiles_max * sizeof *f->pend_sec);
+    tn__free(&f->alloc, f->pend_slot, (size_t)f->tiles_max * sizeof *f->pend_slot);
     if (f->tile)
         for (int32_t k = 0; k < f->tiles_max; k++)
             tn__free(&f->alloc, f->tile[k], f->tile_bytes);
@@ -125,21 +143,31 @@ tn_status tn_sector_field_create(const tn_sector_field_def *def, tn_sector_field
     m = m < 1 ? 1 : m;
     f->tiles_max = m > (size_t)f->nsec ? f->nsec : (int32_t)m;
     const size_t P = (size_t)(f->S + 2) * (size_t)(f->S + 2);
-    f->sd = tn__alloc(&a, P * sizeof *f->sd);
-    f->sh = tn__alloc(&a, P * sizeof *f->sh);
-    f->spos = tn__alloc(&a, P * sizeof *f->spos);
-    f->ps = tn__alloc(&a, P);
-    f->pd = tn__alloc(&a, P);
-    f->lc = tn__alloc(&a, P * sizeof *f->lc);
-    f->q0 = tn__alloc(&a, P * sizeof *f->q0);
-    f->qs = tn__alloc(&a, P * sizeof *f->qs);
-    f->qd = tn__alloc(&a, P * sizeof *f->qd);
+    f->parallel_for = def->parallel_for;
+    f->parallel_user = def->parallel_user;
+    bool ok = true;
+    for (int32_t k = 0; k < (def->parallel_for ? TN_SF_CHUNKS : 1); k++) {
+        sf_scratch *x = &f->scratch[k];
+        f->nscratch = k + 1;
+        x->sd = tn__alloc(&a, P * sizeof *x->sd);
+        x->sh = tn__alloc(&a, P * sizeof *x->sh);
+        x->spos = tn__alloc(&a, P * sizeof *x->spos);
+        x->ps = tn__alloc(&a, P);
+        x->pd = tn__alloc(&a, P);
+        x->lc = tn__alloc(&a, P * sizeof *x->lc);
+        x->q0 = tn__alloc(&a, P * sizeof *x->q0);
+        x->qs = tn__alloc(&a, P * sizeof *x->qs);
+        x->qd = tn__alloc(&a, P * sizeof *x->qd);
+        ok = ok && x->sd && x->sh && x->spos && x->ps && x->pd && x->lc && x->q0 && x->qs && x->qd;
+    }
     f->slot_of = tn__alloc(&a, (size_t)f->nsec * sizeof *f->slot_of);
     f->tile = tn__calloc(&a, (size_t)f->tiles_max * sizeof *f->tile);
     f->slot_sec = tn__alloc(&a, (size_t)f->tiles_max * sizeof *f->slot_sec);
     f->slot_use = tn__alloc(&a, (size_t)f->tiles_max * sizeof *f->slot_use);
-    if (!f->sd || !f->sh || !f->spos || !f->ps || !f->pd || !f->lc || !f->q0 || !f->qs || !f->qd ||
-        !f->slot_of || !f->tile || !f->slot_sec || !f->slot_use) {
+    f->pend_sec = tn__alloc(&a, (size_t)f->tiles_max * sizeof *f->pend_sec);
+    f->pend_slot = tn__alloc(&a, (size_t)f->tiles_max * sizeof *f->pend_slot);
+    if (!ok || !f->pend_sec || !f->pend_slot || !f->slot_of || !f->tile || !f->slot_sec ||
+        !f->slot_use) {
         tn_sector_field_destroy(f);
         return TN_E_NOMEM;
     }
@@ -154,7 +182,8 @@ size_t tn_sector_field_memory_bytes(const tn_sector_field *f)
     if (!f)
         return 0;
     const size_t P = (size_t)(f->S + 2) * (size_t)(f->S + 2);
-    size_t b = sizeof *f + (size_t)f->cap_nodes * (8 + 4 * 4) + P * (8 + 4 + 4 + 1 + 1 + 4 + 12) +
+    size_t b = sizeof *f + (size_t)f->cap_nodes * (8 + 4 * 4) +
+               (size_t)f->nscratch * P * (8 + 4 + 4 + 1 + 1 + 4 + 12) + (size_t)f->tiles_max * 8 +
                (size_t)f->nsec * 4 + (size_t)f->tiles_max * (sizeof(void *) + 4 + 8);
     for (int32_t k = 0; k < f->tiles_max; k++)
         b += f->tile[k] ? f->tile_bytes : 0;
@@ -175,81 +204,81 @@ static inline bool s_less(const double *d, int32_t a, int32_t b)
     return d[a] < d[b] || (d[a] == d[b] && a < b);
 }
 
-static void s_up(tn_sector_field *f, int32_t i)
+static void s_up(sf_scratch *scr, int32_t i)
 {
-    int32_t c = f->sh[i];
+    int32_t c = scr->sh[i];
     while (i > 0) {
         int32_t p = (i - 1) / 2;
-        if (!s_less(f->sd, c, f->sh[p]))
+        if (!s_less(scr->sd, c, scr->sh[p]))
             break;
-        f->sh[i] = f->sh[p];
-        f->spos[f->sh[i]] = i;
+        scr->sh[i] = scr->sh[p];
+        scr->spos[scr->sh[i]] = i;
         i = p;
     }
-    f->sh[i] = c;
-    f->spos[c] = i;
+    scr->sh[i] = c;
+    scr->spos[c] = i;
 }
 
-static int32_t s_pop(tn_sector_field *f, int32_t *n)
+static int32_t s_pop(sf_scratch *scr, int32_t *n)
 {
-    int32_t top = f->sh[0], last = f->sh[--*n];
-    f->spos[top] = -2;
+    int32_t top = scr->sh[0], last = scr->sh[--*n];
+    scr->spos[top] = -2;
     if (*n) {
         int32_t i = 0;
         for (;;) {
             int32_t c = 2 * i + 1;
             if (c >= *n)
                 break;
-            if (c + 1 < *n && s_less(f->sd, f->sh[c + 1], f->sh[c]))
+            if (c + 1 < *n && s_less(scr->sd, scr->sh[c + 1], scr->sh[c]))
                 c++;
-            if (!s_less(f->sd, f->sh[c], last))
+            if (!s_less(scr->sd, scr->sh[c], last))
                 break;
-            f->sh[i] = f->sh[c];
-            f->spos[f->sh[i]] = i;
+            scr->sh[i] = scr->sh[c];
+            scr->spos[scr->sh[i]] = i;
             i = c;
         }
-        f->sh[i] = last;
-        f->spos[last] = i;
+        scr->sh[i] = last;
+        scr->spos[last] = i;
     }
     return top;
 }
 
 /* A seed: its cost is final (bit 1 cleared: nothing improves it), its direction given. */
-static inline void s_seed(tn_sector_field *f, int32_t *n, int32_t q, double d, int8_t qd)
+static inline void s_seed(sf_scratch *scr, int32_t *n, int32_t q, double d, int8_t qd)
 {
-    if (!(d < f->sd[q]))
+    if (!(d < scr->sd[q]))
         return;
-    f->sd[q] = d;
-    f->ps[q] &= 1;
-    f->pd[q] = qd;
-    if (f->spos[q] < 0) {
-        f->sh[*n] = q;
-        f->spos[q] = (*n)++;
+    scr->sd[q] = d;
+    scr->ps[q] &= 1;
+    scr->pd[q] = qd;
+    if (scr->spos[q] < 0) {
+        scr->sh[*n] = q;
+        scr->spos[q] = (*n)++;
     }
-    s_up(f, f->spos[q]);
+    s_up(scr, scr->spos[q]);
 }
 
-/* Costs from every cell of sector s to a goal into f->sd, staying in the sector: seeded at
+/* Costs from every cell of sector s to a goal into scr->sd, staying in the sector: seeded at
  * the goals inside it and, with `nodes`, at the sector's nodes whose abstract route leaves the
  * sector at once (their direction crosses the border). With a tile (`cost`, `dir`) the costs
  * and directions are written there too. The scratch arrays cover the sector plus a ring of
  * blocked cells (padded index (y + 1) * (w + 2) + x + 1), so no step needs a bounds test; per
  * cell, bit 0 of ps: passable, bit 1: may still be improved (not closed, not a seed). */
-static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool nodes, float *cost,
-                       int8_t *dir)
+static void sector_run(const tn_sector_field *f, sf_scratch *scr, const tn__grid *g, int32_t s,
+                       bool nodes, float *cost, int8_t *dir)
 {
     const tn_hierarchy *h = f->h;
     const tn_rect r = sector_rect(h, s);
     const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, pw = lw + 2, np = pw * (lh + 2), W = g->w;
     const int nk = h->moves.diagonal == TN_DIAGONAL_NEVER ? 4 : 8;
     const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
-    double *sd = f->sd;
-    uint8_t *ps = f->ps;
-    int8_t *pd = f->pd;
-    float *lc = f->lc;
+    double *sd = scr->sd;
+    uint8_t *ps = scr->ps;
+    int8_t *pd = scr->pd;
+    float *lc = scr->lc;
     for (int32_t i = 0; i < np; i++) {
         sd[i] = (double)INFINITY;
-        f->spos[i] = -1;
+        scr->spos[i] = -1;
         ps[i] = 0;
         pd[i] = TN_DIR_NONE;
     }
@@ -267,7 +296,7 @@ static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool no
     for (int32_t k = 0; k < f->ngoals; k++) {
         tn_cell c = f->goal[k];
         if (c.x >= r.x0 && c.x < r.x1 && c.y >= r.y0 && c.y < r.y1)
-            s_seed(f, &hn, (c.y - r.y0 + 1) * pw + c.x - r.x0 + 1, 0.0, TN_SF_GOAL_DIR);
+            s_seed(scr, &hn, (c.y - r.y0 + 1) * pw + c.x - r.x0 + 1, 0.0, TN_SF_GOAL_DIR);
     }
     if (nodes) {
         const sector *sc = &h->sec[s];
@@ -279,7 +308,7 @@ static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool no
             int32_t cu = h->sec[su].cell[u - h->base[su]];
             int32_t dx = cu % W - cv % W, dy = cu / W - cv / W;
             TN_ASSERT(dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx == 0) != (dy == 0));
-            s_seed(f, &hn, (cv / W - r.y0 + 1) * pw + cv % W - r.x0 + 1, f->D[v],
+            s_seed(scr, &hn, (cv / W - r.y0 + 1) * pw + cv % W - r.x0 + 1, f->D[v],
                    dir_of_step[(dy + 1) * 3 + dx + 1]);
         }
     }
@@ -288,11 +317,11 @@ static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool no
      * step; by a diagonal step: pushes come in popping order plus a constant), taking the
      * head with the smallest current cost (a cell enters each queue at most once) */
     const bool fifo = g->uniform;
-    int32_t *qs = f->qs, *qd = f->qd, *q0 = f->q0;
+    int32_t *qs = scr->qs, *qd = scr->qd, *q0 = scr->q0;
     int32_t h0 = 0, t0 = 0, hs = 0, ts = 0, hd = 0, td = 0;
     if (fifo)
         while (hn)
-            q0[t0++] = s_pop(f, &hn);
+            q0[t0++] = s_pop(scr, &hn);
     int32_t off[8], back[8];
     for (int k = 0; k < 8; k++) {
         off[k] = tn__dir_dy[k] * pw + tn__dir_dx[k];
@@ -319,7 +348,7 @@ static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool no
         } else {
             if (!hn)
                 break;
-            c = s_pop(f, &hn);
+            c = s_pop(scr, &hn);
         }
         ps[c] &= 1;
         const double dc = sd[c];
@@ -333,11 +362,11 @@ static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool no
             if (fifo) {
                 qs[ts++] = q;
             } else {
-                if (f->spos[q] < 0) {
-                    f->sh[hn] = q;
-                    f->spos[q] = hn++;
+                if (scr->spos[q] < 0) {
+                    scr->sh[hn] = q;
+                    scr->spos[q] = hn++;
                 }
-                s_up(f, f->spos[q]);
+                s_up(scr, scr->spos[q]);
             }
         }
         if (nk == 4)
@@ -353,11 +382,11 @@ static void sector_run(tn_sector_field *f, const tn__grid *g, int32_t s, bool no
             if (fifo) {
                 qd[td++] = q;
             } else {
-                if (f->spos[q] < 0) {
-                    f->sh[hn] = q;
-                    f->spos[q] = hn++;
+                if (scr->spos[q] < 0) {
+                    scr->sh[hn] = q;
+                    scr->spos[q] = hn++;
                 }
-                s_up(f, f->spos[q]);
+                s_up(scr, scr->spos[q]);
             }
         }
     }
@@ -456,12 +485,12 @@ static void abstract_costs(tn_sector_field *f, const tn__grid *g)
             seen = sector_at(h, f->goal[j].x, f->goal[j].y) == s;
         if (seen)
             continue;
-        sector_run(f, g, s, false, NULL, NULL);
+        sector_run(f, &f->scratch[0], g, s, false, NULL, NULL);
         const sector *sc = &h->sec[s];
         const tn_rect r = sector_rect(h, s);
         for (int32_t i = 0; i < sc->n; i++) {
             int32_t c = sc->cell[i];
-            double d = f->sd[(c / W - r.y0 + 1) * (r.x1 - r.x0 + 2) + c % W - r.x0 + 1];
+            double d = f->scratch[0].sd[(c / W - r.y0 + 1) * (r.x1 - r.x0 + 2) + c % W - r.x0 + 1];
             if (isfinite(d))
                 a_relax(f, &hn, h->base[s] + i, d, TN_SF_NO_SUCC);
         }
@@ -551,42 +580,80 @@ static tn_status ready(const tn_sector_field *f)
     return TN_OK;
 }
 
-/* The tile of sector s, built (in the least recently used slot when all are taken) when it
- * is not kept; NULL when out of memory, or when the slot to drop was used since `since`
- * (*full set). */
-static uint8_t *tile_of(tn_sector_field *f, int32_t s, uint64_t since, bool *built, bool *full)
+/* Give sector s a tile: its slot when kept; otherwise a free slot or the least recently used
+ * one, and the sector joins the pending batch that flush() builds. -1 when out of memory, or
+ * when the slot to drop was used since `since` (*full set): a batch never drops its own. */
+static int32_t reserve(tn_sector_field *f, int32_t s, uint64_t since, bool *built, bool *full)
 {
     int32_t k = f->slot_of[s];
     if (k < 0) {
         if (f->tiles_kept < f->tiles_max) {
             k = f->tiles_kept;
             if (!f->tile[k] && !(f->tile[k] = tn__alloc(&f->alloc, f->tile_bytes)))
-                return NULL;
+                return -1;
             f->tiles_kept++;
         } else {
             k = 0;
             for (int32_t j = 1; j < f->tiles_max; j++)
                 k = f->slot_use[j] < f->slot_use[k] ? j : k;
             if (f->slot_use[k] > since) {
-                if (full)
-                    *full = true;
-                return NULL;
+                *full = true;
+                return -1;
             }
             f->slot_of[f->slot_sec[k]] = -1;
             f->evicted++;
         }
-        const size_t SS = (size_t)f->S * (size_t)f->S;
-        tn__grid g;
-        tn__map_grid(f->h->map, &g);
-        sector_run(f, &g, s, true, (float *)(void *)f->tile[k], (int8_t *)(f->tile[k] + 4 * SS));
         f->slot_of[s] = k;
         f->slot_sec[k] = s;
+        TN_ASSERT(f->npending < f->tiles_max);
+        f->pend_sec[f->npending] = s;
+        f->pend_slot[f->npending++] = k;
         f->built++;
         if (built)
             *built = true;
     }
     f->slot_use[k] = ++f->tick;
-    return f->tile[k];
+    return k;
+}
+
+typedef struct flush_job {
+    tn_sector_field *f;
+    tn__grid g;
+    int32_t chunks;
+} flush_job;
+
+/* Chunks [begin, end) of the pending tiles, each with its own scratch. */
+static void flush_task(void *ctx, int32_t begin, int32_t end)
+{
+    flush_job *j = ctx;
+    tn_sector_field *f = j->f;
+    const size_t SS = (size_t)f->S * (size_t)f->S;
+    for (int32_t c = begin; c < end; c++) {
+        int32_t i0 = (int32_t)((int64_t)f->npending * c / j->chunks);
+        int32_t i1 = (int32_t)((int64_t)f->npending * (c + 1) / j->chunks);
+        for (int32_t i = i0; i < i1; i++) {
+            uint8_t *t = f->tile[f->pend_slot[i]];
+            sector_run(f, &f->scratch[c], &j->g, f->pend_sec[i], true, (float *)(void *)t,
+                       (int8_t *)(t + 4 * SS));
+        }
+    }
+}
+
+/* Build the pending tiles: on the caller's parallel_for when there are several (each chunk
+ * of them with its scratch; every tile is the same whoever builds it). */
+static void flush(tn_sector_field *f)
+{
+    if (f->npending == 0)
+        return;
+    flush_job j = {f, {0}, 1};
+    tn__map_grid(f->h->map, &j.g);
+    if (f->parallel_for && f->npending > 1) {
+        j.chunks = f->npending < f->nscratch ? f->npending : f->nscratch;
+        f->parallel_for(flush_task, &j, j.chunks, f->parallel_user);
+    } else {
+        flush_task(&j, 0, 1);
+    }
+    f->npending = 0;
 }
 
 void tn__sector_field_size(const tn_sector_field *f, int32_t *w, int32_t *h)
@@ -605,9 +672,14 @@ tn_status tn__sector_field_touch(tn_sector_field *f, tn_cell c, uint64_t since, 
 {
     TN_ASSERT(c.x >= 0 && c.y >= 0 && c.x < f->h->w && c.y < f->h->h);
     bool full = false;
-    if (!tile_of(f, sector_at(f->h, c.x, c.y), since, built, &full))
+    if (reserve(f, sector_at(f->h, c.x, c.y), since, built, &full) < 0)
         return full ? TN_E_FULL : TN_E_NOMEM;
     return TN_OK;
+}
+
+void tn__sector_field_flush(tn_sector_field *f)
+{
+    flush(f);
 }
 
 /* Read cell c of a tile of sector s. */
@@ -641,10 +713,12 @@ tn_status tn_sector_field_dir(tn_sector_field *f, tn_cell c, int32_t *dir, float
     if (c.x < 0 || c.y < 0 || c.x >= f->h->w || c.y >= f->h->h)
         return TN_E_OUT_OF_MAP;
     int32_t s = sector_at(f->h, c.x, c.y);
-    const uint8_t *t = tile_of(f, s, UINT64_MAX, NULL, NULL);
-    if (!t)
+    bool full = false;
+    int32_t k = reserve(f, s, UINT64_MAX, NULL, &full);
+    if (k < 0)
         return TN_E_NOMEM;
-    return read_tile(f, t, s, c, dir, cost);
+    flush(f);
+    return read_tile(f, f->tile[k], s, c, dir, cost);
 }
 
 tn_status tn_sector_field_peek(const tn_sector_field *f, tn_cell c, int32_t *dir, float *cost)
@@ -684,6 +758,7 @@ tn_status tn_sector_field_prepare(tn_sector_field *f, const tn_cell *cells, int3
         st = tn__sector_field_touch(f, c, since, &b);
         made += b;
     }
+    flush(f);
     if (built)
         *built = made;
     return st;

@@ -13,6 +13,7 @@
 #include "tilenav/sector_field.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -255,6 +256,74 @@ static void test_updates(void **state)
     tn_map_destroy(m);
 }
 
+typedef struct half_job {
+    tn_task task;
+    void *ctx;
+    int32_t begin, end;
+} half_job;
+
+static void *run_half(void *arg)
+{
+    half_job *j = arg;
+    j->task(j->ctx, j->begin, j->end);
+    return NULL;
+}
+
+/* A parallel_for on two real threads (the second half on a new thread). */
+static void two_threads(tn_task task, void *ctx, int32_t count, void *user)
+{
+    (void)user;
+    half_job j = {task, ctx, count / 2, count};
+    pthread_t t;
+    bool spawned = pthread_create(&t, NULL, run_half, &j) == 0;
+    task(ctx, 0, count / 2);
+    if (spawned)
+        pthread_join(t, NULL);
+    else
+        task(ctx, count / 2, count);
+}
+
+/* Tiles built in batches on two threads are the tiles built one at a time. */
+static void test_threads(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(90, 70, 0.2, 515);
+    add_mud(m, 0.2, 516);
+    tn_moves mv = {0};
+    tn_hierarchy *h = new_hierarchy(m, &mv, 8, 0);
+    tn_sector_field_def d = tn_sector_field_def_default();
+    d.hierarchy = h;
+    d.parallel_for = two_threads;
+    tn_sector_field *par = NULL;
+    assert_int_equal(tn_sector_field_create(&d, &par), TN_OK);
+    tn_sector_field *one = new_field(h, 0);
+    tn_test_rng rng = {3};
+    tn_cell goal = tn_test_random_open_cell(m, &rng);
+    assert_int_equal(tn_sector_field_set_goal(par, &goal, 1), TN_OK);
+    assert_int_equal(tn_sector_field_set_goal(one, &goal, 1), TN_OK);
+    tn_cell all[90 * 70];
+    for (int32_t i = 0; i < 90 * 70; i++)
+        all[i] = (tn_cell){i % 90, i / 90};
+    int32_t built = 0;
+    assert_int_equal(tn_sector_field_prepare(par, all, 90 * 70, &built), TN_OK);
+    tn_sector_field_stats ps;
+    tn_sector_field_stats_get(par, &ps);
+    assert_int_equal(built, ps.tiles_max); /* every sector, in one batch */
+    for (int32_t i = 0; i < 90 * 70; i++) {
+        int32_t d1, d2;
+        float c1, c2;
+        tn_status s1 = tn_sector_field_peek(par, all[i], &d1, &c1);
+        tn_status s2 = tn_sector_field_dir(one, all[i], &d2, &c2);
+        assert_int_equal(s1, s2);
+        assert_int_equal(d1, d2);
+        assert_memory_equal(&c1, &c2, sizeof c1);
+    }
+    tn_sector_field_destroy(one);
+    tn_sector_field_destroy(par);
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(m);
+}
+
 /* A crowd that reads the field through tn_flow_view_from_sector_field(), prepared before each
  * step, against the same crowd reading the same directions from a whole-map array: the same
  * states, step by step (the callback blends exactly the taps the array gives). A one-tile
@@ -441,9 +510,8 @@ static void test_errors(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_random),
-        cmocka_unit_test(test_updates),
-        cmocka_unit_test(test_crowd),
+        cmocka_unit_test(test_random), cmocka_unit_test(test_updates),
+        cmocka_unit_test(test_crowd),  cmocka_unit_test(test_threads),
         cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);

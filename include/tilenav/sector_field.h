@@ -66,7 +66,13 @@ typedef struct tn_sector_field_def {
     size_t memory_budget;          ///< bytes of tiles to keep, 0 = 4 MiB (default); at least
                                    ///< one tile is always kept
     tn_allocator allocator;        ///< zeroed = malloc/free
-    uint32_t internal_cookie;      ///< set by tn_sector_field_def_default(); do not touch
+    /// Optional parallel loop (::tn_parallel_for). NULL (default): tiles are built in the
+    /// calling thread. Otherwise tn_sector_field_prepare() (and tn_crowd_prepare_sector_field())
+    /// build the tiles they need on it, up to 8 ranges at once (each with its own scratch,
+    /// about 40 KB with 32 x 32 sectors). Every tile is the same either way.
+    tn_parallel_for parallel_for;
+    void *parallel_user;      ///< passed to parallel_for
+    uint32_t internal_cookie; ///< set by tn_sector_field_def_default(); do not touch
 } tn_sector_field_def;
 /// A definition with its defaults (hierarchy NULL: set it; a 4 MiB tile budget).
 TN_API tn_sector_field_def tn_sector_field_def_default(void);

@@ -18,7 +18,7 @@ const char tn_cmd_field_summary[] = "flow field to a goal: distances, directions
 
 int tn_cli_field_sectors(const tn_map *map, tn_moves moves, const tn_field *whole, tn_cell goal,
                          int64_t agents, int64_t cluster, int64_t sector, int64_t budget_kb,
-                         double whole_ms); /* field_sectors.c */
+                         tn_parallel_for pfor, void *puser, double whole_ms); /* field_sectors.c */
 
 static void usage(FILE *f)
 {
@@ -578,7 +578,8 @@ int tn_cmd_field(int argc, char **argv)
     if (rc == TN_EXIT_OK && o.sectors > 0)
         rc = tn_cli_field_sectors(walk, o.moves, f, goal, o.sectors, o.cluster,
                                   o.sector_size ? o.sector_size : 32,
-                                  o.budget_kb ? o.budget_kb : 4096, ms);
+                                  o.budget_kb ? o.budget_kb : 4096,
+                                  nthreads > 1 ? tn_cli_thread_for : NULL, &nthreads, ms);
     if (rc == TN_EXIT_OK && o.towers > 0)
         rc = bench_towers(m, clear, size, f, &def, goal, o.towers);
     tn_field_destroy(f);

@@ -74,7 +74,8 @@ typedef struct sim_flow {
     double hier_ms, goal_ms;
 } sim_flow;
 
-static tn_status sectors_build(const tn_map *m, tn_cell goal, int64_t budget_kb, sim_flow *f)
+static tn_status sectors_build(const tn_map *m, tn_cell goal, int64_t budget_kb,
+                               tn_parallel_for pfor, void *puser, sim_flow *f)
 {
     tn_hierarchy_def hd = tn_hierarchy_def_default();
     hd.map = m;
@@ -86,6 +87,8 @@ static tn_status sectors_build(const tn_map *m, tn_cell goal, int64_t budget_kb,
     tn_sector_field_def sd = tn_sector_field_def_default();
     sd.hierarchy = f->hier;
     sd.memory_budget = (size_t)budget_kb * 1024u;
+    sd.parallel_for = pfor;
+    sd.parallel_user = puser;
     st = tn_sector_field_create(&sd, &f->sf);
     if (st < 0)
         return st;
@@ -564,10 +567,18 @@ int tn_cmd_sim(int argc, char **argv)
     }
     sim_flow f;
     memset(&f, 0, sizeof f);
+    sim_pool pool;
+    if (!pool_start(&pool, (int)threads)) {
+        pool_stop(&pool);
+        tn_map_destroy(m);
+        tn_cli_error(cmd, "cannot start %d threads", (int)threads);
+        return TN_EXIT_INTERNAL;
+    }
     st = flow_build(m, goal, &f);
     if (st >= 0 && sectors)
-        st = sectors_build(m, goal, budget_kb, &f);
+        st = sectors_build(m, goal, budget_kb, pool.nthreads > 0 ? pool_for : NULL, &pool, &f);
     if (st < 0) {
+        pool_stop(&pool);
         flow_free(&f);
         tn_map_destroy(m);
         tn_cli_error(cmd, "flow field: %s", tn_status_str(st));
@@ -576,14 +587,6 @@ int tn_cmd_sim(int argc, char **argv)
     int rc = TN_EXIT_OK;
     sim_opts so = {(int32_t)scan, (float)area,       (float)flock_brake,
                    stay,          (int32_t)arrivals, (int32_t)dense};
-    sim_pool pool;
-    if (!pool_start(&pool, (int)threads)) {
-        pool_stop(&pool);
-        flow_free(&f);
-        tn_map_destroy(m);
-        tn_cli_error(cmd, "cannot start %d threads", (int)threads);
-        return TN_EXIT_INTERNAL;
-    }
     if (bench) {
         int32_t bsteps = steps > 0 ? (int32_t)steps : 120;
         printf("agents  ms_per_step  cpu_ms_per_step  cpu_ns_per_agent  arrived  "

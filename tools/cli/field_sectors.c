@@ -11,11 +11,11 @@
 
 int tn_cli_field_sectors(const tn_map *map, tn_moves moves, const tn_field *whole, tn_cell goal,
                          int64_t agents, int64_t cluster, int64_t sector, int64_t budget_kb,
-                         double whole_ms);
+                         tn_parallel_for pfor, void *puser, double whole_ms);
 
 int tn_cli_field_sectors(const tn_map *map, tn_moves moves, const tn_field *whole, tn_cell goal,
                          int64_t agents, int64_t cluster, int64_t sector, int64_t budget_kb,
-                         double whole_ms)
+                         tn_parallel_for pfor, void *puser, double whole_ms)
 {
     const char *cmd = "field";
     const int32_t w = tn_map_width(map), h = tn_map_height(map);
@@ -65,6 +65,8 @@ int tn_cli_field_sectors(const tn_map *map, tn_moves moves, const tn_field *whol
         tn_sector_field_def sd = tn_sector_field_def_default();
         sd.hierarchy = hier;
         sd.memory_budget = (size_t)budget_kb * 1024u;
+        sd.parallel_for = pfor;
+        sd.parallel_user = puser;
         st = tn_sector_field_create(&sd, &sf);
     }
     double goal_ms = 0.0, first_ms = 0.0, walk_ms = 0.0;
@@ -77,8 +79,10 @@ int tn_cli_field_sectors(const tn_map *map, tn_moves moves, const tn_field *whol
         st = tn_sector_field_set_goal(sf, &goal, 1);
         goal_ms = (tn_cli_now() - t0) * 1e3;
     }
-    if (st == TN_OK) { /* where the agents stand: what a crowd step reads */
+    if (st == TN_OK) { /* where the agents stand: what a crowd step reads (one batch) */
         t0 = tn_cli_now();
+        st = tn_sector_field_prepare(sf, at, (int32_t)agents, NULL);
+        st = st == TN_E_FULL ? TN_OK : st; /* over the budget: the rest come one by one */
         for (int64_t i = 0; i < agents && st == TN_OK; i++) {
             int32_t d;
             st = tn_sector_field_dir(sf, at[i], &d, NULL);
