@@ -305,6 +305,13 @@ static void sector_moves(const tn__grid *g, const tn_rect r, int moves, uint8_t 
         }
 }
 
+/* The lowest set bit of a nonzero byte. */
+static inline unsigned tn__ctz8(unsigned m)
+{
+    static const uint8_t low[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return m & 15u ? low[m & 15u] : 4u + low[m >> 4];
+}
+
 /* From the local cells src[0 .. nsrc) at cost 0, over the moves mv (sector_moves); stops
  * when `stop` cells flagged in `want` (may be NULL) are closed. */
 static void bq_run(local_search *ls, const uint8_t *mv, uint32_t *ab, int32_t *bq,
@@ -340,14 +347,13 @@ static void bq_run(local_search *ls, const uint8_t *mv, uint32_t *ab, int32_t *b
             if (want && want[c] && --left <= 0)
                 return;
             const uint32_t abc = ab[c];
-            for (unsigned m = mv[c], k = 0; m; m >>= 1, k++) {
-                if (!(m & 1u))
-                    continue;
-                int32_t q = c + off[k];
-                if (pos[q] == -2)
-                    continue;
-                uint32_t nab = abc + (k >= 4 ? 0x10000u : 1u);
-                double nd = canon(s, d, nab);
+            /* closed neighbours cost no more than c: the test below skips them */
+            for (unsigned m = mv[c]; m;) {
+                const unsigned k = tn__ctz8(m);
+                m &= m - 1u;
+                const int32_t q = c + off[k];
+                const uint32_t nab = abc + (k >= 4 ? 0x10000u : 1u);
+                const double nd = canon(s, d, nab);
                 if (!(nd < dist[q]))
                     continue;
                 dist[q] = nd;
@@ -622,8 +628,24 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s, con
     const bool sym = g->uniform;
     if (sym)
         sector_moves(g, r, h->moves.diagonal == TN_DIAGONAL_NEVER ? 4 : 8, h->mv);
-    if (inc && e.x1 > e.x0)
+    /* on uniform maps (now and at the last update: a change of that rebuilds all) a path the
+     * change alters, between two nodes on unchanged cells, enters a changed cell and leaves it
+     * (two steps inside e, after it first meets e and before it last leaves it) or turns
+     * around one's corner (a diagonal step inside e): it costs that much more than the
+     * bounds */
+    double extra = 0.0;
+    uint8_t *inch = (uint8_t *)h->deg; /* the nodes on changed cells (deg is used later) */
+    if (inc && e.x1 > e.x0) {
         touch_bounds(h, g, sc, r, e);
+        const double s1 = tn_moves_straight(&h->moves), s2 = tn_moves_diagonal(&h->moves);
+        extra = !sym                                                      ? 0.0
+                : h->moves.diagonal == TN_DIAGONAL_NEVER || s2 > 2.0 * s1 ? 2.0 * s1
+                                                                          : s2;
+        for (int32_t i = 0; i < n; i++) {
+            int32_t x = sc->cell[i] % W, y = sc->cell[i] / W;
+            inch[i] = x >= ch->x0 && x < ch->x1 && y >= ch->y0 && y < ch->y1;
+        }
+    }
     for (int32_t i = 0; i < n; i++)
         for (int32_t j = 0; j < n; j++) {
             size_t ij = (size_t)i * nz + (size_t)j;
@@ -640,7 +662,7 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s, con
             sc->dist[ij] = old;
             need[ij] = 0;
             if (e.x1 > e.x0) {
-                double lb = h->lbr[i] + h->lbf[j];
+                double lb = h->lbr[i] + h->lbf[j] + (inch[i] || inch[j] ? 0.0 : extra);
                 need[ij] = lb < (double)INFINITY && lb <= (double)old + 1e-3 + 1e-4 * (double)old;
             }
         }
