@@ -270,7 +270,11 @@ int tn_bench_hpa(int argc, char **argv)
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
     tn_map *map = NULL;
+    const double l0 = tn_cli_now(), lc0 = cpu_now();
     tn_status st = tn_map_load(mapf, NULL, &map, &diag);
+    if (st == TN_OK)
+        fprintf(stderr, "map: %dx%d loaded in %.1f ms (CPU %.1f ms)\n", (int)tn_map_width(map),
+                (int)tn_map_height(map), (tn_cli_now() - l0) * 1e3, (cpu_now() - lc0) * 1e3);
     tn_scenarios *sc = NULL;
     if (st == TN_OK)
         st = tn_scenarios_load(scenf, NULL, &sc, &diag);
