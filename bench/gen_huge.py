@@ -56,6 +56,60 @@ def turn(tile, k):
     return t
 
 
+def largest_area(grid, w, h, rng):
+    """The cells (y * w + x) of the largest 4-connected area of grid (rows of truthy = passable
+    cells; with no corner cutting, also the 8-neighbour areas), from up to six random seeds
+    (stops early at one over a quarter of the map), and its size."""
+    area = None
+    best = 0
+    for _ in range(6):
+        while True:
+            x, y = rng.randrange(w), rng.randrange(h)
+            if grid[y][x] and (area is None or not area[y * w + x]):
+                break
+        mark = bytearray(w * h)
+        mark[y * w + x] = 1
+        dq = deque([y * w + x])
+        cnt = 0
+        while dq:
+            i = dq.popleft()
+            cnt += 1
+            cy, cx = divmod(i, w)
+            for j, ok in ((i - 1, cx > 0), (i + 1, cx < w - 1), (i - w, cy > 0),
+                          (i + w, cy < h - 1)):
+                if ok and not mark[j] and grid[j // w][j % w]:
+                    mark[j] = 1
+                    dq.append(j)
+        if cnt > best:
+            best, area = cnt, mark
+        if best > w * h // 4:
+            break
+    return [i for i in range(w * h) if area[i]], best
+
+
+def write_candidates(path, map_name, w, h, cells, rng, queries, min_dist):
+    """A Moving AI .scen of `queries` random pairs of `cells` at octile distance >= min_dist
+    (optimal lengths 0: write_optimal fills them in)."""
+    with open(path, "w") as f:
+        f.write("version 1\n")
+        made = 0
+        while made < queries:
+            s, g = rng.choice(cells), rng.choice(cells)
+            sy, sx = divmod(s, w)
+            gy, gx = divmod(g, w)
+            dx, dy = abs(sx - gx), abs(sy - gy)
+            if max(dx, dy) + (2 ** 0.5 - 1) * min(dx, dy) < min_dist:
+                continue
+            f.write(f"0\t{map_name}\t{w}\t{h}\t{sx}\t{sy}\t{gx}\t{gy}\t0\n")
+            made += 1
+
+
+def write_optimal(tilenav, mpath, cand, scen):
+    """The candidates that have a path, with their optimal lengths (JPS), by the CLI."""
+    subprocess.run([tilenav, "bench", mpath, cand, "--algo", "hpa", "--write-optimal", scen],
+                   check=True)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -97,50 +151,13 @@ def main():
         f.write(f"type octile\nheight {n}\nwidth {n}\nmap\n")
         for row in grid:
             f.write(row.translate(bytes.maketrans(b"\x00\x01", b"@.")).decode() + "\n")
-    # the largest 4-connected area, from a few random seeds
-    area = None
-    best = 0
-    for _ in range(6):
-        while True:
-            x, y = rng.randrange(n), rng.randrange(n)
-            if grid[y][x] and (area is None or not area[y * n + x]):
-                break
-        mark = bytearray(n * n)
-        mark[y * n + x] = 1
-        dq = deque([y * n + x])
-        cnt = 0
-        while dq:
-            i = dq.popleft()
-            cnt += 1
-            cy, cx = divmod(i, n)
-            for j, ok in ((i - 1, cx > 0), (i + 1, cx < n - 1), (i - n, cy > 0),
-                          (i + n, cy < n - 1)):
-                if ok and not mark[j] and grid[j // n][j % n]:
-                    mark[j] = 1
-                    dq.append(j)
-        if cnt > best:
-            best, area = cnt, mark
-        if best > n * n // 4:
-            break
-    cells = [i for i in range(n * n) if area[i]]
+    cells, best = largest_area(grid, n, n, rng)
     print(f"gen_huge: {mpath}: {n}x{n}, largest area {best} cells", file=sys.stderr)
     cand = os.path.join(a.out, name + ".cand.scen")
-    with open(cand, "w") as f:
-        f.write("version 1\n")
-        made = 0
-        while made < a.queries:
-            s, g = rng.choice(cells), rng.choice(cells)
-            sy, sx = divmod(s, n)
-            gy, gx = divmod(g, n)
-            dx, dy = abs(sx - gx), abs(sy - gy)
-            if max(dx, dy) + (2 ** 0.5 - 1) * min(dx, dy) < a.min_dist:
-                continue
-            f.write(f"0\t{name}.map\t{n}\t{n}\t{sx}\t{sy}\t{gx}\t{gy}\t0\n")
-            made += 1
+    write_candidates(cand, name + ".map", n, n, cells, rng, a.queries, a.min_dist)
     if a.tilenav:
         scen = os.path.join(a.out, name + ".map.scen")
-        subprocess.run([a.tilenav, "bench", mpath, cand, "--algo", "hpa", "--write-optimal",
-                        scen], check=True)
+        write_optimal(a.tilenav, mpath, cand, scen)
         print(f"gen_huge: {scen}", file=sys.stderr)
 
 

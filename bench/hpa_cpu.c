@@ -87,9 +87,9 @@ int main(int argc, char **argv)
     }
     qsort(a, (size_t)N, sizeof *a, cmp);
     qsort(b, (size_t)N, sizeof *b, cmp);
-    printf("cpu: build %.2f s; %d queries; JPS median %.2f ms; hpa (weight %g, %d landmarks) "
-           "median %.2f ms; "
-           "ratio %.1fx; subopt mean %.4f; abstract nodes expanded %.0f per query\n",
+    printf("cpu: build %.2f s; %d queries; JPS median %.3f ms; hpa (weight %g, %d landmarks) "
+           "median %.3f ms; "
+           "ratio %.2fx; subopt mean %.4f; abstract nodes expanded %.0f per query\n",
            tb, N, a[N / 2] * 1e3, (double)w, (int)hd.landmarks, b[N / 2] * 1e3, a[N / 2] / b[N / 2],
            sum / N, (double)exp / N);
     free(p);

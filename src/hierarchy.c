@@ -265,12 +265,320 @@ static int32_t sector_candidates(const tn_hierarchy *h, const tn__grid *g, int32
     return u;
 }
 
-/* Rebuild sector s: its nodes, side tables and cost matrix. */
-static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s)
+/* ---- matrix rows ----------------------------------------------------------------------
+ * On maps of uniform cost a path of a straight and b diagonal steps costs a * straight +
+ * b * diagonal, and the rows' Dijkstra keeps (a, b) per cell and computes that value the same
+ * way for every cell: the cost of a cell is then a function of its exact distance (two
+ * different (a, b) of equal value give the same double), whatever the search's order, its
+ * source's side (symmetric) or where it stopped. That lets an update recompute only some
+ * pairs of a matrix and still match a fresh build bit for bit, and lets the search be a
+ * bucket queue (buckets one straight step wide: a bucket's cells are final when it is
+ * reached, in any order). Other maps use ls_run(), whose costs are the least left-to-right
+ * double sums over the paths (the same whatever the stop). */
+
+static inline double canon(double s, double d, uint32_t ab)
+{
+    return (double)(ab & 0xffffu) * s + (double)(ab >> 16) * d;
+}
+
+/* The legal moves out of each local cell of r (bit k: move k of tn__dir_dx/dy stays in r,
+ * enters a passable cell and, diagonal, passes two passable side cells; 0 on blocked cells),
+ * into mv. */
+static void sector_moves(const tn__grid *g, const tn_rect r, int moves, uint8_t *mv)
+{
+    const int32_t W = g->w, lw = r.x1 - r.x0, lh = r.y1 - r.y0;
+    for (int32_t y = 0; y < lh; y++)
+        for (int32_t x = 0; x < lw; x++) {
+            const uint8_t *p = g->pass + (r.y0 + y) * W + r.x0 + x;
+            unsigned m = 0;
+            if (*p)
+                for (int k = 0; k < moves; k++) {
+                    int32_t nx = x + tn__dir_dx[k], ny = y + tn__dir_dy[k];
+                    if (nx < 0 || ny < 0 || nx >= lw || ny >= lh ||
+                        !p[tn__dir_dy[k] * W + tn__dir_dx[k]])
+                        continue;
+                    if (k >= 4 && (!p[tn__dir_dx[k]] || !p[tn__dir_dy[k] * W]))
+                        continue;
+                    m |= 1u << k;
+                }
+            mv[y * lw + x] = (uint8_t)m;
+        }
+}
+
+/* The lowest set bit of a nonzero byte. */
+static inline unsigned tn__ctz8(unsigned m)
+{
+    static const uint8_t low[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return m & 15u ? low[m & 15u] : 4u + low[m >> 4];
+}
+
+/* From the local cells src[0 .. nsrc) at cost 0, over the moves mv (sector_moves); stops
+ * when `stop` cells flagged in `want` (may be NULL) are closed. */
+static void bq_run(local_search *ls, const uint8_t *mv, uint32_t *ab, int32_t *bq,
+                   const int32_t *src, int32_t nsrc, const uint8_t *want, int32_t stop)
+{
+    const int32_t lw = ls->lw, n = lw * ls->lh;
+    const double s = ls->straight, d = ls->diagonal, inv = 1.0 / ls->straight;
+    double *dist = ls->dist;
+    int32_t *pos = ls->pos; /* -1 never queued, -2 closed, else its bucket */
+    int32_t off[8];
+    for (int k = 0; k < 8; k++)
+        off[k] = tn__dir_dy[k] * lw + tn__dir_dx[k];
+    for (int32_t i = 0; i < n; i++) {
+        dist[i] = (double)INFINITY;
+        pos[i] = -1;
+    }
+    int32_t cnt[3] = {0, 0, 0}, total = 0, left = stop;
+    for (int32_t i = 0; i < nsrc; i++) {
+        dist[src[i]] = 0.0;
+        ab[src[i]] = 0;
+        pos[src[i]] = 0;
+        bq[cnt[0]++] = src[i];
+        total++;
+    }
+    for (int32_t cur = 0; total > 0; cur++) {
+        int32_t *b = bq + (size_t)(cur % 3) * (size_t)n, *cn = &cnt[cur % 3];
+        while (*cn > 0) {
+            int32_t c = b[--*cn];
+            total--;
+            if (pos[c] == -2)
+                continue;
+            pos[c] = -2;
+            if (want && want[c] && --left <= 0)
+                return;
+            const uint32_t abc = ab[c];
+            /* closed neighbours cost no more than c: the test below skips them */
+            for (unsigned m = mv[c]; m;) {
+                const unsigned k = tn__ctz8(m);
+                m &= m - 1u;
+                const int32_t q = c + off[k];
+                const uint32_t nab = abc + (k >= 4 ? 0x10000u : 1u);
+                const double nd = canon(s, d, nab);
+                if (!(nd < dist[q]))
+                    continue;
+                dist[q] = nd;
+                ab[q] = nab;
+                /* the bucket (one straight step wide; a value on a bucket's edge may land in
+                 * either: the buckets' order still closes every cell at its cost) */
+                int32_t bk = (int32_t)(nd * inv);
+                bk = bk < cur ? cur : bk;
+                if (pos[q] != bk) {
+                    pos[q] = bk;
+                    bq[(size_t)(bk % 3) * (size_t)n + (size_t)cnt[bk % 3]++] = q;
+                    total++;
+                }
+            }
+        }
+    }
+}
+
+static inline int32_t local_of(const tn_rect r, int32_t lw, int32_t W, int32_t cell)
+{
+    return (cell / W - r.y0) * lw + cell % W - r.x0;
+}
+
+/* Lower bounds, over the paths inside r that touch the rectangle e (the sector's changed
+ * cells grown by one, inside r), of the cost from each node to e (lbr) and from e to each
+ * node (lbf); INFINITY when no path inside r meets e. They hold before and after the change:
+ * a path from outside e first meets e at a cell next to no changed cell (which no change
+ * touched, passable then and now), and a step that enters a changed cell or turns around one's
+ * corner starts in e; so a search on today's grid from e's passable cells at cost 0 gives
+ * them. On uniform maps one search (the same costs both ways). */
+static void touch_bounds(tn_hierarchy *h, const tn__grid *g, const sector *sc, const tn_rect r,
+                         const tn_rect e)
+{
+    const int32_t W = g->w, lw = r.x1 - r.x0, lh = r.y1 - r.y0;
+    const int moves = h->moves.diagonal == TN_DIAGONAL_NEVER ? 4 : 8;
+    const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
+    local_search ls = {g, r, lw, lh, st, dg, moves, h->sd, NULL, h->heap, h->hpos, NULL, 0};
+    int32_t *src = h->tmp + 4 * h->S, nsrc = 0; /* after the candidates */
+    for (int32_t y = e.y0; y < e.y1; y++)
+        for (int32_t x = e.x0; x < e.x1; x++)
+            if (g->pass[y * W + x])
+                src[nsrc++] = (y - r.y0) * lw + x - r.x0;
+    for (int32_t i = 0; i < sc->n; i++)
+        h->want[local_of(r, lw, W, sc->cell[i])] = 1;
+    for (int dir = 0; dir < (g->uniform ? 1 : 2); dir++) {
+        if (g->uniform) {
+            bq_run(&ls, h->mv, h->ab, h->bq, src, nsrc, h->want, sc->n);
+        } else {
+            const bool reverse = dir == 0;
+            for (int32_t i = 0; i < lw * lh; i++) {
+                ls.dist[i] = (double)INFINITY;
+                ls.pos[i] = -1;
+            }
+            ls.n = 0;
+            for (int32_t i = 0; i < nsrc; i++) {
+                ls.dist[src[i]] = 0.0;
+                ls.heap[ls.n] = src[i];
+                ls.pos[src[i]] = ls.n++;
+                ls_up(&ls, ls.pos[src[i]]);
+            }
+            int32_t left = sc->n;
+            while (ls.n) {
+                int32_t c = ls_pop(&ls);
+                if (h->want[c] && --left <= 0)
+                    break;
+                int32_t cx = c % lw, cy = c / lw, gx = r.x0 + cx, gy = r.y0 + cy;
+                double dc = ls.dist[c], cc = (double)g->cost[gy * W + gx];
+                for (int k = 0; k < moves; k++) {
+                    int32_t nx = cx + tn__dir_dx[k], ny = cy + tn__dir_dy[k];
+                    if (nx < 0 || ny < 0 || nx >= lw || ny >= lh)
+                        continue;
+                    int32_t gi = (r.y0 + ny) * W + r.x0 + nx;
+                    if (!g->pass[gi])
+                        continue;
+                    int32_t q = ny * lw + nx;
+                    if (ls.pos[q] == -2)
+                        continue;
+                    double base = st;
+                    if (k >= 4) {
+                        if (!g->pass[gy * W + r.x0 + nx] || !g->pass[(r.y0 + ny) * W + gx])
+                            continue;
+                        base = dg;
+                    }
+                    double nd = dc + base * (reverse ? cc : (double)g->cost[gi]);
+                    if (!(nd < ls.dist[q]))
+                        continue;
+                    ls.dist[q] = nd;
+                    if (ls.pos[q] < 0) {
+                        ls.heap[ls.n] = q;
+                        ls.pos[q] = ls.n++;
+                    }
+                    ls_up(&ls, ls.pos[q]);
+                }
+            }
+        }
+        double *out = dir == 0 ? h->lbr : h->lbf;
+        for (int32_t i = 0; i < sc->n; i++)
+            out[i] = ls.dist[local_of(r, lw, W, sc->cell[i])];
+    }
+    for (int32_t i = 0; i < sc->n; i++)
+        h->want[local_of(r, lw, W, sc->cell[i])] = 0;
+    if (g->uniform)
+        memcpy(h->lbf, h->lbr, (size_t)sc->n * sizeof *h->lbf);
+}
+
+/* Grow the per-sector scratch to sectors of m nodes. */
+static tn_status reserve_scratch(tn_hierarchy *h, int32_t m)
+{
+    if (m <= h->scap)
+        return TN_OK;
+    const size_t o = (size_t)h->scap, oo = o * o, n = (size_t)m, nn = n * n;
+    tn__free(&h->alloc, h->ocell, o * sizeof *h->ocell);
+    tn__free(&h->alloc, h->omap, o * sizeof *h->omap);
+    tn__free(&h->alloc, h->deg, o * sizeof *h->deg);
+    tn__free(&h->alloc, h->odist, oo * sizeof *h->odist);
+    tn__free(&h->alloc, h->need, oo);
+    tn__free(&h->alloc, h->dd, oo * sizeof *h->dd);
+    tn__free(&h->alloc, h->mn, o * sizeof *h->mn);
+    tn__free(&h->alloc, h->lbr, o * sizeof *h->lbr);
+    tn__free(&h->alloc, h->lbf, o * sizeof *h->lbf);
+    h->ocell = tn__alloc(&h->alloc, n * sizeof *h->ocell);
+    h->omap = tn__alloc(&h->alloc, n * sizeof *h->omap);
+    h->deg = tn__alloc(&h->alloc, n * sizeof *h->deg);
+    h->odist = tn__alloc(&h->alloc, nn * sizeof *h->odist);
+    h->need = tn__alloc(&h->alloc, nn);
+    h->dd = tn__alloc(&h->alloc, nn * sizeof *h->dd);
+    h->mn = tn__alloc(&h->alloc, n * sizeof *h->mn);
+    h->lbr = tn__alloc(&h->alloc, n * sizeof *h->lbr);
+    h->lbf = tn__alloc(&h->alloc, n * sizeof *h->lbf);
+    h->scap = m;
+    if (!h->ocell || !h->omap || !h->deg || !h->odist || !h->need || !h->dd || !h->mn || !h->lbr ||
+        !h->lbf) {
+        tn__free(&h->alloc, h->ocell, n * sizeof *h->ocell);
+        tn__free(&h->alloc, h->omap, n * sizeof *h->omap);
+        tn__free(&h->alloc, h->deg, n * sizeof *h->deg);
+        tn__free(&h->alloc, h->odist, nn * sizeof *h->odist);
+        tn__free(&h->alloc, h->need, nn);
+        tn__free(&h->alloc, h->dd, nn * sizeof *h->dd);
+        tn__free(&h->alloc, h->mn, n * sizeof *h->mn);
+        tn__free(&h->alloc, h->lbr, n * sizeof *h->lbr);
+        tn__free(&h->alloc, h->lbf, n * sizeof *h->lbf);
+        h->ocell = h->omap = h->deg = NULL;
+        h->odist = NULL;
+        h->need = NULL;
+        h->dd = h->mn = h->lbr = h->lbf = NULL;
+        h->scap = 0;
+        return TN_E_NOMEM;
+    }
+    return TN_OK;
+}
+
+/* The pruned edge lists of a sector from its matrix: edge i -> j unless a third node k gives
+ * dist[i][k] + dist[k][j] <= dist[i][j] (in doubles). For each row, the least sum over k of
+ * every column at once (the diagonal set to INFINITY rules out k = j). */
+static void sector_prune(tn_hierarchy *h, sector *sc)
+{
+    const int32_t n = sc->n;
+    const size_t nz = (size_t)n;
+    double *D = h->dd, *mn = h->mn;
+    for (size_t i = 0; i < nz * nz; i++)
+        D[i] = (double)sc->dist[i];
+    for (size_t i = 0; i < nz; i++)
+        D[i * nz + i] = (double)INFINITY;
+    int32_t m = 0;
+    for (int32_t i = 0; i < n; i++) {
+        sc->off[i] = m;
+        const double *di = D + (size_t)i * nz;
+        for (int32_t j = 0; j < n; j++)
+            mn[j] = (double)INFINITY;
+        for (int32_t k = 0; k < n; k++) {
+            const double a = di[k];
+            if (k == i || a == (double)INFINITY)
+                continue;
+            const double *dk = D + (size_t)k * nz;
+            for (int32_t j = 0; j < n; j++) {
+                double v = a + dk[j];
+                mn[j] = v < mn[j] ? v : mn[j];
+            }
+        }
+        for (int32_t j = 0; j < n; j++) {
+            if (j == i || !isfinite(di[j]) || mn[j] <= di[j])
+                continue;
+            sc->adj_j[m] = (uint16_t)j;
+            sc->adj_c[m++] = sc->dist[(size_t)i * nz + (size_t)j];
+        }
+    }
+    sc->off[n] = m;
+}
+
+/* Rebuild sector s: its nodes, side tables, cost matrix and edge lists. With `ch` (the
+ * changed cells, from the map's change log) and a sector built before, only the matrix
+ * pairs that the change may have altered are computed again: the pairs with a new node,
+ * and the pairs of kept nodes some path of which within their old cost could meet the
+ * changed cells (touch_bounds); the others keep their values, which a fresh build would
+ * compute the same (see canon). *changed tells whether the nodes or the matrix changed. */
+static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s, const tn_rect *ch,
+                              bool *changed)
 {
     sector *sc = &h->sec[s];
     const tn_rect r = sector_rect(h, s);
-    const int32_t n = sector_candidates(h, g, s), S = h->S;
+    const int32_t n = sector_candidates(h, g, s), S = h->S, W = g->w;
+    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0;
+    const bool inc = ch && sc->off && sc->side;
+    const int32_t on = inc ? sc->n : 0;
+    tn_status st = reserve_scratch(h, n > on ? n : on);
+    if (st < 0)
+        return st;
+    *changed = true;
+    /* the changed cells grown by one, inside the sector (empty: none of its cells changed) */
+    tn_rect e = {0, 0, 0, 0};
+    if (inc && ch->x0 < r.x1 && ch->x1 > r.x0 && ch->y0 < r.y1 && ch->y1 > r.y0) {
+        e.x0 = ch->x0 - 1 > r.x0 ? ch->x0 - 1 : r.x0;
+        e.y0 = ch->y0 - 1 > r.y0 ? ch->y0 - 1 : r.y0;
+        e.x1 = ch->x1 + 1 < r.x1 ? ch->x1 + 1 : r.x1;
+        e.y1 = ch->y1 + 1 < r.y1 ? ch->y1 + 1 : r.y1;
+    }
+    if (inc) {
+        const bool inside = e.x1 > e.x0;
+        if (!inside && n == on && memcmp(sc->cell, h->tmp, (size_t)n * sizeof *h->tmp) == 0) {
+            *changed = false;
+            return TN_OK;
+        }
+        memcpy(h->ocell, sc->cell, (size_t)on * sizeof *h->ocell);
+        memcpy(h->odist, sc->dist, (size_t)on * (size_t)on * sizeof *h->odist);
+    }
     if (n > sc->cap || !sc->off) {
         sector nw;
         memset(&nw, 0, sizeof nw);
@@ -297,7 +605,6 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s)
     memcpy(sc->cell, h->tmp, (size_t)n * sizeof *sc->cell);
     for (int32_t i = 0; i < 4 * S; i++)
         sc->side[i] = -1;
-    const int32_t W = g->w, lw = r.x1 - r.x0, lh = r.y1 - r.y0;
     for (int32_t i = 0; i < n; i++) {
         int32_t x = sc->cell[i] % W, y = sc->cell[i] / W;
         if (y == r.y0)
@@ -309,8 +616,59 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s)
         if (x == r.x1 - 1)
             sc->side[SIDE_RIGHT * S + y - r.y0] = (int16_t)i;
     }
-    /* the matrix: one Dijkstra per node, stopped once every node it still needs is closed
-     * (on uniform maps costs are symmetric: node i needs only nodes after it) */
+    /* omap[i]: node i's index among the old nodes, -1 when new */
+    int32_t *omap = h->omap;
+    for (int32_t i = 0, k = 0; i < n; i++) {
+        while (k < on && h->ocell[k] < sc->cell[i])
+            k++;
+        omap[i] = k < on && h->ocell[k] == sc->cell[i] ? k : -1;
+    }
+    const size_t nz = (size_t)n;
+    uint8_t *need = h->need;
+    const bool sym = g->uniform;
+    if (sym)
+        sector_moves(g, r, h->moves.diagonal == TN_DIAGONAL_NEVER ? 4 : 8, h->mv);
+    /* on uniform maps (now and at the last update: a change of that rebuilds all) a path the
+     * change alters, between two nodes on unchanged cells, enters a changed cell and leaves it
+     * (two steps inside e, after it first meets e and before it last leaves it) or turns
+     * around one's corner (a diagonal step inside e): it costs that much more than the
+     * bounds */
+    double extra = 0.0;
+    uint8_t *inch = (uint8_t *)h->deg; /* the nodes on changed cells (deg is used later) */
+    if (inc && e.x1 > e.x0) {
+        touch_bounds(h, g, sc, r, e);
+        const double s1 = tn_moves_straight(&h->moves), s2 = tn_moves_diagonal(&h->moves);
+        extra = !sym                                                      ? 0.0
+                : h->moves.diagonal == TN_DIAGONAL_NEVER || s2 > 2.0 * s1 ? 2.0 * s1
+                                                                          : s2;
+        for (int32_t i = 0; i < n; i++) {
+            int32_t x = sc->cell[i] % W, y = sc->cell[i] / W;
+            inch[i] = x >= ch->x0 && x < ch->x1 && y >= ch->y0 && y < ch->y1;
+        }
+    }
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++) {
+            size_t ij = (size_t)i * nz + (size_t)j;
+            if (i == j) {
+                sc->dist[ij] = 0.0f;
+                need[ij] = 0;
+                continue;
+            }
+            if (!inc || omap[i] < 0 || omap[j] < 0) {
+                need[ij] = 1;
+                continue;
+            }
+            float old = h->odist[(size_t)omap[i] * (size_t)on + (size_t)omap[j]];
+            sc->dist[ij] = old;
+            need[ij] = 0;
+            if (e.x1 > e.x0) {
+                double lb = h->lbr[i] + h->lbf[j] + (inch[i] || inch[j] ? 0.0 : extra);
+                need[ij] = lb < (double)INFINITY && lb <= (double)old + 1e-3 + 1e-4 * (double)old;
+            }
+        }
+    /* the rows to run: on uniform maps a pair may come from either end, so pick greedily
+     * the node with the most pairs left (lowest index first: a full build runs rows 0, 1, ..
+     * each for the nodes after it); elsewhere row i gives the pairs (i, j) */
     local_search ls = {g,
                        r,
                        lw,
@@ -324,53 +682,68 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s)
                        h->hpos,
                        NULL,
                        0};
-    const bool sym = g->uniform;
-    for (int32_t i = 0; i < n * n; i++)
-        sc->dist[i] = INFINITY;
-    for (int32_t i = 0; i < n; i++) {
-        sc->dist[i * n + i] = 0.0f;
-        int32_t need = 0;
-        for (int32_t j = sym ? i + 1 : 0; j < n; j++)
-            if (j != i) {
-                h->want[(sc->cell[j] / W - r.y0) * lw + sc->cell[j] % W - r.x0] = 1;
-                need++;
+    int32_t *deg = h->deg;
+    if (sym) {
+        for (int32_t i = 0; i < n; i++) {
+            deg[i] = 0;
+            for (int32_t j = 0; j < n; j++)
+                if (j != i &&
+                    (need[(size_t)i * nz + (size_t)j] || need[(size_t)j * nz + (size_t)i])) {
+                    need[(size_t)i * nz + (size_t)j] = need[(size_t)j * nz + (size_t)i] = 1;
+                    deg[i]++;
+                }
+        }
+    }
+    for (int32_t next = 0;;) {
+        int32_t u = -1, want = 0;
+        if (sym) {
+            for (int32_t i = 0; i < n; i++)
+                if (deg[i] > 0 && (u < 0 || deg[i] > deg[u]))
+                    u = i;
+        } else {
+            for (; next < n && u < 0; next++)
+                for (int32_t j = 0; j < n && u < 0; j++)
+                    if (need[(size_t)next * nz + (size_t)j])
+                        u = next;
+        }
+        if (u < 0)
+            break;
+        uint8_t *nu = need + (size_t)u * nz;
+        for (int32_t j = 0; j < n; j++)
+            if (nu[j]) {
+                h->want[local_of(r, lw, W, sc->cell[j])] = 1;
+                want++;
             }
-        if (need == 0)
-            continue;
-        int32_t li = (sc->cell[i] / W - r.y0) * lw + sc->cell[i] % W - r.x0;
-        ls_run(&ls, li, false, -1, h->want, need);
-        for (int32_t j = sym ? i + 1 : 0; j < n; j++) {
-            int32_t lj = (sc->cell[j] / W - r.y0) * lw + sc->cell[j] % W - r.x0;
-            h->want[lj] = 0;
-            if (j == i)
+        int32_t lu = local_of(r, lw, W, sc->cell[u]);
+        if (sym)
+            bq_run(&ls, h->mv, h->ab, h->bq, &lu, 1, h->want, want);
+        else
+            ls_run(&ls, lu, false, -1, h->want, want);
+        for (int32_t j = 0; j < n; j++) {
+            if (!nu[j])
                 continue;
+            int32_t lj = local_of(r, lw, W, sc->cell[j]);
+            h->want[lj] = 0;
             /* closed cells hold their final cost; the others were not reached in time only
              * when unreachable (the search ran until the queue emptied) */
             float d = (float)ls.dist[lj];
-            sc->dist[i * n + j] = d;
-            if (sym)
-                sc->dist[j * n + i] = d;
-        }
-    }
-    int32_t m = 0;
-    for (int32_t i = 0; i < n; i++) {
-        sc->off[i] = m;
-        const float *di = sc->dist + (size_t)i * (size_t)n;
-        for (int32_t j = 0; j < n; j++) {
-            if (j == i || !isfinite(di[j]))
-                continue;
-            bool through = false;
-            for (int32_t k = 0; k < n && !through; k++)
-                through = k != i && k != j &&
-                          (double)di[k] + (double)sc->dist[(size_t)k * (size_t)n + (size_t)j] <=
-                              (double)di[j];
-            if (!through) {
-                sc->adj_j[m] = (uint16_t)j;
-                sc->adj_c[m++] = di[j];
+            sc->dist[(size_t)u * nz + (size_t)j] = d;
+            nu[j] = 0;
+            if (sym) {
+                sc->dist[(size_t)j * nz + (size_t)u] = d;
+                need[(size_t)j * nz + (size_t)u] = 0;
+                deg[j]--;
             }
         }
+        if (sym)
+            deg[u] = 0;
     }
-    sc->off[n] = m;
+    if (inc && n == on && memcmp(sc->cell, h->ocell, nz * sizeof *sc->cell) == 0 &&
+        memcmp(sc->dist, h->odist, nz * nz * sizeof *sc->dist) == 0) {
+        *changed = false; /* the edge lists too: they follow from the matrix */
+        return TN_OK;
+    }
+    sector_prune(h, sc);
     return TN_OK;
 }
 
@@ -392,7 +765,8 @@ static tn_status build_all(tn_hierarchy *h)
     tn__grid g;
     tn__map_grid(h->map, &g);
     for (int32_t s = 0; s < h->nsec; s++) {
-        tn_status st = sector_build(h, &g, s);
+        bool changed;
+        tn_status st = sector_build(h, &g, s, NULL, &changed);
         if (st < 0) {
             h->valid = false;
             return st;
@@ -400,6 +774,7 @@ static tn_status build_all(tn_hierarchy *h)
     }
     rebase(h);
     h->revision = g.revision;
+    h->uniform = g.uniform;
     h->valid = true;
     return TN_OK;
 }
@@ -415,8 +790,21 @@ static void hierarchy_free(tn_hierarchy *h)
     tn__free(&h->alloc, h->sd, SS * sizeof *h->sd);
     tn__free(&h->alloc, h->heap, SS * sizeof *h->heap);
     tn__free(&h->alloc, h->hpos, SS * sizeof *h->hpos);
-    tn__free(&h->alloc, h->tmp, (size_t)4 * (size_t)h->S * sizeof *h->tmp);
+    tn__free(&h->alloc, h->tmp, ((size_t)4 * (size_t)h->S + SS) * sizeof *h->tmp);
     tn__free(&h->alloc, h->want, SS);
+    tn__free(&h->alloc, h->ab, SS * sizeof *h->ab);
+    tn__free(&h->alloc, h->mv, SS);
+    tn__free(&h->alloc, h->bq, 3 * SS * sizeof *h->bq);
+    const size_t o = (size_t)h->scap;
+    tn__free(&h->alloc, h->ocell, o * sizeof *h->ocell);
+    tn__free(&h->alloc, h->omap, o * sizeof *h->omap);
+    tn__free(&h->alloc, h->deg, o * sizeof *h->deg);
+    tn__free(&h->alloc, h->odist, o * o * sizeof *h->odist);
+    tn__free(&h->alloc, h->need, o * o);
+    tn__free(&h->alloc, h->dd, o * o * sizeof *h->dd);
+    tn__free(&h->alloc, h->mn, o * sizeof *h->mn);
+    tn__free(&h->alloc, h->lbr, o * sizeof *h->lbr);
+    tn__free(&h->alloc, h->lbf, o * sizeof *h->lbf);
     tn__free(&h->alloc, h->lm, (size_t)h->lm_nodes * (size_t)h->K * sizeof *h->lm);
     tn_allocator a = h->alloc;
     tn__free(&a, h, sizeof *h);
@@ -457,9 +845,13 @@ tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out)
     h->sd = tn__alloc(&a, SS * sizeof *h->sd);
     h->heap = tn__alloc(&a, SS * sizeof *h->heap);
     h->hpos = tn__alloc(&a, SS * sizeof *h->hpos);
-    h->tmp = tn__alloc(&a, (size_t)4 * (size_t)h->S * sizeof *h->tmp);
+    h->tmp = tn__alloc(&a, ((size_t)4 * (size_t)h->S + SS) * sizeof *h->tmp);
     h->want = tn__calloc(&a, SS);
-    if (!h->sec || !h->base || !h->sd || !h->heap || !h->hpos || !h->tmp || !h->want) {
+    h->ab = tn__alloc(&a, SS * sizeof *h->ab);
+    h->mv = tn__alloc(&a, SS);
+    h->bq = tn__alloc(&a, 3 * SS * sizeof *h->bq);
+    if (!h->sec || !h->base || !h->sd || !h->heap || !h->hpos || !h->tmp || !h->want || !h->ab ||
+        !h->bq || !h->mv) {
         hierarchy_free(h);
         return TN_E_NOMEM;
     }
@@ -485,8 +877,10 @@ size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h)
     if (!h)
         return 0;
     const size_t SS = (size_t)h->S * (size_t)h->S;
+    const size_t o = (size_t)h->scap;
     size_t b = sizeof *h + (size_t)h->nsec * sizeof *h->sec + (size_t)(h->nsec + 1) * 4 +
-               SS * (8 + 4 + 4 + 1) + (size_t)16 * (size_t)h->S +
+               SS * (8 + 4 + 4 + 1 + 4 + 12 + 4 + 1) + (size_t)16 * (size_t)h->S +
+               o * (4 + 4 + 4 + 8 + 8 + 8) + o * o * (4 + 1 + 8) +
                (size_t)h->lm_nodes * (size_t)h->K * sizeof *h->lm;
     for (int32_t s = 0; s < h->nsec; s++) {
         const sector *sc = &h->sec[s];
@@ -512,6 +906,8 @@ tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
         return TN_OK;
     tn_rect r;
     bool logged = h->valid && tn_map_changed_region(h->map, h->revision, &r);
+    /* costs that became uniform, or stopped being, change how every matrix is computed */
+    logged = logged && tn_map_uniform_cost(h->map) == h->uniform;
     if (!logged) {
         h->lm_valid = false;
         tn_status st = build_all(h);
@@ -530,16 +926,45 @@ tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
          * on, which belong to the sectors on both sides: the rectangle grown by one cell */
         int32_t x0 = r.x0 - 1 < 0 ? 0 : r.x0 - 1, y0 = r.y0 - 1 < 0 ? 0 : r.y0 - 1;
         int32_t x1 = r.x1 + 1 > h->w ? h->w : r.x1 + 1, y1 = r.y1 + 1 > h->h ? h->h : r.y1 + 1;
+        /* node counts that changed, to shift the later sectors' node ids (or all again) */
+        enum { TN_HPA_SHIFTS = 64 };
+        int32_t shift_s[TN_HPA_SHIFTS], shift_n[TN_HPA_SHIFTS], shifts = 0;
+        bool all = false;
         for (int32_t sy = y0 / h->S; sy <= (y1 - 1) / h->S; sy++)
             for (int32_t sx = x0 / h->S; sx <= (x1 - 1) / h->S; sx++) {
-                tn_status st = sector_build(h, &g, sy * h->sx + sx);
+                const int32_t s = sy * h->sx + sx;
+                sector *sc = &h->sec[s];
+                const int32_t on = sc->n;
+                const int64_t oe = sc->off ? sc->off[on] : 0;
+                bool changed = false;
+                tn_status st = sector_build(h, &g, s, &r, &changed);
                 if (st < 0) {
                     h->valid = false;
                     return st;
                 }
+                if (!changed)
+                    continue;
                 done++;
+                h->edges += sc->off[sc->n] - oe;
+                if (sc->n != on) {
+                    if (shifts < TN_HPA_SHIFTS) {
+                        shift_s[shifts] = s;
+                        shift_n[shifts++] = sc->n - on;
+                    } else {
+                        all = true;
+                    }
+                }
             }
-        rebase(h);
+        if (all) {
+            rebase(h);
+        } else if (shifts) { /* the sectors come in increasing order */
+            int32_t add = 0;
+            for (int32_t t = shift_s[0] + 1, k = 0; t <= h->nsec; t++) {
+                while (k < shifts && shift_s[k] < t)
+                    add += shift_n[k++];
+                h->base[t] += add;
+            }
+        }
     }
     h->revision = g.revision;
     h->rebuilt += done;

@@ -39,6 +39,7 @@ struct tn_hierarchy {
     int32_t w, h, sx, sy, nsec;
     uint64_t revision;
     bool valid;
+    bool uniform; /* the map's costs were uniform at the last build: matrices by canon() */
     sector *sec;
     int32_t *base; /* nsec + 1: global id of each sector's first node */
     int64_t edges; /* intra-sector edges the abstract search follows, in all */
@@ -51,8 +52,18 @@ struct tn_hierarchy {
     /* build scratch: one sector's Dijkstra */
     double *sd;
     int32_t *heap, *hpos;
-    int32_t *tmp;  /* 4 * S candidate cells */
+    int32_t *tmp;  /* 4 * S candidate cells, then S * S (touch_bounds) */
     uint8_t *want; /* S * S flags: the cells a matrix row still needs */
+    uint32_t *ab;  /* S * S: straight and diagonal steps of a cell's cost (uniform maps) */
+    int32_t *bq;   /* 3 * S * S: the bucket queue of the uniform maps' Dijkstra */
+    uint8_t *mv;   /* S * S: the legal moves out of each cell of the sector (uniform maps) */
+    /* per-sector scratch, grown to the largest sector seen (scap nodes): the old nodes
+     * and matrix of a sector being updated, the pairs to compute, the pruning's rows */
+    int32_t scap;
+    int32_t *ocell, *omap, *deg;
+    float *odist;
+    uint8_t *need;
+    double *dd, *mn, *lbr, *lbf;
 };
 
 /* ---- sector geometry ----------------------------------------------------------------- */

@@ -304,6 +304,94 @@ static void test_updates(void **state)
     tn_hierarchy_ctx_destroy(ctx);
 }
 
+/* Updates on maps of uniform cost, where an update recomputes only the matrix pairs an edit
+ * may alter: walls and openings of 1 to 3 cells, many on sector borders and corners, some
+ * undone at once (the benchmark's pattern), several edits per update; every update hashes like
+ * a fresh build. Then mud appears and goes (the costs stop and start being uniform). */
+static void test_updates_uniform(void **state)
+{
+    (void)state;
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_test_rng rng = {77};
+    tally t = {0};
+    for (int trial = 0; trial < 5; trial++) {
+        const int32_t w = 61 + 7 * trial, hh = 47;
+        tn_map *m = tn_test_random_map(w, hh, trial == 3 ? 0.04 : 0.18, 900u + (uint64_t)trial);
+        assert_non_null(m);
+        tn_moves mv = {0};
+        mv.diagonal = trial == 2 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
+        mv.costs = trial == 1 ? TN_COSTS_10_14 : TN_COSTS_EXACT;
+        const int32_t sector = trial == 3 ? 16 : 6 + trial;
+        const int32_t gap = trial == 1 ? 3 : 0;
+        tn_hierarchy *h = build_lm(m, &mv, sector, gap, trial == 4 ? 2 : 0);
+        for (int round = 0; round < 40; round++) {
+            const int edits = 1 + (int)tn_test_below(&rng, 3);
+            const bool undo = round % 3 == 0;
+            uint32_t old[9];
+            tn_rect last = {0, 0, 0, 0};
+            for (int e = 0; e < edits; e++) {
+                int32_t x = (int32_t)tn_test_below(&rng, (uint32_t)w),
+                        y = (int32_t)tn_test_below(&rng, (uint32_t)hh);
+                if (tn_test_below(&rng, 2)) { /* on a sector border or corner */
+                    x = x / sector * sector - (int32_t)tn_test_below(&rng, 2);
+                    y = tn_test_below(&rng, 2) ? y / sector * sector - 1 : y;
+                    x = x < 0 ? 0 : x;
+                    y = y < 0 ? 0 : y;
+                }
+                int32_t bw = 1 + (int32_t)tn_test_below(&rng, 3),
+                        bh = 1 + (int32_t)tn_test_below(&rng, 3);
+                bw = x + bw > w ? w - x : bw;
+                bh = y + bh > hh ? hh - y : bh;
+                last = (tn_rect){x, y, x + bw, y + bh};
+                for (int32_t k = 0; k < bw * bh; k++)
+                    old[k] = tn_map_layer_data(m, 0)[(y + k / bw) * w + x + k % bw];
+                uint32_t gid = tn_test_below(&rng, 3) ? 1 : 0; /* mostly walls */
+                assert_int_equal(tn_map_fill(m, 0, last, gid), TN_OK);
+            }
+            int32_t rebuilt = -1;
+            assert_int_equal(tn_hierarchy_update(h, &rebuilt), TN_OK);
+            assert_true(rebuilt >= 0);
+            for (int pass = 0; pass < (undo ? 2 : 1); pass++) {
+                if (pass == 1) { /* undo the last edit */
+                    const int32_t bw = last.x1 - last.x0;
+                    for (int32_t k = 0; k < bw * (last.y1 - last.y0); k++)
+                        assert_int_equal(
+                            tn_map_set(m, 0, last.x0 + k % bw, last.y0 + k / bw, old[k]), TN_OK);
+                    assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+                }
+                tn_hierarchy *fresh = build(m, &mv, sector, gap);
+                assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+                tn_hierarchy_stats s1, s2;
+                tn_hierarchy_stats_get(h, &s1);
+                tn_hierarchy_stats_get(fresh, &s2);
+                assert_int_equal(s1.nodes, s2.nodes);
+                assert_true(s1.intra_edges == s2.intra_edges && s1.inter_edges == s2.inter_edges);
+                tn_hierarchy_destroy(fresh);
+            }
+            if (round % 8 == 7)
+                check_queries(m, &mv, h, ctx, &rng, 2, 6, &t, 1.0);
+        }
+        /* mud on one cell: the costs are no longer uniform; then gone again */
+        for (uint32_t gid = 2; gid != 3; gid = gid == 2 ? 0 : 3) {
+            tn_cell c = tn_test_random_open_cell(m, &rng);
+            assert_int_equal(tn_map_set(m, 0, c.x, c.y, gid), TN_OK);
+            if (gid == 0)
+                for (int32_t i = 0; i < w * hh; i++) /* every mud cell */
+                    if (tn_map_layer_data(m, 0)[i] == 2)
+                        assert_int_equal(tn_map_set(m, 0, i % w, i / w, 0), TN_OK);
+            assert_int_equal(tn_map_uniform_cost(m), gid == 0);
+            assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+            tn_hierarchy *fresh = build(m, &mv, sector, gap);
+            assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+            tn_hierarchy_destroy(fresh);
+            check_queries(m, &mv, h, ctx, &rng, 1, 4, &t, 1.0);
+        }
+        tn_hierarchy_destroy(h);
+        tn_map_destroy(m);
+    }
+    tn_hierarchy_ctx_destroy(ctx);
+}
+
 /* A 2 x 2 unit: the hierarchy of the clearance's size map, checked against the oracle on the
  * same size map, and kept current through the clearance's updates. */
 static void test_unit_size(void **state)
@@ -535,9 +623,10 @@ static void test_errors(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
-        cmocka_unit_test(test_updates),  cmocka_unit_test(test_unit_size),
-        cmocka_unit_test(test_threads),  cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_handmade),  cmocka_unit_test(test_random),
+        cmocka_unit_test(test_updates),   cmocka_unit_test(test_updates_uniform),
+        cmocka_unit_test(test_unit_size), cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

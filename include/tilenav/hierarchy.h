@@ -53,12 +53,16 @@
 /// and tn_hierarchy_update() follows the size map's change log (update the clearance first).
 ///
 /// Cost: a build reads every border once and runs, per sector, one Dijkstra per node over
-/// the sector's cells (about sector_size^2 * nodes * log per sector: linear in the cells for a
-/// fixed sector size). tn_hierarchy_update() reads the map's change log and rebuilds only the
-/// sectors that the changed rectangle, grown by one cell, overlaps (their borders' entrances
-/// and their intra-sector edges), or everything when the log no longer reaches back.
+/// the sector's cells (about sector_size^2 * nodes per sector on maps of uniform cost, a
+/// bucket queue; times log on maps with costs: linear in the cells for a fixed sector size).
+/// tn_hierarchy_update() reads the map's change log and, in the sectors that the changed
+/// rectangle, grown by one cell, overlaps, finds the nodes again and recomputes only the
+/// matrix pairs the change may have altered (a sector whose cells and nodes did not change is
+/// left alone), or rebuilds everything when the log no longer reaches back or the costs
+/// became (or stopped being) uniform; the result equals a fresh build bit for bit.
 /// Memory: per sector its nodes, a nodes x nodes matrix of float costs and the pruned edge
-/// lists (10 bytes per matrix entry in all), plus 4 * K bytes per node with K landmarks; per
+/// lists (10 bytes per matrix entry in all), plus 4 * K bytes per node with K landmarks and
+/// about 40 * sector_size^2 bytes of build scratch; per
 /// context, 44 bytes per abstract node and 24 per edge (the open list holds at most one entry
 /// per edge), a few sector-sized scratch areas, the corridor's windows when enabled and, once
 /// an exact query needs it, a ::tn_search for the map (16 bytes per cell).
@@ -110,12 +114,12 @@ TN_API void tn_hierarchy_destroy(tn_hierarchy *h);
 /// Bytes held.
 TN_API size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h);
 /// Bring the hierarchy up to date with the map (nothing to do when it has not changed).
-/// `*sectors` (may be NULL) receives the number of sectors rebuilt.
+/// `*sectors` (may be NULL) receives the number of sectors whose nodes or costs changed.
 /// @return TN_E_INVALID_ARG, TN_E_NOMEM (the hierarchy is then empty until a later update
 ///         succeeds: queries return TN_E_MAP_CHANGED).
 TN_API TN_NODISCARD tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors);
 /// Recompute the landmarks' costs (K Dijkstras on the abstract graph, K = the definition's
-/// `landmarks`). A build does it; an update that rebuilds a sector makes them stale, and
+/// `landmarks`). A build does it; an update that changes a sector makes them stale, and
 /// queries then use the octile heuristic alone (same paths' bound, more nodes expanded) until
 /// this is called. Not thread-safe against queries, like tn_hierarchy_update().
 /// @return TN_E_INVALID_ARG, TN_E_MAP_CHANGED (update first), TN_E_NOMEM.
@@ -129,7 +133,7 @@ typedef struct tn_hierarchy_stats {
     int32_t nodes;                ///< transition cells
     int64_t intra_edges;          ///< finite intra-sector edges (ordered pairs)
     int64_t inter_edges;          ///< inter-sector steps (ordered pairs)
-    int64_t sectors_rebuilt;      ///< by updates since the build
+    int64_t sectors_rebuilt;      ///< changed by updates since the build (nodes or costs)
     int32_t landmarks;            ///< landmarks of the definition
     bool landmarks_current;       ///< computed on the current abstract graph
 } tn_hierarchy_stats;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int tn_bench_hpa(int argc, char **argv);
 
@@ -34,7 +35,9 @@ static void usage_hpa(FILE *f)
             "               (default 1; the bound becomes W * (optimum + K * bound))\n"
             "  --corridor N refine by A* over N sectors of the route at a time (default 0)\n"
             "  --edits N    then N random 2 x 2 walls on open cells, each followed by\n"
-            "               tn_hierarchy_update() and undone: update times on stderr\n"
+            "               tn_hierarchy_update() and undone; the line adds edits=N and\n"
+            "               update_{,cpu_}{median,p99,max}_us (wall and CPU time of the\n"
+            "               wall's update), update_sectors_mean, update_sectors_max\n"
             "  --write-optimal OUT  write the scenarios that have a path to OUT with their\n"
             "               optimal lengths (JPS) and stop (for generated scenario files)\n");
 }
@@ -106,9 +109,32 @@ static int write_optimal(const char *cmd, const char *mapf, const tn_map *map,
     return TN_EXIT_OK;
 }
 
+/* CPU time of this thread in seconds (the benchmarks' machine is shared: wall time partly
+ * measures waiting; both are printed). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The update times of --edits (µs): wall and CPU median, p99 and max, sectors rebuilt. */
+typedef struct edit_times {
+    int32_t n, most;
+    double median, p99, max, cpu_median, cpu_p99, cpu_max, sectors;
+} edit_times;
+
+static void spread(double *us, int32_t n, double *median, double *p99, double *max)
+{
+    qsort(us, (size_t)n, sizeof *us, cmp_d);
+    *median = us[n / 2];
+    *p99 = us[(int32_t)ceil(0.99 * n) - 1];
+    *max = us[n - 1];
+}
+
 /* N random 2 x 2 walls on open cells of layer 0 ('@' where the map has it, else the gid of
  * the first blocked cell), each followed by an update, then undone and updated again. */
-static int edits_bench(const char *cmd, tn_map *map, tn_hierarchy *h, int32_t n)
+static int edits_bench(const char *cmd, tn_map *map, tn_hierarchy *h, int32_t n, edit_times *et)
 {
     const int32_t w = tn_map_width(map), hh = tn_map_height(map);
     const uint32_t *data = tn_map_layer_data(map, 0);
@@ -124,9 +150,12 @@ static int edits_bench(const char *cmd, tn_map *map, tn_hierarchy *h, int32_t n)
         tn_cli_error(cmd, "--edits: the map has no blocked cell to copy");
         return TN_EXIT_INPUT;
     }
-    double *us = malloc((size_t)n * sizeof *us);
-    if (!us)
+    double *us = malloc((size_t)n * sizeof *us), *cpu = malloc((size_t)n * sizeof *cpu);
+    if (!us || !cpu) {
+        free(us);
+        free(cpu);
         return TN_EXIT_NOMEM;
+    }
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     int32_t done = 0, sectors = 0, most = 0;
     while (done < n) {
@@ -139,10 +168,11 @@ static int edits_bench(const char *cmd, tn_map *map, tn_hierarchy *h, int32_t n)
         for (int k = 0; k < 4; k++)
             old[k] = tn_map_layer_data(map, 0)[(y + k / 2) * w + x + k % 2];
         tn_status st = tn_map_fill(map, 0, (tn_rect){x, y, x + 2, y + 2}, wall);
-        double t0 = tn_cli_now();
+        double t0 = tn_cli_now(), c0 = cpu_now();
         int32_t rebuilt = 0;
         if (st == TN_OK)
             st = tn_hierarchy_update(h, &rebuilt);
+        cpu[done] = (cpu_now() - c0) * 1e6;
         us[done] = (tn_cli_now() - t0) * 1e6;
         sectors += rebuilt;
         most = rebuilt > most ? rebuilt : most;
@@ -152,18 +182,25 @@ static int edits_bench(const char *cmd, tn_map *map, tn_hierarchy *h, int32_t n)
             st = tn_hierarchy_update(h, NULL);
         if (st != TN_OK) {
             free(us);
+            free(cpu);
             tn_cli_error(cmd, "--edits: %s", tn_status_str(st));
             return tn_cli_exit_for(st);
         }
         done++;
     }
-    qsort(us, (size_t)n, sizeof *us, cmp_d);
+    et->n = n;
+    et->most = most;
+    et->sectors = (double)sectors / (double)n;
+    spread(us, n, &et->median, &et->p99, &et->max);
+    spread(cpu, n, &et->cpu_median, &et->cpu_p99, &et->cpu_max);
     fprintf(stderr,
             "hierarchy: update after a 2x2 wall: median %.1f us, p99 %.1f us, max %.1f us "
-            "(%d edits, %.2f sectors rebuilt on average, at most %d)\n",
-            us[n / 2], us[(int32_t)ceil(0.99 * n) - 1], us[n - 1], (int)n,
-            (double)sectors / (double)n, (int)most);
+            "(CPU: median %.1f us, p99 %.1f us, max %.1f us; %d edits, %.2f sectors rebuilt on "
+            "average, at most %d)\n",
+            et->median, et->p99, et->max, et->cpu_median, et->cpu_p99, et->cpu_max, (int)n,
+            et->sectors, (int)most);
     free(us);
+    free(cpu);
     return TN_EXIT_OK;
 }
 
@@ -233,7 +270,11 @@ int tn_bench_hpa(int argc, char **argv)
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
     tn_map *map = NULL;
+    const double l0 = tn_cli_now(), lc0 = cpu_now();
     tn_status st = tn_map_load(mapf, NULL, &map, &diag);
+    if (st == TN_OK)
+        fprintf(stderr, "map: %dx%d loaded in %.1f ms (CPU %.1f ms)\n", (int)tn_map_width(map),
+                (int)tn_map_height(map), (tn_cli_now() - l0) * 1e3, (cpu_now() - lc0) * 1e3);
     tn_scenarios *sc = NULL;
     if (st == TN_OK)
         st = tn_scenarios_load(scenf, NULL, &sc, &diag);
@@ -378,6 +419,10 @@ int tn_bench_hpa(int argc, char **argv)
         double share = allow > 0 ? used / allow : 0.0;
         share_max = share > share_max ? share : share_max;
     }
+    edit_times et;
+    memset(&et, 0, sizeof et);
+    if (rc == TN_EXIT_OK && edits > 0)
+        rc = edits_bench(cmd, map, h, (int32_t)edits, &et);
     if (rc == TN_EXIT_OK) {
         qsort(us, (size_t)ran, sizeof *us, cmp_d);
         double median = ran ? (ran % 2 ? us[ran / 2] : 0.5 * (us[ran / 2 - 1] + us[ran / 2])) : 0;
@@ -391,18 +436,20 @@ int tn_bench_hpa(int argc, char **argv)
         if (corridor > 0)
             printf(" corridor=%d", (int)corridor);
         if (exact)
-            printf(" proven=%d\n", (int)proven);
+            printf(" proven=%d", (int)proven);
         else
-            printf(" subopt_mean=%.6f subopt_max=%.6f bound_max=%s%.4f\n",
-                   ran ? sub_sum / ran : 0.0, sub_max,
-                   jps ? "" : "unchecked:", jps ? share_max : 0.0);
+            printf(" subopt_mean=%.6f subopt_max=%.6f bound_max=%s%.4f", ran ? sub_sum / ran : 0.0,
+                   sub_max, jps ? "" : "unchecked:", jps ? share_max : 0.0);
+        if (edits > 0)
+            printf(" edits=%d update_median_us=%.1f update_p99_us=%.1f update_max_us=%.1f "
+                   "update_cpu_median_us=%.1f update_cpu_p99_us=%.1f update_cpu_max_us=%.1f "
+                   "update_sectors_mean=%.2f update_sectors_max=%d",
+                   (int)et.n, et.median, et.p99, et.max, et.cpu_median, et.cpu_p99, et.cpu_max,
+                   et.sectors, (int)et.most);
+        printf("\n");
         if (over)
             tn_cli_error(cmd, "%d paths over the bound", (int)over);
         rc = mism ? TN_EXIT_FAIL : TN_EXIT_OK;
-        if (edits > 0) {
-            int e = edits_bench(cmd, map, h, (int32_t)edits);
-            rc = e != TN_EXIT_OK ? e : rc;
-        }
     }
     tn_search_destroy(jps);
     tn_hierarchy_ctx_destroy(ctx);

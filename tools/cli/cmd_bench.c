@@ -539,6 +539,7 @@ int tn_cmd_bench(int argc, char **argv)
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
     tn_map *map = NULL;
+    const double l0 = tn_cli_now();
     tn_status st = tn_map_load(mapf, NULL, &map, &diag);
     if (st != TN_OK) {
         char msg[1024];
@@ -546,6 +547,8 @@ int tn_cmd_bench(int argc, char **argv)
         tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
         return tn_cli_exit_for(st);
     }
+    fprintf(stderr, "map: %dx%d loaded in %.1f ms\n", (int)tn_map_width(map),
+            (int)tn_map_height(map), (tn_cli_now() - l0) * 1e3);
     if (mud && (st = lay_mud(map, mud_seed)) != TN_OK) {
         tn_cli_error(cmd, "--terrain: %s", tn_status_str(st));
         tn_map_destroy(map);
