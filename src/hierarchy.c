@@ -33,10 +33,15 @@ typedef struct local_search {
     int32_t n;
 } local_search;
 
+/* Heap order: the key, then (A*) the larger cost so far, which among the many cells of equal
+ * f on open ground takes the one nearest the target and walks straight to it, then the local
+ * index. */
 static inline bool ls_less(const local_search *ls, int32_t a, int32_t b)
 {
-    const double *k = ls->key ? ls->key : ls->dist;
-    return k[a] < k[b] || (k[a] == k[b] && a < b);
+    if (!ls->key)
+        return ls->dist[a] < ls->dist[b] || (ls->dist[a] == ls->dist[b] && a < b);
+    const double *k = ls->key, *d = ls->dist;
+    return k[a] < k[b] || (k[a] == k[b] && (d[a] > d[b] || (d[a] == d[b] && a < b)));
 }
 
 static void ls_up(local_search *ls, int32_t i)
@@ -1100,6 +1105,12 @@ struct tn_hierarchy_ctx {
     size_t cap_cells;
     double *sd[3], *key;
     int32_t *sp[3], *sheap, *spos, *trail;
+    /* refinement A* on maps of uniform cost: per padded cell of a sector ((S + 2)^2: a ring
+     * of blocked cells around it) its state, and the open list's entries (lazy: one per
+     * improvement, 8 per cell at most) */
+    size_t cap_pad;
+    uint8_t *pst;
+    hentry *popen;
     tn_search *search;
     double weight;
     /* corridor smoothing: windows of up to `corridor` sectors (0: off); per sector of the
@@ -1163,6 +1174,11 @@ static void ctx_free_cells(tn_hierarchy_ctx *c)
     tn__free(&c->alloc, c->sheap, n * sizeof *c->sheap);
     tn__free(&c->alloc, c->spos, n * sizeof *c->spos);
     tn__free(&c->alloc, c->trail, n * sizeof *c->trail);
+    tn__free(&c->alloc, c->pst, c->cap_pad);
+    tn__free(&c->alloc, c->popen, 8 * c->cap_pad * sizeof *c->popen);
+    c->pst = NULL;
+    c->popen = NULL;
+    c->cap_pad = 0;
     c->key = NULL;
     c->sheap = c->spos = c->trail = NULL;
     c->cap_cells = 0;
@@ -1208,7 +1224,7 @@ size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *c)
         return 0;
     return sizeof *c + c->cap_nodes * (sizeof(anode) + 4) + c->cap_open * sizeof(hentry) +
            c->cap_sec * 8 + c->cap_corr * (4 * 4 + 2 * 8) + c->cap_cells * (3 * 12 + 8 + 12) +
-           tn_search_memory_bytes(c->search);
+           c->cap_pad * (1 + 8 * sizeof(hentry)) + tn_search_memory_bytes(c->search);
 }
 
 static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
@@ -1230,9 +1246,13 @@ static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
             return TN_E_NOMEM;
         }
     }
-    size_t cells = (size_t)h->S * (size_t)h->S;
+    /* padded: the refinement A* indexes sd[2], sp[2] by padded cell */
+    size_t cells = (size_t)(h->S + 2) * (size_t)(h->S + 2);
     if (cells > c->cap_cells) {
         ctx_free_cells(c);
+        c->pst = tn__alloc(&c->alloc, cells);
+        c->popen = tn__alloc(&c->alloc, 8 * cells * sizeof *c->popen);
+        c->cap_pad = cells;
         bool ok = true;
         for (int k = 0; k < 3; k++) {
             c->sd[k] = tn__alloc(&c->alloc, cells * sizeof *c->sd[k]);
@@ -1244,7 +1264,7 @@ static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
         c->spos = tn__alloc(&c->alloc, cells * sizeof *c->spos);
         c->trail = tn__alloc(&c->alloc, cells * sizeof *c->trail);
         c->cap_cells = cells;
-        if (!ok || !c->key || !c->sheap || !c->spos || !c->trail) {
+        if (!ok || !c->key || !c->sheap || !c->spos || !c->trail || !c->pst || !c->popen) {
             ctx_free_cells(c);
             return TN_E_NOMEM;
         }
@@ -1811,6 +1831,196 @@ static void refine_corridor(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn
 #undef TN_ROUTE_CELL
 }
 
+/* ---- refinement on maps of uniform cost -------------------------------------------------
+ * A* between two cells of one sector over its padded cells (index (y + 1) * (w + 2) + x + 1;
+ * the ring is blocked, so no step needs a bounds test): the state byte (bit 0 passable, bit 1
+ * reached this search, bit 2 closed) is rebuilt per search, so nothing else is cleared; the
+ * open list holds entries inline (f, g, cell), pushed on every improvement and skipped when
+ * stale; ties go to the larger g (deeper, towards the target), then the smaller cell. The
+ * edge's cost is known (the matrix): a cell whose f exceeds it (plus the matrix's float
+ * rounding) lies on no path that cheap and is not queued, which keeps the open list to the
+ * cells of the optimal paths' corridor. Costs into c->sd[2], parents into c->sp[2] (padded). */
+
+static inline bool p_less(const hentry *a, const hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && (a->g > b->g || (a->g == b->g && a->v < b->v)));
+}
+
+static void p_push(hentry *open, size_t *n, double f, double g, int32_t v)
+{
+    hentry e = {f, g, v};
+    size_t i = (*n)++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!p_less(&e, &open[p]))
+            break;
+        open[i] = open[p];
+        i = p;
+    }
+    open[i] = e;
+}
+
+static hentry p_pop(hentry *open, size_t *n)
+{
+    hentry top = open[0], last = open[--*n];
+    size_t i = 0, m = *n;
+    for (;;) {
+        size_t k = 2 * i + 1;
+        if (k >= m)
+            break;
+        if (k + 1 < m && p_less(&open[k + 1], &open[k]))
+            k++;
+        if (!p_less(&open[k], &last))
+            break;
+        open[i] = open[k];
+        i = k;
+    }
+    if (m)
+        open[i] = last;
+    return top;
+}
+
+static void refine_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect r, bool four,
+                           double st, double dg, int32_t fx, int32_t fy, int32_t tx, int32_t ty,
+                           double bound)
+{
+    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, pw = lw + 2, W = g->w;
+    uint8_t *ps = c->pst;
+    double *dist = c->sd[2];
+    int32_t *par = c->sp[2];
+    memset(ps, 0, (size_t)pw * (size_t)(lh + 2));
+    for (int32_t y = 0; y < lh; y++) {
+        const uint8_t *row = g->pass + (size_t)(r.y0 + y) * (size_t)W + r.x0;
+        uint8_t *o = ps + (y + 1) * pw + 1;
+        for (int32_t x = 0; x < lw; x++)
+            o[x] = row[x] ? 1 : 0;
+    }
+    int32_t off[8];
+    for (int k = 0; k < 8; k++)
+        off[k] = tn__dir_dy[k] * pw + tn__dir_dx[k];
+    const int32_t from = (fy - r.y0 + 1) * pw + fx - r.x0 + 1;
+    const int32_t to = (ty - r.y0 + 1) * pw + tx - r.x0 + 1;
+    const int32_t gx = tx - r.x0 + 1, gy = ty - r.y0 + 1;
+    size_t n = 0;
+    dist[from] = 0.0;
+    par[from] = -1;
+    ps[from] |= 2;
+    p_push(c->popen, &n, 0.0, 0.0, from);
+    while (n) {
+        hentry e = p_pop(c->popen, &n);
+        const int32_t u = e.v;
+        if ((ps[u] & 4) || e.g != dist[u])
+            continue;
+        ps[u] |= 4;
+        if (u == to)
+            return;
+        for (int k = 0; k < (four ? 4 : 8); k++) {
+            const int32_t v = u + off[k];
+            if ((ps[v] & 5) != 1)
+                continue; /* blocked or closed */
+            if (k >= 4 && (!(ps[u + tn__dir_dx[k]] & 1) || !(ps[u + tn__dir_dy[k] * pw] & 1)))
+                continue;
+            const double nd = e.g + (k >= 4 ? dg : st);
+            if ((ps[v] & 2) && !(nd < dist[v]))
+                continue;
+            dist[v] = nd;
+            par[v] = u;
+            ps[v] |= 2;
+            int32_t vx = v % pw, vy = v / pw;
+            int32_t ax = vx > gx ? vx - gx : gx - vx, ay = vy > gy ? vy - gy : gy - vy;
+            int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
+            double hv = four ? st * (ax + ay) : dg * mn + st * (mx - mn);
+            if (nd + hv > bound)
+                continue; /* on no path as cheap as the edge: never needed */
+            p_push(c->popen, &n, nd + hv, nd, v);
+        }
+    }
+}
+
+/* Emit the chain of padded parents ending at `to` (root first, the root itself skipped). */
+static void emit_padded_chain(emitter *e, const tn_rect r, const int32_t *parent, int32_t to,
+                              int32_t *trail)
+{
+    const int32_t pw = r.x1 - r.x0 + 2;
+    int32_t n = 0;
+    for (int32_t v = to; parent[v] >= 0; v = parent[v])
+        trail[n++] = v;
+    for (int32_t k = n - 1; k >= 0; k--)
+        emit(e, (tn_cell){r.x0 + trail[k] % pw - 1, r.y0 + trail[k] / pw - 1});
+}
+
+/* The start's and the goal's trees on maps of uniform cost (where reverse costs equal forward
+ * ones): a Dijkstra from local cell `src` over the padded sector with two FIFO queues (cells
+ * reached by a straight step, by a diagonal one: each sorted by construction, the head with
+ * the smaller cost goes first), then the costs and parents copied out in local cells. */
+static void tree_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect r, bool four,
+                         double st, double dg, int32_t src, double *dist_out, int32_t *par_out)
+{
+    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, pw = lw + 2, W = g->w;
+    uint8_t *ps = c->pst;
+    double *dist = c->sd[2];
+    int32_t *par = c->sp[2], *qs = c->sheap, *qd = c->spos;
+    memset(ps, 0, (size_t)pw * (size_t)(lh + 2));
+    for (int32_t y = 0; y < lh; y++) {
+        const uint8_t *row = g->pass + (size_t)(r.y0 + y) * (size_t)W + r.x0;
+        uint8_t *o = ps + (y + 1) * pw + 1;
+        for (int32_t x = 0; x < lw; x++)
+            o[x] = row[x] ? 1 : 0;
+    }
+    int32_t off[8];
+    for (int k = 0; k < 8; k++)
+        off[k] = tn__dir_dy[k] * pw + tn__dir_dx[k];
+    const int32_t from = (src / lw + 1) * pw + src % lw + 1;
+    int32_t hs = 0, ts = 0, hd = 0, td = 0;
+    dist[from] = 0.0;
+    par[from] = -1;
+    ps[from] |= 2;
+    qs[ts++] = from;
+    for (;;) {
+        while (hs < ts && (ps[qs[hs]] & 4))
+            hs++;
+        while (hd < td && (ps[qd[hd]] & 4))
+            hd++;
+        int32_t u;
+        if (hs < ts && (hd >= td || dist[qs[hs]] <= dist[qd[hd]]))
+            u = qs[hs++];
+        else if (hd < td)
+            u = qd[hd++];
+        else
+            break;
+        ps[u] |= 4;
+        const double ns = dist[u] + st, nd = dist[u] + dg;
+        for (int k = 0; k < 4; k++) {
+            const int32_t v = u + off[k];
+            if ((ps[v] & 5) != 1 || ((ps[v] & 2) && !(ns < dist[v])))
+                continue;
+            dist[v] = ns;
+            par[v] = u;
+            ps[v] |= 2;
+            qs[ts++] = v;
+        }
+        if (four)
+            continue;
+        for (int k = 4; k < 8; k++) {
+            const int32_t v = u + off[k];
+            if ((ps[v] & 5) != 1 || ((ps[v] & 2) && !(nd < dist[v])) ||
+                !(ps[u + tn__dir_dx[k]] & 1) || !(ps[u + tn__dir_dy[k] * pw] & 1))
+                continue;
+            dist[v] = nd;
+            par[v] = u;
+            ps[v] |= 2;
+            qd[td++] = v;
+        }
+    }
+    for (int32_t y = 0; y < lh; y++)
+        for (int32_t x = 0; x < lw; x++) {
+            const int32_t p = (y + 1) * pw + x + 1, l = y * lw + x;
+            const bool seen = (ps[p] & 2) != 0;
+            dist_out[l] = seen ? dist[p] : (double)INFINITY;
+            par_out[l] = seen && par[p] >= 0 ? (par[p] / pw - 1) * lw + par[p] % pw - 1 : -1;
+        }
+}
+
 static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn__grid *g,
                            tn_cell start, tn_cell goal, emitter *e, tn_hierarchy_result *res)
 {
@@ -1823,12 +2033,17 @@ static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn_
     const bool four = h->moves.diagonal == TN_DIAGONAL_NEVER;
     const double st = tn_moves_straight(&h->moves), dg = tn_moves_diagonal(&h->moves);
     /* the start's tree (forward) and the goal's (reverse), inside their sectors */
-    local_search a = {g,        rs,       lws,      rs.y1 - rs.y0, st,   dg, four ? 4 : 8,
-                      c->sd[0], c->sp[0], c->sheap, c->spos,       NULL, 0};
-    ls_run(&a, ls_start, false, -1, NULL, 0);
-    local_search b = {g,        rg,       lwg,      rg.y1 - rg.y0, st,   dg, four ? 4 : 8,
-                      c->sd[1], c->sp[1], c->sheap, c->spos,       NULL, 0};
-    ls_run(&b, ls_goal, true, -1, NULL, 0);
+    if (g->uniform) {
+        tree_uniform(c, g, rs, four, st, dg, ls_start, c->sd[0], c->sp[0]);
+        tree_uniform(c, g, rg, four, st, dg, ls_goal, c->sd[1], c->sp[1]);
+    } else {
+        local_search a = {g,        rs,       lws,      rs.y1 - rs.y0, st,   dg, four ? 4 : 8,
+                          c->sd[0], c->sp[0], c->sheap, c->spos,       NULL, 0};
+        ls_run(&a, ls_start, false, -1, NULL, 0);
+        local_search b = {g,        rg,       lwg,      rg.y1 - rg.y0, st,   dg, four ? 4 : 8,
+                          c->sd[1], c->sp[1], c->sheap, c->spos,       NULL, 0};
+        ls_run(&b, ls_goal, true, -1, NULL, 0);
+    }
 
     const int32_t N = h->base[h->nsec], vs = N, vg = N + 1;
     query q = {h,
@@ -1939,7 +2154,17 @@ static tn_status fast_path(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn_
         } else if (!four &&
                    emit_line(e, g, prev_cell % W, prev_cell / W, cell % W, cell / W, st, dg)) {
             /* an intra-sector edge along an octile line: no search */
-        } else { /* refine the intra-sector edge: A* inside the sector */
+        } else if (g->uniform) { /* refine the intra-sector edge: A* inside the sector */
+            const tn_rect r = sector_rect(h, s);
+            double edge = nd[v].g - nd[prev].g; /* the matrix's cost, as the search added it */
+            refine_uniform(c, g, r, four, st, dg, prev_cell % W, prev_cell / W, cell % W, cell / W,
+                           edge * (1.0 + 1e-6) + 1e-6);
+            res->refined++;
+            TN_ASSERT(c->pst[(cell / W - r.y0 + 1) * (r.x1 - r.x0 + 2) + cell % W - r.x0 + 1] & 4);
+            emit_padded_chain(e, r, c->sp[2],
+                              (cell / W - r.y0 + 1) * (r.x1 - r.x0 + 2) + cell % W - r.x0 + 1,
+                              c->trail);
+        } else { /* the same on maps with terrain costs */
             const tn_rect r = sector_rect(h, s);
             const int32_t lw = r.x1 - r.x0;
             local_search m = {g,        r,        lw,       r.y1 - r.y0, st,     dg, four ? 4 : 8,
