@@ -1111,6 +1111,8 @@ struct tn_hierarchy_ctx {
     size_t cap_pad;
     uint8_t *pst;
     hentry *popen;
+    int32_t *pnext, *bhead; /* per entry the next of its bucket; per bucket its first entry */
+    double *bf;             /* per bucket its f */
     tn_search *search;
     double weight;
     /* corridor smoothing: windows of up to `corridor` sectors (0: off); per sector of the
@@ -1176,8 +1178,13 @@ static void ctx_free_cells(tn_hierarchy_ctx *c)
     tn__free(&c->alloc, c->trail, n * sizeof *c->trail);
     tn__free(&c->alloc, c->pst, c->cap_pad);
     tn__free(&c->alloc, c->popen, 8 * c->cap_pad * sizeof *c->popen);
+    tn__free(&c->alloc, c->pnext, 8 * c->cap_pad * sizeof *c->pnext);
+    tn__free(&c->alloc, c->bhead, 8 * c->cap_pad * sizeof *c->bhead);
+    tn__free(&c->alloc, c->bf, 8 * c->cap_pad * sizeof *c->bf);
     c->pst = NULL;
     c->popen = NULL;
+    c->pnext = c->bhead = NULL;
+    c->bf = NULL;
     c->cap_pad = 0;
     c->key = NULL;
     c->sheap = c->spos = c->trail = NULL;
@@ -1224,7 +1231,7 @@ size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *c)
         return 0;
     return sizeof *c + c->cap_nodes * (sizeof(anode) + 4) + c->cap_open * sizeof(hentry) +
            c->cap_sec * 8 + c->cap_corr * (4 * 4 + 2 * 8) + c->cap_cells * (3 * 12 + 8 + 12) +
-           c->cap_pad * (1 + 8 * sizeof(hentry)) + tn_search_memory_bytes(c->search);
+           c->cap_pad * (1 + 8 * (sizeof(hentry) + 4 + 4 + 8)) + tn_search_memory_bytes(c->search);
 }
 
 static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
@@ -1252,6 +1259,9 @@ static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
         ctx_free_cells(c);
         c->pst = tn__alloc(&c->alloc, cells);
         c->popen = tn__alloc(&c->alloc, 8 * cells * sizeof *c->popen);
+        c->pnext = tn__alloc(&c->alloc, 8 * cells * sizeof *c->pnext);
+        c->bhead = tn__alloc(&c->alloc, 8 * cells * sizeof *c->bhead);
+        c->bf = tn__alloc(&c->alloc, 8 * cells * sizeof *c->bf);
         c->cap_pad = cells;
         bool ok = true;
         for (int k = 0; k < 3; k++) {
@@ -1264,7 +1274,8 @@ static tn_status ctx_fit(tn_hierarchy_ctx *c, const tn_hierarchy *h, bool exact)
         c->spos = tn__alloc(&c->alloc, cells * sizeof *c->spos);
         c->trail = tn__alloc(&c->alloc, cells * sizeof *c->trail);
         c->cap_cells = cells;
-        if (!ok || !c->key || !c->sheap || !c->spos || !c->trail || !c->pst || !c->popen) {
+        if (!ok || !c->key || !c->sheap || !c->spos || !c->trail || !c->pst || !c->popen ||
+            !c->pnext || !c->bhead || !c->bf) {
             ctx_free_cells(c);
             return TN_E_NOMEM;
         }
@@ -1841,45 +1852,6 @@ static void refine_corridor(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn
  * rounding) lies on no path that cheap and is not queued, which keeps the open list to the
  * cells of the optimal paths' corridor. Costs into c->sd[2], parents into c->sp[2] (padded). */
 
-static inline bool p_less(const hentry *a, const hentry *b)
-{
-    return a->f < b->f || (a->f == b->f && (a->g > b->g || (a->g == b->g && a->v < b->v)));
-}
-
-static void p_push(hentry *open, size_t *n, double f, double g, int32_t v)
-{
-    hentry e = {f, g, v};
-    size_t i = (*n)++;
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!p_less(&e, &open[p]))
-            break;
-        open[i] = open[p];
-        i = p;
-    }
-    open[i] = e;
-}
-
-static hentry p_pop(hentry *open, size_t *n)
-{
-    hentry top = open[0], last = open[--*n];
-    size_t i = 0, m = *n;
-    for (;;) {
-        size_t k = 2 * i + 1;
-        if (k >= m)
-            break;
-        if (k + 1 < m && p_less(&open[k + 1], &open[k]))
-            k++;
-        if (!p_less(&open[k], &last))
-            break;
-        open[i] = open[k];
-        i = k;
-    }
-    if (m)
-        open[i] = last;
-    return top;
-}
-
 static void refine_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect r, bool four,
                            double st, double dg, int32_t fx, int32_t fy, int32_t tx, int32_t ty,
                            double bound)
@@ -1901,13 +1873,29 @@ static void refine_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect
     const int32_t from = (fy - r.y0 + 1) * pw + fx - r.x0 + 1;
     const int32_t to = (ty - r.y0 + 1) * pw + tx - r.x0 + 1;
     const int32_t gx = tx - r.x0 + 1, gy = ty - r.y0 + 1;
-    size_t n = 0;
+    /* the open list: one bucket per distinct f, ascending, each a stack of entries (the last
+     * pushed, usually the deepest, first); f values closer than 1e-9 relative are one (sums
+     * of 1 and sqrt 2 that differ at all differ by far more) */
+    hentry *pool = c->popen;
+    int32_t *next = c->pnext, *bhead = c->bhead;
+    double *bf = c->bf;
+    int32_t ne = 0, nb = 0, b0 = 0;
     dist[from] = 0.0;
     par[from] = -1;
     ps[from] |= 2;
-    p_push(c->popen, &n, 0.0, 0.0, from);
-    while (n) {
-        hentry e = p_pop(c->popen, &n);
+    pool[0] = (hentry){0.0, 0.0, from};
+    next[0] = -1;
+    bf[0] = 0.0;
+    bhead[0] = 0;
+    ne = nb = 1;
+    for (;;) {
+        while (b0 < nb && bhead[b0] < 0)
+            b0++;
+        if (b0 == nb)
+            break;
+        const int32_t ei = bhead[b0];
+        bhead[b0] = next[ei];
+        const hentry e = pool[ei];
         const int32_t u = e.v;
         if ((ps[u] & 4) || e.g != dist[u])
             continue;
@@ -1930,9 +1918,24 @@ static void refine_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect
             int32_t ax = vx > gx ? vx - gx : gx - vx, ay = vy > gy ? vy - gy : gy - vy;
             int32_t mn = ax < ay ? ax : ay, mx = ax < ay ? ay : ax;
             double hv = four ? st * (ax + ay) : dg * mn + st * (mx - mn);
-            if (nd + hv > bound)
+            const double f = nd + hv;
+            if (f > bound)
                 continue; /* on no path as cheap as the edge: never needed */
-            p_push(c->popen, &n, nd + hv, nd, v);
+            int32_t b = b0;
+            const double eps = 1e-9 * (1.0 + f);
+            while (b < nb && bf[b] < f - eps)
+                b++;
+            if (b == nb || bf[b] > f + eps) { /* a new bucket at b */
+                memmove(bf + b + 1, bf + b, (size_t)(nb - b) * sizeof *bf);
+                memmove(bhead + b + 1, bhead + b, (size_t)(nb - b) * sizeof *bhead);
+                bf[b] = f;
+                bhead[b] = -1;
+                nb++;
+            }
+            TN_ASSERT((size_t)ne < 8 * c->cap_pad);
+            pool[ne] = (hentry){f, nd, v};
+            next[ne] = bhead[b];
+            bhead[b] = ne++;
         }
     }
 }
