@@ -1874,8 +1874,10 @@ static void refine_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect
     const int32_t to = (ty - r.y0 + 1) * pw + tx - r.x0 + 1;
     const int32_t gx = tx - r.x0 + 1, gy = ty - r.y0 + 1;
     /* the open list: one bucket per distinct f, ascending, each a stack of entries (the last
-     * pushed, usually the deepest, first); f values closer than 1e-9 relative are one (sums
-     * of 1 and sqrt 2 that differ at all differ by far more) */
+     * pushed, usually the deepest, first). f values within 1e-12 relative share a bucket:
+     * sums of ones and sqrt 2s that differ at all differ by far more (at least ~5e-6 for the
+     * 65,536 steps a 256 x 256 sector allows), and equal sums rounded apart only split a
+     * bucket in two, which keeps the order right */
     hentry *pool = c->popen;
     int32_t *next = c->pnext, *bhead = c->bhead;
     double *bf = c->bf;
@@ -1922,7 +1924,7 @@ static void refine_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect
             if (f > bound)
                 continue; /* on no path as cheap as the edge: never needed */
             int32_t b = b0;
-            const double eps = 1e-9 * (1.0 + f);
+            const double eps = 1e-12 * (1.0 + f);
             while (b < nb && bf[b] < f - eps)
                 b++;
             if (b == nb || bf[b] > f + eps) { /* a new bucket at b */
