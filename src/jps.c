@@ -495,7 +495,7 @@ static inline __attribute__((always_inline)) tn_status jps_run_k(tn_search *s, i
             return TN_IN_PROGRESS;
         double f;
         tn_openlist o = ol_load(s);
-        uint32_t e = ol_pop(&o, &f, false);
+        uint32_t e = ol_pop(&o, &f, true);
         ol_store(s, &o);
         uint32_t i = e & ENT_IDX;
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;

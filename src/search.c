@@ -21,6 +21,9 @@ static void free_arrays(tn_search *s)
     tn__free(&s->alloc, s->key, n * sizeof(double));
     tn__free(&s->alloc, s->tag, n * sizeof(uint32_t));
     tn__free(&s->alloc, s->heap, n * sizeof(uint32_t));
+    tn__free(&s->alloc, s->jkey, n * sizeof(double));
+    s->jkey = NULL;
+    s->okey = NULL;
     s->key = NULL;
     s->tag = NULL;
     s->heap = NULL;
@@ -42,6 +45,7 @@ static tn_status size_arrays(tn_search *s, int32_t cells)
         return TN_E_NOMEM;
     }
     s->max_cells = cells;
+    s->okey = s->key;
     s->gen = 1;
     s->heap_n = 0;
     s->stack_n = 0;
@@ -99,7 +103,7 @@ size_t tn_search_memory_bytes(const tn_search *s)
     if (!s)
         return 0;
     return sizeof *s + (size_t)s->max_cells * (sizeof(double) + 2 * sizeof(uint32_t)) +
-           tn__jps_bytes(s);
+           (s->jkey ? (size_t)s->max_cells * sizeof(double) : 0) + tn__jps_bytes(s);
 }
 
 int32_t tn_search_max_cells(const tn_search *s)
@@ -463,6 +467,12 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         if (gst != TN_OK)
             return gst;
     }
+    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && !s->jkey) {
+        /* once per context (and after the arrays grow): the keys of the open list */
+        s->jkey = tn__alloc(&s->alloc, (size_t)s->max_cells * sizeof(double));
+        if (!s->jkey)
+            return TN_E_NOMEM;
+    }
 
     s->map = map;
     s->revision = g.revision;
@@ -475,6 +485,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->extra = q.extra;
     s->q = q;
     s->algo = algo;
+    s->okey = algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS ? s->jkey : s->key;
     s->gb = gb;
     s->uniform = g.uniform;
     s->min_cost = g.min_cost;
@@ -833,7 +844,7 @@ void tn_search_cancel(tn_search *s)
 
 /* ---- results -------------------------------------------------------------------------- */
 
-/* Cost of a node that was expanded: its key minus its heuristic. */
+/* Cost of a JPS or JPS+ node that was expanded: its key minus its heuristic. */
 static double node_g(const tn_search *s, int32_t i, int32_t x, int32_t y)
 {
     return s->key[i] - tn__search_hk(s, x, y);

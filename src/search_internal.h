@@ -5,7 +5,9 @@
  *   key[]   (double)   keys f = g + hk of generated nodes, where hk is the scaled heuristic;
  *                      g is recovered as f - hk when the node is expanded. In A* and Dijkstra
  *                      queries key[k] belongs to the open-list entry heap[k]; in JPS queries
- *                      key[i] belongs to cell i (see "the open list" below).
+ *                      key[i] belongs to cell i, and jkey[k] (8 more bytes per cell, allocated
+ *                      by the first JPS query) to the entry heap[k] (see "the open list"
+ *                      below).
  *   tag[i]  (uint32)   TAG_OPEN | position       while the node is on the open list (the
  *                                               position of its entry in heap[]; TAG_STACK
  *                                               added on the f-level stack),
@@ -59,6 +61,10 @@ struct tn_search {
     double *key;
     uint32_t *tag;
     uint32_t *heap; /* the heap grows from the front, the f-level stack from the back */
+    /* JPS and JPS+: the keys of their open list, beside its entries (as key[] in A*), max_cells
+     * slots, allocated by the first JPS or JPS+ query (NULL before) */
+    double *jkey;
+    double *okey; /* the open list's keys: key (A*, Dijkstra) or jkey (JPS, JPS+) */
     int32_t heap_n;
     int32_t stack_n;
     double flimit; /* nodes with a key up to this go on the stack */
@@ -120,13 +126,15 @@ struct tn_search {
  * Equal keys leave the heap in an order fixed by the sequence of operations (deterministic);
  * the heuristic's 2^-40 inflation already ranks most f ties by smaller h.
  *
- * Where a key lives depends on the query ("keyed" below):
- *   keyed (A*, Dijkstra, distance maps): key[pos] is the key of the entry at heap[pos]; the key
- *     moves with its entry, so comparisons read the heap's own small, dense arrays instead of
- *     one cell per entry scattered over the map (five times fewer L1 misses on bg512 maps).
- *     Nothing is kept for expanded cells: A* rebuilds its path from the direction bits.
- *   by cell (JPS, JPS+): key[cell] is the key of the cell, and stays valid once the cell is
- *     expanded (the path rebuild needs the cost of expanded jump points).
+ * The open list's keys (o.key = s->okey) sit beside its entries: okey[pos] is the key of the
+ * entry at heap[pos] and moves with it, so comparisons read the heap's own small, dense arrays
+ * instead of one cell per entry scattered over the map (five times fewer L1 misses on bg512
+ * maps for A*; a third fewer for weighted JPS on random512). okey is key[] in A*, Dijkstra and
+ * distance maps: nothing is kept for expanded cells there, A* rebuilds its path from the
+ * direction bits. JPS and JPS+ need the cost of expanded jump points for their path rebuild,
+ * so their open list's keys go to jkey[] and key[cell] keeps each node's key by cell (written
+ * when it is generated or improved, read by the rebuild). The primitives still take a `keyed`
+ * flag (false: keys by cell), which every open list now sets.
  * The primitives take the arrays and counts explicitly so that a loop can keep the counts in
  * local variables; the q_* functions below wrap them for the context. */
 
@@ -249,7 +257,7 @@ typedef struct tn_openlist {
 TN_INLINE tn_openlist ol_load(const tn_search *s)
 {
     tn_openlist o;
-    o.key = s->key;
+    o.key = s->okey;
     o.heap = s->heap;
     o.tag = s->tag;
     o.heap_n = s->heap_n;
@@ -326,10 +334,12 @@ TN_INLINE void ol_decreased(tn_openlist *o, uint32_t t, uint32_t dir, double k, 
     }
 }
 
-/* Keys beside the entries for A* and Dijkstra; by cell for JPS and JPS+. */
+/* Keys beside the entries for every algorithm (JPS and JPS+ in jkey[], and by cell in key[]
+ * besides). */
 TN_INLINE bool q_keyed(const tn_search *s)
 {
-    return s->algo != TN_ALGO_JPS && s->algo != TN_ALGO_JPS_PLUS;
+    (void)s;
+    return true;
 }
 
 TN_INLINE void q_set_level(tn_search *s, double f)
@@ -409,7 +419,9 @@ TN_INLINE double tn__search_hk(const tn_search *s, int32_t x, int32_t y)
 }
 
 /* Generate or improve node `ni` at (nx, ny) with cost `ng`, reached by a step in direction
- * `dir` (0..7); `keyed` tells where the open list keeps keys (q_keyed()). */
+ * `dir` (0..7). The open list keeps its keys beside its entries; with `keyed` false (JPS and
+ * JPS+) the key of each node is also written by cell to key[], where it stays once the node is
+ * expanded (the path rebuild reads it). */
 TN_INLINE void search_relax_k(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, double ng,
                               uint32_t dir, const bool keyed)
 {
@@ -417,10 +429,10 @@ TN_INLINE void search_relax_k(tn_search *s, uint32_t ni, int32_t nx, int32_t ny,
     if (t & TAG_OPEN) {
         double nk = ng + tn__search_hk(s, nx, ny);
         tn_openlist o = ol_load(s);
-        if (nk < ol_key(&o, ni, t, keyed)) {
+        if (nk < ol_key(&o, ni, t, true)) {
             if (!keyed)
                 s->key[ni] = nk;
-            ol_decreased(&o, t, dir, nk, keyed);
+            ol_decreased(&o, t, dir, nk, true);
         }
         return;
     }
@@ -430,11 +442,11 @@ TN_INLINE void search_relax_k(tn_search *s, uint32_t ni, int32_t nx, int32_t ny,
     if (!keyed)
         s->key[ni] = nk;
     tn_openlist o = ol_load(s);
-    ol_push(&o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk, keyed);
+    ol_push(&o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk, true);
     ol_store(s, &o);
 }
 
-/* The same for JPS and JPS+ (keys by cell). */
+/* The same for JPS and JPS+ (their open list's keys in jkey[], and by cell in key[]). */
 TN_INLINE void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, double ng,
                             uint32_t dir)
 {

@@ -171,7 +171,8 @@ TN_API TN_NODISCARD tn_status tn_search_create(const tn_search_def *def, tn_sear
 /// Destroy a context (NULL is a no-op).
 TN_API void tn_search_destroy(tn_search *search);
 
-/// Bytes held by the context (16 per cell, plus the JPS cache once used).
+/// Bytes held by the context (16 per cell; plus, once a JPS or JPS+ query ran, 8 per cell for
+/// their open list and the JPS cache).
 TN_API size_t tn_search_memory_bytes(const tn_search *search);
 
 /// What a context caches about a map (JPS's passability bitsets) is keyed by a fingerprint of
