@@ -175,6 +175,9 @@ typedef struct jctx {
     const uint64_t *zrows[2], *zcols[2];
     const uint8_t *bstop, *bmoves;
     const float *cost;
+    /* the heuristic: octile (search_h_octile, with these weights), else search_h1() */
+    bool octile;
+    double hstr, hdiag;
 } jctx;
 
 static inline const uint64_t *row_of(const jctx *j, int32_t y)
@@ -315,6 +318,30 @@ static inline uint32_t dir_of(int32_t dx, int32_t dy)
     return dx > 0 ? (dy > 0 ? 4u : 5u) : (dy > 0 ? 6u : 7u);
 }
 
+/* search_relax() with the heuristic of the jump context: the octile one (the default) without
+ * search_h1()'s switch over the kinds. */
+static inline __attribute__((always_inline)) void
+relax(tn_search *s, const jctx *j, uint32_t ni, int32_t nx, int32_t ny, double ng, uint32_t dir)
+{
+    uint32_t t = s->tag[ni];
+    if (!(t & TAG_OPEN) && (t >> 3) == s->gen)
+        return; /* expanded */
+    const double h = j->octile ? search_h_octile(j->hstr, j->hdiag, nx, ny, j->gx, j->gy)
+                               : tn__search_hk(s, nx, ny);
+    const double nk = ng + h;
+    tn_openlist o = ol_load(s);
+    if (t & TAG_OPEN) {
+        if (nk < ol_key(&o, ni, t, true)) {
+            s->key[ni] = nk;
+            ol_decreased(&o, t, dir, nk, true);
+        }
+        return;
+    }
+    s->key[ni] = nk;
+    ol_push(&o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk, true);
+    ol_store(s, &o);
+}
+
 /* The successors of (x, y) along one direction; none when the goal bounds `bx` of the cell
  * (or NULL) rule the direction out. */
 /* The cost of a jump of k steps of `unit` ending at cell t. On weighted maps every cell a jump
@@ -336,7 +363,7 @@ static inline __attribute__((always_inline)) void succ_h(tn_search *s, const jct
         return;
     int32_t k = dx > 0 ? t - x : x - t;
     uint32_t ti = (uint32_t)(y * s->w + t);
-    search_relax(s, ti, t, y, g + jump_cost(j, s->straight, k, ti, wt), dir_of(dx, 0));
+    relax(s, j, ti, t, y, g + jump_cost(j, s->straight, k, ti, wt), dir_of(dx, 0));
 }
 
 static inline __attribute__((always_inline)) void succ_v(tn_search *s, const jctx *j,
@@ -350,7 +377,7 @@ static inline __attribute__((always_inline)) void succ_v(tn_search *s, const jct
         return;
     int32_t k = dy > 0 ? t - y : y - t;
     uint32_t ti = (uint32_t)(t * s->w + x);
-    search_relax(s, ti, x, t, g + jump_cost(j, s->straight, k, ti, wt), dir_of(0, dy));
+    relax(s, j, ti, x, t, g + jump_cost(j, s->straight, k, ti, wt), dir_of(0, dy));
 }
 
 static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jctx *j,
@@ -365,7 +392,7 @@ static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jct
         return;
     int32_t tx = x + k * dx, ty = y + k * dy;
     uint32_t ti = (uint32_t)(ty * s->w + tx);
-    search_relax(s, ti, tx, ty, g + jump_cost(j, s->diagonal, k, ti, wt), dir_of(dx, dy));
+    relax(s, j, ti, tx, ty, g + jump_cost(j, s->diagonal, k, ti, wt), dir_of(dx, dy));
 }
 
 static jctx jctx_of(const tn_search *s)
@@ -384,7 +411,10 @@ static jctx jctx_of(const tn_search *s)
               {c->zcols[0], c->zcols[1]},
               c->bstop,
               c->bmoves,
-              s->cost};
+              s->cost,
+              (s->hkind == TN_HEURISTIC_OCTILE || s->hkind == TN_HEURISTIC_AUTO) && !s->multi_h,
+              s->hstr,
+              s->hdiag};
     return j;
 }
 
@@ -506,7 +536,8 @@ static inline __attribute__((always_inline)) tn_status jps_run_k(tn_search *s, i
             s->end = (int32_t)i;
             return TN_OK;
         }
-        double g = f - search_h1(s, x, y, j.gx, j.gy);
+        double g = f - (j.octile ? search_h_octile(j.hstr, j.hdiag, x, y, j.gx, j.gy)
+                                 : search_h1(s, x, y, j.gx, j.gy));
         expand(s, &j, x, y, g, dir, wt);
     }
     return TN_NO_PATH;

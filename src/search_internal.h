@@ -388,6 +388,18 @@ TN_INLINE void search_set_width(tn_search *s, int32_t w)
 
 /* ---- helpers shared with jps.c -------------------------------------------------------- */
 
+/* The octile heuristic from (x, y) to (gx, gy) with the context's scaled weights hstr and
+ * hdiag: search_h1()'s expression for TN_HEURISTIC_OCTILE, the same operations in the same
+ * order, so the two agree bit for bit (jps.c calls it without search_h1's switch). */
+TN_INLINE double search_h_octile(double hstr, double hdiag, int32_t x, int32_t y, int32_t gx,
+                                 int32_t gy)
+{
+    int32_t dx = x > gx ? x - gx : gx - x;
+    int32_t dy = y > gy ? y - gy : gy - y;
+    int32_t mx = dx > dy ? dx : dy, mn = dx > dy ? dy : dx;
+    return hstr * (double)mx + hdiag * (double)mn;
+}
+
 /* Unscaled heuristic from (x, y) to (gx, gy). */
 TN_INLINE double search_h1(const tn_search *s, int32_t x, int32_t y, int32_t gx, int32_t gy)
 {

@@ -1472,6 +1472,31 @@ static void test_row_of_index(void **state)
         check_rows_of_width(1 + tn_test_below(&r, TN_MAX_DIM), &r);
 }
 
+/* JPS computes the octile heuristic with search_h_octile(), not through search_h1(): the two
+ * agree bit for bit (the expansion order and the rebuilt costs depend on it), for random cells
+ * and goals and the weights of every step-cost set, cost floor and weight. */
+static void test_octile_heuristic_same(void **state)
+{
+    (void)state;
+    tn_search s;
+    memset(&s, 0, sizeof s);
+    tn_test_rng r = {91};
+    static const double bases[][2] = {{1.0, TN_SQRT2}, {10.0, 14.0}};
+    for (int k = 0; k < 200000; k++) {
+        const double mul = (0.05 + 4.0 * tn_test_u01(&r)) * (1.0 + 1.0 / 1099511627776.0);
+        s.hkind = k & 1 ? TN_HEURISTIC_OCTILE : TN_HEURISTIC_AUTO;
+        s.hstr = bases[k >> 1 & 1][0] * mul;
+        s.hdiag = (bases[k >> 1 & 1][1] - bases[k >> 1 & 1][0]) * mul;
+        int32_t x = (int32_t)tn_test_below(&r, TN_MAX_DIM),
+                y = (int32_t)tn_test_below(&r, TN_MAX_DIM);
+        int32_t gx = (int32_t)tn_test_below(&r, TN_MAX_DIM),
+                gy = (int32_t)tn_test_below(&r, TN_MAX_DIM);
+        double a = search_h1(&s, x, y, gx, gy), b = search_h_octile(s.hstr, s.hdiag, x, y, gx, gy);
+        if (memcmp(&a, &b, sizeof a) != 0)
+            fail_msg("octile h of (%d, %d) -> (%d, %d): %.17g != %.17g", x, y, gx, gy, a, b);
+    }
+}
+
 static void test_context_reuse_deterministic(void **state)
 {
     (void)state;
@@ -1626,6 +1651,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_distance_maps),
         cmocka_unit_test(test_growing_context),
         cmocka_unit_test(test_jps_open_list_memory),
+        cmocka_unit_test(test_octile_heuristic_same),
         cmocka_unit_test(test_map_unchanged),
         cmocka_unit_test(test_row_of_index),
         cmocka_unit_test(test_context_reuse_deterministic),
