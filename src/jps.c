@@ -178,6 +178,13 @@ typedef struct jctx {
     /* the heuristic: octile (search_h_octile, with these weights), else search_h1() */
     bool octile;
     double hstr, hdiag;
+    double straight, diagonal; /* the step costs */
+    /* the open list, kept in the caller's locals while it runs (ol_load()), the node arrays and
+     * the query's generation (copies: stores to tag[] may alias the context's fields) */
+    tn_openlist *o;
+    uint32_t *tag;
+    double *key;
+    uint32_t gen;
 } jctx;
 
 static inline const uint64_t *row_of(const jctx *j, int32_t y)
@@ -323,23 +330,21 @@ static inline uint32_t dir_of(int32_t dx, int32_t dy)
 static inline __attribute__((always_inline)) void
 relax(tn_search *s, const jctx *j, uint32_t ni, int32_t nx, int32_t ny, double ng, uint32_t dir)
 {
-    uint32_t t = s->tag[ni];
-    if (!(t & TAG_OPEN) && (t >> 3) == s->gen)
+    uint32_t t = j->tag[ni];
+    if (!(t & TAG_OPEN) && (t >> 3) == j->gen)
         return; /* expanded */
     const double h = j->octile ? search_h_octile(j->hstr, j->hdiag, nx, ny, j->gx, j->gy)
                                : tn__search_hk(s, nx, ny);
     const double nk = ng + h;
-    tn_openlist o = ol_load(s);
     if (t & TAG_OPEN) {
-        if (nk < ol_key(&o, ni, t, true)) {
-            s->key[ni] = nk;
-            ol_decreased(&o, t, dir, nk, true);
+        if (nk < ol_key(j->o, ni, t, true)) {
+            j->key[ni] = nk;
+            ol_decreased(j->o, t, dir, nk, true);
         }
         return;
     }
-    s->key[ni] = nk;
-    ol_push(&o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk, true);
-    ol_store(s, &o);
+    j->key[ni] = nk;
+    ol_push(j->o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk, true);
 }
 
 /* The successors of (x, y) along one direction; none when the goal bounds `bx` of the cell
@@ -362,8 +367,8 @@ static inline __attribute__((always_inline)) void succ_h(tn_search *s, const jct
     if (t < 0)
         return;
     int32_t k = dx > 0 ? t - x : x - t;
-    uint32_t ti = (uint32_t)(y * s->w + t);
-    relax(s, j, ti, t, y, g + jump_cost(j, s->straight, k, ti, wt), dir_of(dx, 0));
+    uint32_t ti = (uint32_t)(y * j->w + t);
+    relax(s, j, ti, t, y, g + jump_cost(j, j->straight, k, ti, wt), dir_of(dx, 0));
 }
 
 static inline __attribute__((always_inline)) void succ_v(tn_search *s, const jctx *j,
@@ -376,8 +381,8 @@ static inline __attribute__((always_inline)) void succ_v(tn_search *s, const jct
     if (t < 0)
         return;
     int32_t k = dy > 0 ? t - y : y - t;
-    uint32_t ti = (uint32_t)(t * s->w + x);
-    relax(s, j, ti, x, t, g + jump_cost(j, s->straight, k, ti, wt), dir_of(0, dy));
+    uint32_t ti = (uint32_t)(t * j->w + x);
+    relax(s, j, ti, x, t, g + jump_cost(j, j->straight, k, ti, wt), dir_of(0, dy));
 }
 
 static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jctx *j,
@@ -391,11 +396,12 @@ static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jct
     if (k == 0)
         return;
     int32_t tx = x + k * dx, ty = y + k * dy;
-    uint32_t ti = (uint32_t)(ty * s->w + tx);
-    relax(s, j, ti, tx, ty, g + jump_cost(j, s->diagonal, k, ti, wt), dir_of(dx, dy));
+    uint32_t ti = (uint32_t)(ty * j->w + tx);
+    relax(s, j, ti, tx, ty, g + jump_cost(j, j->diagonal, k, ti, wt), dir_of(dx, dy));
 }
 
-static jctx jctx_of(const tn_search *s)
+/* The jump context of the query of `s`, with its open list in `o` (or NULL: no successors). */
+static jctx jctx_of(const tn_search *s, tn_openlist *o)
 {
     const tn__passbits *c = &s->jps;
     jctx j = {c->rows,
@@ -414,7 +420,13 @@ static jctx jctx_of(const tn_search *s)
               s->cost,
               (s->hkind == TN_HEURISTIC_OCTILE || s->hkind == TN_HEURISTIC_AUTO) && !s->multi_h,
               s->hstr,
-              s->hdiag};
+              s->hdiag,
+              s->straight,
+              s->diagonal,
+              o,
+              s->tag,
+              s->key,
+              s->gen};
     return j;
 }
 
@@ -437,7 +449,7 @@ bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir)
 {
     TN_ASSERT(dir < 4 && s->jps.rows && x >= 0 && y >= 0 && x < s->jps.w && y < s->jps.h);
     static const int sets[4] = {FLAG_E, FLAG_W, FLAG_S, FLAG_N};
-    jctx j = jctx_of(s);
+    jctx j = jctx_of(s, NULL);
     return flag(flags_of(&j, y), x, sets[dir]);
 }
 
@@ -461,13 +473,15 @@ static inline __attribute__((always_inline)) void expand_all(tn_search *s, const
 
 void tn__jps_expand_start(tn_search *s)
 {
-    jctx j = jctx_of(s);
+    tn_openlist o = ol_load(s);
+    jctx j = jctx_of(s, &o);
     int32_t x = s->start_x, y = s->start_y;
     const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
     if (j.brows)
         expand_all(s, &j, bx, x, y, 0.0, 0xffu, true);
     else
         expand_all(s, &j, bx, x, y, 0.0, 0xffu, false);
+    ol_store(s, &o);
 }
 
 static inline __attribute__((always_inline)) void
@@ -504,11 +518,13 @@ expand(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, uint32_t dir
 
 void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
 {
-    jctx j = jctx_of(s);
+    tn_openlist o = ol_load(s);
+    jctx j = jctx_of(s, &o);
     if (j.brows)
         expand(s, &j, x, y, g, dir, true);
     else
         expand(s, &j, x, y, g, dir, false);
+    ol_store(s, &o);
 }
 
 /* The search loop of one-shot JPS queries (no closest or partial tracking, one goal): the
@@ -517,30 +533,37 @@ void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
 static inline __attribute__((always_inline)) tn_status jps_run_k(tn_search *s, int64_t budget,
                                                                  const bool wt)
 {
-    const jctx j = jctx_of(s);
+    /* the open list's counts stay in locals for the whole run (stored back on every return) */
+    tn_openlist o = ol_load(s);
+    const jctx j = jctx_of(s, &o);
     const int32_t w = s->w;
     const uint64_t wdiv = s->wdiv;
-    while (!q_empty(s)) {
-        if (budget-- <= 0)
-            return TN_IN_PROGRESS;
+    int64_t expanded = s->expanded;
+    tn_status st = TN_NO_PATH;
+    while (!ol_empty(&o)) {
+        if (budget-- <= 0) {
+            st = TN_IN_PROGRESS;
+            break;
+        }
         double f;
-        tn_openlist o = ol_load(s);
         uint32_t e = ol_pop(&o, &f, true);
-        ol_store(s, &o);
         uint32_t i = e & ENT_IDX;
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
-        s->tag[i] = s->gen << 3 | dir;
-        s->expanded++;
+        j.tag[i] = j.gen << 3 | dir;
+        expanded++;
         int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
         if (e & ENT_GOAL) {
             s->end = (int32_t)i;
-            return TN_OK;
+            st = TN_OK;
+            break;
         }
         double g = f - (j.octile ? search_h_octile(j.hstr, j.hdiag, x, y, j.gx, j.gy)
                                  : search_h1(s, x, y, j.gx, j.gy));
         expand(s, &j, x, y, g, dir, wt);
     }
-    return TN_NO_PATH;
+    ol_store(s, &o);
+    s->expanded = expanded;
+    return st;
 }
 
 tn_status tn__jps_run(tn_search *s, int64_t budget)
