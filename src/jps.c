@@ -340,14 +340,14 @@ relax(tn_search *s, const jctx *j, uint32_t ni, int32_t nx, int32_t ny, double n
                                : tn__search_hk(s, nx, ny);
     const double nk = ng + h;
     if (t & TAG_OPEN) {
-        if (nk < ol_key(j->o, ni, t, true)) {
+        if (nk < ol_key(j->o, t)) {
             j->key[ni] = nk;
-            ol_decreased(j->o, t, dir, nk, true);
+            ol_decreased(j->o, t, dir, nk);
         }
         return;
     }
     j->key[ni] = nk;
-    ol_push(j->o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk, true);
+    ol_push(j->o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk);
 }
 
 /* The successors of (x, y) along one direction; none when the goal bounds `bx` of the cell
@@ -578,7 +578,7 @@ static inline __attribute__((always_inline)) tn_status jps_run_k(tn_search *s, i
             break;
         }
         double f;
-        uint32_t e = ol_pop(&o, &f, true);
+        uint32_t e = ol_pop(&o, &f);
         uint32_t i = e & ENT_IDX;
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
         j.tag[i] = j.gen << 3 | dir;

@@ -588,7 +588,7 @@ astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_
         double ng = g + c;
         if (bounded && ng > bound)
             continue;
-        search_relax_k(s, ni, x + tn__dir_dx[k], y + tn__dir_dy[k], ng, k, true);
+        search_relax_k(s, ni, x + tn__dir_dx[k], y + tn__dir_dy[k], ng, k, false);
     }
     if (diag == TN_DIAGONAL_NEVER)
         return;
@@ -615,7 +615,7 @@ astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_
         double ng = g + c;
         if (bounded && ng > bound)
             continue;
-        search_relax_k(s, ni, x + tn__dir_dx[k + 4], y + tn__dir_dy[k + 4], ng, k + 4, true);
+        search_relax_k(s, ni, x + tn__dir_dx[k + 4], y + tn__dir_dy[k + 4], ng, k + 4, false);
     }
 }
 
@@ -677,10 +677,10 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
         if (t_ & TAG_OPEN) {                                                                       \
             double nk_ = (NG) + HK(AX, AY);                                                        \
             if (nk_ < o.key[t_ & TAG_POS])                                                         \
-                ol_decreased(&o, t_, (DIR), nk_, true);                                            \
+                ol_decreased(&o, t_, (DIR), nk_);                                                  \
         } else if ((t_ >> 3) != gen) {                                                             \
             ol_push(&o, ni_ | (DIR) << ENT_DIR_SHIFT | (t_ == TAG_GOAL ? ENT_GOAL : 0u),           \
-                    (NG) + HK(AX, AY), true);                                                      \
+                    (NG) + HK(AX, AY));                                                            \
         }                                                                                          \
     } while (0)
     while (!ol_empty(&o)) {
@@ -689,7 +689,7 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
             break;
         }
         double f;
-        uint32_t e = ol_pop(&o, &f, true);
+        uint32_t e = ol_pop(&o, &f);
         uint32_t i = e & ENT_IDX;
         tag[i] = gen << 3 | ((e >> ENT_DIR_SHIFT) & 7u);
         s->expanded++;
@@ -762,13 +762,12 @@ static tn_status search_run(tn_search *s, int64_t budget)
     }
     if (jps && !s->track && !s->multi_h)
         return tn__jps_run(s, budget);
-    const bool keyed = q_keyed(s);
     while (!q_empty(s)) {
         if (budget-- <= 0)
             return TN_IN_PROGRESS;
         double f;
         tn_openlist o = ol_load(s);
-        uint32_t e = keyed ? ol_pop(&o, &f, true) : ol_pop(&o, &f, false);
+        uint32_t e = ol_pop(&o, &f);
         ol_store(s, &o);
         uint32_t i = e & ENT_IDX;
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
@@ -1109,11 +1108,11 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
         int32_t i = tn_map_index(map, sources[k].x, sources[k].y);
         if (i < 0 || !pass[i] || (tag[i] & TAG_OPEN))
             continue;
-        heap_up(key, heap, tag, hn++, (uint32_t)i, 0.0, true);
+        heap_up(key, heap, tag, hn++, (uint32_t)i, 0.0);
     }
     while (hn > 0) {
         double g;
-        uint32_t i = heap_down(key, heap, tag, &hn, &g, true) & ENT_IDX;
+        uint32_t i = heap_down(key, heap, tag, &hn, &g) & ENT_IDX;
         tag[i] = s->gen << 3;
         dist[i] = g;
         int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
@@ -1145,9 +1144,9 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
             if (t & TAG_OPEN) {
                 int32_t pos = (int32_t)(t & TAG_POS);
                 if (ng < key[pos])
-                    heap_up(key, heap, tag, pos, heap[pos], ng, true);
+                    heap_up(key, heap, tag, pos, heap[pos], ng);
             } else if ((t >> 3) != s->gen) {
-                heap_up(key, heap, tag, hn++, ni, ng, true);
+                heap_up(key, heap, tag, hn++, ni, ng);
             }
         }
     }
