@@ -21,6 +21,9 @@ static void free_arrays(tn_search *s)
     tn__free(&s->alloc, s->key, n * sizeof(double));
     tn__free(&s->alloc, s->tag, n * sizeof(uint32_t));
     tn__free(&s->alloc, s->heap, n * sizeof(uint32_t));
+    tn__free(&s->alloc, s->jkey, n * sizeof(double));
+    s->jkey = NULL;
+    s->okey = NULL;
     s->key = NULL;
     s->tag = NULL;
     s->heap = NULL;
@@ -42,6 +45,7 @@ static tn_status size_arrays(tn_search *s, int32_t cells)
         return TN_E_NOMEM;
     }
     s->max_cells = cells;
+    s->okey = s->key;
     s->gen = 1;
     s->heap_n = 0;
     s->stack_n = 0;
@@ -99,7 +103,7 @@ size_t tn_search_memory_bytes(const tn_search *s)
     if (!s)
         return 0;
     return sizeof *s + (size_t)s->max_cells * (sizeof(double) + 2 * sizeof(uint32_t)) +
-           tn__jps_bytes(s);
+           (s->jkey ? (size_t)s->max_cells * sizeof(double) : 0) + tn__jps_bytes(s);
 }
 
 int32_t tn_search_max_cells(const tn_search *s)
@@ -463,6 +467,12 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         if (gst != TN_OK)
             return gst;
     }
+    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && !s->jkey) {
+        /* once per context (and after the arrays grow): the keys of the open list */
+        s->jkey = tn__alloc(&s->alloc, (size_t)s->max_cells * sizeof(double));
+        if (!s->jkey)
+            return TN_E_NOMEM;
+    }
 
     s->map = map;
     s->revision = g.revision;
@@ -475,6 +485,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->extra = q.extra;
     s->q = q;
     s->algo = algo;
+    s->okey = algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS ? s->jkey : s->key;
     s->gb = gb;
     s->uniform = g.uniform;
     s->min_cost = g.min_cost;
@@ -577,7 +588,7 @@ astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_
         double ng = g + c;
         if (bounded && ng > bound)
             continue;
-        search_relax_k(s, ni, x + tn__dir_dx[k], y + tn__dir_dy[k], ng, k, true);
+        search_relax_k(s, ni, x + tn__dir_dx[k], y + tn__dir_dy[k], ng, k, false);
     }
     if (diag == TN_DIAGONAL_NEVER)
         return;
@@ -604,7 +615,7 @@ astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_
         double ng = g + c;
         if (bounded && ng > bound)
             continue;
-        search_relax_k(s, ni, x + tn__dir_dx[k + 4], y + tn__dir_dy[k + 4], ng, k + 4, true);
+        search_relax_k(s, ni, x + tn__dir_dx[k + 4], y + tn__dir_dy[k + 4], ng, k + 4, false);
     }
 }
 
@@ -666,10 +677,10 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
         if (t_ & TAG_OPEN) {                                                                       \
             double nk_ = (NG) + HK(AX, AY);                                                        \
             if (nk_ < o.key[t_ & TAG_POS])                                                         \
-                ol_decreased(&o, t_, (DIR), nk_, true);                                            \
+                ol_decreased(&o, t_, (DIR), nk_);                                                  \
         } else if ((t_ >> 3) != gen) {                                                             \
             ol_push(&o, ni_ | (DIR) << ENT_DIR_SHIFT | (t_ == TAG_GOAL ? ENT_GOAL : 0u),           \
-                    (NG) + HK(AX, AY), true);                                                      \
+                    (NG) + HK(AX, AY));                                                            \
         }                                                                                          \
     } while (0)
     while (!ol_empty(&o)) {
@@ -678,7 +689,7 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
             break;
         }
         double f;
-        uint32_t e = ol_pop(&o, &f, true);
+        uint32_t e = ol_pop(&o, &f);
         uint32_t i = e & ENT_IDX;
         tag[i] = gen << 3 | ((e >> ENT_DIR_SHIFT) & 7u);
         s->expanded++;
@@ -751,13 +762,12 @@ static tn_status search_run(tn_search *s, int64_t budget)
     }
     if (jps && !s->track && !s->multi_h)
         return tn__jps_run(s, budget);
-    const bool keyed = q_keyed(s);
     while (!q_empty(s)) {
         if (budget-- <= 0)
             return TN_IN_PROGRESS;
         double f;
         tn_openlist o = ol_load(s);
-        uint32_t e = keyed ? ol_pop(&o, &f, true) : ol_pop(&o, &f, false);
+        uint32_t e = ol_pop(&o, &f);
         ol_store(s, &o);
         uint32_t i = e & ENT_IDX;
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
@@ -833,7 +843,7 @@ void tn_search_cancel(tn_search *s)
 
 /* ---- results -------------------------------------------------------------------------- */
 
-/* Cost of a node that was expanded: its key minus its heuristic. */
+/* Cost of a JPS or JPS+ node that was expanded: its key minus its heuristic. */
 static double node_g(const tn_search *s, int32_t i, int32_t x, int32_t y)
 {
     return s->key[i] - tn__search_hk(s, x, y);
@@ -1098,11 +1108,11 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
         int32_t i = tn_map_index(map, sources[k].x, sources[k].y);
         if (i < 0 || !pass[i] || (tag[i] & TAG_OPEN))
             continue;
-        heap_up(key, heap, tag, hn++, (uint32_t)i, 0.0, true);
+        heap_up(key, heap, tag, hn++, (uint32_t)i, 0.0);
     }
     while (hn > 0) {
         double g;
-        uint32_t i = heap_down(key, heap, tag, &hn, &g, true) & ENT_IDX;
+        uint32_t i = heap_down(key, heap, tag, &hn, &g) & ENT_IDX;
         tag[i] = s->gen << 3;
         dist[i] = g;
         int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
@@ -1134,9 +1144,9 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
             if (t & TAG_OPEN) {
                 int32_t pos = (int32_t)(t & TAG_POS);
                 if (ng < key[pos])
-                    heap_up(key, heap, tag, pos, heap[pos], ng, true);
+                    heap_up(key, heap, tag, pos, heap[pos], ng);
             } else if ((t >> 3) != s->gen) {
-                heap_up(key, heap, tag, hn++, ni, ng, true);
+                heap_up(key, heap, tag, hn++, ni, ng);
             }
         }
     }

@@ -5,7 +5,9 @@
  *   key[]   (double)   keys f = g + hk of generated nodes, where hk is the scaled heuristic;
  *                      g is recovered as f - hk when the node is expanded. In A* and Dijkstra
  *                      queries key[k] belongs to the open-list entry heap[k]; in JPS queries
- *                      key[i] belongs to cell i (see "the open list" below).
+ *                      key[i] belongs to cell i, and jkey[k] (8 more bytes per cell, allocated
+ *                      by the first JPS query) to the entry heap[k] (see "the open list"
+ *                      below).
  *   tag[i]  (uint32)   TAG_OPEN | position       while the node is on the open list (the
  *                                               position of its entry in heap[]; TAG_STACK
  *                                               added on the f-level stack),
@@ -59,6 +61,10 @@ struct tn_search {
     double *key;
     uint32_t *tag;
     uint32_t *heap; /* the heap grows from the front, the f-level stack from the back */
+    /* JPS and JPS+: the keys of their open list, beside its entries (as key[] in A*), max_cells
+     * slots, allocated by the first JPS or JPS+ query (NULL before) */
+    double *jkey;
+    double *okey; /* the open list's keys: key (A*, Dijkstra) or jkey (JPS, JPS+) */
     int32_t heap_n;
     int32_t stack_n;
     double flimit; /* nodes with a key up to this go on the stack */
@@ -120,51 +126,45 @@ struct tn_search {
  * Equal keys leave the heap in an order fixed by the sequence of operations (deterministic);
  * the heuristic's 2^-40 inflation already ranks most f ties by smaller h.
  *
- * Where a key lives depends on the query ("keyed" below):
- *   keyed (A*, Dijkstra, distance maps): key[pos] is the key of the entry at heap[pos]; the key
- *     moves with its entry, so comparisons read the heap's own small, dense arrays instead of
- *     one cell per entry scattered over the map (five times fewer L1 misses on bg512 maps).
- *     Nothing is kept for expanded cells: A* rebuilds its path from the direction bits.
- *   by cell (JPS, JPS+): key[cell] is the key of the cell, and stays valid once the cell is
- *     expanded (the path rebuild needs the cost of expanded jump points).
+ * The open list's keys (o.key = s->okey) sit beside its entries: okey[pos] is the key of the
+ * entry at heap[pos] and moves with it, so comparisons read the heap's own small, dense arrays
+ * instead of one cell per entry scattered over the map (five times fewer L1 misses on bg512
+ * maps for A*; a third fewer for weighted JPS on random512). okey is key[] in A*, Dijkstra and
+ * distance maps: nothing is kept for expanded cells there, A* rebuilds its path from the
+ * direction bits. JPS and JPS+ need the cost of expanded jump points for their path rebuild,
+ * so their open list's keys go to jkey[] and key[cell] keeps each node's key by cell (written
+ * when it is generated or improved, read by the rebuild).
  * The primitives take the arrays and counts explicitly so that a loop can keep the counts in
  * local variables; the q_* functions below wrap them for the context. */
-
-TN_INLINE double ent_key(const double *key, const uint32_t *heap, int32_t pos, const bool keyed)
-{
-    return keyed ? key[pos] : key[heap[pos] & ENT_IDX];
-}
 
 /* The bit pattern of a key as a signed integer. Keys are never negative nor NaN (g, h >= 0;
  * the sum of two non-negative values is never -0.0), and for such doubles the integer order of
  * the bit patterns is the numeric order: the sift-down compares integers (one cycle, on the
  * critical path of a pop) instead of doubles (ucomisd and a flag transfer). */
-TN_INLINE int64_t key_bits(const double *key, const uint32_t *heap, int32_t pos, const bool keyed)
+TN_INLINE int64_t key_bits(const double *key, int32_t pos)
 {
     int64_t b;
-    memcpy(&b, keyed ? &key[pos] : &key[heap[pos] & ENT_IDX], sizeof b);
+    memcpy(&b, &key[pos], sizeof b);
     return b;
 }
 
 /* Put entry e with key k at position pos or above it (pos: a free slot or e's own slot). */
 TN_INLINE void heap_up(double *key, uint32_t *heap, uint32_t *tag, int32_t pos, uint32_t e,
-                       double k, const bool keyed)
+                       double k)
 {
     while (pos > 0) {
         int32_t parent = (pos - 1) >> 2;
-        double pk = ent_key(key, heap, parent, keyed);
+        double pk = key[parent];
         if (!(k < pk))
             break;
         uint32_t pe = heap[parent];
         heap[pos] = pe;
-        if (keyed)
-            key[pos] = pk;
+        key[pos] = pk;
         tag[pe & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
         pos = parent;
     }
     heap[pos] = e;
-    if (keyed)
-        key[pos] = k;
+    key[pos] = k;
     tag[e & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
 }
 
@@ -172,21 +172,20 @@ TN_INLINE void heap_up(double *key, uint32_t *heap, uint32_t *tag, int32_t pos, 
  * down along the smallest children to a leaf (three comparisons per level, no other test while
  * all four children exist), then the last entry is sifted up from there (it came from the
  * bottom, so it rarely rises far). */
-TN_INLINE uint32_t heap_down(double *key, uint32_t *heap, uint32_t *tag, int32_t *n_io, double *k,
-                             const bool keyed)
+TN_INLINE uint32_t heap_down(double *key, uint32_t *heap, uint32_t *tag, int32_t *n_io, double *k)
 {
     uint32_t top = heap[0];
-    *k = ent_key(key, heap, 0, keyed);
+    *k = key[0];
     int32_t n = --*n_io;
     if (n > 0) {
         uint32_t e = heap[n];
-        double ek = ent_key(key, heap, n, keyed);
+        double ek = key[n];
         int32_t pos = 0, c = 1;
         while (c + 3 < n) {
             /* the smallest of the 4 children: two pairs, then the pair winners (selects,
              * not branches), on the keys' bit patterns (key_bits()) */
-            int64_t k0 = key_bits(key, heap, c, keyed), k1 = key_bits(key, heap, c + 1, keyed);
-            int64_t k2 = key_bits(key, heap, c + 2, keyed), k3 = key_bits(key, heap, c + 3, keyed);
+            int64_t k0 = key_bits(key, c), k1 = key_bits(key, c + 1);
+            int64_t k2 = key_bits(key, c + 2), k3 = key_bits(key, c + 3);
             /* the outcomes of these comparisons are random: using them as numbers (0/1)
              * keeps them off the branch predictor */
             int32_t ba = k1 < k0, bb = k3 < k2;
@@ -196,19 +195,17 @@ TN_INLINE uint32_t heap_down(double *key, uint32_t *heap, uint32_t *tag, int32_t
             int32_t m = ma ^ ((ma ^ mb) & -bm); /* bm ? mb : ma, no multiply in the chain */
             uint32_t ce = heap[m];
             heap[pos] = ce;
-            if (keyed) {
-                int64_t km = bm ? kb : ka;
-                memcpy(&key[pos], &km, sizeof km);
-            }
+            int64_t km = bm ? kb : ka;
+            memcpy(&key[pos], &km, sizeof km);
             tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
             pos = m;
             c = 4 * pos + 1;
         }
         if (c < n) {
             int32_t m = c;
-            double mk = ent_key(key, heap, c, keyed);
+            double mk = key[c];
             for (int32_t j = c + 1; j < n; j++) {
-                double kj = ent_key(key, heap, j, keyed);
+                double kj = key[j];
                 if (kj < mk) {
                     m = j;
                     mk = kj;
@@ -216,12 +213,11 @@ TN_INLINE uint32_t heap_down(double *key, uint32_t *heap, uint32_t *tag, int32_t
             }
             uint32_t ce = heap[m];
             heap[pos] = ce;
-            if (keyed)
-                key[pos] = mk;
+            key[pos] = mk;
             tag[ce & ENT_IDX] = TAG_OPEN | (uint32_t)pos;
             pos = m;
         }
-        heap_up(key, heap, tag, pos, e, ek, keyed);
+        heap_up(key, heap, tag, pos, e, ek);
     }
     return top;
 }
@@ -249,7 +245,7 @@ typedef struct tn_openlist {
 TN_INLINE tn_openlist ol_load(const tn_search *s)
 {
     tn_openlist o;
-    o.key = s->key;
+    o.key = s->okey;
     o.heap = s->heap;
     o.tag = s->tag;
     o.heap_n = s->heap_n;
@@ -274,62 +270,53 @@ TN_INLINE bool ol_empty(const tn_openlist *o)
     return o->heap_n + o->stack_n == 0;
 }
 
-/* Insert entry e with key k (by cell: k == key[cell], already written). */
-TN_INLINE void ol_push(tn_openlist *o, uint32_t e, double k, const bool keyed)
+/* Insert entry e with key k. */
+TN_INLINE void ol_push(tn_openlist *o, uint32_t e, double k)
 {
     TN_ASSERT(k >= 0.0); /* key_bits() */
     if (k <= o->flimit) {
         int32_t pos = o->top - o->stack_n++;
         TN_ASSERT(pos >= o->heap_n);
         o->heap[pos] = e;
-        if (keyed)
-            o->key[pos] = k;
+        o->key[pos] = k;
         o->tag[e & ENT_IDX] = TAG_OPEN | TAG_STACK | (uint32_t)pos;
     } else {
         TN_ASSERT(o->heap_n + o->stack_n <= o->top);
-        heap_up(o->key, o->heap, o->tag, o->heap_n++, e, k, keyed);
+        heap_up(o->key, o->heap, o->tag, o->heap_n++, e, k);
     }
 }
 
 /* Pop the next entry; its key goes to *k. */
-TN_INLINE uint32_t ol_pop(tn_openlist *o, double *k, const bool keyed)
+TN_INLINE uint32_t ol_pop(tn_openlist *o, double *k)
 {
     if (o->stack_n > 0) {
         int32_t pos = o->top - --o->stack_n;
         uint32_t e = o->heap[pos];
-        *k = ent_key(o->key, o->heap, pos, keyed);
+        *k = o->key[pos];
         return e;
     }
-    uint32_t e = heap_down(o->key, o->heap, o->tag, &o->heap_n, k, keyed);
+    uint32_t e = heap_down(o->key, o->heap, o->tag, &o->heap_n, k);
     o->flimit = *k + *k * LEVEL_EPS;
     return e;
 }
 
-/* Key of open node i with tag t. */
-TN_INLINE double ol_key(const tn_openlist *o, uint32_t i, uint32_t t, const bool keyed)
+/* Key of an open node with tag t. */
+TN_INLINE double ol_key(const tn_openlist *o, uint32_t t)
 {
-    return keyed ? o->key[t & TAG_POS] : o->key[i];
+    return o->key[t & TAG_POS];
 }
 
-/* The key of open node i (tag t) has just decreased to k (by cell: already written to
- * key[i]); its entry gets direction `dir`. */
-TN_INLINE void ol_decreased(tn_openlist *o, uint32_t t, uint32_t dir, double k, const bool keyed)
+/* The key of an open node (tag t) has just decreased to k; its entry gets direction `dir`. */
+TN_INLINE void ol_decreased(tn_openlist *o, uint32_t t, uint32_t dir, double k)
 {
     int32_t pos = (int32_t)(t & TAG_POS);
     uint32_t e = (o->heap[pos] & ~(7u << ENT_DIR_SHIFT)) | dir << ENT_DIR_SHIFT;
     if (t & TAG_STACK) {
         o->heap[pos] = e;
-        if (keyed)
-            o->key[pos] = k;
+        o->key[pos] = k;
     } else {
-        heap_up(o->key, o->heap, o->tag, pos, e, k, keyed);
+        heap_up(o->key, o->heap, o->tag, pos, e, k);
     }
-}
-
-/* Keys beside the entries for A* and Dijkstra; by cell for JPS and JPS+. */
-TN_INLINE bool q_keyed(const tn_search *s)
-{
-    return s->algo != TN_ALGO_JPS && s->algo != TN_ALGO_JPS_PLUS;
 }
 
 TN_INLINE void q_set_level(tn_search *s, double f)
@@ -338,15 +325,11 @@ TN_INLINE void q_set_level(tn_search *s, double f)
 }
 
 /* Insert entry e whose key the caller has written to key[cell] (search_begin's start node; in
- * a keyed query that slot is scratch space until the insertion copies the key). */
+ * A* that slot is scratch space until the insertion copies the key beside the entry). */
 TN_INLINE void q_push(tn_search *s, uint32_t e)
 {
     tn_openlist o = ol_load(s);
-    double k = s->key[e & ENT_IDX];
-    if (q_keyed(s))
-        ol_push(&o, e, k, true);
-    else
-        ol_push(&o, e, k, false);
+    ol_push(&o, e, s->key[e & ENT_IDX]);
     ol_store(s, &o);
 }
 
@@ -377,6 +360,18 @@ TN_INLINE void search_set_width(tn_search *s, int32_t w)
 }
 
 /* ---- helpers shared with jps.c -------------------------------------------------------- */
+
+/* The octile heuristic from (x, y) to (gx, gy) with the context's scaled weights hstr and
+ * hdiag: search_h1()'s expression for TN_HEURISTIC_OCTILE, the same operations in the same
+ * order, so the two agree bit for bit (jps.c calls it without search_h1's switch). */
+TN_INLINE double search_h_octile(double hstr, double hdiag, int32_t x, int32_t y, int32_t gx,
+                                 int32_t gy)
+{
+    int32_t dx = x > gx ? x - gx : gx - x;
+    int32_t dy = y > gy ? y - gy : gy - y;
+    int32_t mx = dx > dy ? dx : dy, mn = dx > dy ? dy : dx;
+    return hstr * (double)mx + hdiag * (double)mn;
+}
 
 /* Unscaled heuristic from (x, y) to (gx, gy). */
 TN_INLINE double search_h1(const tn_search *s, int32_t x, int32_t y, int32_t gx, int32_t gy)
@@ -409,36 +404,38 @@ TN_INLINE double tn__search_hk(const tn_search *s, int32_t x, int32_t y)
 }
 
 /* Generate or improve node `ni` at (nx, ny) with cost `ng`, reached by a step in direction
- * `dir` (0..7); `keyed` tells where the open list keeps keys (q_keyed()). */
+ * `dir` (0..7). The open list keeps its keys beside its entries; with `by_cell` (JPS and JPS+)
+ * the key of each node is also written by cell to key[], where it stays once the node is
+ * expanded (the path rebuild reads it). */
 TN_INLINE void search_relax_k(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, double ng,
-                              uint32_t dir, const bool keyed)
+                              uint32_t dir, const bool by_cell)
 {
     uint32_t t = s->tag[ni];
     if (t & TAG_OPEN) {
         double nk = ng + tn__search_hk(s, nx, ny);
         tn_openlist o = ol_load(s);
-        if (nk < ol_key(&o, ni, t, keyed)) {
-            if (!keyed)
+        if (nk < ol_key(&o, t)) {
+            if (by_cell)
                 s->key[ni] = nk;
-            ol_decreased(&o, t, dir, nk, keyed);
+            ol_decreased(&o, t, dir, nk);
         }
         return;
     }
     if ((t >> 3) == s->gen)
         return; /* expanded */
     double nk = ng + tn__search_hk(s, nx, ny);
-    if (!keyed)
+    if (by_cell)
         s->key[ni] = nk;
     tn_openlist o = ol_load(s);
-    ol_push(&o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk, keyed);
+    ol_push(&o, ni | dir << ENT_DIR_SHIFT | (t == TAG_GOAL ? ENT_GOAL : 0u), nk);
     ol_store(s, &o);
 }
 
-/* The same for JPS and JPS+ (keys by cell). */
+/* The same for JPS and JPS+ (their open list's keys in jkey[], and by cell in key[]). */
 TN_INLINE void search_relax(tn_search *s, uint32_t ni, int32_t nx, int32_t ny, double ng,
                             uint32_t dir)
 {
-    search_relax_k(s, ni, nx, ny, ng, dir, false);
+    search_relax_k(s, ni, nx, ny, ng, dir, true);
 }
 
 /* JPS (jps.c). The direct test: when one of the two octile lines from the start to the goal

@@ -1307,6 +1307,89 @@ static void test_growing_context(void **state)
     tn_search_destroy(grow);
 }
 
+/* A counting allocator: every free must name the size allocated; can fail after N calls. */
+typedef struct count_alloc {
+    size_t outstanding;
+    long calls, fail_after; /* fail_after < 0: never fail */
+    bool bad_free;
+} count_alloc;
+
+static void *ca_alloc(size_t size, size_t align, void *user)
+{
+    count_alloc *c = user;
+    (void)align;
+    if (c->fail_after >= 0 && c->calls >= c->fail_after)
+        return NULL;
+    c->calls++;
+    unsigned char *p = malloc(size + 16);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    c->outstanding += size;
+    return p + 16;
+}
+
+static void ca_free(void *ptr, size_t size, void *user)
+{
+    count_alloc *c = user;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    size_t got;
+    memcpy(&got, p, sizeof got);
+    if (got != size)
+        c->bad_free = true;
+    c->outstanding -= got;
+    free(p);
+}
+
+/* JPS's open list keeps its keys in an array of its own (8 bytes per cell), allocated by the
+ * first JPS query and again after the arrays grow: the context reports what it holds, a failed
+ * allocation is TN_E_NOMEM with the context still usable, and the paths equal A*'s costs. */
+static void test_jps_open_list_memory(void **state)
+{
+    (void)state;
+    count_alloc ca = {0, 0, -1, false};
+    tn_search_def d = tn_search_def_default();
+    d.allocator = (tn_allocator){ca_alloc, ca_free, &ca};
+    tn_search *s = NULL;
+    assert_int_equal(tn_search_create(&d, &s), TN_OK);
+    tn_test_rng r = {31};
+    static const int32_t sizes[][2] = {{40, 30}, {20, 20}, {90, 70}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int32_t w = sizes[k][0], h = sizes[k][1];
+        tn_map *m = tn_test_random_map(w, h, 0.2, 900 + k);
+        add_mud(m, 0.3, 900 + k);
+        tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
+        assert_non_null(path);
+        for (int i = 0; i < 30; i++) {
+            tn_cell a = tn_test_random_open_cell(m, &r), b = tn_test_random_open_cell(m, &r);
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            tn_search_result ra, rj;
+            tn_status sa = tn_search_path(s, m, a, b, &q, path, w * h, &ra);
+            assert_int_equal(tn_search_memory_bytes(s), ca.outstanding);
+            q.algo = TN_ALGO_JPS;
+            if (i == 0) { /* the first JPS query on each map allocates (the open list's keys
+                           * after the arrays grew, the JPS cache): make it fail */
+                ca.fail_after = ca.calls;
+                assert_int_equal(tn_search_path(s, m, a, b, &q, path, w * h, &rj), TN_E_NOMEM);
+                ca.fail_after = -1;
+                assert_int_equal(tn_search_memory_bytes(s), ca.outstanding);
+            }
+            tn_status sj = tn_search_path(s, m, a, b, &q, path, w * h, &rj);
+            assert_int_equal(sj, sa);
+            if (sa == TN_OK)
+                assert_true(fabs(rj.cost - ra.cost) <= 1e-9 * (1.0 + ra.cost));
+            assert_int_equal(tn_search_memory_bytes(s), ca.outstanding);
+        }
+        assert_true(tn_search_memory_bytes(s) >= 24u * (size_t)tn_search_max_cells(s));
+        free(path);
+        tn_map_destroy(m);
+    }
+    tn_search_destroy(s);
+    assert_int_equal(ca.outstanding, 0);
+    assert_false(ca.bad_free);
+}
+
 static void test_map_unchanged(void **state)
 {
     (void)state;
@@ -1387,6 +1470,31 @@ static void test_row_of_index(void **state)
         check_rows_of_width(w, &r);
     for (int k = 0; k < 20000; k++)
         check_rows_of_width(1 + tn_test_below(&r, TN_MAX_DIM), &r);
+}
+
+/* JPS computes the octile heuristic with search_h_octile(), not through search_h1(): the two
+ * agree bit for bit (the expansion order and the rebuilt costs depend on it), for random cells
+ * and goals and the weights of every step-cost set, cost floor and weight. */
+static void test_octile_heuristic_same(void **state)
+{
+    (void)state;
+    tn_search s;
+    memset(&s, 0, sizeof s);
+    tn_test_rng r = {91};
+    static const double bases[][2] = {{1.0, TN_SQRT2}, {10.0, 14.0}};
+    for (int k = 0; k < 200000; k++) {
+        const double mul = (0.05 + 4.0 * tn_test_u01(&r)) * (1.0 + 1.0 / 1099511627776.0);
+        s.hkind = k & 1 ? TN_HEURISTIC_OCTILE : TN_HEURISTIC_AUTO;
+        s.hstr = bases[k >> 1 & 1][0] * mul;
+        s.hdiag = (bases[k >> 1 & 1][1] - bases[k >> 1 & 1][0]) * mul;
+        int32_t x = (int32_t)tn_test_below(&r, TN_MAX_DIM),
+                y = (int32_t)tn_test_below(&r, TN_MAX_DIM);
+        int32_t gx = (int32_t)tn_test_below(&r, TN_MAX_DIM),
+                gy = (int32_t)tn_test_below(&r, TN_MAX_DIM);
+        double a = search_h1(&s, x, y, gx, gy), b = search_h_octile(s.hstr, s.hdiag, x, y, gx, gy);
+        if (memcmp(&a, &b, sizeof a) != 0)
+            fail_msg("octile h of (%d, %d) -> (%d, %d): %.17g != %.17g", x, y, gx, gy, a, b);
+    }
 }
 
 static void test_context_reuse_deterministic(void **state)
@@ -1542,6 +1650,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_distance_maps),
         cmocka_unit_test(test_growing_context),
+        cmocka_unit_test(test_jps_open_list_memory),
+        cmocka_unit_test(test_octile_heuristic_same),
         cmocka_unit_test(test_map_unchanged),
         cmocka_unit_test(test_row_of_index),
         cmocka_unit_test(test_context_reuse_deterministic),

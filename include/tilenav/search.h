@@ -4,9 +4,10 @@
 ///
 /// Concept: a ::tn_search is a reusable search context sized once for a largest map (a cell
 /// count). It holds every per-cell array a query needs (16 bytes per cell: an 8-byte key, a
-/// 4-byte state word and a 4-byte heap slot), so a query allocates nothing, and it is reset in
-/// O(1) by a generation stamp (a full clear happens once every 2^28 queries). Queries read the
-/// map through `const tn_map*` and never write to it.
+/// 4-byte state word and a 4-byte heap slot; the first JPS or JPS+ query adds 8 bytes per cell
+/// for their open list's keys, and JPS its cache), so a query allocates nothing after those,
+/// and it is reset in O(1) by a generation stamp (a full clear happens once every 2^28
+/// queries). Queries read the map through `const tn_map*` and never write to it.
 ///
 /// Rules: a query follows a ::tn_moves (4/8 neighbours, diagonal policy, 1/sqrt2 or 10/14
 /// costs). Entering cell c costs `base * tn_map_cost(c) + extra[c]`. The default heuristic is
@@ -171,7 +172,8 @@ TN_API TN_NODISCARD tn_status tn_search_create(const tn_search_def *def, tn_sear
 /// Destroy a context (NULL is a no-op).
 TN_API void tn_search_destroy(tn_search *search);
 
-/// Bytes held by the context (16 per cell, plus the JPS cache once used).
+/// Bytes held by the context (16 per cell; plus, once a JPS or JPS+ query ran, 8 per cell for
+/// their open list and the JPS cache).
 TN_API size_t tn_search_memory_bytes(const tn_search *search);
 
 /// What a context caches about a map (JPS's passability bitsets) is keyed by a fingerprint of
