@@ -167,6 +167,75 @@ float tn_crowd_max_wall_overlap(const tn_crowd *crowd);
 tn_status tn_flow_view_from_field(const tn_field *field, const tn_map *map, tn_cell goal,
                                   tn_vec2 *dir, uint8_t *los, int32_t cells, tn_flow_view *out);
 
+/* hierarchy.h */
+typedef struct tn_hierarchy tn_hierarchy;
+typedef struct tn_hierarchy_ctx tn_hierarchy_ctx;
+typedef struct tn_hierarchy_def {
+    const tn_map *map;
+    tn_moves moves;
+    int32_t sector_size;
+    int32_t portal_gap;
+    int32_t landmarks;
+    ...;
+} tn_hierarchy_def;
+tn_hierarchy_def tn_hierarchy_def_default(void);
+tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out);
+void tn_hierarchy_destroy(tn_hierarchy *h);
+size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h);
+typedef struct tn_hierarchy_stats {
+    int32_t sectors_x, sectors_y;
+    int32_t nodes;
+    int64_t intra_edges;
+    int64_t inter_edges;
+    ...;
+} tn_hierarchy_stats;
+void tn_hierarchy_stats_get(const tn_hierarchy *h, tn_hierarchy_stats *out);
+typedef struct tn_hierarchy_ctx_def { float weight; int32_t corridor; ...; } tn_hierarchy_ctx_def;
+tn_hierarchy_ctx_def tn_hierarchy_ctx_def_default(void);
+tn_status tn_hierarchy_ctx_create(const tn_hierarchy_ctx_def *def, tn_hierarchy_ctx **out);
+void tn_hierarchy_ctx_destroy(tn_hierarchy_ctx *ctx);
+size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *ctx);
+typedef enum tn_hierarchy_mode { TN_HIERARCHY_FAST, TN_HIERARCHY_EXACT, ... } tn_hierarchy_mode;
+typedef struct tn_hierarchy_result {
+    int32_t length;
+    double cost;
+    int64_t expanded;
+    int32_t refined;
+    bool proven;
+    ...;
+} tn_hierarchy_result;
+tn_status tn_hierarchy_path(tn_hierarchy_ctx *ctx, const tn_hierarchy *h, tn_cell start,
+                            tn_cell goal, tn_hierarchy_mode mode, tn_cell *out, int32_t cap,
+                            tn_hierarchy_result *res);
+double tn_hierarchy_crossing_bound(const tn_hierarchy *h);
+
+/* sector_field.h */
+typedef struct tn_sector_field tn_sector_field;
+typedef struct tn_sector_field_def {
+    const tn_hierarchy *hierarchy;
+    size_t memory_budget;
+    ...;
+} tn_sector_field_def;
+tn_sector_field_def tn_sector_field_def_default(void);
+tn_status tn_sector_field_create(const tn_sector_field_def *def, tn_sector_field **out);
+void tn_sector_field_destroy(tn_sector_field *field);
+size_t tn_sector_field_memory_bytes(const tn_sector_field *field);
+tn_status tn_sector_field_set_goal(tn_sector_field *field, const tn_cell *goals, int32_t count);
+tn_status tn_sector_field_dir(tn_sector_field *field, tn_cell cell, int32_t *dir, float *cost);
+tn_status tn_sector_field_path(tn_sector_field *field, tn_cell start, tn_cell *out, int32_t cap,
+                               int32_t *length, double *cost);
+typedef struct tn_sector_field_stats {
+    int32_t goals;
+    int32_t nodes_reached;
+    int32_t tiles_kept;
+    int32_t tiles_max;
+    int64_t tiles_built;
+    int64_t tiles_evicted;
+    size_t tile_bytes;
+    ...;
+} tn_sector_field_stats;
+void tn_sector_field_stats_get(const tn_sector_field *field, tn_sector_field_stats *out);
+
 /* broadphase.h */
 typedef struct tn_bp tn_bp;
 typedef enum tn_bp_kind { TN_BP_GRID, TN_BP_HASH, TN_BP_SAP, TN_BP_BRUTE, ... } tn_bp_kind;

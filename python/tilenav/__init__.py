@@ -30,6 +30,7 @@ from ._errors import (
     status_string,
 )
 from ._field import FlowField
+from ._hierarchy import Hierarchy, SectorField
 from ._map import Map, PathBatch, PathResult, Scenarios
 from ._tilenav import ffi as _ffi
 from ._tilenav import lib as _lib
@@ -40,6 +41,7 @@ __all__ = [
     "BlockedError",
     "Crowd",
     "FlowField",
+    "Hierarchy",
     "InvalidArgumentError",
     "LoadIOError",
     "Map",
@@ -48,6 +50,7 @@ __all__ = [
     "PathBatch",
     "PathResult",
     "Scenarios",
+    "SectorField",
     "StaleIdError",
     "StateError",
     "TilenavError",

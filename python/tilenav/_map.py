@@ -14,6 +14,7 @@ from ._errors import check
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
+    from ._hierarchy import Hierarchy
     from ._field import FlowField
 
 ALGOS = {
@@ -485,6 +486,17 @@ class Map:
 
         return FlowField(self, goal, los=los, moves=moves, corner=corner, step_costs=step_costs,
                          flow=flow, extra=extra)
+
+    def hierarchy(self, *, sector_size: int = 32, moves: int = 8, step_costs: str = "exact",
+                  landmarks: int = 0, portal_gap: int = 0) -> "Hierarchy":
+        """A hierarchy (HPA*) of ``sector_size`` x ``sector_size`` sectors for long paths on
+        big maps, and sector flow fields: see :class:`Hierarchy` and docs/hierarchy.md.
+        ``moves``: 8 (no corner cutting) or 4; ``landmarks`` (0..16) sharpen the abstract
+        search's heuristic; ``portal_gap`` (0 = entrance ends only) adds transition cells."""
+        from ._hierarchy import Hierarchy
+
+        return Hierarchy(self, sector_size=sector_size, moves=moves, step_costs=step_costs,
+                         landmarks=landmarks, portal_gap=portal_gap)
 
     def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: str = "never") -> bool:
         """Exact line of sight between two cells' centres (both passable, no blocked cell

@@ -1,0 +1,100 @@
+"""Hierarchical paths and sector flow fields against the exact searches of the same map."""
+
+import math
+
+import numpy as np
+import pytest
+
+import tilenav
+
+
+def maze_map(seed=3, w=70, h=50, walls=0.22, mud=True):
+    rng = np.random.default_rng(seed)
+    cost = np.ones((h, w))
+    if mud:
+        cost[rng.random((h, w)) < 0.15] = 3.0
+    cost[rng.random((h, w)) < walls] = 0
+    return tilenav.Map.from_numpy(cost)
+
+
+def test_hierarchy_paths_against_dijkstra():
+    m = maze_map()
+    hi = m.hierarchy(sector_size=8)
+    assert hi.stats["sectors_x"] == 9 and hi.stats["nodes"] > 0 and hi.memory_bytes > 0
+    bound = hi.crossing_bound
+    rng = np.random.default_rng(1)
+    free = np.argwhere(m.passable)
+    checked = 0
+    for _ in range(40):
+        a = tuple(int(v) for v in free[rng.integers(len(free))][::-1])
+        b = tuple(int(v) for v in free[rng.integers(len(free))][::-1])
+        opt = m.distances(b)[a[1], a[0]]
+        fast = hi.path(a, b)
+        exact = hi.path(a, b, exact=True)
+        if not math.isfinite(opt):
+            assert not fast.found and not exact.found and len(fast.cells) == 0
+            continue
+        assert fast.found and exact.found and fast.algo == "hpa" and exact.algo == "hpa-exact"
+        assert fast.cells[0].tolist() == list(a) and fast.cells[-1].tolist() == list(b)
+        steps = np.abs(np.diff(fast.cells, axis=0))
+        assert steps.max() <= 1 and (steps.sum(axis=1) > 0).all()
+        assert m.passable[fast.cells[:, 1], fast.cells[:, 0]].all()
+        assert exact.cost == pytest.approx(opt, rel=1e-9)
+        # the documented bound, with K (crossings of an optimal path) at most its steps, which
+        # cost at least 1 each: K <= opt
+        assert opt - 1e-9 <= fast.cost <= opt + opt * bound + 1e-9
+        greedy = hi.path(a, b, weight=1.5)
+        assert greedy.found and greedy.cost >= opt - 1e-9
+        checked += 1
+    assert checked > 20
+
+
+def test_sector_field_walks_to_the_goal():
+    m = maze_map(seed=5)
+    hi = m.hierarchy(sector_size=8)
+    free = np.argwhere(m.passable)
+    goal = tuple(int(v) for v in free[len(free) // 2][::-1])
+    f = hi.sector_field(goal, budget=1)  # one sector kept: rebuilt as the walk moves
+    d = m.distances(goal)
+    for y, x in free[::37]:
+        cell = (int(x), int(y))
+        direction, cost = f.direction(cell)
+        if not math.isfinite(d[y, x]):
+            assert direction == -1 and math.isinf(cost)
+            continue
+        assert cost >= d[y, x] - 1e-4
+        cells, walked = f.path(cell)
+        assert cells[0].tolist() == list(cell) and cells[-1].tolist() == list(goal)
+        assert walked == pytest.approx(cost, rel=1e-5)
+        fast = hi.path(cell, goal)
+        assert cost == pytest.approx(fast.cost, rel=1e-4)
+    assert f.direction(goal) == (-1, 0.0)
+    s = f.stats
+    assert s["tiles_max"] == 1 and s["tiles_evicted"] > 0 and f.memory_bytes > 0
+    f.set_goal([goal, tuple(int(v) for v in free[0][::-1])])
+    assert f.direction(goal) == (-1, 0.0)
+
+
+def test_hierarchy_errors():
+    m = maze_map(mud=False)
+    with pytest.raises(tilenav.InvalidArgumentError):
+        m.hierarchy(sector_size=3)
+    with pytest.raises(ValueError):
+        m.hierarchy(moves=6)
+    hi = m.hierarchy(sector_size=16)
+    wall = tuple(int(v) for v in np.argwhere(~m.passable)[0][::-1])
+    free = tuple(int(v) for v in np.argwhere(m.passable)[0][::-1])
+    with pytest.raises(tilenav.OutOfMapError):
+        hi.path((-1, 0), free)
+    with pytest.raises(tilenav.BlockedError):
+        hi.path(free, wall)
+    with pytest.raises(ValueError):
+        hi.path(free, free, weight=0.5)
+    with pytest.raises(tilenav.BlockedError):
+        hi.sector_field(wall)
+    with pytest.raises(tilenav.OutOfMapError):
+        hi.sector_field((1000, 0))
+    f = hi.sector_field(free)
+    with pytest.raises(tilenav.OutOfMapError):
+        f.direction((0, 1000))
+    assert f.direction(wall) == (-1, math.inf)

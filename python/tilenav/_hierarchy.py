@@ -1,0 +1,194 @@
+"""Hierarchical paths (HPA*) and sector flow fields for big maps."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _common as c
+from ._errors import check
+from ._tilenav import ffi, lib
+
+if TYPE_CHECKING:
+    from ._map import Map, PathResult
+
+_NO_CELLS: NDArray[np.int32] = np.zeros((0, 2), dtype=np.int32)
+
+
+class Hierarchy:
+    """A map cut into sectors with an abstract graph of their border cells (HPA*), for long
+    paths on big maps. Make one with :meth:`Map.hierarchy`. :meth:`path` searches the abstract
+    graph and refines the route sector by sector; :meth:`sector_field` builds flow fields one
+    sector at a time. The map must not change while the hierarchy is used (a Python
+    :class:`Map` does not change). Queries may run from many threads: each thread gets its own
+    query context (its memory grows with the graph, see :attr:`memory_bytes`)."""
+
+    def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
+                 step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0) -> None:
+        mh = map._handle()
+        if moves not in (4, 8):
+            raise ValueError(f"moves must be 4 or 8, got {moves!r}")
+        diagonal, costs = c.moves_struct(moves, "never", step_costs)
+        hdef = ffi.new("tn_hierarchy_def *", lib.tn_hierarchy_def_default())
+        hdef.map = mh
+        hdef.moves.diagonal = diagonal
+        hdef.moves.costs = costs
+        hdef.sector_size = int(sector_size)
+        hdef.landmarks = int(landmarks)
+        hdef.portal_gap = int(portal_gap)
+        out = ffi.new("tn_hierarchy **")
+        check(lib.tn_hierarchy_build(hdef, out), "Map.hierarchy",
+              f"sector_size={sector_size}, landmarks={landmarks}, portal_gap={portal_gap}")
+        self._h = c.owned(out[0], lib.tn_hierarchy_destroy,
+                          lib.tn_hierarchy_memory_bytes(out[0]), keep=mh)
+        self.map = map
+        self.shape: Tuple[int, int] = map.shape
+        self._local = threading.local()
+        self._cells = map.shape[0] * map.shape[1]
+
+    def _handle(self) -> Any:
+        return self._h
+
+    def _ctx(self, weight: float) -> Any:
+        ctxs: Optional[Dict[float, Any]] = getattr(self._local, "ctxs", None)
+        if ctxs is None:
+            ctxs = self._local.ctxs = {}
+        ctx = ctxs.get(weight)
+        if ctx is None:
+            cdef = ffi.new("tn_hierarchy_ctx_def *", lib.tn_hierarchy_ctx_def_default())
+            cdef.weight = weight
+            out = ffi.new("tn_hierarchy_ctx **")
+            check(lib.tn_hierarchy_ctx_create(cdef, out), "Hierarchy.path")
+            handle = c.owned(out[0], lib.tn_hierarchy_ctx_destroy)
+            buf = ffi.new("tn_cell[]", self._cells)
+            ctx = ctxs[weight] = (handle, buf, ffi.new("tn_hierarchy_result *"))
+        return ctx
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes of the graph (query contexts not included)."""
+        return int(lib.tn_hierarchy_memory_bytes(self._h))
+
+    @property
+    def stats(self) -> Dict[str, int]:
+        """The graph's size: sectors, nodes (border cells), intra- and inter-sector edges."""
+        s = ffi.new("tn_hierarchy_stats *")
+        lib.tn_hierarchy_stats_get(self._h, s)
+        return {"sectors_x": s.sectors_x, "sectors_y": s.sectors_y, "nodes": s.nodes,
+                "intra_edges": int(s.intra_edges), "inter_edges": int(s.inter_edges)}
+
+    @property
+    def crossing_bound(self) -> float:
+        """The fast mode's additive bound per sector-border crossing of an optimal path."""
+        return float(lib.tn_hierarchy_crossing_bound(self._h))
+
+    def path(self, start: c.CellLike, goal: c.CellLike, *, exact: bool = False,
+             weight: float = 1.0) -> "PathResult":
+        """A path from ``start`` to ``goal`` (a :class:`PathResult`, ``algo`` "hpa" or
+        "hpa-exact"). Fast mode (default): cost at most optimum + K * :attr:`crossing_bound`
+        for an optimal path with K crossings (times ``weight`` > 1, which searches the abstract
+        graph greedily, faster). ``exact=True``: an optimal path (the fast path when it is
+        provably optimal, else a JPS search). Raises :class:`OutOfMapError` or
+        :class:`BlockedError` for a bad start or goal."""
+        from ._map import PathResult
+
+        sx, sy = c.cell(start, "start")
+        gx, gy = c.cell(goal, "goal")
+        if not weight >= 1.0:
+            raise ValueError(f"weight must be >= 1, got {weight!r}")
+        handle, buf, res = self._ctx(float(weight))
+        mode = lib.TN_HIERARCHY_EXACT if exact else lib.TN_HIERARCHY_FAST
+        st = lib.tn_hierarchy_path(handle, self._h, (sx, sy), (gx, gy), mode, buf, self._cells,
+                                   res)
+        check(st, "Hierarchy.path", f"from {(sx, sy)} to {(gx, gy)}")
+        algo = "hpa-exact" if exact else "hpa"
+        if st == lib.TN_NO_PATH:
+            return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False)
+        n = res.length
+        cells = np.frombuffer(ffi.buffer(buf, n * 8), dtype=np.int32).reshape(n, 2).copy()
+        return PathResult(cells, float(res.cost), int(res.expanded), algo, True)
+
+    def sector_field(self, goal: Any, *, budget: int = 4 << 20) -> "SectorField":
+        """A sector flow field towards ``goal`` (one (x, y) cell or an (N, 2) array of up to
+        64), built one sector at a time where it is asked, keeping at most ``budget`` bytes of
+        sector tiles. See :class:`SectorField`."""
+        return SectorField(self, goal, budget=budget)
+
+
+class SectorField:
+    """A flow field towards a goal on a big map, built lazily one sector at a time from a
+    :class:`Hierarchy` (``sector_field.h``): :meth:`direction` and :meth:`path` build the
+    sectors they touch, and the least recently used sectors are dropped past the memory
+    budget. Directions number the neighbours clockwise on screen from +x: 0 E, 1 SE, 2 S,
+    3 SW, 4 W, 5 NW, 6 N, 7 NE; -1 on a goal and where no route exists. One thread at a time
+    (asking may build a sector)."""
+
+    def __init__(self, hierarchy: Hierarchy, goal: Any, *, budget: int = 4 << 20) -> None:
+        hh = hierarchy._handle()
+        fdef = ffi.new("tn_sector_field_def *", lib.tn_sector_field_def_default())
+        fdef.hierarchy = hh
+        if int(budget) < 1:
+            raise ValueError(f"budget must be >= 1 byte, got {budget!r}")
+        fdef.memory_budget = int(budget)
+        out = ffi.new("tn_sector_field **")
+        check(lib.tn_sector_field_create(fdef, out), "Hierarchy.sector_field")
+        self._h = c.owned(out[0], lib.tn_sector_field_destroy, keep=hh)
+        self.hierarchy = hierarchy
+        self._lock = threading.Lock()
+        self._dir = ffi.new("int32_t *")
+        self._cost = ffi.new("float *")
+        self._buf = ffi.new("tn_cell[]", hierarchy._cells)
+        self.set_goal(goal)
+
+    def set_goal(self, goal: Any) -> None:
+        """Aim the field at ``goal`` (one cell or up to 64): recomputes the border cells' costs
+        and drops every built sector."""
+        goals = c.cells_array(goal, "goal")
+        with self._lock:
+            check(lib.tn_sector_field_set_goal(self._h, ffi.from_buffer("tn_cell[]", goals),
+                                               len(goals)), "SectorField.set_goal",
+                  f"goal {goals[0].tolist()}" if len(goals) == 1 else "")
+        self.goals: NDArray[np.int32] = goals
+
+    def direction(self, cell: c.CellLike) -> Tuple[int, float]:
+        """(direction, cost) at ``cell``: the step to take towards the goal and the cost of
+        the route the directions take from there; (-1, 0.0) on a goal, (-1, inf) where no route
+        exists."""
+        x, y = c.cell(cell, "cell")
+        with self._lock:
+            st = lib.tn_sector_field_dir(self._h, (x, y), self._dir, self._cost)
+            check(st, "SectorField.direction", f"at {(x, y)}")
+            return int(self._dir[0]), float(self._cost[0])
+
+    def path(self, start: c.CellLike) -> Tuple[NDArray[np.int32], float]:
+        """The cells from ``start`` to a goal along the directions ((N, 2) int32, start first;
+        empty when no route) and their cost."""
+        x, y = c.cell(start, "start")
+        n = ffi.new("int32_t *")
+        cost = ffi.new("double *")
+        with self._lock:
+            st = lib.tn_sector_field_path(self._h, (x, y), self._buf, self.hierarchy._cells, n,
+                                          cost)
+            check(st, "SectorField.path", f"from {(x, y)}")
+            if st == lib.TN_NO_PATH:
+                return _NO_CELLS, 0.0
+            cells = np.frombuffer(ffi.buffer(self._buf, n[0] * 8),
+                                  dtype=np.int32).reshape(n[0], 2).copy()
+        return cells, float(cost[0])
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held now: the border cells' costs and the sectors kept."""
+        return int(lib.tn_sector_field_memory_bytes(self._h))
+
+    @property
+    def stats(self) -> Dict[str, int]:
+        """Sectors built (rebuilds included), kept now, the most the budget allows, dropped."""
+        s = ffi.new("tn_sector_field_stats *")
+        lib.tn_sector_field_stats_get(self._h, s)
+        return {"tiles_built": int(s.tiles_built), "tiles_kept": s.tiles_kept,
+                "tiles_max": s.tiles_max, "tiles_evicted": int(s.tiles_evicted),
+                "nodes_reached": s.nodes_reached}
