@@ -1,5 +1,6 @@
 #include "support.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,4 +231,66 @@ tn_cell tn_test_random_open_cell(const tn_map *m, tn_test_rng *r)
         if (tn_map_passable(m, c.x, c.y))
             return c;
     }
+}
+
+void tn_test_add_mud(tn_map *m, double p, uint64_t seed)
+{
+    tn_test_rng r = {seed};
+    for (int32_t y = 0; y < tn_map_height(m); y++)
+        for (int32_t x = 0; x < tn_map_width(m); x++)
+            if (tn_map_passable(m, x, y) && tn_test_u01(&r) < p)
+                assert_int_equal(tn_map_set(m, 0, x, y, 2), TN_OK);
+}
+
+typedef struct half_job {
+    tn_task task;
+    void *ctx;
+    int32_t begin, end;
+} half_job;
+
+static void *run_half(void *arg)
+{
+    half_job *j = arg;
+    j->task(j->ctx, j->begin, j->end);
+    return NULL;
+}
+
+void tn_test_two_threads(tn_task task, void *ctx, int32_t count, void *user)
+{
+    (void)user;
+    half_job j = {task, ctx, count / 2, count};
+    pthread_t t;
+    bool spawned = pthread_create(&t, NULL, run_half, &j) == 0;
+    task(ctx, 0, count / 2);
+    if (spawned)
+        pthread_join(t, NULL);
+    else
+        task(ctx, count / 2, count);
+}
+
+void *tn_test_count_alloc(size_t size, size_t align, void *user)
+{
+    tn_test_counter *c = user;
+    (void)align;
+    if (c->fail_after >= 0 && c->calls >= c->fail_after)
+        return NULL;
+    c->calls++;
+    unsigned char *p = malloc(size + 16);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    c->outstanding += size;
+    return p + 16;
+}
+
+void tn_test_count_free(void *ptr, size_t size, void *user)
+{
+    tn_test_counter *c = user;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    size_t got;
+    memcpy(&got, p, sizeof got);
+    if (got != size)
+        c->bad_free = true;
+    c->outstanding -= got;
+    free(p);
 }

@@ -69,5 +69,21 @@ tn_map *tn_test_random_map(int32_t w, int32_t h, double p, uint64_t seed);
 /* A random passable cell of the map (column, then row drawn from r until one is open; the map
  * must have one). */
 tn_cell tn_test_random_open_cell(const tn_map *m, tn_test_rng *r);
+/* Mud (gid 2, cost 3 on every map made here) on each open cell with probability p (seeded). */
+void tn_test_add_mud(tn_map *m, double p, uint64_t seed);
+
+/* A tn_parallel_for on two real threads: the second half of the range on a new thread (the
+ * caller's when it cannot start), the first on the caller's. */
+void tn_test_two_threads(tn_task task, void *ctx, int32_t count, void *user);
+
+/* A counting allocator (user: a tn_test_counter): every free must name the size allocated
+ * (bad_free otherwise); it fails every call once `calls` reaches fail_after (< 0: never). */
+typedef struct tn_test_counter {
+    size_t outstanding;
+    long calls, fail_after;
+    bool bad_free;
+} tn_test_counter;
+void *tn_test_count_alloc(size_t size, size_t align, void *user);
+void tn_test_count_free(void *ptr, size_t size, void *user);
 
 #endif

@@ -6,7 +6,6 @@
 #include "tilenav/field.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,33 +130,6 @@ static void test_narrow_door(void **state)
     tn_map_destroy(m);
 }
 
-/* Parallel-for flavours: two real threads, and an odd serial split (back to front). */
-typedef struct half_job {
-    tn_task task;
-    void *ctx;
-    int32_t begin, end;
-} half_job;
-
-static void *run_half(void *arg)
-{
-    half_job *j = arg;
-    j->task(j->ctx, j->begin, j->end);
-    return NULL;
-}
-
-static void two_threads(tn_task task, void *ctx, int32_t count, void *user)
-{
-    (void)user;
-    half_job j = {task, ctx, count / 2, count};
-    pthread_t t;
-    bool spawned = pthread_create(&t, NULL, run_half, &j) == 0;
-    task(ctx, 0, count / 2);
-    if (spawned)
-        pthread_join(t, NULL);
-    else
-        task(ctx, count / 2, count);
-}
-
 static void odd_split(tn_task task, void *ctx, int32_t count, void *user)
 {
     (void)user;
@@ -260,7 +232,7 @@ static void test_threads_same_bits(void **state)
 {
     (void)state;
     goal_run one = crowded_goal(192.0f, 400, NULL);
-    goal_run two = crowded_goal(192.0f, 400, two_threads);
+    goal_run two = crowded_goal(192.0f, 400, tn_test_two_threads);
     goal_run odd = crowded_goal(192.0f, 400, odd_split);
     goal_run again = crowded_goal(192.0f, 400, NULL);
     assert_true(one.hash == two.hash);

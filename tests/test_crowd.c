@@ -7,7 +7,6 @@
 #include "tilenav/crowd.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -553,32 +552,6 @@ static void test_walls_never_overlapped(void **state)
 
 /* Parallel-for flavours for the crowd: two real threads, and an odd serial split (uneven
  * chunks run back to front). */
-typedef struct half_job {
-    tn_task task;
-    void *ctx;
-    int32_t begin, end;
-} half_job;
-
-static void *run_half(void *arg)
-{
-    half_job *j = arg;
-    j->task(j->ctx, j->begin, j->end);
-    return NULL;
-}
-
-static void two_threads(tn_task task, void *ctx, int32_t count, void *user)
-{
-    (void)user;
-    half_job j = {task, ctx, count / 2, count};
-    pthread_t t;
-    bool spawned = pthread_create(&t, NULL, run_half, &j) == 0;
-    task(ctx, 0, count / 2);
-    if (spawned)
-        pthread_join(t, NULL);
-    else
-        task(ctx, count / 2, count);
-}
-
 static void odd_split(tn_task task, void *ctx, int32_t count, void *user)
 {
     (void)user;
@@ -644,7 +617,7 @@ static void test_determinism(void **state)
     (void)state;
     /* a two-thread step and an odd split give the single-threaded bits */
     uint64_t one = run_hash(11, 300, 1);
-    hash_pfor = two_threads;
+    hash_pfor = tn_test_two_threads;
     uint64_t two = run_hash(11, 300, 1);
     hash_pfor = odd_split;
     uint64_t odd = run_hash(11, 300, 1);
@@ -695,7 +668,7 @@ static void test_sparse_grid(void **state)
     (void)state;
     uint64_t dense = run_grid(150, NULL), sparse = run_grid(100, NULL);
     assert_true(dense == sparse);
-    assert_true(run_grid(100, two_threads) == sparse);
+    assert_true(run_grid(100, tn_test_two_threads) == sparse);
     assert_true(run_grid(100, odd_split) == sparse);
 }
 

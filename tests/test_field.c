@@ -867,40 +867,6 @@ static void test_movingai_scenarios(void **state)
     }
 }
 
-/* A counting allocator: every free must name the size allocated; can fail after N calls. */
-typedef struct count_alloc {
-    size_t outstanding;
-    long calls, fail_after; /* fail_after < 0: never fail */
-    bool bad_free;
-} count_alloc;
-
-static void *ca_alloc(size_t size, size_t align, void *user)
-{
-    count_alloc *c = user;
-    (void)align;
-    if (c->fail_after >= 0 && c->calls >= c->fail_after)
-        return NULL;
-    c->calls++;
-    unsigned char *p = malloc(size + 16);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    c->outstanding += size;
-    return p + 16;
-}
-
-static void ca_free(void *ptr, size_t size, void *user)
-{
-    count_alloc *c = user;
-    unsigned char *p = (unsigned char *)ptr - 16;
-    size_t got;
-    memcpy(&got, p, sizeof got);
-    if (got != size)
-        c->bad_free = true;
-    c->outstanding -= got;
-    free(p);
-}
-
 static void test_allocator(void **state)
 {
     (void)state;
@@ -908,11 +874,11 @@ static void test_allocator(void **state)
     tn_test_rng r = {8};
     sprinkle_mud(m, &r, 0.2); /* terrain costs: the bucket queue grows its buckets */
     tn_cell g = random_free(m, &r);
-    count_alloc ca = {0, 0, -1, false};
+    tn_test_counter ca = {0, 0, -1, false};
     tn_field_def d = tn_field_def_default();
     d.map = m;
     d.los = TN_LOS_EXACT;
-    d.allocator = (tn_allocator){ca_alloc, ca_free, &ca};
+    d.allocator = (tn_allocator){tn_test_count_alloc, tn_test_count_free, &ca};
     tn_field *f = NULL;
     assert_int_equal(tn_field_create(&d, &f), TN_OK);
     assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
@@ -930,8 +896,8 @@ static void test_allocator(void **state)
     /* every allocation failing in turn: a status, never a leak or a crash */
     int nomem = 0;
     for (long k = 0; k < 40; k++) {
-        count_alloc cf = {0, 0, k, false};
-        d.allocator = (tn_allocator){ca_alloc, ca_free, &cf};
+        tn_test_counter cf = {0, 0, k, false};
+        d.allocator = (tn_allocator){tn_test_count_alloc, tn_test_count_free, &cf};
         tn_field *ff = NULL;
         tn_status st = tn_field_create(&d, &ff);
         if (st == TN_OK) {

@@ -135,17 +135,6 @@ static tn_hierarchy_ctx *new_ctx(void)
     return c;
 }
 
-/* Sprinkle mud (gid 2, cost 3) over open cells with probability p. */
-static void add_mud(tn_map *m, double p, uint64_t seed)
-{
-    tn_test_rng r = {seed};
-    assert_int_equal(tn_map_set_terrain(m, 2, (tn_terrain){.passable = true, .cost = 3.0f}), TN_OK);
-    for (int32_t y = 0; y < tn_map_height(m); y++)
-        for (int32_t x = 0; x < tn_map_width(m); x++)
-            if (tn_map_passable(m, x, y) && tn_test_u01(&r) < p)
-                assert_int_equal(tn_map_set(m, 0, x, y, 2), TN_OK);
-}
-
 static void test_handmade(void **state)
 {
     (void)state;
@@ -221,7 +210,7 @@ static void test_random(void **state)
             tn_test_random_map(w, hh, 0.1 + 0.2 * tn_test_u01(&rng), 1000u + (uint64_t)trial);
         assert_non_null(m);
         if (trial % 2)
-            add_mud(m, 0.2, 77u + (uint64_t)trial);
+            tn_test_add_mud(m, 0.2, 77u + (uint64_t)trial);
         tn_moves mv = {0};
         mv.diagonal = trial % 3 == 2 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
         mv.costs = trial % 4 == 3 ? TN_COSTS_10_14 : TN_COSTS_EXACT;
@@ -253,7 +242,7 @@ static void test_updates(void **state)
     for (int trial = 0; trial < 4; trial++) {
         tn_map *m = tn_test_random_map(37, 29, 0.2, 300u + (uint64_t)trial);
         assert_non_null(m);
-        add_mud(m, 0.15, 400u + (uint64_t)trial);
+        tn_test_add_mud(m, 0.15, 400u + (uint64_t)trial);
         tn_moves mv = {0};
         mv.diagonal = trial == 3 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
         int32_t sector = 5 + trial * 2;
@@ -399,7 +388,7 @@ static void test_unit_size(void **state)
     (void)state;
     tn_map *m = tn_test_random_map(40, 34, 0.12, 4242);
     assert_non_null(m);
-    add_mud(m, 0.1, 4343);
+    tn_test_add_mud(m, 0.1, 4343);
     tn_clearance_def cd = tn_clearance_def_default();
     cd.map = m;
     cd.max_size = 2;
@@ -478,7 +467,7 @@ static void test_threads(void **state)
     (void)state;
     tn_map *m = tn_test_random_map(96, 80, 0.25, 777);
     assert_non_null(m);
-    add_mud(m, 0.1, 778);
+    tn_test_add_mud(m, 0.1, 778);
     tn_moves mv = {0};
     tn_hierarchy *h = build(m, &mv, 16, 0);
     tn_test_rng rng = {31};

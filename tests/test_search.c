@@ -29,16 +29,6 @@ static bool close_to(double a, double b)
     return fabs(a - b) <= 1e-6 * (1.0 + fabs(b));
 }
 
-/* Scatter mud (gid 2, cost 3) over a fraction of the open cells. */
-static void add_mud(tn_map *m, double p, uint64_t seed)
-{
-    tn_test_rng r = {seed};
-    for (int32_t y = 0; y < tn_map_height(m); y++)
-        for (int32_t x = 0; x < tn_map_width(m); x++)
-            if (tn_map_passable(m, x, y) && tn_test_u01(&r) < p)
-                assert_int_equal(tn_map_set(m, 0, x, y, 2), TN_OK);
-}
-
 static bool admissible(tn_heuristic h, tn_diagonal d)
 {
     return h != TN_HEURISTIC_MANHATTAN || d == TN_DIAGONAL_NEVER;
@@ -136,7 +126,7 @@ static void random_maps(bool mud, bool extra_layer)
         tn_map *m = tn_test_random_map(w, h, 0.12 + 0.05 * (double)(seed % 4), seed);
         assert_non_null(m);
         if (mud)
-            add_mud(m, 0.3, seed * 7);
+            tn_test_add_mud(m, 0.3, seed * 7);
         float *extra = NULL;
         if (extra_layer) {
             extra = malloc((size_t)(w * h) * sizeof *extra);
@@ -252,7 +242,7 @@ static void test_multi_goal(void **state)
         int32_t w = 20, h = 16;
         tn_map *m = tn_test_random_map(w, h, 0.2, seed + 40);
         if (seed % 2)
-            add_mud(m, 0.25, seed);
+            tn_test_add_mud(m, 0.25, seed);
         tn_search *s = new_search(w * h);
         double *dist = malloc((size_t)(w * h) * sizeof *dist);
         tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
@@ -385,7 +375,7 @@ static void test_sliced_equals_one_shot(void **state)
         int32_t w = 40, h = 30;
         tn_map *m = tn_test_random_map(w, h, 0.25, seed + 7);
         if (seed % 2)
-            add_mud(m, 0.2, seed);
+            tn_test_add_mud(m, 0.2, seed);
         tn_search *one = new_search(w * h), *sl = new_search(w * h);
         tn_cell *a = malloc((size_t)(w * h) * sizeof *a), *b = malloc((size_t)(w * h) * sizeof *b);
         tn_test_rng r = {seed};
@@ -1209,7 +1199,7 @@ static void test_distance_maps(void **state)
     for (uint64_t seed = 1; seed <= 6; seed++) {
         int32_t w = 17, h = 13;
         tn_map *m = tn_test_random_map(w, h, 0.2, seed + 300);
-        add_mud(m, 0.3, seed);
+        tn_test_add_mud(m, 0.3, seed);
         float extra[17 * 13];
         tn_test_rng r = {seed};
         for (int32_t i = 0; i < w * h; i++)
@@ -1307,49 +1297,15 @@ static void test_growing_context(void **state)
     tn_search_destroy(grow);
 }
 
-/* A counting allocator: every free must name the size allocated; can fail after N calls. */
-typedef struct count_alloc {
-    size_t outstanding;
-    long calls, fail_after; /* fail_after < 0: never fail */
-    bool bad_free;
-} count_alloc;
-
-static void *ca_alloc(size_t size, size_t align, void *user)
-{
-    count_alloc *c = user;
-    (void)align;
-    if (c->fail_after >= 0 && c->calls >= c->fail_after)
-        return NULL;
-    c->calls++;
-    unsigned char *p = malloc(size + 16);
-    if (!p)
-        return NULL;
-    memcpy(p, &size, sizeof size);
-    c->outstanding += size;
-    return p + 16;
-}
-
-static void ca_free(void *ptr, size_t size, void *user)
-{
-    count_alloc *c = user;
-    unsigned char *p = (unsigned char *)ptr - 16;
-    size_t got;
-    memcpy(&got, p, sizeof got);
-    if (got != size)
-        c->bad_free = true;
-    c->outstanding -= got;
-    free(p);
-}
-
 /* JPS's open list keeps its keys in an array of its own (8 bytes per cell), allocated by the
  * first JPS query and again after the arrays grow: the context reports what it holds, a failed
  * allocation is TN_E_NOMEM with the context still usable, and the paths equal A*'s costs. */
 static void test_jps_open_list_memory(void **state)
 {
     (void)state;
-    count_alloc ca = {0, 0, -1, false};
+    tn_test_counter ca = {0, 0, -1, false};
     tn_search_def d = tn_search_def_default();
-    d.allocator = (tn_allocator){ca_alloc, ca_free, &ca};
+    d.allocator = (tn_allocator){tn_test_count_alloc, tn_test_count_free, &ca};
     tn_search *s = NULL;
     assert_int_equal(tn_search_create(&d, &s), TN_OK);
     tn_test_rng r = {31};
@@ -1357,7 +1313,7 @@ static void test_jps_open_list_memory(void **state)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         int32_t w = sizes[k][0], h = sizes[k][1];
         tn_map *m = tn_test_random_map(w, h, 0.2, 900 + k);
-        add_mud(m, 0.3, 900 + k);
+        tn_test_add_mud(m, 0.3, 900 + k);
         tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
         assert_non_null(path);
         for (int i = 0; i < 30; i++) {
@@ -1395,7 +1351,7 @@ static void test_map_unchanged(void **state)
     (void)state;
     int32_t w = 50, h = 40;
     tn_map *m = tn_test_random_map(w, h, 0.2, 5);
-    add_mud(m, 0.1, 5);
+    tn_test_add_mud(m, 0.1, 5);
     size_t n = (size_t)(w * h);
     uint8_t *pass = malloc(n);
     float *cost = malloc(n * sizeof *cost);

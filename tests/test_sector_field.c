@@ -13,7 +13,6 @@
 #include "tilenav/sector_field.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,16 +100,6 @@ static void check_field(const tn_map *m, const tn_moves *mv, const tn_hierarchy 
         }
 }
 
-static void add_mud(tn_map *m, double p, uint64_t seed)
-{
-    tn_test_rng r = {seed};
-    assert_int_equal(tn_map_set_terrain(m, 2, (tn_terrain){.passable = true, .cost = 3.0f}), TN_OK);
-    for (int32_t y = 0; y < tn_map_height(m); y++)
-        for (int32_t x = 0; x < tn_map_width(m); x++)
-            if (tn_map_passable(m, x, y) && tn_test_u01(&r) < p)
-                assert_int_equal(tn_map_set(m, 0, x, y, 2), TN_OK);
-}
-
 static void test_random(void **state)
 {
     (void)state;
@@ -126,7 +115,7 @@ static void test_random(void **state)
             tn_test_random_map(w, hh, 0.1 + 0.25 * tn_test_u01(&rng), 500u + (uint64_t)trial);
         assert_non_null(m);
         if (trial % 2)
-            add_mud(m, 0.25, 900u + (uint64_t)trial);
+            tn_test_add_mud(m, 0.25, 900u + (uint64_t)trial);
         tn_moves mv = {0};
         mv.diagonal = trial % 3 == 2 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
         mv.costs = trial % 4 == 3 ? TN_COSTS_10_14 : TN_COSTS_EXACT;
@@ -209,7 +198,7 @@ static void test_updates(void **state)
     (void)state;
     tn_test_rng rng = {31};
     tn_map *m = tn_test_random_map(40, 33, 0.2, 77);
-    add_mud(m, 0.1, 78);
+    tn_test_add_mud(m, 0.1, 78);
     tn_moves mv = {0};
     tn_hierarchy *h = new_hierarchy(m, &mv, 8, 0);
     tn_sector_field *f = new_field(h, 0);
@@ -256,44 +245,17 @@ static void test_updates(void **state)
     tn_map_destroy(m);
 }
 
-typedef struct half_job {
-    tn_task task;
-    void *ctx;
-    int32_t begin, end;
-} half_job;
-
-static void *run_half(void *arg)
-{
-    half_job *j = arg;
-    j->task(j->ctx, j->begin, j->end);
-    return NULL;
-}
-
-/* A parallel_for on two real threads (the second half on a new thread). */
-static void two_threads(tn_task task, void *ctx, int32_t count, void *user)
-{
-    (void)user;
-    half_job j = {task, ctx, count / 2, count};
-    pthread_t t;
-    bool spawned = pthread_create(&t, NULL, run_half, &j) == 0;
-    task(ctx, 0, count / 2);
-    if (spawned)
-        pthread_join(t, NULL);
-    else
-        task(ctx, count / 2, count);
-}
-
 /* Tiles built in batches on two threads are the tiles built one at a time. */
 static void test_threads(void **state)
 {
     (void)state;
     tn_map *m = tn_test_random_map(90, 70, 0.2, 515);
-    add_mud(m, 0.2, 516);
+    tn_test_add_mud(m, 0.2, 516);
     tn_moves mv = {0};
     tn_hierarchy *h = new_hierarchy(m, &mv, 8, 0);
     tn_sector_field_def d = tn_sector_field_def_default();
     d.hierarchy = h;
-    d.parallel_for = two_threads;
+    d.parallel_for = tn_test_two_threads;
     tn_sector_field *par = NULL;
     assert_int_equal(tn_sector_field_create(&d, &par), TN_OK);
     tn_sector_field *one = new_field(h, 0);
