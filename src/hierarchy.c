@@ -1852,24 +1852,32 @@ static void refine_corridor(tn_hierarchy_ctx *c, const tn_hierarchy *h, const tn
  * rounding) lies on no path that cheap and is not queued, which keeps the open list to the
  * cells of the optimal paths' corridor. Costs into c->sd[2], parents into c->sp[2] (padded). */
 
+/* Fill c->pst with sector r's passability (bit 0) over its padded cells, the ring blocked,
+ * and off[] with the eight moves as padded offsets; returns the padded row width. */
+static int32_t pad_sector(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect r, int32_t off[8])
+{
+    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, pw = lw + 2, W = g->w;
+    memset(c->pst, 0, (size_t)pw * (size_t)(lh + 2));
+    for (int32_t y = 0; y < lh; y++) {
+        const uint8_t *row = g->pass + (size_t)(r.y0 + y) * (size_t)W + r.x0;
+        uint8_t *o = c->pst + (y + 1) * pw + 1;
+        for (int32_t x = 0; x < lw; x++)
+            o[x] = row[x] ? 1 : 0;
+    }
+    for (int k = 0; k < 8; k++)
+        off[k] = tn__dir_dy[k] * pw + tn__dir_dx[k];
+    return pw;
+}
+
 static void refine_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect r, bool four,
                            double st, double dg, int32_t fx, int32_t fy, int32_t tx, int32_t ty,
                            double bound)
 {
-    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, pw = lw + 2, W = g->w;
+    int32_t off[8];
+    const int32_t pw = pad_sector(c, g, r, off);
     uint8_t *ps = c->pst;
     double *dist = c->sd[2];
     int32_t *par = c->sp[2];
-    memset(ps, 0, (size_t)pw * (size_t)(lh + 2));
-    for (int32_t y = 0; y < lh; y++) {
-        const uint8_t *row = g->pass + (size_t)(r.y0 + y) * (size_t)W + r.x0;
-        uint8_t *o = ps + (y + 1) * pw + 1;
-        for (int32_t x = 0; x < lw; x++)
-            o[x] = row[x] ? 1 : 0;
-    }
-    int32_t off[8];
-    for (int k = 0; k < 8; k++)
-        off[k] = tn__dir_dy[k] * pw + tn__dir_dx[k];
     const int32_t from = (fy - r.y0 + 1) * pw + fx - r.x0 + 1;
     const int32_t to = (ty - r.y0 + 1) * pw + tx - r.x0 + 1;
     const int32_t gx = tx - r.x0 + 1, gy = ty - r.y0 + 1;
@@ -1961,20 +1969,12 @@ static void emit_padded_chain(emitter *e, const tn_rect r, const int32_t *parent
 static void tree_uniform(tn_hierarchy_ctx *c, const tn__grid *g, const tn_rect r, bool four,
                          double st, double dg, int32_t src, double *dist_out, int32_t *par_out)
 {
-    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0, pw = lw + 2, W = g->w;
+    const int32_t lw = r.x1 - r.x0, lh = r.y1 - r.y0;
+    int32_t off[8];
+    const int32_t pw = pad_sector(c, g, r, off);
     uint8_t *ps = c->pst;
     double *dist = c->sd[2];
     int32_t *par = c->sp[2], *qs = c->sheap, *qd = c->spos;
-    memset(ps, 0, (size_t)pw * (size_t)(lh + 2));
-    for (int32_t y = 0; y < lh; y++) {
-        const uint8_t *row = g->pass + (size_t)(r.y0 + y) * (size_t)W + r.x0;
-        uint8_t *o = ps + (y + 1) * pw + 1;
-        for (int32_t x = 0; x < lw; x++)
-            o[x] = row[x] ? 1 : 0;
-    }
-    int32_t off[8];
-    for (int k = 0; k < 8; k++)
-        off[k] = tn__dir_dy[k] * pw + tn__dir_dx[k];
     const int32_t from = (src / lw + 1) * pw + src % lw + 1;
     int32_t hs = 0, ts = 0, hd = 0, td = 0;
     dist[from] = 0.0;

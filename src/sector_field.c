@@ -199,63 +199,77 @@ static void drop_tiles(tn_sector_field *f)
 
 /* ---- one sector's reverse Dijkstra ---------------------------------------------------- */
 
-static inline bool s_less(const double *d, int32_t a, int32_t b)
+/* A binary heap of indices keyed by key[] (ties: the smaller index), their positions in
+ * pos[] (-1: never queued, -2: popped); the sectors' Dijkstra and the abstract one use it. */
+typedef struct iheap {
+    const double *key;
+    int32_t *heap, *pos;
+    int32_t n;
+} iheap;
+
+static inline bool ih_less(const double *k, int32_t a, int32_t b)
 {
-    return d[a] < d[b] || (d[a] == d[b] && a < b);
+    return k[a] < k[b] || (k[a] == k[b] && a < b);
 }
 
-static void s_up(sf_scratch *scr, int32_t i)
+static void ih_up(iheap *q, int32_t i)
 {
-    int32_t c = scr->sh[i];
+    int32_t c = q->heap[i];
     while (i > 0) {
         int32_t p = (i - 1) / 2;
-        if (!s_less(scr->sd, c, scr->sh[p]))
+        if (!ih_less(q->key, c, q->heap[p]))
             break;
-        scr->sh[i] = scr->sh[p];
-        scr->spos[scr->sh[i]] = i;
+        q->heap[i] = q->heap[p];
+        q->pos[q->heap[i]] = i;
         i = p;
     }
-    scr->sh[i] = c;
-    scr->spos[c] = i;
+    q->heap[i] = c;
+    q->pos[c] = i;
 }
 
-static int32_t s_pop(sf_scratch *scr, int32_t *n)
+/* Queue v, or move it up after its key fell. */
+static inline void ih_offer(iheap *q, int32_t v)
 {
-    int32_t top = scr->sh[0], last = scr->sh[--*n];
-    scr->spos[top] = -2;
-    if (*n) {
+    if (q->pos[v] < 0) {
+        q->heap[q->n] = v;
+        q->pos[v] = q->n++;
+    }
+    ih_up(q, q->pos[v]);
+}
+
+static int32_t ih_pop(iheap *q)
+{
+    int32_t top = q->heap[0], last = q->heap[--q->n];
+    q->pos[top] = -2;
+    if (q->n) {
         int32_t i = 0;
         for (;;) {
             int32_t c = 2 * i + 1;
-            if (c >= *n)
+            if (c >= q->n)
                 break;
-            if (c + 1 < *n && s_less(scr->sd, scr->sh[c + 1], scr->sh[c]))
+            if (c + 1 < q->n && ih_less(q->key, q->heap[c + 1], q->heap[c]))
                 c++;
-            if (!s_less(scr->sd, scr->sh[c], last))
+            if (!ih_less(q->key, q->heap[c], last))
                 break;
-            scr->sh[i] = scr->sh[c];
-            scr->spos[scr->sh[i]] = i;
+            q->heap[i] = q->heap[c];
+            q->pos[q->heap[i]] = i;
             i = c;
         }
-        scr->sh[i] = last;
-        scr->spos[last] = i;
+        q->heap[i] = last;
+        q->pos[last] = i;
     }
     return top;
 }
 
 /* A seed: its cost is final (bit 1 cleared: nothing improves it), its direction given. */
-static inline void s_seed(sf_scratch *scr, int32_t *n, int32_t q, double d, int8_t qd)
+static inline void s_seed(sf_scratch *scr, iheap *hq, int32_t q, double d, int8_t qd)
 {
     if (!(d < scr->sd[q]))
         return;
     scr->sd[q] = d;
     scr->ps[q] &= 1;
     scr->pd[q] = qd;
-    if (scr->spos[q] < 0) {
-        scr->sh[*n] = q;
-        scr->spos[q] = (*n)++;
-    }
-    s_up(scr, scr->spos[q]);
+    ih_offer(hq, q);
 }
 
 /* Costs from every cell of sector s to a goal into scr->sd, staying in the sector: seeded at
@@ -292,11 +306,11 @@ static void sector_run(const tn_sector_field *f, sf_scratch *scr, const tn__grid
                    (size_t)lw * sizeof *lc);
     }
     /* seeds: into the heap, sorted out of it for the FIFO queues below */
-    int32_t hn = 0;
+    iheap hq = {sd, scr->sh, scr->spos, 0};
     for (int32_t k = 0; k < f->ngoals; k++) {
         tn_cell c = f->goal[k];
         if (c.x >= r.x0 && c.x < r.x1 && c.y >= r.y0 && c.y < r.y1)
-            s_seed(scr, &hn, (c.y - r.y0 + 1) * pw + c.x - r.x0 + 1, 0.0, TN_SF_GOAL_DIR);
+            s_seed(scr, &hq, (c.y - r.y0 + 1) * pw + c.x - r.x0 + 1, 0.0, TN_SF_GOAL_DIR);
     }
     if (nodes) {
         const sector *sc = &h->sec[s];
@@ -308,7 +322,7 @@ static void sector_run(const tn_sector_field *f, sf_scratch *scr, const tn__grid
             int32_t cu = h->sec[su].cell[u - h->base[su]];
             int32_t dx = cu % W - cv % W, dy = cu / W - cv / W;
             TN_ASSERT(dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1 && (dx == 0) != (dy == 0));
-            s_seed(scr, &hn, (cv / W - r.y0 + 1) * pw + cv % W - r.x0 + 1, f->D[v],
+            s_seed(scr, &hq, (cv / W - r.y0 + 1) * pw + cv % W - r.x0 + 1, f->D[v],
                    dir_of_step[(dy + 1) * 3 + dx + 1]);
         }
     }
@@ -320,8 +334,8 @@ static void sector_run(const tn_sector_field *f, sf_scratch *scr, const tn__grid
     int32_t *qs = scr->qs, *qd = scr->qd, *q0 = scr->q0;
     int32_t h0 = 0, t0 = 0, hs = 0, ts = 0, hd = 0, td = 0;
     if (fifo)
-        while (hn)
-            q0[t0++] = s_pop(scr, &hn);
+        while (hq.n)
+            q0[t0++] = ih_pop(&hq);
     int32_t off[8], back[8];
     for (int k = 0; k < 8; k++) {
         off[k] = tn__dir_dy[k] * pw + tn__dir_dx[k];
@@ -346,9 +360,9 @@ static void sector_run(const tn_sector_field *f, sf_scratch *scr, const tn__grid
             if (h0 < t0 && c == q0[h0]) /* seeds are in no other queue */
                 h0++;
         } else {
-            if (!hn)
+            if (!hq.n)
                 break;
-            c = s_pop(scr, &hn);
+            c = ih_pop(&hq);
         }
         ps[c] &= 1;
         const double dc = sd[c];
@@ -362,11 +376,7 @@ static void sector_run(const tn_sector_field *f, sf_scratch *scr, const tn__grid
             if (fifo) {
                 qs[ts++] = q;
             } else {
-                if (scr->spos[q] < 0) {
-                    scr->sh[hn] = q;
-                    scr->spos[q] = hn++;
-                }
-                s_up(scr, scr->spos[q]);
+                ih_offer(&hq, q);
             }
         }
         if (nk == 4)
@@ -382,11 +392,7 @@ static void sector_run(const tn_sector_field *f, sf_scratch *scr, const tn__grid
             if (fifo) {
                 qd[td++] = q;
             } else {
-                if (scr->spos[q] < 0) {
-                    scr->sh[hn] = q;
-                    scr->spos[q] = hn++;
-                }
-                s_up(scr, scr->spos[q]);
+                ih_offer(&hq, q);
             }
         }
     }
@@ -400,68 +406,19 @@ static void sector_run(const tn_sector_field *f, sf_scratch *scr, const tn__grid
 
 /* ---- the abstract costs --------------------------------------------------------------- */
 
-static inline bool a_less(const double *d, int32_t a, int32_t b)
-{
-    return d[a] < d[b] || (d[a] == d[b] && a < b);
-}
-
-static void a_up(tn_sector_field *f, int32_t i)
-{
-    int32_t c = f->heap[i];
-    while (i > 0) {
-        int32_t p = (i - 1) / 2;
-        if (!a_less(f->D, c, f->heap[p]))
-            break;
-        f->heap[i] = f->heap[p];
-        f->pos[f->heap[i]] = i;
-        i = p;
-    }
-    f->heap[i] = c;
-    f->pos[c] = i;
-}
-
-static int32_t a_pop(tn_sector_field *f, int32_t *n)
-{
-    int32_t top = f->heap[0], last = f->heap[--*n];
-    f->pos[top] = -2;
-    if (*n) {
-        int32_t i = 0;
-        for (;;) {
-            int32_t c = 2 * i + 1;
-            if (c >= *n)
-                break;
-            if (c + 1 < *n && a_less(f->D, f->heap[c + 1], f->heap[c]))
-                c++;
-            if (!a_less(f->D, f->heap[c], last))
-                break;
-            f->heap[i] = f->heap[c];
-            f->pos[f->heap[i]] = i;
-            i = c;
-        }
-        f->heap[i] = last;
-        f->pos[last] = i;
-    }
-    return top;
-}
-
-static inline void a_relax(tn_sector_field *f, int32_t *n, int32_t u, double d, int32_t from)
+static inline void a_relax(tn_sector_field *f, iheap *aq, int32_t u, double d, int32_t from)
 {
     if (f->pos[u] == -2 || !(d < f->D[u]))
         return;
     f->D[u] = d;
     f->succ[u] = from;
-    if (f->pos[u] < 0) {
-        f->heap[*n] = u;
-        f->pos[u] = (*n)++;
-    }
-    a_up(f, f->pos[u]);
+    ih_offer(aq, u);
 }
 
-/* The node facing cell (x, y) of sector s across its border towards (dx, dy), or -1. */
-static inline int32_t facing(const tn_hierarchy *h, int32_t s, int32_t x, int32_t y, int side_of,
-                             int32_t o)
+/* The node of neighbour sector o on its side `side_of` facing cell (x, y) across the border,
+ * or -1. */
+static inline int32_t facing(const tn_hierarchy *h, int32_t x, int32_t y, int side_of, int32_t o)
 {
-    (void)s;
     int32_t l = h->sec[o].side[side_of * h->S + (side_of <= SIDE_BOTTOM ? x % h->S : y % h->S)];
     return l >= 0 ? h->base[o] + l : -1;
 }
@@ -477,7 +434,7 @@ static void abstract_costs(tn_sector_field *f, const tn__grid *g)
         f->succ[v] = TN_SF_NO_SUCC;
         f->pos[v] = -1;
     }
-    int32_t hn = 0;
+    iheap aq = {f->D, f->heap, f->pos, 0};
     for (int32_t k = 0; k < f->ngoals; k++) {
         int32_t s = sector_at(h, f->goal[k].x, f->goal[k].y);
         bool seen = false;
@@ -492,12 +449,12 @@ static void abstract_costs(tn_sector_field *f, const tn__grid *g)
             int32_t c = sc->cell[i];
             double d = f->scratch[0].sd[(c / W - r.y0 + 1) * (r.x1 - r.x0 + 2) + c % W - r.x0 + 1];
             if (isfinite(d))
-                a_relax(f, &hn, h->base[s] + i, d, TN_SF_NO_SUCC);
+                a_relax(f, &aq, h->base[s] + i, d, TN_SF_NO_SUCC);
         }
     }
     f->reached = 0;
-    while (hn) {
-        int32_t v = a_pop(f, &hn);
+    while (aq.n) {
+        int32_t v = ih_pop(&aq);
         f->reached++;
         const int32_t s = f->nsec_of[v], i = v - h->base[s];
         const sector *sc = &h->sec[s];
@@ -505,21 +462,21 @@ static void abstract_costs(tn_sector_field *f, const tn__grid *g)
         for (int32_t j = 0; j < sc->n; j++) {
             float c = sc->dist[j * sc->n + i];
             if (j != i && isfinite(c))
-                a_relax(f, &hn, h->base[s] + j, dv + (double)c, v);
+                a_relax(f, &aq, h->base[s] + j, dv + (double)c, v);
         }
         /* a step into v's cell from the node facing it across a border */
         const int32_t cell = sc->cell[i], x = cell % W, y = cell / W;
         const double step = st * (g->uniform ? 1.0 : (double)g->cost[cell]);
         const int32_t x0 = (s % h->sx) * S, y0 = (s / h->sx) * S;
         int32_t u;
-        if (x == x0 && x > 0 && (u = facing(h, s, x, y, SIDE_RIGHT, s - 1)) >= 0)
-            a_relax(f, &hn, u, dv + step, v);
-        if (x == x0 + S - 1 && x + 1 < W && (u = facing(h, s, x, y, SIDE_LEFT, s + 1)) >= 0)
-            a_relax(f, &hn, u, dv + step, v);
-        if (y == y0 && y > 0 && (u = facing(h, s, x, y, SIDE_BOTTOM, s - h->sx)) >= 0)
-            a_relax(f, &hn, u, dv + step, v);
-        if (y == y0 + S - 1 && y + 1 < h->h && (u = facing(h, s, x, y, SIDE_TOP, s + h->sx)) >= 0)
-            a_relax(f, &hn, u, dv + step, v);
+        if (x == x0 && x > 0 && (u = facing(h, x, y, SIDE_RIGHT, s - 1)) >= 0)
+            a_relax(f, &aq, u, dv + step, v);
+        if (x == x0 + S - 1 && x + 1 < W && (u = facing(h, x, y, SIDE_LEFT, s + 1)) >= 0)
+            a_relax(f, &aq, u, dv + step, v);
+        if (y == y0 && y > 0 && (u = facing(h, x, y, SIDE_BOTTOM, s - h->sx)) >= 0)
+            a_relax(f, &aq, u, dv + step, v);
+        if (y == y0 + S - 1 && y + 1 < h->h && (u = facing(h, x, y, SIDE_TOP, s + h->sx)) >= 0)
+            a_relax(f, &aq, u, dv + step, v);
     }
 }
 
