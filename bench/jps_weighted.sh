@@ -7,6 +7,8 @@
 #   SPREAD=N   scenarios per map, spread evenly over the file (default 500; 0 = all)
 #   SEED=S     the mud's seed (default 1)
 #   ROUNDS=N   repeat each map N times (default 1)
+#   BEST_OF=R  time every scenario R times over and keep its fastest (`tilenav bench --rounds`,
+#              default 1): the spikes of a shared machine drop out of the medians
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -15,10 +17,11 @@ TN=${1:-$ROOT/build/release/tilenav}
 SPREAD=${SPREAD:-500}
 SEED=${SEED:-1}
 ROUNDS=${ROUNDS:-1}
+BEST_OF=${BEST_OF:-1}
 MAPS="dao/arena dao/den520d dao/brc202d dao/lak303d bg512/AR0011SR cities/Berlin_0_256
   mazes/maze512-1-0 random/random512-10-0 rooms/8room_000 sc1/Aftershock"
-sel=()
-[ "$SPREAD" -gt 0 ] && sel=(--spread "$SPREAD")
+sel=(--rounds "$BEST_OF")
+[ "$SPREAD" -gt 0 ] && sel+=(--spread "$SPREAD")
 # The last column: the same map without mud, A*/JPS, from a run right after (for scale: where
 # plain JPS gains little over A*, weighted JPS cannot gain more).
 echo "| map | scenarios | mismatches | A* median µs | JPS | JPS+ | A*/JPS | A*/JPS+ | no mud: A*/JPS |"
