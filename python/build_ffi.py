@@ -235,6 +235,8 @@ typedef struct tn_sector_field_stats {
     ...;
 } tn_sector_field_stats;
 void tn_sector_field_stats_get(const tn_sector_field *field, tn_sector_field_stats *out);
+tn_status tn_flow_view_from_sector_field(const tn_sector_field *field, const tn_map *map,
+                                         tn_cell goal, tn_flow_view *out);
 
 /* broadphase.h */
 typedef struct tn_bp tn_bp;
@@ -285,6 +287,8 @@ tn_status tnpy_map_from_gids(int32_t width, int32_t height, int32_t tile_width,
                              tn_map **out);
 int32_t tnpy_field_dirs(const tn_field *field, int8_t *out);
 tn_status tnpy_crowd_steps(tn_crowd *crowd, int32_t steps);
+tn_status tnpy_crowd_steps_sectors(tn_crowd *crowd, int32_t steps, tn_sector_field **fields,
+                                   const int32_t *slots, int32_t count);
 int32_t tnpy_crowd_gather(const tn_crowd *crowd, uint32_t *ids, tn_vec2 *pos, tn_vec2 *vel,
                           int32_t cap);
 tn_status tnpy_bp_circles(tn_bp_kind kind, const double *xy, const double *radii, int32_t count,

@@ -69,6 +69,22 @@ tn_status tnpy_crowd_steps(tn_crowd *crowd, int32_t steps)
     return TN_OK;
 }
 
+tn_status tnpy_crowd_steps_sectors(tn_crowd *crowd, int32_t steps, tn_sector_field **fields,
+                                   const int32_t *slots, int32_t count)
+{
+    for (int32_t i = 0; i < steps; i++) {
+        for (int32_t k = 0; k < count; k++) {
+            tn_status st = tn_crowd_prepare_sector_field(crowd, slots[k], fields[k], NULL);
+            if (st < 0)
+                return st;
+        }
+        tn_status st = tn_crowd_step(crowd);
+        if (st < 0)
+            return st;
+    }
+    return TN_OK;
+}
+
 int32_t tnpy_crowd_gather(const tn_crowd *crowd, uint32_t *ids, tn_vec2 *pos, tn_vec2 *vel,
                           int32_t cap)
 {

@@ -14,6 +14,10 @@ tn_status tnpy_map_from_gids(int32_t width, int32_t height, int32_t tile_width, 
 int32_t tnpy_field_dirs(const tn_field *field, int8_t *out);
 /// tn_crowd_step() `steps` times; the first error stops it.
 tn_status tnpy_crowd_steps(tn_crowd *crowd, int32_t steps);
+/// The same, with the tiles of sector fields `fields[k]` (followed through flow slot
+/// `slots[k]`) built before each step (tn_crowd_prepare_sector_field).
+tn_status tnpy_crowd_steps_sectors(tn_crowd *crowd, int32_t steps, tn_sector_field **fields,
+                                   const int32_t *slots, int32_t count);
 /// The live agents' ids, positions and velocities (tn_crowd_agent_at order), at most `cap`.
 int32_t tnpy_crowd_gather(const tn_crowd *crowd, uint32_t *ids, tn_vec2 *pos, tn_vec2 *vel,
                           int32_t cap);

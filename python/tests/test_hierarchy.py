@@ -98,3 +98,72 @@ def test_hierarchy_errors():
     with pytest.raises(tilenav.OutOfMapError):
         f.direction((0, 1000))
     assert f.direction(wall) == (-1, math.inf)
+
+
+def open_cells(m, n, rng):
+    """n cells whose 3x3 block is free (an agent's circle there touches no wall)."""
+    p = m.passable
+    ok = np.zeros_like(p)
+    ok[1:-1, 1:-1] = np.logical_and.reduce(
+        [p[1 + dy:p.shape[0] - 1 + dy, 1 + dx:p.shape[1] - 1 + dx]
+         for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+    cells = np.argwhere(ok)[:, ::-1]
+    return cells[rng.choice(len(cells), n, replace=False)]
+
+
+def test_crowd_follows_a_sector_field():
+    m = maze_map(seed=7, w=96, h=64, walls=0.04, mud=False)
+    hi = m.hierarchy(sector_size=8)
+    rng = np.random.default_rng(2)
+    goal, other = (tuple(int(v) for v in c) for c in open_cells(m, 2, rng))
+    starts = open_cells(m, 40, rng)
+    d = m.distances(goal)
+    starts = starts[np.isfinite(d[starts[:, 1], starts[:, 0]])]
+    tile = m.tile_size
+
+    def run(field, steps):
+        with tilenav.Crowd(m, capacity=64, seed=4) as crowd:
+            crowd.set_flow(1, field)
+            for x, y in starts:
+                crowd.add(((x + 0.5) * tile[0], (y + 0.5) * tile[1]), target="flow", flow=1)
+            first = crowd.positions.copy()
+            crowd.step(steps)
+            assert crowd.max_wall_overlap == 0
+            return first, crowd.positions.copy(), crowd.hash
+
+    # 1500 steps of 1/60 s at 120 px/s: 3000 px, more than the longest route here
+    f = hi.sector_field(goal, budget=64 << 10)
+    first, last, h = run(f, 1500)
+    g = np.array([(goal[0] + 0.5) * tile[0], (goal[1] + 0.5) * tile[1]])
+    before = np.linalg.norm(first - g, axis=1)
+    after = np.linalg.norm(last - g, axis=1)
+    assert np.median(after) < 3 * tile[0] < np.median(before)  # most of the crowd got there
+    assert f.stats["tiles_built"] > 0
+    # the same run, a fresh field: the same hash (sectors built per step, deterministic)
+    assert run(hi.sector_field(goal, budget=64 << 10), 1500)[2] == h
+    # a goal moved by set_goal is followed from the next step on
+    f.set_goal(other)
+    g2 = np.array([(other[0] + 0.5) * tile[0], (other[1] + 0.5) * tile[1]])
+    _, moved, _ = run(f, 1500)
+    assert np.median(np.linalg.norm(moved - g2, axis=1)) < 3 * tile[0]
+
+
+def test_crowd_sector_field_errors():
+    m = maze_map(seed=7, w=96, h=64, walls=0.04, mud=False)
+    hi = m.hierarchy(sector_size=8)
+    rng = np.random.default_rng(3)
+    cells = open_cells(m, 30, rng)
+    goal = tuple(int(v) for v in cells[0])
+    tile = m.tile_size
+    small = hi.sector_field(goal, budget=1)  # one sector: too few for agents spread out
+    with tilenav.Crowd(m, capacity=64) as crowd:
+        crowd.set_flow(0, small)
+        for x, y in cells[1:]:
+            crowd.add(((x + 0.5) * tile[0], (y + 0.5) * tile[1]), target="flow", flow=0)
+        with pytest.raises(tilenav.StateError):  # TN_E_FULL
+            crowd.step()
+        crowd.set_flow(0, None)
+        crowd.step()  # the slot cleared: nothing to build
+    other = maze_map(seed=1, w=40, h=30, walls=0.04, mud=False)
+    with tilenav.Crowd(other, capacity=4) as crowd, pytest.raises(ValueError):
+        crowd.set_flow(0, small)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import NDArray
@@ -13,6 +14,7 @@ from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
     from ._field import FlowField
+    from ._hierarchy import SectorField
     from ._map import Map
 
 TARGETS = {
@@ -68,7 +70,9 @@ class Crowd:
         out = ffi.new("tn_crowd **")
         check(lib.tn_crowd_create(cdef, out), "tn_crowd_create")
         self._flows: Dict[int, Any] = {}  # slot -> FlowField whose arrays the crowd reads
-        self._h = c.owned(out[0], lib.tn_crowd_destroy, 0, keep=(mh, self._flows))
+        self._sectors: Dict[int, Any] = {}  # slot -> SectorField the crowd reads
+        self._h = c.owned(out[0], lib.tn_crowd_destroy, 0,
+                          keep=(mh, self._flows, self._sectors))
         self.map = map
         self.capacity = int(capacity)
         self._ids = np.zeros(self.capacity, dtype=np.uint32)
@@ -142,25 +146,63 @@ class Crowd:
               "Crowd.set_velocity")
         self._stale = True
 
-    def set_flow(self, slot: int, field: Optional["FlowField"]) -> None:
+    def set_flow(self, slot: int, field: Union["FlowField", "SectorField", None]) -> None:
         """Let agents with ``target="flow", flow=slot`` follow ``field`` (None clears the slot).
-        The crowd reads the field's :attr:`FlowField.vectors` and :attr:`FlowField.los` in
-        place and keeps the field alive while it uses it."""
+
+        A :class:`FlowField`: the crowd reads its :attr:`FlowField.vectors` and
+        :attr:`FlowField.los` in place. A :class:`SectorField` (a huge map): before each step,
+        :meth:`step` builds the sectors under the agents that follow it (StateError, TN_E_FULL, when
+        they do not fit its budget) and aims at its first goal; there is no line of sight.
+        Either way the crowd keeps the field alive while it uses it."""
+        from ._hierarchy import SectorField
+
         h = self._handle()
+        slot = int(slot)
         if field is None:
-            check(lib.tn_crowd_set_flow(h, int(slot), ffi.NULL), "Crowd.set_flow")
-            self._flows.pop(int(slot), None)
+            check(lib.tn_crowd_set_flow(h, slot, ffi.NULL), "Crowd.set_flow")
+            self._flows.pop(slot, None)
+            self._sectors.pop(slot, None)
+            return
+        if isinstance(field, SectorField):
+            shape = field.hierarchy.map.shape
+            if shape != self.map.shape:
+                raise ValueError(f"the field's map {shape} is not the crowd's {self.map.shape}")
+            check(lib.tn_crowd_set_flow(h, slot, self._sector_view(field)), "Crowd.set_flow")
+            self._flows.pop(slot, None)
+            self._sectors[slot] = field
             return
         if field.shape != self.map.shape:
             raise ValueError(f"the field's shape {field.shape} is not the map's {self.map.shape}")
-        check(lib.tn_crowd_set_flow(h, int(slot), field._flow_view()), "Crowd.set_flow")
-        self._flows[int(slot)] = field
+        check(lib.tn_crowd_set_flow(h, slot, field._flow_view()), "Crowd.set_flow")
+        self._sectors.pop(slot, None)
+        self._flows[slot] = field
+
+    def _sector_view(self, field: "SectorField") -> Any:
+        view = ffi.new("tn_flow_view *")
+        goal = (int(field.goals[0][0]), int(field.goals[0][1]))
+        check(lib.tn_flow_view_from_sector_field(field._h, self.map._handle(), goal, view),
+              "Crowd.set_flow")
+        return view
 
     def step(self, steps: int = 1) -> None:
         """Advance every agent by ``steps`` fixed steps (the GIL is released meanwhile) and
         refresh :attr:`positions`, :attr:`velocities` and :attr:`ids` in place."""
         h = self._handle()
-        check(lib.tnpy_crowd_steps(h, int(steps)), "Crowd.step")
+        if not self._sectors:
+            check(lib.tnpy_crowd_steps(h, int(steps)), "Crowd.step")
+            self._gather(h)
+            return
+        slots = sorted(self._sectors)
+        fields = [self._sectors[s] for s in slots]
+        with ExitStack() as locks:  # the fields build sectors: one user at a time
+            for f in {id(f): f for f in fields}.values():
+                locks.enter_context(f._lock)
+            for s, f in zip(slots, fields):  # the goal may have moved (SectorField.set_goal)
+                check(lib.tn_crowd_set_flow(h, s, self._sector_view(f)), "Crowd.step")
+            handles = ffi.new("tn_sector_field *[]", [f._h for f in fields])
+            slot_arr = ffi.new("int32_t[]", slots)
+            check(lib.tnpy_crowd_steps_sectors(h, int(steps), handles, slot_arr, len(slots)),
+                  "Crowd.step")
         self._gather(h)
 
     def _gather(self, h: Any) -> None:
