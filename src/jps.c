@@ -203,6 +203,13 @@ static inline bool row_free(const uint64_t *row, int32_t x)
     return bit_get(row, x, 1);
 }
 
+/* Whether a diagonal step from x on line `row` along (dx, the line `rstep` words on) is legal:
+ * (x + dx) on this line, x and x + dx on the next, all free (no corner cut). */
+static inline bool diag_step_free(const uint64_t *row, ptrdiff_t rstep, int32_t x, int32_t dx)
+{
+    return row_free(row, x + dx) && row_free(row + rstep, x) && row_free(row + rstep, x + dx);
+}
+
 /* Jump-ahead flag `set` (FLAG_E .. FLAG_N) of cell x of flag line `f`. */
 static inline bool flag(const uint64_t *f, int32_t x, int set)
 {
@@ -296,7 +303,7 @@ jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t dy, int32_t k0, 
     if (k0 > 1) /* the caller tested the first step */
         goto step;
     for (;;) {
-        if (!row_free(row, x + dx) || !row_free(row + rstep, x) || !row_free(row + rstep, x + dx))
+        if (!diag_step_free(row, rstep, x, dx))
             return 0;
     step:
         k++;
@@ -427,16 +434,16 @@ static __attribute__((noinline)) void succ_d_u(tn_search *s, const jctx *j, cons
     succ_d_k(s, j, bx, x, y, g, dx, dy, k0, false);
 }
 
-/* A diagonal jump that continues a diagonal arrival: its first step is usually free. */
+/* A diagonal jump, its steps tested from step k0 (see jump_d). */
 static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jctx *j,
                                                          const int16_t *bx, int32_t x, int32_t y,
                                                          double g, int32_t dx, int32_t dy,
-                                                         const bool wt)
+                                                         int32_t k0, const bool wt)
 {
     if (wt)
-        succ_d_w(s, j, bx, x, y, g, dx, dy, 1);
+        succ_d_w(s, j, bx, x, y, g, dx, dy, k0);
     else
-        succ_d_u(s, j, bx, x, y, g, dx, dy, 1);
+        succ_d_u(s, j, bx, x, y, g, dx, dy, k0);
 }
 
 /* A diagonal jump that turns (a forced neighbour, a cost boundary's moves, the start): its
@@ -447,13 +454,8 @@ static inline __attribute__((always_inline)) void succ_d_turn(tn_search *s, cons
                                                               int32_t y, double g, int32_t dx,
                                                               int32_t dy, const bool wt)
 {
-    const uint64_t *row = row_of(j, y), *next = row + (ptrdiff_t)dy * (ptrdiff_t)j->rw;
-    if (!row_free(row, x + dx) || !row_free(next, x) || !row_free(next, x + dx))
-        return;
-    if (wt)
-        succ_d_w(s, j, bx, x, y, g, dx, dy, 2);
-    else
-        succ_d_u(s, j, bx, x, y, g, dx, dy, 2);
+    if (diag_step_free(row_of(j, y), (ptrdiff_t)dy * (ptrdiff_t)j->rw, x, dx))
+        succ_d(s, j, bx, x, y, g, dx, dy, 2, wt);
 }
 
 /* The jump context of the query of `s`, with its open list in `o` (or NULL: no successors). */
@@ -568,7 +570,7 @@ expand(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, uint32_t dir
     } else {
         succ_h(s, j, bx, x, y, g, dx, wt);
         succ_v(s, j, bx, x, y, g, dy, wt);
-        succ_d(s, j, bx, x, y, g, dx, dy, wt);
+        succ_d(s, j, bx, x, y, g, dx, dy, 1, wt); /* continues the arrival: usually free */
     }
 }
 

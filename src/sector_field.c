@@ -656,7 +656,8 @@ static tn_status read_tile(const tn_sector_field *f, const uint8_t *t, int32_t s
     return isfinite(d) ? TN_OK : TN_NO_PATH;
 }
 
-tn_status tn_sector_field_dir(tn_sector_field *f, tn_cell c, int32_t *dir, float *cost)
+/* The checks and the "no route" outputs that tn_sector_field_dir() and _peek() share. */
+static tn_status cell_query(const tn_sector_field *f, tn_cell c, int32_t *dir, float *cost)
 {
     if (dir)
         *dir = TN_DIR_NONE;
@@ -669,6 +670,14 @@ tn_status tn_sector_field_dir(tn_sector_field *f, tn_cell c, int32_t *dir, float
         return st;
     if (c.x < 0 || c.y < 0 || c.x >= f->h->w || c.y >= f->h->h)
         return TN_E_OUT_OF_MAP;
+    return TN_OK;
+}
+
+tn_status tn_sector_field_dir(tn_sector_field *f, tn_cell c, int32_t *dir, float *cost)
+{
+    tn_status st = cell_query(f, c, dir, cost);
+    if (st != TN_OK)
+        return st;
     int32_t s = sector_at(f->h, c.x, c.y);
     bool full = false;
     int32_t k = reserve(f, s, UINT64_MAX, NULL, &full);
@@ -680,17 +689,9 @@ tn_status tn_sector_field_dir(tn_sector_field *f, tn_cell c, int32_t *dir, float
 
 tn_status tn_sector_field_peek(const tn_sector_field *f, tn_cell c, int32_t *dir, float *cost)
 {
-    if (dir)
-        *dir = TN_DIR_NONE;
-    if (cost)
-        *cost = INFINITY;
-    if (!f)
-        return TN_E_INVALID_ARG;
-    tn_status st = ready(f);
+    tn_status st = cell_query(f, c, dir, cost);
     if (st != TN_OK)
         return st;
-    if (c.x < 0 || c.y < 0 || c.x >= f->h->w || c.y >= f->h->h)
-        return TN_E_OUT_OF_MAP;
     int32_t s = sector_at(f->h, c.x, c.y), k = f->slot_of[s];
     if (k < 0)
         return TN_E_NOT_FOUND;

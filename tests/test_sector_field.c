@@ -100,6 +100,22 @@ static void check_field(const tn_map *m, const tn_moves *mv, const tn_hierarchy 
         }
 }
 
+/* At each of `cells`, what `built` holds (tn_sector_field_peek) is, bit for bit, what `asked`
+ * answers (tn_sector_field_dir, which builds the tile if need be). */
+static void assert_peek_equals_dir(const tn_sector_field *built, tn_sector_field *asked,
+                                   const tn_cell *cells, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        int32_t d1, d2;
+        float c1, c2;
+        tn_status s1 = tn_sector_field_peek(built, cells[i], &d1, &c1);
+        tn_status s2 = tn_sector_field_dir(asked, cells[i], &d2, &c2);
+        assert_int_equal(s1, s2);
+        assert_int_equal(d1, d2);
+        assert_memory_equal(&c1, &c2, sizeof c1);
+    }
+}
+
 static void test_random(void **state)
 {
     (void)state;
@@ -228,15 +244,7 @@ static void test_updates(void **state)
         int32_t built = -1;
         assert_int_equal(tn_sector_field_prepare(f, all, 40 * 33, &built), TN_OK);
         assert_true(built > 0 || round > 0);
-        for (int32_t i = 0; i < 40 * 33; i++) {
-            int32_t d1, d2;
-            float c1, c2;
-            tn_status s1 = tn_sector_field_peek(f, all[i], &d1, &c1);
-            tn_status s2 = tn_sector_field_dir(g, all[i], &d2, &c2);
-            assert_int_equal(s1, s2);
-            assert_int_equal(d1, d2);
-            assert_memory_equal(&c1, &c2, sizeof c1);
-        }
+        assert_peek_equals_dir(f, g, all, 40 * 33);
         tn_sector_field_destroy(g);
         tn_hierarchy_destroy(fresh);
     }
@@ -271,15 +279,7 @@ static void test_threads(void **state)
     tn_sector_field_stats ps;
     tn_sector_field_stats_get(par, &ps);
     assert_int_equal(built, ps.tiles_max); /* every sector, in one batch */
-    for (int32_t i = 0; i < 90 * 70; i++) {
-        int32_t d1, d2;
-        float c1, c2;
-        tn_status s1 = tn_sector_field_peek(par, all[i], &d1, &c1);
-        tn_status s2 = tn_sector_field_dir(one, all[i], &d2, &c2);
-        assert_int_equal(s1, s2);
-        assert_int_equal(d1, d2);
-        assert_memory_equal(&c1, &c2, sizeof c1);
-    }
+    assert_peek_equals_dir(par, one, all, 90 * 70);
     tn_sector_field_destroy(one);
     tn_sector_field_destroy(par);
     tn_hierarchy_destroy(h);

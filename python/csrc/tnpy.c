@@ -61,12 +61,7 @@ int32_t tnpy_field_dirs(const tn_field *field, int8_t *out)
 
 tn_status tnpy_crowd_steps(tn_crowd *crowd, int32_t steps)
 {
-    for (int32_t i = 0; i < steps; i++) {
-        tn_status st = tn_crowd_step(crowd);
-        if (st < 0)
-            return st;
-    }
-    return TN_OK;
+    return tnpy_crowd_steps_sectors(crowd, steps, NULL, NULL, 0);
 }
 
 tn_status tnpy_crowd_steps_sectors(tn_crowd *crowd, int32_t steps, tn_sector_field **fields,
