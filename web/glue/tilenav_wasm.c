@@ -6,6 +6,7 @@
  * stored as gid v + 1 so that value 0 can carry a terrain entry too (gid 0 means "empty" in
  * tilenav and has none). */
 #include "tilenav/broadphase.h"
+#include "tilenav/clearance.h"
 #include "tilenav/contact.h"
 #include "tilenav/crowd.h"
 #include "tilenav/field.h"
@@ -169,8 +170,8 @@ TNW_EXPORT(tnw_search_destroy) void tnw_search_destroy(tn_search *search);
 TNW_EXPORT(tnw_search_path)
 int32_t tnw_search_path(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
                         int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
-                        double weight, int32_t flags, tn_cell *out, int32_t cap,
-                        tnw_path_result *res);
+                        double weight, int32_t flags, int32_t size, const tn_clearance *cl,
+                        tn_cell *out, int32_t cap, tnw_path_result *res);
 
 tn_search *tnw_search_create(int32_t max_cells, int32_t *status)
 {
@@ -190,24 +191,35 @@ void tnw_search_destroy(tn_search *search)
 
 enum { TNW_PATH_COSTS_10_14 = 1, TNW_PATH_CLOSEST = 2, TNW_PATH_JPS_FALLBACK = 4 };
 
+/* The query of the path exports. `size` > 1 (a size x size unit, top-left cells) needs `cl`, a
+ * clearance of `map` with max_size >= size and size maps, current with the map (tilenav.mjs
+ * keeps one per map and updates it before each query). */
+static void tnw_query_init(tn_query *q, int32_t algo, int32_t diagonal, int32_t heuristic,
+                           double weight, int32_t flags, int32_t size, const tn_clearance *cl)
+{
+    memset(q, 0, sizeof *q);
+    q->algo = (tn_algo)algo;
+    q->moves.diagonal = (tn_diagonal)diagonal;
+    q->moves.costs = (flags & TNW_PATH_COSTS_10_14) ? TN_COSTS_10_14 : TN_COSTS_EXACT;
+    q->heuristic = (tn_heuristic)heuristic;
+    q->weight = weight;
+    q->closest = (flags & TNW_PATH_CLOSEST) != 0;
+    q->jps_fallback = (flags & TNW_PATH_JPS_FALLBACK) != 0;
+    q->size = size;
+    q->clearance = size > 1 ? cl : NULL;
+}
+
 /* One path query. `flags`: 1 = the book's 10/14 step costs, 2 = closest reachable cell when the
  * goal is unreachable, 4 = JPS falls back to A* where it does not apply. */
 int32_t tnw_search_path(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
                         int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
-                        double weight, int32_t flags, tn_cell *out, int32_t cap,
-                        tnw_path_result *res)
+                        double weight, int32_t flags, int32_t size, const tn_clearance *cl,
+                        tn_cell *out, int32_t cap, tnw_path_result *res)
 {
-    tn_query q;
-    memset(&q, 0, sizeof q);
-    q.algo = (tn_algo)algo;
-    q.moves.diagonal = (tn_diagonal)diagonal;
-    q.moves.costs = (flags & TNW_PATH_COSTS_10_14) ? TN_COSTS_10_14 : TN_COSTS_EXACT;
-    q.heuristic = (tn_heuristic)heuristic;
-    q.weight = weight;
-    q.closest = (flags & TNW_PATH_CLOSEST) != 0;
-    q.jps_fallback = (flags & TNW_PATH_JPS_FALLBACK) != 0;
     if (algo == TN_ALGO_JPS_PLUS) /* needs a jump table this API does not expose */
         return TN_E_UNSUPPORTED;
+    tn_query q;
+    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl);
     tn_search_result r;
     memset(&r, 0, sizeof r);
     tn_status st =
@@ -228,7 +240,7 @@ int32_t tnw_search_path(tn_search *search, const tn_map *map, int32_t sx, int32_
 TNW_EXPORT(tnw_search_begin)
 int32_t tnw_search_begin(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
                          int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
-                         double weight, int32_t flags);
+                         double weight, int32_t flags, int32_t size, const tn_clearance *cl);
 TNW_EXPORT(tnw_search_step) int32_t tnw_search_step(tn_search *search, int32_t max_expansions);
 TNW_EXPORT(tnw_search_get_path)
 int32_t tnw_search_get_path(tn_search *search, tn_cell *out, int32_t cap, tnw_path_result *res);
@@ -236,31 +248,18 @@ TNW_EXPORT(tnw_search_cancel) void tnw_search_cancel(tn_search *search);
 TNW_EXPORT(tnw_search_batch)
 int32_t tnw_search_batch(tn_search *search, const tn_map *map, const int32_t *pairs, int32_t count,
                          int32_t algo, int32_t diagonal, int32_t heuristic, double weight,
-                         int32_t flags, tn_cell *scratch, int32_t cap, double *costs,
-                         int32_t *lengths);
-
-static void tnw_query_init(tn_query *q, int32_t algo, int32_t diagonal, int32_t heuristic,
-                           double weight, int32_t flags)
-{
-    memset(q, 0, sizeof *q);
-    q->algo = (tn_algo)algo;
-    q->moves.diagonal = (tn_diagonal)diagonal;
-    q->moves.costs = (flags & TNW_PATH_COSTS_10_14) ? TN_COSTS_10_14 : TN_COSTS_EXACT;
-    q->heuristic = (tn_heuristic)heuristic;
-    q->weight = weight;
-    q->closest = (flags & TNW_PATH_CLOSEST) != 0;
-    q->jps_fallback = (flags & TNW_PATH_JPS_FALLBACK) != 0;
-}
+                         int32_t flags, int32_t size, const tn_clearance *cl, tn_cell *scratch,
+                         int32_t cap, double *costs, int32_t *lengths);
 
 /* Start a time-sliced query (the same options as tnw_search_path); TN_IN_PROGRESS or an error. */
 int32_t tnw_search_begin(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
                          int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
-                         double weight, int32_t flags)
+                         double weight, int32_t flags, int32_t size, const tn_clearance *cl)
 {
     if (algo == TN_ALGO_JPS_PLUS)
         return TN_E_UNSUPPORTED;
     tn_query q;
-    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags);
+    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl);
     tn_cell goal = {gx, gy};
     return (int32_t)tn_search_begin(search, map, (tn_cell){sx, sy}, &goal, 1, &q);
 }
@@ -297,13 +296,13 @@ void tnw_search_cancel(tn_search *search)
  * other than "no path" / a blocked start or goal. */
 int32_t tnw_search_batch(tn_search *search, const tn_map *map, const int32_t *pairs, int32_t count,
                          int32_t algo, int32_t diagonal, int32_t heuristic, double weight,
-                         int32_t flags, tn_cell *scratch, int32_t cap, double *costs,
-                         int32_t *lengths)
+                         int32_t flags, int32_t size, const tn_clearance *cl, tn_cell *scratch,
+                         int32_t cap, double *costs, int32_t *lengths)
 {
     if (algo == TN_ALGO_JPS_PLUS)
         return TN_E_UNSUPPORTED;
     tn_query q;
-    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags);
+    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl);
     int32_t found = 0;
     for (int32_t i = 0; i < count; i++) {
         tn_search_result r;
@@ -448,6 +447,67 @@ int32_t tnw_field_reachable_count(const tn_field *field)
     return tn_field_reachable_count(field);
 }
 
+/* ---- clearance: units bigger than one cell -------------------------------------------- */
+
+TNW_EXPORT(tnw_clearance_create)
+tn_clearance *tnw_clearance_create(const tn_map *map, int32_t max_size, int32_t size_maps,
+                                   int32_t *status);
+TNW_EXPORT(tnw_clearance_destroy) void tnw_clearance_destroy(tn_clearance *cl);
+TNW_EXPORT(tnw_clearance_update) int32_t tnw_clearance_update(tn_clearance *cl);
+TNW_EXPORT(tnw_clearance_data) const uint8_t *tnw_clearance_data(const tn_clearance *cl);
+TNW_EXPORT(tnw_clearance_map)
+const tn_map *tnw_clearance_map(const tn_clearance *cl, int32_t size);
+TNW_EXPORT(tnw_clearance_anchors_over)
+int32_t tnw_clearance_anchors_over(const tn_clearance *cl, int32_t size, const tn_cell *cells,
+                                   int32_t count, tn_cell *out, int32_t cap, int32_t *out_count);
+
+/* The clearance of `map` for sizes up to max_size (1..255), with the size maps of sizes
+ * 2..max_size when `size_maps` is not 0 (5 bytes per cell each). */
+tn_clearance *tnw_clearance_create(const tn_map *map, int32_t max_size, int32_t size_maps,
+                                   int32_t *status)
+{
+    tn_clearance_def def = tn_clearance_def_default();
+    def.map = map;
+    def.max_size = max_size;
+    def.size_maps = size_maps != 0;
+    tn_clearance *cl = NULL;
+    tn_status st = tn_clearance_create(&def, &cl);
+    if (status)
+        *status = (int32_t)st;
+    return st == TN_OK ? cl : NULL;
+}
+
+void tnw_clearance_destroy(tn_clearance *cl)
+{
+    tn_clearance_destroy(cl);
+}
+
+/* Bring the clearance and its size maps up to date with the map's edits; returns the number of
+ * cells recomputed or an error. */
+int32_t tnw_clearance_update(tn_clearance *cl)
+{
+    int32_t touched = 0;
+    tn_status st = tn_clearance_update(cl, &touched);
+    return st == TN_OK ? touched : (int32_t)st;
+}
+
+const uint8_t *tnw_clearance_data(const tn_clearance *cl)
+{
+    return tn_clearance_data(cl);
+}
+
+/* The map a unit of `size` moves on (NULL outside 1..max_size). */
+const tn_map *tnw_clearance_map(const tn_clearance *cl, int32_t size)
+{
+    return tn_clearance_map(cl, size);
+}
+
+int32_t tnw_clearance_anchors_over(const tn_clearance *cl, int32_t size, const tn_cell *cells,
+                                   int32_t count, tn_cell *out, int32_t cap, int32_t *out_count)
+{
+    return (int32_t)tn_clearance_anchors_over(cl, size, cells, count, out, cap, out_count);
+}
+
 /* ---- crowds --------------------------------------------------------------------------- */
 
 /* A crowd plus the direction/LOS arrays of its flow views (the views reference them). */
@@ -470,7 +530,7 @@ int32_t tnw_crowd_set_flow(tnw_crowd *c, int32_t slot, const tn_field *field, in
 TNW_EXPORT(tnw_crowd_add)
 uint32_t tnw_crowd_add(tnw_crowd *c, float x, float y, float radius, float max_speed,
                        float max_force, int32_t target, float tx, float ty, int32_t flow,
-                       int32_t *status);
+                       int32_t size, int32_t *status);
 TNW_EXPORT(tnw_crowd_remove) int32_t tnw_crowd_remove(tnw_crowd *c, uint32_t id);
 TNW_EXPORT(tnw_crowd_set_target)
 int32_t tnw_crowd_set_target(tnw_crowd *c, uint32_t id, int32_t kind, float x, float y,
@@ -559,10 +619,12 @@ int32_t tnw_crowd_set_flow(tnw_crowd *c, int32_t slot, const tn_field *field, in
     return (int32_t)tn_crowd_set_flow(c->crowd, slot, &view);
 }
 
-/* Add an agent (radius, speed, force <= 0 keep the defaults). Returns its id, 0 on error. */
+/* Add an agent (radius, speed, force, size <= 0 keep the defaults). An agent of size n (an n x n
+ * unit) follows flow slots filled from fields built on the size-n map. Returns its id, 0 on
+ * error. */
 uint32_t tnw_crowd_add(tnw_crowd *c, float x, float y, float radius, float max_speed,
                        float max_force, int32_t target, float tx, float ty, int32_t flow,
-                       int32_t *status)
+                       int32_t size, int32_t *status)
 {
     tn_agent_id id = {0};
     tn_status st = TN_E_INVALID_ARG;
@@ -578,6 +640,8 @@ uint32_t tnw_crowd_add(tnw_crowd *c, float x, float y, float radius, float max_s
         d.target = (tn_target_kind)target;
         d.target_pos = (tn_vec2){tx, ty};
         d.flow = flow;
+        if (size > 0)
+            d.size = size;
         st = tn_crowd_add(c->crowd, &d, &id);
     }
     if (status)

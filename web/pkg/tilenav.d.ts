@@ -105,6 +105,12 @@ export class TileMap {
   center(x: number, y: number): Point;
   moveBox(box: Box, dx: number, dy: number): { x: number; y: number; blockedX: boolean; blockedY: boolean };
   hitTestWalls(box: Box, points?: HitPoints): boolean;
+  /** Side of the largest square unit that fits with its top-left cell at (x, y), capped at 255 (0: blocked or outside). */
+  clearance(x: number, y: number): number;
+  /** Every cell's clearance, row-major (a copy). */
+  clearanceGrid(): Uint8Array;
+  /** Does a size x size unit (default 1) fit with its top-left cell at (x, y)? */
+  fits(x: number, y: number, size?: number): boolean;
   free(): void;
 }
 
@@ -115,6 +121,13 @@ export interface FindOptions {
   weight?: number;
   stepCosts?: "exact" | "10/14";
   closest?: boolean;
+  /**
+   * The unit is a size x size square of cells, an integer 1..255 (default 1; others throw a
+   * TilenavError): start, goal and path are its top-left cells, every step keeps the whole
+   * footprint on passable cells, entering a position costs the largest cost under it. Where the
+   * unit does not fit at the start or goal: found false, status "start blocked" / "goal blocked".
+   */
+  size?: number;
 }
 
 export interface PathResult {
@@ -155,11 +168,15 @@ export interface FlowFieldOptions {
   diagonal?: Diagonal;
   flow?: "optimal" | "steepest";
   lineOfSight?: "off" | "exact" | "simple";
+  /** For size x size units (1..255, default 1): goals, distances, directions are top-left cells. */
+  size?: number;
 }
 
 export class FlowField {
   constructor(map: TileMap, o?: FlowFieldOptions);
   readonly map: TileMap;
+  /** The unit size the field is built for. */
+  readonly size: number;
   readonly width: number;
   readonly height: number;
   build(goals: Cell | Cell[]): this;
@@ -199,6 +216,8 @@ export interface AgentDef {
   target?: Target;
   goal?: Point;
   flow?: number;
+  /** Size class in cells (1..255, default 1): follows slots set from a FlowField of that size; radius below size half tiles. */
+  size?: number;
 }
 
 export interface Agent {

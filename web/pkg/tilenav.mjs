@@ -171,6 +171,14 @@ function pick(table, value, what, dflt) {
   return k;
 }
 
+// A unit's size: an n x n square of cells, 1..255 (default 1).
+function unitSize(size, what) {
+  if (size === undefined) return 1;
+  if (!(Number.isInteger(size) && size >= 1 && size <= 255))
+    throw new TilenavError(-1, `${what}: size must be an integer from 1 to 255, got ${typeof size === "string" ? JSON.stringify(size) : String(size)}`);
+  return size;
+}
+
 function liveHandle(obj, name) {
   if (!obj._h) throw new Error(`tilenav: ${name} used after free()`);
   return obj._h;
@@ -210,6 +218,9 @@ export class TileMap {
     this._blocked = new Set(o.blocked ?? []);
     this._defaultWalls = !o.costs && !o.blocked;
     this._known = new Set();
+    this._cl = null; // the clearance and size maps for units bigger than a cell (see _sizeMaps)
+    this._clOld = []; // replaced ones still read by flow fields
+    this._clInfo = null; // the clearance for clearance() and fits(), capped at 255
     const w = api();
     const cellsPtr = alloc(4 * n), st = alloc(4);
     try {
@@ -366,8 +377,86 @@ export class TileMap {
     });
   }
 
+  /**
+   * The clearance of a cell: the side of the largest square unit that fits with its top-left
+   * cell there (every cell of the square inside the map and passable), capped at 255; 0 on a
+   * blocked cell or outside the map. Kept up to date with set() (1 byte per cell, made on the
+   * first call).
+   */
+  clearance(x, y) {
+    if (!(x >= 0 && y >= 0 && x < this.width && y < this.height)) return 0;
+    const p = api().tnw_clearance_data(this._infoClearance().h);
+    return u8()[p + y * this.width + x];
+  }
+
+  /** A copy of every cell's clearance (see clearance()), row-major Uint8Array. */
+  clearanceGrid() {
+    const p = api().tnw_clearance_data(this._infoClearance().h);
+    return u8().slice(p, p + this.width * this.height);
+  }
+
+  /** Does a size x size unit fit with its top-left cell at (x, y)? */
+  fits(x, y, size = 1) {
+    size = unitSize(size, "TileMap.fits");
+    return size === 1 ? this.passable(x, y) : this.clearance(x, y) >= size;
+  }
+
+  _newClearance(maxSize, sizeMaps) {
+    return withScratch(4, (st) => {
+      const h = api().tnw_clearance_create(liveHandle(this, "TileMap"), maxSize, sizeMaps ? 1 : 0, st);
+      check(i32()[st >> 2], "TileMap clearance");
+      return { h, max: maxSize, rev: this.revision, refs: 0 };
+    });
+  }
+
+  _infoClearance() {
+    this._clInfo ??= this._newClearance(255, false);
+    this._syncClearance();
+    return this._clInfo;
+  }
+
+  // The clearance whose size maps serve units up to `size` (>= 2), current with the map: made
+  // on first use with max_size = size, made anew when a larger size is asked (the old one is
+  // kept while flow fields read its size maps).
+  _sizeMaps(size) {
+    let c = this._cl;
+    if (!c || c.max < size) {
+      const made = this._newClearance(size, true);
+      if (c) { if (c.refs > 0) this._clOld.push(c); else api().tnw_clearance_destroy(c.h); }
+      c = this._cl = made;
+    }
+    this._syncClearance();
+    return c;
+  }
+
+  // Bring every clearance up to date with the edits since it was last updated (incremental:
+  // only the cells the edits can reach; the size maps log what changed, for FlowField.update).
+  _syncClearance() {
+    if (!this._cl && !this._clInfo) return;
+    const rev = this.revision;
+    for (const c of [this._cl, this._clInfo, ...this._clOld]) {
+      if (!c || c.rev === rev) continue;
+      check(api().tnw_clearance_update(c.h), "TileMap clearance update");
+      c.rev = rev;
+    }
+  }
+
+  _releaseSizeMaps(c) {
+    if (--c.refs > 0 || c === this._cl || !this._h) return;
+    const i = this._clOld.indexOf(c);
+    if (i >= 0) { this._clOld.splice(i, 1); api().tnw_clearance_destroy(c.h); }
+  }
+
   /** Release the map's memory. Fields and crowds made on it must be freed first. */
-  free() { if (this._h) { api().tnw_map_destroy(this._h); this._h = 0; } }
+  free() {
+    if (!this._h) return;
+    const w = api();
+    for (const c of [this._cl, this._clInfo, ...this._clOld]) if (c) w.tnw_clearance_destroy(c.h);
+    this._cl = this._clInfo = null;
+    this._clOld = [];
+    w.tnw_map_destroy(this._h);
+    this._h = 0;
+  }
 }
 
 /** A reusable path search context; it allocates nothing per query. */
@@ -410,6 +499,11 @@ export class PathFinder {
    * @param {number} [o.weight=1] heuristic weight (> 1: faster, maybe longer paths)
    * @param {"exact"|"10/14"} [o.stepCosts="exact"] straight/diagonal base costs 1/√2 or 10/14
    * @param {boolean} [o.closest=false] unreachable goal: walk to the closest reachable cell
+   * @param {number} [o.size=1] the unit is a size x size square of cells (1..255): start, goal
+   *        and path are its top-left cells, every step keeps its whole footprint on passable
+   *        cells under the diagonal rule, and entering a position costs the largest cost under
+   *        the footprint. A start or goal where it does not fit: found false, status "start
+   *        blocked" / "goal blocked".
    * @returns {{found: boolean, status: string, path: {x:number,y:number}[], cost: number,
    *            expanded: number, algo: string, end: {x:number,y:number}}}
    *          found is false (and path empty) when there is no path or start/goal is blocked;
@@ -419,10 +513,11 @@ export class PathFinder {
     const w = api();
     this._ensure(map.width * map.height);
     const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
+    const size = unitSize(o.size, "PathFinder.find"), cl = size > 1 ? map._sizeMaps(size).h : 0;
     const st = w.tnw_search_path(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
       start.x, start.y, goal.x, goal.y, pick(ALGO, o.algo, "algo", 0),
       pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
-      o.weight ?? 1, flags, this._out, this._cap, this._res);
+      o.weight ?? 1, flags, size, cl, this._out, this._cap, this._res);
     const r = this._res >> 2, iv = i32(), fv = f64();
     const result = this._result(st, iv, fv);
     if (st === 2 || st === -10 || st === -11) { result.found = false; return result; }
@@ -442,8 +537,9 @@ export class PathFinder {
   }
 
   /**
-   * Start a time-sliced query (same arguments as find()); advance it with step(). The map must
-   * not change until the query ends (a change makes step() report "map changed"). One query at
+   * Start a time-sliced query (same arguments as find(), `size` included); advance it with
+   * step(). The map must not change until the query ends (a change makes step() report "map
+   * changed"). One query at
    * a time per PathFinder: begin() abandons a running one.
    * @returns {"in progress"} or throws a TilenavError (outside the map, bad options); a blocked
    *          start or goal gives "start blocked" / "goal blocked" (then result() is not found)
@@ -452,10 +548,11 @@ export class PathFinder {
     const w = api();
     this._ensure(map.width * map.height);
     const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
+    const size = unitSize(o.size, "PathFinder.begin"), cl = size > 1 ? map._sizeMaps(size).h : 0;
     const st = w.tnw_search_begin(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
       start.x, start.y, goal.x, goal.y, pick(ALGO, o.algo, "algo", 0),
       pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
-      o.weight ?? 1, flags);
+      o.weight ?? 1, flags, size, cl);
     this._sliced = st;
     if (st === -10 || st === -11) return STATUS[st];
     check(st, "PathFinder.begin");
@@ -492,7 +589,8 @@ export class PathFinder {
   cancel() { if (this._h) api().tnw_search_cancel(this._h); this._sliced = undefined; }
 
   /**
-   * Many queries in one call into the module, with one set of options (as find()'s): only the
+   * Many queries in one call into the module, with one set of options (as find()'s, `size`
+   * included; a start or goal where the unit does not fit counts as no path): only the
    * costs and lengths come back (no paths), with no per-query allocation.
    * @param {TileMap} map
    * @param {Int32Array|number[]|{start:{x:number,y:number},goal:{x:number,y:number}}[]} queries
@@ -509,12 +607,13 @@ export class PathFinder {
     const n = Math.floor(flat.length / 4), w = api();
     this._ensure(map.width * map.height);
     const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
+    const size = unitSize(o.size, "PathFinder.findMany"), cl = size > 1 ? map._sizeMaps(size).h : 0;
     return withScratch(16 * n + 12 * n + 8, (p) => {
       const costs = (p + 16 * n + 7) & ~7, lengths = costs + 8 * n;
       new Int32Array(w.memory.buffer, p, 4 * n).set(flat.subarray ? flat.subarray(0, 4 * n) : flat.slice(0, 4 * n));
       const found = check(w.tnw_search_batch(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"), p, n,
         pick(ALGO, o.algo, "algo", 0), pick(DIAGONAL, o.diagonal, "diagonal", 0),
-        pick(HEURISTIC, o.heuristic, "heuristic", 0), o.weight ?? 1, flags, this._out, this._cap, costs, lengths),
+        pick(HEURISTIC, o.heuristic, "heuristic", 0), o.weight ?? 1, flags, size, cl, this._out, this._cap, costs, lengths),
       "PathFinder.findMany");
       return {
         costs: new Float64Array(w.memory.buffer, costs, n).slice(),
@@ -546,22 +645,41 @@ export class FlowField {
    * @param {"optimal"|"steepest"} [o.flow="optimal"] per-cell direction rule
    * @param {"off"|"exact"|"simple"} [o.lineOfSight="off"] mark cells that see the (single)
    *        goal; their vectors point straight at it
+   * @param {number} [o.size=1] for size x size units (1..255): the field is built on the map
+   *        of that size (a cell is open where the unit fits with its top-left cell there;
+   *        entering it costs the largest cost under the footprint), so goals, distances,
+   *        directions and paths are the unit's top-left cells. build() and update() bring it
+   *        up to date with the map's edits.
    */
   constructor(map, o = {}) {
     this.map = map;
     this.width = map.width;
     this.height = map.height;
+    this.size = unitSize(o.size, "FlowField");
     this._goals = [];
-    withScratch(4, (st) => {
-      this._h = api().tnw_field_create(liveHandle(map, "TileMap"), pick(DIAGONAL, o.diagonal, "diagonal", 0),
-        pick(FLOW, o.flow, "flow", 0), pick(LOS, o.lineOfSight, "lineOfSight", 0), st);
-      check(i32()[st >> 2], "FlowField");
-    });
+    this._cl = null;
+    let on = liveHandle(map, "TileMap");
+    if (this.size > 1) {
+      this._cl = map._sizeMaps(this.size);
+      this._cl.refs++;
+      on = api().tnw_clearance_map(this._cl.h, this.size);
+    }
+    try {
+      withScratch(4, (st) => {
+        this._h = api().tnw_field_create(on, pick(DIAGONAL, o.diagonal, "diagonal", 0),
+          pick(FLOW, o.flow, "flow", 0), pick(LOS, o.lineOfSight, "lineOfSight", 0), st);
+        check(i32()[st >> 2], "FlowField");
+      });
+    } catch (e) {
+      if (this._cl) { map._releaseSizeMaps(this._cl); this._cl = null; }
+      throw e;
+    }
   }
 
   /** Build towards one goal cell or an array of them (the nearest wins). */
   build(goals) {
     const list = Array.isArray(goals) ? goals : [goals];
+    if (this._cl) this.map._syncClearance();
     withScratch(8 * Math.max(1, list.length), (p) => {
       writeCells(p, list);
       check(api().tnw_field_build(liveHandle(this, "FlowField"), p, list.length), "FlowField.build");
@@ -576,6 +694,7 @@ export class FlowField {
   /** Bring the field up to date after map edits; recomputes only the changed region.
    *  @returns {number} how many cells were recomputed */
   update() {
+    if (this._cl) this.map._syncClearance();
     return withScratch(4, (p) => {
       check(api().tnw_field_update(liveHandle(this, "FlowField"), p), "FlowField.update");
       return i32()[p >> 2];
@@ -661,8 +780,13 @@ export class FlowField {
     });
   }
 
-  /** Would blocking `cells` cut any of `spawns` off from every goal? (The map is not changed.) */
+  /** Would blocking `cells` cut any of `spawns` off from every goal? (The map is not changed.)
+   *  With `size` > 1: `cells` are map cells (a tower's), `spawns` top-left cells of the unit. */
   wouldWallOff(cells, spawns) {
+    if (this._cl) {
+      this.map._syncClearance();
+      cells = this._anchorsOver(cells);
+    }
     return withScratch(8 * (cells.length + spawns.length) + 8, (p) => {
       const sp = p + 8 * cells.length, cut = sp + 8 * spawns.length;
       writeCells(p, cells);
@@ -670,6 +794,18 @@ export class FlowField {
       check(api().tnw_field_would_wall_off(liveHandle(this, "FlowField"), p, cells.length, sp,
         spawns.length, cut), "FlowField.wouldWallOff");
       return i32()[cut >> 2] !== 0;
+    });
+  }
+
+  // The top-left cells of the unit's positions that cover any of `cells` (what it loses when
+  // they are blocked).
+  _anchorsOver(cells) {
+    const cap = Math.max(1, cells.length * this.size * this.size);
+    return withScratch(8 * cells.length + 8 * cap + 8, (p) => {
+      const out = p + 8 * cells.length, n = out + 8 * cap;
+      writeCells(p, cells);
+      check(api().tnw_clearance_anchors_over(this._cl.h, this.size, p, cells.length, out, cap, n), "FlowField.wouldWallOff");
+      return cellsToArray(out, i32()[n >> 2]);
     });
   }
 
@@ -681,6 +817,7 @@ export class FlowField {
     api().tnw_field_destroy(this._h);
     if (this._vec) api().tnw_free(this._vec);
     this._h = 0; this._vec = 0;
+    if (this._cl) { this.map._releaseSizeMaps(this._cl); this._cl = null; }
   }
 }
 
@@ -711,7 +848,8 @@ export class Crowd {
   }
 
   /** Let agents with target "flow" and this `slot` (0..7) follow a built field. Call again
-   *  after the field is rebuilt or updated. */
+   *  after the field is rebuilt or updated. Agents of size n follow slots set from fields
+   *  with `size: n`. */
   setFlow(slot, field) {
     const g = field.goals[0];
     if (!g) throw new TilenavError(-15, "Crowd.setFlow (build the field first)");
@@ -730,11 +868,15 @@ export class Crowd {
    * @param {"none"|"seek"|"arrive"|"flee"|"flow"} [a.target="none"]
    * @param {{x:number,y:number}} [a.goal] pixels, for seek/arrive/flee
    * @param {number} [a.flow=0] flow slot, for "flow"
+   * @param {number} [a.size=1] size class in cells (1..255): an agent of size n follows flow
+   *        slots set from a FlowField with `size: n`, reading it at its top-left cell (the cell
+   *        of its centre minus (n - 1) / 2 tiles); radius below n half tiles
    */
   add(a) {
     return withScratch(4, (st) => {
       const id = api().tnw_crowd_add(liveHandle(this, "Crowd"), a.x, a.y, a.radius ?? 0, a.maxSpeed ?? 0,
-        a.maxForce ?? 0, pick(TARGET, a.target, "target", 0), a.goal?.x ?? 0, a.goal?.y ?? 0, a.flow ?? 0, st);
+        a.maxForce ?? 0, pick(TARGET, a.target, "target", 0), a.goal?.x ?? 0, a.goal?.y ?? 0, a.flow ?? 0,
+        unitSize(a.size, "Crowd.add"), st);
       check(i32()[st >> 2], "Crowd.add");
       return id >>> 0;
     });

@@ -440,3 +440,286 @@ test("typed-array views: distances, flow vectors and crowd state over the module
   list.forEach((ag, i) => { assert.equal(v.data[7 * i], ag.x); assert.equal(v.data[7 * i + 1], ag.y); assert.equal(v.data[7 * i + 5], ag.radius); });
   crowd.free(); field.free(); map.free();
 });
+
+// ---- units of n x n cells (option `size`) --------------------------------------------------
+// The reference, from the rules and nothing of the library: a unit of size n stands at (x, y)
+// (its top-left cell) when all n x n cells of [x, x+n) x [y, y+n) are inside the map and
+// passable. A straight step needs the destination footprint free. A diagonal step: "no-cut"
+// needs the whole (n+1) x (n+1) square the unit sweeps free; "one" needs one of the two side
+// positions, "always" neither, "never" forbids it. Entering a position costs the step (1 or √2)
+// times the largest cost under the footprint entered.
+function footprintCost(w, h, cost, n, x, y) {
+  if (x < 0 || y < 0 || x + n > w || y + n > h) return Infinity;
+  let c = 0;
+  for (let j = y; j < y + n; j++) for (let i = x; i < x + n; i++) c = Math.max(c, cost(i, j));
+  return c;
+}
+
+function unitStepOk(w, h, cost, n, a, b, rule) {
+  const dx = b.x - a.x, dy = b.y - a.y;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) !== 1) return false;
+  if (footprintCost(w, h, cost, n, a.x, a.y) === Infinity || footprintCost(w, h, cost, n, b.x, b.y) === Infinity) return false;
+  if (!dx || !dy) return true;
+  if (rule === "never") return false;
+  if (rule === "no-cut") { // the swept square, cell by cell
+    const x0 = Math.min(a.x, b.x), y0 = Math.min(a.y, b.y);
+    for (let j = y0; j <= y0 + n; j++) for (let i = x0; i <= x0 + n; i++)
+      if (i >= w || j >= h || cost(i, j) === Infinity) return false;
+    return true;
+  }
+  const s1 = footprintCost(w, h, cost, n, b.x, a.y) !== Infinity, s2 = footprintCost(w, h, cost, n, a.x, b.y) !== Infinity;
+  return rule === "always" || s1 || s2;
+}
+
+// Dijkstra over the unit's positions (O(n) minimum scan); reverse: distances TO `start`.
+function unitDijkstra(w, h, cost, n, start, rule, reverse = false) {
+  const N = w * h, dist = new Float64Array(N).fill(Infinity), done = new Uint8Array(N);
+  if (footprintCost(w, h, cost, n, start.x, start.y) === Infinity) return dist;
+  dist[start.y * w + start.x] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < N; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) return dist;
+    done[best] = 1;
+    const a = { x: best % w, y: (best / w) | 0 };
+    for (const [dx, dy] of NEIGHBOURS) {
+      const b = { x: a.x + dx, y: a.y + dy };
+      if (!unitStepOk(w, h, cost, n, a, b, rule)) continue;
+      const entered = reverse ? a : b;
+      const d = dist[best] + (dx && dy ? Math.SQRT2 : 1) * footprintCost(w, h, cost, n, entered.x, entered.y);
+      if (d < dist[b.y * w + b.x]) dist[b.y * w + b.x] = d;
+    }
+  }
+}
+
+function unitPathCost(w, h, cost, n, path) {
+  let c = 0;
+  for (let i = 1; i < path.length; i++) {
+    const a = path[i - 1], b = path[i];
+    c += (a.x !== b.x && a.y !== b.y ? Math.SQRT2 : 1) * footprintCost(w, h, cost, n, b.x, b.y);
+  }
+  return c;
+}
+
+// A random map with walls and weighted tiles whose cells can be edited (cells stays current).
+function editableMap(r, w, h, wallRate) {
+  const cells = [];
+  for (let i = 0; i < w * h; i++) {
+    const u = r();
+    cells.push(u < wallRate ? 1 : u < wallRate + 0.15 ? 2 : u < wallRate + 0.22 ? 3 : 0);
+  }
+  const table = { 0: 1, 1: Infinity, 2: 2.5, 3: 0.5 };
+  const map = new TileMap({ width: w, height: h, cells, costs: table });
+  return { map, cells, cost: (x, y) => table[cells[y * w + x]], set(x, y, v) { cells[y * w + x] = v; map.set(x, y, v); } };
+}
+
+// Every query of `pairs` for every algorithm against the reference; returns how many found a path.
+function checkUnitQueries(pf, m, w, h, n, rule, pairs, what) {
+  let found = 0;
+  for (const [s, g] of pairs) {
+    const ref = unitDijkstra(w, h, m.cost, n, s, rule), want = ref[g.y * w + g.x];
+    const sFits = footprintCost(w, h, m.cost, n, s.x, s.y) !== Infinity, gFits = footprintCost(w, h, m.cost, n, g.x, g.y) !== Infinity;
+    for (const algo of ["astar", "dijkstra", "jps"]) {
+      const res = pf.find(m.map, s, g, { algo, diagonal: rule, size: n });
+      const tag = `${what} size ${n} ${rule} ${algo} ${s.x},${s.y} -> ${g.x},${g.y}`;
+      if (!sFits) { assert.equal(res.status, "start blocked", tag); assert.equal(res.found, false); continue; }
+      if (!gFits) { assert.equal(res.status, "goal blocked", tag); assert.equal(res.found, false); continue; }
+      if (want === Infinity) { assert.equal(res.found, false, tag); assert.equal(res.status, "no path", tag); continue; }
+      assert.equal(res.found, true, tag);
+      assert.deepEqual(res.path[0], s, tag);
+      assert.deepEqual(res.path.at(-1), g, tag);
+      for (let i = 1; i < res.path.length; i++)
+        assert.ok(unitStepOk(w, h, m.cost, n, res.path[i - 1], res.path[i], rule), `${tag}: illegal step ${i}`);
+      const c = unitPathCost(w, h, m.cost, n, res.path);
+      assert.ok(Math.abs(c - want) < 1e-6 * Math.max(1, want), `${tag}: path costs ${c}, reference ${want}`);
+      assert.ok(Math.abs(res.cost - want) < 1e-6 * Math.max(1, want), `${tag}: cost ${res.cost}, reference ${want}`);
+      found++;
+    }
+  }
+  return found;
+}
+
+function fitCells(w, h, cost, n) {
+  const out = [];
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (footprintCost(w, h, cost, n, x, y) !== Infinity) out.push({ x, y });
+  return out;
+}
+
+for (const rule of ["no-cut", "never", "one", "always"]) {
+  test(`unit size 1..4, rule ${rule}: A*, Dijkstra, JPS against the footprint reference, before and after edits`, () => {
+    const r = rng(4242 + 7 * rule.length), pf = new PathFinder({ maxCells: 64 });
+    let found = 0;
+    for (let round = 0; round < 12; round++) {
+      const w = 8 + Math.floor(r() * 12), h = 8 + Math.floor(r() * 10);
+      const m = editableMap(r, w, h, 0.08 + 0.1 * r());
+      const pick = (list) => list[Math.floor(r() * list.length)];
+      const cell = () => ({ x: Math.floor(r() * w), y: Math.floor(r() * h) });
+      for (let edit = 0; edit < 3; edit++) {
+        for (let n = 1; n <= 4; n++) {
+          const fit = fitCells(w, h, m.cost, n), pairs = [];
+          for (let q = 0; q < 4 && fit.length; q++) pairs.push([pick(fit), pick(fit)]);
+          pairs.push([cell(), cell()]); // may not fit: start/goal blocked
+          found += checkUnitQueries(pf, m, w, h, n, rule, pairs, `round ${round} edit ${edit}`);
+        }
+        // edit a few cells: walls added and removed, costs changed
+        for (let k = 0; k < 4; k++) { const c = cell(); m.set(c.x, c.y, Math.floor(r() * 4)); }
+      }
+      m.map.free();
+    }
+    assert.ok(found > 200, `only ${found} paths found`);
+    pf.free();
+  });
+}
+
+test("unit size: clearance(), fits(), begin/step/result and findMany agree with find()", () => {
+  const r = rng(99), w = 16, h = 12, pf = new PathFinder({ maxCells: 16 });
+  const m = editableMap(r, w, h, 0.12);
+  for (let round = 0; round < 3; round++) {
+    const grid = m.map.clearanceGrid();
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+      let c = 0;
+      while (footprintCost(w, h, m.cost, c + 1, x, y) !== Infinity) c++;
+      assert.equal(m.map.clearance(x, y), c, `clearance(${x}, ${y})`);
+      assert.equal(grid[y * w + x], c);
+      for (let n = 1; n <= 5; n++) assert.equal(m.map.fits(x, y, n), c >= n);
+    }
+    assert.equal(m.map.clearance(-1, 0), 0);
+    assert.equal(m.map.clearance(w, 0), 0);
+    for (const size of [2, 3]) {
+      const qs = [];
+      for (let i = 0; i < 12; i++) qs.push({ start: { x: Math.floor(r() * w), y: Math.floor(r() * h) }, goal: { x: Math.floor(r() * w), y: Math.floor(r() * h) } });
+      const b = pf.findMany(m.map, qs, { size });
+      qs.forEach((q, i) => {
+        const one = pf.find(m.map, q.start, q.goal, { size });
+        assert.equal(b.costs[i], one.found ? one.cost : Infinity);
+        assert.equal(b.lengths[i], one.found ? one.path.length : 0);
+        const st = pf.begin(m.map, q.start, q.goal, { size });
+        if (one.status === "start blocked" || one.status === "goal blocked") { assert.equal(st, one.status); return; }
+        let s;
+        do s = pf.step(5); while (s === "in progress");
+        const sliced = pf.result();
+        assert.equal(sliced.found, one.found);
+        assert.equal(sliced.cost, one.cost);
+        assert.deepEqual(sliced.path, one.path);
+      });
+    }
+    for (let k = 0; k < 6; k++) m.set(Math.floor(r() * w), Math.floor(r() * h), r() < 0.5 ? 1 : 0);
+  }
+  // an edit between slices of a size-2 query is noticed
+  const open = TileMap.fromText(["......", "......", "......", "......"]);
+  assert.equal(pf.begin(open, { x: 0, y: 0 }, { x: 4, y: 2 }, { size: 2 }), "in progress");
+  open.set(3, 3, 1);
+  assert.throws(() => pf.step(100), (e) => e instanceof TilenavError && e.status === -12);
+  open.set(3, 3, 0);
+  // sizes above the first one asked rebuild the size maps
+  assert.equal(pf.find(open, { x: 0, y: 0 }, { x: 2, y: 0 }, { size: 4 }).found, true);
+  assert.equal(pf.find(open, { x: 0, y: 0 }, { x: 2, y: 0 }, { size: 5 }).status, "start blocked");
+  open.free();
+  m.map.free();
+  pf.free();
+});
+
+test("unit size: bad sizes throw a TilenavError naming the size", () => {
+  const map = TileMap.fromText(["....", "...."]), pf = new PathFinder(map);
+  const s = { x: 0, y: 0 }, g = { x: 2, y: 0 };
+  const bad = (e) => e instanceof TilenavError && e.status === -1 && /size must be an integer from 1 to 255/.test(e.message);
+  for (const size of [0, -1, 1.5, 256, 1000, NaN, Infinity, "2", null, true]) {
+    assert.throws(() => pf.find(map, s, g, { size }), bad, `find size ${String(size)}`);
+    assert.throws(() => pf.begin(map, s, g, { size }), bad);
+    assert.throws(() => pf.findMany(map, [{ start: s, goal: g }], { size }), bad);
+    assert.throws(() => new FlowField(map, { size }), bad);
+    assert.throws(() => map.fits(0, 0, size), bad);
+  }
+  const crowd = new Crowd(map, { capacity: 2 });
+  assert.throws(() => crowd.add({ x: 16, y: 16, size: 0 }), bad);
+  assert.equal(pf.find(map, s, g, { size: undefined }).found, true);
+  assert.equal(pf.find(map, s, g, { size: 2 }).found, true);
+  assert.equal(pf.find(map, s, g, { size: 3 }).status, "start blocked");
+  assert.equal(pf.find(map, s, { x: 3, y: 0 }, { size: 2 }).status, "goal blocked");
+  crowd.free(); pf.free(); map.free();
+});
+
+test("unit size: flow fields equal the reference, following them costs it, updates after edits", () => {
+  const r = rng(515);
+  for (let round = 0; round < 8; round++) {
+    const w = 9 + Math.floor(r() * 10), h = 8 + Math.floor(r() * 8);
+    const m = editableMap(r, w, h, 0.1);
+    for (let n = 2; n <= 4; n++) {
+      const fit = fitCells(w, h, m.cost, n);
+      if (fit.length < 2) continue;
+      const goal = fit[Math.floor(r() * fit.length)];
+      const field = new FlowField(m.map, { size: n }).build(goal);
+      assert.equal(field.size, n);
+      for (let edit = 0; edit < 2; edit++) {
+        const toGoal = unitDijkstra(w, h, m.cost, n, goal, "no-cut", true), d = field.distances(), dirs = field.directions();
+        const STEP = [[1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1]];
+        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+          const ref = toGoal[y * w + x], tag = `round ${round} size ${n} edit ${edit} (${x},${y})`;
+          if (ref === Infinity) { assert.equal(d[y * w + x], Infinity, tag); continue; }
+          assert.ok(Math.abs(d[y * w + x] - ref) < 1e-3 * Math.max(1, ref), `${tag}: ${d[y * w + x]} vs ${ref}`);
+          // follow the directions cell by cell with the reference's rules and costs
+          let at = { x, y }, c = 0, steps = 0;
+          while (at.x !== goal.x || at.y !== goal.y) {
+            const k = dirs[at.y * w + at.x];
+            assert.ok(k >= 0 && steps++ < w * h, `${tag}: no direction at ${at.x},${at.y}`);
+            const next = { x: at.x + STEP[k][0], y: at.y + STEP[k][1] };
+            assert.ok(unitStepOk(w, h, m.cost, n, at, next, "no-cut"), `${tag}: illegal step`);
+            c += (STEP[k][0] && STEP[k][1] ? Math.SQRT2 : 1) * footprintCost(w, h, m.cost, n, next.x, next.y);
+            at = next;
+          }
+          assert.ok(Math.abs(c - ref) < 1e-3 * Math.max(1, ref), `${tag}: following costs ${c}, reference ${ref}`);
+          const p = field.pathFrom({ x, y });
+          assert.ok(p.found && Math.abs(unitPathCost(w, h, m.cost, n, p.path) - ref) < 1e-3 * Math.max(1, ref), tag);
+        }
+        // edit the map away from the goal's footprint, then update the field incrementally
+        for (let k = 0; k < 3; k++) {
+          const x = Math.floor(r() * w), y = Math.floor(r() * h);
+          if (x >= goal.x && x < goal.x + n && y >= goal.y && y < goal.y + n) continue;
+          m.set(x, y, Math.floor(r() * 4));
+        }
+        field.update();
+        const fresh = new FlowField(m.map, { size: n }).build(goal);
+        assert.deepEqual(field.distances(), fresh.distances());
+        fresh.free();
+      }
+      field.free();
+    }
+    m.map.free();
+  }
+});
+
+test("unit size: wall-off query with map cells, and 2x2 agents through a two-cell door", () => {
+  const map = TileMap.fromText([
+    "..........",
+    "..........",
+    "#####..###",
+    "..........",
+    "..........",
+    "..........",
+  ]);
+  const f2 = new FlowField(map, { size: 2 }).build({ x: 8, y: 3 });
+  const spawn = [{ x: 0, y: 0 }];
+  assert.ok(f2.distance(0, 0) < Infinity);
+  assert.equal(f2.wouldWallOff([{ x: 5, y: 2 }], spawn), true); // one cell of the door stops a 2x2 unit
+  assert.equal(f2.wouldWallOff([{ x: 0, y: 4 }], spawn), false);
+  const f1 = new FlowField(map).build({ x: 8, y: 3 });
+  assert.equal(f1.wouldWallOff([{ x: 5, y: 2 }], spawn), false);
+  // a size-3 field next to it: the size maps are rebuilt bigger, the size-2 field still updates
+  const f3 = new FlowField(map, { size: 3 }).build({ x: 7, y: 3 });
+  map.set(6, 2, 1);
+  f2.update();
+  f3.update();
+  assert.equal(f2.distance(0, 0), Infinity);
+  map.set(6, 2, 0);
+  f2.update();
+  assert.ok(f2.distance(0, 0) < Infinity);
+  const crowd = new Crowd(map, { capacity: 8, seed: 5 });
+  crowd.setFlow(0, f2);
+  for (let i = 0; i < 3; i++) crowd.add({ x: 32 + 96 * i, y: 32, radius: 12, target: "flow", flow: 0, size: 2 });
+  let worst = 0;
+  for (let s = 0; s < 1500; s++) { crowd.step(); worst = Math.max(worst, crowd.maxWallOverlap()); }
+  assert.equal(worst, 0);
+  const goal = { x: 9 * 32, y: 4 * 32 }; // the centre of the 2x2 footprint at (8, 3)
+  for (const a of crowd.agents()) assert.ok(Math.hypot(a.x - goal.x, a.y - goal.y) < 80, `agent ${a.id} at ${a.x},${a.y}`);
+  crowd.free(); f1.free(); f2.free(); f3.free(); map.free();
+});

@@ -33,6 +33,14 @@ crowd.add({ x: 8, y: 8, target: "flow", flow: 0 });
 crowd.step(10);
 const view: CrowdView = crowd.view();
 
+// a 2x2 unit: a path of its top-left cell, a field for it, and where it fits
+const big = TileMap.fromText(["......", "......", "..#...", "......", "......"]);
+const bigFinder = new PathFinder(big);
+const bigPath: PathResult = bigFinder.find(big, { x: 0, y: 0 }, { x: 4, y: 3 }, { size: 2, algo: "jps" });
+const bigField = new FlowField(big, { size: 2 }).build({ x: 4, y: 3 });
+const bigOk = bigPath.found && Math.abs(bigPath.cost - bigField.distance(0, 0)) < 1e-4 && big.clearance(0, 0) === 2 && !big.fits(1, 1, 2);
+bigField.free(); bigFinder.free(); big.free();
+
 try { map.set(-1, 0, 0); } catch (e) { if (!(e instanceof TilenavError)) throw e; }
 
 const grid = new PF.Grid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
@@ -51,7 +59,7 @@ es.findPath(0, 0, 0, 2, (p) => { esLen = p ? p.length : -1; });
 es.calculate();
 
 console.log(r.found, cells.length, sliced.cost === r.cost, frames > 1, costs.length, distLength, vecLength,
-  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm);
+  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm, bigOk);
 crowd.free(); field.free(); finder.free(); map.free(); grid.free(); es.free();
 
 // a Tiled map from JSON (here a tiny one written inline)
