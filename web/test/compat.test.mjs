@@ -213,6 +213,107 @@ test(`random grids: ${GRIDS} grids x ${FINDERS.length} finders x ${DIAGS.length}
   globalThis.compatStats = stats;
 });
 
+// ---- unitSize (PathFinding.js's unmerged PR #148) ------------------------------------------
+// Brute force, from the rules: an n x n unit stands at (x, y) (top-left) when every cell of its
+// footprint is inside the grid and walkable. A diagonal step under OnlyWhenNoObstacles needs the
+// whole (n+1) x (n+1) square it sweeps walkable; IfAtMostOneObstacle one of the two side
+// positions to fit; Always nothing more; Never forbids it.
+function fitsAt(matrix, n, x, y) {
+  if (x < 0 || y < 0 || y + n > matrix.length || x + n > matrix[0].length) return false;
+  for (let j = y; j < y + n; j++) for (let i = x; i < x + n; i++) if (matrix[j][i]) return false;
+  return true;
+}
+
+function unitStepLegal(matrix, n, [ax, ay], [bx, by], d) {
+  const dx = bx - ax, dy = by - ay;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) !== 1 || !fitsAt(matrix, n, ax, ay) || !fitsAt(matrix, n, bx, by)) return false;
+  if (!dx || !dy) return true;
+  const D = PF.DiagonalMovement;
+  if (d === D.Never) return false;
+  if (d === D.OnlyWhenNoObstacles) {
+    const x0 = Math.min(ax, bx), y0 = Math.min(ay, by);
+    for (let j = y0; j <= y0 + n; j++) for (let i = x0; i <= x0 + n; i++) if (j >= matrix.length || i >= matrix[0].length || matrix[j][i]) return false;
+    return true;
+  }
+  return d === D.Always || fitsAt(matrix, n, bx, ay) || fitsAt(matrix, n, ax, by);
+}
+
+// The grid of positions where the unit fits (1 = it does not), for PathFinding.js itself.
+const erode = (matrix, n) => matrix.map((row, y) => row.map((_, x) => (fitsAt(matrix, n, x, y) ? 0 : 1)));
+
+test("unitSize 1..4: every finder and DiagonalMovement against PathFinding.js on the grid where the unit fits", () => {
+  const rand = rng(148), stats = {};
+  for (let g = 0; g < 80; g++) {
+    const w = 6 + Math.floor(rand() * 18), h = 6 + Math.floor(rand() * 14), density = 0.04 + rand() * 0.14;
+    const matrix = Array.from({ length: h }, () => Array.from({ length: w }, () => (rand() < density ? 1 : 0)));
+    const grid = new PF.Grid(matrix);
+    for (let edit = 0; edit < 2; edit++) {
+      for (let n = 1; n <= 4; n++) {
+        const ero = erode(matrix, n), fit = [];
+        for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (!ero[y][x]) fit.push([x, y]);
+        const any = () => [Math.floor(rand() * w), Math.floor(rand() * h)];
+        const [sx, sy] = fit.length && g % 5 ? fit[Math.floor(rand() * fit.length)] : any();
+        const [ex, ey] = fit.length && g % 7 ? fit[Math.floor(rand() * fit.length)] : any();
+        const fits = fitsAt(matrix, n, sx, sy) && fitsAt(matrix, n, ex, ey);
+        if (n === 1 && !fits) continue; // one cell: PathFinding.js's blocked-start rule, tested above
+        const refGrid = new RefPF.Grid(ero);
+        for (const [label, name, o, refName] of FINDERS) for (const [dname, d] of DIAGS) {
+          const key = `${label} ${dname}`, tag = `${key} grid ${g} edit ${edit} size ${n}`;
+          const ours = new PF[name]({ ...options(PF, o, d), unitSize: n });
+          assert.equal(ours.unitSize, n);
+          const st = (stats[key] ??= { queries: 0, wasm: ours.usesWasm });
+          const a = ours.findPath(sx, sy, ex, ey, grid);
+          st.queries++;
+          if (!fits) { assert.deepEqual(a, [], `${tag}: the unit does not fit at an end`); continue; }
+          const b = new RefPF[refName ?? name](options(RefPF, o, d)).findPath(sx, sy, ex, ey, refGrid.clone());
+          assert.equal(a.length > 0, b.length > 0, `${tag}: found differs`);
+          if (a.length > 1) st.found = (st.found ?? 0) + 1;
+          for (let i = 1; i < a.length; i++) assert.ok(unitStepLegal(matrix, n, a[i - 1], a[i], d), `${tag}: illegal step ${i}`);
+          assert.ok(Math.abs(PF.Util.pathLength(a) - RefPF.Util.pathLength(b)) < 1e-9, `${tag}: length differs`);
+          if (!ours.usesWasm) assert.deepEqual(a, b, `${tag}: PathFinding.js's search gives other cells`);
+        }
+      }
+      // edit the grid (walls added and removed) through both of its APIs: the next searches see it
+      for (let k = 0; k < 5; k++) {
+        const x = Math.floor(rand() * w), y = Math.floor(rand() * h), v = rand() < 0.5 ? 1 : 0;
+        matrix[y][x] = v;
+        if (k % 2) grid.setWalkableAt(x, y, !v); else grid.getNodeAt(x, y).walkable = !v;
+      }
+    }
+    grid.free();
+  }
+  for (const [k, s] of Object.entries(stats)) assert.ok(s.found > 150, `${k}: ${s.found} of ${s.queries} found a path`);
+});
+
+test("unitSize: getClearanceGrid, validation, a 2x2 unit that cannot take a one-cell gap", () => {
+  const matrix = [
+    [0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0],
+    [1, 1, 0, 1, 1, 1],
+    [0, 0, 0, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0],
+  ];
+  const grid = new PF.Grid(matrix);
+  const c = new PF.AStarFinder({ unitSize: 2 }).getClearanceGrid(grid);
+  for (let y = 0; y < 5; y++) for (let x = 0; x < 6; x++) {
+    let k = 0;
+    while (fitsAt(matrix, k + 1, x, y)) k++;
+    assert.equal(c[y][x], k, `clearance (${x}, ${y})`);
+  }
+  assert.equal(new PF.AStarFinder().findPath(0, 0, 0, 3, grid).length > 0, true);
+  for (const F of [PF.AStarFinder, PF.BestFirstFinder, PF.DijkstraFinder, PF.JumpPointFinder]) {
+    assert.deepEqual(new F({ unitSize: 2 }).findPath(0, 0, 0, 3, grid), [], F.name);
+    assert.deepEqual(new F({ unitSize: 2 }).findPath(0, 0, 4, 4, grid), [], `${F.name}: no fit at the end`);
+    for (const bad of [0, -2, 1.5, 256, "2", NaN])
+      assert.throws(() => new F({ unitSize: bad }), (e) => e.name === "TilenavError" && /unitSize must be an integer from 1 to 255/.test(e.message));
+  }
+  grid.setWalkableAt(3, 2, true); // a two-cell gap now
+  const p = new PF.AStarFinder({ unitSize: 2, diagonalMovement: PF.DiagonalMovement.OnlyWhenNoObstacles }).findPath(0, 0, 0, 3, grid);
+  assert.ok(p.length > 0 && p.some(([x, y]) => x === 2 && y === 2));
+  assert.deepEqual(new PF.BestFirstFinder({ unitSize: 2 }).findPath(0, 0, 0, 3, grid).at(-1), [0, 3]);
+  grid.free();
+});
+
 test("which finders run where; custom heuristics; optimal: true; the grid is left as it was", () => {
   const D = PF.DiagonalMovement;
   assert.equal(new PF.AStarFinder().usesWasm, true);
@@ -343,4 +444,74 @@ test("EasyStar-style wrapper: the iteration budget spreads a search over calls; 
   const r2 = await new Promise((res) => { es.findPath(3, 3, 3, 3, res); es.calculate(); });
   assert.deepEqual(r2, []);
   es.free();
+});
+
+// Footprint Dijkstra for EasyStar's costs: a straight step costs the largest tile cost under the
+// footprint entered, a diagonal one 1.4 times it (tilenav's 10/14, scaled).
+function easyUnitCost(grid, costs, n, s, e, rule) {
+  const h = grid.length, w = grid[0].length, blocked = grid.map((row) => row.map((v) => (costs[v] === undefined ? 1 : 0)));
+  const foot = (x, y) => { let c = 0; for (let j = y; j < y + n; j++) for (let i = x; i < x + n; i++) c = Math.max(c, costs[grid[j][i]]); return c; };
+  const dist = new Float64Array(w * h).fill(Infinity), done = new Uint8Array(w * h);
+  if (!fitsAt(blocked, n, s.x, s.y)) return Infinity;
+  dist[s.y * w + s.x] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < w * h; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) return Infinity;
+    if (best === e.y * w + e.x) return dist[best];
+    done[best] = 1;
+    const x = best % w, y = (best / w) | 0;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      if (!dx && !dy) continue;
+      if (!unitStepLegal(blocked, n, [x, y], [x + dx, y + dy], rule)) continue;
+      const d = dist[best] + (dx && dy ? 1.4 : 1) * foot(x + dx, y + dy);
+      if (d < dist[(y + dy) * w + x + dx]) dist[(y + dy) * w + x + dx] = d;
+    }
+  }
+}
+
+test("EasyStar-style wrapper: setUnitSize(1..3) against a footprint Dijkstra, tile costs, 3 movement rules", () => {
+  const rand = rng(1138), D = PF.DiagonalMovement;
+  let found = 0;
+  for (let g = 0; g < 40; g++) {
+    const w = 6 + Math.floor(rand() * 12), h = 6 + Math.floor(rand() * 10);
+    const grid = Array.from({ length: h }, () => Array.from({ length: w }, () => { const r = rand(); return r < 0.1 ? 1 : r < 0.3 ? 2 : 0; }));
+    const costs = { 0: 1, 2: 3 };
+    for (const n of [1, 2, 3]) for (const [diag, cut, rule] of [[false, true, D.Never], [true, true, D.Always], [true, false, D.OnlyWhenNoObstacles]]) {
+      const s = { x: Math.floor(rand() * (w - n + 1)), y: Math.floor(rand() * (h - n + 1)) };
+      const e = { x: Math.floor(rand() * (w - n + 1)), y: Math.floor(rand() * (h - n + 1)) };
+      if ((s.x === e.x && s.y === e.y) || (n === 1 && grid[s.y][s.x] === 1)) continue; // one tile: EasyStar.js's unchecked start, tested above
+      const es = new EasyStar.js();
+      es.setGrid(grid);
+      es.setAcceptableTiles([0, 2]);
+      es.setTileCost(2, 3);
+      es.setUnitSize(n);
+      es.enableSync();
+      if (diag) es.enableDiagonals();
+      if (!cut) es.disableCornerCutting();
+      let path;
+      es.findPath(s.x, s.y, e.x, e.y, (p) => { path = p; });
+      es.calculate();
+      es.free();
+      const want = easyUnitCost(grid, costs, n, s, e, rule), tag = `grid ${g} size ${n} rule ${rule}`;
+      if (want === Infinity) { assert.equal(path, null, tag); continue; }
+      assert.ok(path, tag);
+      assert.deepEqual(path[0], s);
+      assert.deepEqual(path.at(-1), e);
+      const blocked = grid.map((row) => row.map((v) => (v === 1 ? 1 : 0)));
+      let c = 0;
+      for (let i = 1; i < path.length; i++) {
+        const a = path[i - 1], b = path[i];
+        assert.ok(unitStepLegal(blocked, n, [a.x, a.y], [b.x, b.y], rule), `${tag}: illegal step ${i}`);
+        let f = 0;
+        for (let j = b.y; j < b.y + n; j++) for (let k = b.x; k < b.x + n; k++) f = Math.max(f, costs[grid[j][k]]);
+        c += (a.x !== b.x && a.y !== b.y ? 1.4 : 1) * f;
+      }
+      assert.ok(Math.abs(c - want) < 1e-9 * Math.max(1, want), `${tag}: cost ${c}, reference ${want}`);
+      found++;
+    }
+  }
+  assert.ok(found > 100, `only ${found} paths`);
+  const es = new EasyStar.js();
+  for (const bad of [0, 1.5, 256, "2"]) assert.throws(() => es.setUnitSize(bad), (e) => e.name === "TilenavError" && /setUnitSize needs an integer/.test(e.message));
 });

@@ -31,6 +31,7 @@ export declare class PhaserNav {
   passable(x: number, y: number): boolean;
   worldToCell(px: number, py: number): Cell | null;
   cellToWorld(x: number, y: number): Point;
+  /** PathFinder.find's options; with `size` (an n x n unit) the cells are its top-left cells. */
   findPath(from: Cell, to: Cell, o?: FindOptions): Cell[];
   flowField(goals: Cell | Cell[], o?: FlowFieldOptions): FlowField;
   destroy(): void;

@@ -133,13 +133,15 @@ export class PhaserNav {
   /** The centre of a cell in world pixels. */
   cellToWorld(x, y) { return this.map.center(x, y); }
 
-  /** Shortest path between cells (PathFinder.find's options): an array of {x, y}, [] when none. */
+  /** Shortest path between cells (PathFinder.find's options, `size` for units of size x size
+   *  cells included): an array of {x, y} (top-left cells), [] when none. */
   findPath(from, to, o = {}) {
     const r = this._finder.find(this.map, from, to, o);
     return r.found ? r.path : [];
   }
 
-  /** A flow field towards goal cell(s) on this map (free() it when done). */
+  /** A flow field towards goal cell(s) on this map (FlowField options, `size` included; free()
+   *  it when done). */
   flowField(goals, o = {}) { return new FlowField(this.map, o).build(goals); }
 
   /** Undo the wrapping and free the tilenav map. */

@@ -24,6 +24,8 @@ export declare class js {
   setGrid(grid: number[][]): void;
   setTileCost(tileType: number, cost: number): void;
   setIterationsPerCalculation(iterations: number): void;
+  /** Units of n x n tiles (integer 1..255, default 1): paths of the unit's top-left tile; null where it does not fit. */
+  setUnitSize(n: number): void;
   avoidAdditionalPoint(x: number, y: number): void;
   stopAvoidingAdditionalPoint(x: number, y: number): void;
   stopAvoidingAllAdditionalPoints(): void;

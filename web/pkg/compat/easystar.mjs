@@ -16,7 +16,11 @@
 // diagonals both are shortest (ties may be broken differently). An "iteration" is one node
 // expansion, as in EasyStar.js. Not supported: setDirectionalCondition, setAdditionalPointCost
 // (they throw). The module loads tilenav.wasm itself (top-level await).
-import { init, TileMap, PathFinder } from "../tilenav.mjs";
+// Added: setUnitSize(n) for units of n x n tiles: the paths are those of the unit's top-left
+// tile, every step keeps the whole footprint on acceptable tiles (without corner cutting a
+// diagonal step needs the (n+1)-square it sweeps), entering a position costs the largest tile
+// cost under the footprint, and a start or end where the unit does not fit gives null.
+import { init, TileMap, PathFinder, TilenavError } from "../tilenav.mjs";
 
 await init();
 
@@ -35,6 +39,7 @@ export class js {
     this._cornerCutting = true;
     this._sync = false;
     this._budget = Number.MAX_VALUE;
+    this._unitSize = 1;
     this._queue = [];
     this._nextId = 1;
     this._map = null;
@@ -54,6 +59,12 @@ export class js {
   setGrid(grid) { this._grid = grid; this._dirty = true; }
   setTileCost(tileType, cost) { this._costs.set(tileType, cost); this._dirty = true; }
   setIterationsPerCalculation(iterations) { this._budget = iterations; }
+  /** Units of n x n tiles (default 1): paths of the unit's top-left tile. For searches begun after the call. */
+  setUnitSize(n) {
+    if (!(Number.isInteger(n) && n >= 1 && n <= 255))
+      throw new TilenavError(-1, `tilenav/compat/easystar: setUnitSize needs an integer from 1 to 255, got ${String(n)}`);
+    this._unitSize = n;
+  }
   avoidAdditionalPoint(x, y) { this._avoid.set(`${x},${y}`, [x, y]); this._dirty = true; }
   stopAvoidingAdditionalPoint(x, y) { this._avoid.delete(`${x},${y}`); this._dirty = true; }
   stopAvoidingAllAdditionalPoints() { this._avoid.clear(); this._dirty = true; }
@@ -123,10 +134,11 @@ export class js {
         this._rebuild();
         const m = this._map, f = this._finder, s = inst.start;
         // EasyStar.js does not check the start tile: search from it even when it is not acceptable
-        if (!m.passable(s.x, s.y)) { inst.restore = m.get(s.x, s.y); m.set(s.x, s.y, this._acceptable[0]); }
+        // (a unit bigger than a tile must fit there: "start blocked", so null)
+        if (this._unitSize === 1 && !m.passable(s.x, s.y)) { inst.restore = m.get(s.x, s.y); m.set(s.x, s.y, this._acceptable[0]); }
         const st = f.begin(m, s, inst.goal, {
           diagonal: !this._diagonals ? "never" : this._cornerCutting ? "always" : "no-cut",
-          stepCosts: "10/14", heuristic: "auto",
+          stepCosts: "10/14", heuristic: "auto", size: this._unitSize,
         });
         this._running = inst;
         inst.expanded = 0;

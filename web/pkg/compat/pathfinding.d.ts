@@ -62,6 +62,12 @@ export interface FinderOptions {
    * (manhattan without diagonals), weight 1; `heuristic` and `weight` are ignored. Default false.
    */
   optimal?: boolean;
+  /**
+   * Units of unitSize x unitSize cells (PathFinding.js PR #148), an integer 1..255 (default 1):
+   * the path of the unit's top-left cell, every step keeping its whole footprint on walkable
+   * cells; [] where the unit does not fit at the start or end.
+   */
+  unitSize?: number;
 }
 
 export interface Finder {
@@ -77,7 +83,10 @@ export declare class AStarFinder implements Finder {
   constructor(opt?: FinderOptions);
   /** True when findPath runs tilenav's optimal search in the wasm, false when PathFinding.js's in JavaScript. */
   readonly usesWasm: boolean;
+  readonly unitSize: number;
   findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
+  /** clearance[y][x]: the side of the largest square unit that fits with its top-left cell there (PR #148). */
+  getClearanceGrid(grid: Grid): number[][];
 }
 /** PathFinding.js's greedy best-first, in JavaScript (its very paths); `optimal: true`: tilenav's A*. */
 export declare class BestFirstFinder extends AStarFinder {}
@@ -90,9 +99,11 @@ export declare class DijkstraFinder extends AStarFinder {}
  * Default diagonalMovement: IfAtMostOneObstacle.
  */
 export declare class JumpPointFinder implements Finder {
-  constructor(opt?: { diagonalMovement?: DiagonalMovement; heuristic?: FinderOptions["heuristic"]; optimal?: boolean });
+  constructor(opt?: { diagonalMovement?: DiagonalMovement; heuristic?: FinderOptions["heuristic"]; optimal?: boolean; unitSize?: number });
   readonly usesWasm: boolean;
+  readonly unitSize: number;
   findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
+  getClearanceGrid(grid: Grid): number[][];
 }
 
 export declare function pathLength(path: Path): number;

@@ -22,9 +22,15 @@
 // Other differences:
 // - findPath does not mark the grid's nodes: no grid.clone() between searches;
 // - the grid's cells live in WebAssembly memory: call grid.free() when done with a grid.
+// Added (PathFinding.js's unmerged PR #148, issues #130/#138): `unitSize` on every finder, for
+// units of unitSize x unitSize cells. The path is that of the unit's top-left cell; every step
+// keeps its whole footprint on walkable cells (a diagonal step without corner cutting needs the
+// (unitSize+1)-square it sweeps); a start or end where the unit does not fit gives []. The
+// faithful finders run PathFinding.js's search on the grid of cells where the unit fits, which
+// is the same rule. finder.getClearanceGrid(grid) gives each cell's clearance, as in the PR.
 // The search semantics reproduced here and the Util helpers are PathFinding.js's (MIT,
 // (c) 2011-2012 Xueqiao Xu); the code is tilenav's own.
-import { init, TileMap, PathFinder } from "../tilenav.mjs";
+import { init, TileMap, PathFinder, TilenavError } from "../tilenav.mjs";
 
 await init();
 
@@ -157,6 +163,22 @@ function diagonalOf(opt) {
   return opt.dontCrossCorners ? DiagonalMovement.OnlyWhenNoObstacles : DiagonalMovement.IfAtMostOneObstacle;
 }
 
+// The `unitSize` option: an integer 1..255 (default 1).
+function unitSizeOf(opt) {
+  const n = opt.unitSize ?? 1;
+  if (!(Number.isInteger(n) && n >= 1 && n <= 255))
+    throw new TilenavError(-1, `tilenav/compat/pathfinding: unitSize must be an integer from 1 to 255, got ${String(n)}`);
+  return n;
+}
+
+// PR #148's getClearanceGrid: clearance[y][x] = the side of the largest square unit that fits
+// with its top-left cell at (x, y) (0 on a blocked cell; capped at 255).
+function clearanceMatrix(grid) {
+  const c = grid.map.clearanceGrid(), out = new Array(grid.height);
+  for (let y = 0; y < grid.height; y++) out[y] = Array.from(c.subarray(y * grid.width, (y + 1) * grid.width));
+  return out;
+}
+
 function checkEnds(grid, sx, sy, ex, ey) {
   if (!grid.isInside(sx, sy) || !grid.isInside(ex, ey)) throw new TypeError(`Cannot read properties of undefined (start or end outside the ${grid.width}x${grid.height} grid)`);
 }
@@ -164,6 +186,12 @@ function checkEnds(grid, sx, sy, ex, ey) {
 // tilenav's own (optimal) search in the wasm.
 function run(grid, sx, sy, ex, ey, o) {
   checkEnds(grid, sx, sy, ex, ey);
+  if (o.size > 1) { // a unit bigger than a cell must fit at both ends
+    if (!grid.map.fits(sx, sy, o.size) || !grid.map.fits(ex, ey, o.size)) return [];
+    if (sx === ex && sy === ey) return [[sx, sy]];
+    const r = finder().find(grid.map, { x: sx, y: sy }, { x: ex, y: ey }, o);
+    return r.found ? r.path.map((c) => [c.x, c.y]) : [];
+  }
   if (!grid.isWalkableAt(ex, ey)) return [];
   if (sx === ex && sy === ey) return [[sx, sy]];
   // PathFinding.js searches from a blocked start as if it were walkable: do the same.
@@ -456,10 +484,17 @@ function faithfulJPS(walk, w, ht, sx, sy, ex, ey, diag, heuristic) {
   return [];
 }
 
-// The grid's passability (1 walkable), copied out of the wasm once per map revision.
-function walkableOf(grid) {
+// The grid's passability (1 walkable), copied out of the wasm once per map revision; for a unit
+// of n x n cells, where it fits (clearance >= n): PathFinding.js's neighbour rules on that grid
+// are the footprint's rules.
+function walkableOf(grid, n = 1) {
   const rev = grid.map.revision;
-  if (grid._walk === undefined || grid._walkRev !== rev) { grid._walk = grid.map.passableGrid(); grid._walkRev = rev; }
+  if (grid._walk === undefined || grid._walkRev !== rev || grid._walkSize !== n) {
+    if (n === 1) grid._walk = grid.map.passableGrid();
+    else { const c = grid.map.clearanceGrid(); grid._walk = c.map((v) => (v >= n ? 1 : 0)); }
+    grid._walkRev = rev;
+    grid._walkSize = n;
+  }
   return grid._walk;
 }
 
@@ -495,6 +530,8 @@ export class AStarFinder {
     this.diagonalMovement = diagonalOf(opt);
     this.weight = opt.weight || 1;
     this.optimal = !!opt.optimal;
+    /** Units of unitSize x unitSize cells (PathFinding.js PR #148); default 1. */
+    this.unitSize = unitSizeOf(opt);
     this.heuristic = heuristicFn(opt.heuristic, this.diagonalMovement);
     if (typeof this.heuristic !== "function") throw new TypeError("tilenav/compat/pathfinding: heuristic must be a function (dx, dy) => number or a PF.Heuristic name");
     this._wasmHeuristic = this.optimal ? optimalHeuristic(this.diagonalMovement)
@@ -504,19 +541,24 @@ export class AStarFinder {
   /** True when findPath runs tilenav's optimal search in the wasm (false: PathFinding.js's, in JS). */
   get usesWasm() { return this._wasmHeuristic !== undefined; }
 
-  /** The path as [[x, y], ...] from start to end inclusive, or [] when there is none. */
+  /** The path as [[x, y], ...] from start to end inclusive, or [] when there is none. With
+   *  unitSize > 1: the path of the unit's top-left cell ([] where the unit does not fit). */
   findPath(startX, startY, endX, endY, grid) {
     if (this.usesWasm)
-      return run(grid, startX, startY, endX, endY, { algo: "astar", diagonal: DIAG_RULE[this.diagonalMovement], heuristic: this._wasmHeuristic, weight: 1 });
+      return run(grid, startX, startY, endX, endY, { algo: "astar", diagonal: DIAG_RULE[this.diagonalMovement], heuristic: this._wasmHeuristic, weight: 1, size: this.unitSize });
     return this._faithful(startX, startY, endX, endY, grid, this.heuristic);
   }
 
+  /** PR #148's clearance grid: clearance[y][x] = the largest square unit (top-left at x, y) that fits. */
+  getClearanceGrid(grid) { return clearanceMatrix(grid); }
+
   _faithful(sx, sy, ex, ey, grid, heuristic) {
     checkEnds(grid, sx, sy, ex, ey);
-    if (!grid.isWalkableAt(ex, ey)) return [];
+    const n = this.unitSize;
+    if (n > 1 ? !grid.map.fits(sx, sy, n) || !grid.map.fits(ex, ey, n) : !grid.isWalkableAt(ex, ey)) return [];
     if (sx === ex && sy === ey) return [[sx, sy]];
     if (!DIAG_RULE[this.diagonalMovement]) throw new Error("Incorrect value of diagonalMovement");
-    return faithfulAStar(walkableOf(grid), grid.width, grid.height, sx, sy, ex, ey, this.diagonalMovement, heuristic, this.weight);
+    return faithfulAStar(walkableOf(grid, n), grid.width, grid.height, sx, sy, ex, ey, this.diagonalMovement, heuristic, this.weight);
   }
 }
 
@@ -544,7 +586,7 @@ export class DijkstraFinder extends AStarFinder {
   get usesWasm() { return true; }
 
   findPath(startX, startY, endX, endY, grid) {
-    return run(grid, startX, startY, endX, endY, { algo: "dijkstra", diagonal: DIAG_RULE[this.diagonalMovement] });
+    return run(grid, startX, startY, endX, endY, { algo: "dijkstra", diagonal: DIAG_RULE[this.diagonalMovement], size: this.unitSize });
   }
 }
 
@@ -563,6 +605,8 @@ export class JumpPointFinder {
   constructor(opt = {}) {
     this.diagonalMovement = opt.diagonalMovement ?? DiagonalMovement.IfAtMostOneObstacle;
     this.optimal = !!opt.optimal;
+    /** Units of unitSize x unitSize cells (PathFinding.js PR #148); default 1. */
+    this.unitSize = unitSizeOf(opt);
     this.heuristic = opt.heuristic === undefined || opt.heuristic === null ? Heuristic.manhattan : heuristicFn(opt.heuristic, this.diagonalMovement);
     if (typeof this.heuristic !== "function") throw new TypeError("tilenav/compat/pathfinding: heuristic must be a function (dx, dy) => number or a PF.Heuristic name");
     const rule = DIAG_RULE[this.diagonalMovement] ? this.diagonalMovement : DiagonalMovement.IfAtMostOneObstacle;
@@ -575,12 +619,16 @@ export class JumpPointFinder {
 
   findPath(startX, startY, endX, endY, grid) {
     if (startX === endX && startY === endY) { checkEnds(grid, startX, startY, endX, endY); return []; }
+    const n = this.unitSize;
     if (this.usesWasm)
-      return run(grid, startX, startY, endX, endY, { algo: "jps", diagonal: DIAG_RULE[this._rule], heuristic: this._wasmHeuristic });
+      return run(grid, startX, startY, endX, endY, { algo: "jps", diagonal: DIAG_RULE[this._rule], heuristic: this._wasmHeuristic, size: n });
     checkEnds(grid, startX, startY, endX, endY);
-    if (!grid.isWalkableAt(endX, endY)) return [];
-    return faithfulJPS(walkableOf(grid), grid.width, grid.height, startX, startY, endX, endY, this._rule, this.heuristic);
+    if (n > 1 ? !grid.map.fits(startX, startY, n) || !grid.map.fits(endX, endY, n) : !grid.isWalkableAt(endX, endY)) return [];
+    return faithfulJPS(walkableOf(grid, n), grid.width, grid.height, startX, startY, endX, endY, this._rule, this.heuristic);
   }
+
+  /** PR #148's clearance grid: clearance[y][x] = the largest square unit (top-left at x, y) that fits. */
+  getClearanceGrid(grid) { return clearanceMatrix(grid); }
 }
 
 /** PathFinding.js's Util: backtrace-free helpers on [[x, y], ...] paths. */

@@ -38,7 +38,7 @@ const big = TileMap.fromText(["......", "......", "..#...", "......", "......"])
 const bigFinder = new PathFinder(big);
 const bigPath: PathResult = bigFinder.find(big, { x: 0, y: 0 }, { x: 4, y: 3 }, { size: 2, algo: "jps" });
 const bigField = new FlowField(big, { size: 2 }).build({ x: 4, y: 3 });
-const bigOk = bigPath.found && Math.abs(bigPath.cost - bigField.distance(0, 0)) < 1e-4 && big.clearance(0, 0) === 2 && !big.fits(1, 1, 2);
+const bigOk = new PF.AStarFinder({ unitSize: 2 }).unitSize === 2 && bigPath.found && Math.abs(bigPath.cost - bigField.distance(0, 0)) < 1e-4 && big.clearance(0, 0) === 2 && !big.fits(1, 1, 2);
 bigField.free(); bigFinder.free(); big.free();
 
 try { map.set(-1, 0, 0); } catch (e) { if (!(e instanceof TilenavError)) throw e; }
