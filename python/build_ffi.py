@@ -46,6 +46,23 @@ typedef enum tn_diagonal {
 typedef enum tn_step_costs { TN_COSTS_EXACT, TN_COSTS_10_14, ... } tn_step_costs;
 typedef struct tn_moves { tn_diagonal diagonal; tn_step_costs costs; ...; } tn_moves;
 
+/* clearance.h */
+typedef struct tn_clearance tn_clearance;
+typedef struct tn_clearance_def {
+    const tn_map *map;
+    int32_t max_size;
+    bool size_maps;
+    ...;
+} tn_clearance_def;
+tn_clearance_def tn_clearance_def_default(void);
+tn_status tn_clearance_create(const tn_clearance_def *def, tn_clearance **out);
+void tn_clearance_destroy(tn_clearance *cl);
+size_t tn_clearance_memory_bytes(const tn_clearance *cl);
+int32_t tn_clearance_get(const tn_clearance *cl, int32_t x, int32_t y);
+const uint8_t *tn_clearance_data(const tn_clearance *cl);
+const tn_map *tn_clearance_map(const tn_clearance *cl, int32_t size);
+int32_t tn_clearance_max_size(const tn_clearance *cl);
+
 /* search.h */
 typedef struct tn_search tn_search;
 typedef struct tn_jump_table tn_jump_table;
@@ -64,6 +81,8 @@ typedef struct tn_query {
     bool closest;
     int64_t max_expansions;
     const tn_jump_table *jump_table;
+    int32_t size;
+    const tn_clearance *clearance;
     ...;
 } tn_query;
 typedef struct tn_search_result {
@@ -148,6 +167,7 @@ typedef struct tn_agent_def {
     tn_target_kind target;
     tn_vec2 target_pos;
     int32_t flow;
+    int32_t size;
     ...;
 } tn_agent_def;
 tn_crowd_def tn_crowd_def_default(void);

@@ -25,3 +25,16 @@ def test_docstring_examples():
     import tilenav
 
     assert doctest.testmod(tilenav, raise_on_error=True).attempted > 0
+
+
+def test_units_example_runs():
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        text = f.read()
+    code = re.search(r"## Units bigger than one cell\n.*?```python\n(.*?)```", text,
+                     re.S).group(1)
+    scope = {"__name__": "docs_example"}
+    exec(compile(code, "docs/python.md", "exec"), scope)
+    tank, m = scope["tank"], scope["m"]
+    assert tuple(tank[0]) == (1, 1) and tuple(tank[-1]) == (40, 30)
+    assert all(m.fits(c, 2) for c in tank)
+    assert len(scope["crowd"]) == 1

@@ -89,6 +89,15 @@ def cell(value: CellLike, name: str) -> Cell:
     return ix, iy
 
 
+def unit_size(value: Any, name: str = "size") -> int:
+    """A unit's side in cells: an integer in 1..255 (the clearance cap's range)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer in 1..255, got {value!r}")
+    if not 1 <= int(value) <= 255:
+        raise ValueError(f"{name} must be an integer in 1..255, got {int(value)}")
+    return int(value)
+
+
 def cells_array(values: Union[CellLike, Iterable[CellLike]], name: str) -> NDArray[np.int32]:
     """An (N, 2) C-contiguous int32 array of cells from one (x, y) pair or many."""
     arr = np.asarray(values)

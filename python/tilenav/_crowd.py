@@ -108,12 +108,15 @@ class Crowd:
     def add(self, pos: Sequence[float], *, vel: Sequence[float] = (0.0, 0.0),
             radius: float = 6.0, max_speed: float = 120.0, max_force: float = 480.0,
             target: Optional[str] = None, target_pos: Sequence[float] = (0.0, 0.0),
-            flow: int = 0) -> int:
+            flow: int = 0, size: int = 1) -> int:
         """Add an agent at pixel position ``pos``; returns its id (an int, never 0).
 
         ``target``: None, ``"seek"``/``"arrive"``/``"flee"`` (``target_pos`` in pixels) or
         ``"flow"`` (follow flow slot ``flow``, see :meth:`set_flow`). The circle must not
-        overlap a blocked cell (InvalidArgumentError otherwise)."""
+        overlap a blocked cell (InvalidArgumentError otherwise). ``size``: the agent's size
+        class in cells (1..255): it follows flow fields made with the same ``size``
+        (:meth:`Map.flow_field`), reading them at its top-left cell, and its ``radius`` must
+        be below ``size`` half tiles."""
         h = self._handle()
         adef = ffi.new("tn_agent_def *", lib.tn_agent_def_default())
         adef.pos = _vec(pos, "pos")
@@ -124,6 +127,7 @@ class Crowd:
         adef.target = _target(target)
         adef.target_pos = _vec(target_pos, "target_pos")
         adef.flow = int(flow)
+        adef.size = c.unit_size(size)
         out = ffi.new("tn_agent_id *")
         check(lib.tn_crowd_add(h, adef, out), "Crowd.add", f"at {tuple(pos)}")
         self._stale = True

@@ -31,8 +31,9 @@ class FlowField:
 
     def __init__(self, map: "Map", goal: Any, *, los: bool = True, moves: int = 8,
                  corner: str = "never", step_costs: str = "exact", flow: str = "optimal",
-                 extra: Optional[NDArray[np.float32]] = None) -> None:
-        mh = map._handle()
+                 extra: Optional[NDArray[np.float32]] = None, size: int = 1) -> None:
+        # a unit bigger than one cell: the field of its top-left cell on its size map
+        mh, size_owner = map._size_map(size)
         goals = c.cells_array(goal, "goal")
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
         if flow not in FLOW_RULES:
@@ -51,12 +52,13 @@ class FlowField:
         out = ffi.new("tn_field **")
         check(lib.tn_field_create(fdef, out), "tn_field_create")
         handle = c.owned(out[0], lib.tn_field_destroy, lib.tn_field_memory_bytes(out[0]),
-                         keep=(mh, self.extra))
+                         keep=(mh, size_owner, self.extra))
         check(lib.tn_field_build(handle, ffi.from_buffer("tn_cell[]", goals), len(goals)),
               "flow_field", f"goal {goals[0].tolist()}" if len(goals) == 1 else "")
         self._h = handle
         self._map_h = mh
         self.map = map
+        self.size: int = c.unit_size(size)
         self.goals: NDArray[np.int32] = goals
         self.goal: Tuple[int, int] = (int(goals[0, 0]), int(goals[0, 1]))
         self.shape: Tuple[int, int] = map.shape

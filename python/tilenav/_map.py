@@ -107,9 +107,10 @@ class Map:
         self.width: int = lib.tn_map_width(handle)
         self.height: int = lib.tn_map_height(handle)
         self._pool: List[_Context] = []
-        self._queries: Dict[Tuple[Any, ...], Any] = {}
+        self._queries: Dict[Tuple[Any, ...], Tuple[Any, Any]] = {}
         self._lock = threading.Lock()
-        self._jump_table: Any = None
+        self._jump_tables: Dict[int, Any] = {}  # unit size -> jump table on its size map
+        self._clearance: Any = None  # built on the first query for a unit bigger than a cell
 
     # ---- construction -----------------------------------------------------------------------
     @classmethod
@@ -280,11 +281,14 @@ class Map:
                             lib.tn_map_passable_count(self._handle()))
 
     def _query(self, algo: str, moves: int, corner: str, heuristic: str, weight: float,
-               step_costs: str) -> Any:
-        key = (algo, moves, corner, heuristic, weight, step_costs)
-        q = self._queries.get(key)
-        if q is not None:
-            return q
+               step_costs: str, size: int = 1) -> Tuple[Any, Any]:
+        """The tn_query of these options and what its pointers point into (hold both while
+        the query runs: a clearance that grows replaces the cached entry)."""
+        size = c.unit_size(size)
+        key = (algo, moves, corner, heuristic, weight, step_costs, size)
+        entry = self._queries.get(key)
+        if entry is not None:
+            return entry
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
         if algo not in ALGOS:
             raise ValueError(f"algo must be one of {sorted(ALGOS)}, got {algo!r}")
@@ -297,29 +301,93 @@ class Map:
         q.heuristic = HEURISTICS[heuristic]
         q.weight = float(weight)
         q.jps_fallback = True
+        keep: Any = None
+        if size > 1:
+            keep = self._clearance_handle(size)
+            q.size = size
+            q.clearance = keep
         if algo == "jps+":
-            q.jump_table = self._jump_table_handle()
-        self._queries[key] = q
-        return q
+            jt = self._jump_table_handle(size)
+            q.jump_table = jt
+            keep = (keep, jt)
+        entry = (q, keep)
+        self._queries[key] = entry
+        return entry
 
-    def _jump_table_handle(self) -> Any:
+    def _jump_table_handle(self, size: int = 1) -> Any:
+        mh, keep = self._size_map(size)
         with self._lock:
-            if self._jump_table is None:
+            jt = self._jump_tables.get(size)
+            if jt is None:
                 jdef = ffi.new("tn_jump_table_def *", lib.tn_jump_table_def_default())
-                h = self._handle()
-                jdef.map = h
+                jdef.map = mh
                 out = ffi.new("tn_jump_table **")
                 check(lib.tn_jump_table_build(jdef, out), "tn_jump_table_build")
-                self._jump_table = c.owned(out[0], lib.tn_jump_table_destroy, keep=h)
-            return self._jump_table
+                jt = c.owned(out[0], lib.tn_jump_table_destroy, keep=(mh, keep))
+                self._jump_tables[size] = jt
+            return jt
+
+    # ---- units bigger than one cell ---------------------------------------------------------
+    def _clearance_handle(self, size: int) -> Any:
+        """The clearance (clearance.h) with size maps up to at least ``size``: built on first
+        use with a cap of 4, rebuilt with a doubled cap when a bigger unit comes."""
+        h = self._handle()
+        with self._lock:
+            cl = self._clearance
+            if cl is not None and lib.tn_clearance_max_size(cl) >= size:
+                return cl
+            cap = 4 if cl is None else min(255, 2 * lib.tn_clearance_max_size(cl))
+            cdef = ffi.new("tn_clearance_def *", lib.tn_clearance_def_default())
+            cdef.map = h
+            cdef.max_size = max(size, cap)
+            out = ffi.new("tn_clearance **")
+            check(lib.tn_clearance_create(cdef, out), "tn_clearance_create")
+            cl = c.owned(out[0], lib.tn_clearance_destroy, lib.tn_clearance_memory_bytes(out[0]),
+                         keep=h)
+            if self._clearance is not None:
+                # queries and jump tables of the old one stay alive as long as someone uses them
+                self._queries = {k: v for k, v in self._queries.items() if k[-1] == 1}
+                self._jump_tables = {k: v for k, v in self._jump_tables.items() if k == 1}
+            self._clearance = cl
+            return cl
+
+    def _size_map(self, size: int) -> Tuple[Any, Any]:
+        """The map a unit of ``size`` moves on (its top-left cell; clearance.h) and the object
+        that owns it (None for size 1)."""
+        size = c.unit_size(size)
+        if size == 1:
+            return self._handle(), None
+        cl = self._clearance_handle(size)
+        return lib.tn_clearance_map(cl, size), cl
+
+    def clearance(self, max_size: int = 4) -> NDArray[np.uint8]:
+        """For every cell, the side of the largest square unit (up to ``max_size``, 1..255)
+        that fits with its top-left cell there: a unit of size n may stand at (x, y) exactly
+        when ``clearance[y, x] >= n``; 0 on blocked cells. A new (height, width) uint8
+        array."""
+        max_size = c.unit_size(max_size, "max_size")
+        cl = self._clearance_handle(max_size)
+        data = np.frombuffer(ffi.buffer(lib.tn_clearance_data(cl), self.width * self.height),
+                             dtype=np.uint8).reshape(self.shape)
+        return np.minimum(data, max_size)
+
+    def fits(self, cell: c.CellLike, size: int) -> bool:
+        """Whether a ``size`` x ``size`` unit can stand with its top-left cell at ``cell``
+        (every cell it covers inside the map and passable)."""
+        size = c.unit_size(size)
+        x, y = c.cell(cell, "cell")
+        if size == 1:
+            return bool(0 <= x < self.width and 0 <= y < self.height and
+                        lib.tn_map_passable_data(self._handle())[y * self.width + x])
+        return bool(lib.tn_clearance_get(self._clearance_handle(size), x, y) >= size)
 
     def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps",
                     moves: int = 8, corner: str = "never", heuristic: str = "auto",
-                    weight: float = 1.0, step_costs: str = "exact", extra: Any = None
-                    ) -> PathResult:
+                    weight: float = 1.0, step_costs: str = "exact", extra: Any = None,
+                    size: int = 1) -> PathResult:
         """Like :meth:`path`, with the cost, the expansions and the algorithm that ran."""
         h = self._handle()
-        q = self._query(algo, moves, corner, heuristic, weight, step_costs)
+        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size)
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
         extra_arr = None
@@ -331,14 +399,14 @@ class Map:
         try:
             st = lib.tn_search_path(ctx.search, h, (sx, sy), (gx, gy), q, ctx.cells, ctx.cap,
                                     ctx.res)
-            check(st, "path", f"from {(sx, sy)} to {(gx, gy)}")
+            check(st, "path", f"from {(sx, sy)} to {(gx, gy)}{_unit(size)}")
             return _result(ctx, st)
         finally:
             self._pool.append(ctx)
 
     def path(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps", moves: int = 8,
              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
-             step_costs: str = "exact", extra: Any = None) -> NDArray[np.int32]:
+             step_costs: str = "exact", extra: Any = None, size: int = 1) -> NDArray[np.int32]:
         """The cheapest path from ``start`` to ``goal`` as an (N, 2) int32 array of (x, y)
         cells, start and goal included; empty (shape (0, 2)) when the goal cannot be reached.
 
@@ -350,14 +418,20 @@ class Map:
         ``heuristic``/``weight``: A*'s estimate and its weight (> 1 trades optimality for
         speed). ``step_costs``: ``"exact"`` (1 and sqrt 2) or ``"10-14"``. ``extra``: a
         (height, width) array of costs added on entering each cell (>= 0).
-        Raises :class:`OutOfMapError` or :class:`BlockedError` for a bad start or goal."""
+        ``size``: the unit's side in cells (1..255, default 1). A bigger unit is a ``size`` x
+        ``size`` square; ``start``, ``goal`` and the path's cells are its top-left cell, every
+        step keeps its whole footprint on passable cells under the same ``moves``/``corner``
+        rule, and entering a position costs the largest cost under the footprint (``extra``
+        is then charged at the top-left cell). See :meth:`clearance`.
+        Raises :class:`OutOfMapError` or :class:`BlockedError` for a bad start or goal (also
+        when the unit does not fit there)."""
         return self.path_result(start, goal, algo=algo, moves=moves, corner=corner,
                                 heuristic=heuristic, weight=weight, step_costs=step_costs,
-                                extra=extra).cells
+                                extra=extra, size=size).cells
 
     def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
               corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
-              step_costs: str = "exact") -> PathBatch:
+              step_costs: str = "exact", size: int = 1) -> PathBatch:
         """Many paths in one call (``tn_search_batch``): query i goes from ``starts[i]`` to
         ``goals[i]`` ((N, 2) arrays of (x, y); one cell is used for every query). The C code
         runs the whole batch with the GIL released, so the per-query call overhead of
@@ -365,7 +439,7 @@ class Map:
         :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path` does,
         naming the query."""
         h = self._handle()
-        q = self._query(algo, moves, corner, heuristic, weight, step_costs)
+        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size)
         s = c.cells_array(starts, "starts")
         g = c.cells_array(goals, "goals")
         n = max(len(s), len(g))
@@ -400,11 +474,12 @@ class Map:
                     if st == lib.TN_E_BUFFER_TOO_SMALL:
                         r = self.path_result(s[i], g[i], algo=algo, moves=moves, corner=corner,
                                              heuristic=heuristic, weight=weight,
-                                             step_costs=step_costs)
+                                             step_costs=step_costs, size=size)
                         status[i], cost[i], expanded[i] = lib.TN_OK, r.cost, r.expanded
                         cells.append(r.cells)
                         continue
-                    check(st, "paths", f"query {i}: from {tuple(s[i])} to {tuple(g[i])}")
+                    check(st, "paths",
+                          f"query {i}: from {tuple(s[i])} to {tuple(g[i])}{_unit(size)}")
                     if st == lib.TN_NO_PATH:
                         cells.append(_NO_CELLS)
                     else:
@@ -416,12 +491,13 @@ class Map:
         return PathBatch(cells, cost, expanded, found)
 
     def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
-                     moves: int = 8, corner: str = "never", extra: Any = None
-                     ) -> Tuple[PathResult, int]:
+                     moves: int = 8, corner: str = "never", extra: Any = None,
+                     size: int = 1) -> Tuple[PathResult, int]:
         """The path to the cheapest of several goals: (result, index of the goal reached, or
-        -1 when none can be reached). Blocked or outside goals are skipped."""
+        -1 when none can be reached). Blocked or outside goals (or goals where a ``size``
+        unit does not fit) are skipped."""
         h = self._handle()
-        q = self._query(algo, moves, corner, "auto", 1.0, "exact")
+        q, _keep = self._query(algo, moves, corner, "auto", 1.0, "exact", size)
         sx, sy = c.cell(start, "start")
         g = c.cells_array(goals, "goals")
         extra_arr = None
@@ -434,7 +510,7 @@ class Map:
             st = lib.tn_search_path_multi(ctx.search, h, (sx, sy),
                                           ffi.from_buffer("tn_cell[]", g), len(g), q, ctx.cells,
                                           ctx.cap, ctx.res)
-            check(st, "nearest_path", f"from {(sx, sy)}")
+            check(st, "nearest_path", f"from {(sx, sy)}{_unit(size)}")
             return _result(ctx, st), (int(ctx.res.goal) if st == lib.TN_OK else -1)
         finally:
             self._pool.append(ctx)
@@ -442,7 +518,8 @@ class Map:
     # ---- distance maps and fields -----------------------------------------------------------
     def distances(self, goals: Any, *, moves: int = 8, corner: str = "never",
                   step_costs: str = "exact", reverse: bool = True, extra: Any = None,
-                  out: Optional[NDArray[np.float64]] = None) -> NDArray[np.float64]:
+                  out: Optional[NDArray[np.float64]] = None, size: int = 1
+                  ) -> NDArray[np.float64]:
         """A Dijkstra map: for every cell, the cost of the cheapest path between it and the
         nearest of ``goals`` (one (x, y) cell or an (N, 2) array), as a (height, width)
         float64 array; ``inf`` where unreachable or blocked.
@@ -450,8 +527,10 @@ class Map:
         ``reverse=True`` (default) measures from each cell TO the goals (what a unit walking
         downhill needs); False measures from the goals outwards (they differ only with terrain
         costs). ``out``: a C-contiguous float64 (height, width) array to write into (no
-        allocation). Blocked or outside goals are skipped; all blocked raises BlockedError."""
-        h = self._handle()
+        allocation). Blocked or outside goals are skipped; all blocked raises BlockedError.
+        ``size``: for a ``size`` x ``size`` unit, per top-left cell (see :meth:`path`); ``inf``
+        where it does not fit."""
+        h, _keep = self._size_map(size)
         g = c.cells_array(goals, "goals")
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
         mv = ffi.new("tn_moves *")
@@ -471,21 +550,23 @@ class Map:
             check(lib.tn_search_distances(ctx.search, h, ffi.from_buffer("tn_cell[]", g), len(g),
                                           mv, extra_ptr, bool(reverse),
                                           ffi.from_buffer("double[]", out, require_writable=True),
-                                          out.size), "distances")
+                                          out.size), "distances", _unit(size).strip())
         finally:
             self._pool.append(ctx)
         return out
 
     def flow_field(self, goal: Any, *, los: bool = True, moves: int = 8, corner: str = "never",
                    step_costs: str = "exact", flow: str = "optimal",
-                   extra: Optional[NDArray[np.float32]] = None) -> "FlowField":
+                   extra: Optional[NDArray[np.float32]] = None, size: int = 1) -> "FlowField":
         """A flow field towards ``goal`` (one (x, y) cell, or an (N, 2) array of goals without
         line of sight): distances, one of 8 directions per cell, continuous vectors, and with
-        ``los`` the cells that see the goal in a straight line. See :class:`FlowField`."""
+        ``los`` the cells that see the goal in a straight line. ``size``: the field of a
+        ``size`` x ``size`` unit, per top-left cell (see :meth:`path`); crowd agents added
+        with the same ``size`` follow it. See :class:`FlowField`."""
         from ._field import FlowField
 
         return FlowField(self, goal, los=los, moves=moves, corner=corner, step_costs=step_costs,
-                         flow=flow, extra=extra)
+                         flow=flow, extra=extra, size=size)
 
     def hierarchy(self, *, sector_size: int = 32, moves: int = 8, step_costs: str = "exact",
                   landmarks: int = 0, portal_gap: int = 0) -> "Hierarchy":
@@ -506,6 +587,11 @@ class Map:
 
 
 _TOKEN = object()
+
+
+def _unit(size: int) -> str:
+    """The words an error adds for a unit bigger than one cell."""
+    return f" for a {size}x{size} unit" if size > 1 else ""
 
 
 def _result(ctx: _Context, st: int) -> PathResult:
