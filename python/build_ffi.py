@@ -63,6 +63,24 @@ const uint8_t *tn_clearance_data(const tn_clearance *cl);
 const tn_map *tn_clearance_map(const tn_clearance *cl, int32_t size);
 int32_t tn_clearance_max_size(const tn_clearance *cl);
 
+/* regions.h */
+typedef struct tn_regions tn_regions;
+typedef struct tn_regions_def {
+    const tn_map *map;
+    tn_diagonal diagonal;
+    int32_t max_size;
+    ...;
+} tn_regions_def;
+tn_regions_def tn_regions_def_default(void);
+tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out);
+void tn_regions_destroy(tn_regions *regions);
+size_t tn_regions_memory_bytes(const tn_regions *regions);
+int32_t tn_regions_id(const tn_regions *regions, int32_t size, int32_t x, int32_t y);
+int32_t tn_regions_count(const tn_regions *regions, int32_t size);
+bool tn_regions_connected(const tn_regions *regions, int32_t size, tn_cell a, tn_cell b);
+const tn_clearance *tn_regions_clearance(const tn_regions *regions);
+int32_t tnpy_regions_ids(const tn_regions *regions, int32_t size, int32_t *out);
+
 /* search.h */
 typedef struct tn_search tn_search;
 typedef struct tn_jump_table tn_jump_table;
@@ -81,6 +99,7 @@ typedef struct tn_query {
     bool closest;
     int64_t max_expansions;
     const tn_jump_table *jump_table;
+    const tn_regions *regions;
     int32_t size;
     const tn_clearance *clearance;
     ...;

@@ -205,3 +205,13 @@ tn_status tnpy_search_batch(tn_search *search, const tn_map *map, const tn_query
     free(items);
     return st;
 }
+
+int32_t tnpy_regions_ids(const tn_regions *regions, int32_t size, int32_t *out)
+{
+    const tn_map *map = tn_regions_map(regions);
+    const int32_t w = tn_map_width(map), h = tn_map_height(map);
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            out[(size_t)y * (size_t)w + (size_t)x] = tn_regions_id(regions, size, x, y);
+    return w * h;
+}

@@ -37,5 +37,7 @@ tn_status tnpy_search_batch(tn_search *search, const tn_map *map, const tn_query
                             const tn_cell *starts, const tn_cell *goals, int32_t count,
                             tn_cell *paths, int32_t path_cap, int32_t *status, int32_t *length,
                             double *cost, int64_t *expanded);
+/// Every cell's tn_regions_id() for units of `size` into `out` (W*H, row-major). Returns W*H.
+int32_t tnpy_regions_ids(const tn_regions *regions, int32_t size, int32_t *out);
 
 #endif

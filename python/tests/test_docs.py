@@ -38,3 +38,8 @@ def test_units_example_runs():
     assert tuple(tank[0]) == (1, 1) and tuple(tank[-1]) == (40, 30)
     assert all(m.fits(c, 2) for c in tank)
     assert len(scope["crowd"]) == 1
+    # the regions section goes on with the same map
+    code = re.search(r"## Regions: \"no path\" at once\n.*?```python\n(.*?)```", text,
+                     re.S).group(1)
+    exec(compile(code, "docs/python.md", "exec"), scope)
+    assert scope["rg"].connected((1, 1), (40, 30)) and scope["rg"].count(1) == 1

@@ -32,6 +32,7 @@ from ._errors import (
 from ._field import FlowField
 from ._hierarchy import Hierarchy, SectorField
 from ._map import Map, PathBatch, PathResult, Scenarios
+from ._regions import Regions
 from ._tilenav import ffi as _ffi
 from ._tilenav import lib as _lib
 
@@ -49,6 +50,7 @@ __all__ = [
     "ParseError",
     "PathBatch",
     "PathResult",
+    "Regions",
     "Scenarios",
     "SectorField",
     "StaleIdError",

@@ -16,6 +16,7 @@ from ._tilenav import ffi, lib
 if TYPE_CHECKING:
     from ._hierarchy import Hierarchy
     from ._field import FlowField
+    from ._regions import Regions
 
 ALGOS = {
     "astar": lib.TN_ALGO_ASTAR,
@@ -111,6 +112,7 @@ class Map:
         self._lock = threading.Lock()
         self._jump_tables: Dict[int, Any] = {}  # unit size -> jump table on its size map
         self._clearance: Any = None  # built on the first query for a unit bigger than a cell
+        self._regions: Dict[bool, Any] = {}  # corner="always"? -> tn_regions, built when asked
 
     # ---- construction -----------------------------------------------------------------------
     @classmethod
@@ -281,11 +283,13 @@ class Map:
                             lib.tn_map_passable_count(self._handle()))
 
     def _query(self, algo: str, moves: int, corner: str, heuristic: str, weight: float,
-               step_costs: str, size: int = 1) -> Tuple[Any, Any]:
+               step_costs: str, size: int = 1, regions: bool = False) -> Tuple[Any, Any]:
         """The tn_query of these options and what its pointers point into (hold both while
-        the query runs: a clearance that grows replaces the cached entry)."""
+        the query runs: a clearance or regions that grow replace the cached entry)."""
         size = c.unit_size(size)
-        key = (algo, moves, corner, heuristic, weight, step_costs, size)
+        if not isinstance(regions, (bool, np.bool_)):
+            raise TypeError(f"regions must be True or False, got {regions!r}")
+        key = (algo, moves, corner, heuristic, weight, step_costs, bool(regions), size)
         entry = self._queries.get(key)
         if entry is not None:
             return entry
@@ -310,6 +314,10 @@ class Map:
             jt = self._jump_table_handle(size)
             q.jump_table = jt
             keep = (keep, jt)
+        if regions:
+            rg = self._regions_handle(diagonal == lib.TN_DIAGONAL_ALWAYS, size)
+            q.regions = rg
+            keep = (keep, rg)
         entry = (q, keep)
         self._queries[key] = entry
         return entry
@@ -351,6 +359,43 @@ class Map:
             self._clearance = cl
             return cl
 
+    def _regions_handle(self, always: bool, size: int) -> Any:
+        """The tn_regions of the side-connected rules (4 moves, corner "never" or "one") or of
+        corner "always", with size classes up to at least ``size``: built on first use,
+        rebuilt with a doubled cap when a bigger unit asks."""
+        h = self._handle()
+        with self._lock:
+            rg = self._regions.get(always)
+            old = 0 if rg is None else lib.tn_clearance_max_size(lib.tn_regions_clearance(rg))
+            if old >= size:
+                return rg
+            rdef = ffi.new("tn_regions_def *", lib.tn_regions_def_default())
+            rdef.map = h
+            rdef.diagonal = lib.TN_DIAGONAL_ALWAYS if always else lib.TN_DIAGONAL_NO_CUT
+            rdef.max_size = max(size, min(255, 2 * old))
+            out = ffi.new("tn_regions **")
+            check(lib.tn_regions_create(rdef, out), "tn_regions_create")
+            rg = c.owned(out[0], lib.tn_regions_destroy, lib.tn_regions_memory_bytes(out[0]),
+                         keep=h)
+            if old:  # the queries that point at the old ones go (their users keep them alive)
+                self._queries = {k: v for k, v in self._queries.items() if not k[-2]}
+            self._regions[always] = rg
+            return rg
+
+    def regions(self, *, corner: str = "never", max_size: int = 1) -> "Regions":
+        """The map's regions (its connected components) for units of sizes 1..``max_size``
+        under the rule ``corner`` (``"never"``, ``"one"`` and 4 moves share theirs;
+        ``"always"`` has its own): see :class:`Regions`. Built on first use (one
+        breadth-first pass per size class, 4 bytes per cell and size class) and shared with
+        the queries made with ``regions=True``."""
+        from ._regions import Regions
+
+        diagonal, _ = c.moves_struct(8, corner)
+        max_size = c.unit_size(max_size, "max_size")
+        always = diagonal == lib.TN_DIAGONAL_ALWAYS
+        return Regions(self, self._regions_handle(always, max_size),
+                       "always" if always else "never")
+
     def _size_map(self, size: int) -> Tuple[Any, Any]:
         """The map a unit of ``size`` moves on (its top-left cell; clearance.h) and the object
         that owns it (None for size 1)."""
@@ -384,10 +429,10 @@ class Map:
     def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps",
                     moves: int = 8, corner: str = "never", heuristic: str = "auto",
                     weight: float = 1.0, step_costs: str = "exact", extra: Any = None,
-                    size: int = 1) -> PathResult:
+                    size: int = 1, regions: bool = False) -> PathResult:
         """Like :meth:`path`, with the cost, the expansions and the algorithm that ran."""
         h = self._handle()
-        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size)
+        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
         extra_arr = None
@@ -406,7 +451,8 @@ class Map:
 
     def path(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps", moves: int = 8,
              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
-             step_costs: str = "exact", extra: Any = None, size: int = 1) -> NDArray[np.int32]:
+             step_costs: str = "exact", extra: Any = None, size: int = 1,
+             regions: bool = False) -> NDArray[np.int32]:
         """The cheapest path from ``start`` to ``goal`` as an (N, 2) int32 array of (x, y)
         cells, start and goal included; empty (shape (0, 2)) when the goal cannot be reached.
 
@@ -423,15 +469,18 @@ class Map:
         step keeps its whole footprint on passable cells under the same ``moves``/``corner``
         rule, and entering a position costs the largest cost under the footprint (``extra``
         is then charged at the top-left cell). See :meth:`clearance`.
+        ``regions=True``: a goal the unit cannot reach at all (another region, see
+        :meth:`regions`) is answered at once, expanding nothing, instead of by a search that
+        empties the start's region; the map builds its regions on first use.
         Raises :class:`OutOfMapError` or :class:`BlockedError` for a bad start or goal (also
         when the unit does not fit there)."""
         return self.path_result(start, goal, algo=algo, moves=moves, corner=corner,
                                 heuristic=heuristic, weight=weight, step_costs=step_costs,
-                                extra=extra, size=size).cells
+                                extra=extra, size=size, regions=regions).cells
 
     def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
               corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
-              step_costs: str = "exact", size: int = 1) -> PathBatch:
+              step_costs: str = "exact", size: int = 1, regions: bool = False) -> PathBatch:
         """Many paths in one call (``tn_search_batch``): query i goes from ``starts[i]`` to
         ``goals[i]`` ((N, 2) arrays of (x, y); one cell is used for every query). The C code
         runs the whole batch with the GIL released, so the per-query call overhead of
@@ -439,7 +488,7 @@ class Map:
         :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path` does,
         naming the query."""
         h = self._handle()
-        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size)
+        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
         s = c.cells_array(starts, "starts")
         g = c.cells_array(goals, "goals")
         n = max(len(s), len(g))
@@ -474,7 +523,8 @@ class Map:
                     if st == lib.TN_E_BUFFER_TOO_SMALL:
                         r = self.path_result(s[i], g[i], algo=algo, moves=moves, corner=corner,
                                              heuristic=heuristic, weight=weight,
-                                             step_costs=step_costs, size=size)
+                                             step_costs=step_costs, size=size,
+                                             regions=regions)
                         status[i], cost[i], expanded[i] = lib.TN_OK, r.cost, r.expanded
                         cells.append(r.cells)
                         continue
@@ -492,12 +542,12 @@ class Map:
 
     def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
                      moves: int = 8, corner: str = "never", extra: Any = None,
-                     size: int = 1) -> Tuple[PathResult, int]:
+                     size: int = 1, regions: bool = False) -> Tuple[PathResult, int]:
         """The path to the cheapest of several goals: (result, index of the goal reached, or
         -1 when none can be reached). Blocked or outside goals (or goals where a ``size``
         unit does not fit) are skipped."""
         h = self._handle()
-        q, _keep = self._query(algo, moves, corner, "auto", 1.0, "exact", size)
+        q, _keep = self._query(algo, moves, corner, "auto", 1.0, "exact", size, regions)
         sx, sy = c.cell(start, "start")
         g = c.cells_array(goals, "goals")
         extra_arr = None

@@ -1,0 +1,68 @@
+"""Regions: which cells a unit can reach at all, answered in O(1)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _common as c
+from ._tilenav import ffi, lib
+
+if TYPE_CHECKING:
+    from ._map import Map
+
+
+class Regions:
+    """The connected components of a map for units of sizes 1..:attr:`max_size` (regions.h).
+
+    Two cells share a region exactly when a unit of that size, its top-left cell on the first,
+    can walk to the second under the movement rule. With 4 moves and with 8 moves under
+    ``corner="never"`` or ``"one"`` the regions are the same (a diagonal step passes through
+    a side cell that also fits); ``corner="always"`` joins diagonal neighbours too. Ids are
+    ``0 .. count(size) - 1`` in row-major order of each region's first cell, and -1 where the
+    unit does not fit. Get one from :meth:`Map.regions`; ``Map.path(..., regions=True)`` uses
+    it to answer a goal in another region at once (``expanded == 0``).
+    """
+
+    def __init__(self, map: "Map", handle: Any, corner: str) -> None:
+        self._h = handle
+        self.map = map
+        self.corner: str = corner
+        self.max_size: int = int(lib.tn_clearance_max_size(lib.tn_regions_clearance(handle)))
+        self.shape = map.shape
+
+    def __repr__(self) -> str:
+        return (f"Regions(corner={self.corner!r}, max_size={self.max_size}, "
+                f"count={self.count()})")
+
+    def _size(self, size: int) -> int:
+        size = c.unit_size(size)
+        if size > self.max_size:
+            raise ValueError(f"size {size} is past these regions' max_size {self.max_size}: ask "
+                             f"Map.regions(max_size={size})")
+        return size
+
+    def count(self, size: int = 1) -> int:
+        """The number of regions for units of ``size``."""
+        return int(lib.tn_regions_count(self._h, self._size(size)))
+
+    def id(self, cell: c.CellLike, size: int = 1) -> int:
+        """The region of ``cell`` for units of ``size``; -1 where the unit does not fit (or
+        outside the map)."""
+        x, y = c.cell(cell, "cell")
+        return int(lib.tn_regions_id(self._h, self._size(size), x, y))
+
+    def ids(self, size: int = 1) -> NDArray[np.int32]:
+        """Every cell's region for units of ``size``, as a new (height, width) int32 array
+        (-1 where the unit does not fit)."""
+        out = np.empty(self.shape, dtype=np.int32)
+        lib.tnpy_regions_ids(self._h, self._size(size), ffi.from_buffer("int32_t[]", out))
+        return out
+
+    def connected(self, a: c.CellLike, b: c.CellLike, size: int = 1) -> bool:
+        """Can a unit of ``size`` walk from ``a`` to ``b``? False when it does not fit at
+        either."""
+        return bool(lib.tn_regions_connected(self._h, self._size(size), c.cell(a, "a"),
+                                             c.cell(b, "b")))
