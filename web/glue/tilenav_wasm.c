@@ -12,6 +12,7 @@
 #include "tilenav/field.h"
 #include "tilenav/follow.h"
 #include "tilenav/map.h"
+#include "tilenav/regions.h"
 #include "tilenav/rng.h"
 #include "tilenav/search.h"
 #include "tilenav/tile_collision.h"
@@ -171,7 +172,7 @@ TNW_EXPORT(tnw_search_path)
 int32_t tnw_search_path(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
                         int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
                         double weight, int32_t flags, int32_t size, const tn_clearance *cl,
-                        tn_cell *out, int32_t cap, tnw_path_result *res);
+                        const tn_regions *rg, tn_cell *out, int32_t cap, tnw_path_result *res);
 
 tn_search *tnw_search_create(int32_t max_cells, int32_t *status)
 {
@@ -193,9 +194,12 @@ enum { TNW_PATH_COSTS_10_14 = 1, TNW_PATH_CLOSEST = 2, TNW_PATH_JPS_FALLBACK = 4
 
 /* The query of the path exports. `size` > 1 (a size x size unit, top-left cells) needs `cl`, a
  * clearance of `map` with max_size >= size and size maps, current with the map (tilenav.mjs
- * keeps one per map and updates it before each query). */
+ * keeps one per map and updates it before each query). `rg` (or NULL): regions of `map` with
+ * max_size >= size, current with the map, built for TN_DIAGONAL_ALWAYS when the query's rule is
+ * ALWAYS and for NO_CUT otherwise (exact for the rule, so `closest` may use them too). */
 static void tnw_query_init(tn_query *q, int32_t algo, int32_t diagonal, int32_t heuristic,
-                           double weight, int32_t flags, int32_t size, const tn_clearance *cl)
+                           double weight, int32_t flags, int32_t size, const tn_clearance *cl,
+                           const tn_regions *rg)
 {
     memset(q, 0, sizeof *q);
     q->algo = (tn_algo)algo;
@@ -207,6 +211,7 @@ static void tnw_query_init(tn_query *q, int32_t algo, int32_t diagonal, int32_t 
     q->jps_fallback = (flags & TNW_PATH_JPS_FALLBACK) != 0;
     q->size = size;
     q->clearance = size > 1 ? cl : NULL;
+    q->regions = rg;
 }
 
 /* One path query. `flags`: 1 = the book's 10/14 step costs, 2 = closest reachable cell when the
@@ -214,12 +219,12 @@ static void tnw_query_init(tn_query *q, int32_t algo, int32_t diagonal, int32_t 
 int32_t tnw_search_path(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
                         int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
                         double weight, int32_t flags, int32_t size, const tn_clearance *cl,
-                        tn_cell *out, int32_t cap, tnw_path_result *res)
+                        const tn_regions *rg, tn_cell *out, int32_t cap, tnw_path_result *res)
 {
     if (algo == TN_ALGO_JPS_PLUS) /* needs a jump table this API does not expose */
         return TN_E_UNSUPPORTED;
     tn_query q;
-    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl);
+    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl, rg);
     tn_search_result r;
     memset(&r, 0, sizeof r);
     tn_status st =
@@ -240,7 +245,8 @@ int32_t tnw_search_path(tn_search *search, const tn_map *map, int32_t sx, int32_
 TNW_EXPORT(tnw_search_begin)
 int32_t tnw_search_begin(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
                          int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
-                         double weight, int32_t flags, int32_t size, const tn_clearance *cl);
+                         double weight, int32_t flags, int32_t size, const tn_clearance *cl,
+                         const tn_regions *rg);
 TNW_EXPORT(tnw_search_step) int32_t tnw_search_step(tn_search *search, int32_t max_expansions);
 TNW_EXPORT(tnw_search_get_path)
 int32_t tnw_search_get_path(tn_search *search, tn_cell *out, int32_t cap, tnw_path_result *res);
@@ -248,18 +254,19 @@ TNW_EXPORT(tnw_search_cancel) void tnw_search_cancel(tn_search *search);
 TNW_EXPORT(tnw_search_batch)
 int32_t tnw_search_batch(tn_search *search, const tn_map *map, const int32_t *pairs, int32_t count,
                          int32_t algo, int32_t diagonal, int32_t heuristic, double weight,
-                         int32_t flags, int32_t size, const tn_clearance *cl, tn_cell *scratch,
-                         int32_t cap, double *costs, int32_t *lengths);
+                         int32_t flags, int32_t size, const tn_clearance *cl, const tn_regions *rg,
+                         tn_cell *scratch, int32_t cap, double *costs, int32_t *lengths);
 
 /* Start a time-sliced query (the same options as tnw_search_path); TN_IN_PROGRESS or an error. */
 int32_t tnw_search_begin(tn_search *search, const tn_map *map, int32_t sx, int32_t sy, int32_t gx,
                          int32_t gy, int32_t algo, int32_t diagonal, int32_t heuristic,
-                         double weight, int32_t flags, int32_t size, const tn_clearance *cl)
+                         double weight, int32_t flags, int32_t size, const tn_clearance *cl,
+                         const tn_regions *rg)
 {
     if (algo == TN_ALGO_JPS_PLUS)
         return TN_E_UNSUPPORTED;
     tn_query q;
-    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl);
+    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl, rg);
     tn_cell goal = {gx, gy};
     return (int32_t)tn_search_begin(search, map, (tn_cell){sx, sy}, &goal, 1, &q);
 }
@@ -296,13 +303,13 @@ void tnw_search_cancel(tn_search *search)
  * other than "no path" / a blocked start or goal. */
 int32_t tnw_search_batch(tn_search *search, const tn_map *map, const int32_t *pairs, int32_t count,
                          int32_t algo, int32_t diagonal, int32_t heuristic, double weight,
-                         int32_t flags, int32_t size, const tn_clearance *cl, tn_cell *scratch,
-                         int32_t cap, double *costs, int32_t *lengths)
+                         int32_t flags, int32_t size, const tn_clearance *cl, const tn_regions *rg,
+                         tn_cell *scratch, int32_t cap, double *costs, int32_t *lengths)
 {
     if (algo == TN_ALGO_JPS_PLUS)
         return TN_E_UNSUPPORTED;
     tn_query q;
-    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl);
+    tnw_query_init(&q, algo, diagonal, heuristic, weight, flags, size, cl, rg);
     int32_t found = 0;
     for (int32_t i = 0; i < count; i++) {
         tn_search_result r;
@@ -506,6 +513,96 @@ int32_t tnw_clearance_anchors_over(const tn_clearance *cl, int32_t size, const t
                                    int32_t count, tn_cell *out, int32_t cap, int32_t *out_count)
 {
     return (int32_t)tn_clearance_anchors_over(cl, size, cells, count, out, cap, out_count);
+}
+
+/* ---- regions: "is it reachable at all?" in O(1) ---------------------------------------- */
+
+TNW_EXPORT(tnw_regions_create)
+tn_regions *tnw_regions_create(const tn_map *map, int32_t diagonal, int32_t max_size,
+                               int32_t *status);
+TNW_EXPORT(tnw_regions_destroy) void tnw_regions_destroy(tn_regions *rg);
+TNW_EXPORT(tnw_regions_update) int32_t tnw_regions_update(tn_regions *rg);
+TNW_EXPORT(tnw_regions_id)
+int32_t tnw_regions_id(const tn_regions *rg, int32_t size, int32_t x, int32_t y);
+TNW_EXPORT(tnw_regions_count) int32_t tnw_regions_count(const tn_regions *rg, int32_t size);
+TNW_EXPORT(tnw_regions_connected)
+int32_t tnw_regions_connected(const tn_regions *rg, int32_t size, int32_t ax, int32_t ay,
+                              int32_t bx, int32_t by);
+TNW_EXPORT(tnw_regions_grid)
+int32_t tnw_regions_grid(const tn_regions *rg, int32_t size, int32_t *out, int32_t cap);
+TNW_EXPORT(tnw_regions_memory) double tnw_regions_memory(const tn_regions *rg);
+TNW_EXPORT(tnw_regions_stats) void tnw_regions_stats(const tn_regions *rg, double *out);
+
+/* The regions of `map` under `diagonal` (a tn_diagonal) for sizes 1..max_size (1..255). */
+tn_regions *tnw_regions_create(const tn_map *map, int32_t diagonal, int32_t max_size,
+                               int32_t *status)
+{
+    tn_regions_def def = tn_regions_def_default();
+    def.map = map;
+    def.diagonal = (tn_diagonal)diagonal;
+    def.max_size = max_size;
+    tn_regions *rg = NULL;
+    tn_status st = tn_regions_create(&def, &rg);
+    if (status)
+        *status = (int32_t)st;
+    return st == TN_OK ? rg : NULL;
+}
+
+void tnw_regions_destroy(tn_regions *rg)
+{
+    tn_regions_destroy(rg);
+}
+
+/* Bring the regions up to date with the map's edits; returns the cells looked at or an error. */
+int32_t tnw_regions_update(tn_regions *rg)
+{
+    int32_t relabelled = 0;
+    tn_status st = tn_regions_update(rg, &relabelled);
+    return st == TN_OK ? relabelled : (int32_t)st;
+}
+
+int32_t tnw_regions_id(const tn_regions *rg, int32_t size, int32_t x, int32_t y)
+{
+    return tn_regions_id(rg, size, x, y);
+}
+
+int32_t tnw_regions_count(const tn_regions *rg, int32_t size)
+{
+    return tn_regions_count(rg, size);
+}
+
+int32_t tnw_regions_connected(const tn_regions *rg, int32_t size, int32_t ax, int32_t ay,
+                              int32_t bx, int32_t by)
+{
+    return tn_regions_connected(rg, size, (tn_cell){ax, ay}, (tn_cell){bx, by}) ? 1 : 0;
+}
+
+/* Every cell's region id for `size` (-1 where the unit does not fit), row-major, into `out`
+ * (cap >= W*H); returns W*H or TN_E_BUFFER_TOO_SMALL. */
+int32_t tnw_regions_grid(const tn_regions *rg, int32_t size, int32_t *out, int32_t cap)
+{
+    const tn_map *map = tn_regions_map(rg);
+    const int32_t w = tn_map_width(map), h = tn_map_height(map);
+    if (cap < w * h)
+        return TN_E_BUFFER_TOO_SMALL;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++)
+            out[y * w + x] = tn_regions_id(rg, size, x, y);
+    return w * h;
+}
+
+double tnw_regions_memory(const tn_regions *rg)
+{
+    return (double)tn_regions_memory_bytes(rg);
+}
+
+/* out[0]: size classes relabelled in full since creation, out[1]: relabelled locally. */
+void tnw_regions_stats(const tn_regions *rg, double *out)
+{
+    int64_t full = 0, local = 0;
+    tn_regions_stats(rg, &full, &local);
+    out[0] = (double)full;
+    out[1] = (double)local;
 }
 
 /* ---- crowds --------------------------------------------------------------------------- */

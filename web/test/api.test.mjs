@@ -379,7 +379,10 @@ test("time-sliced queries equal the one-shot query; batch queries; map changed m
     const pf = new PathFinder(map), start = { x: 0, y: 0 }, goal = { x: w - 1, y: h - 1 };
     for (const algo of ["astar", "dijkstra", "jps"]) {
       const one = pf.find(map, start, goal, { algo });
-      assert.equal(pf.begin(map, start, goal, { algo }), "in progress");
+      // regions answer an unreachable goal in begin() itself (without them: a search)
+      assert.equal(pf.begin(map, start, goal, { algo, regions: false }), "in progress");
+      pf.cancel();
+      assert.equal(pf.begin(map, start, goal, { algo }), one.found ? "in progress" : "no path");
       let st, slices = 0;
       do { st = pf.step(7); slices++; } while (st === "in progress");
       const r = pf.result();
@@ -722,4 +725,181 @@ test("unit size: wall-off query with map cells, and 2x2 agents through a two-cel
   const goal = { x: 9 * 32, y: 4 * 32 }; // the centre of the 2x2 footprint at (8, 3)
   for (const a of crowd.agents()) assert.ok(Math.hypot(a.x - goal.x, a.y - goal.y) < 80, `agent ${a.id} at ${a.x},${a.y}`);
   crowd.free(); f1.free(); f2.free(); f3.free(); map.free();
+});
+
+// ---- regions ----------------------------------------------------------------------------
+// The reference: a flood fill over the positions where an n x n unit fits (footprintCost
+// above), from the rules alone. A straight step joins two fitting side neighbours; a diagonal
+// one joins two fitting diagonal neighbours under "always", under "no-cut" when both side
+// positions fit, under "one" when either does, never under "never". Labels: -1 where the unit
+// does not fit, else the component's index.
+function refRegions(w, h, cost, n, rule) {
+  const fits = new Uint8Array(w * h), label = new Int32Array(w * h).fill(-1);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) fits[y * w + x] = footprintCost(w, h, cost, n, x, y) !== Infinity ? 1 : 0;
+  const fit = (x, y) => x >= 0 && y >= 0 && x < w && y < h && fits[y * w + x] === 1;
+  let count = 0;
+  for (let i = 0; i < w * h; i++) {
+    if (!fits[i] || label[i] >= 0) continue;
+    const stack = [i];
+    label[i] = count;
+    while (stack.length) {
+      const c = stack.pop(), x = c % w, y = (c / w) | 0;
+      for (const [dx, dy] of NEIGHBOURS) {
+        const nx = x + dx, ny = y + dy;
+        if (!fit(nx, ny) || label[ny * w + nx] >= 0) continue;
+        if (dx && dy) {
+          const a = fit(nx, y), b = fit(x, ny);
+          if (rule === "never" || (rule === "no-cut" && !(a && b)) || (rule === "one" && !(a || b))) continue;
+        }
+        label[ny * w + nx] = count;
+        stack.push(ny * w + nx);
+      }
+    }
+    count++;
+  }
+  return { label, count };
+}
+
+// The library's ids against the reference's labels: -1 at the same cells, and the same
+// partition up to relabelling (a bijection between the two sets of labels).
+function assertSamePartition(got, want, tag) {
+  const fwd = new Map(), back = new Map();
+  for (let i = 0; i < want.length; i++) {
+    if (want[i] < 0 || got[i] < 0) { assert.equal(got[i], want[i], `${tag}: cell ${i} id ${got[i]}, reference ${want[i]}`); continue; }
+    if (!fwd.has(want[i])) fwd.set(want[i], got[i]);
+    if (!back.has(got[i])) back.set(got[i], want[i]);
+    assert.equal(fwd.get(want[i]), got[i], `${tag}: cell ${i} splits reference region ${want[i]}`);
+    assert.equal(back.get(got[i]), want[i], `${tag}: cell ${i} joins two reference regions into ${got[i]}`);
+  }
+}
+
+// find() with regions against find() without: the same result, and expanded 0 when the
+// reference puts start and goal (both fitting) in different regions.
+function checkRegionQueries(pf, m, w, h, n, rule, ref, pairs, tag) {
+  let answered = 0;
+  for (const [s, g] of pairs) {
+    for (const closest of [false, true]) {
+      const o = { diagonal: rule, size: n, closest };
+      const without = pf.find(m.map, s, g, { ...o, regions: false }), withR = pf.find(m.map, s, g, o);
+      const t = `${tag} ${s.x},${s.y} -> ${g.x},${g.y} closest ${closest}`;
+      assert.equal(withR.found, without.found, t);
+      assert.equal(withR.status, without.status, t);
+      assert.ok(Math.abs(withR.cost - without.cost) < 1e-9 * Math.max(1, without.cost), `${t}: cost ${withR.cost} vs ${without.cost}`);
+      const ls = ref.label[s.y * w + s.x], lg = ref.label[g.y * w + g.x];
+      if (ls >= 0 && lg >= 0 && ls !== lg) {
+        assert.equal(without.found, closest, t); // unreachable: found only as the closest cell
+        if (!closest) { assert.equal(withR.expanded, 0, t); answered++; }
+        else {
+          assert.equal(withR.status, "closest", t);
+          assert.equal(ref.label[withR.end.y * w + withR.end.x], ls, `${t}: closest cell outside the start's region`);
+        }
+      } else if (ls >= 0 && lg >= 0) {
+        assert.equal(withR.found, true, t);
+        assert.deepEqual(withR.path, without.path, t);
+        assert.equal(withR.expanded, without.expanded, t);
+      }
+    }
+  }
+  return answered;
+}
+
+for (const rule of ["no-cut", "never", "one", "always"]) {
+  test(`regions, rule ${rule}, sizes 1..3: partition and count equal a flood fill after every edit; find() agrees`, () => {
+    const r = rng(777 + 13 * rule.length), pf = new PathFinder({ maxCells: 64 });
+    let answered = 0, checked = 0;
+    for (let round = 0; round < 8; round++) {
+      const w = 6 + Math.floor(r() * 14), h = 6 + Math.floor(r() * 12);
+      const m = editableMap(r, w, h, 0.15 + 0.25 * r());
+      const cell = () => ({ x: Math.floor(r() * w), y: Math.floor(r() * h) });
+      for (let edit = 0; edit <= 24; edit++) {
+        for (let n = 1; n <= 3; n++) {
+          const o = { size: n, diagonal: rule }, ref = refRegions(w, h, m.cost, n, rule);
+          const tag = `round ${round} edit ${edit} size ${n} ${rule}`;
+          const grid = m.map.regionGrid(o);
+          assertSamePartition(grid, ref.label, tag);
+          assert.equal(m.map.regionCount(o), ref.count, `${tag}: count`);
+          for (let k = 0; k < 6; k++) {
+            const a = cell(), b = cell(), la = ref.label[a.y * w + a.x], lb = ref.label[b.y * w + b.x];
+            assert.equal(m.map.regionId(a.x, a.y, o), grid[a.y * w + a.x], tag);
+            assert.equal(m.map.sameRegion(a, b, o), la >= 0 && la === lb, `${tag}: sameRegion ${a.x},${a.y} ${b.x},${b.y}`);
+          }
+          if (edit % 4 === 0) {
+            const fit = [];
+            for (let i = 0; i < w * h; i++) if (ref.label[i] >= 0) fit.push({ x: i % w, y: (i / w) | 0 });
+            const pairs = [[cell(), cell()]];
+            for (let q = 0; q < 4 && fit.length; q++) pairs.push([fit[Math.floor(r() * fit.length)], fit[Math.floor(r() * fit.length)]]);
+            answered += checkRegionQueries(pf, m, w, h, n, rule, ref, pairs, tag);
+          }
+          checked++;
+        }
+        // one edit at a time: a wall placed or removed, or a cost changed (the map's edit API)
+        const c = cell();
+        m.set(c.x, c.y, r() < 0.5 ? 1 : Math.floor(r() * 4));
+      }
+      assert.equal(m.map.regionId(-1, 0), -1);
+      assert.equal(m.map.regionId(w, 0), -1);
+      m.map.free();
+    }
+    assert.ok(checked > 500 && answered > 10, `${checked} checks, ${answered} answered by regions`);
+    pf.free();
+  });
+}
+
+test("regions: begin/step/result and findMany answer unreachable goals at once; larger sizes rebuild", () => {
+  // two rooms split by a wall; the right one has a 1-wide door into a pocket
+  const map = TileMap.fromText([
+    "....#.....",
+    "....#.....",
+    "....#.##.#",
+    "....#.#..#",
+    "....#.#..#",
+  ]);
+  const pf = new PathFinder(map), a = { x: 0, y: 0 }, b = { x: 9, y: 0 };
+  assert.equal(map.sameRegion(a, b), false);
+  assert.equal(map.sameRegion(a, { x: 3, y: 4 }), true);
+  assert.equal(map.regionCount(), 2);
+  assert.equal(pf.begin(map, a, b), "no path");
+  assert.equal(pf.step(), "no path");
+  const r = pf.result();
+  assert.equal(r.found, false);
+  assert.equal(r.expanded, 0);
+  const many = pf.findMany(map, [{ start: a, goal: b }, { start: a, goal: { x: 3, y: 4 } }]);
+  assert.equal(many.found, 1);
+  assert.equal(many.costs[0], Infinity);
+  // size 2: the pocket at (7..8, 3..4) is its own region (the door at y = 2 is one cell wide)
+  assert.equal(map.regionCount({ size: 2 }), 3);
+  assert.equal(map.sameRegion({ x: 5, y: 0 }, { x: 7, y: 3 }, { size: 2 }), false);
+  assert.equal(map.sameRegion({ x: 5, y: 0 }, { x: 7, y: 3 }), true);
+  const r2 = pf.find(map, { x: 5, y: 0 }, { x: 7, y: 3 }, { size: 2 });
+  assert.equal(r2.found, false);
+  assert.equal(r2.expanded, 0);
+  // size 3 asked later: the regions are made anew with the larger size
+  assert.equal(map.regionCount({ size: 3 }), 1);
+  assert.equal(map.regionId(0, 0, { size: 3 }), 0);
+  assert.equal(map.regionId(5, 0, { size: 3 }), -1);
+  // an edit that opens the wall joins the rooms
+  map.set(4, 0, 0);
+  assert.equal(map.sameRegion(a, b), true);
+  assert.equal(pf.find(map, a, b).found, true);
+  assert.ok(map.regionsMemory() > 0);
+  pf.free();
+  map.free();
+});
+
+test("regions: bad options throw a TilenavError", () => {
+  const map = TileMap.fromText(["...", "..."]), pf = new PathFinder(map);
+  const bad = [
+    () => map.regionId(0, 0, { size: 0 }), () => map.regionId(0, 0, { size: 1.5 }),
+    () => map.regionCount({ size: 256 }), () => map.regionCount({ size: "2" }),
+    () => map.regionGrid({ diagonal: "sideways" }), () => map.sameRegion({ x: 0, y: 0 }, { x: 1, y: 0 }, { diagonal: 7 }),
+    () => map.sameRegion({ x: 0, y: 0 }, { x: 0.5, y: 0 }), () => map.sameRegion({ x: 0, y: 0 }, null),
+    () => map.regionId("1", 0), () => map.regionCount(null),
+    () => pf.find(map, { x: 0, y: 0 }, { x: 1, y: 0 }, { regions: "yes" }),
+    () => pf.begin(map, { x: 0, y: 0 }, { x: 1, y: 0 }, { regions: 1 }),
+    () => pf.findMany(map, [0, 0, 1, 0], { regions: null }),
+  ];
+  for (const f of bad) assert.throws(f, (e) => e instanceof TilenavError && e.status === -1, String(f));
+  assert.equal(map.regionId(0, 0, { diagonal: "4" }), 0);
+  pf.free();
+  map.free();
 });

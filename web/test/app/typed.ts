@@ -1,7 +1,7 @@
 // A typed example of the package, checked by `tsc --strict` in web/test/package.sh (installed
 // from the packed tarball into a fresh project) and then run by Node.
 import { init, version, TileMap, PathFinder, FlowField, Crowd, TilenavError } from "tilenav";
-import type { Cell, PathResult, CrowdView } from "tilenav";
+import type { Cell, PathResult, CrowdView, RegionOptions } from "tilenav";
 import PF from "tilenav/compat/pathfinding";
 import EasyStar from "tilenav/compat/easystar";
 
@@ -41,6 +41,16 @@ const bigField = new FlowField(big, { size: 2 }).build({ x: 4, y: 3 });
 const bigOk = new PF.AStarFinder({ unitSize: 2 }).unitSize === 2 && bigPath.found && Math.abs(bigPath.cost - bigField.distance(0, 0)) < 1e-4 && big.clearance(0, 0) === 2 && !big.fits(1, 1, 2);
 bigField.free(); bigFinder.free(); big.free();
 
+// regions: "is it reachable at all?" in O(1); an unreachable goal costs no search
+const islands = TileMap.fromText(["..#..", "..#..", "..#.."]);
+const islandsFinder = new PathFinder(islands);
+const o: RegionOptions = { size: 1, diagonal: "always" };
+const unreachable: PathResult = islandsFinder.find(islands, { x: 0, y: 0 }, { x: 4, y: 2 }, { regions: true });
+const regionsOk = !islands.sameRegion({ x: 0, y: 0 }, { x: 4, y: 2 }, o) && islands.sameRegion({ x: 0, y: 0 }, { x: 1, y: 2 }) &&
+  islands.regionCount(o) === 2 && islands.regionId(2, 0) === -1 && islands.regionGrid().length === 15 &&
+  !unreachable.found && unreachable.expanded === 0;
+islandsFinder.free(); islands.free();
+
 try { map.set(-1, 0, 0); } catch (e) { if (!(e instanceof TilenavError)) throw e; }
 
 const grid = new PF.Grid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
@@ -59,7 +69,7 @@ es.findPath(0, 0, 0, 2, (p) => { esLen = p ? p.length : -1; });
 es.calculate();
 
 console.log(r.found, cells.length, sliced.cost === r.cost, frames > 1, costs.length, distLength, vecLength,
-  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm, bigOk);
+  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm, bigOk, regionsOk);
 crowd.free(); field.free(); finder.free(); map.free(); grid.free(); es.free();
 
 // a Tiled map from JSON (here a tiny one written inline)
