@@ -515,3 +515,35 @@ test("EasyStar-style wrapper: setUnitSize(1..3) against a footprint Dijkstra, ti
   const es = new EasyStar.js();
   for (const bad of [0, 1.5, 256, "2"]) assert.throws(() => es.setUnitSize(bad), (e) => e.name === "TilenavError" && /setUnitSize needs an integer/.test(e.message));
 });
+
+test("regions: EasyStar answers an unreachable end in its first calculate(); PathFinding.js results unchanged", async () => {
+  // a 200 x 200 field whose right column of rooms is walled off (x = 150 wall, full height)
+  const n = 200, grid = Array.from({ length: n }, (_, y) => Array.from({ length: n }, (_, x) => (x === 150 ? 1 : 0)));
+  const es = new EasyStar.js();
+  es.setGrid(grid);
+  es.setAcceptableTiles([0]);
+  es.enableDiagonals();
+  es.setIterationsPerCalculation(50); // far fewer than the ~30,000 cells left of the wall
+  for (const [ex, ey, want] of [[199, 199, null], [149, 199, "path"], [180, 3, null]]) {
+    let out;
+    const done = new Promise((res) => es.findPath(0, 0, ex, ey, (p) => { out = p; res(); }));
+    let calls = 0;
+    while (out === undefined && calls < 5000) { es.calculate(); calls++; await new Promise((r) => setTimeout(r, 0)); }
+    await done;
+    if (want === null) { assert.equal(out, null); assert.equal(calls, 1, `unreachable end answered after ${calls} calls`); }
+    else { assert.ok(out.length > 1); assert.ok(calls > 1); }
+  }
+  es.free();
+  // PathFinding.js's API: the same (empty) answer whether the grid is fresh or searched before
+  const matrix = grid.map((row) => row.slice()), g = new PF.Grid(matrix), ref = new RefPF.Grid(matrix);
+  for (const Finder of [PF.AStarFinder, PF.DijkstraFinder, PF.JumpPointFinder]) {
+    for (let k = 0; k < 2; k++) { // first search: no regions; second: regions
+      const f = new Finder({ diagonalMovement: PF.DiagonalMovement.OnlyWhenNoObstacles });
+      assert.deepEqual(f.findPath(0, 0, 199, 199, g), []);
+      assert.deepEqual(f.findPath(0, 0, 149, 0, g).length,
+        new RefPF.AStarFinder({ diagonalMovement: RefPF.DiagonalMovement.OnlyWhenNoObstacles }).findPath(0, 0, 149, 0, ref.clone()).length);
+    }
+  }
+  assert.equal(g.map.regionsMemory() > 0, true);
+  g.free();
+});

@@ -183,9 +183,14 @@ function checkEnds(grid, sx, sy, ex, ey) {
   if (!grid.isInside(sx, sy) || !grid.isInside(ex, ey)) throw new TypeError(`Cannot read properties of undefined (start or end outside the ${grid.width}x${grid.height} grid)`);
 }
 
-// tilenav's own (optimal) search in the wasm.
+// tilenav's own (optimal) search in the wasm. Regions (tilenav's O(1) "no path" answer) only on
+// a grid searched before: PathFinding.js code often searches a fresh grid.clone() each time,
+// which would pay the regions' build (about 3 ms on 512 x 512) for one search. The results are
+// the same either way.
 function run(grid, sx, sy, ex, ey, o) {
   checkEnds(grid, sx, sy, ex, ey);
+  o = { ...o, regions: grid._searched === true };
+  grid._searched = true;
   if (o.size > 1) { // a unit bigger than a cell must fit at both ends
     if (!grid.map.fits(sx, sy, o.size) || !grid.map.fits(ex, ey, o.size)) return [];
     if (sx === ex && sy === ey) return [[sx, sy]];
