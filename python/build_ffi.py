@@ -38,6 +38,13 @@ bool tn_map_uniform_cost(const tn_map *map);
 uint64_t tn_map_revision(const tn_map *map);
 int32_t tn_map_layer_count(const tn_map *map);
 const char *tn_map_layer_name(const tn_map *map, int32_t layer);
+int32_t tn_map_find_layer(const tn_map *map, const char *name);
+uint32_t tn_map_get(const tn_map *map, int32_t layer, int32_t x, int32_t y);
+typedef struct tn_terrain { bool passable; float cost; } tn_terrain;
+tn_status tn_map_set_terrain(tn_map *map, uint32_t gid, tn_terrain terrain);
+tn_terrain tn_map_terrain(const tn_map *map, uint32_t gid);
+tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, int32_t count,
+                             uint32_t gid, int32_t *bad);
 
 /* moves.h */
 typedef enum tn_diagonal {
@@ -63,6 +70,8 @@ const uint8_t *tn_clearance_data(const tn_clearance *cl);
 const tn_map *tn_clearance_map(const tn_clearance *cl, int32_t size);
 int32_t tn_clearance_max_size(const tn_clearance *cl);
 
+tn_status tn_clearance_update(tn_clearance *cl, int32_t *touched);
+
 /* regions.h */
 typedef struct tn_regions tn_regions;
 typedef struct tn_regions_def {
@@ -75,6 +84,7 @@ tn_regions_def tn_regions_def_default(void);
 tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out);
 void tn_regions_destroy(tn_regions *regions);
 size_t tn_regions_memory_bytes(const tn_regions *regions);
+tn_status tn_regions_update(tn_regions *regions, int32_t *relabelled);
 int32_t tn_regions_id(const tn_regions *regions, int32_t size, int32_t x, int32_t y);
 int32_t tn_regions_count(const tn_regions *regions, int32_t size);
 bool tn_regions_connected(const tn_regions *regions, int32_t size, tn_cell a, tn_cell b);
@@ -219,6 +229,7 @@ typedef struct tn_hierarchy_def {
 } tn_hierarchy_def;
 tn_hierarchy_def tn_hierarchy_def_default(void);
 tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out);
+tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors);
 void tn_hierarchy_destroy(tn_hierarchy *h);
 size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h);
 typedef struct tn_hierarchy_stats {

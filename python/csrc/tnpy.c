@@ -215,3 +215,24 @@ int32_t tnpy_regions_ids(const tn_regions *regions, int32_t size, int32_t *out)
             out[(size_t)y * (size_t)w + (size_t)x] = tn_regions_id(regions, size, x, y);
     return w * h;
 }
+
+tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, int32_t count,
+                             uint32_t gid, int32_t *bad)
+{
+    *bad = -1;
+    if (count < 0 || (count > 0 && !cells))
+        return TN_E_INVALID_ARG;
+    for (int32_t i = 0; i < count; i++) /* all or nothing: every cell is checked first */
+        if (!tn_map_contains(map, cells[i].x, cells[i].y)) {
+            *bad = i;
+            return TN_E_OUT_OF_MAP;
+        }
+    for (int32_t i = 0; i < count; i++) {
+        tn_status st = tn_map_set(map, layer, cells[i].x, cells[i].y, gid);
+        if (st < 0) {
+            *bad = i;
+            return st;
+        }
+    }
+    return TN_OK;
+}

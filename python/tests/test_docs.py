@@ -43,3 +43,7 @@ def test_units_example_runs():
                      re.S).group(1)
     exec(compile(code, "docs/python.md", "exec"), scope)
     assert scope["rg"].connected((1, 1), (40, 30)) and scope["rg"].count(1) == 1
+    # and the edits section with the same map and field
+    code = re.search(r"## Maps that change\n.*?```python\n(.*?)```", text, re.S).group(1)
+    exec(compile(code, "docs/python.md", "exec"), scope)
+    assert scope["m"].passable[10:12, 20:22].all()

@@ -186,13 +186,19 @@ class FlowField:
         return (v.x, v.y)
 
     def update(self, extra_changed: Optional[Tuple[int, int, int, int]] = None) -> int:
-        """Bring the field up to date after the ``extra`` layer was edited in place, within the
-        cell rectangle ``extra_changed = (x0, y0, x1, y1)`` (exclusive ends). Recomputes only
-        the affected region and refreshes the arrays in place. Returns the cells recomputed."""
+        """Bring the field up to date after the map was edited (:meth:`Map.set_cost`,
+        :meth:`Map.set_tile`: the map's change log says where) and/or after the ``extra``
+        layer was edited in place within the cell rectangle ``extra_changed = (x0, y0, x1,
+        y1)`` (exclusive ends). Recomputes only the affected region and refreshes the arrays
+        in place. Returns the cells recomputed."""
         h = self._handle()
         rect = ffi.NULL if extra_changed is None else ffi.new("tn_rect *", tuple(extra_changed))
         touched = ffi.new("int32_t *")
-        check(lib.tn_field_update(h, rect, touched), "FlowField.update")
+        self.map._read_begin()  # not while the map is being edited
+        try:
+            check(lib.tn_field_update(h, rect, touched), "FlowField.update")
+        finally:
+            self.map._read_end()
         if self._dirs is not None:
             self._fill_dirs()
         if self._vectors is not None:

@@ -22,9 +22,10 @@ class Hierarchy:
     """A map cut into sectors with an abstract graph of their border cells (HPA*), for long
     paths on big maps. Make one with :meth:`Map.hierarchy`. :meth:`path` searches the abstract
     graph and refines the route sector by sector; :meth:`sector_field` builds flow fields one
-    sector at a time. The map must not change while the hierarchy is used (a Python
-    :class:`Map` does not change). Queries may run from many threads: each thread gets its own
-    query context (its memory grows with the graph, see :attr:`memory_bytes`)."""
+    sector at a time. After the map is edited (:meth:`Map.set_cost`, :meth:`Map.set_tile`),
+    call :meth:`update` before the next query (until then queries raise StateError). Queries
+    may run from many threads: each thread gets its own query context (its memory grows with
+    the graph, see :attr:`memory_bytes`)."""
 
     def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
                  step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0) -> None:
@@ -51,6 +52,19 @@ class Hierarchy:
 
     def _handle(self) -> Any:
         return self._h
+
+    def update(self) -> int:
+        """Bring the hierarchy up to date with the map's edits (only the sectors they touch
+        are rebuilt); returns the number of sectors whose nodes or costs changed. Not while
+        another thread queries it. Sector fields then need their goal set again
+        (:meth:`SectorField.set_goal`)."""
+        n = ffi.new("int32_t *")
+        self.map._read_begin()
+        try:
+            check(lib.tn_hierarchy_update(self._h, n), "Hierarchy.update")
+        finally:
+            self.map._read_end()
+        return int(n[0])
 
     def _ctx(self, weight: float) -> Any:
         ctxs: Optional[Dict[float, Any]] = getattr(self._local, "ctxs", None)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import math
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional,
+                    Tuple, TypeVar, Union, cast)
 
 import numpy as np
 from numpy.typing import NDArray
 
 from . import _common as c
-from ._errors import check
+from ._errors import UnsupportedError, check
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
@@ -88,6 +91,23 @@ class _Context:
         self.res = ffi.new("tn_search_result *")
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _reads(method: _F) -> _F:
+    """Run a Map method as a query: never at the same time as an edit (Map._read_begin)."""
+
+    @functools.wraps(method)
+    def wrapper(self: "Map", *args: Any, **kwargs: Any) -> Any:
+        self._read_begin()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._read_end()
+
+    return cast(_F, wrapper)
+
+
 class Map:
     """A tile map: passability and a cost per cell, as the paths, fields and crowds read it.
 
@@ -113,6 +133,13 @@ class Map:
         self._jump_tables: Dict[int, Any] = {}  # unit size -> jump table on its size map
         self._clearance: Any = None  # built on the first query for a unit bigger than a cell
         self._regions: Dict[bool, Any] = {}  # corner="always"? -> tn_regions, built when asked
+        # edits wait for the queries running on other threads, and queries for an edit
+        self._rw = threading.Condition(threading.Lock())
+        self._readers = 0
+        self._writer = False
+        self._depth = threading.local()  # this thread's nesting of queries
+        # maps made by from_numpy: the "cost" layer's gid of each cost (gid 1 blocks)
+        self._cost_gids: Optional[Dict[float, int]] = None
 
     # ---- construction -----------------------------------------------------------------------
     @classmethod
@@ -165,7 +192,9 @@ class Map:
                                      ffi.from_buffer("float[]", tcost),
                                      ffi.from_buffer("uint8_t[]", tpass), len(tgids), out),
               "Map.from_numpy")
-        return cls(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
+        m = cls(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
+        m._cost_gids = {float(v): 2 + i for i, v in enumerate(uniq)}
+        return m
 
     @classmethod
     def load(cls, path: Union[str, "os.PathLike[str]"], *, format: str = "auto",
@@ -215,7 +244,9 @@ class Map:
         self._h = None
         self._pool = []
         self._queries = {}
-        self._jump_table = None
+        self._jump_tables = {}
+        self._clearance = None
+        self._regions = {}
 
     @property
     def closed(self) -> bool:
@@ -273,6 +304,146 @@ class Map:
         h = self._handle()
         return [ffi.string(lib.tn_map_layer_name(h, i)).decode("utf-8", "replace")
                 for i in range(lib.tn_map_layer_count(h))]
+
+    # ---- edits ------------------------------------------------------------------------------
+    # Queries (the methods marked @_reads) and edits exclude each other: an edit waits for the
+    # queries running on other threads and blocks new ones until it is done. A thread may nest
+    # queries (its depth is counted), so a query that calls another never waits for an edit
+    # that waits for it.
+    def _read_begin(self) -> None:
+        depth = getattr(self._depth, "n", 0)
+        if depth == 0:
+            with self._rw:
+                while self._writer:
+                    self._rw.wait()
+                self._readers += 1
+        self._depth.n = depth + 1
+
+    def _read_end(self) -> None:
+        depth = self._depth.n - 1
+        self._depth.n = depth
+        if depth == 0:
+            with self._rw:
+                self._readers -= 1
+                if self._readers == 0:
+                    self._rw.notify_all()
+
+    def _write_begin(self) -> None:
+        if getattr(self._depth, "n", 0):
+            raise RuntimeError("a map cannot be edited from inside one of its queries")
+        with self._rw:
+            while self._writer:
+                self._rw.wait()
+            self._writer = True
+            while self._readers:
+                self._rw.wait()
+
+    def _write_end(self) -> None:
+        with self._rw:
+            self._writer = False
+            self._rw.notify_all()
+
+    def _after_edit(self) -> None:
+        """Bring what the map keeps up to date with an edit: the clearance and its size maps
+        and the regions update locally (they log what changed, so fields built on the size
+        maps update incrementally); JPS+ jump tables are rebuilt on their next query."""
+        if self._clearance is not None:
+            check(lib.tn_clearance_update(self._clearance, ffi.NULL), "clearance update")
+        for rg in self._regions.values():
+            check(lib.tn_regions_update(rg, ffi.NULL), "regions update")
+        if self._jump_tables:
+            self._jump_tables = {}
+            self._queries = {k: v for k, v in self._queries.items() if k[0] != "jps+"}
+
+    @property
+    def revision(self) -> int:
+        """A counter the map's edits move (``tn_map_revision``)."""
+        return int(lib.tn_map_revision(self._handle()))
+
+    def _set_cells(self, what: str, layer: int, cells: Any, gid: int, cost: float = 0.0
+                   ) -> None:
+        """Put ``gid`` on ``cells`` of ``layer``; gid 0 with a ``cost``: the cost layer's gid
+        of that cost, made when the map has none yet (one pass over the map, no cell
+        changes)."""
+        h = self._handle()
+        cc = c.cells_array(cells, "cells")
+        bad = ffi.new("int32_t *")
+        self._write_begin()
+        try:
+            if gid == 0 and cost > 0.0:
+                assert self._cost_gids is not None
+                gid = self._cost_gids.get(cost, 0)
+                if gid == 0:
+                    gid = 2 + len(self._cost_gids)
+                    t = ffi.new("tn_terrain *", {"passable": True, "cost": cost})
+                    check(lib.tn_map_set_terrain(h, gid, t[0]), what)
+                    self._cost_gids[cost] = gid
+            st = lib.tnpy_map_set_cells(h, layer, ffi.from_buffer("tn_cell[]", cc), len(cc), gid,
+                                        bad)
+            if st >= 0 or bad[0] > 0:  # cells before a failing one may have changed
+                self._after_edit()
+        finally:
+            self._write_end()
+        check(st, what, f"cell {tuple(cc[bad[0]].tolist())}" if bad[0] >= 0 else "")
+
+    def set_cost(self, cells: Any, cost: float) -> None:
+        """Change the terrain of ``cells`` (one (x, y) or an (N, 2) array) on a map made by
+        :meth:`from_numpy`: a cost of 0 or ``inf`` blocks them (a tower, a closed door), any
+        other positive cost is what entering them costs from now on.
+
+        Paths and :meth:`distances` see the change at once; the map's clearance, regions and
+        jump tables are brought up to date here (locally: the edit's window); a
+        :class:`FlowField`, :class:`Hierarchy` or sector field made before the edit follows
+        it when you call its ``update()``. An edit waits for the queries running on other
+        threads (and they for it); fields, hierarchies and crowds must not be used on another
+        thread while it runs. All cells are checked first: one outside the map raises
+        :class:`OutOfMapError` and changes nothing. A map loaded from a file has no cost
+        layer: place tiles with :meth:`set_tile` (its tilesets say what blocks)."""
+        if self._cost_gids is None:
+            raise UnsupportedError(lib.TN_E_UNSUPPORTED, "Map.set_cost",
+                                   "the map was loaded from a file: use set_tile()")
+        try:
+            value = float(cost)
+        except (TypeError, ValueError):
+            raise TypeError(f"cost must be a number, got {cost!r}") from None
+        if math.isnan(value) or value < 0:
+            raise ValueError(f"cost must be >= 0 (0 or inf = blocked), got {value}")
+        v32 = float(np.float32(value))
+        if v32 == 0.0 and value != 0.0 or math.isinf(v32) and not math.isinf(value):
+            raise ValueError(f"cost {value} is not representable as float32")
+        gid = 1 if v32 == 0.0 or math.isinf(v32) else 0
+        self._set_cells("Map.set_cost", lib.tn_map_find_layer(self._handle(), b"cost"), cells,
+                        gid, v32)
+
+    def _layer(self, layer: Union[str, int]) -> int:
+        h = self._handle()
+        if isinstance(layer, str):
+            i = int(lib.tn_map_find_layer(h, layer.encode()))
+            if i < 0:
+                raise ValueError(f"no layer named {layer!r} (layers: {self.layers})")
+            return i
+        if not isinstance(layer, (int, np.integer)) or isinstance(layer, bool):
+            raise TypeError(f"layer must be a name or an index, got {layer!r}")
+        if not 0 <= int(layer) < lib.tn_map_layer_count(h):
+            raise ValueError(f"layer index {layer} is outside 0..{lib.tn_map_layer_count(h) - 1}")
+        return int(layer)
+
+    def tile(self, layer: Union[str, int], cell: c.CellLike) -> int:
+        """The raw gid (Tiled's flip flags included) of ``cell`` in tile layer ``layer`` (a
+        name or an index); 0 outside the map."""
+        x, y = c.cell(cell, "cell")
+        return int(lib.tn_map_get(self._handle(), self._layer(layer), x, y))
+
+    def set_tile(self, layer: Union[str, int], cells: Any, gid: int) -> None:
+        """Put tile ``gid`` (0 = empty) on ``cells`` (one (x, y) or an (N, 2) array) of tile
+        layer ``layer`` (a name or an index): a tower from the tileset, a door, a bridge. What
+        the cells then block and cost follows the map's terrain (for a Tiled map, its
+        tilesets' collision properties; docs/formats.md); everything else as
+        :meth:`set_cost`."""
+        if not isinstance(gid, (int, np.integer)) or isinstance(gid, bool) or \
+                not 0 <= int(gid) <= 0xFFFFFFFF:
+            raise TypeError(f"gid must be an integer in 0..2**32-1, got {gid!r}")
+        self._set_cells("Map.set_tile", self._layer(layer), cells, int(gid))
 
     # ---- paths ------------------------------------------------------------------------------
     def _acquire(self) -> _Context:
@@ -382,6 +553,7 @@ class Map:
             self._regions[always] = rg
             return rg
 
+    @_reads
     def regions(self, *, corner: str = "never", max_size: int = 1) -> "Regions":
         """The map's regions (its connected components) for units of sizes 1..``max_size``
         under the rule ``corner`` (``"never"``, ``"one"`` and 4 moves share theirs;
@@ -405,6 +577,7 @@ class Map:
         cl = self._clearance_handle(size)
         return lib.tn_clearance_map(cl, size), cl
 
+    @_reads
     def clearance(self, max_size: int = 4) -> NDArray[np.uint8]:
         """For every cell, the side of the largest square unit (up to ``max_size``, 1..255)
         that fits with its top-left cell there: a unit of size n may stand at (x, y) exactly
@@ -416,6 +589,7 @@ class Map:
                              dtype=np.uint8).reshape(self.shape)
         return np.minimum(data, max_size)
 
+    @_reads
     def fits(self, cell: c.CellLike, size: int) -> bool:
         """Whether a ``size`` x ``size`` unit can stand with its top-left cell at ``cell``
         (every cell it covers inside the map and passable)."""
@@ -426,18 +600,18 @@ class Map:
                         lib.tn_map_passable_data(self._handle())[y * self.width + x])
         return bool(lib.tn_clearance_get(self._clearance_handle(size), x, y) >= size)
 
+    @_reads
     def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps",
                     moves: int = 8, corner: str = "never", heuristic: str = "auto",
                     weight: float = 1.0, step_costs: str = "exact", extra: Any = None,
                     size: int = 1, regions: bool = False) -> PathResult:
         """Like :meth:`path`, with the cost, the expansions and the algorithm that ran."""
         h = self._handle()
-        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
-        extra_arr = None
-        if extra is not None:
-            extra_arr = c.grid_array(extra, self.shape, "extra")
+        extra_arr = None if extra is None else c.grid_array(extra, self.shape, "extra")
+        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
+        if extra_arr is not None:
             q = ffi.new("tn_query *", q[0])
             q.extra = ffi.from_buffer("float[]", extra_arr)
         ctx = self._acquire()
@@ -478,6 +652,7 @@ class Map:
                                 heuristic=heuristic, weight=weight, step_costs=step_costs,
                                 extra=extra, size=size, regions=regions).cells
 
+    @_reads
     def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
               corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
               step_costs: str = "exact", size: int = 1, regions: bool = False) -> PathBatch:
@@ -540,6 +715,7 @@ class Map:
         cost[~found] = 0.0
         return PathBatch(cells, cost, expanded, found)
 
+    @_reads
     def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
                      moves: int = 8, corner: str = "never", extra: Any = None,
                      size: int = 1, regions: bool = False) -> Tuple[PathResult, int]:
@@ -566,6 +742,7 @@ class Map:
             self._pool.append(ctx)
 
     # ---- distance maps and fields -----------------------------------------------------------
+    @_reads
     def distances(self, goals: Any, *, moves: int = 8, corner: str = "never",
                   step_costs: str = "exact", reverse: bool = True, extra: Any = None,
                   out: Optional[NDArray[np.float64]] = None, size: int = 1
@@ -605,6 +782,7 @@ class Map:
             self._pool.append(ctx)
         return out
 
+    @_reads
     def flow_field(self, goal: Any, *, los: bool = True, moves: int = 8, corner: str = "never",
                    step_costs: str = "exact", flow: str = "optimal",
                    extra: Optional[NDArray[np.float32]] = None, size: int = 1) -> "FlowField":
@@ -618,6 +796,7 @@ class Map:
         return FlowField(self, goal, los=los, moves=moves, corner=corner, step_costs=step_costs,
                          flow=flow, extra=extra, size=size)
 
+    @_reads
     def hierarchy(self, *, sector_size: int = 32, moves: int = 8, step_costs: str = "exact",
                   landmarks: int = 0, portal_gap: int = 0) -> "Hierarchy":
         """A hierarchy (HPA*) of ``sector_size`` x ``sector_size`` sectors for long paths on
@@ -629,6 +808,7 @@ class Map:
         return Hierarchy(self, sector_size=sector_size, moves=moves, step_costs=step_costs,
                          landmarks=landmarks, portal_gap=portal_gap)
 
+    @_reads
     def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: str = "never") -> bool:
         """Exact line of sight between two cells' centres (both passable, no blocked cell
         crossed; a grid corner passed exactly is judged by ``corner``)."""

@@ -1,0 +1,209 @@
+"""Maps that change: Map.set_cost / Map.set_tile, and everything built on the map following
+the edits (paths of every size, regions, clearance, flow fields, hierarchies), checked after
+every edit of random sequences against references written in the tests and fresh objects."""
+
+import math
+import threading
+
+import numpy as np
+import pytest
+
+import tilenav
+from conftest import data
+from test_regions import flood
+from test_size import path_cost, ref_clearance, ref_dijkstra
+
+
+def mirror_map(rng, w=20, h=15):
+    cost = np.ones((h, w))
+    cost[rng.random((h, w)) < 0.15] = 0.0
+    cost[(rng.random((h, w)) < 0.2) & (cost > 0)] = 3.0
+    return cost
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_random_edits_keep_every_query_equal_to_the_references(seed):
+    rng = np.random.default_rng(seed)
+    cost = mirror_map(rng)
+    h, w = cost.shape
+    gx, gy = w // 2, h // 2
+    cost[gy - 1:gy + 3, gx - 1:gx + 3] = 1  # the goal stays open: edits keep away from it
+    m = tilenav.Map.from_numpy(cost)
+    fields = {n: m.flow_field((gx, gy), size=n, los=False) for n in (1, 2)}
+    rg = m.regions(max_size=2)
+    rev = m.revision
+    for step in range(12):
+        # a tower (2x2 block), a door opening, mud, or a cost the map never had
+        x, y = gx, gy
+        while gx - 2 <= x <= gx + 2 and gy - 2 <= y <= gy + 2:
+            x, y = int(rng.integers(w - 1)), int(rng.integers(h - 1))
+        kind = step % 4
+        if kind == 0:
+            cells, value = [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)], 0.0
+        elif kind == 1:
+            cells, value = [(x, y)], 1.0
+        elif kind == 2:
+            cells, value = [(x, y), (x + 1, y)], 3.0
+        else:
+            cells, value = [(x, y)], 0.5 + step  # new costs: new gids
+        m.set_cost(np.array(cells), value)
+        changed = any(cost[cy, cx] != value for cx, cy in cells)
+        for cx, cy in cells:
+            cost[cy, cx] = value
+        assert (m.revision > rev) == changed  # an edit that changes nothing moves nothing
+        rev = m.revision
+        assert np.array_equal(m.passable, cost > 0)
+        assert np.array_equal(m.costs[cost > 0], cost[cost > 0].astype(np.float32))
+        assert np.array_equal(m.clearance(3), ref_clearance(cost, 3))
+        for n in (1, 2):
+            assert np.array_equal(rg.ids(n), flood(cost, n, False)), (step, n)
+        for n in (1, 2):
+            f = fields[n]
+            f.update()
+            g = (gx, gy)
+            ref = ref_dijkstra(cost, n, g, reverse=True)
+            fresh = m.flow_field(g, size=n, los=False).distances
+            assert np.array_equal(np.isfinite(f.distances), np.isfinite(ref)), (step, n)
+            fin = np.isfinite(ref)
+            assert np.allclose(f.distances[fin], ref[fin], rtol=1e-5)
+            assert np.array_equal(f.distances, fresh)
+        for n in (1, 2):
+            fit = [(cx, cy) for cy in range(h) for cx in range(w)
+                   if m.fits((cx, cy), n)]
+            for _ in range(4):
+                s = fit[rng.integers(len(fit))]
+                gl = fit[rng.integers(len(fit))]
+                want = ref_dijkstra(cost, n, s)[gl[1], gl[0]]
+                for algo in ("astar", "jps", "jps+"):
+                    r = m.path_result(s, gl, algo=algo, size=n, regions=True)
+                    assert r.found == bool(np.isfinite(want)), (step, algo, n)
+                    if r.found:
+                        assert r.cost == pytest.approx(want, rel=1e-9)
+                        assert path_cost(cost, n, r.cells) == pytest.approx(want, rel=1e-9)
+
+
+def test_a_tower_and_a_door_change_paths_at_once():
+    cost = np.ones((5, 9))
+    cost[:, 4] = 0
+    cost[2, 4] = 1  # a door in the wall
+    m = tilenav.Map.from_numpy(cost)
+    assert m.path_result((0, 2), (8, 2)).cost == 8
+    m.set_cost((4, 2), math.inf)  # close the door
+    r = m.path_result((0, 2), (8, 2), regions=True)
+    assert not r.found and r.expanded == 0
+    m.set_cost((4, 2), 1)  # open it
+    assert m.path_result((0, 2), (8, 2), regions=True).cost == 8
+    m.set_cost([(3, 2), (5, 2)], 5)  # mud on both sides
+    assert m.path_result((0, 2), (8, 2)).cost == pytest.approx(
+        m.distances((8, 2))[2, 0], rel=1e-12)
+
+
+def test_bad_edits_change_nothing():
+    m = tilenav.Map.from_numpy(np.ones((4, 4)))
+    rev = m.revision
+    with pytest.raises(tilenav.OutOfMapError, match=r"\(4, 0\)"):
+        m.set_cost([(0, 0), (4, 0)], 0)
+    assert m.revision == rev and m.passable.all()
+    for bad in (-1, float("nan")):
+        with pytest.raises(ValueError, match="cost"):
+            m.set_cost((0, 0), bad)
+    with pytest.raises(TypeError, match="cost"):
+        m.set_cost((0, 0), "high")
+    with pytest.raises(ValueError, match="layer"):
+        m.set_tile("walls", (0, 0), 1)
+    with pytest.raises(TypeError, match="gid"):
+        m.set_tile("cost", (0, 0), -1)
+    assert m.revision == rev
+
+
+def test_tiles_on_a_loaded_tiled_map():
+    m = tilenav.Map.load(data("data", "maps", "td.tmj"))
+    with pytest.raises(tilenav.UnsupportedError, match="set_tile"):
+        m.set_cost((0, 0), 0)
+    before = m.passable.copy()
+    h, w = m.shape
+    # a gid that blocks: one found in a blocked cell whose other layers are free
+    blocking = None
+    for layer in range(len(m.layers)):
+        for y in range(h):
+            for x in range(w):
+                g = m.tile(layer, (x, y))
+                if g and not before[y, x]:
+                    probe = tilenav.Map.load(data("data", "maps", "td.tmj"))
+                    free = list(zip(*np.nonzero(before)))[0]
+                    probe.set_tile(layer, (int(free[1]), int(free[0])), g)
+                    if not probe.passable[free[0], free[1]]:
+                        blocking = (layer, g)
+                        break
+            if blocking:
+                break
+        if blocking:
+            break
+    assert blocking is not None
+    layer, g = blocking
+    ys, xs = np.nonzero(before)
+    cell = (int(xs[len(xs) // 2]), int(ys[len(ys) // 2]))
+    old = m.tile(layer, cell)
+    m.set_tile(m.layers[layer], cell, g)  # by name this time
+    assert not m.passable[cell[1], cell[0]]
+    with pytest.raises(tilenav.BlockedError):
+        m.path(cell, (int(xs[0]), int(ys[0])))
+    m.set_tile(layer, cell, old)
+    assert np.array_equal(m.passable, before)
+
+
+def test_hierarchy_follows_edits_after_update():
+    rng = np.random.default_rng(3)
+    cost = mirror_map(rng, 48, 40)
+    m = tilenav.Map.from_numpy(cost)
+    hi = m.hierarchy(sector_size=8)
+    m.set_cost([(10, 10), (11, 10), (10, 11), (11, 11)], 0)
+    cost[10:12, 10:12] = 0
+    with pytest.raises(tilenav.StateError):
+        hi.path((0, 0), (47, 39))
+    assert hi.update() > 0
+    fit = list(zip(*np.nonzero(cost > 0)))
+    for _ in range(10):
+        sy, sx = fit[rng.integers(len(fit))]
+        gy, gx = fit[rng.integers(len(fit))]
+        want = ref_dijkstra(cost, 1, (int(sx), int(sy)))[gy, gx]
+        r = hi.path((int(sx), int(sy)), (int(gx), int(gy)), exact=True)
+        assert r.found == bool(np.isfinite(want))
+        if r.found:
+            assert r.cost == pytest.approx(want, rel=1e-9)
+
+
+def test_edits_wait_for_queries_on_other_threads():
+    rng = np.random.default_rng(9)
+    cost = mirror_map(rng, 64, 64)
+    cost[0, :] = 1
+    cost[:, 0] = 1
+    cost[63, :] = 1
+    m = tilenav.Map.from_numpy(cost)
+    stop = threading.Event()
+    errors = []
+
+    def query():
+        try:
+            while not stop.is_set():
+                for algo in ("jps", "jps+", "astar"):
+                    r = m.path_result((0, 0), (63, 63), algo=algo, size=1, regions=True)
+                    assert r.found  # the border stays open in every state
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=query) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for k in range(60):
+        x, y = 5 + k % 50, 5 + (k * 7) % 50
+        m.set_cost((x, y), 0 if k % 2 else 2.5)
+        cost[y, x] = 0 if k % 2 else 2.5
+    stop.set()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    fresh = tilenav.Map.from_numpy(cost)
+    for algo in ("jps", "jps+", "astar"):
+        assert m.path_result((0, 0), (63, 63), algo=algo).cost == pytest.approx(
+            fresh.path_result((0, 0), (63, 63), algo=algo).cost, rel=1e-12)
