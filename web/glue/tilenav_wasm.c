@@ -11,10 +11,12 @@
 #include "tilenav/crowd.h"
 #include "tilenav/field.h"
 #include "tilenav/follow.h"
+#include "tilenav/hierarchy.h"
 #include "tilenav/map.h"
 #include "tilenav/regions.h"
 #include "tilenav/rng.h"
 #include "tilenav/search.h"
+#include "tilenav/sector_field.h"
 #include "tilenav/tile_collision.h"
 
 #include <math.h>
@@ -605,6 +607,248 @@ void tnw_regions_stats(const tn_regions *rg, double *out)
     out[1] = (double)local;
 }
 
+/* ---- hierarchy (HPA*) and sector flow fields: huge maps -------------------------------- */
+
+/* Result of tnw_hier_path, at fixed offsets for the JavaScript side (see tilenav.mjs). */
+typedef struct tnw_hier_result {
+    int32_t length;  /* 0: cells in the path, or the buffer length needed */
+    int32_t refined; /* 4: sector searches run to refine the route */
+    int32_t proven;  /* 8: exact mode: the fast path was proven optimal */
+    int32_t pad;     /* 12 */
+    double cost;     /* 16 */
+    double expanded; /* 24 */
+} tnw_hier_result;
+
+_Static_assert(sizeof(tnw_hier_result) == 32, "layout shared with tilenav.mjs");
+
+TNW_EXPORT(tnw_hier_create)
+tn_hierarchy *tnw_hier_create(const tn_map *map, int32_t diagonal, int32_t costs_10_14,
+                              int32_t sector_size, int32_t portal_gap, int32_t landmarks,
+                              int32_t *status);
+TNW_EXPORT(tnw_hier_destroy) void tnw_hier_destroy(tn_hierarchy *h);
+TNW_EXPORT(tnw_hier_update) int32_t tnw_hier_update(tn_hierarchy *h);
+TNW_EXPORT(tnw_hier_refresh_landmarks) int32_t tnw_hier_refresh_landmarks(tn_hierarchy *h);
+TNW_EXPORT(tnw_hier_memory) double tnw_hier_memory(const tn_hierarchy *h);
+TNW_EXPORT(tnw_hier_stats) void tnw_hier_stats(const tn_hierarchy *h, double *out);
+TNW_EXPORT(tnw_hier_crossing_bound) double tnw_hier_crossing_bound(const tn_hierarchy *h);
+TNW_EXPORT(tnw_hier_sector_of)
+int32_t tnw_hier_sector_of(const tn_hierarchy *h, int32_t x, int32_t y);
+TNW_EXPORT(tnw_hier_ctx_create)
+tn_hierarchy_ctx *tnw_hier_ctx_create(float weight, int32_t *status);
+TNW_EXPORT(tnw_hier_ctx_destroy) void tnw_hier_ctx_destroy(tn_hierarchy_ctx *ctx);
+TNW_EXPORT(tnw_hier_ctx_memory) double tnw_hier_ctx_memory(const tn_hierarchy_ctx *ctx);
+TNW_EXPORT(tnw_hier_path)
+int32_t tnw_hier_path(tn_hierarchy_ctx *ctx, const tn_hierarchy *h, int32_t sx, int32_t sy,
+                      int32_t gx, int32_t gy, int32_t exact, tn_cell *out, int32_t cap,
+                      tnw_hier_result *res);
+
+/* The hierarchy of `map` (a TileMap's map, or a clearance's size map for bigger units) under
+ * `diagonal` (TN_DIAGONAL_NO_CUT or NEVER; others give TN_E_UNSUPPORTED). */
+tn_hierarchy *tnw_hier_create(const tn_map *map, int32_t diagonal, int32_t costs_10_14,
+                              int32_t sector_size, int32_t portal_gap, int32_t landmarks,
+                              int32_t *status)
+{
+    tn_hierarchy_def def = tn_hierarchy_def_default();
+    def.map = map;
+    def.moves.diagonal = (tn_diagonal)diagonal;
+    def.moves.costs = costs_10_14 ? TN_COSTS_10_14 : TN_COSTS_EXACT;
+    def.sector_size = sector_size;
+    def.portal_gap = portal_gap;
+    def.landmarks = landmarks;
+    tn_hierarchy *h = NULL;
+    tn_status st = tn_hierarchy_build(&def, &h);
+    if (status)
+        *status = (int32_t)st;
+    return st == TN_OK ? h : NULL;
+}
+
+void tnw_hier_destroy(tn_hierarchy *h)
+{
+    tn_hierarchy_destroy(h);
+}
+
+/* Bring the hierarchy up to date with the map; returns the sectors changed or an error. */
+int32_t tnw_hier_update(tn_hierarchy *h)
+{
+    int32_t sectors = 0;
+    tn_status st = tn_hierarchy_update(h, &sectors);
+    return st == TN_OK ? sectors : (int32_t)st;
+}
+
+int32_t tnw_hier_refresh_landmarks(tn_hierarchy *h)
+{
+    return (int32_t)tn_hierarchy_refresh_landmarks(h);
+}
+
+double tnw_hier_memory(const tn_hierarchy *h)
+{
+    return (double)tn_hierarchy_memory_bytes(h);
+}
+
+/* out[0..8) = sectors_x, sectors_y, nodes, intra_edges, inter_edges, sectors_rebuilt,
+ * landmarks, landmarks_current (0/1). */
+void tnw_hier_stats(const tn_hierarchy *h, double *out)
+{
+    tn_hierarchy_stats s;
+    tn_hierarchy_stats_get(h, &s);
+    out[0] = (double)s.sectors_x;
+    out[1] = (double)s.sectors_y;
+    out[2] = (double)s.nodes;
+    out[3] = (double)s.intra_edges;
+    out[4] = (double)s.inter_edges;
+    out[5] = (double)s.sectors_rebuilt;
+    out[6] = (double)s.landmarks;
+    out[7] = s.landmarks_current ? 1.0 : 0.0;
+}
+
+double tnw_hier_crossing_bound(const tn_hierarchy *h)
+{
+    return tn_hierarchy_crossing_bound(h);
+}
+
+int32_t tnw_hier_sector_of(const tn_hierarchy *h, int32_t x, int32_t y)
+{
+    return tn_hierarchy_sector_of(h, (tn_cell){x, y});
+}
+
+/* A query context whose abstract search uses heuristic weight `weight` (>= 1). */
+tn_hierarchy_ctx *tnw_hier_ctx_create(float weight, int32_t *status)
+{
+    tn_hierarchy_ctx_def def = tn_hierarchy_ctx_def_default();
+    def.weight = weight;
+    tn_hierarchy_ctx *ctx = NULL;
+    tn_status st = tn_hierarchy_ctx_create(&def, &ctx);
+    if (status)
+        *status = (int32_t)st;
+    return st == TN_OK ? ctx : NULL;
+}
+
+void tnw_hier_ctx_destroy(tn_hierarchy_ctx *ctx)
+{
+    tn_hierarchy_ctx_destroy(ctx);
+}
+
+double tnw_hier_ctx_memory(const tn_hierarchy_ctx *ctx)
+{
+    return (double)tn_hierarchy_ctx_memory_bytes(ctx);
+}
+
+/* One query, fast (exact == 0) or exact. TN_E_BUFFER_TOO_SMALL leaves the length needed in
+ * res->length. */
+int32_t tnw_hier_path(tn_hierarchy_ctx *ctx, const tn_hierarchy *h, int32_t sx, int32_t sy,
+                      int32_t gx, int32_t gy, int32_t exact, tn_cell *out, int32_t cap,
+                      tnw_hier_result *res)
+{
+    tn_hierarchy_result r;
+    memset(&r, 0, sizeof r);
+    tn_status st = tn_hierarchy_path(ctx, h, (tn_cell){sx, sy}, (tn_cell){gx, gy},
+                                     exact ? TN_HIERARCHY_EXACT : TN_HIERARCHY_FAST, out, cap, &r);
+    if (res) {
+        res->length = r.length;
+        res->refined = r.refined;
+        res->proven = r.proven ? 1 : 0;
+        res->pad = 0;
+        res->cost = r.cost;
+        res->expanded = (double)r.expanded;
+    }
+    return (int32_t)st;
+}
+
+TNW_EXPORT(tnw_sfield_create)
+tn_sector_field *tnw_sfield_create(const tn_hierarchy *h, double budget, int32_t *status);
+TNW_EXPORT(tnw_sfield_destroy) void tnw_sfield_destroy(tn_sector_field *f);
+TNW_EXPORT(tnw_sfield_set_goal)
+int32_t tnw_sfield_set_goal(tn_sector_field *f, const tn_cell *goals, int32_t count);
+TNW_EXPORT(tnw_sfield_dir)
+int32_t tnw_sfield_dir(tn_sector_field *f, int32_t x, int32_t y, int32_t *dir, float *cost);
+TNW_EXPORT(tnw_sfield_dirs)
+int32_t tnw_sfield_dirs(tn_sector_field *f, int32_t x0, int32_t y0, int32_t w, int32_t h,
+                        int8_t *dirs, float *costs);
+TNW_EXPORT(tnw_sfield_path)
+int32_t tnw_sfield_path(tn_sector_field *f, int32_t sx, int32_t sy, tn_cell *out, int32_t cap,
+                        int32_t *len, double *cost);
+TNW_EXPORT(tnw_sfield_memory) double tnw_sfield_memory(const tn_sector_field *f);
+TNW_EXPORT(tnw_sfield_stats) void tnw_sfield_stats(const tn_sector_field *f, double *out);
+
+/* A sector field on `h` keeping at most `budget` bytes of tiles (0: the 4 MiB default). */
+tn_sector_field *tnw_sfield_create(const tn_hierarchy *h, double budget, int32_t *status)
+{
+    tn_sector_field_def def = tn_sector_field_def_default();
+    def.hierarchy = h;
+    tn_status st = TN_OK;
+    if (!(budget >= 0.0 && budget <= 4294967295.0))
+        st = TN_E_INVALID_ARG;
+    def.memory_budget = st == TN_OK ? (size_t)budget : 0u;
+    tn_sector_field *f = NULL;
+    if (st == TN_OK)
+        st = tn_sector_field_create(&def, &f);
+    if (status)
+        *status = (int32_t)st;
+    return st == TN_OK ? f : NULL;
+}
+
+void tnw_sfield_destroy(tn_sector_field *f)
+{
+    tn_sector_field_destroy(f);
+}
+
+int32_t tnw_sfield_set_goal(tn_sector_field *f, const tn_cell *goals, int32_t count)
+{
+    return (int32_t)tn_sector_field_set_goal(f, goals, count);
+}
+
+int32_t tnw_sfield_dir(tn_sector_field *f, int32_t x, int32_t y, int32_t *dir, float *cost)
+{
+    return (int32_t)tn_sector_field_dir(f, (tn_cell){x, y}, dir, cost);
+}
+
+/* The directions (-1 none) and costs (INFINITY none) of the w x h cells from (x0, y0), row-major:
+ * builds the tiles they need. Returns TN_OK or the first error other than "no path". */
+int32_t tnw_sfield_dirs(tn_sector_field *f, int32_t x0, int32_t y0, int32_t w, int32_t h,
+                        int8_t *dirs, float *costs)
+{
+    if (!f || !dirs || !costs || w < 0 || h < 0)
+        return TN_E_INVALID_ARG;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            int32_t d = TN_DIR_NONE;
+            float c = (float)INFINITY;
+            tn_status st = tn_sector_field_dir(f, (tn_cell){x0 + x, y0 + y}, &d, &c);
+            if (st != TN_OK && st != TN_NO_PATH)
+                return (int32_t)st;
+            dirs[(size_t)y * (size_t)w + (size_t)x] = (int8_t)d;
+            costs[(size_t)y * (size_t)w + (size_t)x] = st == TN_OK ? c : (float)INFINITY;
+        }
+    return TN_OK;
+}
+
+int32_t tnw_sfield_path(tn_sector_field *f, int32_t sx, int32_t sy, tn_cell *out, int32_t cap,
+                        int32_t *len, double *cost)
+{
+    return (int32_t)tn_sector_field_path(f, (tn_cell){sx, sy}, out, cap, len, cost);
+}
+
+double tnw_sfield_memory(const tn_sector_field *f)
+{
+    return (double)tn_sector_field_memory_bytes(f);
+}
+
+/* out[0..8) = goals, nodes_reached, tiles_kept, tiles_max, tiles_built, tiles_evicted,
+ * tile_bytes, memory bytes. */
+void tnw_sfield_stats(const tn_sector_field *f, double *out)
+{
+    tn_sector_field_stats s;
+    tn_sector_field_stats_get(f, &s);
+    out[0] = (double)s.goals;
+    out[1] = (double)s.nodes_reached;
+    out[2] = (double)s.tiles_kept;
+    out[3] = (double)s.tiles_max;
+    out[4] = (double)s.tiles_built;
+    out[5] = (double)s.tiles_evicted;
+    out[6] = (double)s.tile_bytes;
+    out[7] = (double)tn_sector_field_memory_bytes(f);
+}
+
 /* ---- crowds --------------------------------------------------------------------------- */
 
 /* A crowd plus the direction/LOS arrays of its flow views (the views reference them). */
@@ -624,6 +868,12 @@ TNW_EXPORT(tnw_crowd_destroy) void tnw_crowd_destroy(tnw_crowd *c);
 TNW_EXPORT(tnw_crowd_set_flow)
 int32_t tnw_crowd_set_flow(tnw_crowd *c, int32_t slot, const tn_field *field, int32_t gx,
                            int32_t gy);
+TNW_EXPORT(tnw_crowd_set_sector_flow)
+int32_t tnw_crowd_set_sector_flow(tnw_crowd *c, int32_t slot, const tn_sector_field *field,
+                                  int32_t gx, int32_t gy);
+TNW_EXPORT(tnw_crowd_step_sectors)
+int32_t tnw_crowd_step_sectors(tnw_crowd *c, int32_t steps, tn_sector_field *const *fields,
+                               const int32_t *slots, int32_t count, int32_t *failed);
 TNW_EXPORT(tnw_crowd_add)
 uint32_t tnw_crowd_add(tnw_crowd *c, float x, float y, float radius, float max_speed,
                        float max_force, int32_t target, float tx, float ty, int32_t flow,
@@ -714,6 +964,46 @@ int32_t tnw_crowd_set_flow(tnw_crowd *c, int32_t slot, const tn_field *field, in
     if (st != TN_OK)
         return (int32_t)st;
     return (int32_t)tn_crowd_set_flow(c->crowd, slot, &view);
+}
+
+/* Point flow slot `slot` at a sector field aimed at (gx, gy) (its first goal): the crowd reads
+ * the tiles that tnw_crowd_step_sectors builds before each step. */
+int32_t tnw_crowd_set_sector_flow(tnw_crowd *c, int32_t slot, const tn_sector_field *field,
+                                  int32_t gx, int32_t gy)
+{
+    if (!c || !field || slot < 0 || slot >= c->max_flows)
+        return TN_E_INVALID_ARG;
+    tn_flow_view view;
+    tn_status st = tn_flow_view_from_sector_field(field, c->map, (tn_cell){gx, gy}, &view);
+    if (st != TN_OK)
+        return (int32_t)st;
+    return (int32_t)tn_crowd_set_flow(c->crowd, slot, &view);
+}
+
+/* `steps` steps; before each, the tiles of `fields[k]` under the agents following `slots[k]`
+ * (k < count) are built. Returns TN_OK or the first error (TN_E_FULL: a field's budget cannot
+ * hold the tiles its agents stand on; *failed receives that k, else -1). */
+int32_t tnw_crowd_step_sectors(tnw_crowd *c, int32_t steps, tn_sector_field *const *fields,
+                               const int32_t *slots, int32_t count, int32_t *failed)
+{
+    if (failed)
+        *failed = -1;
+    if (!c || steps < 0 || count < 0 || (count > 0 && (!fields || !slots)))
+        return TN_E_INVALID_ARG;
+    for (int32_t i = 0; i < steps; i++) {
+        for (int32_t k = 0; k < count; k++) {
+            tn_status st = tn_crowd_prepare_sector_field(c->crowd, slots[k], fields[k], NULL);
+            if (st != TN_OK) {
+                if (failed)
+                    *failed = k;
+                return (int32_t)st;
+            }
+        }
+        tn_status st = tn_crowd_step(c->crowd);
+        if (st != TN_OK)
+            return (int32_t)st;
+    }
+    return TN_OK;
 }
 
 /* Add an agent (radius, speed, force, size <= 0 keep the defaults). An agent of size n (an n x n

@@ -126,6 +126,8 @@ export class TileMap {
   regionGrid(o?: RegionOptions): Int32Array;
   /** Bytes held by the map's regions (0 before their first use). */
   regionsMemory(): number;
+  /** A Hierarchy (HPA*) on this map: new Hierarchy(map, o). */
+  hierarchy(o?: HierarchyOptions): Hierarchy;
   free(): void;
 }
 
@@ -231,6 +233,110 @@ export class FlowField {
   free(): void;
 }
 
+export interface HierarchyOptions {
+  /** Sector side in cells, 4..256 (default 32). */
+  sectorSize?: number;
+  /** "no-cut" (default) or "never"/"4"; "one" and "always" throw TilenavError "unsupported". */
+  diagonal?: "no-cut" | "never" | "4";
+  stepCosts?: "exact" | "10/14";
+  /** Landmarks of the abstract search's heuristic, 0..16 (default 0). */
+  landmarks?: number;
+  /** Largest gap between transition cells of a border entrance: 0 (default) = its two ends only, else 1..sectorSize. */
+  portalGap?: number;
+  /** For size x size units (1..255, default 1): cells are the unit's top-left cells. */
+  size?: number;
+}
+
+export interface HierarchyFindOptions {
+  /** false (default): fast, cost <= optimum + K * crossingBound; true: optimal. */
+  exact?: boolean;
+  /** Heuristic weight of the abstract search, >= 1 (default 1); multiplies the fast bound. */
+  weight?: number;
+}
+
+export interface HierarchyResult extends Omit<PathResult, "algo"> {
+  algo: "hpa" | "hpa-exact";
+  /** Sector searches run to refine the route. */
+  refined: number;
+  /** Exact mode: the fast path was proven optimal (no grid search ran). */
+  proven: boolean;
+}
+
+export interface HierarchyStats {
+  sectorsX: number;
+  sectorsY: number;
+  /** Transition cells (abstract nodes). */
+  nodes: number;
+  intraEdges: number;
+  interEdges: number;
+  /** Sectors changed by updates since the build. */
+  sectorsRebuilt: number;
+  landmarks: number;
+  landmarksCurrent: boolean;
+}
+
+/** Hierarchical paths (HPA*) for big maps; brings itself up to date with the map's edits before each query. */
+export class Hierarchy {
+  constructor(map: TileMap, o?: HierarchyOptions);
+  readonly map: TileMap;
+  readonly size: number;
+  readonly sectorSize: number;
+  readonly portalGap: number;
+  readonly landmarks: number;
+  readonly diagonal: "no-cut" | "never";
+  readonly stepCosts: "exact" | "10/14";
+  /** Sectors changed by the last update (automatic or update()). */
+  readonly lastUpdate: number;
+  find(start: Cell, goal: Cell, o?: HierarchyFindOptions): HierarchyResult;
+  /** Update now (queries do it by themselves); returns the sectors changed. */
+  update(): number;
+  refreshLandmarks(): void;
+  /** The fast mode's additive bound per sector-border crossing of an optimal path. */
+  readonly crossingBound: number;
+  sectorOf(x: number, y: number): number;
+  readonly stats: HierarchyStats;
+  /** Graph, query contexts and path buffer. */
+  readonly memoryBytes: number;
+  sectorField(goals: Cell | Cell[], o?: SectorFieldOptions): SectorField;
+  free(): void;
+}
+
+export interface SectorFieldOptions {
+  /** Bytes of sector tiles to keep (default 4 MiB; at least one tile is kept). */
+  budget?: number;
+}
+
+export interface SectorFieldStats {
+  goals: number;
+  nodesReached: number;
+  tilesKept: number;
+  tilesMax: number;
+  tilesBuilt: number;
+  tilesEvicted: number;
+  tileBytes: number;
+}
+
+/** A flow field on a huge map, built one sector at a time where it is read, under a memory budget. */
+export class SectorField {
+  constructor(hierarchy: Hierarchy, goals: Cell | Cell[], o?: SectorFieldOptions);
+  readonly hierarchy: Hierarchy;
+  readonly map: TileMap;
+  readonly width: number;
+  readonly height: number;
+  readonly budget: number;
+  readonly goals: Cell[];
+  /** Aim at 1..64 goals (the cheapest wins). */
+  setGoal(goals: Cell | Cell[]): void;
+  /** dir 0..7 (0 = +x, clockwise on screen), -1 on a goal (cost 0) or with no route (cost Infinity). */
+  direction(x: number, y: number): { dir: number; cost: number };
+  /** direction() for a window of cells, row-major. */
+  window(x: number, y: number, width: number, height: number): { directions: Int8Array; costs: Float32Array };
+  path(start: Cell): { found: boolean; path: Cell[]; cost: number };
+  readonly stats: SectorFieldStats;
+  readonly memoryBytes: number;
+  free(): void;
+}
+
 export type Target = "none" | "seek" | "arrive" | "flee" | "flow";
 
 export interface CrowdOptions {
@@ -270,7 +376,8 @@ export class Crowd {
   constructor(map: TileMap, o?: CrowdOptions);
   readonly map: TileMap;
   readonly capacity: number;
-  setFlow(slot: number, field: FlowField): void;
+  /** A FlowField (built), a SectorField (its sectors under the agents are built before each step), or null to clear. */
+  setFlow(slot: number, field: FlowField | SectorField | null): void;
   add(a: AgentDef): number;
   remove(id: number): void;
   setTarget(id: number, kind: Target, goalOrSlot?: Point | number): void;

@@ -2,7 +2,7 @@
 // library compiled to WebAssembly (tilenav.wasm, next to this file). No dependencies; works in
 // browsers (ES modules) and in Node.js 18+.
 //
-//   import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, GridWanderer } from "tilenav";
+//   import { init, TileMap, PathFinder, FlowField, Hierarchy, SectorField, Crowd, ... } from "tilenav";
 //   await init();                                  // once, before anything else
 //   const map = TileMap.fromArray([0, 0, 1, 0], 2); // 2x2 cells, value 1 = wall
 //   const pf = new PathFinder(map);
@@ -539,7 +539,10 @@ export class TileMap {
     return n;
   }
 
-  /** Release the map's memory. Fields and crowds made on it must be freed first. */
+  /** A Hierarchy (HPA*) on this map: `map.hierarchy(o)` is `new Hierarchy(map, o)`. */
+  hierarchy(o = {}) { return new Hierarchy(this, o); }
+
+  /** Release the map's memory. Fields, hierarchies and crowds made on it must be freed first. */
   free() {
     if (!this._h) return;
     const w = api();
@@ -926,6 +929,389 @@ export class FlowField {
   }
 }
 
+// The options of Hierarchy: checked here so that a bad one names itself (TilenavError).
+function intOption(o, key, lo, hi, dflt, what) {
+  const v = o[key];
+  if (v === undefined) return dflt;
+  if (!(Number.isInteger(v) && v >= lo && v <= hi))
+    throw new TilenavError(-1, `${what}: ${key} must be an integer from ${lo} to ${hi}, got ${typeof v === "string" ? JSON.stringify(v) : String(v)}`);
+  return v;
+}
+
+function cellArg(c, what, name) {
+  if (c === null || typeof c !== "object") throw new TilenavError(-1, `${what}: ${name} must be a cell {x, y}, got ${String(c)}`);
+  return { x: cellCoord(c.x, `${what}: ${name}`), y: cellCoord(c.y, `${what}: ${name}`) };
+}
+
+const HIER_RES = 32; // tnw_hier_result: length, refined, proven, pad, cost (f64), expanded (f64)
+
+/**
+ * Hierarchical paths (HPA*) for big maps: the map cut into square sectors, the cells facing each
+ * other across sector borders joined into an abstract graph, so that a long path searches a few
+ * thousand border cells instead of the whole grid and is refined only in the sectors on its
+ * route (C: hierarchy.h, docs/hierarchy.md). Kept current with the map by itself: a query after
+ * TileMap.set() first brings it up to date (only the sectors the edits touch are recomputed).
+ */
+export class Hierarchy {
+  /**
+   * @param {TileMap} map (must outlive the hierarchy)
+   * @param {object} [o]
+   * @param {number} [o.sectorSize=32] sector side in cells, 4..256
+   * @param {"no-cut"|"never"} [o.diagonal="no-cut"] 8 neighbours without corner cutting, or 4
+   *        ("one" and "always" are not supported: TilenavError "unsupported")
+   * @param {"exact"|"10/14"} [o.stepCosts="exact"]
+   * @param {number} [o.landmarks=0] landmarks of the abstract search's heuristic, 0..16
+   * @param {number} [o.portalGap=0] largest gap between transition cells of an entrance, 0 = its
+   *        two ends only, else 1..sectorSize (smaller gaps: shorter fast paths, more nodes)
+   * @param {number} [o.size=1] for size x size units (1..255), built on the map of that size
+   *        (cells are the unit's top-left cells), as FlowField's `size`
+   */
+  constructor(map, o = {}) {
+    const what = "Hierarchy";
+    if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
+    this.map = map;
+    this.size = unitSize(o.size, what);
+    this.sectorSize = intOption(o, "sectorSize", 4, 256, 32, what);
+    this.portalGap = intOption(o, "portalGap", 0, this.sectorSize, 0, what);
+    this.landmarks = intOption(o, "landmarks", 0, 16, 0, what);
+    const diagonal = o.diagonal === undefined ? 0 : DIAGONAL[String(o.diagonal).toLowerCase()];
+    if (diagonal === undefined)
+      throw new TilenavError(-1, `${what}: unknown diagonal ${JSON.stringify(String(o.diagonal))} (${Object.keys(DIAGONAL).join(", ")})`);
+    if (diagonal > 1)
+      throw new TilenavError(-8, `${what}: diagonal "${o.diagonal}" (only "no-cut" and "never": a corner-cutting step across a sector border has no side step to stand for it)`);
+    if (o.stepCosts !== undefined && o.stepCosts !== "exact" && o.stepCosts !== "10/14")
+      throw new TilenavError(-1, `${what}: stepCosts must be "exact" or "10/14", got ${String(o.stepCosts)}`);
+    this.diagonal = diagonal === 0 ? "no-cut" : "never";
+    this.stepCosts = o.stepCosts ?? "exact";
+    this._h = 0;
+    this._cl = null;
+    this._ctxs = new globalThis.Map(); // heuristic weight -> query context
+    this._cap = 0;
+    this._out = 0;
+    let on = liveHandle(map, "TileMap");
+    if (this.size > 1) {
+      this._cl = map._sizeMaps(this.size);
+      this._cl.refs++;
+      on = api().tnw_clearance_map(this._cl.h, this.size);
+    }
+    try {
+      withScratch(4, (st) => {
+        this._h = api().tnw_hier_create(on, diagonal, this.stepCosts === "10/14" ? 1 : 0,
+          this.sectorSize, this.portalGap, this.landmarks, st);
+        check(i32()[st >> 2], what);
+      });
+      this._res = alloc(HIER_RES);
+    } catch (e) {
+      if (this._h) { api().tnw_hier_destroy(this._h); this._h = 0; }
+      if (this._cl) { map._releaseSizeMaps(this._cl); this._cl = null; }
+      throw e;
+    }
+    this._rev = map.revision; // the map's revision the graph describes
+    this.lastUpdate = 0;
+  }
+
+  // Bring the graph up to date when the map's revision moved (queries and fields call it).
+  _sync() {
+    const h = liveHandle(this, "Hierarchy"), rev = this.map.revision;
+    if (rev === this._rev) return false;
+    if (this._cl) this.map._syncClearance();
+    this.lastUpdate = check(api().tnw_hier_update(h), "Hierarchy.update");
+    this._rev = rev;
+    return true;
+  }
+
+  /**
+   * Bring the hierarchy up to date with the map's edits now (queries do it by themselves; call
+   * this to choose when the work happens). Only the sectors the edits touch are recomputed; the
+   * result equals a fresh build. Sector fields on it re-aim at their goals at their next use.
+   * @returns {number} sectors whose nodes or costs changed (0 when the map did not change)
+   */
+  update() { return this._sync() ? this.lastUpdate : 0; }
+
+  /** Recompute the landmarks (with `landmarks` > 0) after updates made them stale: until then
+   *  queries use the octile heuristic alone (the same paths, more nodes expanded). */
+  refreshLandmarks() {
+    this._sync();
+    check(api().tnw_hier_refresh_landmarks(this._h), "Hierarchy.refreshLandmarks");
+  }
+
+  _ctx(weight) {
+    let ctx = this._ctxs.get(weight);
+    if (!ctx) {
+      ctx = withScratch(4, (st) => {
+        const c = api().tnw_hier_ctx_create(weight, st);
+        check(i32()[st >> 2], "Hierarchy.find");
+        return c;
+      });
+      this._ctxs.set(weight, ctx);
+    }
+    return ctx;
+  }
+
+  /**
+   * A path from `start` to `goal` (cells; with `size`, the unit's top-left cells).
+   * @param {{x:number,y:number}} start
+   * @param {{x:number,y:number}} goal
+   * @param {object} [o]
+   * @param {boolean} [o.exact=false] false: the abstract route refined (cost at most
+   *        optimum + K * crossingBound for an optimal path with K sector-border crossings);
+   *        true: an optimal path (the fast one when it is provably optimal, else a JPS/A* search
+   *        of the whole grid: never faster than PathFinder.find)
+   * @param {number} [o.weight=1] heuristic weight of the abstract search, >= 1 (above 1: fewer
+   *        nodes expanded, the fast bound times weight)
+   * @returns the shape of PathFinder.find's result ({found, status, path, cost, expanded, algo
+   *          "hpa" or "hpa-exact", end}) plus `refined` (sector searches run) and `proven`
+   *          (exact mode: no grid search was needed). A blocked start or goal, or no path:
+   *          found false; outside the map or bad options: TilenavError.
+   */
+  find(start, goal, o = {}) {
+    const what = "Hierarchy.find";
+    if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
+    const s = cellArg(start, what, "start"), g = cellArg(goal, what, "goal");
+    if (o.exact !== undefined && typeof o.exact !== "boolean")
+      throw new TilenavError(-1, `${what}: exact must be true or false, got ${String(o.exact)}`);
+    const weight = o.weight ?? 1;
+    if (!(typeof weight === "number" && weight >= 1 && Number.isFinite(weight)))
+      throw new TilenavError(-1, `${what}: weight must be a finite number >= 1, got ${String(weight)}`);
+    this._sync();
+    const w = api(), ctx = this._ctx(weight), exact = o.exact ? 1 : 0;
+    if (!this._out) { this._cap = Math.min(1024, this.map.width * this.map.height); this._out = alloc(8 * this._cap); }
+    let st;
+    for (;;) {
+      st = w.tnw_hier_path(ctx, this._h, s.x, s.y, g.x, g.y, exact, this._out, this._cap, this._res);
+      if (st !== -4) break;
+      const need = i32()[this._res >> 2];
+      w.tnw_free(this._out);
+      this._out = 0;
+      this._cap = Math.max(need, 2 * this._cap);
+      this._out = alloc(8 * this._cap);
+    }
+    const iv = i32(), fv = f64(), r = this._res >> 2;
+    const found = st === 0;
+    const result = {
+      found, status: STATUS[st] ?? String(st), path: [], cost: found ? fv[(this._res + 16) >> 3] : Infinity,
+      expanded: fv[(this._res + 24) >> 3], algo: exact ? "hpa-exact" : "hpa",
+      end: found ? { x: g.x, y: g.y } : { x: -1, y: -1 }, refined: iv[r + 1], proven: iv[r + 2] !== 0,
+    };
+    if (st === 2 || st === -10 || st === -11) return result;
+    check(st, `${what} from (${s.x}, ${s.y}) to (${g.x}, ${g.y})`);
+    result.path = cellsToArray(this._out, iv[r]);
+    return result;
+  }
+
+  /** The fast mode's additive bound per sector-border crossing of an optimal path:
+   *  (1 + 4 * D) * straight step * largest cell cost (hierarchy.h), for the map as it is now. */
+  get crossingBound() {
+    this._sync();
+    return api().tnw_hier_crossing_bound(this._h);
+  }
+
+  /** The sector (row-major index) of a cell, -1 outside the map. */
+  sectorOf(x, y) {
+    return api().tnw_hier_sector_of(liveHandle(this, "Hierarchy"), cellCoord(x, "Hierarchy.sectorOf"), cellCoord(y, "Hierarchy.sectorOf"));
+  }
+
+  /** The abstract graph: {sectorsX, sectorsY, nodes, intraEdges, interEdges, sectorsRebuilt,
+   *  landmarks, landmarksCurrent} (brought up to date with the map first). */
+  get stats() {
+    this._sync();
+    return withScratch(64, (p) => {
+      api().tnw_hier_stats(this._h, p);
+      const v = f64().slice(p >> 3, (p >> 3) + 8);
+      return { sectorsX: v[0], sectorsY: v[1], nodes: v[2], intraEdges: v[3], interEdges: v[4],
+        sectorsRebuilt: v[5], landmarks: v[6], landmarksCurrent: v[7] !== 0 };
+    });
+  }
+
+  /** Bytes held: the graph, the query contexts (one per weight used) and the path buffer. */
+  get memoryBytes() {
+    const w = api();
+    let n = w.tnw_hier_memory(liveHandle(this, "Hierarchy")) + 8 * this._cap + HIER_RES;
+    for (const c of this._ctxs.values()) n += w.tnw_hier_ctx_memory(c);
+    return n;
+  }
+
+  /** A sector flow field towards `goals` on this hierarchy (see SectorField). */
+  sectorField(goals, o = {}) { return new SectorField(this, goals, o); }
+
+  /** Release the hierarchy. Sector fields made on it must be freed first. */
+  free() {
+    if (!this._h) return;
+    const w = api();
+    for (const c of this._ctxs.values()) w.tnw_hier_ctx_destroy(c);
+    this._ctxs.clear();
+    w.tnw_hier_destroy(this._h);
+    if (this._out) w.tnw_free(this._out);
+    w.tnw_free(this._res);
+    this._h = 0; this._out = 0; this._cap = 0;
+    if (this._cl) { this.map._releaseSizeMaps(this._cl); this._cl = null; }
+  }
+}
+
+const SECTOR_FIELD_MAX_GOALS = 64;
+
+/**
+ * A flow field towards a goal on a huge map, built lazily one sector at a time from a
+ * Hierarchy (C: sector_field.h, docs/sector_field.md): direction() and path() build the sectors
+ * they touch (a Dijkstra over one sector's cells), and the least recently used sectors are
+ * dropped past the memory budget (and rebuilt, identical, when needed again). Following the
+ * directions from any cell that can reach a goal reaches one; the cost at a cell is what that
+ * walk costs, the hierarchy's fast-path cost. After map edits the field re-aims at its goals by
+ * itself at its next use (the hierarchy updates first).
+ */
+export class SectorField {
+  /**
+   * @param {Hierarchy} hierarchy (must outlive the field)
+   * @param {{x:number,y:number}|{x:number,y:number}[]} goals one cell or 1..64 (the nearest wins)
+   * @param {{budget?: number}} [o] bytes of sector tiles to keep (default 4 MiB = 4194304; at
+   *        least one tile is always kept; a tile is 5 bytes per cell of a sector)
+   */
+  constructor(hierarchy, goals, o = {}) {
+    const what = "SectorField";
+    if (!(hierarchy instanceof Hierarchy)) throw new TilenavError(-1, `${what}: needs a Hierarchy`);
+    if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
+    const budget = o.budget ?? 4 * 1024 * 1024;
+    if (!(Number.isInteger(budget) && budget >= 1 && budget <= 0xffffffff))
+      throw new TilenavError(-1, `${what}: budget must be an integer number of bytes from 1 to 4294967295, got ${String(budget)}`);
+    this.hierarchy = hierarchy;
+    this.map = hierarchy.map;
+    this.width = hierarchy.map.width;
+    this.height = hierarchy.map.height;
+    this.budget = budget;
+    this._goals = [];
+    this._cap = 0;
+    this._out = 0;
+    withScratch(4, (st) => {
+      this._h = api().tnw_sfield_create(liveHandle(hierarchy, "Hierarchy"), budget, st);
+      check(i32()[st >> 2], what);
+    });
+    try {
+      this.setGoal(goals);
+    } catch (e) {
+      this.free();
+      throw e;
+    }
+  }
+
+  /** Aim the field at `goals` (one cell or 1..64): one Dijkstra on the abstract graph; every
+   *  sector built before is dropped. A blocked goal: TilenavError "goal blocked". */
+  setGoal(goals) {
+    const what = "SectorField.setGoal";
+    const list = (Array.isArray(goals) ? goals : [goals]).map((g, i) => cellArg(g, what, `goal ${i}`));
+    if (list.length < 1 || list.length > SECTOR_FIELD_MAX_GOALS)
+      throw new TilenavError(-1, `${what}: 1 to ${SECTOR_FIELD_MAX_GOALS} goals, got ${list.length}`);
+    this.hierarchy._sync();
+    try {
+      this._aim(list, what);
+    } catch (e) {
+      this._goals = []; // the field has no goal now (the C field's rule)
+      throw e;
+    }
+    this._goals = list;
+  }
+
+  _aim(list, what) {
+    withScratch(8 * list.length, (p) => {
+      writeCells(p, list);
+      const st = api().tnw_sfield_set_goal(liveHandle(this, "SectorField"), p, list.length);
+      this._rev = -1;
+      const g = list.length === 1 ? ` (${list[0].x}, ${list[0].y})` : "";
+      check(st, `${what}${g}`);
+    });
+    this._rev = this.hierarchy._rev;
+  }
+
+  // Follow the map: update the hierarchy, re-aim when it changed since the goal was set.
+  _sync(what) {
+    liveHandle(this, "SectorField");
+    this.hierarchy._sync();
+    if (!this._goals.length) throw new TilenavError(-15, `${what}: no goal (the last setGoal failed)`);
+    if (this._rev !== this.hierarchy._rev) this._aim(this._goals, what);
+  }
+
+  /** The goals set. */
+  get goals() { return this._goals.map((g) => ({ x: g.x, y: g.y })); }
+
+  /**
+   * The step to take at cell (x, y) towards a goal and the cost of the route the directions
+   * take from there: {dir, cost}. dir 0..7 numbers the neighbours as FlowField.directions()
+   * (0 = +x, then clockwise on screen); {dir: -1, cost: 0} on a goal, {dir: -1, cost: Infinity}
+   * on a blocked cell or one with no route. Builds the cell's sector if it is not kept. Outside
+   * the map: TilenavError "out of map".
+   */
+  direction(x, y) {
+    const what = "SectorField.direction";
+    cellCoord(x, what); cellCoord(y, what);
+    this._sync(what);
+    return withScratch(8, (p) => {
+      const st = api().tnw_sfield_dir(this._h, x, y, p, p + 4);
+      if (st === 2) return { dir: -1, cost: Infinity };
+      check(st, `${what}(${x}, ${y})`);
+      return { dir: i32()[p >> 2], cost: f32()[(p + 4) >> 2] };
+    });
+  }
+
+  /** direction() for every cell of a width x height window from (x, y) (inside the map), in
+   *  one call: {directions: Int8Array, costs: Float32Array}, row-major. Builds its sectors. */
+  window(x, y, width, height) {
+    const what = "SectorField.window";
+    for (const v of [x, y, width, height]) cellCoord(v, what);
+    if (x < 0 || y < 0 || width < 0 || height < 0 || x + width > this.width || y + height > this.height)
+      throw new TilenavError(-9, `${what}(${x}, ${y}, ${width}, ${height})`);
+    this._sync(what);
+    const n = width * height;
+    return withScratch(5 * n + 8, (p) => {
+      const costs = p, dirs = p + 4 * n;
+      check(api().tnw_sfield_dirs(this._h, x, y, width, height, dirs, costs), what);
+      return { directions: new Int8Array(api().memory.buffer, dirs, n).slice(), costs: f32().slice(costs >> 2, (costs >> 2) + n) };
+    });
+  }
+
+  /** Follow the directions from `start` to a goal: {found, path, cost} (as FlowField.pathFrom). */
+  path(start) {
+    const what = "SectorField.path", s = cellArg(start, what, "start");
+    this._sync(what);
+    const w = api();
+    if (!this._out) { this._cap = Math.min(1024, this.width * this.height); this._out = alloc(8 * this._cap + 16); }
+    for (;;) {
+      const len = this._out + 8 * this._cap, cost = len + 8;
+      const st = w.tnw_sfield_path(this._h, s.x, s.y, this._out, this._cap, len, cost);
+      if (st === 2) return { found: false, path: [], cost: Infinity };
+      if (st === -4) {
+        const need = i32()[len >> 2];
+        w.tnw_free(this._out);
+        this._out = 0;
+        this._cap = Math.max(need, 2 * this._cap);
+        this._out = alloc(8 * this._cap + 16);
+        continue;
+      }
+      check(st, `${what} from (${s.x}, ${s.y})`);
+      return { found: true, path: cellsToArray(this._out, i32()[len >> 2]), cost: f64()[cost >> 3] };
+    }
+  }
+
+  /** What the field has done since its goal was last set: {goals, nodesReached, tilesKept,
+   *  tilesMax (what the budget holds), tilesBuilt (rebuilds included), tilesEvicted, tileBytes}. */
+  get stats() {
+    return withScratch(64, (p) => {
+      api().tnw_sfield_stats(liveHandle(this, "SectorField"), p);
+      const v = f64().slice(p >> 3, (p >> 3) + 8);
+      return { goals: v[0], nodesReached: v[1], tilesKept: v[2], tilesMax: v[3], tilesBuilt: v[4],
+        tilesEvicted: v[5], tileBytes: v[6] };
+    });
+  }
+
+  /** Bytes held now: the border cells' costs and the sectors kept (plus the path buffer). */
+  get memoryBytes() { return api().tnw_sfield_memory(liveHandle(this, "SectorField")) + (this._out ? 8 * this._cap + 16 : 0); }
+
+  free() {
+    if (!this._h) return;
+    api().tnw_sfield_destroy(this._h);
+    if (this._out) api().tnw_free(this._out);
+    this._h = 0; this._out = 0; this._cap = 0;
+  }
+}
+
 const AGENT_FLOATS = 7;
 
 /** Many steering agents advanced together in fixed steps (separation, alignment, cohesion,
@@ -950,16 +1336,40 @@ export class Crowd {
     });
     this._ids = alloc(4 * this.capacity);
     this._state = alloc(4 * AGENT_FLOATS * this.capacity);
+    this._sectors = new globalThis.Map(); // flow slot -> SectorField
   }
 
-  /** Let agents with target "flow" and this `slot` (0..7) follow a built field. Call again
-   *  after the field is rebuilt or updated. Agents of size n follow slots set from fields
-   *  with `size: n`. */
+  /**
+   * Let agents with target "flow" and this `slot` (0..7) follow `field` (null clears the slot).
+   * A FlowField: it must be built; call setFlow again after it is rebuilt or updated (the crowd
+   * reads a copy of its vectors). Agents of size n follow slots set from fields with `size: n`.
+   * A SectorField (huge maps): the crowd reads it in place; before each step, step() brings it
+   * up to date with the map and builds the sectors under the agents following the slot (their
+   * four cells around each), and aims at its first goal (no line of sight). When those sectors
+   * do not fit the field's budget, step() throws a TilenavError ("full") saying so.
+   */
   setFlow(slot, field) {
+    const h = liveHandle(this, "Crowd");
+    if (!(Number.isInteger(slot) && slot >= 0 && slot <= 7))
+      throw new TilenavError(-1, `Crowd.setFlow: slot must be an integer from 0 to 7, got ${String(slot)}`);
+    if (field === null || field === undefined) {
+      check(api().tnw_crowd_set_flow(h, slot, 0, 0, 0), "Crowd.setFlow");
+      this._sectors.delete(slot);
+      return;
+    }
+    if (field instanceof SectorField) {
+      if (field.width !== this.map.width || field.height !== this.map.height)
+        throw new TilenavError(-1, `Crowd.setFlow: the SectorField's map is ${field.width}x${field.height}, the crowd's ${this.map.width}x${this.map.height}`);
+      field._sync("Crowd.setFlow");
+      const g = field._goals[0];
+      check(api().tnw_crowd_set_sector_flow(h, slot, field._h, g.x, g.y), "Crowd.setFlow");
+      this._sectors.set(slot, field);
+      return;
+    }
     const g = field.goals[0];
     if (!g) throw new TilenavError(-15, "Crowd.setFlow (build the field first)");
-    check(api().tnw_crowd_set_flow(liveHandle(this, "Crowd"), slot, liveHandle(field, "FlowField"), g.x, g.y),
-      "Crowd.setFlow");
+    check(api().tnw_crowd_set_flow(h, slot, liveHandle(field, "FlowField"), g.x, g.y), "Crowd.setFlow");
+    this._sectors.delete(slot);
   }
 
   /**
@@ -997,8 +1407,27 @@ export class Crowd {
     check(api().tnw_crowd_set_target(liveHandle(this, "Crowd"), id, k, g.x, g.y, flow), "Crowd.setTarget");
   }
 
-  /** Advance every agent by `steps` fixed steps (default 1). */
-  step(steps = 1) { check(api().tnw_crowd_step(liveHandle(this, "Crowd"), steps), "Crowd.step"); }
+  /** Advance every agent by `steps` fixed steps (default 1). Slots following a SectorField get
+   *  their sectors built before each step (see setFlow). */
+  step(steps = 1) {
+    const h = liveHandle(this, "Crowd");
+    if (!this._sectors.size) { check(api().tnw_crowd_step(h, steps), "Crowd.step"); return; }
+    const w = api(), slots = [...this._sectors.keys()], fields = slots.map((s) => this._sectors.get(s));
+    for (let k = 0; k < slots.length; k++) { // follow map edits and setGoal: the view aims at goal 0
+      const f = fields[k], g = (f._sync("Crowd.step"), f._goals[0]);
+      check(w.tnw_crowd_set_sector_flow(h, slots[k], f._h, g.x, g.y), "Crowd.step");
+    }
+    withScratch(8 * slots.length + 4, (p) => {
+      const sp = p + 4 * slots.length, failed = sp + 4 * slots.length, v = i32();
+      fields.forEach((f, k) => { v[(p >> 2) + k] = f._h; v[(sp >> 2) + k] = slots[k]; });
+      const st = w.tnw_crowd_step_sectors(h, steps, p, sp, slots.length, failed);
+      if (st === -13) {
+        const k = i32()[failed >> 2], f = fields[k], s = f.stats;
+        throw new TilenavError(st, `Crowd.step: the SectorField of flow slot ${slots[k]} has a budget of ${f.budget} bytes (${s.tilesMax} sector${s.tilesMax === 1 ? "" : "s"} of ${s.tileBytes} bytes), too small for the sectors its agents stand on: raise its budget`);
+      }
+      check(st, "Crowd.step");
+    });
+  }
 
   /** Number of live agents. */
   get count() { return api().tnw_crowd_count(liveHandle(this, "Crowd")); }

@@ -47,6 +47,8 @@ fi
 sh web/build.sh
 echo "web: node --test web/test/api.test.mjs"
 node --test web/test/api.test.mjs
+echo "web: node --test web/test/hierarchy.test.mjs"
+node --test web/test/hierarchy.test.mjs
 # TileMap.fromTiled against the C loader: a small dump program over src/ (the native loaders'
 # libraries: cJSON, zlib, zstd, expat, as for the CLI)
 mkdir -p "$OUT"

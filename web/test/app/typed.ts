@@ -1,7 +1,7 @@
 // A typed example of the package, checked by `tsc --strict` in web/test/package.sh (installed
 // from the packed tarball into a fresh project) and then run by Node.
-import { init, version, TileMap, PathFinder, FlowField, Crowd, TilenavError } from "tilenav";
-import type { Cell, PathResult, CrowdView, RegionOptions } from "tilenav";
+import { init, version, TileMap, PathFinder, FlowField, Crowd, Hierarchy, SectorField, TilenavError } from "tilenav";
+import type { Cell, PathResult, CrowdView, RegionOptions, HierarchyResult, SectorFieldStats } from "tilenav";
 import PF from "tilenav/compat/pathfinding";
 import EasyStar from "tilenav/compat/easystar";
 
@@ -51,6 +51,22 @@ const regionsOk = !islands.sameRegion({ x: 0, y: 0 }, { x: 4, y: 2 }, o) && isla
   !unreachable.found && unreachable.expanded === 0;
 islandsFinder.free(); islands.free();
 
+// a hierarchy (HPA*) and a sector field; a crowd follows the field
+const wide = TileMap.fromText(["................", "......####......", "................", "................"], { tileSize: 16 });
+const hier: Hierarchy = wide.hierarchy({ sectorSize: 4, diagonal: "no-cut" });
+const hp: HierarchyResult = hier.find({ x: 0, y: 0 }, { x: 15, y: 3 });
+const he: HierarchyResult = hier.find({ x: 0, y: 0 }, { x: 15, y: 3 }, { exact: true, weight: 1 });
+const sf: SectorField = hier.sectorField({ x: 15, y: 3 }, { budget: 1 << 16 });
+const wideCrowd = new Crowd(wide);
+wideCrowd.setFlow(0, sf);
+wideCrowd.add({ x: 8, y: 8, target: "flow", flow: 0 });
+wideCrowd.step(5);
+const sfStats: SectorFieldStats = sf.stats; // the step built the sectors under the agent
+const hierOk = hp.found && hp.algo === "hpa" && he.cost <= hp.cost && hp.cost <= he.cost + 4 * hier.crossingBound &&
+  sf.direction(0, 0).dir >= 0 && Math.abs(sf.path({ x: 0, y: 0 }).cost - sf.direction(0, 0).cost) < 1e-4 &&
+  sfStats.tilesBuilt > 0 && hier.stats.nodes > 0;
+wideCrowd.free(); sf.free(); hier.free(); wide.free();
+
 try { map.set(-1, 0, 0); } catch (e) { if (!(e instanceof TilenavError)) throw e; }
 
 const grid = new PF.Grid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
@@ -69,7 +85,7 @@ es.findPath(0, 0, 0, 2, (p) => { esLen = p ? p.length : -1; });
 es.calculate();
 
 console.log(r.found, cells.length, sliced.cost === r.cost, frames > 1, costs.length, distLength, vecLength,
-  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm, bigOk, regionsOk);
+  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm, bigOk, regionsOk, hierOk);
 crowd.free(); field.free(); finder.free(); map.free(); grid.free(); es.free();
 
 // a Tiled map from JSON (here a tiny one written inline)
