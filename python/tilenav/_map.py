@@ -380,8 +380,7 @@ class Map:
                     self._cost_gids[cost] = gid
             st = lib.tnpy_map_set_cells(h, layer, ffi.from_buffer("tn_cell[]", cc), len(cc), gid,
                                         bad)
-            if st >= 0 or bad[0] > 0:  # cells before a failing one may have changed
-                self._after_edit()
+            self._after_edit()  # nothing to do when nothing changed
         finally:
             self._write_end()
         check(st, what, f"cell {tuple(cc[bad[0]].tolist())}" if bad[0] >= 0 else "")
