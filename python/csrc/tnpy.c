@@ -227,6 +227,35 @@ tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, i
             *bad = i;
             return TN_E_OUT_OF_MAP;
         }
+    if (count > 1) { /* exactly a rectangle (a tower, a door): one fill, one change logged */
+        tn_rect r = {cells[0].x, cells[0].y, cells[0].x + 1, cells[0].y + 1};
+        for (int32_t i = 1; i < count; i++) {
+            r.x0 = cells[i].x < r.x0 ? cells[i].x : r.x0;
+            r.y0 = cells[i].y < r.y0 ? cells[i].y : r.y0;
+            r.x1 = cells[i].x + 1 > r.x1 ? cells[i].x + 1 : r.x1;
+            r.y1 = cells[i].y + 1 > r.y1 ? cells[i].y + 1 : r.y1;
+        }
+        const int64_t rw = r.x1 - r.x0, area = rw * (int64_t)(r.y1 - r.y0);
+        if (area == count) {
+            uint8_t *seen = calloc((size_t)area, 1);
+            if (!seen)
+                return TN_E_NOMEM;
+            bool rect = true, differs = false;
+            for (int32_t i = 0; i < count && rect; i++) {
+                uint8_t *b = &seen[(cells[i].y - r.y0) * rw + (cells[i].x - r.x0)];
+                rect = !*b;
+                *b = 1;
+                differs = differs || tn_map_get(map, layer, cells[i].x, cells[i].y) != gid;
+            }
+            free(seen);
+            if (rect) { /* a fill logs a change even when nothing changes: skip those */
+                tn_status st = differs ? tn_map_fill(map, layer, r, gid) : TN_OK;
+                if (st < 0)
+                    *bad = 0;
+                return st;
+            }
+        }
+    }
     for (int32_t i = 0; i < count; i++) {
         tn_status st = tn_map_set(map, layer, cells[i].x, cells[i].y, gid);
         if (st < 0) {

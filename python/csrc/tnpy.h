@@ -38,7 +38,9 @@ tn_status tnpy_search_batch(tn_search *search, const tn_map *map, const tn_query
                             tn_cell *paths, int32_t path_cap, int32_t *status, int32_t *length,
                             double *cost, int64_t *expanded);
 /// tn_map_set() of `gid` on each of `cells` in tile layer `layer`, all or nothing for cells
-/// outside the map (TN_E_OUT_OF_MAP, *bad = the first such index; nothing set).
+/// outside the map (TN_E_OUT_OF_MAP, *bad = the first such index; nothing set). Cells that
+/// are exactly a rectangle are set by one tn_map_fill(): one entry of the map's change log
+/// instead of one per cell (the log keeps 64).
 tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, int32_t count,
                              uint32_t gid, int32_t *bad);
 /// Every cell's tn_regions_id() for units of `size` into `out` (W*H, row-major). Returns W*H.

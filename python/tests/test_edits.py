@@ -109,10 +109,6 @@ def test_bad_edits_change_nothing():
             m.set_cost((0, 0), bad)
     with pytest.raises(TypeError, match="cost"):
         m.set_cost((0, 0), "high")
-    with pytest.raises(ValueError, match="layer"):
-        m.set_tile("walls", (0, 0), 1)
-    with pytest.raises(TypeError, match="gid"):
-        m.set_tile("cost", (0, 0), -1)
     assert m.revision == rev
 
 
@@ -120,6 +116,16 @@ def test_tiles_on_a_loaded_tiled_map():
     m = tilenav.Map.load(data("data", "maps", "td.tmj"))
     with pytest.raises(tilenav.UnsupportedError, match="set_tile"):
         m.set_cost((0, 0), 0)
+    rev = m.revision
+    with pytest.raises(ValueError, match="layer"):
+        m.set_tile("no such layer", (0, 0), 1)
+    with pytest.raises(ValueError, match="layer"):
+        m.set_tile(99, (0, 0), 1)
+    with pytest.raises(TypeError, match="gid"):
+        m.set_tile(0, (0, 0), -1)
+    with pytest.raises(tilenav.OutOfMapError):
+        m.set_tile(0, [(0, 0), (-1, 0)], 1)
+    assert m.revision == rev
     before = m.passable.copy()
     h, w = m.shape
     # a gid that blocks: one found in a blocked cell whose other layers are free
@@ -207,3 +213,58 @@ def test_edits_wait_for_queries_on_other_threads():
     for algo in ("jps", "jps+", "astar"):
         assert m.path_result((0, 0), (63, 63), algo=algo).cost == pytest.approx(
             fresh.path_result((0, 0), (63, 63), algo=algo).cost, rel=1e-12)
+
+
+def test_a_rectangle_is_one_change_and_empty_edits_nothing():
+    m = tilenav.Map.from_numpy(np.ones((12, 12)))
+    rev = m.revision
+    m.set_cost((11, 11), 2.0)  # a cost the map did not have: a new terrain entry, which the
+    assert m.revision == rev + 2  # map logs as a change of every cell, then the cell's change
+    m.set_cost((11, 10), 3.0)
+    rev = m.revision
+    m.set_cost([(x, y) for y in range(4, 7) for x in range(2, 5)], 0)  # a 3x3 tower
+    assert m.revision == rev + 1 and not m.passable[4:7, 2:5].any()
+    m.set_cost([(x, y) for y in range(4, 7) for x in range(2, 5)], 0)  # the same again
+    assert m.revision == rev + 1
+    m.set_cost([(0, 0), (5, 9), (11, 3)], 2.0)  # scattered: one change per cell
+    assert m.revision == rev + 4
+    m.set_cost([(1, 1), (1, 1), (2, 1)], 3.0)  # a repeat is no rectangle
+    assert m.costs[1, 1] == 3 and m.costs[1, 2] == 3
+    m.set_cost([], 0)
+    m.set_cost(np.empty((0, 2), dtype=np.int32), 0)
+    assert m.revision == rev + 6
+
+
+def test_edit_methods_name_what_to_use_instead():
+    m = tilenav.Map.from_numpy(np.ones((16, 16)))
+    with pytest.raises(tilenav.UnsupportedError, match="set_cost"):
+        m.set_tile("cost", (0, 0), 1)
+    hi = m.hierarchy(sector_size=8)
+    m.set_cost((5, 5), 0)
+    with pytest.raises(tilenav.StateError, match=r"update\(\)"):
+        hi.path((0, 0), (15, 15))
+    hi.update()
+    assert hi.path((0, 0), (15, 15)).found
+
+
+def test_a_hierarchy_for_a_bigger_unit_follows_edits():
+    rng = np.random.default_rng(12)
+    cost = mirror_map(rng, 40, 32)
+    m = tilenav.Map.from_numpy(cost)
+    hi = m.hierarchy(sector_size=8, size=2)
+    assert hi.size == 2
+    for k in range(3):
+        x, y = 6 + 9 * k, 5 + 7 * k
+        m.set_cost([(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)], 0)
+        cost[y:y + 2, x:x + 2] = 0
+        hi.update()
+        fit = [(cx, cy) for cy in range(32) for cx in range(40) if m.fits((cx, cy), 2)]
+        for _ in range(6):
+            s = fit[rng.integers(len(fit))]
+            g = fit[rng.integers(len(fit))]
+            want = ref_dijkstra(cost, 2, s)[g[1], g[0]]
+            r = hi.path(s, g, exact=True)
+            assert r.found == bool(np.isfinite(want))
+            if r.found:
+                assert r.cost == pytest.approx(want, rel=1e-9)
+                assert path_cost(cost, 2, r.cells) == pytest.approx(want, rel=1e-9)

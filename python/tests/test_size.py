@@ -264,7 +264,7 @@ def test_crowd_agents_of_a_size_follow_the_field_of_their_size():
     crowd = tilenav.Crowd(m, capacity=4)
     crowd.set_flow(0, f2)
     a = crowd.add((3 * 32 + 32, 3 * 32 + 32), radius=20.0, target="flow", flow=0, size=2)
-    with pytest.raises(tilenav.InvalidArgumentError):
+    with pytest.raises(ValueError, match="below 16"):
         crowd.add((3 * 32 + 16, 8 * 32 + 16), radius=20.0, size=1)  # too wide for size 1
     xs = []
     for _ in range(120):
@@ -278,3 +278,22 @@ def test_crowd_agents_of_a_size_follow_the_field_of_their_size():
     assert row_at_cross > 9, f"a 2x2 unit squeezed through the one-cell gap (row {row_at_cross})"
     top_left = path[-1] / 32 - 0.5
     assert np.hypot(*(top_left - np.array(goal))) < 1.5
+
+
+def test_crowd_and_size_mistakes_get_named():
+    m = tilenav.Map.from_numpy(np.ones((10, 10)), tile_size=32)
+    crowd = tilenav.Crowd(m, max_flows=2)
+    with pytest.raises(ValueError, match=r"below 16 pixels"):
+        crowd.add((80, 80), radius=16.0)
+    with pytest.raises(ValueError, match=r"below 32 pixels"):
+        crowd.add((80, 80), radius=40.0, size=2)
+    with pytest.raises(ValueError, match=r"outside 0..1"):
+        crowd.set_flow(2, m.flow_field((5, 5)))
+    crowd.set_flow(1, m.flow_field((5, 5), size=2))
+    with pytest.raises(ValueError, match="made for size 2"):
+        crowd.add((80, 80), radius=10.0, target="flow", flow=1)
+    assert crowd.add((80, 80), radius=20.0, target="flow", flow=1, size=2)
+    with pytest.raises(tilenav.InvalidArgumentError, match="clear of blocked cells"):
+        crowd.add((-50, 80), radius=10.0)
+    with pytest.raises(tilenav.BlockedError, match="does not fit there"):
+        m.path((0, 0), (9, 9), size=2)

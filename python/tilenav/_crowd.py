@@ -66,6 +66,7 @@ class Crowd:
         cdef.max_neighbours = int(max_neighbours)
         cdef.push_apart = bool(push_apart)
         cdef.max_flows = int(max_flows)
+        self.max_flows = int(max_flows)
         cdef.seed = int(seed)
         out = ffi.new("tn_crowd **")
         check(lib.tn_crowd_create(cdef, out), "tn_crowd_create")
@@ -116,8 +117,20 @@ class Crowd:
         overlap a blocked cell (InvalidArgumentError otherwise). ``size``: the agent's size
         class in cells (1..255): it follows flow fields made with the same ``size``
         (:meth:`Map.flow_field`), reading them at its top-left cell, and its ``radius`` must
-        be below ``size`` half tiles."""
+        be below ``size`` half tiles (ValueError otherwise; also when slot ``flow`` already
+        holds a field of another size: one set later is not checked)."""
         h = self._handle()
+        size = c.unit_size(size)
+        half = size * min(self.map.tile_size) / 2.0
+        if not float(radius) < half:
+            raise ValueError(f"radius {radius} must be below {half:g} pixels (size {size} x half "
+                             f"a tile of {min(self.map.tile_size)} px)")
+        if target == "flow":
+            self._check_slot(flow)
+            fsize = getattr(self._flows.get(int(flow)), "size", 1)
+            if int(flow) in self._flows and fsize != size:
+                raise ValueError(f"an agent of size {size} cannot follow flow slot {flow}: its "
+                                 f"field was made for size {fsize} (Map.flow_field(size=...))")
         adef = ffi.new("tn_agent_def *", lib.tn_agent_def_default())
         adef.pos = _vec(pos, "pos")
         adef.vel = _vec(vel, "vel")
@@ -127,9 +140,11 @@ class Crowd:
         adef.target = _target(target)
         adef.target_pos = _vec(target_pos, "target_pos")
         adef.flow = int(flow)
-        adef.size = c.unit_size(size)
+        adef.size = size
         out = ffi.new("tn_agent_id *")
-        check(lib.tn_crowd_add(h, adef, out), "Crowd.add", f"at {tuple(pos)}")
+        check(lib.tn_crowd_add(h, adef, out), "Crowd.add",
+              f"at {tuple(pos)}: the circle must be inside the map, clear of blocked cells, "
+              f"and max_speed and max_force > 0")
         self._stale = True
         return int(out.id)
 
@@ -161,7 +176,7 @@ class Crowd:
         from ._hierarchy import SectorField
 
         h = self._handle()
-        slot = int(slot)
+        slot = self._check_slot(slot)
         if field is None:
             check(lib.tn_crowd_set_flow(h, slot, ffi.NULL), "Crowd.set_flow")
             self._flows.pop(slot, None)
@@ -180,6 +195,12 @@ class Crowd:
         check(lib.tn_crowd_set_flow(h, slot, field._flow_view()), "Crowd.set_flow")
         self._sectors.pop(slot, None)
         self._flows[slot] = field
+
+    def _check_slot(self, slot: int) -> int:
+        if not 0 <= int(slot) < self.max_flows:
+            raise ValueError(f"flow slot {slot} is outside 0..{self.max_flows - 1} "
+                             f"(Crowd(max_flows={self.max_flows}))")
+        return int(slot)
 
     def _sector_view(self, field: "SectorField") -> Any:
         view = ffi.new("tn_flow_view *")

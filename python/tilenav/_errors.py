@@ -85,5 +85,9 @@ def status_string(status: int) -> str:
 def check(status: int, what: str, detail: str = "") -> int:
     """Raise the exception of a negative status; return a success status unchanged."""
     if status < 0:
+        if status == lib.TN_E_MAP_CHANGED:
+            hint = ("the map was edited since this was built or updated: call its update() "
+                    "(a SectorField: set_goal())")
+            detail = f"{detail}; {hint}" if detail else hint
         raise _BY_STATUS.get(status, TilenavError)(status, what, detail)
     return status

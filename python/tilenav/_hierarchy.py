@@ -28,8 +28,9 @@ class Hierarchy:
     the graph, see :attr:`memory_bytes`)."""
 
     def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
-                 step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0) -> None:
-        mh = map._handle()
+                 step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0,
+                 size: int = 1) -> None:
+        mh, size_owner = map._size_map(size)  # a bigger unit: its size map (clearance.h)
         if moves not in (4, 8):
             raise ValueError(f"moves must be 4 or 8, got {moves!r}")
         diagonal, costs = c.moves_struct(moves, "never", step_costs)
@@ -44,8 +45,9 @@ class Hierarchy:
         check(lib.tn_hierarchy_build(hdef, out), "Map.hierarchy",
               f"sector_size={sector_size}, landmarks={landmarks}, portal_gap={portal_gap}")
         self._h = c.owned(out[0], lib.tn_hierarchy_destroy,
-                          lib.tn_hierarchy_memory_bytes(out[0]), keep=mh)
+                          lib.tn_hierarchy_memory_bytes(out[0]), keep=(mh, size_owner))
         self.map = map
+        self.size: int = c.unit_size(size)
         self.shape: Tuple[int, int] = map.shape
         self._local = threading.local()
         self._cells = map.shape[0] * map.shape[1]

@@ -366,6 +366,8 @@ class Map:
         of that cost, made when the map has none yet (one pass over the map, no cell
         changes)."""
         h = self._handle()
+        if np.asarray(cells).size == 0:
+            return  # no cells: nothing to do
         cc = c.cells_array(cells, "cells")
         bad = ffi.new("int32_t *")
         self._write_begin()
@@ -435,10 +437,15 @@ class Map:
 
     def set_tile(self, layer: Union[str, int], cells: Any, gid: int) -> None:
         """Put tile ``gid`` (0 = empty) on ``cells`` (one (x, y) or an (N, 2) array) of tile
-        layer ``layer`` (a name or an index): a tower from the tileset, a door, a bridge. What
-        the cells then block and cost follows the map's terrain (for a Tiled map, its
-        tilesets' collision properties; docs/formats.md); everything else as
-        :meth:`set_cost`."""
+        layer ``layer`` (a name or an index) of a map loaded from a file: a tower from the
+        tileset, a door, a bridge. What the cells then block and cost follows the map's
+        terrain (for a Tiled map, its tilesets' collision properties; docs/formats.md); a gid
+        without a terrain entry neither blocks nor costs (cost 1). Everything else as
+        :meth:`set_cost`. A map made by :meth:`from_numpy` takes :meth:`set_cost` instead
+        (UnsupportedError)."""
+        if self._cost_gids is not None:
+            raise UnsupportedError(lib.TN_E_UNSUPPORTED, "Map.set_tile",
+                                   "the map was made by from_numpy: use set_cost()")
         if not isinstance(gid, (int, np.integer)) or isinstance(gid, bool) or \
                 not 0 <= int(gid) <= 0xFFFFFFFF:
             raise TypeError(f"gid must be an integer in 0..2**32-1, got {gid!r}")
@@ -617,7 +624,7 @@ class Map:
         try:
             st = lib.tn_search_path(ctx.search, h, (sx, sy), (gx, gy), q, ctx.cells, ctx.cap,
                                     ctx.res)
-            check(st, "path", f"from {(sx, sy)} to {(gx, gy)}{_unit(size)}")
+            check(st, "path", f"from {(sx, sy)} to {(gx, gy)}{_unit(size, st)}")
             return _result(ctx, st)
         finally:
             self._pool.append(ctx)
@@ -703,7 +710,7 @@ class Map:
                         cells.append(r.cells)
                         continue
                     check(st, "paths",
-                          f"query {i}: from {tuple(s[i])} to {tuple(g[i])}{_unit(size)}")
+                          f"query {i}: from {tuple(s[i])} to {tuple(g[i])}{_unit(size, st)}")
                     if st == lib.TN_NO_PATH:
                         cells.append(_NO_CELLS)
                     else:
@@ -735,7 +742,7 @@ class Map:
             st = lib.tn_search_path_multi(ctx.search, h, (sx, sy),
                                           ffi.from_buffer("tn_cell[]", g), len(g), q, ctx.cells,
                                           ctx.cap, ctx.res)
-            check(st, "nearest_path", f"from {(sx, sy)}{_unit(size)}")
+            check(st, "nearest_path", f"from {(sx, sy)}{_unit(size, st)}")
             return _result(ctx, st), (int(ctx.res.goal) if st == lib.TN_OK else -1)
         finally:
             self._pool.append(ctx)
@@ -797,15 +804,17 @@ class Map:
 
     @_reads
     def hierarchy(self, *, sector_size: int = 32, moves: int = 8, step_costs: str = "exact",
-                  landmarks: int = 0, portal_gap: int = 0) -> "Hierarchy":
+                  landmarks: int = 0, portal_gap: int = 0, size: int = 1) -> "Hierarchy":
         """A hierarchy (HPA*) of ``sector_size`` x ``sector_size`` sectors for long paths on
         big maps, and sector flow fields: see :class:`Hierarchy` and docs/hierarchy.md.
         ``moves``: 8 (no corner cutting) or 4; ``landmarks`` (0..16) sharpen the abstract
-        search's heuristic; ``portal_gap`` (0 = entrance ends only) adds transition cells."""
+        search's heuristic; ``portal_gap`` (0 = entrance ends only) adds transition cells;
+        ``size``: the hierarchy of a ``size`` x ``size`` unit (top-left cells, see
+        :meth:`path`)."""
         from ._hierarchy import Hierarchy
 
         return Hierarchy(self, sector_size=sector_size, moves=moves, step_costs=step_costs,
-                         landmarks=landmarks, portal_gap=portal_gap)
+                         landmarks=landmarks, portal_gap=portal_gap, size=size)
 
     @_reads
     def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: str = "never") -> bool:
@@ -818,9 +827,13 @@ class Map:
 _TOKEN = object()
 
 
-def _unit(size: int) -> str:
+def _unit(size: int, status: int = 0) -> str:
     """The words an error adds for a unit bigger than one cell."""
-    return f" for a {size}x{size} unit" if size > 1 else ""
+    if size <= 1:
+        return ""
+    if status in (lib.TN_E_START_BLOCKED, lib.TN_E_GOAL_BLOCKED):
+        return f" for a {size}x{size} unit: it does not fit there"
+    return f" for a {size}x{size} unit"
 
 
 def _result(ctx: _Context, st: int) -> PathResult:
