@@ -158,7 +158,7 @@ try {
       assert.equal(s.overlap, 0, "an agent overlaps a wall");
       // timers in microseconds, averaged, never the browser clock's "0.000 ms"
       const text = await page.textContent("#info");
-      assert.match(text, /field build \d+\.\d (µs|ms) .*crowd step \d+\.\d (µs|ms) \(mean of \d+ steps\)/, text);
+      assert.match(text, /field build \d+\.\d{1,2} (µs|ms) .*crowd step \d+\.\d{1,2} (µs|ms) \(mean of \d+ steps\)/, text); // fmtUs: "x.y µs", "x.yy ms"
       assert.ok(!/0\.000 ms/.test(text), text);
       // the canvas follows the window's size
       const w1 = (await canvas.boundingBox()).width;
