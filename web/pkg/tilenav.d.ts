@@ -1,6 +1,7 @@
 // Types for tilenav's JavaScript API (tilenav.mjs). The documentation is README.md.
 
-/** A cell of the grid (integer coordinates). */
+/** A cell of the grid: integer x (column) and y (row); anything else throws a TilenavError.
+ *  Option objects accept only their documented names (another throws a TypeError). */
 export interface Cell { x: number; y: number; }
 /** A point in pixels. */
 export interface Point { x: number; y: number; }
@@ -356,7 +357,7 @@ export interface AgentDef {
   target?: Target;
   goal?: Point;
   flow?: number;
-  /** Size class in cells (1..255, default 1): follows slots set from a FlowField of that size; radius below size half tiles. */
+  /** Size class in cells (1..255, default 1): follows slots set from a FlowField of that size (another size throws); radius below size x half the smaller tile side. */
   size?: number;
 }
 
@@ -376,6 +377,8 @@ export class Crowd {
   constructor(map: TileMap, o?: CrowdOptions);
   readonly map: TileMap;
   readonly capacity: number;
+  /** Flow slots: 0..maxFlows-1 (8). */
+  readonly maxFlows: number;
   /** A FlowField (built), a SectorField (its sectors under the agents are built before each step), or null to clear. */
   setFlow(slot: number, field: FlowField | SectorField | null): void;
   add(a: AgentDef): number;

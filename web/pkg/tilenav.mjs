@@ -197,6 +197,60 @@ function liveHandle(obj, name) {
   return obj._h;
 }
 
+// A value in an error message: strings, arrays and plain objects as JSON, the rest as String().
+function shown(v) {
+  if (typeof v === "string") return JSON.stringify(v);
+  if (v !== null && typeof v === "object") {
+    try { return JSON.stringify(v) ?? String(v); } catch { return String(v); }
+  }
+  return String(v);
+}
+
+// Every option object's known names, listed once: a name not listed (a typo such as `sise`)
+// throws a TypeError (README, Errors). Undefined values count as absent, as everywhere.
+const OPTIONS = {
+  TileMap: ["width", "height", "cells", "tileWidth", "tileHeight", "tileSize", "costs", "blocked"],
+  fromText: ["wall", "tileWidth", "tileHeight", "tileSize", "costs", "blocked"],
+  find: ["algo", "diagonal", "heuristic", "weight", "stepCosts", "closest", "size", "regions"],
+  region: ["size", "diagonal"],
+  FlowField: ["diagonal", "flow", "lineOfSight", "size"],
+  Hierarchy: ["sectorSize", "diagonal", "stepCosts", "landmarks", "portalGap", "size"],
+  hierarchyFind: ["exact", "weight"],
+  SectorField: ["budget"],
+  Crowd: ["capacity", "dt", "seed", "pushApart", "neighbourRadius"],
+  agent: ["x", "y", "radius", "maxSpeed", "maxForce", "target", "goal", "flow", "size"],
+  Marbles: ["map", "width", "height", "capacity", "restitution"],
+  AngleCar: ["width", "height", "tileWidth", "tileHeight", "tileSize", "angles", "friction", "x", "y", "rotation", "jitter", "seed"],
+  GridWanderer: ["speed", "seed"],
+};
+const OPTION_SETS = Object.fromEntries(Object.entries(OPTIONS).map(([k, v]) => [k, new Set(v)]));
+
+// Check that `o` (an options object; undefined = none) names only known options of `kind`.
+function knownOptions(o, kind, what) {
+  if (o === undefined) return;
+  if (o === null || typeof o !== "object") throw new TypeError(`tilenav: ${what}: options must be an object, got ${shown(o)}`);
+  const known = OPTION_SETS[kind];
+  for (const k of Object.keys(o))
+    if (!known.has(k)) throw new TypeError(`tilenav: ${what}: unknown option ${JSON.stringify(k)} (${OPTIONS[kind].join(", ")})`);
+}
+
+// A cell argument: an object with integer x and y (TilenavError "invalid argument" otherwise:
+// an array, {col, row}, "1" or 1.5 would be read as another cell). Returns it unchanged.
+function cellOf(c, what, name) {
+  if (c === null || typeof c !== "object" || Array.isArray(c) || !("x" in c) || !("y" in c))
+    throw new TilenavError(-1, `${what}: ${name} must be a cell {x, y}, got ${shown(c)}`);
+  if (!Number.isInteger(c.x)) throw new TilenavError(-1, `${what}: ${name}: a cell coordinate must be an integer, got x = ${shown(c.x)}`);
+  if (!Number.isInteger(c.y)) throw new TilenavError(-1, `${what}: ${name}: a cell coordinate must be an integer, got y = ${shown(c.y)}`);
+  return c;
+}
+
+// An array of cells, each checked (`name i` in messages).
+function cellList(cells, what, name) {
+  if (!Array.isArray(cells)) throw new TilenavError(-1, `${what}: ${name}s must be an array of cells {x, y}, got ${shown(cells)}`);
+  cells.forEach((c, i) => cellOf(c, what, `${name} ${i}`));
+  return cells;
+}
+
 /**
  * A grid of width x height cells, each holding an integer value (a tile id). Each value has a
  * terrain entry: blocked, or passable with a cost multiplier for entering the cell.
@@ -216,6 +270,7 @@ export class TileMap {
    *        every other value is a wall.
    */
   constructor(o) {
+    knownOptions(o ?? null, "TileMap", "TileMap");
     const { width, height } = o;
     const tw = o.tileWidth ?? o.tileSize ?? 32, th = o.tileHeight ?? o.tileSize ?? 32;
     if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0))
@@ -261,16 +316,19 @@ export class TileMap {
 
   /** Shorthand: `TileMap.fromArray(cells, width, options)` (height = cells.length / width). */
   static fromArray(cells, width, options = {}) {
+    knownOptions(options, "TileMap", "TileMap.fromArray");
     return new TileMap({ ...options, cells, width, height: Math.floor(cells.length / width) });
   }
 
   /** A map from rows of text: `wall` characters (default "#") block, anything else is floor. */
   static fromText(rows, options = {}) {
+    knownOptions(options, "fromText", "TileMap.fromText");
+    const { wall, ...mapOptions } = options;
     const lines = (Array.isArray(rows) ? rows : rows.split("\n")).filter((r) => r.length);
-    const width = Math.max(...lines.map((r) => r.length)), walls = options.wall ?? "#";
+    const width = Math.max(...lines.map((r) => r.length)), walls = wall ?? "#";
     const cells = [];
     for (const r of lines) for (let x = 0; x < width; x++) cells.push(walls.includes(r[x] ?? walls[0]) ? 1 : 0);
-    return new TileMap({ ...options, width, height: lines.length, cells });
+    return new TileMap({ ...mapOptions, width, height: lines.length, cells });
   }
 
   /**
@@ -331,6 +389,7 @@ export class TileMap {
 
   /** Change a cell's value (paths see it at once; call FlowField.update() for fields). */
   set(x, y, value) {
+    cellCoord(x, "TileMap.set"); cellCoord(y, "TileMap.set");
     if (!(Number.isInteger(value) && value >= 0)) throw new TypeError("tilenav: a cell value is a non-negative integer");
     this._terrain(value);
     check(api().tnw_map_set(liveHandle(this, "TileMap"), x, y, value), `set(${x}, ${y})`);
@@ -500,6 +559,7 @@ export class TileMap {
   // The options of the region queries: {size, diagonal}, both checked (TilenavError).
   _regionsFor(o, what) {
     if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
+    knownOptions(o, "region", what);
     const size = unitSize(o.size, what);
     const diagonal = o.diagonal === undefined ? 0 : DIAGONAL[String(o.diagonal).toLowerCase()];
     if (diagonal === undefined)
@@ -613,6 +673,8 @@ export class PathFinder {
    *          other errors (outside the map, bad options) throw a TilenavError.
    */
   find(map, start, goal, o = {}) {
+    knownOptions(o, "find", "PathFinder.find");
+    cellOf(start, "PathFinder.find", "start"); cellOf(goal, "PathFinder.find", "goal");
     const w = api();
     this._ensure(map.width * map.height);
     const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
@@ -651,6 +713,8 @@ export class PathFinder {
    *          blocked" (then result() is not found)
    */
   begin(map, start, goal, o = {}) {
+    knownOptions(o, "find", "PathFinder.begin");
+    cellOf(start, "PathFinder.begin", "start"); cellOf(goal, "PathFinder.begin", "goal");
     const w = api();
     this._ensure(map.width * map.height);
     const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
@@ -706,10 +770,20 @@ export class PathFinder {
    *          length 0 where there is no path
    */
   findMany(map, queries, o = {}) {
+    const what = "PathFinder.findMany";
+    knownOptions(o, "find", what);
     let flat = queries;
-    if (queries.length && typeof queries[0] === "object") {
+    if (queries.length && typeof queries[0] === "object" && queries[0] !== null) {
       flat = new Int32Array(4 * queries.length);
-      queries.forEach((q, i) => flat.set([q.start.x, q.start.y, q.goal.x, q.goal.y], 4 * i));
+      queries.forEach((q, i) => {
+        if (q === null || typeof q !== "object") throw new TilenavError(-1, `${what}: query ${i} must be {start, goal}, got ${shown(q)}`);
+        const s = cellOf(q.start, what, `query ${i}: start`), g = cellOf(q.goal, what, `query ${i}: goal`);
+        flat.set([s.x, s.y, g.x, g.y], 4 * i);
+      });
+    } else if (!(queries instanceof Int32Array)) { // flat numbers: [sx, sy, gx, gy, ...]
+      for (let i = 0; i < queries.length; i++)
+        if (!Number.isInteger(queries[i]))
+          throw new TilenavError(-1, `${what}: query ${i >> 2}: a cell coordinate must be an integer, got ${shown(queries[i])}`);
     }
     const n = Math.floor(flat.length / 4), w = api();
     this._ensure(map.width * map.height);
@@ -760,6 +834,7 @@ export class FlowField {
    *        up to date with the map's edits.
    */
   constructor(map, o = {}) {
+    knownOptions(o, "FlowField", "FlowField");
     this.map = map;
     this.width = map.width;
     this.height = map.height;
@@ -786,7 +861,7 @@ export class FlowField {
 
   /** Build towards one goal cell or an array of them (the nearest wins). */
   build(goals) {
-    const list = Array.isArray(goals) ? goals : [goals];
+    const list = cellList(Array.isArray(goals) ? goals : [goals], "FlowField.build", "goal");
     if (this._cl) this.map._syncClearance();
     withScratch(8 * Math.max(1, list.length), (p) => {
       writeCells(p, list);
@@ -878,6 +953,7 @@ export class FlowField {
 
   /** Follow the directions from a cell to a goal: {found, path, cost}. */
   pathFrom(start) {
+    cellOf(start, "FlowField.pathFrom", "start");
     const w = api(), cap = this.width * this.height;
     return withScratch(8 * cap + 16, (p) => {
       const len = p + 8 * cap, cost = len + 8;
@@ -891,6 +967,8 @@ export class FlowField {
   /** Would blocking `cells` cut any of `spawns` off from every goal? (The map is not changed.)
    *  With `size` > 1: `cells` are map cells (a tower's), `spawns` top-left cells of the unit. */
   wouldWallOff(cells, spawns) {
+    cellList(cells, "FlowField.wouldWallOff", "cell");
+    cellList(spawns, "FlowField.wouldWallOff", "spawn");
     if (this._cl) {
       this.map._syncClearance();
       cells = this._anchorsOver(cells);
@@ -938,9 +1016,10 @@ function intOption(o, key, lo, hi, dflt, what) {
   return v;
 }
 
+// cellOf() returning a copy (kept by the caller).
 function cellArg(c, what, name) {
-  if (c === null || typeof c !== "object") throw new TilenavError(-1, `${what}: ${name} must be a cell {x, y}, got ${String(c)}`);
-  return { x: cellCoord(c.x, `${what}: ${name}`), y: cellCoord(c.y, `${what}: ${name}`) };
+  cellOf(c, what, name);
+  return { x: c.x, y: c.y };
 }
 
 const HIER_RES = 32; // tnw_hier_result: length, refined, proven, pad, cost (f64), expanded (f64)
@@ -969,6 +1048,7 @@ export class Hierarchy {
   constructor(map, o = {}) {
     const what = "Hierarchy";
     if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
+    knownOptions(o, "Hierarchy", what);
     this.map = map;
     this.size = unitSize(o.size, what);
     this.sectorSize = intOption(o, "sectorSize", 4, 256, 32, what);
@@ -1067,6 +1147,7 @@ export class Hierarchy {
   find(start, goal, o = {}) {
     const what = "Hierarchy.find";
     if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
+    knownOptions(o, "hierarchyFind", what);
     const s = cellArg(start, what, "start"), g = cellArg(goal, what, "goal");
     if (o.exact !== undefined && typeof o.exact !== "boolean")
       throw new TilenavError(-1, `${what}: exact must be true or false, got ${String(o.exact)}`);
@@ -1170,6 +1251,7 @@ export class SectorField {
     const what = "SectorField";
     if (!(hierarchy instanceof Hierarchy)) throw new TilenavError(-1, `${what}: needs a Hierarchy`);
     if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
+    knownOptions(o, "SectorField", what);
     const budget = o.budget ?? 4 * 1024 * 1024;
     if (!(Number.isInteger(budget) && budget >= 1 && budget <= 0xffffffff))
       throw new TilenavError(-1, `${what}: budget must be an integer number of bytes from 1 to 4294967295, got ${String(budget)}`);
@@ -1327,8 +1409,10 @@ export class Crowd {
    * @param {number} [o.neighbourRadius=32] pixels
    */
   constructor(map, o = {}) {
+    knownOptions(o, "Crowd", "Crowd");
     this.map = map;
     this.capacity = o.capacity ?? 1024;
+    this.maxFlows = 8; // flow slots 0..7 (tn_crowd_def_default()'s max_flows, as the glue makes it)
     withScratch(4, (st) => {
       this._h = api().tnw_crowd_create(liveHandle(map, "TileMap"), this.capacity, o.dt ?? 1 / 60,
         o.seed ?? 1, o.pushApart ? 1 : 0, o.neighbourRadius ?? 0, st);
@@ -1337,6 +1421,35 @@ export class Crowd {
     this._ids = alloc(4 * this.capacity);
     this._state = alloc(4 * AGENT_FLOATS * this.capacity);
     this._sectors = new globalThis.Map(); // flow slot -> SectorField
+    this._slotField = new Array(this.maxFlows).fill(null); // {kind, size} of each slot's field
+    this._agentInfo = new globalThis.Map(); // id -> {size, slot} (slot -1: not following a flow)
+    this._followers = Array.from({ length: this.maxFlows }, () => new globalThis.Map()); // slot -> size -> agents
+  }
+
+  // A flow slot: an integer 0..maxFlows-1 (TilenavError naming the range otherwise).
+  _slot(slot, what) {
+    if (!(Number.isInteger(slot) && slot >= 0 && slot < this.maxFlows))
+      throw new TilenavError(-1, `${what}: flow slot must be an integer from 0 to ${this.maxFlows - 1}, got ${shown(slot)}`);
+    return slot;
+  }
+
+  // An agent of `size` may follow `slot` only when the slot holds no field or one of its size.
+  _checkFollow(slot, size, what) {
+    const f = this._slotField[slot];
+    if (f && f.size !== size)
+      throw new TilenavError(-1, `${what}: flow slot ${slot} holds a ${f.kind} for size ${f.size} units, the agent's size is ${size} (agents follow fields made with their size)`);
+  }
+
+  // Keep count of who follows which slot (so that setFlow can refuse a field of another size).
+  _follow(id, size, slot) {
+    const old = this._agentInfo.get(id);
+    if (old && old.slot >= 0) {
+      const m = this._followers[old.slot], n = m.get(old.size) - 1;
+      if (n > 0) m.set(old.size, n); else m.delete(old.size);
+    }
+    if (size === 0) { this._agentInfo.delete(id); return; }
+    this._agentInfo.set(id, { size, slot });
+    if (slot >= 0) { const m = this._followers[slot]; m.set(size, (m.get(size) ?? 0) + 1); }
   }
 
   /**
@@ -1350,13 +1463,18 @@ export class Crowd {
    */
   setFlow(slot, field) {
     const h = liveHandle(this, "Crowd");
-    if (!(Number.isInteger(slot) && slot >= 0 && slot <= 7))
-      throw new TilenavError(-1, `Crowd.setFlow: slot must be an integer from 0 to 7, got ${String(slot)}`);
+    this._slot(slot, "Crowd.setFlow");
     if (field === null || field === undefined) {
       check(api().tnw_crowd_set_flow(h, slot, 0, 0, 0), "Crowd.setFlow");
       this._sectors.delete(slot);
+      this._slotField[slot] = null;
       return;
     }
+    const kind = field instanceof SectorField ? "SectorField" : "FlowField";
+    const size = field instanceof SectorField ? field.hierarchy.size : field.size;
+    for (const [other, n] of this._followers[slot])
+      if (n > 0 && other !== size)
+        throw new TilenavError(-1, `Crowd.setFlow: flow slot ${slot} is followed by agents of size ${other}, the ${kind} is for size ${size} (agents follow fields made with their size)`);
     if (field instanceof SectorField) {
       if (field.width !== this.map.width || field.height !== this.map.height)
         throw new TilenavError(-1, `Crowd.setFlow: the SectorField's map is ${field.width}x${field.height}, the crowd's ${this.map.width}x${this.map.height}`);
@@ -1364,12 +1482,14 @@ export class Crowd {
       const g = field._goals[0];
       check(api().tnw_crowd_set_sector_flow(h, slot, field._h, g.x, g.y), "Crowd.setFlow");
       this._sectors.set(slot, field);
+      this._slotField[slot] = { kind, size };
       return;
     }
     const g = field.goals[0];
     if (!g) throw new TilenavError(-15, "Crowd.setFlow (build the field first)");
     check(api().tnw_crowd_set_flow(h, slot, liveHandle(field, "FlowField"), g.x, g.y), "Crowd.setFlow");
     this._sectors.delete(slot);
+    this._slotField[slot] = { kind, size };
   }
 
   /**
@@ -1377,7 +1497,7 @@ export class Crowd {
    * @param {object} a
    * @param {number} a.x pixels (the circle must not overlap a wall)
    * @param {number} a.y
-   * @param {number} [a.radius=6] pixels, less than half a tile
+   * @param {number} [a.radius=6] pixels, below size x half the smaller tile side
    * @param {number} [a.maxSpeed=120] pixels per second
    * @param {number} [a.maxForce=480]
    * @param {"none"|"seek"|"arrive"|"flee"|"flow"} [a.target="none"]
@@ -1388,23 +1508,51 @@ export class Crowd {
    *        of its centre minus (n - 1) / 2 tiles); radius below n half tiles
    */
   add(a) {
-    return withScratch(4, (st) => {
-      const id = api().tnw_crowd_add(liveHandle(this, "Crowd"), a.x, a.y, a.radius ?? 0, a.maxSpeed ?? 0,
-        a.maxForce ?? 0, pick(TARGET, a.target, "target", 0), a.goal?.x ?? 0, a.goal?.y ?? 0, a.flow ?? 0,
-        unitSize(a.size, "Crowd.add"), st);
-      check(i32()[st >> 2], "Crowd.add");
+    const what = "Crowd.add", h = liveHandle(this, "Crowd");
+    if (a === null || typeof a !== "object") throw new TilenavError(-1, `${what}: the agent must be an object {x, y, ...}, got ${shown(a)}`);
+    knownOptions(a, "agent", what);
+    const size = unitSize(a.size, what), target = pick(TARGET, a.target, "target", 0);
+    if (!(Number.isFinite(a.x) && Number.isFinite(a.y)))
+      throw new TilenavError(-1, `${what}: x and y must be finite numbers (pixels), got x = ${shown(a.x)}, y = ${shown(a.y)}`);
+    if (a.radius !== undefined && !(typeof a.radius === "number" && a.radius > 0 && Number.isFinite(a.radius)))
+      throw new TilenavError(-1, `${what}: radius must be a positive number of pixels, got ${shown(a.radius)}`);
+    // the library's rule, in its float arithmetic: radius < 0.5 * smaller tile side * size
+    const r = a.radius ?? 6, tmin = Math.min(this.map.tileWidth, this.map.tileHeight);
+    if (!(Math.fround(r) < Math.fround(Math.fround(0.5 * Math.fround(tmin)) * size)))
+      throw new TilenavError(-1, `${what}: radius ${r}${a.radius === undefined ? " (the default)" : ""} must be below size x half the smaller tile side: ${size} x ${tmin} / 2 = ${size * tmin / 2} pixels`);
+    if (target >= 1 && target <= 3 && a.goal !== undefined && !(a.goal !== null && Number.isFinite(a.goal.x) && Number.isFinite(a.goal.y)))
+      throw new TilenavError(-1, `${what}: goal must be a point {x, y} of finite numbers (pixels), got ${shown(a.goal)}`);
+    const slot = a.flow !== undefined || target === 4 ? this._slot(a.flow ?? 0, what) : 0;
+    if (target === 4) this._checkFollow(slot, size, what);
+    const id = withScratch(4, (st) => {
+      const id = api().tnw_crowd_add(h, a.x, a.y, r, a.maxSpeed ?? 0, a.maxForce ?? 0, target,
+        a.goal?.x ?? 0, a.goal?.y ?? 0, slot, size, st);
+      const status = i32()[st >> 2];
+      if (status === -1) // what is left for the library to refuse: the circle's place
+        throw new TilenavError(-1, `${what}: the agent's circle (centre ${a.x}, ${a.y}, radius ${r} pixels) must be inside the map and clear of blocked cells`);
+      check(status, what);
       return id >>> 0;
     });
+    this._follow(id, size, target === 4 ? slot : -1);
+    return id;
   }
 
   /** Remove an agent (TilenavError "stale id" when it is gone already). */
-  remove(id) { check(api().tnw_crowd_remove(liveHandle(this, "Crowd"), id), "Crowd.remove"); }
+  remove(id) {
+    check(api().tnw_crowd_remove(liveHandle(this, "Crowd"), id), "Crowd.remove");
+    this._follow(id, 0, -1);
+  }
 
-  /** Change an agent's target: setTarget(id, "arrive", {x, y}) or setTarget(id, "flow", slot). */
+  /** Change an agent's target: setTarget(id, "arrive", {x, y}) or setTarget(id, "flow", slot)
+   *  (slot 0..maxFlows-1, default 0; the slot's field must be of the agent's size). */
   setTarget(id, kind, goalOrSlot) {
-    const k = pick(TARGET, kind, "target", 0), flow = typeof goalOrSlot === "number" ? goalOrSlot : 0;
-    const g = typeof goalOrSlot === "object" ? goalOrSlot : { x: 0, y: 0 };
-    check(api().tnw_crowd_set_target(liveHandle(this, "Crowd"), id, k, g.x, g.y, flow), "Crowd.setTarget");
+    const what = "Crowd.setTarget", h = liveHandle(this, "Crowd"), k = pick(TARGET, kind, "target", 0);
+    const flow = k === 4 ? this._slot(goalOrSlot ?? 0, what) : 0;
+    const info = this._agentInfo.get(id);
+    if (k === 4 && info) this._checkFollow(flow, info.size, what);
+    const g = typeof goalOrSlot === "object" && goalOrSlot !== null ? goalOrSlot : { x: 0, y: 0 };
+    check(api().tnw_crowd_set_target(h, id, k, g.x, g.y, flow), what);
+    if (info) this._follow(id, info.size, k === 4 ? flow : -1);
   }
 
   /** Advance every agent by `steps` fixed steps (default 1). Slots following a SectorField get
@@ -1467,6 +1615,7 @@ export class Crowd {
     w.tnw_free(this._ids);
     w.tnw_free(this._state);
     this._h = 0;
+    this._agentInfo.clear();
   }
 }
 
@@ -1485,6 +1634,7 @@ export class Marbles {
    * @param {number} [o.restitution=1] bounce, 0..1 (1 keeps the energy)
    */
   constructor(o = {}) {
+    knownOptions(o, "Marbles", "Marbles");
     const map = o.map ?? null;
     const w = o.width ?? (map ? map.width * map.tileWidth : undefined), h = o.height ?? (map ? map.height * map.tileHeight : undefined);
     if (!(w > 0 && h > 0)) throw new TypeError("tilenav: Marbles needs a map or a width and height");
@@ -1545,6 +1695,7 @@ export class AngleCar {
    * @param {number} [o.seed=1]
    */
   constructor(o) {
+    knownOptions(o ?? null, "AngleCar", "AngleCar");
     const { width: w, height: h } = o, n = w * h;
     if (!(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) || o.angles?.length !== n || o.friction?.length !== n)
       throw new TypeError("tilenav: AngleCar needs width, height and width*height angles and friction");
@@ -1585,6 +1736,8 @@ export class GridWanderer {
    * @param {{speed?: number, seed?: number}} [o] pixels per step (default 1), random seed
    */
   constructor(map, cell, o = {}) {
+    knownOptions(o, "GridWanderer", "GridWanderer");
+    cellOf(cell, "GridWanderer", "cell");
     this.map = map;
     withScratch(4, (st) => {
       this._h = api().tnw_wanderer_create(liveHandle(map, "TileMap"), cell.x, cell.y, o.speed ?? 1, o.seed ?? 1, st);

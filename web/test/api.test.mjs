@@ -2,7 +2,7 @@
 // Dijkstra written here, on handmade and seeded random grids, plus bad input.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { init, TileMap, PathFinder, FlowField, Crowd, Marbles, AngleCar, GridWanderer, TilenavError } from "../pkg/tilenav.mjs";
+import { init, TileMap, PathFinder, FlowField, Hierarchy, Crowd, Marbles, AngleCar, GridWanderer, TilenavError } from "../pkg/tilenav.mjs";
 
 await init();
 
@@ -902,4 +902,115 @@ test("regions: bad options throw a TilenavError", () => {
   assert.equal(map.regionId(0, 0, { diagonal: "4" }), 0);
   pf.free();
   map.free();
+});
+
+// ---- argument checks: cells, option names, crowd agents -----------------------------------
+
+test("cells are checked everywhere: {x, y} with integer coordinates, else a TilenavError", () => {
+  const map = TileMap.fromText(["......", "......", "......", "......", "......"]);
+  const pf = new PathFinder(map), field = new FlowField(map).build({ x: 5, y: 4 });
+  const cell = (re) => (e) => e instanceof TilenavError && e.status === -1 && re.test(e.message);
+  const s = { x: 0, y: 0 }, g = { x: 5, y: 4 };
+  const badCells = [
+    [[0, 0], /start must be a cell \{x, y\}, got \[0,0\]/],
+    [{ col: 0, row: 0 }, /start must be a cell \{x, y\}, got \{"col":0,"row":0\}/],
+    [{ x: "1", y: 0 }, /start: a cell coordinate must be an integer, got x = "1"/],
+    [{ x: 1.5, y: 0 }, /start: a cell coordinate must be an integer, got x = 1.5/],
+    [{ x: 1, y: NaN }, /got y = NaN/],
+    [null, /start must be a cell/],
+    [undefined, /start must be a cell/],
+  ];
+  for (const [c, re] of badCells) {
+    assert.throws(() => pf.find(map, c, g), cell(re), `find ${JSON.stringify(c)}`);
+    assert.throws(() => pf.begin(map, c, g), cell(re), `begin ${JSON.stringify(c)}`);
+    assert.throws(() => pf.findMany(map, [{ start: c, goal: g }]), cell(re), `findMany ${JSON.stringify(c)}`);
+    assert.throws(() => field.pathFrom(c), cell(re), `pathFrom ${JSON.stringify(c)}`);
+    assert.throws(() => pf.find(map, s, c), cell(/goal/), `find goal ${JSON.stringify(c)}`);
+  }
+  // the stranger's case: arrays used to read as (0, 0) and give found true, length 1, cost 0
+  assert.throws(() => pf.find(map, [0, 0], [5, 4]), TilenavError);
+  assert.throws(() => pf.findMany(map, [0, 0, 1.5, 0]), cell(/findMany: query 0: a cell coordinate must be an integer, got 1.5/));
+  assert.throws(() => pf.findMany(map, [0, 0, "1", 0]), cell(/got "1"/));
+  assert.throws(() => field.build([{ x: 5, y: 4 }, [1, 1]]), cell(/FlowField.build: goal 1 must be a cell/));
+  assert.throws(() => field.build({ x: 5.5, y: 4 }), cell(/FlowField.build: goal 0/));
+  assert.throws(() => field.wouldWallOff([{ x: 1, y: "1" }], [s]), cell(/wouldWallOff: cell 0/));
+  assert.throws(() => field.wouldWallOff([{ x: 1, y: 1 }], [[0, 0]]), cell(/wouldWallOff: spawn 0/));
+  assert.throws(() => new GridWanderer(map, [0, 0]), cell(/GridWanderer: cell must be a cell/));
+  assert.throws(() => new GridWanderer(map, { x: 0.5, y: 0 }), cell(/GridWanderer: cell/));
+  assert.throws(() => map.set(1.5, 0, 1), cell(/TileMap.set/));
+  assert.throws(() => map.set("1", 0, 1), cell(/TileMap.set/));
+  // good cells still work, an Int32Array batch too; the field and map are unchanged
+  assert.equal(pf.find(map, s, g).path.length, 6);
+  assert.equal(pf.findMany(map, new Int32Array([0, 0, 5, 4])).found, 1);
+  assert.equal(pf.findMany(map, [0, 0, 5, 4]).found, 1);
+  assert.equal(field.pathFrom(s).found, true);
+  assert.equal(map.get(1, 0), 0);
+  field.free(); pf.free(); map.free();
+});
+
+test("unknown option names throw a TypeError naming the option and the known ones", () => {
+  const map = TileMap.fromText(["....", "...."]), pf = new PathFinder(map);
+  const s = { x: 0, y: 0 }, g = { x: 3, y: 1 };
+  const unknown = (key) => (e) => e instanceof TypeError && e.message.includes(`unknown option "${key}"`) && /\(.*size.*\)/.test(e.message);
+  assert.throws(() => pf.find(map, s, g, { sise: 2 }), unknown("sise"));
+  assert.throws(() => pf.find(map, s, g, { unitSize: 2 }), unknown("unitSize"));
+  assert.throws(() => pf.begin(map, s, g, { sise: 2 }), unknown("sise"));
+  assert.throws(() => pf.findMany(map, [0, 0, 3, 1], { sise: 2 }), unknown("sise"));
+  assert.throws(() => new FlowField(map, { sise: 2 }), unknown("sise"));
+  assert.throws(() => map.regionId(0, 0, { sise: 2 }), unknown("sise"));
+  assert.throws(() => new Hierarchy(map, { sise: 2 }), unknown("sise"));
+  assert.throws(() => new Hierarchy(map, { sectorSize: 4 }).sectorField(s, { budjet: 1 }), (e) => e instanceof TypeError && /unknown option "budjet" \(budget\)/.test(e.message));
+  assert.throws(() => new Hierarchy(map, { sectorSize: 4 }).find(s, g, { exakt: true }), (e) => e instanceof TypeError && /unknown option "exakt"/.test(e.message));
+  assert.throws(() => new TileMap({ width: 2, height: 2, tilesize: 16 }), (e) => e instanceof TypeError && /unknown option "tilesize"/.test(e.message));
+  assert.throws(() => TileMap.fromText(["..", ".."], { walls: "x" }), (e) => e instanceof TypeError && /unknown option "walls"/.test(e.message));
+  assert.throws(() => TileMap.fromArray([0, 0], 2, { blocks: [1] }), (e) => e instanceof TypeError && /unknown option "blocks"/.test(e.message));
+  const crowd = new Crowd(map);
+  assert.throws(() => crowd.add({ x: 16, y: 16, sise: 2 }), unknown("sise"));
+  assert.throws(() => new Crowd(map, { capacty: 4 }), (e) => e instanceof TypeError && /unknown option "capacty"/.test(e.message));
+  assert.throws(() => new GridWanderer(map, s, { sped: 2 }), (e) => e instanceof TypeError && /unknown option "sped"/.test(e.message));
+  // the known ones pass, and so do undefined values and a map's fromText `wall`
+  assert.equal(pf.find(map, s, g, { algo: "jps", diagonal: "no-cut", heuristic: "octile", weight: 1, stepCosts: "exact", closest: false, size: 1, regions: true }).found, true);
+  assert.equal(pf.find(map, s, g, { size: undefined }).found, true);
+  TileMap.fromText(["xx", ".."], { wall: "x", tileSize: 16 }).free();
+  new FlowField(map, { diagonal: "never", flow: "steepest", lineOfSight: "simple", size: 1 }).free();
+  crowd.free(); pf.free(); map.free();
+});
+
+test("Crowd.add and setFlow say what is wrong before the library refuses", () => {
+  const map = TileMap.fromText(["......", "......", "...#..", "......"], { tileWidth: 32, tileHeight: 20 });
+  const crowd = new Crowd(map, { capacity: 8 });
+  const says = (re) => (e) => e instanceof TilenavError && e.status === -1 && re.test(e.message);
+  assert.equal(crowd.maxFlows, 8);
+  // radius below size x half the smaller tile side (20 / 2 = 10 pixels per size)
+  assert.throws(() => crowd.add({ x: 16, y: 10, radius: 10 }), says(/radius 10 must be below size x half the smaller tile side: 1 x 20 \/ 2 = 10 pixels/));
+  assert.throws(() => crowd.add({ x: 32, y: 20, radius: 25, size: 2 }), says(/radius 25 must be below .* 2 x 20 \/ 2 = 20 pixels/));
+  assert.throws(() => crowd.add({ x: 16, y: 10, radius: -1 }), says(/radius must be a positive number/));
+  assert.throws(() => crowd.add({ x: NaN, y: 10 }), says(/x and y must be finite numbers/));
+  // flow slots 0..maxFlows-1
+  assert.throws(() => crowd.add({ x: 16, y: 10, target: "flow", flow: 8 }), says(/flow slot must be an integer from 0 to 7, got 8/));
+  assert.throws(() => crowd.add({ x: 16, y: 10, target: "flow", flow: 1.5 }), says(/flow slot .* got 1.5/));
+  assert.throws(() => crowd.setFlow(-1, null), says(/slot must be an integer from 0 to 7, got -1/));
+  const id = crowd.add({ x: 16, y: 10 });
+  assert.throws(() => crowd.setTarget(id, "flow", 9), says(/flow slot must be an integer from 0 to 7, got 9/));
+  // a slot holding a field of another size than the agent's
+  const f1 = new FlowField(map).build({ x: 5, y: 3 }), f2 = new FlowField(map, { size: 2 }).build({ x: 4, y: 2 });
+  crowd.setFlow(0, f2);
+  crowd.setFlow(1, f1);
+  assert.throws(() => crowd.add({ x: 16, y: 10, radius: 5, target: "flow", flow: 0 }),
+    says(/flow slot 0 holds a FlowField for size 2 units, the agent's size is 1/));
+  assert.throws(() => crowd.add({ x: 32, y: 20, radius: 12, size: 2, target: "flow", flow: 1 }),
+    says(/flow slot 1 holds a FlowField for size 1 units, the agent's size is 2/));
+  assert.throws(() => crowd.setTarget(id, "flow", 0), says(/flow slot 0 holds a FlowField for size 2 units, the agent's size is 1/));
+  const a1 = crowd.add({ x: 16, y: 10, radius: 5, target: "flow", flow: 1 });
+  const a2 = crowd.add({ x: 32, y: 20, radius: 12, size: 2, target: "flow", flow: 0 });
+  assert.throws(() => crowd.setFlow(1, f2), says(/flow slot 1 is followed by agents of size 1, the FlowField is for size 2/));
+  crowd.remove(a1);
+  crowd.setFlow(1, f2); // nobody of size 1 follows it any more
+  crowd.setTarget(a2, "arrive", { x: 100, y: 40 });
+  crowd.setFlow(0, f1);
+  crowd.step();
+  // what the library still refuses: a circle over a wall or the map's edge
+  assert.throws(() => crowd.add({ x: 3 * 32 + 16, y: 2 * 20 + 10, radius: 4 }), says(/inside the map and clear of blocked cells/));
+  assert.throws(() => crowd.add({ x: 2, y: 10, radius: 4 }), says(/inside the map and clear of blocked cells/));
+  crowd.free(); f1.free(); f2.free(); map.free();
 });
