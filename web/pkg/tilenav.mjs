@@ -514,6 +514,16 @@ export class TileMap {
     }
   }
 
+  // The map a unit of `size` moves on, for an object that keeps reading it (a flow field, a
+  // hierarchy): { on: its handle, cl: the clearance held for it (null for size 1), to give back
+  // with _releaseSizeMaps() }.
+  _holdSizeMap(size) {
+    if (size === 1) return { on: liveHandle(this, "TileMap"), cl: null };
+    const cl = this._sizeMaps(size);
+    cl.refs++;
+    return { on: api().tnw_clearance_map(cl.h, size), cl };
+  }
+
   _releaseSizeMaps(c) {
     if (--c.refs > 0 || c === this._cl || !this._h) return;
     const i = this._clOld.indexOf(c);
@@ -840,13 +850,8 @@ export class FlowField {
     this.height = map.height;
     this.size = unitSize(o.size, "FlowField");
     this._goals = [];
-    this._cl = null;
-    let on = liveHandle(map, "TileMap");
-    if (this.size > 1) {
-      this._cl = map._sizeMaps(this.size);
-      this._cl.refs++;
-      on = api().tnw_clearance_map(this._cl.h, this.size);
-    }
+    const held = map._holdSizeMap(this.size), on = held.on;
+    this._cl = held.cl;
     try {
       withScratch(4, (st) => {
         this._h = api().tnw_field_create(on, pick(DIAGONAL, o.diagonal, "diagonal", 0),
@@ -1068,12 +1073,8 @@ export class Hierarchy {
     this._ctxs = new globalThis.Map(); // heuristic weight -> query context
     this._cap = 0;
     this._out = 0;
-    let on = liveHandle(map, "TileMap");
-    if (this.size > 1) {
-      this._cl = map._sizeMaps(this.size);
-      this._cl.refs++;
-      on = api().tnw_clearance_map(this._cl.h, this.size);
-    }
+    const held = map._holdSizeMap(this.size), on = held.on;
+    this._cl = held.cl;
     try {
       withScratch(4, (st) => {
         this._h = api().tnw_hier_create(on, diagonal, this.stepCosts === "10/14" ? 1 : 0,
