@@ -126,11 +126,11 @@ class Crowd:
             raise ValueError(f"radius {radius} must be below {half:g} pixels (size {size} x half "
                              f"a tile of {min(self.map.tile_size)} px)")
         if target == "flow":
-            self._check_slot(flow)
-            fsize = getattr(self._flows.get(int(flow)), "size", 1)
-            if int(flow) in self._flows and fsize != size:
+            field = self._flows.get(self._check_slot(flow))
+            if field is not None and field.size != size:
                 raise ValueError(f"an agent of size {size} cannot follow flow slot {flow}: its "
-                                 f"field was made for size {fsize} (Map.flow_field(size=...))")
+                                 f"field was made for size {field.size} "
+                                 f"(Map.flow_field(size=...))")
         adef = ffi.new("tn_agent_def *", lib.tn_agent_def_default())
         adef.pos = _vec(pos, "pos")
         adef.vel = _vec(vel, "vel")

@@ -410,7 +410,7 @@ class Map:
         if math.isnan(value) or value < 0:
             raise ValueError(f"cost must be >= 0 (0 or inf = blocked), got {value}")
         v32 = float(np.float32(value))
-        if v32 == 0.0 and value != 0.0 or math.isinf(v32) and not math.isinf(value):
+        if (v32 == 0.0 and value != 0.0) or (math.isinf(v32) and not math.isinf(value)):
             raise ValueError(f"cost {value} is not representable as float32")
         gid = 1 if v32 == 0.0 or math.isinf(v32) else 0
         self._set_cells("Map.set_cost", lib.tn_map_find_layer(self._handle(), b"cost"), cells,
