@@ -229,6 +229,8 @@ static void search_setup_heuristic(tn_search *s, double minc)
     /* h is inflated by 2^-40 (a relative 9e-13): among open nodes of equal f the one with the
      * smaller h (further along) comes first, and far below the 1e-10 of the f level */
     s->hmul = w * minc * (1.0 + 1.0 / 1099511627776.0);
+    /* the f-level stack needs a consistent heuristic (search_internal.h, the open list) */
+    s->lifo = w == 1.0 && !(h == TN_HEURISTIC_MANHATTAN && eight);
     /* scale once here, so that every heuristic is one multiply-add per cell */
     s->hstr *= s->hmul;
     s->hdiag *= s->hmul;

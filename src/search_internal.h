@@ -68,6 +68,7 @@ struct tn_search {
     int32_t heap_n;
     int32_t stack_n;
     double flimit; /* nodes with a key up to this go on the stack */
+    bool lifo;     /* the f-level stack is used (a consistent heuristic: see the open list) */
     uint32_t gen;
 
     /* the running query */
@@ -229,7 +230,11 @@ TN_INLINE uint32_t heap_down(double *key, uint32_t *heap, uint32_t *tag, int32_t
  * which is the tie-break that keeps A* on the straight front. The heap orders the rest by
  * key. Open nodes never outnumber cells, so the stack shares the heap's arrays from their far
  * end: stack entry j (0 = bottom) is at position max_cells - 1 - j. The tag of an open node
- * holds its position in the arrays, with TAG_STACK on the stack. */
+ * holds its position in the arrays, with TAG_STACK on the stack.
+ * This needs keys that never fall below the current level, which a consistent heuristic
+ * gives. A weight above 1 or manhattan with diagonals breaks it: a successor's key may then be
+ * well below the level, and a LIFO stack of such keys is a depth-first search (paths that zig-
+ * zag). Those queries clear `lifo`: flimit stays below every key and the heap orders all. */
 #define LEVEL_EPS 1e-10
 
 /* The open list's state, copied into locals by the loops that run it (the counts then stay in
@@ -240,6 +245,9 @@ typedef struct tn_openlist {
     int32_t heap_n, stack_n;
     int32_t top; /* max_cells - 1: position of the stack's bottom entry */
     double flimit;
+    /* the level after a pop of key k is k + k * leps - loff: (LEVEL_EPS, 0) with the stack,
+     * (-1, 1) without it (-1, below every key; arithmetic rather than a branch) */
+    double leps, loff;
 } tn_openlist;
 
 TN_INLINE tn_openlist ol_load(const tn_search *s)
@@ -252,6 +260,8 @@ TN_INLINE tn_openlist ol_load(const tn_search *s)
     o.stack_n = s->stack_n;
     o.top = s->max_cells - 1;
     o.flimit = s->flimit;
+    o.leps = s->lifo ? LEVEL_EPS : -1.0;
+    o.loff = s->lifo ? 0.0 : 1.0;
     return o;
 }
 
@@ -296,7 +306,7 @@ TN_INLINE uint32_t ol_pop(tn_openlist *o, double *k)
         return e;
     }
     uint32_t e = heap_down(o->key, o->heap, o->tag, &o->heap_n, k);
-    o->flimit = *k + *k * LEVEL_EPS;
+    o->flimit = *k + *k * o->leps - o->loff;
     return e;
 }
 
@@ -321,7 +331,7 @@ TN_INLINE void ol_decreased(tn_openlist *o, uint32_t t, uint32_t dir, double k)
 
 TN_INLINE void q_set_level(tn_search *s, double f)
 {
-    s->flimit = f + f * LEVEL_EPS;
+    s->flimit = s->lifo ? f + f * LEVEL_EPS : -1.0;
 }
 
 /* Insert entry e whose key the caller has written to key[cell] (search_begin's start node; in

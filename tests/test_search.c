@@ -1017,6 +1017,53 @@ static void test_weighted_and_partial(void **state)
     tn_map_destroy(m);
 }
 
+/* Weighted A* (and JPS with a weight) on maps without walls: every step towards the goal
+ * lowers f = g + w * h, every other step raises it, so the search walks straight and its path
+ * is a shortest one. Regression: with the f-level stack on, keys below the level went on the
+ * LIFO stack and the search ran depth-first (a 30x30 open map, (0,0) -> (20,0), w = 1.5:
+ * cost 27.46 instead of 20). Also under 4 moves (manhattan) and with manhattan on 8 moves,
+ * whose keys can fall below the level the same way. */
+static void test_weighted_open_maps_straight(void **state)
+{
+    (void)state;
+    tn_test_rng r = {77};
+    for (int round = 0; round < 40; round++) {
+        int32_t w = 8 + (int32_t)tn_test_below(&r, 40), h = 8 + (int32_t)tn_test_below(&r, 40);
+        tn_map *m = tn_test_random_map(w, h, 0.0, (uint64_t)round);
+        tn_search *s = new_search(w * h);
+        tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
+        double *dist = malloc((size_t)(w * h) * sizeof *dist);
+        static const double weights[] = {1.25, 1.5, 2.0, 3.0, 5.0};
+        for (int k = 0; k < 12; k++) {
+            tn_cell start = tn_test_random_open_cell(m, &r), goal = tn_test_random_open_cell(m, &r);
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.moves.diagonal = k % 3 == 0 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
+            q.weight = weights[tn_test_below(&r, 5)];
+            if (k % 3 == 2) /* manhattan with diagonals: inadmissible, keys fall below the level */
+                q.heuristic = TN_HEURISTIC_MANHATTAN;
+            tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+            double opt = dist[goal.y * w + goal.x];
+            for (int a = 0; a < 2; a++) {
+                q.algo = a == 0 ? TN_ALGO_ASTAR : TN_ALGO_JPS;
+                q.jps_fallback = true;
+                tn_search_result res;
+                assert_int_equal(tn_search_path(s, m, start, goal, &q, path, w * h, &res), TN_OK);
+                double c = tn_oracle_path_cost(m, &q.moves, NULL, path, res.length, start, goal);
+                assert_true(close_to(c, res.cost));
+                if (q.heuristic != TN_HEURISTIC_MANHATTAN || q.moves.diagonal == TN_DIAGONAL_NEVER)
+                    assert_true(close_to(res.cost, opt));
+                else /* manhattan over diagonals is only greedy: still no doubling back */
+                    assert_true(res.cost <= opt * TN_SQRT2 + 1e-9);
+            }
+        }
+        free(path);
+        free(dist);
+        tn_search_destroy(s);
+        tn_map_destroy(m);
+    }
+}
+
 /* ---- statuses -------------------------------------------------------------------------- */
 
 static void test_no_path_and_errors(void **state)
@@ -1601,6 +1648,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_jps_ahead_flags),
         cmocka_unit_test(test_jps_cache_map_replaced),
         cmocka_unit_test(test_weighted_and_partial),
+        cmocka_unit_test(test_weighted_open_maps_straight),
         cmocka_unit_test(test_no_path_and_errors),
         cmocka_unit_test(test_buffer_too_small),
         cmocka_unit_test(test_bad_arguments),
