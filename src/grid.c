@@ -177,17 +177,18 @@ static void row_flags(const uint64_t *a, const uint64_t *c, const uint64_t *b, c
     }
 }
 
-/* South and north flags of every row, 64 columns per word. Scanning south, (x, q) stops a jump
+/* South and north flags of every row, 64 columns per word (words i0..i1-1 of each row). Scanning south, (x, q) stops a jump
  * when it is blocked or (x -+ 1, q) is free with (x -+ 1, q - 1) blocked (or, on weighted maps,
  * when it is a cost boundary). flag_south(x, y) = the first stop below y is a jump point:
  * stop(y + 1) ? free(y + 1) : flag_south(x, y + 1). */
-static void column_flags(const tn__passbits *jc, int32_t h)
+static void column_flags(const tn__passbits *jc, int32_t h, size_t i0, size_t i1)
 {
     const size_t n = jc->row_words;
+    TN_ASSERT(i0 <= i1 && i1 <= n);
 #define ROW(y) (jc->rows + n * (size_t)((y) + 1))
 #define FLAGS(y) (jc->flags + FLAG_SETS * n * (size_t)((y) + 1))
 #define BOUND(d, y) (jc->brows ? jc->zrows[d][n * (size_t)((y) + 1) + i] : 0)
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = i0; i < i1; i++) {
         uint64_t f = 0; /* flag_south of the row below the current one */
         for (int32_t y = h - 1; y >= 0; y--) {
             const uint64_t *c = ROW(y + 1), *up = ROW(y);
@@ -292,12 +293,128 @@ static void pack_boundaries(tn__passbits *c, const tn__grid *g)
         }
 }
 
+/* Set or clear bit `pos` (a cell) of a padded line. */
+static inline void put_bit(uint64_t *line, int32_t pos, bool on)
+{
+    uint32_t b = (uint32_t)(pos + PAD);
+    uint64_t m = 1ull << (b & 63);
+    line[b >> 6] = on ? line[b >> 6] | m : line[b >> 6] & ~m;
+}
+
+/* The cost-boundary facts of cell (x, y) (pack_boundaries' loop body; its bits and bytes are
+ * cleared first). */
+static void boundary_cell(tn__passbits *c, const tn__grid *g, int32_t x, int32_t y)
+{
+    const int32_t w = g->w, h = g->h;
+    const size_t i = (size_t)y * (size_t)w + (size_t)x;
+    uint64_t *brow = c->brows + c->row_words * (size_t)(y + 1);
+    const size_t ro = c->row_words * (size_t)(y + 1), co = c->col_words * (size_t)(x + 1);
+    bool on = tn__cost_boundary(g->pass, g->cost, w, h, x, y);
+    uint32_t stop = 0;
+    memset(c->bmoves + 8 * i, 0, 8);
+    if (on)
+        stop = tn__boundary_info(g->pass, g->cost, w, h, x, y, c->bmoves + 8 * i);
+    put_bit(brow, x, on);
+    c->bstop[i] = (uint8_t)stop;
+    for (int d = 0; d < 4; d++)
+        put_bit(c->zrows[d] + ro, x, (stop >> d) & 1u);
+    for (int d = 2; d < 4; d++)
+        put_bit(c->zcols[d - 2] + co, y, (stop >> d) & 1u);
+}
+
+/* Bring the cache up to date after the cells of `r` changed (x1, y1 exclusive, inside the
+ * map): their passability bits; on weighted maps the boundary facts of the cells within 2 of
+ * r (tn__boundary_info reads a 5x5 window); then the jump-ahead flags of every row and of
+ * every 64-column word of rows those can touch (a row's flags read the rows beside it and run
+ * along the whole row; a column's likewise). */
+static void patch_rect(tn__passbits *c, const tn__grid *g, tn_rect r)
+{
+    const int32_t w = g->w, h = g->h;
+    const size_t rw = c->row_words, cw = c->col_words;
+    for (int32_t y = r.y0; y < r.y1; y++)
+        for (int32_t x = r.x0; x < r.x1; x++) {
+            bool on = g->pass[(size_t)y * (size_t)w + (size_t)x] != 0;
+            put_bit(c->rows + rw * (size_t)(y + 1), x, on);
+            put_bit(c->cols + cw * (size_t)(x + 1), y, on);
+        }
+    tn_rect b = r;
+    if (c->brows) {
+        b = (tn_rect){r.x0 - 2 > 0 ? r.x0 - 2 : 0, r.y0 - 2 > 0 ? r.y0 - 2 : 0,
+                      r.x1 + 2 < w ? r.x1 + 2 : w, r.y1 + 2 < h ? r.y1 + 2 : h};
+        for (int32_t y = b.y0; y < b.y1; y++)
+            for (int32_t x = b.x0; x < b.x1; x++)
+                boundary_cell(c, g, x, y);
+    }
+    for (int32_t y = b.y0 - 1 > 0 ? b.y0 - 1 : 0; y <= b.y1 && y < h; y++) {
+        const uint64_t *row = c->rows + rw * (size_t)(y + 1);
+        const size_t at = rw * (size_t)(y + 1);
+        row_flags(row - rw, row, row + rw, c->brows ? c->zrows[0] + at : NULL,
+                  c->brows ? c->zrows[1] + at : NULL, c->flags + FLAG_SETS * rw * (size_t)(y + 1),
+                  rw);
+    }
+    int32_t x0 = b.x0 - 1 > 0 ? b.x0 - 1 : 0, x1 = b.x1 < w ? b.x1 : w - 1;
+    column_flags(c, h, (size_t)(x0 + PAD) >> 6, ((size_t)(x1 + PAD) >> 6) + 1);
+}
+
+uint64_t tn__passbits_digest(const tn__passbits *c)
+{
+    if (!c->rows)
+        return 0;
+    const size_t rw = c->row_words, cw = c->col_words;
+    const size_t nrows = rw * ((size_t)c->h + 2), ncols = cw * ((size_t)c->w + 2);
+    const size_t cells = (size_t)c->w * (size_t)c->h;
+    size_t words = (1 + FLAG_SETS) * nrows + ncols;
+    if (c->brows)
+        words += 5 * nrows + 2 * ncols + cells;
+    uint64_t f = 0;
+    for (size_t i = 0; i < words; i++)
+        f = mix(f, c->rows[i]);
+    for (size_t i = 0; c->brows && i < cells; i++)
+        f = mix(f, c->bstop[i]);
+    return f;
+}
+
+bool tn__passbits_same_map(const tn__passbits *c, const tn_map *map, const tn__grid *g)
+{
+    return c->rows && c->map == map && c->pass == g->pass && c->w == g->w && c->h == g->h;
+}
+
+/* Update by the change log: true when done (false: build afresh). Only for the map the cache
+ * was built from, in the same layout (weighted or not), when the log reaches back to the
+ * cache's revision and vouches for its cells (tn__map_changes_since), and when the changes
+ * cover less than an eighth of the map. */
+static bool passbits_patch(tn__passbits *c, const tn_map *map, const tn__grid *g)
+{
+    if (!tn__passbits_same_map(c, map, g) || (c->brows != NULL) != !g->uniform)
+        return false;
+    tn_rect rects[TN_CHANGE_LOG];
+    int32_t n = tn__map_changes_since(map, c->revision, c->passable_hash, c->cost_hash, rects);
+    if (n < 0)
+        return false;
+    int64_t area = 0;
+    for (int32_t k = 0; k < n; k++)
+        area += (int64_t)(rects[k].x1 - rects[k].x0) * (rects[k].y1 - rects[k].y0);
+    if (area > (int64_t)g->w * g->h / 8)
+        return false;
+    for (int32_t k = 0; k < n; k++)
+        patch_rect(c, g, rects[k]);
+    return true;
+}
+
 tn_status tn__passbits_update(tn__passbits *c, const tn_map *map, const tn__grid *g,
                               const tn_allocator *alloc)
 {
     uint64_t fp = tn__grid_fingerprint(map, g);
     if (c->rows && c->fingerprint == fp && c->w == g->w && c->h == g->h)
         return TN_OK;
+    if (passbits_patch(c, map, g)) {
+        c->patches++;
+        c->fingerprint = fp;
+        c->revision = g->revision;
+        c->passable_hash = g->passable_hash;
+        c->cost_hash = g->cost_hash;
+        return TN_OK;
+    }
     int32_t w = g->w, h = g->h;
     /* a scan may read one word past the last padding bit it stops at */
     size_t rw = ((size_t)w + 2 * PAD + 63) / 64 + 1;
@@ -339,9 +456,14 @@ tn_status tn__passbits_update(tn__passbits *c, const tn_map *map, const tn__grid
                   weighted ? c->zrows[1] + at : NULL, c->flags + FLAG_SETS * rw * (size_t)(y + 1),
                   rw);
     }
-    column_flags(c, h);
+    column_flags(c, h, 0, rw);
     c->fingerprint = fp;
     c->w = w;
     c->h = h;
+    c->map = map;
+    c->pass = g->pass;
+    c->revision = g->revision;
+    c->passable_hash = g->passable_hash;
+    c->cost_hash = g->cost_hash;
     return TN_OK;
 }

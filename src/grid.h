@@ -76,13 +76,24 @@ typedef struct tn__passbits {
     uint64_t *zcols[2];
     uint8_t *bstop;
     size_t cap_words; /* words allocated (one allocation, at rows) */
+    /* what it was built from, for updates by the map's change log: the map, its passability
+     * array, its revision and hashes then */
+    const tn_map *map;
+    const uint8_t *pass;
+    uint64_t revision, passable_hash, cost_hash;
+    uint64_t patches; /* updates made by the change log (tests read it) */
 } tn__passbits;
 
 /* Bring `b` up to date with the map read into `g` (nothing to do when its fingerprint
- * matches); allocates through `alloc` when the map grew. */
+ * matches); allocates through `alloc` when the map grew. After edits of the map `b` was built
+ * from, it updates only the lines the map's change log says changed (tn__passbits_same_map). */
 tn_status tn__passbits_update(tn__passbits *b, const tn_map *map, const tn__grid *g,
                               const tn_allocator *alloc);
 void tn__passbits_free(tn__passbits *b, const tn_allocator *alloc);
+/* A hash of every word of `b`'s arrays (tests compare an updated cache with a fresh one). */
+uint64_t tn__passbits_digest(const tn__passbits *b);
+/* Was `b` built from this map (same object, passability array and size), at any revision? */
+bool tn__passbits_same_map(const tn__passbits *b, const tn_map *map, const tn__grid *g);
 
 /* ---- cell index -> row without a division ------------------------------------------
  * Expansions need the row and column of every popped cell; an integer division costs 14 to 40

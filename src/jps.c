@@ -65,23 +65,29 @@ static inline bool bit_get(const uint64_t *line, int32_t x, size_t stride)
 }
 
 /* Make s->jps the cache of the map searched: when it holds another map, swap in the spare
- * that holds this one, or else the least recently used spare (which is then rebuilt in its
- * own allocation); the active cache becomes the most recent spare. */
+ * that holds this one (its current revision, else an older one, which the update then brings
+ * up to date by the map's change log), or else the least recently used spare (which is then
+ * rebuilt in its own allocation); the active cache becomes the most recent spare. */
 tn_status tn__jps_prepare(tn_search *s, const tn__grid *g)
 {
     uint64_t fp = tn__grid_fingerprint(s->map, g);
     const tn__passbits *a = &s->jps;
-    if (a->rows && !(a->fingerprint == fp && a->w == g->w && a->h == g->h)) {
-        int pick = 0;
+    if (a->rows && !(a->fingerprint == fp && a->w == g->w && a->h == g->h) &&
+        !tn__passbits_same_map(a, s->map, g)) {
+        int pick = 0, same = -1;
         for (int k = 0; k < TN__JPS_SPARES; k++) {
             const tn__passbits *c = &s->jps_spare[k];
             if (c->rows && c->fingerprint == fp && c->w == g->w && c->h == g->h) {
-                pick = k;
+                same = k;
                 break;
             }
+            if (same < 0 && tn__passbits_same_map(c, s->map, g))
+                same = k;
             if (s->jps_spare_used[k] < s->jps_spare_used[pick])
                 pick = k;
         }
+        if (same >= 0)
+            pick = same;
         tn__passbits t = s->jps;
         s->jps = s->jps_spare[pick];
         s->jps_spare[pick] = t;
@@ -509,6 +515,12 @@ bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir)
     static const int sets[4] = {FLAG_E, FLAG_W, FLAG_S, FLAG_N};
     jctx j = jctx_of(s, NULL);
     return flag(flags_of(&j, y), x, sets[dir]);
+}
+
+void tn__jps_cache_info(const tn_search *s, uint64_t *digest, uint64_t *patches)
+{
+    *digest = tn__passbits_digest(&s->jps);
+    *patches = s->jps.patches;
 }
 
 /* The moves of `mask` (bit k = move k) in the searches' order. */

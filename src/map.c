@@ -8,7 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-#define TN_CHANGE_LOG 64
 
 typedef struct tn_layer {
     char name[TN_MAX_NAME];
@@ -26,6 +25,10 @@ typedef struct tn_terrain_slot {
 typedef struct tn_change {
     uint64_t revision;
     tn_rect rect;
+    /* the map's hashes once this change was made (the state at `revision`), so that a cache
+     * built at that revision can check that it was built from this map's cells
+     * (tn__map_changes_since) */
+    uint64_t passable_hash, cost_hash;
 } tn_change;
 
 struct tn_map {
@@ -178,7 +181,8 @@ size_t tn_map_memory_bytes(const tn_map *m)
 static void map_log_change(tn_map *m, tn_rect r)
 {
     m->revision++;
-    m->log[m->revision % TN_CHANGE_LOG] = (tn_change){m->revision, r};
+    m->log[m->revision % TN_CHANGE_LOG] =
+        (tn_change){m->revision, r, m->passable_hash, m->cost_hash};
     if (m->log_count < TN_CHANGE_LOG)
         m->log_count++;
 }
@@ -219,6 +223,24 @@ bool tn_map_changed_region(const tn_map *m, uint64_t revision, tn_rect *out)
     }
     *out = u;
     return true;
+}
+
+int32_t tn__map_changes_since(const tn_map *m, uint64_t revision, uint64_t passable_hash,
+                              uint64_t cost_hash, tn_rect out[TN_CHANGE_LOG])
+{
+    if (revision == 0 || revision > m->revision || m->revision - revision >= TN_CHANGE_LOG)
+        return -1;
+    const tn_change *base = &m->log[revision % TN_CHANGE_LOG];
+    if (base->revision != revision || base->passable_hash != passable_hash ||
+        base->cost_hash != cost_hash)
+        return -1;
+    int32_t n = 0;
+    for (uint64_t r = revision + 1; r <= m->revision; r++) {
+        tn_rect c = m->log[r % TN_CHANGE_LOG].rect;
+        if (c.x1 > c.x0 && c.y1 > c.y0)
+            out[n++] = c;
+    }
+    return n;
 }
 
 /* ---- terrain ------------------------------------------------------------------------- */

@@ -476,6 +476,9 @@ tn_status tn__jps_cache_for(tn_search *s, const tn_map *map);
  * TN_E_TOO_LARGE. Called at the set-up of every query. */
 tn_status tn__search_fit(tn_search *s, int64_t cells);
 bool tn__jps_ahead(const tn_search *s, int32_t x, int32_t y, uint32_t dir);
+/* Tests: a digest of the active JPS cache (tn__passbits_digest) and how many updates it took
+ * from the map's change log. */
+void tn__jps_cache_info(const tn_search *s, uint64_t *digest, uint64_t *patches);
 /* JPS+ (jpsplus.c): the same expansions by table look-ups. */
 void tn__jpsp_expand_start(tn_search *s);
 void tn__jpsp_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir);

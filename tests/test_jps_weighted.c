@@ -3,6 +3,7 @@
  * handmade maps, random maps (random walls with per-cell cost noise or blobby patches of
  * cost) and, in the shared group, the Moving AI maps with seeded mud. */
 #include "oracle.h"
+#include "search_internal.h" /* tn__jps_cache_info */
 #include "support.h"
 #include "tilenav/io.h"
 
@@ -390,6 +391,139 @@ static void test_cost_edits(void **state)
     tn_map_destroy(m);
 }
 
+/* The JPS cache follows edits by the map's change log (grid.c, patch_rect): after every edit
+ * of a random sequence (walls, openings and costs in small rectangles, some at the border, now
+ * and then one too big to patch), the long-lived context's cache is bit for bit the cache a
+ * fresh context builds, and its JPS paths are optimal. Maps: weighted blobs and noise, and
+ * walls only. */
+static void test_cache_follows_edits_locally(void **state)
+{
+    (void)state;
+    tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    for (int kind = 0; kind < 3; kind++) {
+        int32_t w = 40 + 31 * kind, h = 30 + 7 * kind; /* widths across 64-cell words */
+        tn_map *m = tn_test_random_map(w, h, 0.15, 300 + (uint64_t)kind);
+        int32_t layer = -1;
+        if (kind == 0) {
+            cost_blobs(m, 4, 12, 5, 9);
+            layer = tn_map_layer_count(m) - 1;
+        } else if (kind == 1) {
+            cost_noise(m, 3, 10);
+            layer = tn_map_layer_count(m) - 1;
+        }
+        tn_search *s = new_search();
+        double *dist = malloc((size_t)(w * h) * sizeof *dist);
+        tn_cell *path = malloc((size_t)(w * h) * sizeof *path);
+        tn_test_rng r = {41 + (uint64_t)kind};
+        int rounds = 80, compared = 0;
+        for (int round = 0; round < rounds; round++) {
+            int32_t x0 = (int32_t)tn_test_below(&r, (uint32_t)w) - 1;
+            int32_t y0 = (int32_t)tn_test_below(&r, (uint32_t)h) - 1;
+            tn_rect rc = {x0, y0, x0 + 1 + (int32_t)tn_test_below(&r, 4),
+                          y0 + 1 + (int32_t)tn_test_below(&r, 4)};
+            if (round % 17 == 16) /* more than an eighth of the map: built afresh */
+                rc = (tn_rect){0, 0, w, h / 2 + 1};
+            rc.x0 = rc.x0 < 0 ? 0 : rc.x0;
+            rc.y0 = rc.y0 < 0 ? 0 : rc.y0;
+            rc.x1 = rc.x1 > w ? w : rc.x1;
+            rc.y1 = rc.y1 > h ? h : rc.y1;
+            uint32_t pick = tn_test_below(&r, 3);
+            if (layer >= 0 && pick == 2)
+                assert_int_equal(
+                    tn_map_fill(m, layer, rc, COST_GID + tn_test_below(&r, kind == 0 ? 4 : 3)),
+                    TN_OK);
+            else if (round % 17 != 16)
+                assert_int_equal(tn_map_fill(m, 0, rc, pick == 0 ? 1u : 0u), TN_OK);
+            else
+                assert_int_equal(tn_map_fill(m, 0, rc, 0u), TN_OK);
+            /* a query on the long-lived context brings its cache up to date */
+            tn_cell start = tn_test_random_open_cell(m, &r), goal = tn_test_random_open_cell(m, &r);
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.algo = TN_ALGO_JPS;
+            tn_search_result res;
+            tn_status st = tn_search_path(s, m, start, goal, &q, path, w * h, &res);
+            tn_oracle_dijkstra(m, &mv, NULL, &start, 1, false, dist);
+            double want = dist[goal.y * w + goal.x];
+            if (isfinite(want)) {
+                assert_int_equal(st, TN_OK);
+                assert_true(same_cost(res.cost, want));
+            } else {
+                assert_int_equal(st, TN_NO_PATH);
+            }
+            tn_search *fresh = new_search();
+            tn_search_result rf;
+            assert_int_equal(tn_search_path(fresh, m, start, goal, &q, path, w * h, &rf), st);
+            uint64_t d1, d2, p1, p2;
+            tn__jps_cache_info(s, &d1, &p1);
+            tn__jps_cache_info(fresh, &d2, &p2);
+            assert_int_equal(p2, 0);
+            /* (a query the free octile line answers builds no cache: d2 == 0, and the
+             * long-lived cache then catches up over several log entries at a later query) */
+            if (d2 != 0 && d1 != d2)
+                fail_msg("map kind %d, round %d: the updated JPS cache differs from a fresh one",
+                         kind, round);
+            compared += d2 != 0;
+            tn_search_destroy(fresh);
+        }
+        uint64_t d, patches;
+        tn__jps_cache_info(s, &d, &patches);
+        /* every small edit was patched (the big ones and those that made a weighted map uniform,
+         * or back, were built afresh) */
+        assert_true(patches >= (uint64_t)rounds / 2);
+        assert_true(compared >= rounds / 2);
+        free(dist);
+        free(path);
+        tn_search_destroy(s);
+        tn_map_destroy(m);
+    }
+}
+
+/* The same at the grid layer, where many edits are cheap: two caches of one map, one updated
+ * by the change log after every edit (1x1 to 3x3 rectangles of walls, openings or costs 1, 2, 3
+ * and 5, whose boundary moves read cells two away), one built afresh, must be equal word for
+ * word. */
+static void test_cache_patch_equals_build(void **state)
+{
+    (void)state;
+    const tn_allocator alloc = {0};
+    for (int kind = 0; kind < 2; kind++) {
+        int32_t w = kind ? 70 : 23, h = kind ? 9 : 17;
+        tn_map *m = tn_test_random_map(w, h, 0.12, 900 + (uint64_t)kind);
+        cost_noise(m, 4, 31 + (uint64_t)kind);
+        int32_t layer = tn_map_layer_count(m) - 1;
+        tn__passbits kept, fresh;
+        memset(&kept, 0, sizeof kept);
+        memset(&fresh, 0, sizeof fresh);
+        tn_test_rng r = {5 + (uint64_t)kind};
+        tn__grid g;
+        for (int e = 0; e < 1500; e++) {
+            int32_t x0 = (int32_t)tn_test_below(&r, (uint32_t)w);
+            int32_t y0 = (int32_t)tn_test_below(&r, (uint32_t)h);
+            tn_rect rc = {x0, y0, x0 + 1 + (int32_t)tn_test_below(&r, 3),
+                          y0 + 1 + (int32_t)tn_test_below(&r, 3)};
+            rc.x1 = rc.x1 > w ? w : rc.x1;
+            rc.y1 = rc.y1 > h ? h : rc.y1;
+            uint32_t pick = tn_test_below(&r, 4);
+            if (pick < 2)
+                assert_int_equal(tn_map_fill(m, layer, rc, COST_GID + tn_test_below(&r, 4)), TN_OK);
+            else
+                assert_int_equal(tn_map_fill(m, 0, rc, pick == 2 ? 1u : 0u), TN_OK);
+            tn__map_grid(m, &g);
+            assert_int_equal(tn__passbits_update(&kept, m, &g, &alloc), TN_OK);
+            tn__passbits_free(&fresh, &alloc);
+            assert_int_equal(tn__passbits_update(&fresh, m, &g, &alloc), TN_OK);
+            if (tn__passbits_digest(&kept) != tn__passbits_digest(&fresh))
+                fail_msg("map kind %d, edit %d (%d,%d)-(%d,%d): the updated cache differs", kind,
+                         e, rc.x0, rc.y0, rc.x1, rc.y1);
+        }
+        assert_true(kept.patches >= 1400); /* all but the first and the uniform ones */
+        tn__passbits_free(&kept, &alloc);
+        tn__passbits_free(&fresh, &alloc);
+        tn_map_destroy(m);
+    }
+}
+
 /* ---- Moving AI maps with seeded terrain -------------------------------------------------- */
 
 static void shared_map(const char *name, int32_t every, int32_t limit)
@@ -459,6 +593,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_random_noise), cmocka_unit_test(test_random_blobs),
         cmocka_unit_test(test_random_rooms), cmocka_unit_test(test_query_features),
         cmocka_unit_test(test_cost_edits),
+        cmocka_unit_test(test_cache_follows_edits_locally),
+        cmocka_unit_test(test_cache_patch_equals_build),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_movingai_weighted),

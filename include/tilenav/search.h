@@ -40,14 +40,17 @@
 /// the query returns TN_E_UNSUPPORTED, or, with `jps_fallback` set, runs A* instead (reported
 /// in ::tn_search_result::algo). JPS keeps a cache in the context: the map's passability as
 /// bitsets (by rows and by columns) and four jump-ahead bits per cell (does a straight jump
-/// from here find a jump point before a wall), rebuilt when the map or its revision changes
-/// (0.75 to 1 byte per cell on top of the 16, allocated on the first JPS query and reused
-/// afterwards; building it takes about 1 ms on a 512 x 512 map); it keeps those of the last
+/// from here find a jump point before a wall), built on the first JPS query of a map (0.75 to
+/// 1 byte per cell on top of the 16, reused afterwards; about 1 ms on a 512 x 512 map). After
+/// an edit it is updated from the map's change log: the edited cells and the flags of the rows
+/// and 64-column words they touch (about 20 µs for a few cells on 1024 x 1024); a map it was
+/// not built from, or edits past the log or over more than an eighth of the map, build it
+/// afresh. It keeps those of the last
 /// four maps it searched (other maps, the size maps of units bigger than a cell), so queries
 /// alternating between them do not rebuild them. On weighted maps the cache
 /// also holds the cost boundaries, their stops and their moves (about 10 more bytes per cell;
 /// building it takes about 2 ms on den520d and 13 ms on a 512 x 512 map with a fifth of it in
-/// mud patches, so a map edited often with much terrain pays that per edit). TN_ALGO_JPS_PLUS has
+/// mud patches; an edit updates the cells within 2 of the change). TN_ALGO_JPS_PLUS has
 /// the same rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the
 /// two octile lines from the start to the goal (all diagonal steps first, then all straight steps
 /// first): a free one whose cells all have the map's least cost is a shortest path and is
