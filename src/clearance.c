@@ -231,6 +231,27 @@ tn_status tn__clearance_resolve(const tn_clearance *cl, const tn_map *map, int32
     return TN_OK;
 }
 
+const char *tn__clearance_problem(const tn_clearance *cl, const tn_map *map, int32_t size)
+{
+    if (size == 0 || size == 1)
+        return "";
+    if (size < 0)
+        return "query.size must be 0..255";
+    if (!cl)
+        return "query.size above 1 needs query.clearance (a tn_clearance of this map with "
+               "max_size >= size and size maps, or tn_regions_clearance() of regions built "
+               "with size_maps)";
+    if (cl->map != map)
+        return "query.clearance was built for another map";
+    if (size > cl->cap)
+        return "query.size is above the clearance's max_size";
+    if (!cl->views)
+        return "query.clearance has no size maps (it was built with size_maps false)";
+    if (cl->revision != tn_map_revision(map))
+        return "query.clearance is older than the map: call tn_clearance_update()";
+    return "";
+}
+
 tn_status tn_clearance_anchors_over(const tn_clearance *cl, int32_t size, const tn_cell *cells,
                                     int32_t count, tn_cell *out, int32_t cap, int32_t *out_count)
 {

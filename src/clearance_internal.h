@@ -10,5 +10,7 @@
  * revision (tn_clearance_update()). */
 tn_status tn__clearance_resolve(const tn_clearance *cl, const tn_map *map, int32_t size,
                                 const tn_map **out);
+/* Why tn__clearance_resolve refused (a sentence for tn_search_error_detail), or "". */
+const char *tn__clearance_problem(const tn_clearance *cl, const tn_map *map, int32_t size);
 
 #endif

@@ -32,6 +32,7 @@ tn_regions_def tn_regions_def_default(void)
     memset(&d, 0, sizeof d);
     d.diagonal = TN_DIAGONAL_NO_CUT;
     d.max_size = 1;
+    d.size_maps = true;
     d.internal_cookie = TN_COOKIE_REGIONS;
     return d;
 }
@@ -124,7 +125,7 @@ tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out)
     tn_clearance_def cd = tn_clearance_def_default();
     cd.map = def->map;
     cd.max_size = def->max_size;
-    cd.size_maps = false; /* regions read the clearance alone */
+    cd.size_maps = def->size_maps; /* the regions read the clearance alone; queries its maps */
     cd.allocator = def->allocator;
     tn_status st = tn_clearance_create(&cd, &r->clear);
     r->label = st == TN_OK ? tn__alloc(&a, total) : NULL;

@@ -185,19 +185,32 @@ static void search_finish(tn_search *s)
     s->state = Q_DONE;
 }
 
-static bool query_valid(const tn_query *q)
+/* What is wrong with a query's own fields (tn_search_error_detail), or NULL. */
+static const char *query_problem(const tn_query *q)
 {
     if (!tn_moves_valid(&q->moves))
-        return false;
-    if ((unsigned)q->algo > (unsigned)TN_ALGO_JPS_PLUS ||
-        (unsigned)q->heuristic > (unsigned)TN_HEURISTIC_ZERO)
-        return false;
+        return "query.moves: not a tn_diagonal or not a tn_step_costs";
+    if ((unsigned)q->algo > (unsigned)TN_ALGO_JPS_PLUS)
+        return "query.algo is not a tn_algo";
+    if ((unsigned)q->heuristic > (unsigned)TN_HEURISTIC_ZERO)
+        return "query.heuristic is not a tn_heuristic";
     if (!isfinite(q->weight) || (q->weight != 0.0 && q->weight < 1.0))
-        return false;
-    if (!isfinite(q->closest_bound) || q->closest_bound < 0.0 || q->max_expansions < 0)
-        return false;
-    return q->size >= 0 && q->size <= 255;
+        return "query.weight must be 0 (none) or a finite number >= 1";
+    if (!isfinite(q->closest_bound) || q->closest_bound < 0.0)
+        return "query.closest_bound must be finite and >= 0";
+    if (q->max_expansions < 0)
+        return "query.max_expansions must be >= 0";
+    if (q->size < 0 || q->size > 255)
+        return "query.size must be 0..255";
+    return NULL;
 }
+
+/* Fail a query set-up with status `st`, keeping `why` for tn_search_error_detail(). */
+#define SETUP_FAIL(status_, reason_)                                                               \
+    do {                                                                                           \
+        s->why = (reason_);                                                                        \
+        return (status_);                                                                          \
+    } while (0)
 
 static bool extra_valid(const float *extra, size_t n)
 {
@@ -355,6 +368,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         return TN_E_INVALID_ARG;
     if (s->state == Q_RUNNING)
         search_finish(s);
+    s->why = "";
     s->state = Q_IDLE;
     s->status = TN_E_STATE;
     s->end = -1;
@@ -365,18 +379,19 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->goal_count = 0;
     s->redirected = false;
     if (!map || !goals || goal_count < 1)
-        return TN_E_INVALID_ARG;
+        SETUP_FAIL(TN_E_INVALID_ARG, "map or goals is NULL, or goal_count is below 1");
     tn_query q;
     if (query)
         q = *query;
     else
         memset(&q, 0, sizeof q);
-    if (!query_valid(&q))
-        return TN_E_INVALID_ARG;
+    const char *bad = query_problem(&q);
+    if (bad)
+        SETUP_FAIL(TN_E_INVALID_ARG, bad);
     const tn_map *source = map; /* a unit bigger than one cell walks its size's view */
     tn_status vst = tn__clearance_resolve(q.clearance, source, q.size, &map);
     if (vst != TN_OK)
-        return vst;
+        SETUP_FAIL(vst, tn__clearance_problem(q.clearance, source, q.size));
     const int32_t size = q.size > 1 ? q.size : 1;
     tn__grid g;
     tn__map_grid(map, &g);
@@ -385,7 +400,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     if (fit != TN_OK)
         return fit;
     if (q.extra && !extra_valid(q.extra, (size_t)w * (size_t)h))
-        return TN_E_INVALID_ARG;
+        SETUP_FAIL(TN_E_INVALID_ARG, "query.extra must be finite and >= 0 in every cell");
     if (!tn__grid_contains(&g, start.x, start.y))
         return TN_E_OUT_OF_MAP;
     if (!tn__grid_passable(&g, start.x, start.y))
@@ -433,9 +448,17 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
             tn_clearance_max_size(tn_regions_clearance(q.regions)) < size ||
             (q.moves.diagonal == TN_DIAGONAL_ALWAYS &&
              tn_regions_diagonal(q.regions) != TN_DIAGONAL_ALWAYS))
-            return TN_E_INVALID_ARG;
+            SETUP_FAIL(TN_E_INVALID_ARG,
+                       tn_regions_map(q.regions) != source
+                           ? "query.regions were built for another map"
+                       : tn_clearance_max_size(tn_regions_clearance(q.regions)) < size
+                           ? "query.regions have no size class for query.size (their max_size "
+                             "is smaller)"
+                           : "query.regions were built for a side-connected rule; a "
+                             "TN_DIAGONAL_ALWAYS query needs regions built for TN_DIAGONAL_ALWAYS");
         if (!tn_regions_current(q.regions))
-            return TN_E_MAP_CHANGED;
+            SETUP_FAIL(TN_E_MAP_CHANGED,
+                       "query.regions are older than the map: call tn_regions_update()");
         int32_t home = tn_regions_id(q.regions, size, start.x, start.y);
         bool reachable = false;
         for (int32_t k = 0; k < goal_count && !reachable; k++)
@@ -452,14 +475,19 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     tn_algo algo = q.algo;
     if (algo == TN_ALGO_JPS_PLUS) {
         if (!q.jump_table)
-            return TN_E_INVALID_ARG;
+            SETUP_FAIL(TN_E_INVALID_ARG, "TN_ALGO_JPS_PLUS needs query.jump_table");
         if (!tn_jump_table_current(q.jump_table, map))
-            return TN_E_MAP_CHANGED;
+            SETUP_FAIL(TN_E_MAP_CHANGED,
+                       "query.jump_table was built for another map, size map or revision: "
+                       "build it again");
     }
     if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) &&
         !tn__jps_applicable(&g, &q, goal_count)) {
         if (!q.jps_fallback)
-            return TN_E_UNSUPPORTED;
+            SETUP_FAIL(TN_E_UNSUPPORTED,
+                       "JPS needs 8 moves without corner cutting (TN_DIAGONAL_NO_CUT), no "
+                       "query.extra, one goal and no closest; set query.jps_fallback to run A* "
+                       "instead");
         algo = TN_ALGO_ASTAR;
     }
     const tn_goal_bounds *gb = NULL;
@@ -467,7 +495,8 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         gb = q.goal_bounds;
         tn_status gst = tn__goal_bounds_check(gb, map, &g, &q.moves);
         if (gst != TN_OK)
-            return gst;
+            SETUP_FAIL(gst, "query.goal_bounds do not describe this map (or size map), its "
+                            "revision and the query's step costs");
     }
     if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && !s->jkey) {
         /* once per context (and after the arrays grow): the keys of the open list */
@@ -841,6 +870,11 @@ void tn_search_cancel(tn_search *s)
         search_finish(s);
     s->state = Q_IDLE;
     s->status = TN_E_STATE;
+}
+
+const char *tn_search_error_detail(const tn_search *s)
+{
+    return s && s->why ? s->why : "";
 }
 
 /* ---- results -------------------------------------------------------------------------- */

@@ -72,6 +72,7 @@ struct tn_search {
     uint32_t gen;
 
     /* the running query */
+    const char *why; /* the last set-up failure's reason (tn_search_error_detail), or "" */
     int state;
     tn_status status;  /* last status reported by step */
     const tn_map *map; /* the map searched: the query's, or its unit size's view */

@@ -370,6 +370,9 @@ static void test_edits(void **state)
             assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
             for (int32_t n = 1; n <= 4; n++) {
                 check_view(m, cl, n);
+                /* the regions' own clearance (size maps by default) serves sized queries and
+                 * follows the edits like the separate one */
+                check_view(m, tn_regions_clearance(rg), n);
                 const tn_map *v = tn_clearance_map(cl, n);
                 if (!fields[n])
                     continue;
@@ -529,17 +532,54 @@ static void test_errors(void **state)
     q.size = 2; /* no clearance */
     tn_cell a = tn_test_random_open_cell(tn_clearance_map(cl, 2), &(tn_test_rng){5});
     assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "needs query.clearance"));
     q.clearance = cl;
     assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_OK);
+    assert_string_equal(tn_search_error_detail(s), "");
     q.size = 4; /* past the cap */
     assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "above the clearance's max_size"));
     q.size = -1;
     assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "query.size must be 0..255"));
     q.size = 2; /* another map */
     assert_int_equal(tn_search_path(s, other, a, a, &q, path, 128, &res), TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "another map"));
+    /* regions without the size class, or for a narrower rule than the query's */
+    tn_regions_def rd = tn_regions_def_default();
+    rd.map = m;
+    tn_regions *rg1 = NULL;
+    assert_int_equal(tn_regions_create(&rd, &rg1), TN_OK);
+    q.regions = rg1;
+    assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "no size class"));
+    q.size = 1;
+    q.moves.diagonal = TN_DIAGONAL_ALWAYS;
+    assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "TN_DIAGONAL_ALWAYS"));
+    q.moves.diagonal = TN_DIAGONAL_NO_CUT;
+    q.regions = NULL;
+    q.size = 2;
+    tn_regions_destroy(rg1);
+    /* JPS+ without a table, JPS on rules it does not apply to */
+    q.algo = TN_ALGO_JPS_PLUS;
+    assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "query.jump_table"));
+    q.algo = TN_ALGO_JPS;
+    q.moves.diagonal = TN_DIAGONAL_ONE;
+    assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_UNSUPPORTED);
+    assert_non_null(strstr(tn_search_error_detail(s), "jps_fallback"));
+    q.algo = TN_ALGO_ASTAR;
+    q.moves.diagonal = TN_DIAGONAL_NO_CUT;
+    q.weight = 0.5;
+    assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "query.weight"));
+    q.weight = 0.0;
+    assert_string_equal(tn_search_error_detail(NULL), "");
     /* an edit not yet read by the clearance */
     assert_int_equal(tn_map_set(m, 0, 9, 9, 1), TN_OK);
     assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_E_MAP_CHANGED);
+    assert_non_null(strstr(tn_search_error_detail(s), "tn_clearance_update()"));
     assert_int_equal(tn_clearance_update(cl, NULL), TN_OK);
     assert_int_equal(tn_search_path(s, m, a, a, &q, path, 128, &res), TN_OK);
     /* a sliced query sees an edit of the source map */

@@ -45,11 +45,16 @@ typedef struct tn_regions_def {
     const tn_map *map;        ///< required; must outlive the regions
     tn_diagonal diagonal;     ///< the movement rule (default TN_DIAGONAL_NO_CUT)
     int32_t max_size;         ///< size classes 1..max_size, 1..255 (default 1)
+    /// keep the clearance's size maps (default true): tn_regions_clearance() then serves as
+    /// tn_query::clearance for sizes up to max_size, so a game keeps one clearance, updated by
+    /// tn_regions_update(); false saves 5 bytes per cell per size above 1 when the game keeps
+    /// its own clearance for its queries
+    bool size_maps;
     tn_allocator allocator;   ///< zeroed = malloc/free
     uint32_t internal_cookie; ///< set by tn_regions_def_default(); do not touch
 } tn_regions_def;
 
-/// A definition with its defaults (map NULL: set it; NO_CUT; one size class).
+/// A definition with its defaults (map NULL: set it; NO_CUT; one size class; size maps).
 TN_API tn_regions_def tn_regions_def_default(void);
 /// Create and label. On failure `*out` is NULL.
 /// @return TN_E_INVALID_ARG (NULL, no cookie, bad rule, max_size outside 1..255),
@@ -68,13 +73,19 @@ TN_API void tn_regions_stats(const tn_regions *regions, int64_t *full, int64_t *
 /// Do the regions describe the map's current revision?
 TN_API bool tn_regions_current(const tn_regions *regions);
 /// Region id of cell (x, y) for units of `size` (1..max_size), or -1 (the unit does not fit
-/// there, outside the map, bad size).
+/// there, outside the map, bad size). Like tn_regions_connected() and tn_regions_count(), it
+/// answers for the revision the regions were last brought to: after a map edit, call
+/// tn_regions_update() first (tn_regions_current() tells; searches given stale regions return
+/// TN_E_MAP_CHANGED instead of answering).
 TN_API int32_t tn_regions_id(const tn_regions *regions, int32_t size, int32_t x, int32_t y);
 /// Number of regions for units of `size` (0 for a bad size).
 TN_API int32_t tn_regions_count(const tn_regions *regions, int32_t size);
-/// Can a unit of `size` walk from a to b? (Both must fit; false otherwise.)
+/// Can a unit of `size` walk from a to b? (Both must fit; false otherwise.) For the regions'
+/// revision: call tn_regions_update() after map edits (a tower just placed), or this answers
+/// for the map before them.
 TN_API bool tn_regions_connected(const tn_regions *regions, int32_t size, tn_cell a, tn_cell b);
-/// The clearance the regions keep (capped at their max_size), current with them.
+/// The clearance the regions keep (capped at their max_size), current with them; with size
+/// maps (tn_regions_def::size_maps, the default) it can be a query's tn_query::clearance.
 TN_API const tn_clearance *tn_regions_clearance(const tn_regions *regions);
 /// The movement rule and the map the regions were built for.
 TN_API tn_diagonal tn_regions_diagonal(const tn_regions *regions);

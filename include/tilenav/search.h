@@ -199,6 +199,14 @@ TN_API TN_NODISCARD tn_status tn_search_path(tn_search *search, const tn_map *ma
                                              tn_cell goal, const tn_query *query, tn_cell *out,
                                              int32_t cap, tn_search_result *res);
 
+/// Why the last query begun on this context (tn_search_path, _multi, tn_search_begin) was
+/// refused before it searched: a sentence naming the field and the rule it broke (e.g. "query.size
+/// is above the clearance's max_size", "query.regions are older than the map: call
+/// tn_regions_update()"), for TN_E_INVALID_ARG, TN_E_MAP_CHANGED and TN_E_UNSUPPORTED from the
+/// query's set-up. "" after a query that was not refused, for other failures (blocked or outside
+/// cells say so in their status), and for NULL. The string is static: never free it.
+TN_API const char *tn_search_error_detail(const tn_search *search);
+
 /// One-shot path to the cheapest of several goals (ties: the goal found first). Blocked or
 /// outside goals are skipped; TN_E_GOAL_BLOCKED when all are blocked, TN_E_OUT_OF_MAP when
 /// all are outside. With more than 64 goals A* uses the zero heuristic.

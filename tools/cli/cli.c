@@ -19,6 +19,13 @@ void tn_cli_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
 }
 
+int tn_cli_bad_option(const char *cmd, const char *opt, bool last)
+{
+    if (last)
+        return tn_cli_usage_error(cmd, "unknown option '%s', or its value is missing", opt);
+    return tn_cli_usage_error(cmd, "unknown option '%s'", opt);
+}
+
 int tn_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

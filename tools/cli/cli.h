@@ -33,6 +33,9 @@ enum {
 
 /* Print "tilenav CMD: message" to stderr and return TN_EXIT_USAGE. */
 int tn_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An option no rule took: unknown, or (when it is the last argument) perhaps one whose value
+ * is missing. Returns TN_EXIT_USAGE. */
+int tn_cli_bad_option(const char *cmd, const char *opt, bool last);
 /* Print "tilenav CMD: message" to stderr. */
 void tn_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -51,9 +54,9 @@ int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_d
 /* The --help lines of those two options. */
 #define TN_CLI_LOAD_OPTIONS_HELP                                                                   \
     "  --collision LIST  which Tiled collision conventions block cells: a comma-separated\n"       \
-    "                 list of properties, shapes, objects, or all (default) or none\n"             \
-    "  --cover RULE   when a Tiled collision shape blocks a cell: center (default: the\n"          \
-    "                 cell's centre is inside), any (any overlap) or half (over half)\n"
+    "                    list of properties, shapes, objects, or all (default) or none\n"          \
+    "  --cover RULE      when a Tiled collision shape blocks a cell: center (default:\n"          \
+    "                    the cell's centre is inside), any (any overlap) or half (over half)\n"
 /* Map a tn_status to an exit code. */
 int tn_cli_exit_for(tn_status st);
 /* True when argv[i] is "-h" or "--help". */

@@ -515,7 +515,7 @@ int tn_cmd_bench(int argc, char **argv)
             if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &warmup))
                 return tn_cli_usage_error(cmd, "bad --warmup '%s'", argv[i]);
         } else if (a[0] == '-' && a[1]) {
-            return tn_cli_usage_error(cmd, "unknown option '%s'", a);
+            return tn_cli_bad_option(cmd, a, i + 1 >= argc);
         } else if (!mapf) {
             mapf = a;
         } else if (!scenf) {

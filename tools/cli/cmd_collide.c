@@ -257,7 +257,7 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--verbose")) {
             o->verbose = true;
         } else {
-            return tn_cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
+            return tn_cli_bad_option(cmd, a, i + 1 >= argc);
         }
     }
     double rmax = o->mixed ? 128.0 : o->radius;

@@ -765,15 +765,7 @@ static int big_unit(const demo *d, const char *out)
         q.clearance = cl;
         sb = tn_search_path(s, d->map, a, b, &q, cells, (int32_t)cap, &big);
     }
-    int32_t narrow = 0; /* passable cells no position of the unit covers */
-    for (int32_t y = 0; y < d->h; y++)
-        for (int32_t x = 0; x < d->w; x++) {
-            bool covered = !tn_map_passable(d->map, x, y);
-            for (int32_t ay = y - size + 1; ay <= y && !covered; ay++)
-                for (int32_t ax = x - size + 1; ax <= x && !covered; ax++)
-                    covered = tn_map_passable(walk, ax, ay);
-            narrow += covered ? 0 : 1;
-        }
+    int32_t narrow = tn_picture_count_too_narrow(d->map, walk, size);
     if (sb != TN_OK || st != TN_OK) {
         printf("  a 2x2 siege engine %d,%d -> %d,%d: %s\n", a.x, a.y, b.x, b.y,
                tn_status_str(sb != TN_OK ? sb : st));
@@ -790,7 +782,8 @@ static int big_unit(const demo *d, const char *out)
         tn_cli_error("demo", "%s: %s", file, tn_picture_error(pr));
         rc = TN_EXIT_OUTPUT;
     } else {
-        printf("  wrote %s (its footprint along the path; dark red: too narrow for it)\n", file);
+        printf("  wrote %s (its footprint along the path, amber; violet: too narrow for it)\n",
+               file);
     }
 done:
     free(cells);

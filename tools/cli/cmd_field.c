@@ -182,7 +182,7 @@ static int parse(int argc, char **argv, opts *o)
             if (lo < 0)
                 return TN_EXIT_USAGE;
         } else if (a[0] == '-' && a[1] == '-') {
-            return tn_cli_usage_error(cmd, "unknown or incomplete option '%s'", a);
+            return tn_cli_bad_option(cmd, a, i + 1 >= argc);
         } else {
             if (pos == 0)
                 o->map = a;

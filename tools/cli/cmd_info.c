@@ -94,7 +94,7 @@ int tn_cmd_info(int argc, char **argv)
             if (opt < 0)
                 return TN_EXIT_USAGE;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return tn_cli_usage_error("info", "unknown option '%s'", argv[i]);
+            return tn_cli_bad_option("info", argv[i], i + 1 >= argc);
         } else if (path) {
             return tn_cli_usage_error("info", "only one MAP, got '%s' and '%s'", path, argv[i]);
         } else {

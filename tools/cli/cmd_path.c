@@ -28,7 +28,9 @@ static void usage(FILE *f)
         "Prints the cells, the cost, the nodes expanded and the time; --ascii draws the map\n"
         "with the path ('#' blocked, '~' costly, '*' path, 'S' start, 'G' goal, 'o' smoothed\n"
         "waypoint); --json prints one object with the keys found, status, cost, cells,\n"
-        "expanded, time_us, algo (and waypoints with --smooth).\n\n"
+        "expanded, time_us, algo (and waypoints with --smooth; size and narrow with\n"
+        "--size); on an error after the arguments are read (the map, blocked or outside\n"
+        "cells) it prints {\"found\": false, \"status\": ..., \"error\": ...} instead.\n\n"
         "  --moves 4|8       neighbours (8 by default; 4 = --diagonal never)\n"
         "  --diagonal P      when a diagonal step may pass blocked corners (default no-cut)\n"
         "  --heuristic H     default: octile with diagonals, manhattan without\n"
@@ -41,8 +43,11 @@ static void usage(FILE *f)
         "  --size N          a unit of N x N cells (1..8): SX SY and GX GY are its top-left\n"
         "                    cells, every step keeps its whole footprint on passable cells\n"
         "                    (the corner rule applies to the footprint) and entering a cell\n"
-        "                    costs the largest cost under it; the PNG draws the footprint\n"
-        "                    along the path and shades the cells the unit can never cover\n"
+        "                    costs the largest cost under it; prints how many passable\n"
+        "                    cells are too narrow for the unit (narrow=K); the PNG fills the\n"
+        "                    footprint along the path in amber and the cells too narrow in\n"
+        "                    violet with a light back-slash (blocked cells over tileset art:\n"
+        "                    darkened with a red slash)\n"
         "  --png FILE        draw the map (its tileset art when it has any, blocked cells\n"
         "                    hatched over it) with the path, the smoothed waypoints, a ring on\n"
         "                    the start and a disc on the goal\n"
@@ -51,6 +56,22 @@ static void usage(FILE *f)
         "Exit status: 0 path found (or, with --closest, a path to the closest cell), 1 no path,\n"
         "2 bad arguments or blocked/outside cells, 3 the map cannot be read or parsed,\n"
         "4 the PNG cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
+}
+
+/* With --json, a failure is one object on stdout too (the message also goes to stderr):
+ * {"found": false, "status": "...", "error": "..."}. */
+static void print_json_error(tn_status st, const char *why)
+{
+    printf("{\"found\": false, \"status\": \"%s\", \"error\": \"", tn_status_str(st));
+    for (const unsigned char *c = (const unsigned char *)why; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    }
+    printf("\"}\n");
 }
 
 static void print_ascii(const tn_map *map, const tn_cell *cells, int32_t n, const tn_cell *wp,
@@ -150,7 +171,7 @@ int tn_cmd_path(int argc, char **argv)
             if (lo < 0)
                 return TN_EXIT_USAGE;
         } else if (a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9')) {
-            return tn_cli_usage_error(cmd, "unknown option '%s'", a);
+            return tn_cli_bad_option(cmd, a, i + 1 >= argc);
         } else if (npos < 5) {
             pos[npos++] = a;
         } else {
@@ -181,6 +202,8 @@ int tn_cmd_path(int argc, char **argv)
         char msg[1024];
         tn_diag_format(&diag, msg, sizeof msg);
         tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+        if (json)
+            print_json_error(st, msg);
         return tn_cli_exit_for(st);
     }
     int32_t cells = tn_map_width(map) * tn_map_height(map);
@@ -237,12 +260,16 @@ int tn_cmd_path(int argc, char **argv)
     st = tn_search_path(s, map, start, goal, &q, path, cells, &res);
     double us = (tn_cli_now() - t0) * 1e6;
     tn_jump_table_destroy(table);
+    char why_buf[160];
     if (st == TN_E_OUT_OF_MAP) {
         tn_cell off = tn_map_contains(map, start.x, start.y) ? goal : start;
-        tn_cli_error(cmd, "%s (%d, %d) is outside the %d x %d map (x 0..%d, y 0..%d)",
-                     off.x == start.x && off.y == start.y ? "start" : "goal", (int)off.x,
-                     (int)off.y, (int)tn_map_width(map), (int)tn_map_height(map),
-                     (int)tn_map_width(map) - 1, (int)tn_map_height(map) - 1);
+        snprintf(why_buf, sizeof why_buf, "%s (%d, %d) is outside the %d x %d map (x 0..%d, y 0..%d)",
+                 off.x == start.x && off.y == start.y ? "start" : "goal", (int)off.x, (int)off.y,
+                 (int)tn_map_width(map), (int)tn_map_height(map), (int)tn_map_width(map) - 1,
+                 (int)tn_map_height(map) - 1);
+        tn_cli_error(cmd, "%s", why_buf);
+        if (json)
+            print_json_error(st, why_buf);
     }
     if (st < 0 && st != TN_E_OUT_OF_MAP) {
         const char *why = st == TN_E_START_BLOCKED  ? "the start cell is blocked"
@@ -253,8 +280,11 @@ int tn_cmd_path(int argc, char **argv)
             why = "the unit does not fit at the start (its top-left cell)";
         if (size > 1 && st == TN_E_GOAL_BLOCKED)
             why = "the unit does not fit at the goal (its top-left cell)";
-        tn_cli_error(cmd, "(%d, %d) -> (%d, %d): %s", (int)start.x, (int)start.y, (int)goal.x,
-                     (int)goal.y, why);
+        snprintf(why_buf, sizeof why_buf, "(%d, %d) -> (%d, %d): %s", (int)start.x,
+                 (int)start.y, (int)goal.x, (int)goal.y, why);
+        tn_cli_error(cmd, "%s", why_buf);
+        if (json)
+            print_json_error(st, why_buf);
     }
     if (st < 0) {
         tn_clearance_destroy(clear);
@@ -269,8 +299,8 @@ int tn_cmd_path(int argc, char **argv)
     if (found && smooth && tn_path_smooth(walk, path, n, wp, cells, &nw) != TN_OK)
         nw = 0;
     if ((q.algo == TN_ALGO_JPS || q.algo == TN_ALGO_JPS_PLUS) && res.algo == TN_ALGO_ASTAR && !json)
-        fprintf(stderr, "tilenav path: JPS does not apply to these rules or this map "
-                        "(terrain costs, corner policy); used A*\n");
+        fprintf(stderr, "tilenav path: JPS needs 8 moves without corner cutting, one goal and "
+                        "no --closest; used A*\n");
     if (json) {
         printf("{\"found\": %s, \"status\": \"%s\", \"cost\": %.6f, \"length\": %d, "
                "\"expanded\": %lld, \"time_us\": %.3f, \"algo\": \"%s\", \"end\": [%d, %d], "
@@ -280,6 +310,9 @@ int tn_cmd_path(int argc, char **argv)
         for (int32_t i = 0; i < n; i++)
             printf("%s[%d, %d]", i ? ", " : "", (int)path[i].x, (int)path[i].y);
         printf("]");
+        if (size > 1)
+            printf(", \"size\": %d, \"narrow\": %d", (int)size,
+                   (int)tn_picture_count_too_narrow(map, walk, (int32_t)size));
         if (smooth) {
             printf(", \"waypoints\": [");
             for (int32_t i = 0; i < nw; i++)
@@ -291,6 +324,9 @@ int tn_cmd_path(int argc, char **argv)
         printf("found=%s status=\"%s\" cost=%.6f length=%d expanded=%lld time_us=%.3f algo=%s\n",
                st == TN_OK ? "yes" : "no", tn_status_str(st), res.cost, (int)n,
                (long long)res.expanded, us, tn_algo_name(res.algo));
+        if (size > 1)
+            printf("size=%d narrow=%d (passable cells too narrow for the unit)\n", (int)size,
+                   (int)tn_picture_count_too_narrow(map, walk, (int32_t)size));
         if (n) {
             printf("cells:");
             for (int32_t i = 0; i < n; i++)

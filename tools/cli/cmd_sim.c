@@ -527,7 +527,7 @@ int tn_cmd_sim(int argc, char **argv)
             if (lo < 0)
                 return TN_EXIT_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
-            return tn_cli_usage_error(cmd, "unknown option '%s'", a);
+            return tn_cli_bad_option(cmd, a, i + 1 >= argc);
         } else if (npos < 3) {
             pos[npos++] = a;
         } else {

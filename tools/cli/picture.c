@@ -72,9 +72,30 @@ const char *tn_picture_error(int rc)
     }
 }
 
-/* Size > 1: shade the passable cells no position of the unit covers (no top-left cell within
- * size - 1 to the left and above where it fits: `walk` is its size map) and fill the cells its
- * footprint sweeps along the path. */
+bool tn_picture_too_narrow(const tn_map *map, const tn_map *walk, int32_t size, int32_t x,
+                           int32_t y)
+{
+    if (!tn_map_passable(map, x, y))
+        return false;
+    for (int32_t ay = y - size + 1; ay <= y; ay++)
+        for (int32_t ax = x - size + 1; ax <= x; ax++)
+            if (tn_map_passable(walk, ax, ay))
+                return false;
+    return true;
+}
+
+int32_t tn_picture_count_too_narrow(const tn_map *map, const tn_map *walk, int32_t size)
+{
+    int32_t n = 0;
+    for (int32_t y = 0; y < tn_map_height(map); y++)
+        for (int32_t x = 0; x < tn_map_width(map); x++)
+            n += tn_picture_too_narrow(map, walk, size, x, y) ? 1 : 0;
+    return n;
+}
+
+/* Size > 1: shade the cells too narrow for the unit (violet, with a back-slash stroke: blocked
+ * cells over tileset art get a dark shade and a red slash, mud keeps its own colour) and fill
+ * the cells its footprint sweeps along the path (amber). */
 static int draw_footprints(tn_picture *p, const tn_map *map, const tn_map *walk, int32_t size,
                            const tn_cell *cells, int32_t n)
 {
@@ -94,14 +115,12 @@ static int draw_footprints(tn_picture *p, const tn_map *map, const tn_map *walk,
                 tn_canvas_fill_rect(&p->cv, px, py, c, c, (tn_rgba){255, 210, 40, 90});
                 continue;
             }
-            if (!tn_map_passable(map, x, y))
+            if (!tn_picture_too_narrow(map, walk, size, x, y))
                 continue;
-            bool covered = false;
-            for (int32_t ay = y - size + 1; ay <= y && !covered; ay++)
-                for (int32_t ax = x - size + 1; ax <= x && !covered; ax++)
-                    covered = tn_map_passable(walk, ax, ay);
-            if (!covered) /* too narrow for the unit: dark red, half transparent */
-                tn_canvas_fill_rect(&p->cv, px, py, c, c, (tn_rgba){120, 20, 30, 130});
+            tn_canvas_fill_rect(&p->cv, px, py, c, c, (tn_rgba){150, 60, 230, 140});
+            if (c >= 4)
+                tn_canvas_line(&p->cv, (float)px, (float)py, (float)(px + c - 1),
+                               (float)(py + c - 1), (tn_rgba){235, 200, 255, 230});
         }
     free(swept);
     return TN_PICTURE_OK;

@@ -33,10 +33,16 @@ void tn_picture_free(tn_picture *p);
 /* A path picture: the map, the path of a unit of `size` cells (its centre; `cells` are its
  * top-left cells), smoothed waypoints `wp` (may be 0), a ring on the start and a disc on the
  * goal. For size > 1 also the cells its footprint sweeps, filled, and the passable cells no
- * position of the unit covers (`walk` is its size map), shaded dark red. */
+ * position of the unit covers (`walk` is its size map), shaded violet. */
 int tn_picture_unit_path(const char *file, int32_t scale, const tn_map *map, const tn_map *walk,
                          int32_t size, const tn_cell *cells, int32_t n, const tn_cell *wp,
                          int32_t nw, tn_cell s, tn_cell g, const char *cmd);
+/* Passable cells of `map` that no position of a size x size unit covers (no top-left cell
+ * within size - 1 to the left and above where it fits; `walk` is its size map): the cells
+ * too narrow for it, which tn_picture_unit_path shades violet. */
+bool tn_picture_too_narrow(const tn_map *map, const tn_map *walk, int32_t size, int32_t x,
+                           int32_t y);
+int32_t tn_picture_count_too_narrow(const tn_map *map, const tn_map *walk, int32_t size);
 /* The message for a result, for "tilenav CMD: FILE: message". */
 const char *tn_picture_error(int rc);
 
