@@ -103,7 +103,7 @@ skip_summary() { # dir
             printf "\n==== skipped tests ====\n"
             if (ctest_skips == "" && case_skips == "") { print "none: every test ran"; exit }
             if (ctest_skips != "")
-                printf "skipped by ctest (exit 77; ./build.sh deps installs the tools they need):\n%s", ctest_skips
+                printf "skipped by ctest (exit 77; each with its reason: ./build.sh deps installs missing tools,\n-DTILENAV_SHARED_DIR=DIR points the *_shared tests at the shared maps):\n%s", ctest_skips
             if (case_skips != "")
                 printf "cmocka cases skipped inside tests that passed:\n%s", case_skips
         }' "$log"

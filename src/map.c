@@ -815,6 +815,31 @@ tn_status tn_map_add_tileset(tn_map *m, const tn_tileset *t)
     return TN_OK;
 }
 
+uint32_t tn_map_free_gid(const tn_map *m)
+{
+    if (!m)
+        return 0;
+    const uint32_t reserved = (uint32_t)TN_MAX_TERRAIN_GID - 1u; /* the loader's collision gid */
+    uint64_t top = 0; /* the largest id in use */
+    for (int32_t i = 0; i < m->tileset_count; i++) {
+        const tn_tileset *ts = &m->tilesets[i];
+        uint64_t last = (uint64_t)ts->first_gid + (uint64_t)(ts->tile_count > 0 ? ts->tile_count : 1) - 1;
+        top = last > top ? last : top;
+    }
+    for (size_t id = 0; id < m->terrain_cap; id++)
+        if (m->terrain[id].set && id != reserved && id > top)
+            top = id;
+    for (int32_t l = 0; l < m->layer_count; l++) {
+        const uint32_t *g = m->layers[l].gids;
+        for (size_t i = 0; g && i < m->cells; i++) {
+            uint32_t id = tn_gid_id(g[i]);
+            if (id != reserved && id > top)
+                top = id;
+        }
+    }
+    return top + 1 < reserved ? (uint32_t)(top + 1) : 0;
+}
+
 int32_t tn_map_tileset_count(const tn_map *m)
 {
     return m ? m->tileset_count : 0;

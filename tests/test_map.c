@@ -385,6 +385,20 @@ static void test_objects_tilesets(void **state)
     assert_int_equal(tn_map_tileset_count(m), 1);
     assert_int_equal(tn_map_tileset_at(m, 0)->tile_count, 4);
     assert_true(tn_map_memory_bytes(m) > 0);
+    /* a free gid: above the tileset's 1..4, then above a terrain entry and a layer's cell (flip
+     * bits stripped), never the loader's collision gid; brute force over all three */
+    assert_int_equal(tn_map_free_gid(m), 5);
+    assert_int_equal(tn_map_set_terrain(m, 9, (tn_terrain){true, 2.0f}), TN_OK);
+    assert_int_equal(tn_map_free_gid(m), 10);
+    int32_t gl = -1;
+    assert_int_equal(tn_map_add_layer(m, "g", TN_LAYER_TILES, &gl), TN_OK);
+    assert_int_equal(tn_map_set(m, gl, 0, 0, 40u | TN_GID_FLIP_H), TN_OK);
+    assert_int_equal(tn_map_free_gid(m), 41);
+    assert_int_equal(tn_map_set_terrain(m, (uint32_t)TN_MAX_TERRAIN_GID - 1u,
+                                        (tn_terrain){false, 1.0f}),
+                     TN_OK);
+    assert_int_equal(tn_map_free_gid(m), 41);
+    assert_int_equal(tn_map_free_gid(NULL), 0);
     tn_map_destroy(m);
 }
 

@@ -632,6 +632,16 @@ static void test_external_tileset(void **state)
     assert_non_null(strstr(d.message, "external tileset"));
     assert_string_equal(d.where, "tilesets[0].source");
     assert_string_equal(d.file, mp);
+    /* a file the map names that is no tileset (a map may name any file it can read): the error
+     * gives its place, not its text */
+    f = fopen(ts, "wb");
+    fputs("root:x:0:0:secret-text\n", f);
+    fclose(f);
+    assert_int_equal(tn_map_load(mp, NULL, &m, &d), TN_E_PARSE);
+    assert_null(strstr(d.message, "secret"));
+    assert_null(strstr(d.message, "root"));
+    assert_non_null(strstr(d.message, "not quoted"));
+    remove(ts);
     remove(mp);
     rmdir(sub);
     rmdir(dir);

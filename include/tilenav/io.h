@@ -1,6 +1,7 @@
 /// @file io.h
-/// @brief Loaders (library `tilenav_io`, which links cJSON, zlib and zstd; the core library does
-/// not): Moving AI benchmark maps and scenarios, Tiled JSON maps, and tilenav's ASCII format.
+/// @brief Loaders (library `tilenav_io`, which links cJSON, zlib, zstd and expat; the core
+/// library does not): Moving AI benchmark maps and scenarios, Tiled maps (JSON `.tmj`/`.json`
+/// and XML `.tmx`, with their external tilesets and templates), and tilenav's ASCII format.
 ///
 /// Every loader reports bad input through an optional ::tn_diag naming the file, the place
 /// (line and column for text formats, a field path for JSON) and what was wrong, and returns

@@ -205,6 +205,12 @@ TN_API const tn_map_object *tn_map_find_object(const tn_map *map, const char *na
 TN_API TN_NODISCARD tn_status tn_map_add_tileset(tn_map *map, const tn_tileset *tileset);
 TN_API int32_t tn_map_tileset_count(const tn_map *map);
 TN_API const tn_tileset *tn_map_tileset_at(const tn_map *map, int32_t index);
+/// A tile id no tileset's range, layer cell or terrain entry of the map uses (the loader's
+/// TN_COLLISION_GID aside): the one above the largest in use. For a game's own tiles on a
+/// loaded map (a tower, a closed door: give it a terrain entry and fill a layer of the game's
+/// own; docs/map.md). 0 when none is left below TN_MAX_TERRAIN_GID - 1, or for NULL. Scans
+/// every tile layer: call it once, after loading.
+TN_API uint32_t tn_map_free_gid(const tn_map *map);
 /// @}
 
 /// @name Live layers

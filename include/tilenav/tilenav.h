@@ -2,8 +2,9 @@
 /// @brief Umbrella header: everything in the core library.
 ///
 /// tilenav moves things around 2D tile maps: tile maps and tile collision, shortest paths,
-/// flow fields, steering agents and broad-phase collision. The loaders (Moving AI, Tiled JSON,
-/// ASCII) live in the separate `tilenav_io` library, declared in tilenav/io.h.
+/// flow fields, steering agents and broad-phase collision. The loaders (Moving AI, Tiled JSON
+/// and TMX, ASCII) live in the separate `tilenav_io` library, declared in tilenav/io.h. The
+/// headers point to the guides in docs/ (installed in <prefix>/share/doc/tilenav).
 #ifndef TILENAV_TILENAV_H
 #define TILENAV_TILENAV_H
 

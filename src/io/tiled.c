@@ -80,6 +80,9 @@ typedef struct tl_ctx {
     const tn_allocator *a;
     tn_diag *diag;
     const char *file; /* the file being read: the map or an external tileset */
+    /* reading a file the map names (a tileset, a template): its errors quote no text from it,
+     * since a map can name any readable file ("/etc/passwd" as a tileset) */
+    bool external;
     char dir[1024];   /* folder of the map, with a trailing '/', or "" */
     int32_t w, h, tw, th;
     bool infinite;
@@ -367,6 +370,9 @@ static tn_status parse_json(tl_ctx *c, const char *data, size_t len, cJSON **out
                             "truncated JSON: the text ends inside a string, array or object");
         }
         line_col(data, pos, &line, &col);
+        if (c->external)
+            return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL,
+                            "invalid JSON (a file the map names: its text is not quoted)");
         /* the input need not end in a NUL: print at most what is there */
         int shown = len - pos < 20 ? (int)(len - pos) : 20;
         return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL, "invalid JSON near '%.*s'",
@@ -923,7 +929,9 @@ static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
             return err(c, st, where, "external tileset '%s' (from \"%s\"): %s", path, src,
                        sub.message);
         const char *saved = c->file;
+        bool saved_ext = c->external;
         c->file = path;
+        c->external = true;
         cJSON *tj = NULL;
         if (ends_with(src, ".tsx") || ends_with(src, ".xml")) /* Tiled XML: tmx.c reads it */
             st = tn__tmx_to_json(text, len, path, TN__TILED_TILESET, c->o, &tj, c->diag);
@@ -942,6 +950,7 @@ static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
         }
         cJSON_Delete(tj);
         c->file = saved;
+        c->external = saved_ext;
     }
     return st;
 }
@@ -1734,7 +1743,9 @@ static tn_status load_template(tl_ctx *c, const char *rel, const char *where,
     memset(t, 0, sizeof *t);
     pathf(t->path, sizeof t->path, "%s", path);
     const char *saved = c->file;
+    bool saved_ext = c->external;
     c->file = t->path;
+    c->external = true;
     if (ends_with(path, ".tx") || ends_with(path, ".xml"))
         st = tn__tmx_to_json(text, len, t->path, TN__TILED_TEMPLATE, c->o, &t->root, c->diag);
     else
@@ -1773,6 +1784,7 @@ static tn_status load_template(tl_ctx *c, const char *rel, const char *where,
         t->firstgid = (uint32_t)first;
     }
     c->file = saved;
+    c->external = saved_ext;
     if (st != TN_OK) {
         cJSON_Delete(t->root);
         return st;
