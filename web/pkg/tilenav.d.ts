@@ -22,6 +22,8 @@ export class TilenavError extends Error {
 export function init(source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<{ version: string }>;
 /** The C library's version, e.g. "0.1.0". */
 export function version(): string;
+/** Bytes of the WebAssembly instance's memory (it grows when needed and never shrinks). */
+export function memoryBytes(): number;
 
 export type Diagonal = "no-cut" | "never" | "4" | "one" | "corner-cut" | "always";
 export type Algo = "astar" | "a*" | "dijkstra" | "jps";

@@ -8,8 +8,9 @@
 //   const pf = new PathFinder(map);
 //   pf.find({ x: 0, y: 0 }, { x: 0, y: 1 }).path;    // [{x: 0, y: 0}, {x: 0, y: 1}]
 //
-// Every object made here holds memory inside the WebAssembly instance: call free() when done
-// (objects are not garbage collected on that side). See README.md for the whole API.
+// Every object made here holds memory inside the WebAssembly instance: call free() when done.
+// An object garbage-collected without free() has that memory released too (a
+// FinalizationRegistry), but when is up to the engine. See README.md for the whole API.
 
 import { decodeTiled, TiledError } from "./tiled.mjs";
 
@@ -197,6 +198,37 @@ function liveHandle(obj, name) {
   return obj._h;
 }
 
+// ---- memory the objects own in the module ---------------------------------------------------
+// Each class that owns module memory keeps its handles in a plain record, `this._o` (the fields
+// named in owning() read and write it), and a release function frees what a record holds. free()
+// releases at once. An object garbage-collected without free() is released by this registry,
+// which keeps the record (never the object) and hands it to the release function: a safety net
+// for code that drops objects (the PathFinding.js habit of a grid.clone() per search), run when
+// the engine decides, so free() stays the way to give memory back promptly. Objects that read
+// another's memory (a field its map, a sector field its hierarchy) hold that object, so it is
+// never collected before them; the release functions read only their own record.
+const collector = typeof FinalizationRegistry === "function"
+  ? new FinalizationRegistry(({ release, o }) => { try { if (wasm) release(o); } catch { /* nothing to report to */ } })
+  : null;
+
+function owning(cls, keys) {
+  for (const k of keys)
+    Object.defineProperty(cls.prototype, k, { get() { return this._o[k]; }, set(v) { this._o[k] = v; }, configurable: true });
+}
+
+// Register a made object: release(obj._o) runs if it is collected without free().
+function track(obj, release) { collector?.register(obj, { release, o: obj._o }, obj._o); }
+
+// free(): release now, and no more at collection.
+function untrack(obj, release) {
+  collector?.unregister(obj._o);
+  release(obj._o);
+}
+
+/** Bytes of the WebAssembly instance's memory (it grows when needed and never shrinks; freed
+ *  objects' blocks are reused). */
+export function memoryBytes() { return api().memory.buffer.byteLength; }
+
 // A value in an error message: strings, arrays and plain objects as JSON, the rest as String().
 function shown(v) {
   if (typeof v === "string") return JSON.stringify(v);
@@ -286,10 +318,13 @@ export class TileMap {
     this._blocked = new Set(o.blocked ?? []);
     this._defaultWalls = !o.costs && !o.blocked;
     this._known = new Set();
-    this._cl = null; // the clearance and size maps for units bigger than a cell (see _sizeMaps)
-    this._clOld = []; // replaced ones still read by flow fields
-    this._clInfo = null; // the clearance for clearance() and fits(), capped at 255
-    this._rg = [null, null]; // regions for side-connected rules, for "always" (see _regions)
+    this._o = {
+      _h: 0,
+      _cl: null, // the clearance and size maps for units bigger than a cell (see _sizeMaps)
+      _clOld: [], // replaced ones still read by flow fields
+      _clInfo: null, // the clearance for clearance() and fits(), capped at 255
+      _rg: [null, null], // regions for side-connected rules, for "always" (see _regions)
+    };
     const w = api();
     const cellsPtr = alloc(4 * n), st = alloc(4);
     try {
@@ -301,6 +336,7 @@ export class TileMap {
       }
       this._h = w.tnw_map_create(width, height, tw, th, cellsPtr, st);
       check(i32()[st >> 2], "TileMap");
+      track(this, releaseMap);
       const seen = new Set(o.cells ? Array.from(o.cells) : [0]);
       for (const value of this._costs.keys()) seen.add(value);
       for (const value of this._blocked) seen.add(value);
@@ -524,11 +560,7 @@ export class TileMap {
     return { on: api().tnw_clearance_map(cl.h, size), cl };
   }
 
-  _releaseSizeMaps(c) {
-    if (--c.refs > 0 || c === this._cl || !this._h) return;
-    const i = this._clOld.indexOf(c);
-    if (i >= 0) { this._clOld.splice(i, 1); api().tnw_clearance_destroy(c.h); }
-  }
+  _releaseSizeMaps(c) { releaseSizeMaps(this._o, c); }
 
   /**
    * The region of the unit's position (x, y) (its top-left cell): an id 0..regionCount()-1
@@ -612,18 +644,30 @@ export class TileMap {
   /** A Hierarchy (HPA*) on this map: `map.hierarchy(o)` is `new Hierarchy(map, o)`. */
   hierarchy(o = {}) { return new Hierarchy(this, o); }
 
-  /** Release the map's memory. Fields, hierarchies and crowds made on it must be freed first. */
-  free() {
-    if (!this._h) return;
-    const w = api();
-    for (const c of [this._cl, this._clInfo, ...this._clOld]) if (c) w.tnw_clearance_destroy(c.h);
-    for (const r of this._rg) if (r) w.tnw_regions_destroy(r.h);
-    this._rg = [null, null];
-    this._cl = this._clInfo = null;
-    this._clOld = [];
-    w.tnw_map_destroy(this._h);
-    this._h = 0;
-  }
+  /** Release the map's memory. Fields, hierarchies and crowds made on it must be freed first
+   *  (using them afterwards throws). */
+  free() { untrack(this, releaseMap); }
+}
+owning(TileMap, ["_h", "_cl", "_clOld", "_clInfo", "_rg"]);
+
+function releaseMap(o) {
+  if (!o._h) return;
+  const w = api();
+  for (const c of [o._cl, o._clInfo, ...o._clOld]) if (c) { w.tnw_clearance_destroy(c.h); c.h = 0; }
+  for (const r of o._rg) if (r) w.tnw_regions_destroy(r.h);
+  o._rg = [null, null];
+  o._cl = o._clInfo = null;
+  o._clOld = [];
+  w.tnw_map_destroy(o._h);
+  o._h = 0;
+}
+
+// A field or hierarchy gives back the clearance it read (`c`, of the map whose record is `mo`):
+// a replaced one is destroyed when its last reader is gone.
+function releaseSizeMaps(mo, c) {
+  if (--c.refs > 0 || c === mo._cl || !mo._h) return;
+  const i = mo._clOld.indexOf(c);
+  if (i >= 0) { mo._clOld.splice(i, 1); api().tnw_clearance_destroy(c.h); c.h = 0; }
 }
 
 /** A reusable path search context; it allocates nothing per query. */
@@ -633,17 +677,18 @@ export class PathFinder {
    *        demand anyway)
    */
   constructor(sizeFor = { maxCells: 65536 }) {
-    this._h = 0;
+    this._o = { _h: 0, _out: 0, _res: 0 };
     this._cap = 0;
-    this._out = 0;
     this._res = alloc(32);
+    track(this, releaseFinder);
     this._ensure(sizeFor instanceof TileMap ? sizeFor.width * sizeFor.height : sizeFor.maxCells);
   }
 
   _ensure(cells) {
     if (this._h && cells <= this._cap) return;
+    if (!this._res) throw new Error("tilenav: PathFinder used after free()");
     const w = api();
-    if (this._h) { w.tnw_search_destroy(this._h); w.tnw_free(this._out); this._h = 0; }
+    if (this._h) { w.tnw_search_destroy(this._h); w.tnw_free(this._out); this._h = 0; this._out = 0; }
     withScratch(4, (st) => {
       this._h = w.tnw_search_create(cells, st);
       check(i32()[st >> 2], "PathFinder");
@@ -815,14 +860,16 @@ export class PathFinder {
   }
 
   /** Release the context. */
-  free() {
-    if (!this._h) return;
-    const w = api();
-    w.tnw_search_destroy(this._h);
-    w.tnw_free(this._out);
-    w.tnw_free(this._res);
-    this._h = 0;
-  }
+  free() { untrack(this, releaseFinder); }
+}
+owning(PathFinder, ["_h", "_out", "_res"]);
+
+function releaseFinder(o) {
+  const w = api();
+  if (o._h) w.tnw_search_destroy(o._h);
+  if (o._out) w.tnw_free(o._out);
+  if (o._res) w.tnw_free(o._res);
+  o._h = o._out = o._res = 0;
 }
 
 /**
@@ -850,6 +897,7 @@ export class FlowField {
     this.height = map.height;
     this.size = unitSize(o.size, "FlowField");
     this._goals = [];
+    this._o = { _h: 0, _vec: 0, _cl: null, _mo: map._o };
     const held = map._holdSizeMap(this.size), on = held.on;
     this._cl = held.cl;
     try {
@@ -862,6 +910,7 @@ export class FlowField {
       if (this._cl) { map._releaseSizeMaps(this._cl); this._cl = null; }
       throw e;
     }
+    track(this, releaseField);
   }
 
   /** Build towards one goal cell or an array of them (the nearest wins). */
@@ -1003,13 +1052,17 @@ export class FlowField {
   /** Number of cells that can reach a goal. */
   get reachableCount() { return api().tnw_field_reachable_count(liveHandle(this, "FlowField")); }
 
-  free() {
-    if (!this._h) return;
-    api().tnw_field_destroy(this._h);
-    if (this._vec) api().tnw_free(this._vec);
-    this._h = 0; this._vec = 0;
-    if (this._cl) { this.map._releaseSizeMaps(this._cl); this._cl = null; }
-  }
+  free() { untrack(this, releaseField); }
+}
+owning(FlowField, ["_h", "_vec", "_cl"]);
+
+function releaseField(o) {
+  if (!o._h) return;
+  const w = api();
+  w.tnw_field_destroy(o._h);
+  if (o._vec) w.tnw_free(o._vec);
+  o._h = 0; o._vec = 0;
+  if (o._cl) { releaseSizeMaps(o._mo, o._cl); o._cl = null; }
 }
 
 // The options of Hierarchy: checked here so that a bad one names itself (TilenavError).
@@ -1068,11 +1121,9 @@ export class Hierarchy {
       throw new TilenavError(-1, `${what}: stepCosts must be "exact" or "10/14", got ${String(o.stepCosts)}`);
     this.diagonal = diagonal === 0 ? "no-cut" : "never";
     this.stepCosts = o.stepCosts ?? "exact";
-    this._h = 0;
-    this._cl = null;
-    this._ctxs = new globalThis.Map(); // heuristic weight -> query context
+    // _ctxs: heuristic weight -> query context
+    this._o = { _h: 0, _cl: null, _ctxs: new globalThis.Map(), _out: 0, _res: 0, _mo: map._o };
     this._cap = 0;
-    this._out = 0;
     const held = map._holdSizeMap(this.size), on = held.on;
     this._cl = held.cl;
     try {
@@ -1087,6 +1138,7 @@ export class Hierarchy {
       if (this._cl) { map._releaseSizeMaps(this._cl); this._cl = null; }
       throw e;
     }
+    track(this, releaseHierarchy);
     this._rev = map.revision; // the map's revision the graph describes
     this.lastUpdate = 0;
   }
@@ -1217,17 +1269,20 @@ export class Hierarchy {
   sectorField(goals, o = {}) { return new SectorField(this, goals, o); }
 
   /** Release the hierarchy. Sector fields made on it must be freed first. */
-  free() {
-    if (!this._h) return;
-    const w = api();
-    for (const c of this._ctxs.values()) w.tnw_hier_ctx_destroy(c);
-    this._ctxs.clear();
-    w.tnw_hier_destroy(this._h);
-    if (this._out) w.tnw_free(this._out);
-    w.tnw_free(this._res);
-    this._h = 0; this._out = 0; this._cap = 0;
-    if (this._cl) { this.map._releaseSizeMaps(this._cl); this._cl = null; }
-  }
+  free() { untrack(this, releaseHierarchy); this._cap = 0; }
+}
+owning(Hierarchy, ["_h", "_cl", "_ctxs", "_out", "_res"]);
+
+function releaseHierarchy(o) {
+  if (!o._h) return;
+  const w = api();
+  for (const c of o._ctxs.values()) w.tnw_hier_ctx_destroy(c);
+  o._ctxs.clear();
+  w.tnw_hier_destroy(o._h);
+  if (o._out) w.tnw_free(o._out);
+  w.tnw_free(o._res);
+  o._h = 0; o._out = 0; o._res = 0;
+  if (o._cl) { releaseSizeMaps(o._mo, o._cl); o._cl = null; }
 }
 
 const SECTOR_FIELD_MAX_GOALS = 64;
@@ -1263,11 +1318,12 @@ export class SectorField {
     this.budget = budget;
     this._goals = [];
     this._cap = 0;
-    this._out = 0;
+    this._o = { _h: 0, _out: 0 };
     withScratch(4, (st) => {
       this._h = api().tnw_sfield_create(liveHandle(hierarchy, "Hierarchy"), budget, st);
       check(i32()[st >> 2], what);
     });
+    track(this, releaseSectorField);
     try {
       this.setGoal(goals);
     } catch (e) {
@@ -1387,12 +1443,15 @@ export class SectorField {
   /** Bytes held now: the border cells' costs and the sectors kept (plus the path buffer). */
   get memoryBytes() { return api().tnw_sfield_memory(liveHandle(this, "SectorField")) + (this._out ? 8 * this._cap + 16 : 0); }
 
-  free() {
-    if (!this._h) return;
-    api().tnw_sfield_destroy(this._h);
-    if (this._out) api().tnw_free(this._out);
-    this._h = 0; this._out = 0; this._cap = 0;
-  }
+  free() { untrack(this, releaseSectorField); this._cap = 0; }
+}
+owning(SectorField, ["_h", "_out"]);
+
+function releaseSectorField(o) {
+  if (!o._h) return;
+  api().tnw_sfield_destroy(o._h);
+  if (o._out) api().tnw_free(o._out);
+  o._h = 0; o._out = 0;
 }
 
 const AGENT_FLOATS = 7;
@@ -1414,11 +1473,13 @@ export class Crowd {
     this.map = map;
     this.capacity = o.capacity ?? 1024;
     this.maxFlows = 8; // flow slots 0..7 (tn_crowd_def_default()'s max_flows, as the glue makes it)
+    this._o = { _h: 0, _ids: 0, _state: 0 };
     withScratch(4, (st) => {
       this._h = api().tnw_crowd_create(liveHandle(map, "TileMap"), this.capacity, o.dt ?? 1 / 60,
         o.seed ?? 1, o.pushApart ? 1 : 0, o.neighbourRadius ?? 0, st);
       check(i32()[st >> 2], "Crowd");
     });
+    track(this, releaseCrowd);
     this._ids = alloc(4 * this.capacity);
     this._state = alloc(4 * AGENT_FLOATS * this.capacity);
     this._sectors = new globalThis.Map(); // flow slot -> SectorField
@@ -1609,15 +1670,17 @@ export class Crowd {
   /** Largest overlap of any agent with a wall, in pixels (0 when none: the library's promise). */
   maxWallOverlap() { return api().tnw_crowd_max_wall_overlap(liveHandle(this, "Crowd")); }
 
-  free() {
-    if (!this._h) return;
-    const w = api();
-    w.tnw_crowd_destroy(this._h);
-    w.tnw_free(this._ids);
-    w.tnw_free(this._state);
-    this._h = 0;
-    this._agentInfo.clear();
-  }
+  free() { untrack(this, releaseCrowd); this._agentInfo.clear(); }
+}
+owning(Crowd, ["_h", "_ids", "_state"]);
+
+function releaseCrowd(o) {
+  if (!o._h) return;
+  const w = api();
+  w.tnw_crowd_destroy(o._h);
+  if (o._ids) w.tnw_free(o._ids);
+  if (o._state) w.tnw_free(o._state);
+  o._h = o._ids = o._state = 0;
 }
 
 /**
@@ -1640,10 +1703,12 @@ export class Marbles {
     const w = o.width ?? (map ? map.width * map.tileWidth : undefined), h = o.height ?? (map ? map.height * map.tileHeight : undefined);
     if (!(w > 0 && h > 0)) throw new TypeError("tilenav: Marbles needs a map or a width and height");
     this.capacity = o.capacity ?? 1024;
+    this._o = { _h: 0 };
     withScratch(4, (st) => {
       this._h = api().tnw_marbles_create(map ? liveHandle(map, "TileMap") : 0, w, h, this.capacity, o.restitution ?? 1, st);
       check(i32()[st >> 2], "Marbles");
     });
+    track(this, releaseMarbles);
   }
 
   /** Add a marble at (x, y) with velocity (vx, vy) per step and radius r; returns its index. */
@@ -1671,8 +1736,10 @@ export class Marbles {
   /** Contacts resolved during the last step. */
   get lastContacts() { return api().tnw_marbles_contacts(liveHandle(this, "Marbles")); }
 
-  free() { if (this._h) { api().tnw_marbles_destroy(this._h); this._h = 0; } }
+  free() { untrack(this, releaseMarbles); }
 }
+owning(Marbles, ["_h"]);
+function releaseMarbles(o) { if (o._h) { api().tnw_marbles_destroy(o._h); o._h = 0; } }
 
 /**
  * The book's AI race car: it reads a target heading (degrees) from an angle map under it,
@@ -1700,7 +1767,7 @@ export class AngleCar {
     const { width: w, height: h } = o, n = w * h;
     if (!(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) || o.angles?.length !== n || o.friction?.length !== n)
       throw new TypeError("tilenav: AngleCar needs width, height and width*height angles and friction");
-    this._h = 0;
+    this._o = { _h: 0 };
     const a = alloc(4 * n), f = alloc(4 * n), st = alloc(4);
     try {
       const v = f32();
@@ -1708,6 +1775,7 @@ export class AngleCar {
       const tw = o.tileWidth ?? o.tileSize ?? 64, th = o.tileHeight ?? o.tileSize ?? 64;
       this._h = api().tnw_car_create(w, h, tw, th, a, f, o.x, o.y, o.rotation ?? 0, o.jitter ?? 20, o.seed ?? 1, st);
       check(i32()[st >> 2], "AngleCar");
+      track(this, releaseCar);
     } finally {
       api().tnw_free(a); api().tnw_free(f); api().tnw_free(st);
     }
@@ -1722,8 +1790,10 @@ export class AngleCar {
     return { x: v[p], y: v[p + 1], vx: v[p + 2], vy: v[p + 3], rotation: v[p + 4], speed: v[p + 5], friction: v[p + 6] };
   }
 
-  free() { if (this._h) { api().tnw_car_destroy(this._h); this._h = 0; } }
+  free() { untrack(this, releaseCar); }
 }
+owning(AngleCar, ["_h"]);
+function releaseCar(o) { if (o._h) { api().tnw_car_destroy(o._h); o._h = 0; } }
 
 /**
  * A sprite that wanders the rows and columns of a map (the book's moving bombs): it moves
@@ -1740,10 +1810,12 @@ export class GridWanderer {
     knownOptions(o, "GridWanderer", "GridWanderer");
     cellOf(cell, "GridWanderer", "cell");
     this.map = map;
+    this._o = { _h: 0 };
     withScratch(4, (st) => {
       this._h = api().tnw_wanderer_create(liveHandle(map, "TileMap"), cell.x, cell.y, o.speed ?? 1, o.seed ?? 1, st);
       check(i32()[st >> 2], "GridWanderer");
     });
+    track(this, releaseWanderer);
   }
 
   /** Advance `steps` steps (default 1). */
@@ -1755,5 +1827,7 @@ export class GridWanderer {
     return { x: v[o], y: v[o + 1], cell: { x: iv[o + 2], y: iv[o + 3] }, dir: { x: iv[o + 4], y: iv[o + 5] } };
   }
 
-  free() { if (this._h) { api().tnw_wanderer_destroy(this._h); this._h = 0; } }
+  free() { untrack(this, releaseWanderer); }
 }
+owning(GridWanderer, ["_h"]);
+function releaseWanderer(o) { if (o._h) { api().tnw_wanderer_destroy(o._h); o._h = 0; } }

@@ -2,7 +2,9 @@
 // Dijkstra written here, on handmade and seeded random grids, plus bad input.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { init, TileMap, PathFinder, FlowField, Hierarchy, Crowd, Marbles, AngleCar, GridWanderer, TilenavError } from "../pkg/tilenav.mjs";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { init, TileMap, PathFinder, FlowField, Hierarchy, Crowd, Marbles, AngleCar, GridWanderer, TilenavError, memoryBytes } from "../pkg/tilenav.mjs";
 
 await init();
 
@@ -1013,4 +1015,26 @@ test("Crowd.add and setFlow say what is wrong before the library refuses", () =>
   assert.throws(() => crowd.add({ x: 3 * 32 + 16, y: 2 * 20 + 10, radius: 4 }), says(/inside the map and clear of blocked cells/));
   assert.throws(() => crowd.add({ x: 2, y: 10, radius: 4 }), says(/inside the map and clear of blocked cells/));
   crowd.free(); f1.free(); f2.free(); map.free();
+});
+
+test("objects dropped without free() give their module memory back when collected", async () => {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc"), settle = () => new Promise((r) => setTimeout(r, 0));
+  const round = () => { // a map with everything that holds module memory on it, then dropped
+    const m = new TileMap({ width: 300, height: 300 });
+    new FlowField(m, { size: 2 }).build({ x: 5, y: 5 });
+    new PathFinder(m).find(m, { x: 0, y: 0 }, { x: 9, y: 9 });
+    m.hierarchy({ sectorSize: 16 }).find({ x: 0, y: 0 }, { x: 200, y: 200 });
+    new Crowd(m).add({ x: 16, y: 16 });
+    m.regionCount();
+  };
+  for (let i = 0; i < 3; i++) round();
+  gc(); await settle(); gc(); await settle();
+  const before = memoryBytes();
+  for (let i = 0; i < 60; i++) { round(); if (i % 5 === 4) { gc(); await settle(); } }
+  assert.ok(memoryBytes() <= before + 64 * 1024 * 1024, `memory grew from ${before} to ${memoryBytes()} bytes`);
+  // free() still frees at once, and twice is harmless
+  const m = new TileMap({ width: 4, height: 4 }), f = new FlowField(m).build({ x: 0, y: 0 });
+  f.free(); f.free(); m.free(); m.free();
+  assert.throws(() => m.get(0, 0), /TileMap used after free/);
 });

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import PF from "../pkg/compat/pathfinding.mjs";
 import EasyStar from "../pkg/compat/easystar.mjs";
+import { memoryBytes } from "../pkg/tilenav.mjs";
 
 const require = createRequire(import.meta.url);
 const RefPF = require("pathfinding");
@@ -546,4 +547,39 @@ test("regions: EasyStar answers an unreachable end in its first calculate(); Pat
   }
   assert.equal(g.map.regionsMemory() > 0, true);
   g.free();
+});
+
+test("grid.clone() per search (PathFinding.js's habit) keeps no memory; a clone copies on write", () => {
+  const G = new PF.Grid(512, 512);
+  const astar = new PF.AStarFinder({ allowDiagonal: true }), best = new PF.BestFirstFinder();
+  for (let i = 0; i < 20; i++) { astar.findPath(0, 0, 3, 3, G.clone()); best.findPath(0, 0, 3, 3, G.clone()); } // warm up
+  const before = memoryBytes();
+  for (let i = 0; i < 3000; i++) assert.equal(astar.findPath(0, 0, 3, 3, G.clone()).length, 4);
+  for (let i = 0; i < 300; i++) assert.equal(best.findPath(0, 0, 9, 9, G.clone()).length, 19);
+  assert.equal(memoryBytes(), before, "the module's memory grew with clones");
+  // copy on write: a change to either side is not seen by the other
+  const a = new PF.Grid([[0, 0, 0], [0, 1, 0], [0, 0, 0]]), b = a.clone(), c = a.clone();
+  assert.equal(b.map, a.map);
+  b.setWalkableAt(0, 1, false);
+  assert.notEqual(b.map, a.map);
+  assert.equal(a.isWalkableAt(0, 1), true);
+  assert.equal(c.isWalkableAt(0, 1), true);
+  assert.equal(b.isWalkableAt(0, 1), false);
+  assert.equal(b.isWalkableAt(1, 1), false); // the copy keeps the original's walls
+  a.nodes[0][1].walkable = false; // through a node, on the original
+  assert.equal(c.isWalkableAt(1, 0), true);
+  assert.equal(a.isWalkableAt(1, 0), false);
+  assert.deepEqual(new PF.AStarFinder().findPath(0, 0, 2, 0, c), [[0, 0], [1, 0], [2, 0]]);
+  assert.deepEqual(new PF.AStarFinder().findPath(0, 0, 2, 0, a).length, 7);
+  b.setWalkableAt(2, 2, true); // no change: no copy needed
+  // free(): the cells go with the last grid holding them; a freed grid throws
+  const d = c.clone(), shared = c.map;
+  c.free();
+  assert.throws(() => c.isWalkableAt(0, 0), /used after free/);
+  assert.equal(d.isWalkableAt(1, 0), true);
+  assert.equal(shared._h !== 0, true);
+  d.free();
+  assert.equal(shared._h, 0);
+  c.free(); // twice: nothing
+  for (const g of [a, b, G]) g.free();
 });
