@@ -420,6 +420,14 @@ export class TileMap {
     this._known.add(value);
   }
 
+  // Give `value` the terrain of `cost` (0 or Infinity: blocked) from now on: a change of the
+  // whole map's passability, as a first set() of a new value is (for the compat wrappers).
+  _setCost(value, cost) {
+    this._costs.set(value, cost);
+    this._known.delete(value);
+    this._terrain(value);
+  }
+
   /** The value of a cell, or -1 outside the map. */
   get(x, y) { return api().tnw_map_get(liveHandle(this, "TileMap"), x, y); }
 

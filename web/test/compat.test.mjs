@@ -583,3 +583,84 @@ test("grid.clone() per search (PathFinding.js's habit) keeps no memory; a clone 
   c.free(); // twice: nothing
   for (const g of [a, b, G]) g.free();
 });
+
+test("EasyStar-style wrapper reads the grid array live, as EasyStar.js: edits and avoided points between searches", () => {
+  const rand = rng(4242), pick = (n) => Math.floor(rand() * n);
+  let searches = 0, found = 0;
+  for (let g = 0; g < 40; g++) {
+    const w = 6 + pick(15), h = 6 + pick(15), tile = () => { const r = rand(); return r < 0.25 ? 1 : r < 0.4 ? 2 : 0; };
+    const grid = Array.from({ length: h }, () => Array.from({ length: w }, tile));
+    const ours = new EasyStar.js(), ref = new RefEasyStar.js(), avoided = new Set();
+    for (const es of [ours, ref]) { es.enableSync(); es.setGrid(grid); es.setAcceptableTiles([0, 2]); es.setTileCost(2, 3); }
+    for (let q = 0; q < 15; q++) {
+      for (let k = pick(6); k >= 0; k--) grid[pick(h)][pick(w)] = tile(); // edits to the live array only
+      const r = rand(), x = pick(w), y = pick(h);
+      if (r < 0.3) { avoided.add(`${x},${y}`); for (const es of [ours, ref]) es.avoidAdditionalPoint(x, y); }
+      else if (r < 0.45 && avoided.size) {
+        const [ax, ay] = [...avoided][pick(avoided.size)].split(",").map(Number);
+        avoided.delete(`${ax},${ay}`);
+        for (const es of [ours, ref]) es.stopAvoidingAdditionalPoint(ax, ay);
+      } else if (r < 0.5) { avoided.clear(); for (const es of [ours, ref]) es.stopAvoidingAllAdditionalPoints(); }
+      if (r > 0.9) for (const es of [ours, ref]) es.setGrid(grid); // the same array again: no rebuild needed
+      const s = { x: pick(w), y: pick(h) }, e = { x: pick(w), y: pick(h) };
+      let a, b;
+      ours.findPath(s.x, s.y, e.x, e.y, (p) => { a = p; }); ours.calculate();
+      ref.findPath(s.x, s.y, e.x, e.y, (p) => { b = p; }); ref.calculate();
+      const tag = `grid ${g} search ${q} from ${s.x},${s.y} to ${e.x},${e.y}`;
+      searches++;
+      assert.equal(a === null, b === null, tag);
+      if (!a) continue;
+      found++;
+      assert.ok(Math.abs(easyCost(a, grid, { 0: 1, 2: 3 }) - easyCost(b, grid, { 0: 1, 2: 3 })) < 1e-9, tag);
+      for (const c of a.slice(1)) {
+        assert.ok(grid[c.y][c.x] !== 1, `${tag}: through a wall at ${c.x},${c.y}`);
+        assert.ok(!avoided.has(`${c.x},${c.y}`), `${tag}: through an avoided point at ${c.x},${c.y}`);
+      }
+    }
+    ours.free();
+  }
+  assert.ok(found > 150 && found < searches, `${found} paths of ${searches} searches`);
+  // the stranger's case: a wall added to the array after the first search
+  const es = new EasyStar.js(), g3 = [[0, 0, 0], [0, 0, 0]];
+  es.enableSync(); es.setGrid(g3); es.setAcceptableTiles([0]);
+  let out;
+  es.findPath(0, 0, 2, 0, (p) => { out = p; }); es.calculate();
+  assert.equal(out.length, 3);
+  g3[0][1] = g3[1][1] = 1;
+  es.findPath(0, 0, 2, 0, (p) => { out = p; }); es.calculate();
+  assert.equal(out, null);
+  es.free();
+});
+
+test("EasyStar-style wrapper: avoided points and grid edits change single cells of the map, not a rebuild", () => {
+  const n = 512, grid = Array.from({ length: n }, () => new Array(n).fill(0)), es = new EasyStar.js();
+  grid[n - 1][n - 1] = 1; // a value met at the start (a new one changes the terrain table: the whole map)
+  es.enableSync(); es.setGrid(grid); es.setAcceptableTiles([0]); es.enableDiagonals();
+  const find = () => { let out; es.findPath(0, 0, 10, 10, (p) => { out = p; }); es.calculate(); return out; };
+  find();
+  const m = es.map, rev = m.revision;
+  for (let i = 0; i < 20; i++) {
+    es.avoidAdditionalPoint(i, 5);
+    assert.ok(find().every((c) => c.y !== 5 || c.x > i));
+  }
+  assert.equal(es.map, m, "the map was rebuilt");
+  assert.equal(m.revision, rev + 20); // one cell each
+  es.stopAvoidingAdditionalPoint(3, 5);
+  es.stopAvoidingAdditionalPoint(3, 5); // twice: nothing more
+  es.avoidAdditionalPoint(600, 600); // outside the grid: kept (as EasyStar.js does), no cell
+  find();
+  assert.equal(m.revision, rev + 21);
+  es.stopAvoidingAllAdditionalPoints();
+  assert.equal(find().length, 11);
+  assert.equal(m.revision, rev + 40);
+  grid[7][7] = 1; grid[8][8] = 1;
+  assert.ok(find().every((c) => !(c.x === 7 && c.y === 7) && !(c.x === 8 && c.y === 8)));
+  assert.equal(m.revision, rev + 42);
+  assert.equal(es.map, m);
+  const copy = grid.map((row) => row.slice()); // setGrid with an equal array of the same size: no change
+  es.setGrid(copy);
+  find();
+  assert.equal(es.map, m);
+  assert.equal(m.revision, rev + 42);
+  es.free();
+});
