@@ -664,3 +664,55 @@ test("EasyStar-style wrapper: avoided points and grid edits change single cells 
   assert.equal(m.revision, rev + 42);
   es.free();
 });
+
+test("EasyStar-style wrapper takes the tile values EasyStar.js takes; refuses what cannot work at once", () => {
+  const rand = rng(77), pick = (n) => Math.floor(rand() * n);
+  const kinds = [[-1, 0, 7], ["grass", "rock", "mud"], [-1, "mud", 2.5], [null, undefined, "x"]];
+  let found = 0;
+  for (let g = 0; g < 60; g++) {
+    const [floor, wall, mud] = kinds[g % kinds.length];
+    const w = 5 + pick(12), h = 5 + pick(12), tile = () => { const r = rand(); return r < 0.25 ? wall : r < 0.45 ? mud : floor; };
+    const grid = Array.from({ length: h }, () => Array.from({ length: w }, tile));
+    const s = { x: pick(w), y: pick(h) }, e = { x: pick(w), y: pick(h) };
+    const run = (E) => {
+      const es = new E.js();
+      es.enableSync(); es.setGrid(grid); es.setAcceptableTiles([floor, mud]); es.setTileCost(mud, 3);
+      let out;
+      es.findPath(s.x, s.y, e.x, e.y, (p) => { out = p; }); es.calculate();
+      es.free?.();
+      return out;
+    };
+    const a = run(EasyStar), b = run(RefEasyStar), cost = (p) => easyCost(p, grid.map((r) => r.map((v) => (v === mud ? 1 : 0))), { 0: 1, 1: 3 });
+    assert.equal(a === null, b === null, `grid ${g}`);
+    if (a && a.length) { found++; assert.ok(Math.abs(cost(a) - cost(b)) < 1e-9, `grid ${g}`); }
+  }
+  assert.ok(found > 20, `${found} paths`);
+  // the report's cases: Phaser's -1, strings, string rows; 1 and "1" are different tiles (===)
+  const path = (grid, acceptable, s, e, setup) => {
+    const es = new EasyStar.js();
+    es.enableSync(); es.setGrid(grid); es.setAcceptableTiles(acceptable); setup?.(es);
+    let out;
+    es.findPath(s[0], s[1], e[0], e[1], (p) => { out = p; }); es.calculate();
+    es.free();
+    return out && out.map((c) => [c.x, c.y]);
+  };
+  assert.deepEqual(path([[-1, 0]], [0, -1], [0, 0], [1, 0]), [[0, 0], [1, 0]]);
+  assert.deepEqual(path([["g", "w", "g"], ["g", "g", "g"]], ["g"], [0, 0], [2, 0]), [[0, 0], [0, 1], [1, 1], [2, 1], [2, 0]]);
+  assert.equal(path(["..#", "..."], ["."], [0, 0], [2, 1]).length, 4); // rows as strings
+  assert.equal(path(["..#", "..."], ["."], [0, 0], [2, 0]), null);
+  assert.equal(path([[1, "1", 1]], [1], [0, 0], [2, 0]), null);
+  assert.equal(path([[0, 0, 0]], [0], [0, 0], [2, 0], (es) => es.setTileCost("0", 5)).length, 3); // costs by String(tile), as EasyStar.js
+  // refused at once, saying why
+  const es = new EasyStar.js();
+  for (const bad of [5, [], [[]], [[0], 5], "..."])
+    assert.throws(() => es.setGrid(bad), (e) => e.name === "TilenavError" && /setGrid: /.test(e.message), shown(bad));
+  assert.throws(() => es.setGrid([new Array(70000).fill(0)]), (e) => e.status === -3 && /larger than tilenav maps go/.test(e.message));
+  for (const c of [-1, 0, NaN, Infinity, "2"])
+    assert.throws(() => es.setTileCost(0, c), (e) => e.name === "TilenavError" && /setTileCost\(0, .*\): a cost must be a finite number > 0/.test(e.message));
+  es.setGrid([[0, 0, 0], [0, 0, 0], [0, 0, 0]]); es.setAcceptableTiles([0]);
+  assert.throws(() => es.findPath(0, 0, 1.5, 2, () => {}), /findPath: endX must be an integer tile coordinate, got 1.5/);
+  assert.throws(() => es.findPath("0", 0, 1, 2, () => {}), /findPath: startX must be an integer/);
+  es.free();
+});
+
+function shown(v) { return JSON.stringify(v) ?? String(v); }

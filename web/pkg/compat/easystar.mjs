@@ -37,6 +37,32 @@ export const TOP = "TOP", TOP_RIGHT = "TOP_RIGHT", RIGHT = "RIGHT", BOTTOM_RIGHT
 const AVOID = 0; // an avoided point: blocked
 const START = 1; // a start tile that is not acceptable, for the search that starts there
 const FIRST_TILE = 2;
+const MAX_ID = 4194302; // tilenav's largest cell value
+const MAX_SIDE = 65536, MAX_CELLS = 2 ** 28; // tilenav's largest map
+
+const fail = (status, msg) => new TilenavError(status, `tilenav/compat/easystar: ${msg}`);
+const shown = (v) => (typeof v === "string" ? JSON.stringify(v) : String(v));
+const isRow = (r) => r !== null && (typeof r === "object" || typeof r === "string") && Number.isInteger(r.length);
+
+// What the wrapper cannot search: a grid that is not rows of tiles (arrays, typed arrays or
+// strings, indexed as EasyStar.js does), or too big for a tilenav map. Rows shorter than the
+// first are read as EasyStar.js reads them: the missing tiles are `undefined`.
+function checkGrid(grid) {
+  if (!Array.isArray(grid) || grid.length === 0)
+    throw fail(-1, `setGrid: the grid must be a non-empty array of rows, grid[y][x] (got ${Array.isArray(grid) ? "[]" : shown(grid)})`);
+  grid.forEach((row, y) => {
+    if (!isRow(row)) throw fail(-1, `setGrid: row ${y} must be an array of tiles, got ${shown(row)}`);
+  });
+  const w = grid[0].length, h = grid.length;
+  if (w === 0) throw fail(-1, "setGrid: row 0 is empty (the grid's width is its first row's length)");
+  if (w > MAX_SIDE || h > MAX_SIDE || w * h > MAX_CELLS)
+    throw fail(-3, `setGrid: a ${w} x ${h} grid is larger than tilenav maps go (${MAX_SIDE} tiles a side, ${MAX_CELLS} tiles)`);
+}
+
+function checkCoords(what, coords) {
+  for (const [k, v] of Object.entries(coords))
+    if (!Number.isInteger(v)) throw fail(-1, `${what}: ${k} must be an integer tile coordinate, got ${shown(v)}`);
+}
 
 export class js {
   constructor() {
@@ -72,9 +98,16 @@ export class js {
   disableDiagonals() { this._diagonals = false; }
   enableCornerCutting() { this._cornerCutting = true; }
   disableCornerCutting() { this._cornerCutting = false; }
-  /** grid[y][x]: tile values. Read live: changes to the array are seen by later searches. */
-  setGrid(grid) { this._grid = grid; this._fresh = false; }
-  setTileCost(tileType, cost) { this._costs.set(String(tileType), cost); this._terrain = true; }
+  /** grid[y][x]: tile values (any: numbers, -1, strings; compared with ===). Read live:
+   *  changes to the array are seen by later searches. */
+  setGrid(grid) { checkGrid(grid); this._grid = grid; this._fresh = false; }
+  /** The cost of entering a tile of this type: a finite number > 0 (default 1). */
+  setTileCost(tileType, cost) {
+    if (!(typeof cost === "number" && cost > 0 && Number.isFinite(cost)))
+      throw fail(-1, `setTileCost(${shown(tileType)}, ${shown(cost)}): a cost must be a finite number > 0 (make a tile impassable by leaving it out of setAcceptableTiles)`);
+    this._costs.set(String(tileType), cost);
+    this._terrain = true;
+  }
   setIterationsPerCalculation(iterations) { this._budget = iterations; }
   /** Units of n x n tiles (default 1): paths of the unit's top-left tile. For searches begun after the call. */
   setUnitSize(n) {
@@ -110,6 +143,7 @@ export class js {
     let id = this._ids.get(v);
     if (id === undefined) {
       id = FIRST_TILE + this._tiles.length;
+      if (id > MAX_ID) throw fail(-3, `more than ${MAX_ID - FIRST_TILE + 1} distinct tile values`);
       this._ids.set(v, id);
       this._tiles.push(v);
       this._map?._setCost(id, this._costOf(v));
@@ -181,6 +215,7 @@ export class js {
     const done = (result) => (this._sync ? callback(result) : setTimeout(() => callback(result)));
     if (this._acceptable === undefined) throw new Error("You can't set a path without first calling setAcceptableTiles() on EasyStar.");
     if (this._grid === undefined) throw new Error("You can't set a path without first calling setGrid() on EasyStar.");
+    checkCoords("findPath", { startX, startY, endX, endY });
     const g = this._grid;
     if (startX < 0 || startY < 0 || endX < 0 || endY < 0 || startX > g[0].length - 1 || startY > g.length - 1 || endX > g[0].length - 1 || endY > g.length - 1)
       throw new Error("Your start or end point is outside the scope of your grid.");
