@@ -198,6 +198,14 @@ function liveHandle(obj, name) {
   return obj._h;
 }
 
+// liveHandle() of an object that reads a map (obj.map): the map must be live too, or the object
+// would read freed memory, or another map made there since.
+function liveOn(obj, name) {
+  const h = liveHandle(obj, name);
+  if (obj.map) liveHandle(obj.map, "TileMap");
+  return h;
+}
+
 // ---- memory the objects own in the module ---------------------------------------------------
 // Each class that owns module memory keeps its handles in a plain record, `this._o` (the fields
 // named in owning() read and write it), and a release function frees what a record holds. free()
@@ -788,6 +796,7 @@ export class PathFinder {
       pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
       o.weight ?? 1, flags, size, cl, rg);
     this._sliced = st;
+    this._map = map; // read by step() and result(): it must stay live
     if (st === -10 || st === -11) return STATUS[st];
     check(st, "PathFinder.begin");
     return STATUS[st];
@@ -799,6 +808,7 @@ export class PathFinder {
    *          status; "map changed" and other errors throw a TilenavError
    */
   step(maxExpansions = 1000) {
+    if (this._map) liveHandle(this._map, "TileMap");
     if (this._sliced === -10 || this._sliced === -11) return STATUS[this._sliced];
     const st = api().tnw_search_step(liveHandle(this, "PathFinder"), Math.max(1, Math.floor(maxExpansions)));
     this._sliced = st;
@@ -809,6 +819,7 @@ export class PathFinder {
   /** The result of the time-sliced query (the shape of find()'s); while it runs: found false,
    *  status "in progress", and the best partial path so far. */
   result() {
+    if (this._map) liveHandle(this._map, "TileMap");
     if (this._sliced === -10 || this._sliced === -11)
       return { found: false, status: STATUS[this._sliced], path: [], cost: Infinity, expanded: 0, algo: "astar", end: { x: -1, y: -1 } };
     const st = api().tnw_search_get_path(liveHandle(this, "PathFinder"), this._out, this._cap, this._res);
@@ -820,7 +831,7 @@ export class PathFinder {
   }
 
   /** Abandon the time-sliced query (no-op when none runs). */
-  cancel() { if (this._h) api().tnw_search_cancel(this._h); this._sliced = undefined; }
+  cancel() { if (this._h) api().tnw_search_cancel(this._h); this._sliced = undefined; this._map = null; }
 
   /**
    * Many queries in one call into the module, with one set of options (as find()'s, `size`
@@ -923,11 +934,12 @@ export class FlowField {
 
   /** Build towards one goal cell or an array of them (the nearest wins). */
   build(goals) {
+    liveOn(this, "FlowField");
     const list = cellList(Array.isArray(goals) ? goals : [goals], "FlowField.build", "goal");
     if (this._cl) this.map._syncClearance();
     withScratch(8 * Math.max(1, list.length), (p) => {
       writeCells(p, list);
-      check(api().tnw_field_build(liveHandle(this, "FlowField"), p, list.length), "FlowField.build");
+      check(api().tnw_field_build(liveOn(this, "FlowField"), p, list.length), "FlowField.build");
     });
     this._goals = list.map((g) => ({ x: g.x, y: g.y }));
     return this;
@@ -939,16 +951,17 @@ export class FlowField {
   /** Bring the field up to date after map edits; recomputes only the changed region.
    *  @returns {number} how many cells were recomputed */
   update() {
+    liveOn(this, "FlowField");
     if (this._cl) this.map._syncClearance();
     return withScratch(4, (p) => {
-      check(api().tnw_field_update(liveHandle(this, "FlowField"), p), "FlowField.update");
+      check(api().tnw_field_update(liveOn(this, "FlowField"), p), "FlowField.update");
       return i32()[p >> 2];
     });
   }
 
   /** Copy of the distances, row-major Float32Array (Infinity = unreachable or blocked). */
   distances() {
-    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
+    const p = api().tnw_field_distances(liveOn(this, "FlowField"));
     if (!p) throw new TilenavError(-15, "FlowField.distances (build first)");
     return f32().slice(p >> 2, (p >> 2) + this.width * this.height);
   }
@@ -960,7 +973,7 @@ export class FlowField {
    * `view.length`.
    */
   distancesView() {
-    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
+    const p = api().tnw_field_distances(liveOn(this, "FlowField"));
     if (!p) throw new TilenavError(-15, "FlowField.distancesView (build first)");
     return new Float32Array(api().memory.buffer, p, this.width * this.height);
   }
@@ -973,15 +986,16 @@ export class FlowField {
    */
   vectorsView() {
     const n = 2 * this.width * this.height;
+    liveOn(this, "FlowField");
     if (!this._vec) this._vec = alloc(4 * n);
-    check(api().tnw_field_vectors(liveHandle(this, "FlowField"), this._vec, n), "FlowField.vectorsView");
+    check(api().tnw_field_vectors(liveOn(this, "FlowField"), this._vec, n), "FlowField.vectorsView");
     return new Float32Array(api().memory.buffer, this._vec, n);
   }
 
   /** Distance of one cell to the nearest goal (Infinity outside, blocked, unreachable). */
   distance(x, y) {
     if (x < 0 || y < 0 || x >= this.width || y >= this.height) return Infinity;
-    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
+    const p = api().tnw_field_distances(liveOn(this, "FlowField"));
     return p ? f32()[(p >> 2) + y * this.width + x] : Infinity;
   }
 
@@ -990,7 +1004,7 @@ export class FlowField {
   directions() {
     const n = this.width * this.height;
     return withScratch(n, (p) => {
-      check(api().tnw_field_dirs(liveHandle(this, "FlowField"), p, n), "FlowField.directions");
+      check(api().tnw_field_dirs(liveOn(this, "FlowField"), p, n), "FlowField.directions");
       return new Int8Array(api().memory.buffer, p, n).slice();
     });
   }
@@ -999,7 +1013,7 @@ export class FlowField {
   lineOfSight() {
     const n = this.width * this.height;
     return withScratch(n, (p) => {
-      check(api().tnw_field_los(liveHandle(this, "FlowField"), p, n), "FlowField.lineOfSight");
+      check(api().tnw_field_los(liveOn(this, "FlowField"), p, n), "FlowField.lineOfSight");
       return u8().slice(p, p + n);
     });
   }
@@ -1007,7 +1021,7 @@ export class FlowField {
   /** Smooth unit direction at a pixel position ({x: 0, y: 0} where there is none). */
   sample(px, py) {
     return withScratch(8, (p) => {
-      api().tnw_field_sample(liveHandle(this, "FlowField"), px, py, p);
+      api().tnw_field_sample(liveOn(this, "FlowField"), px, py, p);
       const v = f32();
       return { x: v[p >> 2], y: v[(p >> 2) + 1] };
     });
@@ -1019,7 +1033,7 @@ export class FlowField {
     const w = api(), cap = this.width * this.height;
     return withScratch(8 * cap + 16, (p) => {
       const len = p + 8 * cap, cost = len + 8;
-      const st = w.tnw_field_path(liveHandle(this, "FlowField"), start.x, start.y, p, cap, len, cost);
+      const st = w.tnw_field_path(liveOn(this, "FlowField"), start.x, start.y, p, cap, len, cost);
       if (st === 2) return { found: false, path: [], cost: Infinity };
       check(st, "FlowField.pathFrom");
       return { found: true, path: cellsToArray(p, i32()[len >> 2]), cost: f64()[cost >> 3] };
@@ -1029,6 +1043,7 @@ export class FlowField {
   /** Would blocking `cells` cut any of `spawns` off from every goal? (The map is not changed.)
    *  With `size` > 1: `cells` are map cells (a tower's), `spawns` top-left cells of the unit. */
   wouldWallOff(cells, spawns) {
+    liveOn(this, "FlowField");
     cellList(cells, "FlowField.wouldWallOff", "cell");
     cellList(spawns, "FlowField.wouldWallOff", "spawn");
     if (this._cl) {
@@ -1039,7 +1054,7 @@ export class FlowField {
       const sp = p + 8 * cells.length, cut = sp + 8 * spawns.length;
       writeCells(p, cells);
       writeCells(sp, spawns);
-      check(api().tnw_field_would_wall_off(liveHandle(this, "FlowField"), p, cells.length, sp,
+      check(api().tnw_field_would_wall_off(liveOn(this, "FlowField"), p, cells.length, sp,
         spawns.length, cut), "FlowField.wouldWallOff");
       return i32()[cut >> 2] !== 0;
     });
@@ -1058,7 +1073,7 @@ export class FlowField {
   }
 
   /** Number of cells that can reach a goal. */
-  get reachableCount() { return api().tnw_field_reachable_count(liveHandle(this, "FlowField")); }
+  get reachableCount() { return api().tnw_field_reachable_count(liveOn(this, "FlowField")); }
 
   free() { untrack(this, releaseField); }
 }
@@ -1153,7 +1168,7 @@ export class Hierarchy {
 
   // Bring the graph up to date when the map's revision moved (queries and fields call it).
   _sync() {
-    const h = liveHandle(this, "Hierarchy"), rev = this.map.revision;
+    const h = liveOn(this, "Hierarchy"), rev = this.map.revision;
     if (rev === this._rev) return false;
     if (this._cl) this.map._syncClearance();
     this.lastUpdate = check(api().tnw_hier_update(h), "Hierarchy.update");
@@ -1250,7 +1265,7 @@ export class Hierarchy {
 
   /** The sector (row-major index) of a cell, -1 outside the map. */
   sectorOf(x, y) {
-    return api().tnw_hier_sector_of(liveHandle(this, "Hierarchy"), cellCoord(x, "Hierarchy.sectorOf"), cellCoord(y, "Hierarchy.sectorOf"));
+    return api().tnw_hier_sector_of(liveOn(this, "Hierarchy"), cellCoord(x, "Hierarchy.sectorOf"), cellCoord(y, "Hierarchy.sectorOf"));
   }
 
   /** The abstract graph: {sectorsX, sectorsY, nodes, intraEdges, interEdges, sectorsRebuilt,
@@ -1268,7 +1283,7 @@ export class Hierarchy {
   /** Bytes held: the graph, the query contexts (one per weight used) and the path buffer. */
   get memoryBytes() {
     const w = api();
-    let n = w.tnw_hier_memory(liveHandle(this, "Hierarchy")) + 8 * this._cap + HIER_RES;
+    let n = w.tnw_hier_memory(liveOn(this, "Hierarchy")) + 8 * this._cap + HIER_RES;
     for (const c of this._ctxs.values()) n += w.tnw_hier_ctx_memory(c);
     return n;
   }
@@ -1532,7 +1547,7 @@ export class Crowd {
    * do not fit the field's budget, step() throws a TilenavError ("full") saying so.
    */
   setFlow(slot, field) {
-    const h = liveHandle(this, "Crowd");
+    const h = liveOn(this, "Crowd");
     this._slot(slot, "Crowd.setFlow");
     if (field === null || field === undefined) {
       check(api().tnw_crowd_set_flow(h, slot, 0, 0, 0), "Crowd.setFlow");
@@ -1557,7 +1572,7 @@ export class Crowd {
     }
     const g = field.goals[0];
     if (!g) throw new TilenavError(-15, "Crowd.setFlow (build the field first)");
-    check(api().tnw_crowd_set_flow(h, slot, liveHandle(field, "FlowField"), g.x, g.y), "Crowd.setFlow");
+    check(api().tnw_crowd_set_flow(h, slot, liveOn(field, "FlowField"), g.x, g.y), "Crowd.setFlow");
     this._sectors.delete(slot);
     this._slotField[slot] = { kind, size };
   }
@@ -1578,7 +1593,7 @@ export class Crowd {
    *        of its centre minus (n - 1) / 2 tiles); radius below n half tiles
    */
   add(a) {
-    const what = "Crowd.add", h = liveHandle(this, "Crowd");
+    const what = "Crowd.add", h = liveOn(this, "Crowd");
     if (a === null || typeof a !== "object") throw new TilenavError(-1, `${what}: the agent must be an object {x, y, ...}, got ${shown(a)}`);
     knownOptions(a, "agent", what);
     const size = unitSize(a.size, what), target = pick(TARGET, a.target, "target", 0);
@@ -1609,14 +1624,14 @@ export class Crowd {
 
   /** Remove an agent (TilenavError "stale id" when it is gone already). */
   remove(id) {
-    check(api().tnw_crowd_remove(liveHandle(this, "Crowd"), id), "Crowd.remove");
+    check(api().tnw_crowd_remove(liveOn(this, "Crowd"), id), "Crowd.remove");
     this._follow(id, 0, -1);
   }
 
   /** Change an agent's target: setTarget(id, "arrive", {x, y}) or setTarget(id, "flow", slot)
    *  (slot 0..maxFlows-1, default 0; the slot's field must be of the agent's size). */
   setTarget(id, kind, goalOrSlot) {
-    const what = "Crowd.setTarget", h = liveHandle(this, "Crowd"), k = pick(TARGET, kind, "target", 0);
+    const what = "Crowd.setTarget", h = liveOn(this, "Crowd"), k = pick(TARGET, kind, "target", 0);
     const flow = k === 4 ? this._slot(goalOrSlot ?? 0, what) : 0;
     const info = this._agentInfo.get(id);
     if (k === 4 && info) this._checkFollow(flow, info.size, what);
@@ -1628,7 +1643,7 @@ export class Crowd {
   /** Advance every agent by `steps` fixed steps (default 1). Slots following a SectorField get
    *  their sectors built before each step (see setFlow). */
   step(steps = 1) {
-    const h = liveHandle(this, "Crowd");
+    const h = liveOn(this, "Crowd");
     if (!this._sectors.size) { check(api().tnw_crowd_step(h, steps), "Crowd.step"); return; }
     const w = api(), slots = [...this._sectors.keys()], fields = slots.map((s) => this._sectors.get(s));
     for (let k = 0; k < slots.length; k++) { // follow map edits and setGoal: the view aims at goal 0
@@ -1648,11 +1663,11 @@ export class Crowd {
   }
 
   /** Number of live agents. */
-  get count() { return api().tnw_crowd_count(liveHandle(this, "Crowd")); }
+  get count() { return api().tnw_crowd_count(liveOn(this, "Crowd")); }
 
   /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived}]. */
   agents() {
-    const n = check(api().tnw_crowd_read(liveHandle(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.agents");
+    const n = check(api().tnw_crowd_read(liveOn(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.agents");
     const ids = new Uint32Array(api().memory.buffer, this._ids, n), s = f32(), b = this._state >> 2;
     const out = new Array(n);
     for (let i = 0; i < n; i++) {
@@ -1670,13 +1685,13 @@ export class Crowd {
    * @returns {{count: number, stride: number, ids: Uint32Array, data: Float32Array}}
    */
   view() {
-    const n = check(api().tnw_crowd_read(liveHandle(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.view");
+    const n = check(api().tnw_crowd_read(liveOn(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.view");
     const buf = api().memory.buffer;
     return { count: n, stride: AGENT_FLOATS, ids: new Uint32Array(buf, this._ids, n), data: new Float32Array(buf, this._state, AGENT_FLOATS * n) };
   }
 
   /** Largest overlap of any agent with a wall, in pixels (0 when none: the library's promise). */
-  maxWallOverlap() { return api().tnw_crowd_max_wall_overlap(liveHandle(this, "Crowd")); }
+  maxWallOverlap() { return api().tnw_crowd_max_wall_overlap(liveOn(this, "Crowd")); }
 
   free() { untrack(this, releaseCrowd); this._agentInfo.clear(); }
 }
@@ -1708,6 +1723,7 @@ export class Marbles {
   constructor(o = {}) {
     knownOptions(o, "Marbles", "Marbles");
     const map = o.map ?? null;
+    this.map = map; // its walls are read in place: it must outlive the marbles
     const w = o.width ?? (map ? map.width * map.tileWidth : undefined), h = o.height ?? (map ? map.height * map.tileHeight : undefined);
     if (!(w > 0 && h > 0)) throw new TypeError("tilenav: Marbles needs a map or a width and height");
     this.capacity = o.capacity ?? 1024;
@@ -1720,29 +1736,29 @@ export class Marbles {
   }
 
   /** Add a marble at (x, y) with velocity (vx, vy) per step and radius r; returns its index. */
-  add(x, y, vx, vy, r) { return check(api().tnw_marbles_add(liveHandle(this, "Marbles"), x, y, vx, vy, r), "Marbles.add"); }
+  add(x, y, vx, vy, r) { return check(api().tnw_marbles_add(liveOn(this, "Marbles"), x, y, vx, vy, r), "Marbles.add"); }
 
   /** Set a marble's velocity (pixels per step). */
-  setVelocity(i, vx, vy) { check(api().tnw_marbles_set_velocity(liveHandle(this, "Marbles"), i, vx, vy), "Marbles.setVelocity"); }
+  setVelocity(i, vx, vy) { check(api().tnw_marbles_set_velocity(liveOn(this, "Marbles"), i, vx, vy), "Marbles.setVelocity"); }
 
   /** Advance `steps` steps (default 1). */
-  step(steps = 1) { check(api().tnw_marbles_step(liveHandle(this, "Marbles"), steps), "Marbles.step"); }
+  step(steps = 1) { check(api().tnw_marbles_step(liveOn(this, "Marbles"), steps), "Marbles.step"); }
 
   /** Number of marbles. */
-  get count() { return api().tnw_marbles_count(liveHandle(this, "Marbles")); }
+  get count() { return api().tnw_marbles_count(liveOn(this, "Marbles")); }
 
   /** Every marble: [{x, y, vx, vy, r}], by index. */
   marbles() {
-    const n = this.count, p = api().tnw_marbles_data(this._h) >> 3, v = f64(), out = new Array(n);
+    const n = this.count, p = api().tnw_marbles_data(liveOn(this, "Marbles")) >> 3, v = f64(), out = new Array(n);
     for (let i = 0; i < n; i++) out[i] = { x: v[p + 5 * i], y: v[p + 5 * i + 1], vx: v[p + 5 * i + 2], vy: v[p + 5 * i + 3], r: v[p + 5 * i + 4] };
     return out;
   }
 
   /** Kinetic energy (sum of r² v² / 2): constant with restitution 1. */
-  energy() { return api().tnw_marbles_energy(liveHandle(this, "Marbles")); }
+  energy() { return api().tnw_marbles_energy(liveOn(this, "Marbles")); }
 
   /** Contacts resolved during the last step. */
-  get lastContacts() { return api().tnw_marbles_contacts(liveHandle(this, "Marbles")); }
+  get lastContacts() { return api().tnw_marbles_contacts(liveOn(this, "Marbles")); }
 
   free() { untrack(this, releaseMarbles); }
 }
@@ -1827,11 +1843,11 @@ export class GridWanderer {
   }
 
   /** Advance `steps` steps (default 1). */
-  step(steps = 1) { check(api().tnw_wanderer_step(liveHandle(this, "GridWanderer"), steps), "GridWanderer.step"); }
+  step(steps = 1) { check(api().tnw_wanderer_step(liveOn(this, "GridWanderer"), steps), "GridWanderer.step"); }
 
   /** {x, y, cell: {x, y}, dir: {x, y}}: centre in pixels, last cell centre reached, direction. */
   state() {
-    const p = api().tnw_wanderer_state(liveHandle(this, "GridWanderer")), v = f32(), iv = i32(), o = p >> 2;
+    const p = api().tnw_wanderer_state(liveOn(this, "GridWanderer")), v = f32(), iv = i32(), o = p >> 2;
     return { x: v[o], y: v[o + 1], cell: { x: iv[o + 2], y: iv[o + 3] }, dir: { x: iv[o + 4], y: iv[o + 5] } };
   }
 

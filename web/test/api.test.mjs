@@ -1038,3 +1038,39 @@ test("objects dropped without free() give their module memory back when collecte
   f.free(); f.free(); m.free(); m.free();
   assert.throws(() => m.get(0, 0), /TileMap used after free/);
 });
+
+test("objects made on a map throw 'TileMap used after free()' once it is freed, never read another map", () => {
+  const m = TileMap.fromText(["........", "........", "........"]);
+  const field = new FlowField(m).build({ x: 7, y: 1 }), big = new FlowField(m, { size: 2 }).build({ x: 6, y: 1 });
+  const crowd = new Crowd(m);
+  crowd.setFlow(0, field);
+  crowd.add({ x: 16, y: 16, target: "flow", flow: 0 });
+  const wanderer = new GridWanderer(m, { x: 0, y: 0 }), marbles = new Marbles({ map: m });
+  marbles.add(40, 40, 1, 0, 4);
+  const hier = m.hierarchy({ sectorSize: 4 }), finder = new PathFinder(m);
+  assert.equal(finder.begin(m, { x: 0, y: 0 }, { x: 7, y: 2 }), "in progress");
+  m.free();
+  const other = TileMap.fromText(["########", "########", "########"]); // may reuse the freed memory
+  other.set(0, 0, 0);
+  const uaf = /tilenav: TileMap used after free\(\)/;
+  for (const [what, f] of [
+    ["field.update", () => field.update()], ["field.build", () => field.build({ x: 7, y: 1 })],
+    ["field.distance", () => field.distance(0, 0)], ["field.distances", () => field.distances()],
+    ["field.distancesView", () => field.distancesView()], ["field.vectorsView", () => field.vectorsView()],
+    ["field.directions", () => field.directions()], ["field.lineOfSight", () => field.lineOfSight()],
+    ["field.sample", () => field.sample(16, 16)], ["field.pathFrom", () => field.pathFrom({ x: 0, y: 0 })],
+    ["field.wouldWallOff", () => field.wouldWallOff([{ x: 3, y: 1 }], [{ x: 0, y: 1 }])],
+    ["field.reachableCount", () => field.reachableCount], ["size-2 field.update", () => big.update()],
+    ["size-2 field.wouldWallOff", () => big.wouldWallOff([{ x: 3, y: 1 }], [{ x: 0, y: 0 }])],
+    ["crowd.step", () => crowd.step(10)], ["crowd.agents", () => crowd.agents()], ["crowd.view", () => crowd.view()],
+    ["crowd.add", () => crowd.add({ x: 16, y: 16 })], ["crowd.setFlow", () => crowd.setFlow(1, field)],
+    ["crowd.count", () => crowd.count], ["crowd.maxWallOverlap", () => crowd.maxWallOverlap()],
+    ["wanderer.step", () => wanderer.step()], ["wanderer.state", () => wanderer.state()],
+    ["marbles.step", () => marbles.step()], ["marbles.marbles", () => marbles.marbles()],
+    ["hier.find", () => hier.find({ x: 0, y: 0 }, { x: 7, y: 2 })], ["hier.sectorOf", () => hier.sectorOf(0, 0)],
+    ["finder.step", () => finder.step()], ["finder.result", () => finder.result()],
+  ]) assert.throws(f, uaf, what);
+  for (const o of [field, big, crowd, wanderer, marbles, hier, finder]) o.free(); // freeing them still works
+  assert.equal(other.passable(0, 0), true);
+  other.free();
+});
