@@ -291,6 +291,26 @@ function cellList(cells, what, name) {
   return cells;
 }
 
+/** The largest cell value: the C terrain table describes gids below 2^22 (TN_MAX_TERRAIN_GID),
+ *  gid 0 is "empty", and the glue stores value v as gid v + 1. */
+export const MAX_CELL_VALUE = 4194302;
+
+// A cell value (a cell's, a `costs` key's, a `blocked` entry's, set()'s): an integer from 0 to
+// MAX_CELL_VALUE. Not an integer: TypeError; out of range: TilenavError "too large" (never
+// stored modulo 2^32, as a Uint32Array would). Both name the range. Returns the number.
+function cellValue(v, what) {
+  const range = `a cell value is an integer from 0 to ${MAX_CELL_VALUE}`;
+  if (typeof v !== "number" || !Number.isInteger(v)) throw new TypeError(`tilenav: ${what} is ${shown(v)}: ${range}`);
+  if (v < 0) throw new TypeError(`tilenav: ${what} is ${v}: ${range}`);
+  if (v > MAX_CELL_VALUE) {
+    const id = v <= 0xffffffff && v >= 2 ** 28 ? v % 2 ** 28 : -1; // Tiled's flip flags are the top 4 bits
+    const hint = id >= 0 && id <= MAX_CELL_VALUE
+      ? ` (a Tiled gid with flip flags? TileMap.fromTiled() reads Tiled maps; or strip them: gid & 0x0fffffff = ${id})` : "";
+    throw new TilenavError(-3, `${what} is ${v}, above the largest cell value, ${MAX_CELL_VALUE}${hint}`);
+  }
+  return v;
+}
+
 /**
  * A grid of width x height cells, each holding an integer value (a tile id). Each value has a
  * terrain entry: blocked, or passable with a cost multiplier for entering the cell.
@@ -322,8 +342,9 @@ export class TileMap {
     this.height = height;
     this.tileWidth = tw;
     this.tileHeight = th;
-    this._costs = new globalThis.Map(Object.entries(o.costs ?? {}).map(([k, v]) => [Number(k), v]));
+    this._costs = new globalThis.Map(Object.entries(o.costs ?? {}).map(([k, v]) => [cellValue(/^-?\d+$/.test(k) ? Number(k) : k, `TileMap: costs key ${JSON.stringify(k)}`), v]));
     this._blocked = new Set(o.blocked ?? []);
+    for (const b of this._blocked) cellValue(b, "TileMap: a blocked value");
     this._defaultWalls = !o.costs && !o.blocked;
     this._known = new Set();
     this._o = {
@@ -339,7 +360,7 @@ export class TileMap {
       const v = new Uint32Array(w.memory.buffer, cellsPtr, n);
       for (let i = 0; i < n; i++) {
         const c = o.cells ? o.cells[i] : 0;
-        if (!(Number.isInteger(c) && c >= 0)) throw new TypeError(`tilenav: cell ${i} is ${c}, not a non-negative integer`);
+        if (!(Number.isInteger(c) && c >= 0 && c <= MAX_CELL_VALUE)) cellValue(c, `TileMap: cell ${i} (x ${i % width}, y ${Math.floor(i / width)})`);
         v[i] = c;
       }
       this._h = w.tnw_map_create(width, height, tw, th, cellsPtr, st);
@@ -442,7 +463,7 @@ export class TileMap {
   /** Change a cell's value (paths see it at once; call FlowField.update() for fields). */
   set(x, y, value) {
     cellCoord(x, "TileMap.set"); cellCoord(y, "TileMap.set");
-    if (!(Number.isInteger(value) && value >= 0)) throw new TypeError("tilenav: a cell value is a non-negative integer");
+    cellValue(value, `TileMap.set(${x}, ${y}, value): value`);
     this._terrain(value);
     check(api().tnw_map_set(liveHandle(this, "TileMap"), x, y, value), `set(${x}, ${y})`);
   }

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { init, TileMap, PathFinder, FlowField, Hierarchy, Crowd, Marbles, AngleCar, GridWanderer, TilenavError, memoryBytes } from "../pkg/tilenav.mjs";
+import { init, TileMap, PathFinder, FlowField, Hierarchy, Crowd, Marbles, AngleCar, GridWanderer, TilenavError, memoryBytes, MAX_CELL_VALUE } from "../pkg/tilenav.mjs";
 
 await init();
 
@@ -1073,4 +1073,36 @@ test("objects made on a map throw 'TileMap used after free()' once it is freed, 
   for (const o of [field, big, crowd, wanderer, marbles, hier, finder]) o.free(); // freeing them still works
   assert.equal(other.passable(0, 0), true);
   other.free();
+});
+
+test("cell values: integers from 0 to MAX_CELL_VALUE everywhere, never wrapped modulo 2^32; Tiled flip flags", async () => {
+  assert.equal(MAX_CELL_VALUE, 4194302);
+  const m = new TileMap({ width: 3, height: 1, cells: [0, 5, 5], costs: { 0: 1, 5: Infinity, [MAX_CELL_VALUE]: 2 } });
+  m.set(0, 0, MAX_CELL_VALUE);
+  assert.equal(m.get(0, 0), MAX_CELL_VALUE);
+  assert.equal(m.cost(0, 0), 2);
+  const tooLarge = (e) => e instanceof TilenavError && e.status === -3 && e.message.includes("above the largest cell value, 4194302");
+  const notInteger = (e) => e instanceof TypeError && e.message.includes("a cell value is an integer from 0 to 4194302");
+  for (const v of [MAX_CELL_VALUE + 1, 2 ** 32 + 5, 2 ** 32, 2 ** 40]) assert.throws(() => m.set(1, 0, v), tooLarge, String(v));
+  for (const v of [-1, 1.5, NaN, Infinity, "1", null]) assert.throws(() => m.set(1, 0, v), notInteger, String(v));
+  assert.equal(m.get(1, 0), 5); // untouched, and so is the other 5
+  assert.equal(m.passable(2, 0), false);
+  assert.throws(() => TileMap.fromArray([0, 2 ** 32, 0], 3), (e) => tooLarge(e) && /cell 1 \(x 1, y 0\) is 4294967296/.test(e.message));
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: new Uint32Array([0, 0xffffffff]) }), tooLarge);
+  assert.throws(() => new TileMap({ width: 3, height: 1, costs: { 0: 1, 4294967296: Infinity } }), (e) => tooLarge(e) && /costs key "4294967296"/.test(e.message));
+  for (const k of ["-1", "1.5", "abc"]) assert.throws(() => new TileMap({ width: 3, height: 1, costs: { [k]: 1 } }), notInteger, k);
+  assert.throws(() => new TileMap({ width: 3, height: 1, blocked: [2 ** 32] }), tooLarge);
+  // a raw Tiled gid with flip flags says what it is
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: [1, 0x80000001] }), (e) => tooLarge(e) && /flip flags\? .*gid & 0x0fffffff = 1\)/.test(e.message));
+  m.free();
+  // the Tiled loader strips the flags: tile 1 blocks however it is flipped
+  const F = [0x80000000, 0x40000000, 0x20000000, 0xa0000000, 0xe0000000];
+  const tiled = {
+    type: "map", orientation: "orthogonal", width: 7, height: 1, tilewidth: 16, tileheight: 16, infinite: false,
+    tilesets: [{ firstgid: 1, tilewidth: 16, tileheight: 16, tilecount: 2, tiles: [{ id: 0, properties: [{ name: "collides", type: "bool", value: true }] }] }],
+    layers: [{ type: "tilelayer", name: "ground", width: 7, height: 1, data: [1, ...F.map((f) => f + 1), 2] }],
+  };
+  const t = await TileMap.fromTiled(tiled);
+  assert.deepEqual(Array.from(t.passableGrid()), [0, 0, 0, 0, 0, 0, 1]);
+  t.free();
 });
