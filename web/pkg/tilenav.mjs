@@ -291,6 +291,12 @@ function cellList(cells, what, name) {
   return cells;
 }
 
+const MAX_DIM = 65536, MAX_CELLS = 2 ** 28; // the C library's largest map (TN_MAX_DIM, TN_MAX_CELLS)
+// What a TileMap costs in the module while it is made: 17 bytes a cell (measured: the map's
+// layer, passability and costs, and the cell values passed in). The module's memory is at most
+// 4 GiB, so a bigger map cannot be made at all: refused before anything is allocated.
+const MAP_BYTES_PER_CELL = 17, MODULE_MAX_CELLS = Math.floor(2 ** 32 / MAP_BYTES_PER_CELL);
+
 /** The largest cell value: the C terrain table describes gids below 2^22 (TN_MAX_TERRAIN_GID),
  *  gid 0 is "empty", and the glue stores value v as gid v + 1. */
 export const MAX_CELL_VALUE = 4194302;
@@ -336,6 +342,10 @@ export class TileMap {
     if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0))
       throw new TypeError("tilenav: width and height must be positive integers");
     const n = width * height;
+    if (width > MAX_DIM || height > MAX_DIM || n > MAX_CELLS)
+      throw new TilenavError(-3, `TileMap: a ${width} x ${height} map is larger than tilenav maps go (${MAX_DIM} cells a side, ${MAX_CELLS} cells)`);
+    if (n > MODULE_MAX_CELLS)
+      throw new TilenavError(-3, `TileMap: a ${width} x ${height} map needs about ${(n * MAP_BYTES_PER_CELL / 2 ** 30).toFixed(1)} GiB of the WebAssembly module's 4 GiB memory (${MAP_BYTES_PER_CELL} bytes a cell)`);
     if (o.cells && o.cells.length !== n)
       throw new TypeError(`tilenav: cells has ${o.cells.length} values, expected ${n}`);
     this.width = width;
@@ -357,16 +367,23 @@ export class TileMap {
     const w = api();
     const cellsPtr = alloc(4 * n), st = alloc(4);
     try {
-      const v = new Uint32Array(w.memory.buffer, cellsPtr, n);
-      for (let i = 0; i < n; i++) {
-        const c = o.cells ? o.cells[i] : 0;
-        if (!(Number.isInteger(c) && c >= 0 && c <= MAX_CELL_VALUE)) cellValue(c, `TileMap: cell ${i} (x ${i % width}, y ${Math.floor(i / width)})`);
-        v[i] = c;
+      const v = new Uint32Array(w.memory.buffer, cellsPtr, n), seen = new Set([0]), cells = o.cells;
+      if (!cells) v.fill(0);
+      else {
+        seen.clear();
+        let last = NaN; // never === a cell
+        for (let i = 0; i < n; i++) {
+          const c = cells[i];
+          if (c === last) { v[i] = c; continue; } // runs of one value: checked and seen once
+          if (!(Number.isInteger(c) && c >= 0 && c <= MAX_CELL_VALUE)) cellValue(c, `TileMap: cell ${i} (x ${i % width}, y ${Math.floor(i / width)})`);
+          v[i] = c;
+          seen.add(c);
+          last = c;
+        }
       }
       this._h = w.tnw_map_create(width, height, tw, th, cellsPtr, st);
       check(i32()[st >> 2], "TileMap");
       track(this, releaseMap);
-      const seen = new Set(o.cells ? Array.from(o.cells) : [0]);
       for (const value of this._costs.keys()) seen.add(value);
       for (const value of this._blocked) seen.add(value);
       for (const value of seen) this._terrain(value);
@@ -408,14 +425,14 @@ export class TileMap {
    * @returns {Promise<TileMap>}
    */
   static async fromTiled(json, options = {}) {
-    return TileMap.fromDecodedTiled(await TileMap.decodeTiled(json, options));
+    return TileMap.fromDecodedTiled(await TileMap.decodeTiled(json, options, MODULE_MAX_CELLS));
   }
 
   /** The passability and costs of a Tiled map as the C loader computes them, without making a
    *  map: {width, height, tileWidth, tileHeight, passable, cost, origin, report}. */
-  static async decodeTiled(json, options = {}) {
+  static async decodeTiled(json, options = {}, maxCells = MAX_CELLS) {
     try {
-      return await decodeTiled(json, options);
+      return await decodeTiled(json, options, maxCells);
     } catch (e) {
       if (e instanceof TiledError) throw Object.assign(new TilenavError(e.status, `Tiled map: ${e.message}`), { where: e.where });
       throw e;
@@ -425,11 +442,14 @@ export class TileMap {
   /** A TileMap from decodeTiled()'s result. */
   static fromDecodedTiled(d) {
     const n = d.width * d.height, cells = new Uint32Array(n), values = new globalThis.Map(), costs = {};
+    let lastCost = NaN, lastValue = 0;
     for (let i = 0; i < n; i++) {
       const c = d.passable[i] ? d.cost[i] : Infinity;
+      if (c === lastCost) { cells[i] = lastValue; continue; }
       let v = values.get(c);
       if (v === undefined) { v = values.size; values.set(c, v); costs[v] = c; }
-      cells[i] = v;
+      cells[i] = lastValue = v;
+      lastCost = c;
     }
     const map = new TileMap({ width: d.width, height: d.height, tileWidth: d.tileWidth, tileHeight: d.tileHeight, cells, costs });
     map.tiled = { origin: d.origin, report: d.report };

@@ -1105,4 +1105,11 @@ test("cell values: integers from 0 to MAX_CELL_VALUE everywhere, never wrapped m
   const t = await TileMap.fromTiled(tiled);
   assert.deepEqual(Array.from(t.passableGrid()), [0, 0, 0, 0, 0, 0, 1]);
   t.free();
+  // a map without `cells` is all 0, also in memory a freed map of walls held
+  for (let i = 0; i < 3; i++) {
+    TileMap.fromArray(new Array(4096).fill(9), 64).free();
+    const fresh = new TileMap({ width: 64, height: 64 });
+    assert.ok(fresh.passableGrid().every((p) => p === 1));
+    fresh.free();
+  }
 });
