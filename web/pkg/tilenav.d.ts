@@ -174,7 +174,7 @@ export interface FindOptions {
 
 export interface PathResult {
   found: boolean;
-  status: Status | string;
+  status: Status;
   path: Cell[];
   cost: number;
   expanded: number;

@@ -284,6 +284,14 @@ function cellOf(c, what, name) {
   return c;
 }
 
+// cellOf() and inside the map (TilenavError "out of map" naming the cell and the map's size).
+function cellIn(map, c, what, name) {
+  cellOf(c, what, name);
+  if (c.x < 0 || c.y < 0 || c.x >= map.width || c.y >= map.height)
+    throw new TilenavError(-9, `${what}: ${name} {x: ${c.x}, y: ${c.y}} is outside the ${map.width}x${map.height} map`);
+  return c;
+}
+
 // An array of cells, each checked (`name i` in messages).
 function cellList(cells, what, name) {
   if (!Array.isArray(cells)) throw new TilenavError(-1, `${what}: ${name}s must be an array of cells {x, y}, got ${shown(cells)}`);
@@ -408,6 +416,10 @@ export class TileMap {
     const { wall, ...mapOptions } = options;
     const lines = (Array.isArray(rows) ? rows : rows.split("\n")).filter((r) => r.length);
     const width = Math.max(...lines.map((r) => r.length)), walls = wall ?? "#";
+    lines.forEach((r, y) => {
+      if (r.length !== width)
+        throw new TypeError(`tilenav: TileMap.fromText: row ${y} has ${r.length} characters, row ${lines.findIndex((l) => l.length === width)} has ${width} (every row must be as wide; spell out the walls)`);
+    });
     const cells = [];
     for (const r of lines) for (let x = 0; x < width; x++) cells.push(walls.includes(r[x] ?? walls[0]) ? 1 : 0);
     return new TileMap({ ...mapOptions, width, height: lines.length, cells });
@@ -727,6 +739,25 @@ function releaseSizeMaps(mo, c) {
   if (i >= 0) { mo._clOld.splice(i, 1); api().tnw_clearance_destroy(c.h); c.h = 0; }
 }
 
+// The options of find(), begin() and findMany(), checked (a bad one names itself) and turned
+// into the glue's arguments; cl() and rg() make the clearance and regions the query needs.
+function queryOptions(map, o, what) {
+  knownOptions(o, "find", what);
+  const weight = o.weight ?? 1;
+  if (!(typeof weight === "number" && weight >= 1 && Number.isFinite(weight)))
+    throw new TilenavError(-1, `${what}: weight must be a finite number >= 1, got ${shown(weight)}`);
+  if (o.stepCosts !== undefined && o.stepCosts !== "exact" && o.stepCosts !== "10/14")
+    throw new TilenavError(-1, `${what}: stepCosts must be "exact" or "10/14", got ${shown(o.stepCosts)}`);
+  const size = unitSize(o.size, what), diagonal = pick(DIAGONAL, o.diagonal, "diagonal", 0);
+  const regions = useRegions(o.regions, what);
+  return {
+    algo: pick(ALGO, o.algo, "algo", 0), diagonal, heuristic: pick(HEURISTIC, o.heuristic, "heuristic", 0),
+    weight, size, flags: (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4,
+    cl: () => (size > 1 ? map._sizeMaps(size).h : 0),
+    rg: () => (regions ? map._regions(diagonal, size).h : 0),
+  };
+}
+
 /** A reusable path search context; it allocates nothing per query. */
 export class PathFinder {
   /**
@@ -785,32 +816,34 @@ export class PathFinder {
    *          other errors (outside the map, bad options) throw a TilenavError.
    */
   find(map, start, goal, o = {}) {
-    knownOptions(o, "find", "PathFinder.find");
-    cellOf(start, "PathFinder.find", "start"); cellOf(goal, "PathFinder.find", "goal");
+    const what = "PathFinder.find";
+    liveHandle(map, "TileMap");
+    const q = queryOptions(map, o, what);
+    cellIn(map, start, what, "start"); cellIn(map, goal, what, "goal");
     const w = api();
     this._ensure(map.width * map.height);
-    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
-    const size = unitSize(o.size, "PathFinder.find"), cl = size > 1 ? map._sizeMaps(size).h : 0;
-    const rg = useRegions(o.regions, "PathFinder.find") ? map._regions(pick(DIAGONAL, o.diagonal, "diagonal", 0), size).h : 0;
+    this._sliced = undefined; // step()/result() are for begin()'s queries
+    this._map = null;
     const st = w.tnw_search_path(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
-      start.x, start.y, goal.x, goal.y, pick(ALGO, o.algo, "algo", 0),
-      pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
-      o.weight ?? 1, flags, size, cl, rg, this._out, this._cap, this._res);
+      start.x, start.y, goal.x, goal.y, q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size,
+      q.cl(), q.rg(), this._out, this._cap, this._res);
     const r = this._res >> 2, iv = i32(), fv = f64();
     const result = this._result(st, iv, fv);
-    if (st === 2 || st === -10 || st === -11) { result.found = false; return result; }
-    check(st, "PathFinder.find");
+    if (st === 2 || st === -10 || st === -11) return result;
+    check(st, what);
     result.path = cellsToArray(this._out, iv[r]);
     return result;
   }
 
+  // The result record's fields; not found: cost Infinity, end {x: -1, y: -1} (every query says
+  // the same for no path and for a blocked start or goal).
   _result(st, iv, fv) {
-    const r = this._res >> 2;
+    const r = this._res >> 2, found = st === 0 || st === 4;
     return {
-      found: st === 0 || st === 4, status: STATUS[st] ?? String(st), path: [],
-      cost: fv[(this._res + 16) >> 3], expanded: fv[(this._res + 24) >> 3],
+      found, status: STATUS[st] ?? String(st), path: [],
+      cost: found ? fv[(this._res + 16) >> 3] : Infinity, expanded: fv[(this._res + 24) >> 3],
       algo: ["astar", "dijkstra", "jps", "jps+"][iv[r + 3]] ?? "astar",
-      end: { x: iv[r + 1], y: iv[r + 2] },
+      end: found ? { x: iv[r + 1], y: iv[r + 2] } : { x: -1, y: -1 },
     };
   }
 
@@ -825,17 +858,17 @@ export class PathFinder {
    *          blocked" (then result() is not found)
    */
   begin(map, start, goal, o = {}) {
-    knownOptions(o, "find", "PathFinder.begin");
-    cellOf(start, "PathFinder.begin", "start"); cellOf(goal, "PathFinder.begin", "goal");
+    const what = "PathFinder.begin";
+    liveHandle(map, "TileMap");
+    const q = queryOptions(map, o, what);
+    cellIn(map, start, what, "start"); cellIn(map, goal, what, "goal");
     const w = api();
     this._ensure(map.width * map.height);
-    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
-    const size = unitSize(o.size, "PathFinder.begin"), cl = size > 1 ? map._sizeMaps(size).h : 0;
-    const rg = useRegions(o.regions, "PathFinder.begin") ? map._regions(pick(DIAGONAL, o.diagonal, "diagonal", 0), size).h : 0;
+    this._sliced = undefined;
+    this._map = null;
     const st = w.tnw_search_begin(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
-      start.x, start.y, goal.x, goal.y, pick(ALGO, o.algo, "algo", 0),
-      pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
-      o.weight ?? 1, flags, size, cl, rg);
+      start.x, start.y, goal.x, goal.y, q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size,
+      q.cl(), q.rg());
     this._sliced = st;
     this._map = map; // read by step() and result(): it must stay live
     if (st === -10 || st === -11) return STATUS[st];
@@ -849,6 +882,8 @@ export class PathFinder {
    *          status; "map changed" and other errors throw a TilenavError
    */
   step(maxExpansions = 1000) {
+    liveHandle(this, "PathFinder");
+    if (this._sliced === undefined) throw new TilenavError(-15, "PathFinder.step (no query begun: begin() one; find() runs to the end by itself)");
     if (this._map) liveHandle(this._map, "TileMap");
     if (this._sliced === -10 || this._sliced === -11) return STATUS[this._sliced];
     const st = api().tnw_search_step(liveHandle(this, "PathFinder"), Math.max(1, Math.floor(maxExpansions)));
@@ -860,6 +895,8 @@ export class PathFinder {
   /** The result of the time-sliced query (the shape of find()'s); while it runs: found false,
    *  status "in progress", and the best partial path so far. */
   result() {
+    liveHandle(this, "PathFinder");
+    if (this._sliced === undefined) throw new TilenavError(-15, "PathFinder.result (no query begun: begin() one)");
     if (this._map) liveHandle(this._map, "TileMap");
     if (this._sliced === -10 || this._sliced === -11)
       return { found: false, status: STATUS[this._sliced], path: [], cost: Infinity, expanded: 0, algo: "astar", end: { x: -1, y: -1 } };
@@ -886,7 +923,8 @@ export class PathFinder {
    */
   findMany(map, queries, o = {}) {
     const what = "PathFinder.findMany";
-    knownOptions(o, "find", what);
+    liveHandle(map, "TileMap");
+    const q = queryOptions(map, o, what);
     let flat = queries;
     if (queries.length && typeof queries[0] === "object" && queries[0] !== null) {
       flat = new Int32Array(4 * queries.length);
@@ -895,23 +933,31 @@ export class PathFinder {
         const s = cellOf(q.start, what, `query ${i}: start`), g = cellOf(q.goal, what, `query ${i}: goal`);
         flat.set([s.x, s.y, g.x, g.y], 4 * i);
       });
-    } else if (!(queries instanceof Int32Array)) { // flat numbers: [sx, sy, gx, gy, ...]
-      for (let i = 0; i < queries.length; i++)
-        if (!Number.isInteger(queries[i]))
-          throw new TilenavError(-1, `${what}: query ${i >> 2}: a cell coordinate must be an integer, got ${shown(queries[i])}`);
+    } else { // flat numbers: [sx, sy, gx, gy, ...]
+      if (queries === null || typeof queries !== "object" || !Number.isInteger(queries.length))
+        throw new TilenavError(-1, `${what}: queries must be an array of {start, goal} or flat numbers [sx, sy, gx, gy, ...], got ${shown(queries)}`);
+      if (queries.length % 4 !== 0)
+        throw new TilenavError(-1, `${what}: flat queries are 4 numbers each (sx, sy, gx, gy), got ${queries.length} numbers`);
+      if (!(queries instanceof Int32Array))
+        for (let i = 0; i < queries.length; i++)
+          if (!Number.isInteger(queries[i]))
+            throw new TilenavError(-1, `${what}: query ${i >> 2}: a cell coordinate must be an integer, got ${shown(queries[i])}`);
     }
-    const n = Math.floor(flat.length / 4), w = api();
+    const n = flat.length / 4, w = api();
+    for (let i = 0; i < n; i++) {
+      const sx = flat[4 * i], sy = flat[4 * i + 1], gx = flat[4 * i + 2], gy = flat[4 * i + 3];
+      cellIn(map, { x: sx, y: sy }, what, `query ${i}: start`);
+      cellIn(map, { x: gx, y: gy }, what, `query ${i}: goal`);
+    }
     this._ensure(map.width * map.height);
-    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
-    const size = unitSize(o.size, "PathFinder.findMany"), cl = size > 1 ? map._sizeMaps(size).h : 0;
-    const rg = useRegions(o.regions, "PathFinder.findMany") ? map._regions(pick(DIAGONAL, o.diagonal, "diagonal", 0), size).h : 0;
+    this._sliced = undefined;
+    this._map = null;
     return withScratch(16 * n + 12 * n + 8, (p) => {
       const costs = (p + 16 * n + 7) & ~7, lengths = costs + 8 * n;
-      new Int32Array(w.memory.buffer, p, 4 * n).set(flat.subarray ? flat.subarray(0, 4 * n) : flat.slice(0, 4 * n));
+      new Int32Array(w.memory.buffer, p, 4 * n).set(flat);
       const found = check(w.tnw_search_batch(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"), p, n,
-        pick(ALGO, o.algo, "algo", 0), pick(DIAGONAL, o.diagonal, "diagonal", 0),
-        pick(HEURISTIC, o.heuristic, "heuristic", 0), o.weight ?? 1, flags, size, cl, rg, this._out, this._cap, costs, lengths),
-      "PathFinder.findMany");
+        q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size, q.cl(), q.rg(), this._out, this._cap, costs, lengths),
+      what);
       return {
         costs: new Float64Array(w.memory.buffer, costs, n).slice(),
         lengths: new Int32Array(w.memory.buffer, lengths, n).slice(), found,
@@ -956,6 +1002,7 @@ export class FlowField {
     this.width = map.width;
     this.height = map.height;
     this.size = unitSize(o.size, "FlowField");
+    this._los = pick(LOS, o.lineOfSight, "lineOfSight", 0);
     this._goals = [];
     this._o = { _h: 0, _vec: 0, _cl: null, _mo: map._o };
     const held = map._holdSizeMap(this.size), on = held.on;
@@ -963,7 +1010,7 @@ export class FlowField {
     try {
       withScratch(4, (st) => {
         this._h = api().tnw_field_create(on, pick(DIAGONAL, o.diagonal, "diagonal", 0),
-          pick(FLOW, o.flow, "flow", 0), pick(LOS, o.lineOfSight, "lineOfSight", 0), st);
+          pick(FLOW, o.flow, "flow", 0), this._los, st);
         check(i32()[st >> 2], "FlowField");
       });
     } catch (e) {
@@ -976,7 +1023,10 @@ export class FlowField {
   /** Build towards one goal cell or an array of them (the nearest wins). */
   build(goals) {
     liveOn(this, "FlowField");
-    const list = cellList(Array.isArray(goals) ? goals : [goals], "FlowField.build", "goal");
+    const what = "FlowField.build", list = cellList(Array.isArray(goals) ? goals : [goals], what, "goal");
+    list.forEach((g, i) => cellIn(this.map, g, what, list.length > 1 ? `goal ${i}` : "goal"));
+    if (this._los && list.length > 1)
+      throw new TilenavError(-8, `${what}: lineOfSight needs a single goal, got ${list.length} (a cell that sees the goal gets a vector straight at it; with several goals the one a cell sees need not be its nearest by path, so the vectors would not follow the distances): build towards one goal, or make the field with lineOfSight "off"`);
     if (this._cl) this.map._syncClearance();
     withScratch(8 * Math.max(1, list.length), (p) => {
       writeCells(p, list);
@@ -1035,9 +1085,11 @@ export class FlowField {
 
   /** Distance of one cell to the nearest goal (Infinity outside, blocked, unreachable). */
   distance(x, y) {
-    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return Infinity;
     const p = api().tnw_field_distances(liveOn(this, "FlowField"));
-    return p ? f32()[(p >> 2) + y * this.width + x] : Infinity;
+    if (!p) throw new TilenavError(-15, "FlowField.distance (build first)");
+    cellCoord(x, "FlowField.distance"); cellCoord(y, "FlowField.distance");
+    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return Infinity;
+    return f32()[(p >> 2) + y * this.width + x];
   }
 
   /** Copy of the 8-way directions, Int8Array: 0 = +x, then clockwise on screen in 45° steps
@@ -1070,7 +1122,8 @@ export class FlowField {
 
   /** Follow the directions from a cell to a goal: {found, path, cost}. */
   pathFrom(start) {
-    cellOf(start, "FlowField.pathFrom", "start");
+    liveOn(this, "FlowField");
+    cellIn(this.map, start, "FlowField.pathFrom", "start");
     const w = api(), cap = this.width * this.height;
     return withScratch(8 * cap + 16, (p) => {
       const len = p + 8 * cap, cost = len + 8;

@@ -786,7 +786,7 @@ function checkRegionQueries(pf, m, w, h, n, rule, ref, pairs, tag) {
       const t = `${tag} ${s.x},${s.y} -> ${g.x},${g.y} closest ${closest}`;
       assert.equal(withR.found, without.found, t);
       assert.equal(withR.status, without.status, t);
-      assert.ok(Math.abs(withR.cost - without.cost) < 1e-9 * Math.max(1, without.cost), `${t}: cost ${withR.cost} vs ${without.cost}`);
+      assert.ok(withR.cost === without.cost || Math.abs(withR.cost - without.cost) < 1e-9 * Math.max(1, without.cost), `${t}: cost ${withR.cost} vs ${without.cost}`);
       const ls = ref.label[s.y * w + s.x], lg = ref.label[g.y * w + g.x];
       if (ls >= 0 && lg >= 0 && ls !== lg) {
         assert.equal(without.found, closest, t); // unreachable: found only as the closest cell
@@ -1112,4 +1112,72 @@ test("cell values: integers from 0 to MAX_CELL_VALUE everywhere, never wrapped m
     assert.ok(fresh.passableGrid().every((p) => p === 1));
     fresh.free();
   }
+});
+
+test("small checks: short text rows, flat findMany length, step() without begin(), distance() before build(), not-found results, messages", () => {
+  const isErr = (status, re) => (e) => e instanceof TilenavError && e.status === status && re.test(e.message);
+  // fromText: every row as wide (a short row was padded with walls)
+  assert.throws(() => TileMap.fromText(["..#", "."]), (e) => e instanceof TypeError && /row 1 has 1 characters, row 0 has 3/.test(e.message));
+  assert.throws(() => TileMap.fromText("..\n...\n.."), /row 0 has 2 characters, row 1 has 3/);
+  const m = TileMap.fromText("....\n.##.\n....\n", { wall: "#" }); // a trailing newline is no row
+  assert.equal(m.height, 3);
+  const pf = new PathFinder(m);
+  // findMany: flat numbers come in fours
+  for (const flat of [[0, 0, 3], [0, 0, 3, 0, 1], new Int32Array(5)])
+    assert.throws(() => pf.findMany(m, flat), isErr(-1, new RegExp(`flat queries are 4 numbers each \\(sx, sy, gx, gy\\), got ${flat.length} numbers`)));
+  assert.throws(() => pf.findMany(m, [0, 0, 9, 0]), isErr(-9, /query 0: goal \{x: 9, y: 0\} is outside the 4x3 map/));
+  assert.equal(pf.findMany(m, [0, 0, 3, 0, 0, 0, 3, 2]).found, 2);
+  // step()/result() belong to begin(): "state" before any, and after a plain find() or findMany()
+  assert.throws(() => pf.step(), isErr(-15, /PathFinder.step/));
+  pf.find(m, { x: 0, y: 0 }, { x: 3, y: 0 });
+  assert.throws(() => pf.step(), isErr(-15, /no query begun/));
+  assert.throws(() => pf.result(), isErr(-15, /PathFinder.result/));
+  assert.equal(pf.begin(m, { x: 0, y: 0 }, { x: 3, y: 2 }), "in progress");
+  while (pf.step(1) === "in progress");
+  assert.equal(pf.result().found, true);
+  pf.findMany(m, [0, 0, 3, 0]);
+  assert.throws(() => pf.step(), isErr(-15, /no query begun/));
+  pf.begin(m, { x: 0, y: 0 }, { x: 3, y: 2 });
+  pf.cancel();
+  assert.throws(() => pf.step(), isErr(-15, /PathFinder.step/));
+  // FlowField.distance() before build(): "state", as distances()
+  const f = new FlowField(m);
+  assert.throws(() => f.distance(0, 0), isErr(-15, /FlowField.distance \(build first\)/));
+  assert.throws(() => f.distances(), isErr(-15, /build first/));
+  f.build({ x: 3, y: 0 });
+  assert.equal(f.distance(3, 0), 0);
+  assert.equal(f.distance(-1, 0), Infinity);
+  assert.throws(() => f.distance(0.5, 0), isErr(-1, /integer/));
+  // not found: cost Infinity and end {x: -1, y: -1}, from find(), begin()/result() alike
+  const blocked = { x: 1, y: 1 }, walled = TileMap.fromText(["..#.", "..#."]);
+  for (const [map, s, g, status] of [[m, { x: 0, y: 0 }, blocked, "goal blocked"], [m, blocked, { x: 0, y: 0 }, "start blocked"],
+    [walled, { x: 0, y: 0 }, { x: 3, y: 0 }, "no path"]])
+    for (const regions of [true, false]) {
+      const one = pf.find(map, s, g, { regions });
+      pf.begin(map, s, g, { regions });
+      let st;
+      while ((st = pf.step(1)) === "in progress");
+      const sliced = pf.result();
+      for (const r of [one, sliced]) {
+        assert.equal(r.found, false);
+        assert.equal(r.status, status);
+        assert.equal(r.cost, Infinity, `${status}, regions ${regions}`);
+        assert.deepEqual(r.end, { x: -1, y: -1 });
+      }
+      assert.equal(st, status);
+    }
+  walled.free();
+  // messages name the cell and the map, the option, the reason
+  assert.throws(() => pf.find(m, { x: 0, y: 0 }, { x: 600, y: 3 }), isErr(-9, /PathFinder.find: goal \{x: 600, y: 3\} is outside the 4x3 map/));
+  assert.throws(() => pf.begin(m, { x: -1, y: 0 }, { x: 0, y: 0 }), isErr(-9, /PathFinder.begin: start \{x: -1, y: 0\} is outside the 4x3 map/));
+  for (const weight of [0.5, 0, NaN, Infinity, "2"])
+    assert.throws(() => pf.find(m, { x: 0, y: 0 }, { x: 3, y: 0 }, { weight }), isErr(-1, /PathFinder.find: weight must be a finite number >= 1, got/));
+  assert.throws(() => pf.findMany(m, [0, 0, 3, 0], { weight: 0.9 }), isErr(-1, /findMany: weight must be/));
+  assert.throws(() => pf.find(m, { x: 0, y: 0 }, { x: 3, y: 0 }, { stepCosts: "10-14" }), isErr(-1, /stepCosts must be "exact" or "10\/14"/));
+  assert.throws(() => f.build({ x: 9, y: 0 }), isErr(-9, /FlowField.build: goal \{x: 9, y: 0\} is outside the 4x3 map/));
+  assert.throws(() => f.pathFrom({ x: 0, y: 7 }), isErr(-9, /FlowField.pathFrom: start \{x: 0, y: 7\} is outside the 4x3 map/));
+  const los = new FlowField(m, { lineOfSight: "exact" });
+  assert.throws(() => los.build([{ x: 0, y: 0 }, { x: 3, y: 2 }]), isErr(-8, /lineOfSight needs a single goal, got 2 \(.*nearest by path/));
+  los.build({ x: 3, y: 2 });
+  for (const o of [f, los, pf, m]) o.free();
 });
