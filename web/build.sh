@@ -5,6 +5,10 @@
 #
 #   web/build.sh            build (or rebuild) web/pkg/tilenav.wasm
 #   web/build.sh --check    exit 0 when the toolchain is present, 77 (with the reason) when not
+#   web/build.sh --stale    exit 0 (naming a newer source) when tilenav.wasm is missing or older
+#                           than a source it is built from (src/, include/, web/glue/, this
+#                           script, CMakeLists.txt's version), 1 when it is current
+#   web/build.sh --if-stale build only then (npm pack's prepack: never ship a stale module)
 #
 # Needs: clang (14+), wasm-ld (lld-14), wasi-libc, libclang-rt-14-dev-wasm32 (compiler builtins).
 # CC overrides the compiler. Output is not committed: CI and `npm run build` make it.
@@ -39,6 +43,27 @@ if [ "${1:-}" = "--check" ]; then
     check
     exit $?
 fi
+
+# A source of the module newer than it (or "missing"); nothing when the module is current.
+stale() {
+    [ -f "$OUT" ] || { echo "$OUT is missing"; return; }
+    f=$(find "$ROOT/src" "$ROOT/include" "$ROOT/web/glue" "$ROOT/web/build.sh" "$ROOT/CMakeLists.txt" \
+        -type f -newer "$OUT" | head -1)
+    [ -z "$f" ] || echo "$f is newer than $OUT"
+}
+case "${1:-}" in
+--stale)
+    why=$(stale)
+    [ -n "$why" ] || { echo "web: $OUT is current"; exit 1; }
+    echo "web: $why"
+    exit 0
+    ;;
+--if-stale)
+    why=$(stale)
+    [ -n "$why" ] || { echo "web: $OUT is current"; exit 0; }
+    echo "web: $why: rebuilding"
+    ;;
+esac
 check || exit $?
 cc=$(find_cc)
 # the npm package's version is the C library's (CMakeLists.txt's project VERSION)

@@ -16,6 +16,9 @@ const COLLIDE_PROPERTIES = 1, COLLIDE_TILE_SHAPES = 2, COLLIDE_OBJECT_LAYERS = 4
 const COVER = { center: 0, any: 1, half: 2 };
 const MK_PROPS = 1, MK_SHAPES = 2, MK_OBJECTS = 4, MK_LAYER = 8;
 const DEFAULT_MARKERS = "collision,collisions,collider,colliders,walls,wall,solid,obstacles,blocked";
+const MAX_DIM = 65536, MAX_CELLS = 2 ** 28; // tilenav's largest map (TN_MAX_DIM, TN_MAX_CELLS)
+const OPTION_NAMES = ["url", "files", "load", "collision", "cover", "collisionLayers", "decompress"];
+const inNode = () => typeof process !== "undefined" && !!process.versions?.node;
 
 /** A load error: `status` is the C status code (-6 parse, -7 io, -8 unsupported, -3 too large). */
 export class TiledError extends Error {
@@ -26,6 +29,53 @@ export class TiledError extends Error {
   }
 }
 const parseErr = (where, msg) => new TiledError(-6, where, msg);
+
+// Text to JSON, or a parse error that says what the text is (Tiled XML: export as JSON).
+function parseJson(text, where, what) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    if (/^\s*</.test(text))
+      throw new TiledError(-8, where, `${what} is Tiled XML (.tmx/.tsx/.tx), which the JavaScript loader does not read: save it as JSON in Tiled (File > Export As..., .tmj/.tsj/.tj)`);
+    throw parseErr(where, `${what} is not JSON (${e.message}); Tiled maps are read as JSON: .tmj/.json, from Tiled's File > Export As...`);
+  }
+}
+
+// The options, checked as the rest of the API checks them (unknown names: TypeError).
+function checkOptions(o) {
+  if (o === null || typeof o !== "object") throw new TypeError(`tilenav: fromTiled: options must be an object, got ${String(o)}`);
+  for (const k of Object.keys(o))
+    if (!OPTION_NAMES.includes(k) && o[k] !== undefined) throw new TypeError(`tilenav: fromTiled: unknown option ${JSON.stringify(k)} (${OPTION_NAMES.join(", ")})`);
+  if (o.collision !== undefined && !Array.isArray(o.collision)) throw new TypeError(`tilenav: fromTiled: collision must be an array of convention names, got ${JSON.stringify(o.collision)}`);
+  if (o.files !== undefined && (o.files === null || typeof o.files !== "object")) throw new TypeError("tilenav: fromTiled: files must be an object {path: contents}");
+  for (const k of ["load", "decompress"]) if (o[k] !== undefined && typeof o[k] !== "function") throw new TypeError(`tilenav: fromTiled: ${k} must be a function`);
+  if (o.collisionLayers !== undefined && typeof o.collisionLayers !== "string") throw new TypeError("tilenav: fromTiled: collisionLayers must be a comma-separated string");
+}
+
+// options.url as a URL: a URL, or a string holding an absolute URL; in Node.js also a file path
+// (absolute, or relative to the working directory); in a browser also a URL relative to the page.
+async function baseUrl(u) {
+  if (u instanceof URL) return u;
+  if (typeof u !== "string") throw new TiledError(-7, "url", `options.url must be a URL or a string, got ${typeof u}`);
+  const windowsPath = /^[a-z]:[\\/]/i.test(u);
+  if (!windowsPath) try { return new URL(u); } catch { /* not an absolute URL */ }
+  if (inNode()) {
+    const urlName = "node:url"; // a name in a variable: browser bundlers leave it alone
+    const { pathToFileURL } = await import(/* @vite-ignore */ /* webpackIgnore: true */ urlName);
+    return pathToFileURL(u);
+  }
+  if (globalThis.location?.href) return new URL(u, globalThis.location.href);
+  throw new TiledError(-7, "url", `options.url ${JSON.stringify(u)} is not a URL: pass an absolute URL ("https://...", "file:///...", new URL(...))`);
+}
+
+// A map of w x h cells must be one tilenav can hold: checked before anything is allocated.
+function checkSize(w, h, where, maxCells) {
+  if (!(Number.isInteger(w) && Number.isInteger(h))) throw parseErr(where, `the map's size must be whole numbers of cells, got ${w} x ${h}`);
+  if (w > MAX_DIM || h > MAX_DIM || w * h > MAX_CELLS)
+    throw new TiledError(-3, where, `a ${w} x ${h} map is larger than tilenav maps go (${MAX_DIM} cells a side, ${MAX_CELLS} cells)`);
+  if (w * h > maxCells)
+    throw new TiledError(-3, where, `a ${w} x ${h} map (${w * h} cells) does not fit the WebAssembly module's 4 GiB memory (at most ${maxCells} cells)`);
+}
 
 // ---- affine transforms (raster.c) -------------------------------------------------------
 
@@ -337,7 +387,12 @@ async function decodeData(data, enc, comp, count, where, o) {
   let bytes = base64Bytes(data);
   if (comp) {
     const f = o.decompress ?? defaultDecompress;
-    bytes = await f(bytes, comp);
+    try {
+      bytes = await f(bytes, comp);
+    } catch (e) {
+      if (e instanceof TiledError) throw new TiledError(e.status, where, e.message);
+      throw parseErr(where, `${comp}-compressed data does not decompress (${e.message})`);
+    }
   }
   if (bytes.length !== 4 * count) throw parseErr(where, `data decodes to ${bytes.length} bytes, expected ${4 * count}`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), out = new Uint32Array(count);
@@ -398,9 +453,11 @@ function toRaster(s, place) {
  * @param {string} [o.collisionLayers] comma-separated collision layer markers (default as C)
  * @param {(bytes: Uint8Array, kind: "zlib"|"gzip"|"zstd") => Promise<Uint8Array>} [o.decompress]
  */
-export async function decodeTiled(json, o = {}) {
-  const root = typeof json === "string" ? JSON.parse(json) : json;
+export async function decodeTiled(json, o = {}, maxCells = MAX_CELLS) {
+  checkOptions(o);
+  const root = typeof json === "string" ? parseJson(json, "", "the map") : json;
   if (!isObj(root)) throw parseErr("", "expected a Tiled map object");
+  const base = o.url === undefined ? undefined : await baseUrl(o.url);
   const collision = o.collision === undefined ? 7 : o.collision.reduce((m, k) => m | ({ properties: COLLIDE_PROPERTIES, "tile-shapes": COLLIDE_TILE_SHAPES, "object-layers": COLLIDE_OBJECT_LAYERS }[k] ?? (() => { throw new TypeError(`tilenav: unknown collision convention "${k}"`); })()), 0);
   const cover = COVER[o.cover ?? "center"];
   if (cover === undefined) throw new TypeError(`tilenav: unknown cover rule "${o.cover}" (center, any, half)`);
@@ -412,20 +469,20 @@ export async function decodeTiled(json, o = {}) {
     if (cache.has(key)) return cache.get(key);
     let v = o.files?.[rel] ?? o.files?.[key];
     if (v === undefined && o.load) v = await o.load(rel);
-    if (v === undefined && o.url) {
-      const url = new URL(rel, o.url);
+    if (v === undefined && base) {
+      const url = new URL(rel, base);
       if (url.protocol === "file:") {
         const fsName = "node:fs/promises";
         const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName);
         v = await readFile(url, "utf8").catch((e) => { throw new TiledError(-7, rel, `cannot read ${url}: ${e.message}`); });
       } else {
-        const res = await fetch(url);
+        const res = await fetch(url).catch((e) => { throw new TiledError(-7, rel, `cannot fetch ${url}: ${e.message}`); });
         if (!res.ok) throw new TiledError(-7, rel, `cannot fetch ${url} (HTTP ${res.status})`);
         v = await res.text();
       }
     }
     if (v === undefined) throw new TiledError(-7, rel, `external file '${rel}': give it in options.files, options.load or options.url`);
-    const parsed = typeof v === "string" ? JSON.parse(v) : v;
+    const parsed = typeof v === "string" ? parseJson(v, rel, `'${rel}'`) : v;
     cache.set(key, parsed);
     return parsed;
   }
@@ -440,6 +497,7 @@ export async function decodeTiled(json, o = {}) {
   let W = num(root, "width"), H = num(root, "height");
   if (!(tw >= 1 && th >= 1)) throw parseErr("tilewidth", "must be >= 1");
   if (!infinite && !(W >= 1 && H >= 1)) throw parseErr("width", "must be >= 1");
+  if (!infinite) checkSize(W, H, "width", maxCells);
 
   // tilesets: terrain entries (in order; the last of equal gids wins) and shaped tiles
   const tgid = [], tter = [], tiles = [], sources = [];
@@ -575,12 +633,16 @@ export async function decodeTiled(json, o = {}) {
       if (!L.tiles) continue;
       const chunks = L.node.chunks;
       if (!Array.isArray(chunks)) throw parseErr(`${L.path}.chunks`, "missing field (the map is infinite)");
-      for (const ch of chunks) {
+      for (const [i, ch] of chunks.entries()) {
+        if (!isObj(ch)) throw parseErr(`${L.path}.chunks[${i}]`, "expected a chunk object");
         const x = num(ch, "x"), y = num(ch, "y"), w = num(ch, "width"), h = num(ch, "height");
+        if (![x, y, w, h].every(Number.isInteger) || w < 0 || h < 0 || Math.abs(x) > 2 ** 31 || Math.abs(y) > 2 ** 31)
+          throw parseErr(`${L.path}.chunks[${i}]`, "x, y, width and height must be whole numbers (width and height >= 0)");
         x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + w); y1 = Math.max(y1, y + h);
       }
     }
     if (x0 === Infinity) { ox = oy = 0; } else { W = x1 - x0; H = y1 - y0; ox = x0; oy = y0; }
+    checkSize(W, H, "chunks", maxCells);
   }
   const cells = W * H;
 

@@ -22,6 +22,10 @@ export class TilenavError extends Error {
 export function init(source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<{ version: string }>;
 /** The C library's version, e.g. "0.1.0". */
 export function version(): string;
+/** The largest cell value, 4194302 (the C terrain table's limit). */
+export const MAX_CELL_VALUE: 4194302;
+/** Bytes of the WebAssembly instance's memory (it grows when needed and never shrinks). */
+export function memoryBytes(): number;
 
 export type Diagonal = "no-cut" | "never" | "4" | "one" | "corner-cut" | "always";
 export type Algo = "astar" | "a*" | "dijkstra" | "jps";
@@ -31,6 +35,7 @@ export interface TileMapOptions {
   width: number;
   height: number;
   /** width*height non-negative integer values, row-major (default all 0). */
+  /** Integers from 0 to MAX_CELL_VALUE (4194302). */
   cells?: ArrayLike<number>;
   tileSize?: number;
   tileWidth?: number;
@@ -169,7 +174,7 @@ export interface FindOptions {
 
 export interface PathResult {
   found: boolean;
-  status: Status | string;
+  status: Status;
   path: Cell[];
   cost: number;
   expanded: number;

@@ -8,8 +8,9 @@
 //   const pf = new PathFinder(map);
 //   pf.find({ x: 0, y: 0 }, { x: 0, y: 1 }).path;    // [{x: 0, y: 0}, {x: 0, y: 1}]
 //
-// Every object made here holds memory inside the WebAssembly instance: call free() when done
-// (objects are not garbage collected on that side). See README.md for the whole API.
+// Every object made here holds memory inside the WebAssembly instance: call free() when done.
+// An object garbage-collected without free() has that memory released too (a
+// FinalizationRegistry), but when is up to the engine. See README.md for the whole API.
 
 import { decodeTiled, TiledError } from "./tiled.mjs";
 
@@ -197,6 +198,45 @@ function liveHandle(obj, name) {
   return obj._h;
 }
 
+// liveHandle() of an object that reads a map (obj.map): the map must be live too, or the object
+// would read freed memory, or another map made there since.
+function liveOn(obj, name) {
+  const h = liveHandle(obj, name);
+  if (obj.map) liveHandle(obj.map, "TileMap");
+  return h;
+}
+
+// ---- memory the objects own in the module ---------------------------------------------------
+// Each class that owns module memory keeps its handles in a plain record, `this._o` (the fields
+// named in owning() read and write it), and a release function frees what a record holds. free()
+// releases at once. An object garbage-collected without free() is released by this registry,
+// which keeps the record (never the object) and hands it to the release function: a safety net
+// for code that drops objects (the PathFinding.js habit of a grid.clone() per search), run when
+// the engine decides, so free() stays the way to give memory back promptly. Objects that read
+// another's memory (a field its map, a sector field its hierarchy) hold that object, so it is
+// never collected before them; the release functions read only their own record.
+const collector = typeof FinalizationRegistry === "function"
+  ? new FinalizationRegistry(({ release, o }) => { try { if (wasm) release(o); } catch { /* nothing to report to */ } })
+  : null;
+
+function owning(cls, keys) {
+  for (const k of keys)
+    Object.defineProperty(cls.prototype, k, { get() { return this._o[k]; }, set(v) { this._o[k] = v; }, configurable: true });
+}
+
+// Register a made object: release(obj._o) runs if it is collected without free().
+function track(obj, release) { collector?.register(obj, { release, o: obj._o }, obj._o); }
+
+// free(): release now, and no more at collection.
+function untrack(obj, release) {
+  collector?.unregister(obj._o);
+  release(obj._o);
+}
+
+/** Bytes of the WebAssembly instance's memory (it grows when needed and never shrinks; freed
+ *  objects' blocks are reused). */
+export function memoryBytes() { return api().memory.buffer.byteLength; }
+
 // A value in an error message: strings, arrays and plain objects as JSON, the rest as String().
 function shown(v) {
   if (typeof v === "string") return JSON.stringify(v);
@@ -244,11 +284,45 @@ function cellOf(c, what, name) {
   return c;
 }
 
+// cellOf() and inside the map (TilenavError "out of map" naming the cell and the map's size).
+function cellIn(map, c, what, name) {
+  cellOf(c, what, name);
+  if (c.x < 0 || c.y < 0 || c.x >= map.width || c.y >= map.height)
+    throw new TilenavError(-9, `${what}: ${name} {x: ${c.x}, y: ${c.y}} is outside the ${map.width}x${map.height} map`);
+  return c;
+}
+
 // An array of cells, each checked (`name i` in messages).
 function cellList(cells, what, name) {
   if (!Array.isArray(cells)) throw new TilenavError(-1, `${what}: ${name}s must be an array of cells {x, y}, got ${shown(cells)}`);
   cells.forEach((c, i) => cellOf(c, what, `${name} ${i}`));
   return cells;
+}
+
+const MAX_DIM = 65536, MAX_CELLS = 2 ** 28; // the C library's largest map (TN_MAX_DIM, TN_MAX_CELLS)
+// What a TileMap costs in the module while it is made: 17 bytes a cell (measured: the map's
+// layer, passability and costs, and the cell values passed in). The module's memory is at most
+// 4 GiB, so a bigger map cannot be made at all: refused before anything is allocated.
+const MAP_BYTES_PER_CELL = 17, MODULE_MAX_CELLS = Math.floor(2 ** 32 / MAP_BYTES_PER_CELL);
+
+/** The largest cell value: the C terrain table describes gids below 2^22 (TN_MAX_TERRAIN_GID),
+ *  gid 0 is "empty", and the glue stores value v as gid v + 1. */
+export const MAX_CELL_VALUE = 4194302;
+
+// A cell value (a cell's, a `costs` key's, a `blocked` entry's, set()'s): an integer from 0 to
+// MAX_CELL_VALUE. Not an integer: TypeError; out of range: TilenavError "too large" (never
+// stored modulo 2^32, as a Uint32Array would). Both name the range. Returns the number.
+function cellValue(v, what) {
+  const range = `a cell value is an integer from 0 to ${MAX_CELL_VALUE}`;
+  if (typeof v !== "number" || !Number.isInteger(v)) throw new TypeError(`tilenav: ${what} is ${shown(v)}: ${range}`);
+  if (v < 0) throw new TypeError(`tilenav: ${what} is ${v}: ${range}`);
+  if (v > MAX_CELL_VALUE) {
+    const id = v <= 0xffffffff && v >= 2 ** 28 ? v % 2 ** 28 : -1; // Tiled's flip flags are the top 4 bits
+    const hint = id >= 0 && id <= MAX_CELL_VALUE
+      ? ` (a Tiled gid with flip flags? TileMap.fromTiled() reads Tiled maps; or strip them: gid & 0x0fffffff = ${id})` : "";
+    throw new TilenavError(-3, `${what} is ${v}, above the largest cell value, ${MAX_CELL_VALUE}${hint}`);
+  }
+  return v;
 }
 
 /**
@@ -276,32 +350,48 @@ export class TileMap {
     if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0))
       throw new TypeError("tilenav: width and height must be positive integers");
     const n = width * height;
+    if (width > MAX_DIM || height > MAX_DIM || n > MAX_CELLS)
+      throw new TilenavError(-3, `TileMap: a ${width} x ${height} map is larger than tilenav maps go (${MAX_DIM} cells a side, ${MAX_CELLS} cells)`);
+    if (n > MODULE_MAX_CELLS)
+      throw new TilenavError(-3, `TileMap: a ${width} x ${height} map needs about ${(n * MAP_BYTES_PER_CELL / 2 ** 30).toFixed(1)} GiB of the WebAssembly module's 4 GiB memory (${MAP_BYTES_PER_CELL} bytes a cell)`);
     if (o.cells && o.cells.length !== n)
       throw new TypeError(`tilenav: cells has ${o.cells.length} values, expected ${n}`);
     this.width = width;
     this.height = height;
     this.tileWidth = tw;
     this.tileHeight = th;
-    this._costs = new globalThis.Map(Object.entries(o.costs ?? {}).map(([k, v]) => [Number(k), v]));
+    this._costs = new globalThis.Map(Object.entries(o.costs ?? {}).map(([k, v]) => [cellValue(/^-?\d+$/.test(k) ? Number(k) : k, `TileMap: costs key ${JSON.stringify(k)}`), v]));
     this._blocked = new Set(o.blocked ?? []);
+    for (const b of this._blocked) cellValue(b, "TileMap: a blocked value");
     this._defaultWalls = !o.costs && !o.blocked;
     this._known = new Set();
-    this._cl = null; // the clearance and size maps for units bigger than a cell (see _sizeMaps)
-    this._clOld = []; // replaced ones still read by flow fields
-    this._clInfo = null; // the clearance for clearance() and fits(), capped at 255
-    this._rg = [null, null]; // regions for side-connected rules, for "always" (see _regions)
+    this._o = {
+      _h: 0,
+      _cl: null, // the clearance and size maps for units bigger than a cell (see _sizeMaps)
+      _clOld: [], // replaced ones still read by flow fields
+      _clInfo: null, // the clearance for clearance() and fits(), capped at 255
+      _rg: [null, null], // regions for side-connected rules, for "always" (see _regions)
+    };
     const w = api();
     const cellsPtr = alloc(4 * n), st = alloc(4);
     try {
-      const v = new Uint32Array(w.memory.buffer, cellsPtr, n);
-      for (let i = 0; i < n; i++) {
-        const c = o.cells ? o.cells[i] : 0;
-        if (!(Number.isInteger(c) && c >= 0)) throw new TypeError(`tilenav: cell ${i} is ${c}, not a non-negative integer`);
-        v[i] = c;
+      const v = new Uint32Array(w.memory.buffer, cellsPtr, n), seen = new Set([0]), cells = o.cells;
+      if (!cells) v.fill(0);
+      else {
+        seen.clear();
+        let last = NaN; // never === a cell
+        for (let i = 0; i < n; i++) {
+          const c = cells[i];
+          if (c === last) { v[i] = c; continue; } // runs of one value: checked and seen once
+          if (!(Number.isInteger(c) && c >= 0 && c <= MAX_CELL_VALUE)) cellValue(c, `TileMap: cell ${i} (x ${i % width}, y ${Math.floor(i / width)})`);
+          v[i] = c;
+          seen.add(c);
+          last = c;
+        }
       }
       this._h = w.tnw_map_create(width, height, tw, th, cellsPtr, st);
       check(i32()[st >> 2], "TileMap");
-      const seen = new Set(o.cells ? Array.from(o.cells) : [0]);
+      track(this, releaseMap);
       for (const value of this._costs.keys()) seen.add(value);
       for (const value of this._blocked) seen.add(value);
       for (const value of seen) this._terrain(value);
@@ -326,6 +416,10 @@ export class TileMap {
     const { wall, ...mapOptions } = options;
     const lines = (Array.isArray(rows) ? rows : rows.split("\n")).filter((r) => r.length);
     const width = Math.max(...lines.map((r) => r.length)), walls = wall ?? "#";
+    lines.forEach((r, y) => {
+      if (r.length !== width)
+        throw new TypeError(`tilenav: TileMap.fromText: row ${y} has ${r.length} characters, row ${lines.findIndex((l) => l.length === width)} has ${width} (every row must be as wide; spell out the walls)`);
+    });
     const cells = [];
     for (const r of lines) for (let x = 0; x < width; x++) cells.push(walls.includes(r[x] ?? walls[0]) ? 1 : 0);
     return new TileMap({ ...mapOptions, width, height: lines.length, cells });
@@ -343,14 +437,14 @@ export class TileMap {
    * @returns {Promise<TileMap>}
    */
   static async fromTiled(json, options = {}) {
-    return TileMap.fromDecodedTiled(await TileMap.decodeTiled(json, options));
+    return TileMap.fromDecodedTiled(await TileMap.decodeTiled(json, options, MODULE_MAX_CELLS));
   }
 
   /** The passability and costs of a Tiled map as the C loader computes them, without making a
    *  map: {width, height, tileWidth, tileHeight, passable, cost, origin, report}. */
-  static async decodeTiled(json, options = {}) {
+  static async decodeTiled(json, options = {}, maxCells = MAX_CELLS) {
     try {
-      return await decodeTiled(json, options);
+      return await decodeTiled(json, options, maxCells);
     } catch (e) {
       if (e instanceof TiledError) throw Object.assign(new TilenavError(e.status, `Tiled map: ${e.message}`), { where: e.where });
       throw e;
@@ -360,11 +454,14 @@ export class TileMap {
   /** A TileMap from decodeTiled()'s result. */
   static fromDecodedTiled(d) {
     const n = d.width * d.height, cells = new Uint32Array(n), values = new globalThis.Map(), costs = {};
+    let lastCost = NaN, lastValue = 0;
     for (let i = 0; i < n; i++) {
       const c = d.passable[i] ? d.cost[i] : Infinity;
+      if (c === lastCost) { cells[i] = lastValue; continue; }
       let v = values.get(c);
       if (v === undefined) { v = values.size; values.set(c, v); costs[v] = c; }
-      cells[i] = v;
+      cells[i] = lastValue = v;
+      lastCost = c;
     }
     const map = new TileMap({ width: d.width, height: d.height, tileWidth: d.tileWidth, tileHeight: d.tileHeight, cells, costs });
     map.tiled = { origin: d.origin, report: d.report };
@@ -384,13 +481,21 @@ export class TileMap {
     this._known.add(value);
   }
 
+  // Give `value` the terrain of `cost` (0 or Infinity: blocked) from now on: a change of the
+  // whole map's passability, as a first set() of a new value is (for the compat wrappers).
+  _setCost(value, cost) {
+    this._costs.set(value, cost);
+    this._known.delete(value);
+    this._terrain(value);
+  }
+
   /** The value of a cell, or -1 outside the map. */
   get(x, y) { return api().tnw_map_get(liveHandle(this, "TileMap"), x, y); }
 
   /** Change a cell's value (paths see it at once; call FlowField.update() for fields). */
   set(x, y, value) {
     cellCoord(x, "TileMap.set"); cellCoord(y, "TileMap.set");
-    if (!(Number.isInteger(value) && value >= 0)) throw new TypeError("tilenav: a cell value is a non-negative integer");
+    cellValue(value, `TileMap.set(${x}, ${y}, value): value`);
     this._terrain(value);
     check(api().tnw_map_set(liveHandle(this, "TileMap"), x, y, value), `set(${x}, ${y})`);
   }
@@ -524,11 +629,7 @@ export class TileMap {
     return { on: api().tnw_clearance_map(cl.h, size), cl };
   }
 
-  _releaseSizeMaps(c) {
-    if (--c.refs > 0 || c === this._cl || !this._h) return;
-    const i = this._clOld.indexOf(c);
-    if (i >= 0) { this._clOld.splice(i, 1); api().tnw_clearance_destroy(c.h); }
-  }
+  _releaseSizeMaps(c) { releaseSizeMaps(this._o, c); }
 
   /**
    * The region of the unit's position (x, y) (its top-left cell): an id 0..regionCount()-1
@@ -612,18 +713,49 @@ export class TileMap {
   /** A Hierarchy (HPA*) on this map: `map.hierarchy(o)` is `new Hierarchy(map, o)`. */
   hierarchy(o = {}) { return new Hierarchy(this, o); }
 
-  /** Release the map's memory. Fields, hierarchies and crowds made on it must be freed first. */
-  free() {
-    if (!this._h) return;
-    const w = api();
-    for (const c of [this._cl, this._clInfo, ...this._clOld]) if (c) w.tnw_clearance_destroy(c.h);
-    for (const r of this._rg) if (r) w.tnw_regions_destroy(r.h);
-    this._rg = [null, null];
-    this._cl = this._clInfo = null;
-    this._clOld = [];
-    w.tnw_map_destroy(this._h);
-    this._h = 0;
-  }
+  /** Release the map's memory. Fields, hierarchies and crowds made on it must be freed first
+   *  (using them afterwards throws). */
+  free() { untrack(this, releaseMap); }
+}
+owning(TileMap, ["_h", "_cl", "_clOld", "_clInfo", "_rg"]);
+
+function releaseMap(o) {
+  if (!o._h) return;
+  const w = api();
+  for (const c of [o._cl, o._clInfo, ...o._clOld]) if (c) { w.tnw_clearance_destroy(c.h); c.h = 0; }
+  for (const r of o._rg) if (r) w.tnw_regions_destroy(r.h);
+  o._rg = [null, null];
+  o._cl = o._clInfo = null;
+  o._clOld = [];
+  w.tnw_map_destroy(o._h);
+  o._h = 0;
+}
+
+// A field or hierarchy gives back the clearance it read (`c`, of the map whose record is `mo`):
+// a replaced one is destroyed when its last reader is gone.
+function releaseSizeMaps(mo, c) {
+  if (--c.refs > 0 || c === mo._cl || !mo._h) return;
+  const i = mo._clOld.indexOf(c);
+  if (i >= 0) { mo._clOld.splice(i, 1); api().tnw_clearance_destroy(c.h); c.h = 0; }
+}
+
+// The options of find(), begin() and findMany(), checked (a bad one names itself) and turned
+// into the glue's arguments; cl() and rg() make the clearance and regions the query needs.
+function queryOptions(map, o, what) {
+  knownOptions(o, "find", what);
+  const weight = o.weight ?? 1;
+  if (!(typeof weight === "number" && weight >= 1 && Number.isFinite(weight)))
+    throw new TilenavError(-1, `${what}: weight must be a finite number >= 1, got ${shown(weight)}`);
+  if (o.stepCosts !== undefined && o.stepCosts !== "exact" && o.stepCosts !== "10/14")
+    throw new TilenavError(-1, `${what}: stepCosts must be "exact" or "10/14", got ${shown(o.stepCosts)}`);
+  const size = unitSize(o.size, what), diagonal = pick(DIAGONAL, o.diagonal, "diagonal", 0);
+  const regions = useRegions(o.regions, what);
+  return {
+    algo: pick(ALGO, o.algo, "algo", 0), diagonal, heuristic: pick(HEURISTIC, o.heuristic, "heuristic", 0),
+    weight, size, flags: (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4,
+    cl: () => (size > 1 ? map._sizeMaps(size).h : 0),
+    rg: () => (regions ? map._regions(diagonal, size).h : 0),
+  };
 }
 
 /** A reusable path search context; it allocates nothing per query. */
@@ -633,17 +765,18 @@ export class PathFinder {
    *        demand anyway)
    */
   constructor(sizeFor = { maxCells: 65536 }) {
-    this._h = 0;
+    this._o = { _h: 0, _out: 0, _res: 0 };
     this._cap = 0;
-    this._out = 0;
     this._res = alloc(32);
+    track(this, releaseFinder);
     this._ensure(sizeFor instanceof TileMap ? sizeFor.width * sizeFor.height : sizeFor.maxCells);
   }
 
   _ensure(cells) {
     if (this._h && cells <= this._cap) return;
+    if (!this._res) throw new Error("tilenav: PathFinder used after free()");
     const w = api();
-    if (this._h) { w.tnw_search_destroy(this._h); w.tnw_free(this._out); this._h = 0; }
+    if (this._h) { w.tnw_search_destroy(this._h); w.tnw_free(this._out); this._h = 0; this._out = 0; }
     withScratch(4, (st) => {
       this._h = w.tnw_search_create(cells, st);
       check(i32()[st >> 2], "PathFinder");
@@ -683,32 +816,34 @@ export class PathFinder {
    *          other errors (outside the map, bad options) throw a TilenavError.
    */
   find(map, start, goal, o = {}) {
-    knownOptions(o, "find", "PathFinder.find");
-    cellOf(start, "PathFinder.find", "start"); cellOf(goal, "PathFinder.find", "goal");
+    const what = "PathFinder.find";
+    liveHandle(map, "TileMap");
+    const q = queryOptions(map, o, what);
+    cellIn(map, start, what, "start"); cellIn(map, goal, what, "goal");
     const w = api();
     this._ensure(map.width * map.height);
-    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
-    const size = unitSize(o.size, "PathFinder.find"), cl = size > 1 ? map._sizeMaps(size).h : 0;
-    const rg = useRegions(o.regions, "PathFinder.find") ? map._regions(pick(DIAGONAL, o.diagonal, "diagonal", 0), size).h : 0;
+    this._sliced = undefined; // step()/result() are for begin()'s queries
+    this._map = null;
     const st = w.tnw_search_path(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
-      start.x, start.y, goal.x, goal.y, pick(ALGO, o.algo, "algo", 0),
-      pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
-      o.weight ?? 1, flags, size, cl, rg, this._out, this._cap, this._res);
+      start.x, start.y, goal.x, goal.y, q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size,
+      q.cl(), q.rg(), this._out, this._cap, this._res);
     const r = this._res >> 2, iv = i32(), fv = f64();
     const result = this._result(st, iv, fv);
-    if (st === 2 || st === -10 || st === -11) { result.found = false; return result; }
-    check(st, "PathFinder.find");
+    if (st === 2 || st === -10 || st === -11) return result;
+    check(st, what);
     result.path = cellsToArray(this._out, iv[r]);
     return result;
   }
 
+  // The result record's fields; not found: cost Infinity, end {x: -1, y: -1} (every query says
+  // the same for no path and for a blocked start or goal).
   _result(st, iv, fv) {
-    const r = this._res >> 2;
+    const r = this._res >> 2, found = st === 0 || st === 4;
     return {
-      found: st === 0 || st === 4, status: STATUS[st] ?? String(st), path: [],
-      cost: fv[(this._res + 16) >> 3], expanded: fv[(this._res + 24) >> 3],
+      found, status: STATUS[st] ?? String(st), path: [],
+      cost: found ? fv[(this._res + 16) >> 3] : Infinity, expanded: fv[(this._res + 24) >> 3],
       algo: ["astar", "dijkstra", "jps", "jps+"][iv[r + 3]] ?? "astar",
-      end: { x: iv[r + 1], y: iv[r + 2] },
+      end: found ? { x: iv[r + 1], y: iv[r + 2] } : { x: -1, y: -1 },
     };
   }
 
@@ -723,18 +858,19 @@ export class PathFinder {
    *          blocked" (then result() is not found)
    */
   begin(map, start, goal, o = {}) {
-    knownOptions(o, "find", "PathFinder.begin");
-    cellOf(start, "PathFinder.begin", "start"); cellOf(goal, "PathFinder.begin", "goal");
+    const what = "PathFinder.begin";
+    liveHandle(map, "TileMap");
+    const q = queryOptions(map, o, what);
+    cellIn(map, start, what, "start"); cellIn(map, goal, what, "goal");
     const w = api();
     this._ensure(map.width * map.height);
-    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
-    const size = unitSize(o.size, "PathFinder.begin"), cl = size > 1 ? map._sizeMaps(size).h : 0;
-    const rg = useRegions(o.regions, "PathFinder.begin") ? map._regions(pick(DIAGONAL, o.diagonal, "diagonal", 0), size).h : 0;
+    this._sliced = undefined;
+    this._map = null;
     const st = w.tnw_search_begin(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
-      start.x, start.y, goal.x, goal.y, pick(ALGO, o.algo, "algo", 0),
-      pick(DIAGONAL, o.diagonal, "diagonal", 0), pick(HEURISTIC, o.heuristic, "heuristic", 0),
-      o.weight ?? 1, flags, size, cl, rg);
+      start.x, start.y, goal.x, goal.y, q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size,
+      q.cl(), q.rg());
     this._sliced = st;
+    this._map = map; // read by step() and result(): it must stay live
     if (st === -10 || st === -11) return STATUS[st];
     check(st, "PathFinder.begin");
     return STATUS[st];
@@ -746,6 +882,9 @@ export class PathFinder {
    *          status; "map changed" and other errors throw a TilenavError
    */
   step(maxExpansions = 1000) {
+    liveHandle(this, "PathFinder");
+    if (this._sliced === undefined) throw new TilenavError(-15, "PathFinder.step (no query begun: begin() one; find() runs to the end by itself)");
+    if (this._map) liveHandle(this._map, "TileMap");
     if (this._sliced === -10 || this._sliced === -11) return STATUS[this._sliced];
     const st = api().tnw_search_step(liveHandle(this, "PathFinder"), Math.max(1, Math.floor(maxExpansions)));
     this._sliced = st;
@@ -756,6 +895,9 @@ export class PathFinder {
   /** The result of the time-sliced query (the shape of find()'s); while it runs: found false,
    *  status "in progress", and the best partial path so far. */
   result() {
+    liveHandle(this, "PathFinder");
+    if (this._sliced === undefined) throw new TilenavError(-15, "PathFinder.result (no query begun: begin() one)");
+    if (this._map) liveHandle(this._map, "TileMap");
     if (this._sliced === -10 || this._sliced === -11)
       return { found: false, status: STATUS[this._sliced], path: [], cost: Infinity, expanded: 0, algo: "astar", end: { x: -1, y: -1 } };
     const st = api().tnw_search_get_path(liveHandle(this, "PathFinder"), this._out, this._cap, this._res);
@@ -767,7 +909,7 @@ export class PathFinder {
   }
 
   /** Abandon the time-sliced query (no-op when none runs). */
-  cancel() { if (this._h) api().tnw_search_cancel(this._h); this._sliced = undefined; }
+  cancel() { if (this._h) api().tnw_search_cancel(this._h); this._sliced = undefined; this._map = null; }
 
   /**
    * Many queries in one call into the module, with one set of options (as find()'s, `size`
@@ -781,7 +923,8 @@ export class PathFinder {
    */
   findMany(map, queries, o = {}) {
     const what = "PathFinder.findMany";
-    knownOptions(o, "find", what);
+    liveHandle(map, "TileMap");
+    const q = queryOptions(map, o, what);
     let flat = queries;
     if (queries.length && typeof queries[0] === "object" && queries[0] !== null) {
       flat = new Int32Array(4 * queries.length);
@@ -790,23 +933,31 @@ export class PathFinder {
         const s = cellOf(q.start, what, `query ${i}: start`), g = cellOf(q.goal, what, `query ${i}: goal`);
         flat.set([s.x, s.y, g.x, g.y], 4 * i);
       });
-    } else if (!(queries instanceof Int32Array)) { // flat numbers: [sx, sy, gx, gy, ...]
-      for (let i = 0; i < queries.length; i++)
-        if (!Number.isInteger(queries[i]))
-          throw new TilenavError(-1, `${what}: query ${i >> 2}: a cell coordinate must be an integer, got ${shown(queries[i])}`);
+    } else { // flat numbers: [sx, sy, gx, gy, ...]
+      if (queries === null || typeof queries !== "object" || !Number.isInteger(queries.length))
+        throw new TilenavError(-1, `${what}: queries must be an array of {start, goal} or flat numbers [sx, sy, gx, gy, ...], got ${shown(queries)}`);
+      if (queries.length % 4 !== 0)
+        throw new TilenavError(-1, `${what}: flat queries are 4 numbers each (sx, sy, gx, gy), got ${queries.length} numbers`);
+      if (!(queries instanceof Int32Array))
+        for (let i = 0; i < queries.length; i++)
+          if (!Number.isInteger(queries[i]))
+            throw new TilenavError(-1, `${what}: query ${i >> 2}: a cell coordinate must be an integer, got ${shown(queries[i])}`);
     }
-    const n = Math.floor(flat.length / 4), w = api();
+    const n = flat.length / 4, w = api();
+    for (let i = 0; i < n; i++) {
+      const sx = flat[4 * i], sy = flat[4 * i + 1], gx = flat[4 * i + 2], gy = flat[4 * i + 3];
+      cellIn(map, { x: sx, y: sy }, what, `query ${i}: start`);
+      cellIn(map, { x: gx, y: gy }, what, `query ${i}: goal`);
+    }
     this._ensure(map.width * map.height);
-    const flags = (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4;
-    const size = unitSize(o.size, "PathFinder.findMany"), cl = size > 1 ? map._sizeMaps(size).h : 0;
-    const rg = useRegions(o.regions, "PathFinder.findMany") ? map._regions(pick(DIAGONAL, o.diagonal, "diagonal", 0), size).h : 0;
+    this._sliced = undefined;
+    this._map = null;
     return withScratch(16 * n + 12 * n + 8, (p) => {
       const costs = (p + 16 * n + 7) & ~7, lengths = costs + 8 * n;
-      new Int32Array(w.memory.buffer, p, 4 * n).set(flat.subarray ? flat.subarray(0, 4 * n) : flat.slice(0, 4 * n));
+      new Int32Array(w.memory.buffer, p, 4 * n).set(flat);
       const found = check(w.tnw_search_batch(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"), p, n,
-        pick(ALGO, o.algo, "algo", 0), pick(DIAGONAL, o.diagonal, "diagonal", 0),
-        pick(HEURISTIC, o.heuristic, "heuristic", 0), o.weight ?? 1, flags, size, cl, rg, this._out, this._cap, costs, lengths),
-      "PathFinder.findMany");
+        q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size, q.cl(), q.rg(), this._out, this._cap, costs, lengths),
+      what);
       return {
         costs: new Float64Array(w.memory.buffer, costs, n).slice(),
         lengths: new Int32Array(w.memory.buffer, lengths, n).slice(), found,
@@ -815,14 +966,16 @@ export class PathFinder {
   }
 
   /** Release the context. */
-  free() {
-    if (!this._h) return;
-    const w = api();
-    w.tnw_search_destroy(this._h);
-    w.tnw_free(this._out);
-    w.tnw_free(this._res);
-    this._h = 0;
-  }
+  free() { untrack(this, releaseFinder); }
+}
+owning(PathFinder, ["_h", "_out", "_res"]);
+
+function releaseFinder(o) {
+  const w = api();
+  if (o._h) w.tnw_search_destroy(o._h);
+  if (o._out) w.tnw_free(o._out);
+  if (o._res) w.tnw_free(o._res);
+  o._h = o._out = o._res = 0;
 }
 
 /**
@@ -849,28 +1002,35 @@ export class FlowField {
     this.width = map.width;
     this.height = map.height;
     this.size = unitSize(o.size, "FlowField");
+    this._los = pick(LOS, o.lineOfSight, "lineOfSight", 0);
     this._goals = [];
+    this._o = { _h: 0, _vec: 0, _cl: null, _mo: map._o };
     const held = map._holdSizeMap(this.size), on = held.on;
     this._cl = held.cl;
     try {
       withScratch(4, (st) => {
         this._h = api().tnw_field_create(on, pick(DIAGONAL, o.diagonal, "diagonal", 0),
-          pick(FLOW, o.flow, "flow", 0), pick(LOS, o.lineOfSight, "lineOfSight", 0), st);
+          pick(FLOW, o.flow, "flow", 0), this._los, st);
         check(i32()[st >> 2], "FlowField");
       });
     } catch (e) {
       if (this._cl) { map._releaseSizeMaps(this._cl); this._cl = null; }
       throw e;
     }
+    track(this, releaseField);
   }
 
   /** Build towards one goal cell or an array of them (the nearest wins). */
   build(goals) {
-    const list = cellList(Array.isArray(goals) ? goals : [goals], "FlowField.build", "goal");
+    liveOn(this, "FlowField");
+    const what = "FlowField.build", list = cellList(Array.isArray(goals) ? goals : [goals], what, "goal");
+    list.forEach((g, i) => cellIn(this.map, g, what, list.length > 1 ? `goal ${i}` : "goal"));
+    if (this._los && list.length > 1)
+      throw new TilenavError(-8, `${what}: lineOfSight needs a single goal, got ${list.length} (a cell that sees the goal gets a vector straight at it; with several goals the one a cell sees need not be its nearest by path, so the vectors would not follow the distances): build towards one goal, or make the field with lineOfSight "off"`);
     if (this._cl) this.map._syncClearance();
     withScratch(8 * Math.max(1, list.length), (p) => {
       writeCells(p, list);
-      check(api().tnw_field_build(liveHandle(this, "FlowField"), p, list.length), "FlowField.build");
+      check(api().tnw_field_build(liveOn(this, "FlowField"), p, list.length), "FlowField.build");
     });
     this._goals = list.map((g) => ({ x: g.x, y: g.y }));
     return this;
@@ -882,16 +1042,17 @@ export class FlowField {
   /** Bring the field up to date after map edits; recomputes only the changed region.
    *  @returns {number} how many cells were recomputed */
   update() {
+    liveOn(this, "FlowField");
     if (this._cl) this.map._syncClearance();
     return withScratch(4, (p) => {
-      check(api().tnw_field_update(liveHandle(this, "FlowField"), p), "FlowField.update");
+      check(api().tnw_field_update(liveOn(this, "FlowField"), p), "FlowField.update");
       return i32()[p >> 2];
     });
   }
 
   /** Copy of the distances, row-major Float32Array (Infinity = unreachable or blocked). */
   distances() {
-    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
+    const p = api().tnw_field_distances(liveOn(this, "FlowField"));
     if (!p) throw new TilenavError(-15, "FlowField.distances (build first)");
     return f32().slice(p >> 2, (p >> 2) + this.width * this.height);
   }
@@ -903,7 +1064,7 @@ export class FlowField {
    * `view.length`.
    */
   distancesView() {
-    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
+    const p = api().tnw_field_distances(liveOn(this, "FlowField"));
     if (!p) throw new TilenavError(-15, "FlowField.distancesView (build first)");
     return new Float32Array(api().memory.buffer, p, this.width * this.height);
   }
@@ -916,16 +1077,19 @@ export class FlowField {
    */
   vectorsView() {
     const n = 2 * this.width * this.height;
+    liveOn(this, "FlowField");
     if (!this._vec) this._vec = alloc(4 * n);
-    check(api().tnw_field_vectors(liveHandle(this, "FlowField"), this._vec, n), "FlowField.vectorsView");
+    check(api().tnw_field_vectors(liveOn(this, "FlowField"), this._vec, n), "FlowField.vectorsView");
     return new Float32Array(api().memory.buffer, this._vec, n);
   }
 
   /** Distance of one cell to the nearest goal (Infinity outside, blocked, unreachable). */
   distance(x, y) {
+    const p = api().tnw_field_distances(liveOn(this, "FlowField"));
+    if (!p) throw new TilenavError(-15, "FlowField.distance (build first)");
+    cellCoord(x, "FlowField.distance"); cellCoord(y, "FlowField.distance");
     if (x < 0 || y < 0 || x >= this.width || y >= this.height) return Infinity;
-    const p = api().tnw_field_distances(liveHandle(this, "FlowField"));
-    return p ? f32()[(p >> 2) + y * this.width + x] : Infinity;
+    return f32()[(p >> 2) + y * this.width + x];
   }
 
   /** Copy of the 8-way directions, Int8Array: 0 = +x, then clockwise on screen in 45° steps
@@ -933,7 +1097,7 @@ export class FlowField {
   directions() {
     const n = this.width * this.height;
     return withScratch(n, (p) => {
-      check(api().tnw_field_dirs(liveHandle(this, "FlowField"), p, n), "FlowField.directions");
+      check(api().tnw_field_dirs(liveOn(this, "FlowField"), p, n), "FlowField.directions");
       return new Int8Array(api().memory.buffer, p, n).slice();
     });
   }
@@ -942,7 +1106,7 @@ export class FlowField {
   lineOfSight() {
     const n = this.width * this.height;
     return withScratch(n, (p) => {
-      check(api().tnw_field_los(liveHandle(this, "FlowField"), p, n), "FlowField.lineOfSight");
+      check(api().tnw_field_los(liveOn(this, "FlowField"), p, n), "FlowField.lineOfSight");
       return u8().slice(p, p + n);
     });
   }
@@ -950,7 +1114,7 @@ export class FlowField {
   /** Smooth unit direction at a pixel position ({x: 0, y: 0} where there is none). */
   sample(px, py) {
     return withScratch(8, (p) => {
-      api().tnw_field_sample(liveHandle(this, "FlowField"), px, py, p);
+      api().tnw_field_sample(liveOn(this, "FlowField"), px, py, p);
       const v = f32();
       return { x: v[p >> 2], y: v[(p >> 2) + 1] };
     });
@@ -958,11 +1122,12 @@ export class FlowField {
 
   /** Follow the directions from a cell to a goal: {found, path, cost}. */
   pathFrom(start) {
-    cellOf(start, "FlowField.pathFrom", "start");
+    liveOn(this, "FlowField");
+    cellIn(this.map, start, "FlowField.pathFrom", "start");
     const w = api(), cap = this.width * this.height;
     return withScratch(8 * cap + 16, (p) => {
       const len = p + 8 * cap, cost = len + 8;
-      const st = w.tnw_field_path(liveHandle(this, "FlowField"), start.x, start.y, p, cap, len, cost);
+      const st = w.tnw_field_path(liveOn(this, "FlowField"), start.x, start.y, p, cap, len, cost);
       if (st === 2) return { found: false, path: [], cost: Infinity };
       check(st, "FlowField.pathFrom");
       return { found: true, path: cellsToArray(p, i32()[len >> 2]), cost: f64()[cost >> 3] };
@@ -972,6 +1137,7 @@ export class FlowField {
   /** Would blocking `cells` cut any of `spawns` off from every goal? (The map is not changed.)
    *  With `size` > 1: `cells` are map cells (a tower's), `spawns` top-left cells of the unit. */
   wouldWallOff(cells, spawns) {
+    liveOn(this, "FlowField");
     cellList(cells, "FlowField.wouldWallOff", "cell");
     cellList(spawns, "FlowField.wouldWallOff", "spawn");
     if (this._cl) {
@@ -982,7 +1148,7 @@ export class FlowField {
       const sp = p + 8 * cells.length, cut = sp + 8 * spawns.length;
       writeCells(p, cells);
       writeCells(sp, spawns);
-      check(api().tnw_field_would_wall_off(liveHandle(this, "FlowField"), p, cells.length, sp,
+      check(api().tnw_field_would_wall_off(liveOn(this, "FlowField"), p, cells.length, sp,
         spawns.length, cut), "FlowField.wouldWallOff");
       return i32()[cut >> 2] !== 0;
     });
@@ -1001,15 +1167,19 @@ export class FlowField {
   }
 
   /** Number of cells that can reach a goal. */
-  get reachableCount() { return api().tnw_field_reachable_count(liveHandle(this, "FlowField")); }
+  get reachableCount() { return api().tnw_field_reachable_count(liveOn(this, "FlowField")); }
 
-  free() {
-    if (!this._h) return;
-    api().tnw_field_destroy(this._h);
-    if (this._vec) api().tnw_free(this._vec);
-    this._h = 0; this._vec = 0;
-    if (this._cl) { this.map._releaseSizeMaps(this._cl); this._cl = null; }
-  }
+  free() { untrack(this, releaseField); }
+}
+owning(FlowField, ["_h", "_vec", "_cl"]);
+
+function releaseField(o) {
+  if (!o._h) return;
+  const w = api();
+  w.tnw_field_destroy(o._h);
+  if (o._vec) w.tnw_free(o._vec);
+  o._h = 0; o._vec = 0;
+  if (o._cl) { releaseSizeMaps(o._mo, o._cl); o._cl = null; }
 }
 
 // The options of Hierarchy: checked here so that a bad one names itself (TilenavError).
@@ -1068,11 +1238,9 @@ export class Hierarchy {
       throw new TilenavError(-1, `${what}: stepCosts must be "exact" or "10/14", got ${String(o.stepCosts)}`);
     this.diagonal = diagonal === 0 ? "no-cut" : "never";
     this.stepCosts = o.stepCosts ?? "exact";
-    this._h = 0;
-    this._cl = null;
-    this._ctxs = new globalThis.Map(); // heuristic weight -> query context
+    // _ctxs: heuristic weight -> query context
+    this._o = { _h: 0, _cl: null, _ctxs: new globalThis.Map(), _out: 0, _res: 0, _mo: map._o };
     this._cap = 0;
-    this._out = 0;
     const held = map._holdSizeMap(this.size), on = held.on;
     this._cl = held.cl;
     try {
@@ -1087,13 +1255,14 @@ export class Hierarchy {
       if (this._cl) { map._releaseSizeMaps(this._cl); this._cl = null; }
       throw e;
     }
+    track(this, releaseHierarchy);
     this._rev = map.revision; // the map's revision the graph describes
     this.lastUpdate = 0;
   }
 
   // Bring the graph up to date when the map's revision moved (queries and fields call it).
   _sync() {
-    const h = liveHandle(this, "Hierarchy"), rev = this.map.revision;
+    const h = liveOn(this, "Hierarchy"), rev = this.map.revision;
     if (rev === this._rev) return false;
     if (this._cl) this.map._syncClearance();
     this.lastUpdate = check(api().tnw_hier_update(h), "Hierarchy.update");
@@ -1190,7 +1359,7 @@ export class Hierarchy {
 
   /** The sector (row-major index) of a cell, -1 outside the map. */
   sectorOf(x, y) {
-    return api().tnw_hier_sector_of(liveHandle(this, "Hierarchy"), cellCoord(x, "Hierarchy.sectorOf"), cellCoord(y, "Hierarchy.sectorOf"));
+    return api().tnw_hier_sector_of(liveOn(this, "Hierarchy"), cellCoord(x, "Hierarchy.sectorOf"), cellCoord(y, "Hierarchy.sectorOf"));
   }
 
   /** The abstract graph: {sectorsX, sectorsY, nodes, intraEdges, interEdges, sectorsRebuilt,
@@ -1208,7 +1377,7 @@ export class Hierarchy {
   /** Bytes held: the graph, the query contexts (one per weight used) and the path buffer. */
   get memoryBytes() {
     const w = api();
-    let n = w.tnw_hier_memory(liveHandle(this, "Hierarchy")) + 8 * this._cap + HIER_RES;
+    let n = w.tnw_hier_memory(liveOn(this, "Hierarchy")) + 8 * this._cap + HIER_RES;
     for (const c of this._ctxs.values()) n += w.tnw_hier_ctx_memory(c);
     return n;
   }
@@ -1217,17 +1386,20 @@ export class Hierarchy {
   sectorField(goals, o = {}) { return new SectorField(this, goals, o); }
 
   /** Release the hierarchy. Sector fields made on it must be freed first. */
-  free() {
-    if (!this._h) return;
-    const w = api();
-    for (const c of this._ctxs.values()) w.tnw_hier_ctx_destroy(c);
-    this._ctxs.clear();
-    w.tnw_hier_destroy(this._h);
-    if (this._out) w.tnw_free(this._out);
-    w.tnw_free(this._res);
-    this._h = 0; this._out = 0; this._cap = 0;
-    if (this._cl) { this.map._releaseSizeMaps(this._cl); this._cl = null; }
-  }
+  free() { untrack(this, releaseHierarchy); this._cap = 0; }
+}
+owning(Hierarchy, ["_h", "_cl", "_ctxs", "_out", "_res"]);
+
+function releaseHierarchy(o) {
+  if (!o._h) return;
+  const w = api();
+  for (const c of o._ctxs.values()) w.tnw_hier_ctx_destroy(c);
+  o._ctxs.clear();
+  w.tnw_hier_destroy(o._h);
+  if (o._out) w.tnw_free(o._out);
+  w.tnw_free(o._res);
+  o._h = 0; o._out = 0; o._res = 0;
+  if (o._cl) { releaseSizeMaps(o._mo, o._cl); o._cl = null; }
 }
 
 const SECTOR_FIELD_MAX_GOALS = 64;
@@ -1263,11 +1435,12 @@ export class SectorField {
     this.budget = budget;
     this._goals = [];
     this._cap = 0;
-    this._out = 0;
+    this._o = { _h: 0, _out: 0 };
     withScratch(4, (st) => {
       this._h = api().tnw_sfield_create(liveHandle(hierarchy, "Hierarchy"), budget, st);
       check(i32()[st >> 2], what);
     });
+    track(this, releaseSectorField);
     try {
       this.setGoal(goals);
     } catch (e) {
@@ -1387,12 +1560,15 @@ export class SectorField {
   /** Bytes held now: the border cells' costs and the sectors kept (plus the path buffer). */
   get memoryBytes() { return api().tnw_sfield_memory(liveHandle(this, "SectorField")) + (this._out ? 8 * this._cap + 16 : 0); }
 
-  free() {
-    if (!this._h) return;
-    api().tnw_sfield_destroy(this._h);
-    if (this._out) api().tnw_free(this._out);
-    this._h = 0; this._out = 0; this._cap = 0;
-  }
+  free() { untrack(this, releaseSectorField); this._cap = 0; }
+}
+owning(SectorField, ["_h", "_out"]);
+
+function releaseSectorField(o) {
+  if (!o._h) return;
+  api().tnw_sfield_destroy(o._h);
+  if (o._out) api().tnw_free(o._out);
+  o._h = 0; o._out = 0;
 }
 
 const AGENT_FLOATS = 7;
@@ -1414,11 +1590,13 @@ export class Crowd {
     this.map = map;
     this.capacity = o.capacity ?? 1024;
     this.maxFlows = 8; // flow slots 0..7 (tn_crowd_def_default()'s max_flows, as the glue makes it)
+    this._o = { _h: 0, _ids: 0, _state: 0 };
     withScratch(4, (st) => {
       this._h = api().tnw_crowd_create(liveHandle(map, "TileMap"), this.capacity, o.dt ?? 1 / 60,
         o.seed ?? 1, o.pushApart ? 1 : 0, o.neighbourRadius ?? 0, st);
       check(i32()[st >> 2], "Crowd");
     });
+    track(this, releaseCrowd);
     this._ids = alloc(4 * this.capacity);
     this._state = alloc(4 * AGENT_FLOATS * this.capacity);
     this._sectors = new globalThis.Map(); // flow slot -> SectorField
@@ -1463,7 +1641,7 @@ export class Crowd {
    * do not fit the field's budget, step() throws a TilenavError ("full") saying so.
    */
   setFlow(slot, field) {
-    const h = liveHandle(this, "Crowd");
+    const h = liveOn(this, "Crowd");
     this._slot(slot, "Crowd.setFlow");
     if (field === null || field === undefined) {
       check(api().tnw_crowd_set_flow(h, slot, 0, 0, 0), "Crowd.setFlow");
@@ -1488,7 +1666,7 @@ export class Crowd {
     }
     const g = field.goals[0];
     if (!g) throw new TilenavError(-15, "Crowd.setFlow (build the field first)");
-    check(api().tnw_crowd_set_flow(h, slot, liveHandle(field, "FlowField"), g.x, g.y), "Crowd.setFlow");
+    check(api().tnw_crowd_set_flow(h, slot, liveOn(field, "FlowField"), g.x, g.y), "Crowd.setFlow");
     this._sectors.delete(slot);
     this._slotField[slot] = { kind, size };
   }
@@ -1509,7 +1687,7 @@ export class Crowd {
    *        of its centre minus (n - 1) / 2 tiles); radius below n half tiles
    */
   add(a) {
-    const what = "Crowd.add", h = liveHandle(this, "Crowd");
+    const what = "Crowd.add", h = liveOn(this, "Crowd");
     if (a === null || typeof a !== "object") throw new TilenavError(-1, `${what}: the agent must be an object {x, y, ...}, got ${shown(a)}`);
     knownOptions(a, "agent", what);
     const size = unitSize(a.size, what), target = pick(TARGET, a.target, "target", 0);
@@ -1540,14 +1718,14 @@ export class Crowd {
 
   /** Remove an agent (TilenavError "stale id" when it is gone already). */
   remove(id) {
-    check(api().tnw_crowd_remove(liveHandle(this, "Crowd"), id), "Crowd.remove");
+    check(api().tnw_crowd_remove(liveOn(this, "Crowd"), id), "Crowd.remove");
     this._follow(id, 0, -1);
   }
 
   /** Change an agent's target: setTarget(id, "arrive", {x, y}) or setTarget(id, "flow", slot)
    *  (slot 0..maxFlows-1, default 0; the slot's field must be of the agent's size). */
   setTarget(id, kind, goalOrSlot) {
-    const what = "Crowd.setTarget", h = liveHandle(this, "Crowd"), k = pick(TARGET, kind, "target", 0);
+    const what = "Crowd.setTarget", h = liveOn(this, "Crowd"), k = pick(TARGET, kind, "target", 0);
     const flow = k === 4 ? this._slot(goalOrSlot ?? 0, what) : 0;
     const info = this._agentInfo.get(id);
     if (k === 4 && info) this._checkFollow(flow, info.size, what);
@@ -1559,7 +1737,7 @@ export class Crowd {
   /** Advance every agent by `steps` fixed steps (default 1). Slots following a SectorField get
    *  their sectors built before each step (see setFlow). */
   step(steps = 1) {
-    const h = liveHandle(this, "Crowd");
+    const h = liveOn(this, "Crowd");
     if (!this._sectors.size) { check(api().tnw_crowd_step(h, steps), "Crowd.step"); return; }
     const w = api(), slots = [...this._sectors.keys()], fields = slots.map((s) => this._sectors.get(s));
     for (let k = 0; k < slots.length; k++) { // follow map edits and setGoal: the view aims at goal 0
@@ -1579,11 +1757,11 @@ export class Crowd {
   }
 
   /** Number of live agents. */
-  get count() { return api().tnw_crowd_count(liveHandle(this, "Crowd")); }
+  get count() { return api().tnw_crowd_count(liveOn(this, "Crowd")); }
 
   /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived}]. */
   agents() {
-    const n = check(api().tnw_crowd_read(liveHandle(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.agents");
+    const n = check(api().tnw_crowd_read(liveOn(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.agents");
     const ids = new Uint32Array(api().memory.buffer, this._ids, n), s = f32(), b = this._state >> 2;
     const out = new Array(n);
     for (let i = 0; i < n; i++) {
@@ -1601,23 +1779,25 @@ export class Crowd {
    * @returns {{count: number, stride: number, ids: Uint32Array, data: Float32Array}}
    */
   view() {
-    const n = check(api().tnw_crowd_read(liveHandle(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.view");
+    const n = check(api().tnw_crowd_read(liveOn(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.view");
     const buf = api().memory.buffer;
     return { count: n, stride: AGENT_FLOATS, ids: new Uint32Array(buf, this._ids, n), data: new Float32Array(buf, this._state, AGENT_FLOATS * n) };
   }
 
   /** Largest overlap of any agent with a wall, in pixels (0 when none: the library's promise). */
-  maxWallOverlap() { return api().tnw_crowd_max_wall_overlap(liveHandle(this, "Crowd")); }
+  maxWallOverlap() { return api().tnw_crowd_max_wall_overlap(liveOn(this, "Crowd")); }
 
-  free() {
-    if (!this._h) return;
-    const w = api();
-    w.tnw_crowd_destroy(this._h);
-    w.tnw_free(this._ids);
-    w.tnw_free(this._state);
-    this._h = 0;
-    this._agentInfo.clear();
-  }
+  free() { untrack(this, releaseCrowd); this._agentInfo.clear(); }
+}
+owning(Crowd, ["_h", "_ids", "_state"]);
+
+function releaseCrowd(o) {
+  if (!o._h) return;
+  const w = api();
+  w.tnw_crowd_destroy(o._h);
+  if (o._ids) w.tnw_free(o._ids);
+  if (o._state) w.tnw_free(o._state);
+  o._h = o._ids = o._state = 0;
 }
 
 /**
@@ -1637,42 +1817,47 @@ export class Marbles {
   constructor(o = {}) {
     knownOptions(o, "Marbles", "Marbles");
     const map = o.map ?? null;
+    this.map = map; // its walls are read in place: it must outlive the marbles
     const w = o.width ?? (map ? map.width * map.tileWidth : undefined), h = o.height ?? (map ? map.height * map.tileHeight : undefined);
     if (!(w > 0 && h > 0)) throw new TypeError("tilenav: Marbles needs a map or a width and height");
     this.capacity = o.capacity ?? 1024;
+    this._o = { _h: 0 };
     withScratch(4, (st) => {
       this._h = api().tnw_marbles_create(map ? liveHandle(map, "TileMap") : 0, w, h, this.capacity, o.restitution ?? 1, st);
       check(i32()[st >> 2], "Marbles");
     });
+    track(this, releaseMarbles);
   }
 
   /** Add a marble at (x, y) with velocity (vx, vy) per step and radius r; returns its index. */
-  add(x, y, vx, vy, r) { return check(api().tnw_marbles_add(liveHandle(this, "Marbles"), x, y, vx, vy, r), "Marbles.add"); }
+  add(x, y, vx, vy, r) { return check(api().tnw_marbles_add(liveOn(this, "Marbles"), x, y, vx, vy, r), "Marbles.add"); }
 
   /** Set a marble's velocity (pixels per step). */
-  setVelocity(i, vx, vy) { check(api().tnw_marbles_set_velocity(liveHandle(this, "Marbles"), i, vx, vy), "Marbles.setVelocity"); }
+  setVelocity(i, vx, vy) { check(api().tnw_marbles_set_velocity(liveOn(this, "Marbles"), i, vx, vy), "Marbles.setVelocity"); }
 
   /** Advance `steps` steps (default 1). */
-  step(steps = 1) { check(api().tnw_marbles_step(liveHandle(this, "Marbles"), steps), "Marbles.step"); }
+  step(steps = 1) { check(api().tnw_marbles_step(liveOn(this, "Marbles"), steps), "Marbles.step"); }
 
   /** Number of marbles. */
-  get count() { return api().tnw_marbles_count(liveHandle(this, "Marbles")); }
+  get count() { return api().tnw_marbles_count(liveOn(this, "Marbles")); }
 
   /** Every marble: [{x, y, vx, vy, r}], by index. */
   marbles() {
-    const n = this.count, p = api().tnw_marbles_data(this._h) >> 3, v = f64(), out = new Array(n);
+    const n = this.count, p = api().tnw_marbles_data(liveOn(this, "Marbles")) >> 3, v = f64(), out = new Array(n);
     for (let i = 0; i < n; i++) out[i] = { x: v[p + 5 * i], y: v[p + 5 * i + 1], vx: v[p + 5 * i + 2], vy: v[p + 5 * i + 3], r: v[p + 5 * i + 4] };
     return out;
   }
 
   /** Kinetic energy (sum of r² v² / 2): constant with restitution 1. */
-  energy() { return api().tnw_marbles_energy(liveHandle(this, "Marbles")); }
+  energy() { return api().tnw_marbles_energy(liveOn(this, "Marbles")); }
 
   /** Contacts resolved during the last step. */
-  get lastContacts() { return api().tnw_marbles_contacts(liveHandle(this, "Marbles")); }
+  get lastContacts() { return api().tnw_marbles_contacts(liveOn(this, "Marbles")); }
 
-  free() { if (this._h) { api().tnw_marbles_destroy(this._h); this._h = 0; } }
+  free() { untrack(this, releaseMarbles); }
 }
+owning(Marbles, ["_h"]);
+function releaseMarbles(o) { if (o._h) { api().tnw_marbles_destroy(o._h); o._h = 0; } }
 
 /**
  * The book's AI race car: it reads a target heading (degrees) from an angle map under it,
@@ -1700,7 +1885,7 @@ export class AngleCar {
     const { width: w, height: h } = o, n = w * h;
     if (!(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0) || o.angles?.length !== n || o.friction?.length !== n)
       throw new TypeError("tilenav: AngleCar needs width, height and width*height angles and friction");
-    this._h = 0;
+    this._o = { _h: 0 };
     const a = alloc(4 * n), f = alloc(4 * n), st = alloc(4);
     try {
       const v = f32();
@@ -1708,6 +1893,7 @@ export class AngleCar {
       const tw = o.tileWidth ?? o.tileSize ?? 64, th = o.tileHeight ?? o.tileSize ?? 64;
       this._h = api().tnw_car_create(w, h, tw, th, a, f, o.x, o.y, o.rotation ?? 0, o.jitter ?? 20, o.seed ?? 1, st);
       check(i32()[st >> 2], "AngleCar");
+      track(this, releaseCar);
     } finally {
       api().tnw_free(a); api().tnw_free(f); api().tnw_free(st);
     }
@@ -1722,8 +1908,10 @@ export class AngleCar {
     return { x: v[p], y: v[p + 1], vx: v[p + 2], vy: v[p + 3], rotation: v[p + 4], speed: v[p + 5], friction: v[p + 6] };
   }
 
-  free() { if (this._h) { api().tnw_car_destroy(this._h); this._h = 0; } }
+  free() { untrack(this, releaseCar); }
 }
+owning(AngleCar, ["_h"]);
+function releaseCar(o) { if (o._h) { api().tnw_car_destroy(o._h); o._h = 0; } }
 
 /**
  * A sprite that wanders the rows and columns of a map (the book's moving bombs): it moves
@@ -1740,20 +1928,24 @@ export class GridWanderer {
     knownOptions(o, "GridWanderer", "GridWanderer");
     cellOf(cell, "GridWanderer", "cell");
     this.map = map;
+    this._o = { _h: 0 };
     withScratch(4, (st) => {
       this._h = api().tnw_wanderer_create(liveHandle(map, "TileMap"), cell.x, cell.y, o.speed ?? 1, o.seed ?? 1, st);
       check(i32()[st >> 2], "GridWanderer");
     });
+    track(this, releaseWanderer);
   }
 
   /** Advance `steps` steps (default 1). */
-  step(steps = 1) { check(api().tnw_wanderer_step(liveHandle(this, "GridWanderer"), steps), "GridWanderer.step"); }
+  step(steps = 1) { check(api().tnw_wanderer_step(liveOn(this, "GridWanderer"), steps), "GridWanderer.step"); }
 
   /** {x, y, cell: {x, y}, dir: {x, y}}: centre in pixels, last cell centre reached, direction. */
   state() {
-    const p = api().tnw_wanderer_state(liveHandle(this, "GridWanderer")), v = f32(), iv = i32(), o = p >> 2;
+    const p = api().tnw_wanderer_state(liveOn(this, "GridWanderer")), v = f32(), iv = i32(), o = p >> 2;
     return { x: v[o], y: v[o + 1], cell: { x: iv[o + 2], y: iv[o + 3] }, dir: { x: iv[o + 4], y: iv[o + 5] } };
   }
 
-  free() { if (this._h) { api().tnw_wanderer_destroy(this._h); this._h = 0; } }
+  free() { untrack(this, releaseWanderer); }
 }
+owning(GridWanderer, ["_h"]);
+function releaseWanderer(o) { if (o._h) { api().tnw_wanderer_destroy(o._h); o._h = 0; } }

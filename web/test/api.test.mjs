@@ -2,7 +2,9 @@
 // Dijkstra written here, on handmade and seeded random grids, plus bad input.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { init, TileMap, PathFinder, FlowField, Hierarchy, Crowd, Marbles, AngleCar, GridWanderer, TilenavError } from "../pkg/tilenav.mjs";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { init, TileMap, PathFinder, FlowField, Hierarchy, Crowd, Marbles, AngleCar, GridWanderer, TilenavError, memoryBytes, MAX_CELL_VALUE } from "../pkg/tilenav.mjs";
 
 await init();
 
@@ -784,7 +786,7 @@ function checkRegionQueries(pf, m, w, h, n, rule, ref, pairs, tag) {
       const t = `${tag} ${s.x},${s.y} -> ${g.x},${g.y} closest ${closest}`;
       assert.equal(withR.found, without.found, t);
       assert.equal(withR.status, without.status, t);
-      assert.ok(Math.abs(withR.cost - without.cost) < 1e-9 * Math.max(1, without.cost), `${t}: cost ${withR.cost} vs ${without.cost}`);
+      assert.ok(withR.cost === without.cost || Math.abs(withR.cost - without.cost) < 1e-9 * Math.max(1, without.cost), `${t}: cost ${withR.cost} vs ${without.cost}`);
       const ls = ref.label[s.y * w + s.x], lg = ref.label[g.y * w + g.x];
       if (ls >= 0 && lg >= 0 && ls !== lg) {
         assert.equal(without.found, closest, t); // unreachable: found only as the closest cell
@@ -1013,4 +1015,169 @@ test("Crowd.add and setFlow say what is wrong before the library refuses", () =>
   assert.throws(() => crowd.add({ x: 3 * 32 + 16, y: 2 * 20 + 10, radius: 4 }), says(/inside the map and clear of blocked cells/));
   assert.throws(() => crowd.add({ x: 2, y: 10, radius: 4 }), says(/inside the map and clear of blocked cells/));
   crowd.free(); f1.free(); f2.free(); map.free();
+});
+
+test("objects dropped without free() give their module memory back when collected", async () => {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc"), settle = () => new Promise((r) => setTimeout(r, 0));
+  const round = () => { // a map with everything that holds module memory on it, then dropped
+    const m = new TileMap({ width: 300, height: 300 });
+    new FlowField(m, { size: 2 }).build({ x: 5, y: 5 });
+    new PathFinder(m).find(m, { x: 0, y: 0 }, { x: 9, y: 9 });
+    m.hierarchy({ sectorSize: 16 }).find({ x: 0, y: 0 }, { x: 200, y: 200 });
+    new Crowd(m).add({ x: 16, y: 16 });
+    m.regionCount();
+  };
+  for (let i = 0; i < 3; i++) round();
+  gc(); await settle(); gc(); await settle();
+  const before = memoryBytes();
+  for (let i = 0; i < 60; i++) { round(); if (i % 5 === 4) { gc(); await settle(); } }
+  assert.ok(memoryBytes() <= before + 64 * 1024 * 1024, `memory grew from ${before} to ${memoryBytes()} bytes`);
+  // free() still frees at once, and twice is harmless
+  const m = new TileMap({ width: 4, height: 4 }), f = new FlowField(m).build({ x: 0, y: 0 });
+  f.free(); f.free(); m.free(); m.free();
+  assert.throws(() => m.get(0, 0), /TileMap used after free/);
+});
+
+test("objects made on a map throw 'TileMap used after free()' once it is freed, never read another map", () => {
+  const m = TileMap.fromText(["........", "........", "........"]);
+  const field = new FlowField(m).build({ x: 7, y: 1 }), big = new FlowField(m, { size: 2 }).build({ x: 6, y: 1 });
+  const crowd = new Crowd(m);
+  crowd.setFlow(0, field);
+  crowd.add({ x: 16, y: 16, target: "flow", flow: 0 });
+  const wanderer = new GridWanderer(m, { x: 0, y: 0 }), marbles = new Marbles({ map: m });
+  marbles.add(40, 40, 1, 0, 4);
+  const hier = m.hierarchy({ sectorSize: 4 }), finder = new PathFinder(m);
+  assert.equal(finder.begin(m, { x: 0, y: 0 }, { x: 7, y: 2 }), "in progress");
+  m.free();
+  const other = TileMap.fromText(["########", "########", "########"]); // may reuse the freed memory
+  other.set(0, 0, 0);
+  const uaf = /tilenav: TileMap used after free\(\)/;
+  for (const [what, f] of [
+    ["field.update", () => field.update()], ["field.build", () => field.build({ x: 7, y: 1 })],
+    ["field.distance", () => field.distance(0, 0)], ["field.distances", () => field.distances()],
+    ["field.distancesView", () => field.distancesView()], ["field.vectorsView", () => field.vectorsView()],
+    ["field.directions", () => field.directions()], ["field.lineOfSight", () => field.lineOfSight()],
+    ["field.sample", () => field.sample(16, 16)], ["field.pathFrom", () => field.pathFrom({ x: 0, y: 0 })],
+    ["field.wouldWallOff", () => field.wouldWallOff([{ x: 3, y: 1 }], [{ x: 0, y: 1 }])],
+    ["field.reachableCount", () => field.reachableCount], ["size-2 field.update", () => big.update()],
+    ["size-2 field.wouldWallOff", () => big.wouldWallOff([{ x: 3, y: 1 }], [{ x: 0, y: 0 }])],
+    ["crowd.step", () => crowd.step(10)], ["crowd.agents", () => crowd.agents()], ["crowd.view", () => crowd.view()],
+    ["crowd.add", () => crowd.add({ x: 16, y: 16 })], ["crowd.setFlow", () => crowd.setFlow(1, field)],
+    ["crowd.count", () => crowd.count], ["crowd.maxWallOverlap", () => crowd.maxWallOverlap()],
+    ["wanderer.step", () => wanderer.step()], ["wanderer.state", () => wanderer.state()],
+    ["marbles.step", () => marbles.step()], ["marbles.marbles", () => marbles.marbles()],
+    ["hier.find", () => hier.find({ x: 0, y: 0 }, { x: 7, y: 2 })], ["hier.sectorOf", () => hier.sectorOf(0, 0)],
+    ["finder.step", () => finder.step()], ["finder.result", () => finder.result()],
+  ]) assert.throws(f, uaf, what);
+  for (const o of [field, big, crowd, wanderer, marbles, hier, finder]) o.free(); // freeing them still works
+  assert.equal(other.passable(0, 0), true);
+  other.free();
+});
+
+test("cell values: integers from 0 to MAX_CELL_VALUE everywhere, never wrapped modulo 2^32; Tiled flip flags", async () => {
+  assert.equal(MAX_CELL_VALUE, 4194302);
+  const m = new TileMap({ width: 3, height: 1, cells: [0, 5, 5], costs: { 0: 1, 5: Infinity, [MAX_CELL_VALUE]: 2 } });
+  m.set(0, 0, MAX_CELL_VALUE);
+  assert.equal(m.get(0, 0), MAX_CELL_VALUE);
+  assert.equal(m.cost(0, 0), 2);
+  const tooLarge = (e) => e instanceof TilenavError && e.status === -3 && e.message.includes("above the largest cell value, 4194302");
+  const notInteger = (e) => e instanceof TypeError && e.message.includes("a cell value is an integer from 0 to 4194302");
+  for (const v of [MAX_CELL_VALUE + 1, 2 ** 32 + 5, 2 ** 32, 2 ** 40]) assert.throws(() => m.set(1, 0, v), tooLarge, String(v));
+  for (const v of [-1, 1.5, NaN, Infinity, "1", null]) assert.throws(() => m.set(1, 0, v), notInteger, String(v));
+  assert.equal(m.get(1, 0), 5); // untouched, and so is the other 5
+  assert.equal(m.passable(2, 0), false);
+  assert.throws(() => TileMap.fromArray([0, 2 ** 32, 0], 3), (e) => tooLarge(e) && /cell 1 \(x 1, y 0\) is 4294967296/.test(e.message));
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: new Uint32Array([0, 0xffffffff]) }), tooLarge);
+  assert.throws(() => new TileMap({ width: 3, height: 1, costs: { 0: 1, 4294967296: Infinity } }), (e) => tooLarge(e) && /costs key "4294967296"/.test(e.message));
+  for (const k of ["-1", "1.5", "abc"]) assert.throws(() => new TileMap({ width: 3, height: 1, costs: { [k]: 1 } }), notInteger, k);
+  assert.throws(() => new TileMap({ width: 3, height: 1, blocked: [2 ** 32] }), tooLarge);
+  // a raw Tiled gid with flip flags says what it is
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: [1, 0x80000001] }), (e) => tooLarge(e) && /flip flags\? .*gid & 0x0fffffff = 1\)/.test(e.message));
+  m.free();
+  // the Tiled loader strips the flags: tile 1 blocks however it is flipped
+  const F = [0x80000000, 0x40000000, 0x20000000, 0xa0000000, 0xe0000000];
+  const tiled = {
+    type: "map", orientation: "orthogonal", width: 7, height: 1, tilewidth: 16, tileheight: 16, infinite: false,
+    tilesets: [{ firstgid: 1, tilewidth: 16, tileheight: 16, tilecount: 2, tiles: [{ id: 0, properties: [{ name: "collides", type: "bool", value: true }] }] }],
+    layers: [{ type: "tilelayer", name: "ground", width: 7, height: 1, data: [1, ...F.map((f) => f + 1), 2] }],
+  };
+  const t = await TileMap.fromTiled(tiled);
+  assert.deepEqual(Array.from(t.passableGrid()), [0, 0, 0, 0, 0, 0, 1]);
+  t.free();
+  // a map without `cells` is all 0, also in memory a freed map of walls held
+  for (let i = 0; i < 3; i++) {
+    TileMap.fromArray(new Array(4096).fill(9), 64).free();
+    const fresh = new TileMap({ width: 64, height: 64 });
+    assert.ok(fresh.passableGrid().every((p) => p === 1));
+    fresh.free();
+  }
+});
+
+test("small checks: short text rows, flat findMany length, step() without begin(), distance() before build(), not-found results, messages", () => {
+  const isErr = (status, re) => (e) => e instanceof TilenavError && e.status === status && re.test(e.message);
+  // fromText: every row as wide (a short row was padded with walls)
+  assert.throws(() => TileMap.fromText(["..#", "."]), (e) => e instanceof TypeError && /row 1 has 1 characters, row 0 has 3/.test(e.message));
+  assert.throws(() => TileMap.fromText("..\n...\n.."), /row 0 has 2 characters, row 1 has 3/);
+  const m = TileMap.fromText("....\n.##.\n....\n", { wall: "#" }); // a trailing newline is no row
+  assert.equal(m.height, 3);
+  const pf = new PathFinder(m);
+  // findMany: flat numbers come in fours
+  for (const flat of [[0, 0, 3], [0, 0, 3, 0, 1], new Int32Array(5)])
+    assert.throws(() => pf.findMany(m, flat), isErr(-1, new RegExp(`flat queries are 4 numbers each \\(sx, sy, gx, gy\\), got ${flat.length} numbers`)));
+  assert.throws(() => pf.findMany(m, [0, 0, 9, 0]), isErr(-9, /query 0: goal \{x: 9, y: 0\} is outside the 4x3 map/));
+  assert.equal(pf.findMany(m, [0, 0, 3, 0, 0, 0, 3, 2]).found, 2);
+  // step()/result() belong to begin(): "state" before any, and after a plain find() or findMany()
+  assert.throws(() => pf.step(), isErr(-15, /PathFinder.step/));
+  pf.find(m, { x: 0, y: 0 }, { x: 3, y: 0 });
+  assert.throws(() => pf.step(), isErr(-15, /no query begun/));
+  assert.throws(() => pf.result(), isErr(-15, /PathFinder.result/));
+  assert.equal(pf.begin(m, { x: 0, y: 0 }, { x: 3, y: 2 }), "in progress");
+  while (pf.step(1) === "in progress");
+  assert.equal(pf.result().found, true);
+  pf.findMany(m, [0, 0, 3, 0]);
+  assert.throws(() => pf.step(), isErr(-15, /no query begun/));
+  pf.begin(m, { x: 0, y: 0 }, { x: 3, y: 2 });
+  pf.cancel();
+  assert.throws(() => pf.step(), isErr(-15, /PathFinder.step/));
+  // FlowField.distance() before build(): "state", as distances()
+  const f = new FlowField(m);
+  assert.throws(() => f.distance(0, 0), isErr(-15, /FlowField.distance \(build first\)/));
+  assert.throws(() => f.distances(), isErr(-15, /build first/));
+  f.build({ x: 3, y: 0 });
+  assert.equal(f.distance(3, 0), 0);
+  assert.equal(f.distance(-1, 0), Infinity);
+  assert.throws(() => f.distance(0.5, 0), isErr(-1, /integer/));
+  // not found: cost Infinity and end {x: -1, y: -1}, from find(), begin()/result() alike
+  const blocked = { x: 1, y: 1 }, walled = TileMap.fromText(["..#.", "..#."]);
+  for (const [map, s, g, status] of [[m, { x: 0, y: 0 }, blocked, "goal blocked"], [m, blocked, { x: 0, y: 0 }, "start blocked"],
+    [walled, { x: 0, y: 0 }, { x: 3, y: 0 }, "no path"]])
+    for (const regions of [true, false]) {
+      const one = pf.find(map, s, g, { regions });
+      pf.begin(map, s, g, { regions });
+      let st;
+      while ((st = pf.step(1)) === "in progress");
+      const sliced = pf.result();
+      for (const r of [one, sliced]) {
+        assert.equal(r.found, false);
+        assert.equal(r.status, status);
+        assert.equal(r.cost, Infinity, `${status}, regions ${regions}`);
+        assert.deepEqual(r.end, { x: -1, y: -1 });
+      }
+      assert.equal(st, status);
+    }
+  walled.free();
+  // messages name the cell and the map, the option, the reason
+  assert.throws(() => pf.find(m, { x: 0, y: 0 }, { x: 600, y: 3 }), isErr(-9, /PathFinder.find: goal \{x: 600, y: 3\} is outside the 4x3 map/));
+  assert.throws(() => pf.begin(m, { x: -1, y: 0 }, { x: 0, y: 0 }), isErr(-9, /PathFinder.begin: start \{x: -1, y: 0\} is outside the 4x3 map/));
+  for (const weight of [0.5, 0, NaN, Infinity, "2"])
+    assert.throws(() => pf.find(m, { x: 0, y: 0 }, { x: 3, y: 0 }, { weight }), isErr(-1, /PathFinder.find: weight must be a finite number >= 1, got/));
+  assert.throws(() => pf.findMany(m, [0, 0, 3, 0], { weight: 0.9 }), isErr(-1, /findMany: weight must be/));
+  assert.throws(() => pf.find(m, { x: 0, y: 0 }, { x: 3, y: 0 }, { stepCosts: "10-14" }), isErr(-1, /stepCosts must be "exact" or "10\/14"/));
+  assert.throws(() => f.build({ x: 9, y: 0 }), isErr(-9, /FlowField.build: goal \{x: 9, y: 0\} is outside the 4x3 map/));
+  assert.throws(() => f.pathFrom({ x: 0, y: 7 }), isErr(-9, /FlowField.pathFrom: start \{x: 0, y: 7\} is outside the 4x3 map/));
+  const los = new FlowField(m, { lineOfSight: "exact" });
+  assert.throws(() => los.build([{ x: 0, y: 0 }, { x: 3, y: 2 }]), isErr(-8, /lineOfSight needs a single goal, got 2 \(.*nearest by path/));
+  los.build({ x: 3, y: 2 });
+  for (const o of [f, los, pf, m]) o.free();
 });

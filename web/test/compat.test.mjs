@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import PF from "../pkg/compat/pathfinding.mjs";
 import EasyStar from "../pkg/compat/easystar.mjs";
+import { memoryBytes } from "../pkg/tilenav.mjs";
 
 const require = createRequire(import.meta.url);
 const RefPF = require("pathfinding");
@@ -547,3 +548,171 @@ test("regions: EasyStar answers an unreachable end in its first calculate(); Pat
   assert.equal(g.map.regionsMemory() > 0, true);
   g.free();
 });
+
+test("grid.clone() per search (PathFinding.js's habit) keeps no memory; a clone copies on write", () => {
+  const G = new PF.Grid(512, 512);
+  const astar = new PF.AStarFinder({ allowDiagonal: true }), best = new PF.BestFirstFinder();
+  for (let i = 0; i < 20; i++) { astar.findPath(0, 0, 3, 3, G.clone()); best.findPath(0, 0, 3, 3, G.clone()); } // warm up
+  const before = memoryBytes();
+  for (let i = 0; i < 3000; i++) assert.equal(astar.findPath(0, 0, 3, 3, G.clone()).length, 4);
+  for (let i = 0; i < 300; i++) assert.equal(best.findPath(0, 0, 9, 9, G.clone()).length, 19);
+  assert.equal(memoryBytes(), before, "the module's memory grew with clones");
+  // copy on write: a change to either side is not seen by the other
+  const a = new PF.Grid([[0, 0, 0], [0, 1, 0], [0, 0, 0]]), b = a.clone(), c = a.clone();
+  assert.equal(b.map, a.map);
+  b.setWalkableAt(0, 1, false);
+  assert.notEqual(b.map, a.map);
+  assert.equal(a.isWalkableAt(0, 1), true);
+  assert.equal(c.isWalkableAt(0, 1), true);
+  assert.equal(b.isWalkableAt(0, 1), false);
+  assert.equal(b.isWalkableAt(1, 1), false); // the copy keeps the original's walls
+  a.nodes[0][1].walkable = false; // through a node, on the original
+  assert.equal(c.isWalkableAt(1, 0), true);
+  assert.equal(a.isWalkableAt(1, 0), false);
+  assert.deepEqual(new PF.AStarFinder().findPath(0, 0, 2, 0, c), [[0, 0], [1, 0], [2, 0]]);
+  assert.deepEqual(new PF.AStarFinder().findPath(0, 0, 2, 0, a).length, 7);
+  b.setWalkableAt(2, 2, true); // no change: no copy needed
+  // free(): the cells go with the last grid holding them; a freed grid throws
+  const d = c.clone(), shared = c.map;
+  c.free();
+  assert.throws(() => c.isWalkableAt(0, 0), /used after free/);
+  assert.equal(d.isWalkableAt(1, 0), true);
+  assert.equal(shared._h !== 0, true);
+  d.free();
+  assert.equal(shared._h, 0);
+  c.free(); // twice: nothing
+  for (const g of [a, b, G]) g.free();
+});
+
+test("EasyStar-style wrapper reads the grid array live, as EasyStar.js: edits and avoided points between searches", () => {
+  const rand = rng(4242), pick = (n) => Math.floor(rand() * n);
+  let searches = 0, found = 0;
+  for (let g = 0; g < 40; g++) {
+    const w = 6 + pick(15), h = 6 + pick(15), tile = () => { const r = rand(); return r < 0.25 ? 1 : r < 0.4 ? 2 : 0; };
+    const grid = Array.from({ length: h }, () => Array.from({ length: w }, tile));
+    const ours = new EasyStar.js(), ref = new RefEasyStar.js(), avoided = new Set();
+    for (const es of [ours, ref]) { es.enableSync(); es.setGrid(grid); es.setAcceptableTiles([0, 2]); es.setTileCost(2, 3); }
+    for (let q = 0; q < 15; q++) {
+      for (let k = pick(6); k >= 0; k--) grid[pick(h)][pick(w)] = tile(); // edits to the live array only
+      const r = rand(), x = pick(w), y = pick(h);
+      if (r < 0.3) { avoided.add(`${x},${y}`); for (const es of [ours, ref]) es.avoidAdditionalPoint(x, y); }
+      else if (r < 0.45 && avoided.size) {
+        const [ax, ay] = [...avoided][pick(avoided.size)].split(",").map(Number);
+        avoided.delete(`${ax},${ay}`);
+        for (const es of [ours, ref]) es.stopAvoidingAdditionalPoint(ax, ay);
+      } else if (r < 0.5) { avoided.clear(); for (const es of [ours, ref]) es.stopAvoidingAllAdditionalPoints(); }
+      if (r > 0.9) for (const es of [ours, ref]) es.setGrid(grid); // the same array again: no rebuild needed
+      const s = { x: pick(w), y: pick(h) }, e = { x: pick(w), y: pick(h) };
+      let a, b;
+      ours.findPath(s.x, s.y, e.x, e.y, (p) => { a = p; }); ours.calculate();
+      ref.findPath(s.x, s.y, e.x, e.y, (p) => { b = p; }); ref.calculate();
+      const tag = `grid ${g} search ${q} from ${s.x},${s.y} to ${e.x},${e.y}`;
+      searches++;
+      assert.equal(a === null, b === null, tag);
+      if (!a) continue;
+      found++;
+      assert.ok(Math.abs(easyCost(a, grid, { 0: 1, 2: 3 }) - easyCost(b, grid, { 0: 1, 2: 3 })) < 1e-9, tag);
+      for (const c of a.slice(1)) {
+        assert.ok(grid[c.y][c.x] !== 1, `${tag}: through a wall at ${c.x},${c.y}`);
+        assert.ok(!avoided.has(`${c.x},${c.y}`), `${tag}: through an avoided point at ${c.x},${c.y}`);
+      }
+    }
+    ours.free();
+  }
+  assert.ok(found > 150 && found < searches, `${found} paths of ${searches} searches`);
+  // the stranger's case: a wall added to the array after the first search
+  const es = new EasyStar.js(), g3 = [[0, 0, 0], [0, 0, 0]];
+  es.enableSync(); es.setGrid(g3); es.setAcceptableTiles([0]);
+  let out;
+  es.findPath(0, 0, 2, 0, (p) => { out = p; }); es.calculate();
+  assert.equal(out.length, 3);
+  g3[0][1] = g3[1][1] = 1;
+  es.findPath(0, 0, 2, 0, (p) => { out = p; }); es.calculate();
+  assert.equal(out, null);
+  es.free();
+});
+
+test("EasyStar-style wrapper: avoided points and grid edits change single cells of the map, not a rebuild", () => {
+  const n = 512, grid = Array.from({ length: n }, () => new Array(n).fill(0)), es = new EasyStar.js();
+  grid[n - 1][n - 1] = 1; // a value met at the start (a new one changes the terrain table: the whole map)
+  es.enableSync(); es.setGrid(grid); es.setAcceptableTiles([0]); es.enableDiagonals();
+  const find = () => { let out; es.findPath(0, 0, 10, 10, (p) => { out = p; }); es.calculate(); return out; };
+  find();
+  const m = es.map, rev = m.revision;
+  for (let i = 0; i < 20; i++) {
+    es.avoidAdditionalPoint(i, 5);
+    assert.ok(find().every((c) => c.y !== 5 || c.x > i));
+  }
+  assert.equal(es.map, m, "the map was rebuilt");
+  assert.equal(m.revision, rev + 20); // one cell each
+  es.stopAvoidingAdditionalPoint(3, 5);
+  es.stopAvoidingAdditionalPoint(3, 5); // twice: nothing more
+  es.avoidAdditionalPoint(600, 600); // outside the grid: kept (as EasyStar.js does), no cell
+  find();
+  assert.equal(m.revision, rev + 21);
+  es.stopAvoidingAllAdditionalPoints();
+  assert.equal(find().length, 11);
+  assert.equal(m.revision, rev + 40);
+  grid[7][7] = 1; grid[8][8] = 1;
+  assert.ok(find().every((c) => !(c.x === 7 && c.y === 7) && !(c.x === 8 && c.y === 8)));
+  assert.equal(m.revision, rev + 42);
+  assert.equal(es.map, m);
+  const copy = grid.map((row) => row.slice()); // setGrid with an equal array of the same size: no change
+  es.setGrid(copy);
+  find();
+  assert.equal(es.map, m);
+  assert.equal(m.revision, rev + 42);
+  es.free();
+});
+
+test("EasyStar-style wrapper takes the tile values EasyStar.js takes; refuses what cannot work at once", () => {
+  const rand = rng(77), pick = (n) => Math.floor(rand() * n);
+  const kinds = [[-1, 0, 7], ["grass", "rock", "mud"], [-1, "mud", 2.5], [null, undefined, "x"]];
+  let found = 0;
+  for (let g = 0; g < 60; g++) {
+    const [floor, wall, mud] = kinds[g % kinds.length];
+    const w = 5 + pick(12), h = 5 + pick(12), tile = () => { const r = rand(); return r < 0.25 ? wall : r < 0.45 ? mud : floor; };
+    const grid = Array.from({ length: h }, () => Array.from({ length: w }, tile));
+    const s = { x: pick(w), y: pick(h) }, e = { x: pick(w), y: pick(h) };
+    const run = (E) => {
+      const es = new E.js();
+      es.enableSync(); es.setGrid(grid); es.setAcceptableTiles([floor, mud]); es.setTileCost(mud, 3);
+      let out;
+      es.findPath(s.x, s.y, e.x, e.y, (p) => { out = p; }); es.calculate();
+      es.free?.();
+      return out;
+    };
+    const a = run(EasyStar), b = run(RefEasyStar), cost = (p) => easyCost(p, grid.map((r) => r.map((v) => (v === mud ? 1 : 0))), { 0: 1, 1: 3 });
+    assert.equal(a === null, b === null, `grid ${g}`);
+    if (a && a.length) { found++; assert.ok(Math.abs(cost(a) - cost(b)) < 1e-9, `grid ${g}`); }
+  }
+  assert.ok(found > 20, `${found} paths`);
+  // the report's cases: Phaser's -1, strings, string rows; 1 and "1" are different tiles (===)
+  const path = (grid, acceptable, s, e, setup) => {
+    const es = new EasyStar.js();
+    es.enableSync(); es.setGrid(grid); es.setAcceptableTiles(acceptable); setup?.(es);
+    let out;
+    es.findPath(s[0], s[1], e[0], e[1], (p) => { out = p; }); es.calculate();
+    es.free();
+    return out && out.map((c) => [c.x, c.y]);
+  };
+  assert.deepEqual(path([[-1, 0]], [0, -1], [0, 0], [1, 0]), [[0, 0], [1, 0]]);
+  assert.deepEqual(path([["g", "w", "g"], ["g", "g", "g"]], ["g"], [0, 0], [2, 0]), [[0, 0], [0, 1], [1, 1], [2, 1], [2, 0]]);
+  assert.equal(path(["..#", "..."], ["."], [0, 0], [2, 1]).length, 4); // rows as strings
+  assert.equal(path(["..#", "..."], ["."], [0, 0], [2, 0]), null);
+  assert.equal(path([[1, "1", 1]], [1], [0, 0], [2, 0]), null);
+  assert.equal(path([[0, 0, 0]], [0], [0, 0], [2, 0], (es) => es.setTileCost("0", 5)).length, 3); // costs by String(tile), as EasyStar.js
+  // refused at once, saying why
+  const es = new EasyStar.js();
+  for (const bad of [5, [], [[]], [[0], 5], "..."])
+    assert.throws(() => es.setGrid(bad), (e) => e.name === "TilenavError" && /setGrid: /.test(e.message), shown(bad));
+  assert.throws(() => es.setGrid([new Array(70000).fill(0)]), (e) => e.status === -3 && /larger than tilenav maps go/.test(e.message));
+  for (const c of [-1, 0, NaN, Infinity, "2"])
+    assert.throws(() => es.setTileCost(0, c), (e) => e.name === "TilenavError" && /setTileCost\(0, .*\): a cost must be a finite number > 0/.test(e.message));
+  es.setGrid([[0, 0, 0], [0, 0, 0], [0, 0, 0]]); es.setAcceptableTiles([0]);
+  assert.throws(() => es.findPath(0, 0, 1.5, 2, () => {}), /findPath: endX must be an integer tile coordinate, got 1.5/);
+  assert.throws(() => es.findPath("0", 0, 1, 2, () => {}), /findPath: startX must be an integer/);
+  es.free();
+});
+
+function shown(v) { return JSON.stringify(v) ?? String(v); }

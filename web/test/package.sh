@@ -5,9 +5,11 @@
 #   2. require("tilenav") where Node has require(esm) (20.19+, 22.12+): the ESM-only package
 #      still loads from CommonJS there;
 #   3. a strict TypeScript example (tsc --strict, typescript from web/node_modules) type-checked
-#      against the package's .d.ts, compiled and run;
+#      against the package's .d.ts, compiled and run; again as .mts in a "type": "commonjs"
+#      project; the compat entries from CommonJS (import(), not require());
 #   4. a browser app bundled by esbuild (from web/node_modules) run in headless Chromium, which
 #      also fetches a Tiled map with an external tileset and zlib/gzip layers (test/app/make-tiled.mjs).
+# Also that prepack rebuilds a stale module (build.sh --if-stale, its --stale test).
 # Needs web/pkg/tilenav.wasm (web/build.sh) and web/'s dev packages. Set TILENAV_PACK_KEEP=DIR to
 # copy the tarball to DIR.
 set -eu
@@ -15,6 +17,14 @@ cd "$(dirname "$0")/.."
 WEB=$(pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# prepack rebuilds the module when a source is newer (never ships a stale one): check the test
+# build.sh --stale makes, on a copy dated 1970 and on the module run.sh just built
+grep -q '"prepack": "sh ../build.sh --if-stale"' pkg/package.json || { echo "web: prepack does not rebuild a stale tilenav.wasm"; exit 1; }
+cp pkg/tilenav.wasm "$tmp/old.wasm"
+touch -d @0 "$tmp/old.wasm"
+TILENAV_WASM_OUT="$tmp/old.wasm" sh build.sh --stale >/dev/null || { echo "web: build.sh --stale took a module older than its sources for current"; exit 1; }
+if sh build.sh --stale >/dev/null; then echo "web: build.sh --stale: $(sh build.sh --stale)"; exit 1; fi
+rm "$tmp/old.wasm"
 (cd pkg && npm pack --silent --pack-destination "$tmp" >/dev/null 2>&1)
 tarball=$(ls "$tmp"/tilenav-*.tgz)
 version=$(node -p 'require("./pkg/package.json").version')
@@ -46,6 +56,13 @@ if node -e 'process.exit(process.features.require_module ? 0 : 1)' 2>/dev/null; 
 else
     echo "web: Node $(node --version) has no require(esm): the CommonJS check is not run"
 fi
+# the compat entries from CommonJS: require() cannot load them (top-level await), import() can,
+# as the README says
+out=$(cd "$app" && node -e 'try { require("tilenav/compat/pathfinding"); console.log("required?!"); } catch (e) { console.log(e.code); }
+import("tilenav/compat/pathfinding").then(({ default: PF }) => console.log(new PF.AStarFinder().findPath(0, 0, 2, 0, new PF.Grid([[0, 0, 0]])).length))' 2>&1 | grep -v ExperimentalWarning)
+[ "$out" = "$(printf 'ERR_REQUIRE_ASYNC_MODULE\n3')" ] || [ "$out" = "$(printf 'ERR_REQUIRE_ESM\n3')" ] ||
+    { echo "web: the compat entry from CommonJS printed '$out'"; exit 1; }
+echo "web: compat/pathfinding from CommonJS: require() refused ($(echo "$out" | head -1)), import() works"
 
 # 3. strict TypeScript
 cp test/app/typed.ts test/app/tsconfig.json "$app/"
@@ -54,6 +71,18 @@ cp test/app/typed.ts test/app/tsconfig.json "$app/"
 out=$(cd "$app" && node out/typed.js)
 [ "$out" = "$(printf 'true 10 true true 2 21 42 1 7 7 true 7 7 true true true true\nfalse true 1\nfalse true 40 8')" ] || { echo "web: the typed example printed '$out'"; exit 1; }
 echo "web: tsc --strict on the typed example against the package's .d.ts, then run: ok"
+# the same as .mts in a "type": "commonjs" project (npm init -y's default), as the README says
+cjs="$tmp/cjs-app"
+mkdir "$cjs"
+printf '{"name":"cjs-app","private":true,"type":"commonjs"}\n' >"$cjs/package.json"
+(cd "$cjs" && npm install --offline --no-audit --no-fund --silent "$tarball" >/dev/null 2>&1)
+cp test/app/typed.ts "$cjs/typed.mts"
+sed 's/"typed.ts"/"typed.mts"/' test/app/tsconfig.json >"$cjs/tsconfig.json"
+(cd "$cjs" && node "$WEB/node_modules/typescript/bin/tsc" -p tsconfig.json) ||
+    { echo "web: tsc --strict failed on typed.mts in a CommonJS project"; exit 1; }
+[ "$(cd "$cjs" && node out/typed.mjs)" = "$(cd "$app" && node out/typed.js)" ] ||
+    { echo "web: typed.mts in a CommonJS project printed something else"; exit 1; }
+echo "web: the typed example as .mts in a \"type\": \"commonjs\" project: ok"
 
 # 4. a browser app bundled by esbuild
 mkdir "$app/dist"

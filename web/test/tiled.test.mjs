@@ -175,3 +175,54 @@ test("small maps written here: properties, shapes, collision layers, cover rules
     }
   } finally { rmSync(dir, { recursive: true }); }
 });
+
+test("refused at once with a TilenavError that says why: sizes before allocating, not JSON, XML, corrupt data, bad options", async () => {
+  await init();
+  const header = (w, h, extra = {}) => ({ type: "map", orientation: "orthogonal", width: w, height: h, tilewidth: 32, tileheight: 32, tilesets: [], layers: [], ...extra });
+  const rejects = (p, status, re) => assert.rejects(p, (e) => e instanceof TilenavError && e.status === status && re.test(e.message));
+  for (const [w, h] of [[16385, 16385], [1e9, 1e9], [65537, 1], [16384, 16384]]) {
+    const t = performance.now();
+    await rejects(TileMap.fromTiled(JSON.stringify(header(w, h))), -3, /too large/);
+    assert.ok(performance.now() - t < 1000, `${w} x ${h}: ${performance.now() - t} ms`);
+  }
+  await rejects(TileMap.fromTiled(header(16384, 16384)), -3, /does not fit the WebAssembly module's 4 GiB memory/);
+  await rejects(TileMap.decodeTiled(header(16385, 16385)), -3, /16385 x 16385 map is larger than tilenav maps go \(65536 cells a side, 268435456 cells\)/);
+  await rejects(TileMap.fromTiled(header(2.5, 3)), -6, /whole numbers/);
+  const chunk = (x, y, w, h) => ({ x, y, width: w, height: h, data: new Array(Math.max(0, w * h)).fill(0) });
+  const far = header(0, 0, { infinite: true, layers: [{ type: "tilelayer", name: "g", chunks: [chunk(0, 0, 2, 2), chunk(2e6, 0, 2, 2)] }] });
+  await rejects(TileMap.fromTiled(far), -3, /chunks: a 2000002 x 2 map is larger/);
+  await rejects(TileMap.fromTiled(header(0, 0, { infinite: true, layers: [{ type: "tilelayer", name: "g", chunks: [chunk(0.5, 0, 2, 2)] }] })), -6, /whole numbers/);
+  new TileMap({ width: 4, height: 4 }).free(); // the module still works
+  // not JSON, Tiled XML: the hint to export JSON
+  await rejects(TileMap.fromTiled("this is not json"), -6, /the map is not JSON .*Export As/);
+  await rejects(TileMap.fromTiled('<?xml version="1.0"?><map width="2" height="2"></map>'), -8, /Tiled XML .*save it as JSON/);
+  await rejects(TileMap.fromTiled(header(2, 1, { tilesets: [{ firstgid: 1, source: "t.tsj" }] }), { files: { "t.tsj": "<tileset/>" } }), -8, /'t.tsj' is Tiled XML/);
+  // corrupt compressed data names the layer
+  const zlibLayer = { type: "tilelayer", name: "ground", width: 2, height: 2, encoding: "base64", compression: "zlib", data: "AAAAAAAAAAAAAAAAAAAAAA==" };
+  await rejects(TileMap.fromTiled(header(2, 2, { layers: [{ type: "group", layers: [zlibLayer] }] })), -6, /layers\[0\]\.layers\[0\]\.data: zlib-compressed data does not decompress/);
+  await rejects(TileMap.fromTiled(header(2, 2, { layers: [{ ...zlibLayer, compression: "gzip" }] })), -6, /layers\[0\]\.data: gzip-compressed data does not decompress/);
+  // option names and types, as the rest of the API
+  await assert.rejects(TileMap.fromTiled(header(2, 1), { colision: ["properties"] }), (e) => e instanceof TypeError && /unknown option "colision" \(url, files, load, collision, cover, collisionLayers, decompress\)/.test(e.message));
+  await assert.rejects(TileMap.fromTiled(header(2, 1), { collision: "properties" }), TypeError);
+  await assert.rejects(TileMap.fromTiled(header(2, 1), { load: "x" }), TypeError);
+  await rejects(TileMap.fromTiled(header(2, 1), { url: 42 }), -7, /options.url must be a URL or a string/);
+});
+
+test("options.url: a URL, or in Node.js a plain file path (absolute or relative) for external tilesets", async () => {
+  await init();
+  const dir = mkdtempSync(`${tmpdir()}/tilenav-tiled-`);
+  try {
+    writeFileSync(`${dir}/walls.tsj`, JSON.stringify({ type: "tileset", tilewidth: 16, tileheight: 16, tilecount: 2, tiles: [{ id: 1, properties: [{ name: "collides", type: "bool", value: true }] }] }));
+    const json = JSON.stringify({ type: "map", orientation: "orthogonal", width: 3, height: 1, tilewidth: 16, tileheight: 16, tilesets: [{ firstgid: 1, source: "walls.tsj" }], layers: [{ type: "tilelayer", name: "g", width: 3, height: 1, data: [1, 2, 1] }] });
+    writeFileSync(`${dir}/map.json`, json);
+    const rel = (await import("node:path")).relative(process.cwd(), `${dir}/map.json`);
+    for (const url of [`${dir}/map.json`, rel, pathToFileURL(`${dir}/map.json`), pathToFileURL(`${dir}/map.json`).href]) {
+      const m = await TileMap.fromTiled(json, { url });
+      assert.deepEqual(Array.from(m.passableGrid()), [1, 0, 1], String(url));
+      m.free();
+    }
+    await assert.rejects(TileMap.fromTiled(json, { url: `${dir}/nowhere/map.json` }), (e) => e instanceof TilenavError && e.status === -7 && /walls.tsj/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -14,15 +14,18 @@ export interface Point { x: number; y: number; }
 
 export declare class js {
   constructor();
-  setAcceptableTiles(tiles: number[] | number): void;
+  /** Tile values compared with ===, as EasyStar.js (numbers, -1, strings...). */
+  setAcceptableTiles(tiles: unknown[] | number | string): void;
   enableSync(): void;
   disableSync(): void;
   enableDiagonals(): void;
   disableDiagonals(): void;
   enableCornerCutting(): void;
   disableCornerCutting(): void;
-  setGrid(grid: number[][]): void;
-  setTileCost(tileType: number, cost: number): void;
+  /** grid[y][x]: tile values, read live (changes are seen by later searches). */
+  setGrid(grid: ArrayLike<unknown>[]): void;
+  /** cost: a finite number > 0 (else a TilenavError at once). */
+  setTileCost(tileType: unknown, cost: number): void;
   setIterationsPerCalculation(iterations: number): void;
   /** Units of n x n tiles (integer 1..255, default 1): paths of the unit's top-left tile; null where it does not fit. */
   setUnitSize(n: number): void;

@@ -32,7 +32,8 @@ export declare class Grid {
   constructor(width: number, height: number, matrix?: (number | boolean)[][]);
   readonly width: number;
   readonly height: number;
-  /** The tilenav map behind the grid (0 walkable, 1 blocked). */
+  /** The tilenav map behind the grid (0 walkable, 1 blocked); shared with clones until one
+   *  of them is changed through the Grid, so change cells with setWalkableAt, not map.set(). */
   readonly map: TileMap;
   /** nodes[y][x], made on first use. */
   readonly nodes: Node[][];
@@ -41,7 +42,10 @@ export declare class Grid {
   isInside(x: number, y: number): boolean;
   setWalkableAt(x: number, y: number, walkable: boolean): void;
   getNeighbors(node: { x: number; y: number }, diagonalMovement: DiagonalMovement): Node[];
+  /** A copy that shares the cells until either grid is changed (no memory until then). */
   clone(): Grid;
+  /** Release the cells now (they go when no clone shares them; a dropped grid's go when it is
+   *  garbage collected). */
   free(): void;
 }
 

@@ -20,8 +20,10 @@
 //   npm "heap" 0.2.5, including its tie order): the very same paths.
 // `{ optimal: true }` on any finder asks for tilenav's shortest path instead.
 // Other differences:
-// - findPath does not mark the grid's nodes: no grid.clone() between searches;
-// - the grid's cells live in WebAssembly memory: call grid.free() when done with a grid.
+// - findPath does not mark the grid's nodes: no grid.clone() between searches; clone() costs
+//   nothing anyway (a clone shares its cells until it or the original is changed);
+// - the grid's cells live in WebAssembly memory: grid.free() gives them back at once; a grid
+//   dropped without free() has them freed when it is garbage collected.
 // Added (PathFinding.js's unmerged PR #148, issues #130/#138): `unitSize` on every finder, for
 // units of unitSize x unitSize cells. The path is that of the unit's top-left cell; every step
 // keeps its whole footprint on walkable cells (a diagonal step without corner cutting needs the
@@ -74,6 +76,29 @@ export class Node {
   set walkable(v) { this.grid.setWalkableAt(this.x, this.y, v); }
 }
 
+// The cells of one or more Grids: a grid and its clones share one until one of them changes a
+// cell (copy on write). `grids` counts the grids holding it; `searched`: a search has run on it
+// (tilenav's regions are used from the second search on; see run()).
+class Cells {
+  constructor(map) {
+    this.map = map;
+    this.grids = 1;
+    this.searched = false;
+    this.walk = undefined; // walkableOf()'s copy of the passability, for map revision walkRev
+    this.walkRev = -1;
+    this.walkSize = 0;
+  }
+}
+
+// A grid collected without free() no longer holds its Cells (its TileMap frees its own memory
+// when the last holder is collected: tilenav.mjs's registry).
+const dropped = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((cells) => { cells.grids--; }) : null;
+
+function hold(grid, cells) {
+  grid._cells = cells;
+  dropped?.register(grid, cells, grid);
+}
+
 /** A walkable/blocked grid, PathFinding.js's Grid (cells held in a tilenav TileMap). */
 export class Grid {
   /**
@@ -92,8 +117,32 @@ export class Grid {
     this.height = height;
     const cells = new Uint8Array(width * height);
     if (matrix) for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) cells[y * width + x] = matrix[y][x] ? 1 : 0;
-    /** The tilenav map behind the grid (value 0 walkable, 1 blocked): usable with tilenav's own API. */
-    this.map = new TileMap({ width, height, cells, blocked: [1] });
+    hold(this, new Cells(new TileMap({ width, height, cells, blocked: [1] })));
+  }
+
+  /**
+   * The tilenav map behind the grid (value 0 walkable, 1 blocked): usable with tilenav's own API
+   * for reading. A clone shares it with its original until either is changed through the Grid
+   * (setWalkableAt, a node's `walkable`): change cells through those, not through `map.set()`,
+   * or the change shows in both.
+   */
+  get map() {
+    if (!this._cells) throw new Error("tilenav/compat/pathfinding: Grid used after free()");
+    return this._cells.map;
+  }
+
+  // Before a change: a grid sharing its cells takes its own copy of them.
+  _own() {
+    const c = this._cells;
+    if (!c) throw new Error("tilenav/compat/pathfinding: Grid used after free()");
+    if (c.grids <= 1) return c.map;
+    const pass = c.map.passableGrid(), cells = new Uint8Array(pass.length);
+    for (let i = 0; i < pass.length; i++) cells[i] = pass[i] ? 0 : 1;
+    const mine = new Cells(new TileMap({ width: this.width, height: this.height, cells, blocked: [1] }));
+    dropped?.unregister(this);
+    c.grids--;
+    hold(this, mine);
+    return mine.map;
   }
 
   /**
@@ -119,7 +168,11 @@ export class Grid {
 
   isInside(x, y) { return x >= 0 && x < this.width && y >= 0 && y < this.height; }
 
-  setWalkableAt(x, y, walkable) { this.map.set(x, y, walkable ? 0 : 1); }
+  setWalkableAt(x, y, walkable) {
+    const v = walkable ? 0 : 1;
+    if (this.map.get(x, y) === v) return; // no change: no copy, no map revision
+    this._own().set(x, y, v);
+  }
 
   /** The walkable neighbours of a node under a DiagonalMovement rule, in PathFinding.js's order. */
   getNeighbors(node, diagonalMovement) {
@@ -142,16 +195,29 @@ export class Grid {
     return out;
   }
 
-  /** A copy (not needed between searches with tilenav; kept for code that calls it). */
+  /**
+   * A copy (not needed between searches with tilenav; kept for code that calls it). It costs
+   * no memory: the clone shares the grid's cells until one of the two is changed, which then
+   * takes its own copy (copy on write).
+   */
   clone() {
-    const g = new Grid(this.width, this.height);
-    const src = this.map.passableGrid();
-    for (let y = 0; y < this.height; y++) for (let x = 0; x < this.width; x++) if (!src[y * this.width + x]) g.setWalkableAt(x, y, false);
+    const c = this.map && this._cells, g = Object.create(Grid.prototype);
+    g.width = this.width;
+    g.height = this.height;
+    c.grids++;
+    hold(g, c);
     return g;
   }
 
-  /** Release the WebAssembly memory of the grid. */
-  free() { this.map.free(); this._nodes = null; this._walk = undefined; }
+  /** Release the grid's cells now (the WebAssembly memory goes when no clone shares it). */
+  free() {
+    const c = this._cells;
+    if (!c) return;
+    dropped?.unregister(this);
+    this._cells = null;
+    this._nodes = null;
+    if (--c.grids <= 0) c.map.free();
+  }
 }
 
 let shared = null; // one search context for every finder (searches allocate nothing)
@@ -189,8 +255,10 @@ function checkEnds(grid, sx, sy, ex, ey) {
 // the same either way.
 function run(grid, sx, sy, ex, ey, o) {
   checkEnds(grid, sx, sy, ex, ey);
-  o = { ...o, regions: grid._searched === true };
-  grid._searched = true;
+  grid.map; // (throws after free())
+  const cells = grid._cells;
+  o = { ...o, regions: cells.searched };
+  cells.searched = true;
   if (o.size > 1) { // a unit bigger than a cell must fit at both ends
     if (!grid.map.fits(sx, sy, o.size) || !grid.map.fits(ex, ey, o.size)) return [];
     if (sx === ex && sy === ey) return [[sx, sy]];
@@ -493,14 +561,14 @@ function faithfulJPS(walk, w, ht, sx, sy, ex, ey, diag, heuristic) {
 // of n x n cells, where it fits (clearance >= n): PathFinding.js's neighbour rules on that grid
 // are the footprint's rules.
 function walkableOf(grid, n = 1) {
-  const rev = grid.map.revision;
-  if (grid._walk === undefined || grid._walkRev !== rev || grid._walkSize !== n) {
-    if (n === 1) grid._walk = grid.map.passableGrid();
-    else { const c = grid.map.clearanceGrid(); grid._walk = c.map((v) => (v >= n ? 1 : 0)); }
-    grid._walkRev = rev;
-    grid._walkSize = n;
+  const map = grid.map, c = grid._cells, rev = map.revision; // (kept with the cells clones share)
+  if (c.walk === undefined || c.walkRev !== rev || c.walkSize !== n) {
+    if (n === 1) c.walk = map.passableGrid();
+    else { const cl = map.clearanceGrid(); c.walk = cl.map((v) => (v >= n ? 1 : 0)); }
+    c.walkRev = rev;
+    c.walkSize = n;
   }
-  return grid._walk;
+  return c.walk;
 }
 
 /** The heuristic as a function: PF.Heuristic's for a name, else the caller's own. */
