@@ -543,6 +543,7 @@ tn_regions *tnw_regions_create(const tn_map *map, int32_t diagonal, int32_t max_
     def.map = map;
     def.diagonal = (tn_diagonal)diagonal;
     def.max_size = max_size;
+    def.size_maps = false; /* the map keeps its own clearance for sized queries (tnw_clearance) */
     tn_regions *rg = NULL;
     tn_status st = tn_regions_create(&def, &rg);
     if (status)
