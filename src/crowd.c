@@ -1350,6 +1350,18 @@ static tn_vec2 target_force(const tn_crowd *c, int32_t i, tn_vec2 *want)
         } else {
             d = flow_sample(v, at.x, at.y);
         }
+        if (d.x == 0.0f && d.y == 0.0f) {
+            /* no direction here: the goal's cell has none, nor do cells outside the view or too
+             * narrow for the unit (a big unit whose circle is smaller than its footprint may
+             * drift so that its top-left cell lies there, beside a goal at the edge of its open
+             * ground). Near the goal, head for it, or the agent stops short of its arrive
+             * radius; elsewhere a zero flow stays zero */
+            float gx = (at.x - v->goal.x) / v->cell_width, gy = (at.y - v->goal.y) / v->cell_height;
+            if (gx * gx + gy * gy <= 2.25f) { /* within 1.5 cells */
+                desired = tn__arrive_desired(at, v->goal, ms, c->slow[i]);
+                break;
+            }
+        }
         desired = tn__v2(d.x * ms, d.y * ms);
         break;
     }
@@ -1508,6 +1520,12 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
             if (do_sep && L->d2[q] > 0.0f) {
                 acc.sep.x += d.x * sep_s[q];
                 acc.sep.y += d.y * sep_s[q];
+                acc.nsep++;
+            } else if (do_sep) {
+                /* exactly on top of each other (agents added at one spawn point): no direction
+                 * to push along, so split along x by slot order, as push-apart does; without
+                 * it such agents would stay stacked for ever */
+                acc.sep.x += c->slot_of[i] < c->slot_of[c->order[L->idx[q]]] ? -sep_s[q] : sep_s[q];
                 acc.nsep++;
             }
             if (do_flock && (o->key & ~KEY_FLAGS) == self_key) {

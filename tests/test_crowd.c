@@ -906,6 +906,101 @@ static void test_size_classes(void **state)
     tn_map_destroy(m);
 }
 
+/* A 2x2 unit whose goal cell lies at the edge of the ground it fits on (the cells beyond are
+ * too narrow for it, so the field gives them no direction): it still reaches its arrive radius
+ * (it stopped short, in the goal cell's outer half, before the crowd headed for the goal point
+ * there). Field without line of sight, so the flow alone brings it. */
+static void test_big_unit_goal_at_edge(void **state)
+{
+    (void)state;
+    const char *rows[] = {"........", "........", "###..###", "........", "........"};
+    tn_map *m = tn_test_map_from_rows(rows, 5);
+    tn_clearance_def cld = tn_clearance_def_default();
+    cld.map = m;
+    cld.max_size = 2;
+    tn_clearance *cl = NULL;
+    assert_int_equal(tn_clearance_create(&cld, &cl), TN_OK);
+    for (int32_t g = 0; g < 3; g++) {
+        tn_cell goal = g == 0 ? (tn_cell){0, 3} : g == 1 ? (tn_cell){6, 3} : (tn_cell){6, 0};
+        tn_field_def fd = tn_field_def_default();
+        fd.map = tn_clearance_map(cl, 2);
+        tn_field *f = NULL;
+        assert_int_equal(tn_field_create(&fd, &f), TN_OK);
+        assert_int_equal(tn_field_build(f, &goal, 1), TN_OK);
+        tn_vec2 dir[40];
+        uint8_t los[40];
+        tn_flow_view v;
+        assert_int_equal(tn_flow_view_from_field(f, fd.map, goal, dir, los, 40, &v), TN_OK);
+        v.los = NULL;
+        tn_crowd_def cd = tn_crowd_def_default();
+        cd.map = m;
+        cd.capacity = 4;
+        tn_crowd *c = NULL;
+        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        assert_int_equal(tn_crowd_set_flow(c, 0, &v), TN_OK);
+        tn_agent_def ad = tn_agent_def_default();
+        ad.target = TN_TARGET_FLOW;
+        ad.size = 2;
+        ad.radius = 14.0f;
+        ad.arrive_radius = 8.0f;
+        ad.pos = g == 2 ? (tn_vec2){32.0f, 128.0f} : (tn_vec2){32.0f, 32.0f};
+        tn_agent_id id;
+        tn_status ast = tn_crowd_add(c, &ad, &id);
+        if (ast != TN_OK)
+            fail_msg("goal %d: add %d", g, ast);
+        bool arrived = false;
+        for (int s = 0; s < 3000 && !arrived; s++) {
+            assert_int_equal(tn_crowd_step(c), TN_OK);
+            tn_agent_state st;
+            assert_int_equal(tn_crowd_get(c, id, &st), TN_OK);
+            arrived = st.arrived;
+        }
+        if (!arrived) {
+            tn_agent_state st;
+            assert_int_equal(tn_crowd_get(c, id, &st), TN_OK);
+            fail_msg("goal (%d, %d): the 2x2 agent never arrived (at %g, %g; goal %g, %g)", goal.x, goal.y, (double)st.pos.x, (double)st.pos.y, (double)v.goal.x, (double)v.goal.y);
+        }
+        tn_crowd_destroy(c);
+        tn_field_destroy(f);
+    }
+    tn_clearance_destroy(cl);
+    tn_map_destroy(m);
+}
+
+/* Agents added at one point (a spawn) separate with the default behaviours: separation splits
+ * exactly coincident agents by slot order (it used to skip them: no direction to push along). */
+static void test_stacked_agents_separate(void **state)
+{
+    (void)state;
+    const char *rows[] = {"............", "............", "............", "............",
+                          "............", "............"};
+    tn_map *m = tn_test_map_from_rows(rows, 6);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 8;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.pos = (tn_vec2){96.0f, 96.0f};
+    ad.target = TN_TARGET_NONE;
+    tn_agent_id ids[5];
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(tn_crowd_add(c, &ad, &ids[k]), TN_OK);
+    for (int s = 0; s < 120; s++)
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+    tn_agent_state st[5];
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(tn_crowd_get(c, ids[k], &st[k]), TN_OK);
+    for (int a = 0; a < 5; a++)
+        for (int b = a + 1; b < 5; b++) {
+            float dx = st[a].pos.x - st[b].pos.x, dy = st[a].pos.y - st[b].pos.y;
+            if (dx * dx + dy * dy < 1.0f)
+                fail_msg("agents %d and %d are still on top of each other", a, b);
+        }
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
@@ -921,6 +1016,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sparse_grid),
         cmocka_unit_test(test_golden_hash),
         cmocka_unit_test(test_size_classes),
+        cmocka_unit_test(test_big_unit_goal_at_edge),
+        cmocka_unit_test(test_stacked_agents_separate),
     };
     const struct CMUnitTest slow_tests[] = {
         cmocka_unit_test(test_walls_never_overlapped),
