@@ -6,6 +6,7 @@ import functools
 import math
 import os
 import threading
+import weakref
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional,
                     Tuple, TypeVar, Union, cast)
 
@@ -133,6 +134,10 @@ class Map:
         self._jump_tables: Dict[int, Any] = {}  # unit size -> jump table on its size map
         self._clearance: Any = None  # built on the first query for a unit bigger than a cell
         self._regions: Dict[bool, Any] = {}  # corner="always"? -> tn_regions, built when asked
+        # clearances and regions replaced by bigger ones while fields, hierarchies or Regions
+        # still read them: every edit updates them too, until the last reader goes
+        self._old_clearances: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self._old_regions: "weakref.WeakSet[Any]" = weakref.WeakSet()
         # edits wait for the queries running on other threads, and queries for an edit
         self._rw = threading.Condition(threading.Lock())
         self._readers = 0
@@ -247,6 +252,8 @@ class Map:
         self._jump_tables = {}
         self._clearance = None
         self._regions = {}
+        self._old_clearances = weakref.WeakSet()
+        self._old_regions = weakref.WeakSet()
 
     @property
     def closed(self) -> bool:
@@ -346,10 +353,13 @@ class Map:
     def _after_edit(self) -> None:
         """Bring what the map keeps up to date with an edit: the clearance and its size maps
         and the regions update locally (they log what changed, so fields built on the size
-        maps update incrementally); JPS+ jump tables are rebuilt on their next query."""
-        if self._clearance is not None:
-            check(lib.tn_clearance_update(self._clearance, ffi.NULL), "clearance update")
-        for rg in self._regions.values():
+        maps update incrementally), and so do the ones they replaced that something still
+        reads (a field or hierarchy on an older size map, a Regions); JPS+ jump tables are
+        rebuilt on their next query."""
+        clearances = [] if self._clearance is None else [self._clearance]
+        for cl in clearances + list(self._old_clearances):
+            check(lib.tn_clearance_update(cl, ffi.NULL), "clearance update")
+        for rg in list(self._regions.values()) + list(self._old_regions):
             check(lib.tn_regions_update(rg, ffi.NULL), "regions update")
         if self._jump_tables:
             self._jump_tables = {}
@@ -515,7 +525,8 @@ class Map:
     # ---- units bigger than one cell ---------------------------------------------------------
     def _clearance_handle(self, size: int) -> Any:
         """The clearance (clearance.h) with size maps up to at least ``size``: built on first
-        use with a cap of 4, rebuilt with a doubled cap when a bigger unit comes."""
+        use with a cap of 4, rebuilt with a doubled cap when a bigger unit comes (the old one
+        lives on, kept current by edits, while fields and hierarchies read its size maps)."""
         h = self._handle()
         with self._lock:
             cl = self._clearance
@@ -530,9 +541,11 @@ class Map:
             cl = c.owned(out[0], lib.tn_clearance_destroy, lib.tn_clearance_memory_bytes(out[0]),
                          keep=h)
             if self._clearance is not None:
-                # queries and jump tables of the old one stay alive as long as someone uses them
+                # queries and jump tables of the old one stay alive as long as someone uses them;
+                # fields and hierarchies on its size maps do too, and edits keep it current
                 self._queries = {k: v for k, v in self._queries.items() if k[-1] == 1}
                 self._jump_tables = {k: v for k, v in self._jump_tables.items() if k == 1}
+                self._old_clearances.add(self._clearance)
             self._clearance = cl
             return cl
 
@@ -542,7 +555,7 @@ class Map:
         rebuilt with a doubled cap when a bigger unit asks."""
         h = self._handle()
         with self._lock:
-            rg = self._regions.get(always)
+            rg = rg_old = self._regions.get(always)
             old = 0 if rg is None else lib.tn_clearance_max_size(lib.tn_regions_clearance(rg))
             if old >= size:
                 return rg
@@ -554,8 +567,10 @@ class Map:
             check(lib.tn_regions_create(rdef, out), "tn_regions_create")
             rg = c.owned(out[0], lib.tn_regions_destroy, lib.tn_regions_memory_bytes(out[0]),
                          keep=h)
-            if old:  # the queries that point at the old ones go (their users keep them alive)
+            if old:  # the queries that point at the old ones go (their users keep them alive,
+                # and edits keep them current)
                 self._queries = {k: v for k, v in self._queries.items() if not k[-2]}
+                self._old_regions.add(rg_old)
             self._regions[always] = rg
             return rg
 
