@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -16,6 +17,9 @@ if TYPE_CHECKING:
     from ._map import Map, PathResult
 
 _NO_CELLS: NDArray[np.int32] = np.zeros((0, 2), dtype=np.int32)
+# query contexts a thread keeps per hierarchy, one per weight (each holds a path buffer of the
+# map's size): the least recently used go first
+_CTX_CACHE = 4
 
 
 class Hierarchy:
@@ -69,11 +73,15 @@ class Hierarchy:
         return int(n[0])
 
     def _ctx(self, weight: float) -> Any:
-        ctxs: Optional[Dict[float, Any]] = getattr(self._local, "ctxs", None)
+        """This thread's query context for ``weight``: each thread keeps those of its
+        _CTX_CACHE most recently used weights."""
+        ctxs: "Optional[OrderedDict[float, Any]]" = getattr(self._local, "ctxs", None)
         if ctxs is None:
-            ctxs = self._local.ctxs = {}
+            ctxs = self._local.ctxs = OrderedDict()
         ctx = ctxs.get(weight)
-        if ctx is None:
+        if ctx is not None:
+            ctxs.move_to_end(weight)
+        else:
             cdef = ffi.new("tn_hierarchy_ctx_def *", lib.tn_hierarchy_ctx_def_default())
             cdef.weight = weight
             out = ffi.new("tn_hierarchy_ctx **")
@@ -81,6 +89,8 @@ class Hierarchy:
             handle = c.owned(out[0], lib.tn_hierarchy_ctx_destroy)
             buf = ffi.new("tn_cell[]", self._cells)
             ctx = ctxs[weight] = (handle, buf, ffi.new("tn_hierarchy_result *"))
+            while len(ctxs) > _CTX_CACHE:
+                ctxs.popitem(last=False)
         return ctx
 
     @property

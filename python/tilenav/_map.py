@@ -7,6 +7,7 @@ import math
 import os
 import threading
 import weakref
+from collections import OrderedDict
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional,
                     Tuple, TypeVar, Union, cast)
 
@@ -72,6 +73,8 @@ class PathBatch(NamedTuple):
 
 # memory for one chunk of a batch's path buffers (queries * cells per path * 8 bytes)
 _BATCH_BYTES = 4 << 20
+# query option sets a map keeps ready (the least recently used go first)
+_QUERY_CACHE = 32
 
 
 class _Context:
@@ -129,7 +132,9 @@ class Map:
         self.width: int = lib.tn_map_width(handle)
         self.height: int = lib.tn_map_height(handle)
         self._pool: List[_Context] = []
-        self._queries: Dict[Tuple[Any, ...], Tuple[Any, Any]] = {}
+        # the tn_query of each option set recently used, least recent first (_QUERY_CACHE)
+        self._queries: "OrderedDict[Tuple[Any, ...], Tuple[Any, Any]]" = OrderedDict()
+        self._qlock = threading.Lock()
         self._lock = threading.Lock()
         self._jump_tables: Dict[int, Any] = {}  # unit size -> jump table on its size map
         self._clearance: Any = None  # built on the first query for a unit bigger than a cell
@@ -248,7 +253,7 @@ class Map:
         from it keep what they need until they go). Further queries raise ValueError."""
         self._h = None
         self._pool = []
-        self._queries = {}
+        self._queries = OrderedDict()
         self._jump_tables = {}
         self._clearance = None
         self._regions = {}
@@ -363,7 +368,7 @@ class Map:
             check(lib.tn_regions_update(rg, ffi.NULL), "regions update")
         if self._jump_tables:
             self._jump_tables = {}
-            self._queries = {k: v for k, v in self._queries.items() if k[0] != "jps+"}
+            self._forget_queries(lambda k: bool(k[0] == "jps+"))
 
     @property
     def revision(self) -> int:
@@ -477,9 +482,11 @@ class Map:
         if not isinstance(regions, (bool, np.bool_)):
             raise TypeError(f"regions must be True or False, got {regions!r}")
         key = (algo, moves, corner, heuristic, weight, step_costs, bool(regions), size)
-        entry = self._queries.get(key)
-        if entry is not None:
-            return entry
+        with self._qlock:
+            entry = self._queries.get(key)
+            if entry is not None:
+                self._queries.move_to_end(key)
+                return entry
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
         if algo not in ALGOS:
             raise ValueError(f"algo must be one of {sorted(ALGOS)}, got {algo!r}")
@@ -506,8 +513,17 @@ class Map:
             q.regions = rg
             keep = (keep, rg)
         entry = (q, keep)
-        self._queries[key] = entry
+        with self._qlock:
+            self._queries[key] = entry
+            while len(self._queries) > _QUERY_CACHE:
+                self._queries.popitem(last=False)
         return entry
+
+    def _forget_queries(self, drop: Callable[[Tuple[Any, ...]], bool]) -> None:
+        """Drop the cached queries whose key ``drop`` picks (their users keep them alive)."""
+        with self._qlock:
+            for k in [k for k in self._queries if drop(k)]:
+                del self._queries[k]
 
     def _jump_table_handle(self, size: int = 1) -> Any:
         mh, keep = self._size_map(size)
@@ -543,7 +559,7 @@ class Map:
             if self._clearance is not None:
                 # queries and jump tables of the old one stay alive as long as someone uses them;
                 # fields and hierarchies on its size maps do too, and edits keep it current
-                self._queries = {k: v for k, v in self._queries.items() if k[-1] == 1}
+                self._forget_queries(lambda k: bool(k[-1] != 1))
                 self._jump_tables = {k: v for k, v in self._jump_tables.items() if k == 1}
                 self._old_clearances.add(self._clearance)
             self._clearance = cl
@@ -569,7 +585,7 @@ class Map:
                          keep=h)
             if old:  # the queries that point at the old ones go (their users keep them alive,
                 # and edits keep them current)
-                self._queries = {k: v for k, v in self._queries.items() if not k[-2]}
+                self._forget_queries(lambda k: bool(k[-2]))
                 self._old_regions.add(rg_old)
             self._regions[always] = rg
             return rg
