@@ -121,8 +121,12 @@ def test_tiles_on_a_loaded_tiled_map():
         m.set_tile("no such layer", (0, 0), 1)
     with pytest.raises(ValueError, match="layer"):
         m.set_tile(99, (0, 0), 1)
-    with pytest.raises(TypeError, match="gid"):
+    with pytest.raises(ValueError, match="gid"):
         m.set_tile(0, (0, 0), -1)
+    with pytest.raises(TypeError, match="gid"):
+        m.set_tile(0, (0, 0), "1")
+    with pytest.raises(ValueError, match="'spawns' is an object layer.*'ground', 'walls'"):
+        m.set_tile("spawns", (0, 0), 1)
     with pytest.raises(tilenav.OutOfMapError):
         m.set_tile(0, [(0, 0), (-1, 0)], 1)
     assert m.revision == rev

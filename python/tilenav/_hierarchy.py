@@ -34,17 +34,19 @@ class Hierarchy:
     def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
                  step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0,
                  size: int = 1) -> None:
-        mh, size_owner = map._size_map(size)  # a bigger unit: its size map (clearance.h)
-        if moves not in (4, 8):
-            raise ValueError(f"moves must be 4 or 8, got {moves!r}")
         diagonal, costs = c.moves_struct(moves, "never", step_costs)
+        sector_size = c.integer(sector_size, "sector_size", 4, 256)
+        landmarks = c.integer(landmarks, "landmarks", 0, 16)
+        portal_gap = c.integer(portal_gap, "portal_gap", 0, sector_size,
+                               f"in 0..sector_size ({sector_size}; 0: the entrances' ends only)")
+        mh, size_owner = map._size_map(size)  # a bigger unit: its size map (clearance.h)
         hdef = ffi.new("tn_hierarchy_def *", lib.tn_hierarchy_def_default())
         hdef.map = mh
         hdef.moves.diagonal = diagonal
         hdef.moves.costs = costs
-        hdef.sector_size = int(sector_size)
-        hdef.landmarks = int(landmarks)
-        hdef.portal_gap = int(portal_gap)
+        hdef.sector_size = sector_size
+        hdef.landmarks = landmarks
+        hdef.portal_gap = portal_gap
         out = ffi.new("tn_hierarchy **")
         check(lib.tn_hierarchy_build(hdef, out), "Map.hierarchy",
               f"sector_size={sector_size}, landmarks={landmarks}, portal_gap={portal_gap}")
@@ -123,9 +125,7 @@ class Hierarchy:
 
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
-        if not weight >= 1.0:
-            raise ValueError(f"weight must be >= 1, got {weight!r}")
-        handle, buf, res = self._ctx(float(weight))
+        handle, buf, res = self._ctx(c.weight(weight))
         mode = lib.TN_HIERARCHY_EXACT if exact else lib.TN_HIERARCHY_FAST
         st = lib.tn_hierarchy_path(handle, self._h, (sx, sy), (gx, gy), mode, buf, self._cells,
                                    res)
@@ -156,9 +156,7 @@ class SectorField:
         hh = hierarchy._handle()
         fdef = ffi.new("tn_sector_field_def *", lib.tn_sector_field_def_default())
         fdef.hierarchy = hh
-        if int(budget) < 1:
-            raise ValueError(f"budget must be >= 1 byte, got {budget!r}")
-        fdef.memory_budget = int(budget)
+        fdef.memory_budget = c.integer(budget, "budget", 1, 2**63 - 1, ">= 1 (bytes)")
         out = ffi.new("tn_sector_field **")
         check(lib.tn_sector_field_create(fdef, out), "Hierarchy.sector_field")
         self._h = c.owned(out[0], lib.tn_sector_field_destroy, keep=hh)
@@ -173,10 +171,14 @@ class SectorField:
         """Aim the field at ``goal`` (one cell or up to 64): recomputes the border cells' costs
         and drops every built sector."""
         goals = c.cells_array(goal, "goal")
+        if len(goals) > lib.TN_SECTOR_FIELD_MAX_GOALS:
+            raise ValueError(f"a sector field takes at most {lib.TN_SECTOR_FIELD_MAX_GOALS} goals, "
+                             f"got {len(goals)}")
         with self._lock:
             check(lib.tn_sector_field_set_goal(self._h, ffi.from_buffer("tn_cell[]", goals),
                                                len(goals)), "SectorField.set_goal",
-                  f"goal {goals[0].tolist()}" if len(goals) == 1 else "")
+                  f"goal {goals[0].tolist()}" if len(goals) == 1 else
+                  "every goal is blocked or outside the map")
         self.goals: NDArray[np.int32] = goals
 
     def direction(self, cell: c.CellLike) -> Tuple[int, float]:

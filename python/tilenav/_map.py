@@ -169,17 +169,15 @@ class Map:
         h, w = arr.shape
         if h < 1 or w < 1:
             raise ValueError(f"cost must have at least one cell, got shape {arr.shape}")
-        if isinstance(tile_size, (int, np.integer)):
-            tw = th = int(tile_size)
-        else:
-            tw, th = (int(v) for v in tile_size)
+        tw, th = c.tile_size(tile_size)
         if arr.dtype.kind == "b":
             values = arr.astype(np.float32)
         else:
             values = arr.astype(np.float64)
             if np.isnan(values).any() or (values < 0).any():
                 raise ValueError("cost must not hold negative or NaN values (0 or inf = blocked)")
-            values = values.astype(np.float32)
+            with np.errstate(over="ignore", under="ignore"):  # checked just below
+                values = values.astype(np.float32)
             if ((values == 0) & (arr != 0)).any() or (np.isinf(values) & np.isfinite(arr)).any():
                 raise ValueError("cost holds values float32 cannot represent (below 1e-45 or "
                                  "above 3.4e38)")
@@ -210,7 +208,7 @@ class Map:
     def load(cls, path: Union[str, "os.PathLike[str]"], *, format: str = "auto",
              collision: Iterable[str] = ("properties", "shapes", "objects"),
              cover: str = "center", collision_layers: Optional[str] = None,
-             tile_size: Optional[Tuple[int, int]] = None) -> "Map":
+             tile_size: Union[int, Tuple[int, int], None] = None) -> "Map":
         """Load a map file: Tiled JSON (``.tmj``/``.json``), Tiled XML (``.tmx``), Moving AI
         (``.map``) or tilenav ASCII (``.txt``); ``format="auto"`` detects it.
 
@@ -218,7 +216,8 @@ class Map:
         ``"shapes"``, ``"objects"``; docs/formats.md), ``cover`` when a collision shape blocks a
         cell (``"center"``, ``"any"``, ``"half"``), ``collision_layers`` the comma-separated
         names marking collision object layers (None: the library's default list),
-        ``tile_size`` the pixel size of a cell for formats without one (Moving AI, ASCII).
+        ``tile_size`` the pixel size of a cell for formats without one (Moving AI, ASCII):
+        one integer or a (width, height) pair, as in :meth:`from_numpy`.
         Raises :class:`ParseError` or :class:`LoadIOError` with the file, line and reason."""
         opts = ffi.new("tn_load_def *", lib.tn_load_def_default())
         formats = {"auto": lib.TN_FORMAT_AUTO, "movingai": lib.TN_FORMAT_MOVINGAI,
@@ -239,7 +238,7 @@ class Map:
             keep = ffi.new("char[]", collision_layers.encode())
             opts.collision_layers = keep
         if tile_size is not None:
-            opts.tile_width, opts.tile_height = tile_size
+            opts.tile_width, opts.tile_height = c.tile_size(tile_size)
         out = ffi.new("tn_map **")
         diag = ffi.new("tn_diag *")
         fspath = os.fsencode(path)
@@ -418,10 +417,7 @@ class Map:
         if self._cost_gids is None:
             raise UnsupportedError(lib.TN_E_UNSUPPORTED, "Map.set_cost",
                                    "the map was loaded from a file: use set_tile()")
-        try:
-            value = float(cost)
-        except (TypeError, ValueError):
-            raise TypeError(f"cost must be a number, got {cost!r}") from None
+        value = c.number(cost, "cost", ">= 0 (0 or inf = blocked)")
         if math.isnan(value) or value < 0:
             raise ValueError(f"cost must be >= 0 (0 or inf = blocked), got {value}")
         v32 = float(np.float32(value))
@@ -461,10 +457,14 @@ class Map:
         if self._cost_gids is not None:
             raise UnsupportedError(lib.TN_E_UNSUPPORTED, "Map.set_tile",
                                    "the map was made by from_numpy: use set_cost()")
-        if not isinstance(gid, (int, np.integer)) or isinstance(gid, bool) or \
-                not 0 <= int(gid) <= 0xFFFFFFFF:
-            raise TypeError(f"gid must be an integer in 0..2**32-1, got {gid!r}")
-        self._set_cells("Map.set_tile", self._layer(layer), cells, int(gid))
+        gid = c.integer(gid, "gid", 0, 0xFFFFFFFF, "in 0..2**32-1")
+        index = self._layer(layer)
+        if lib.tn_map_layer_kind(self._handle(), index) != lib.TN_LAYER_TILES:
+            tiles = [n for i, n in enumerate(self.layers)
+                     if lib.tn_map_layer_kind(self._handle(), i) == lib.TN_LAYER_TILES]
+            raise ValueError(f"layer {layer!r} is an object layer: set_tile needs a tile layer "
+                             f"(tile layers: {tiles})")
+        self._set_cells("Map.set_tile", index, cells, gid)
 
     # ---- paths ------------------------------------------------------------------------------
     def _acquire(self) -> _Context:
@@ -479,6 +479,7 @@ class Map:
         """The tn_query of these options and what its pointers point into (hold both while
         the query runs: a clearance or regions that grow replace the cached entry)."""
         size = c.unit_size(size)
+        weight = c.weight(weight)
         if not isinstance(regions, (bool, np.bool_)):
             raise TypeError(f"regions must be True or False, got {regions!r}")
         key = (algo, moves, corner, heuristic, weight, step_costs, bool(regions), size)
@@ -655,7 +656,8 @@ class Map:
         try:
             st = lib.tn_search_path(ctx.search, h, (sx, sy), (gx, gy), q, ctx.cells, ctx.cap,
                                     ctx.res)
-            check(st, "path", f"from {(sx, sy)} to {(gx, gy)}{_unit(size, st)}")
+            check(st, "path", _extra_detail(st, extra_arr) or
+                  f"from {(sx, sy)} to {(gx, gy)}{_unit(size, st)}")
             return _result(ctx, st)
         finally:
             self._pool.append(ctx)
@@ -669,9 +671,11 @@ class Map:
 
         ``algo``: ``"jps"`` (Jump Point Search, weighted on maps with terrain costs; where it
         does not apply, i.e. with 4 moves, corner cutting or ``extra``, A* runs instead, with
-        the same optimal cost), ``"astar"``, ``"dijkstra"`` or ``"jps+"`` (JPS over a jump table built on first
-        use). ``moves``: 8 or 4. ``corner``: when a diagonal step may pass blocked cells,
-        ``"never"`` (default; the Moving AI rule), ``"one"`` or ``"always"``.
+        the same optimal cost), ``"astar"``, ``"dijkstra"`` or ``"jps+"`` (JPS over a jump
+        table built on first use). ``moves``: 8 or 4. ``corner``: when a diagonal step may
+        pass blocked cells, ``"never"`` (default; the Moving AI rule), ``"one"`` or
+        ``"always"`` (4 moves make no diagonal steps and ignore it, but it must still be one
+        of these names).
         ``heuristic``/``weight``: A*'s estimate and its weight (> 1 trades optimality for
         speed). ``step_costs``: ``"exact"`` (1 and sqrt 2) or ``"10-14"``. ``extra``: a
         (height, width) array of costs added on entering each cell (>= 0).
@@ -773,7 +777,8 @@ class Map:
             st = lib.tn_search_path_multi(ctx.search, h, (sx, sy),
                                           ffi.from_buffer("tn_cell[]", g), len(g), q, ctx.cells,
                                           ctx.cap, ctx.res)
-            check(st, "nearest_path", f"from {(sx, sy)}{_unit(size, st)}")
+            check(st, "nearest_path", _extra_detail(st, extra_arr) or _goals_detail(
+                st, f"from {(sx, sy)}", size))
             return _result(ctx, st), (int(ctx.res.goal) if st == lib.TN_OK else -1)
         finally:
             self._pool.append(ctx)
@@ -811,12 +816,15 @@ class Map:
             extra_ptr = ffi.from_buffer("float[]", extra_arr)
         ctx = self._acquire()
         try:
-            check(lib.tn_search_distances(ctx.search, h, ffi.from_buffer("tn_cell[]", g), len(g),
-                                          mv, extra_ptr, bool(reverse),
-                                          ffi.from_buffer("double[]", out, require_writable=True),
-                                          out.size), "distances", _unit(size).strip())
+            st = lib.tn_search_distances(ctx.search, h, ffi.from_buffer("tn_cell[]", g), len(g),
+                                         mv, extra_ptr, bool(reverse),
+                                         ffi.from_buffer("double[]", out, require_writable=True),
+                                         out.size)
         finally:
             self._pool.append(ctx)
+        if st == lib.TN_E_START_BLOCKED:  # the C sources are the goals here
+            st = lib.TN_E_GOAL_BLOCKED
+        check(st, "distances", _extra_detail(st, extra_arr) or _goals_detail(st, "", size))
         return out
 
     @_reads
@@ -865,6 +873,25 @@ def _unit(size: int, status: int = 0) -> str:
     if status in (lib.TN_E_START_BLOCKED, lib.TN_E_GOAL_BLOCKED):
         return f" for a {size}x{size} unit: it does not fit there"
     return f" for a {size}x{size} unit"
+
+
+def _extra_detail(status: int, extra: Optional[NDArray[np.float32]]) -> str:
+    """What is wrong with ``extra`` when the C library refused the call's arguments."""
+    if status != lib.TN_E_INVALID_ARG or extra is None:
+        return ""
+    return c.extra_problem(extra) or ""
+
+
+def _goals_detail(status: int, where: str, size: int) -> str:
+    """The words an error of a query with several goals adds."""
+    what = {lib.TN_E_GOAL_BLOCKED: "every goal is blocked or outside the map",
+            lib.TN_E_OUT_OF_MAP: "every goal is outside the map"}.get(status)
+    if what is None:
+        return f"{where}{_unit(size, status)}"
+    if size > 1:
+        what = (f"a {size}x{size} unit fits at none of the goals (blocked, outside the map, "
+                f"or too narrow)")
+    return f"{where}: {what}" if where else what
 
 
 def _result(ctx: _Context, st: int) -> PathResult:
