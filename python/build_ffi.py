@@ -44,6 +44,7 @@ int32_t tn_map_find_layer(const tn_map *map, const char *name);
 uint32_t tn_map_get(const tn_map *map, int32_t layer, int32_t x, int32_t y);
 typedef struct tn_terrain { bool passable; float cost; } tn_terrain;
 tn_status tn_map_set_terrain(tn_map *map, uint32_t gid, tn_terrain terrain);
+tn_status tn_map_clone(const tn_map *map, tn_map **out);
 tn_terrain tn_map_terrain(const tn_map *map, uint32_t gid);
 tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, int32_t count,
                              uint32_t gid, int32_t *bad);

@@ -207,3 +207,31 @@ def test_edit_values(m):
     m.set_cost((0, 0), np.float32(2.5))
     assert m.costs[0, 0] == 2.5
 
+
+def test_pickle_and_copy_a_map():
+    import copy
+    import pickle
+
+    cost = np.ones((6, 7))
+    cost[2, 1:5] = 0
+    cost[4, 4] = 2.5
+    m = tilenav.Map.from_numpy(cost, tile_size=(8, 16))
+    for other in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m), copy.copy(m), m.copy()):
+        assert other is not m and other.tile_size == (8, 16)
+        assert np.array_equal(other.costs, m.costs) and np.array_equal(other.passable, m.passable)
+        assert other.path_result((0, 0), (6, 5)).cost == m.path_result((0, 0), (6, 5)).cost
+        other.set_cost((0, 5), 0)  # independent maps
+        assert m.passable[5, 0] and not other.passable[5, 0]
+    loaded = tilenav.Map.load(data("data", "maps", "td.tmj"))
+    with pytest.raises(TypeError, match=r"cannot be pickled.*Map\.load\(\).*Map\.copy\(\)"):
+        pickle.dumps(loaded)
+    twin = copy.deepcopy(loaded)  # a copy within the process keeps the layers
+    assert twin.layers == loaded.layers and np.array_equal(twin.passable, loaded.passable)
+    hi = m.hierarchy(sector_size=4)
+    for obj, hint in ((m.flow_field((0, 0)), r"Map\.flow_field"), (hi, r"Map\.hierarchy"),
+                      (hi.sector_field((0, 0)), r"Hierarchy\.sector_field"),
+                      (m.regions(), r"Map\.regions"), (tilenav.Crowd(m), "Crowd")):
+        with pytest.raises(TypeError, match=f"cannot be pickled or copied.*{hint}"):
+            pickle.dumps(obj)
+        with pytest.raises(TypeError, match="cannot be pickled or copied"):
+            copy.deepcopy(obj)

@@ -103,6 +103,17 @@ def owned(ptr: Any, destroy: Callable[[Any], None], size: int = 0, keep: Any = N
     return ffi.gc(ptr, destroy_then_release, size)
 
 
+class NoPickle:
+    """Refuses pickling and copying (an object holding C state): ``_instead`` says what to
+    do instead."""
+
+    _instead = ""
+
+    def __reduce__(self) -> Union[str, Tuple[Any, ...]]:
+        raise TypeError(f"{type(self).__name__} cannot be pickled or copied (it holds C state): "
+                        f"{self._instead}")
+
+
 class _Exported:
     """A NumPy array's base: exposes C memory through ``__array_interface__`` and holds the
     owner of that memory, so the memory lives as long as any array viewing it."""

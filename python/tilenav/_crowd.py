@@ -51,7 +51,7 @@ def _agent(agent: Any) -> int:
     return c.integer(agent, "agent", 0, 2**32 - 1, "(an id from Crowd.add)")
 
 
-class Crowd:
+class Crowd(c.NoPickle):
     """Steering agents on a map, advanced together in fixed steps of ``dt`` seconds; they
     flock (separation, cohesion, alignment), avoid each other and the walls, and never walk
     through a blocked cell. Positions are pixels (the map's ``tile_size`` per cell).
@@ -61,6 +61,9 @@ class Crowd:
     showing the current state as long as the number of agents is the same (after
     :meth:`add`/:meth:`remove`, read the property again). Row ``i`` of each is the same agent.
     """
+
+    _instead = ("keep the positions and velocities (np.array(crowd.positions)) and add the "
+                "agents to a new Crowd")
 
     def __init__(self, map: "Map", *, capacity: int = 1024, dt: float = 1.0 / 60.0,
                  neighbour_radius: float = 32.0, max_neighbours: int = 16,

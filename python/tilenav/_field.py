@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 FLOW_RULES = {"optimal": lib.TN_FLOW_OPTIMAL, "steepest": lib.TN_FLOW_STEEPEST}
 
 
-class FlowField:
+class FlowField(c.NoPickle):
     """A flow field: for every cell the cost to the nearest goal, one of 8 directions on a
     cheapest path, a continuous unit vector (straight at the goal where the cell sees it) and,
     with line of sight, whether the cell sees the goal. Make one with :meth:`Map.flow_field`.
@@ -28,6 +28,9 @@ class FlowField:
     Directions number the neighbours clockwise on screen from +x: 0 E, 1 SE, 2 S, 3 SW, 4 W,
     5 NW, 6 N, 7 NE; -1 for goals, blocked and unreachable cells.
     """
+
+    _instead = ("make another with Map.flow_field() (np.array(field.distances) copies its "
+                "distances)")
 
     def __init__(self, map: "Map", goal: Any, *, los: bool = True, moves: int = 8,
                  corner: str = "never", step_costs: str = "exact", flow: str = "optimal",

@@ -22,7 +22,7 @@ _NO_CELLS: NDArray[np.int32] = np.zeros((0, 2), dtype=np.int32)
 _CTX_CACHE = 4
 
 
-class Hierarchy:
+class Hierarchy(c.NoPickle):
     """A map cut into sectors with an abstract graph of their border cells (HPA*), for long
     paths on big maps. Make one with :meth:`Map.hierarchy`. :meth:`path` searches the abstract
     graph and refines the route sector by sector; :meth:`sector_field` builds flow fields one
@@ -30,6 +30,8 @@ class Hierarchy:
     call :meth:`update` before the next query (until then queries raise StateError). Queries
     may run from many threads: each thread gets its own query context (its memory grows with
     the graph, see :attr:`memory_bytes`)."""
+
+    _instead = "make another with Map.hierarchy()"
 
     def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
                  step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0,
@@ -144,13 +146,15 @@ class Hierarchy:
         return SectorField(self, goal, budget=budget)
 
 
-class SectorField:
+class SectorField(c.NoPickle):
     """A flow field towards a goal on a big map, built lazily one sector at a time from a
     :class:`Hierarchy` (``sector_field.h``): :meth:`direction` and :meth:`path` build the
     sectors they touch, and the least recently used sectors are dropped past the memory
     budget. Directions number the neighbours clockwise on screen from +x: 0 E, 1 SE, 2 S,
     3 SW, 4 W, 5 NW, 6 N, 7 NE; -1 on a goal and where no route exists. One thread at a time
     (asking may build a sector)."""
+
+    _instead = "make another with Hierarchy.sector_field()"
 
     def __init__(self, hierarchy: Hierarchy, goal: Any, *, budget: int = 4 << 20) -> None:
         hh = hierarchy._handle()

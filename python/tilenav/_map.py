@@ -273,6 +273,35 @@ class Map:
         state = "closed" if self._h is None else f"{self.width}x{self.height}"
         return f"<tilenav.Map {state}>"
 
+    @_reads
+    def copy(self) -> "Map":
+        """An independent deep copy of the map (``tn_map_clone``: layers, terrain, objects,
+        tilesets): edits of one do not reach the other. The copy builds its own clearance,
+        regions and jump tables when it needs them. ``copy.copy`` and ``copy.deepcopy`` call
+        it."""
+        out = ffi.new("tn_map **")
+        check(lib.tn_map_clone(self._handle(), out), "Map.copy")
+        m = Map(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
+        m._cost_gids = None if self._cost_gids is None else dict(self._cost_gids)
+        return m
+
+    def __copy__(self) -> "Map":
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> "Map":
+        return self.copy()
+
+    @_reads
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        """Pickling: a map made by :meth:`from_numpy` pickles as its costs (blocked cells as
+        ``inf``) and tile size, and unpickles through :meth:`from_numpy`. A map loaded from a
+        file has layers, tilesets and objects with no serialised form: TypeError."""
+        if self._cost_gids is None:
+            raise TypeError("a Map loaded from a file cannot be pickled (its layers, tilesets and "
+                            "objects have no serialised form): pickle the file's path and call "
+                            "Map.load() again; Map.copy() copies it within the process")
+        return (_unpickle_map, (np.array(self.costs), self.tile_size))
+
     def _handle(self) -> Any:
         h = self._h
         if h is None:
@@ -866,6 +895,10 @@ class Map:
 _TOKEN = object()
 
 
+def _unpickle_map(costs: NDArray[np.float32], tile_size: Tuple[int, int]) -> Map:
+    return Map.from_numpy(costs, tile_size=tile_size)
+
+
 def _unit(size: int, status: int = 0) -> str:
     """The words an error adds for a unit bigger than one cell."""
     if size <= 1:
@@ -910,10 +943,12 @@ def _diag_text(diag: Any) -> str:
     return str(ffi.string(buf).decode("utf-8", "replace"))
 
 
-class Scenarios:
+class Scenarios(c.NoPickle):
     """A Moving AI scenario file (``.scen``): arrays ``start`` and ``goal`` ((N, 2) int32,
     (x, y)), ``optimal`` (N float64 lengths as printed), ``bucket`` and ``map_size``
     ((N, 2): width, height). :meth:`matches` applies the benchmark's length tolerance."""
+
+    _instead = "load the file again with Scenarios(path)"
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         out = ffi.new("tn_scenarios **")
