@@ -729,9 +729,9 @@ class Map:
         """Many paths in one call (``tn_search_batch``): query i goes from ``starts[i]`` to
         ``goals[i]`` ((N, 2) arrays of (x, y); one cell is used for every query). The C code
         runs the whole batch with the GIL released, so the per-query call overhead of
-        :meth:`path` is paid once per batch. Options as :meth:`path`; results equal
-        :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path` does,
-        naming the query."""
+        :meth:`path` is paid once per batch. Options as :meth:`path`, except that there is no
+        ``extra`` layer; results equal :meth:`path_result`'s query by query. A bad start or
+        goal raises as :meth:`path` does, naming the query."""
         h = self._handle()
         q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
         s = c.cells_array(starts, "starts")
@@ -789,9 +789,13 @@ class Map:
     def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
                      moves: int = 8, corner: str = "never", extra: Any = None,
                      size: int = 1, regions: bool = False) -> Tuple[PathResult, int]:
-        """The path to the cheapest of several goals: (result, index of the goal reached, or
-        -1 when none can be reached). Blocked or outside goals (or goals where a ``size``
-        unit does not fit) are skipped."""
+        """The path to the cheapest of several goals (an (N, 2) array of (x, y), or one cell):
+        (result, index in ``goals`` of the goal reached), or (a result with ``found`` False,
+        -1) when no goal can be reached. Blocked or outside goals (or goals where a ``size``
+        unit does not fit) are skipped while at least one is left; when none is left it
+        raises, as :meth:`path` does for its one goal: :class:`OutOfMapError` when every goal
+        is outside the map, else :class:`BlockedError`. A bad start raises too. Options as
+        :meth:`path` (A* by default: JPS takes one goal)."""
         h = self._handle()
         q, _keep = self._query(algo, moves, corner, "auto", 1.0, "exact", size, regions)
         sx, sy = c.cell(start, "start")
