@@ -49,6 +49,12 @@ tn_terrain tn_map_terrain(const tn_map *map, uint32_t gid);
 tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, int32_t count,
                              uint32_t gid, int32_t *bad);
 
+/* path.h */
+tn_status tn_path_compress(const tn_cell *cells, int32_t n, tn_cell *out, int32_t cap,
+                           int32_t *len);
+tn_status tn_path_smooth(const tn_map *map, const tn_cell *cells, int32_t n, tn_cell *out,
+                         int32_t cap, int32_t *len);
+
 /* moves.h */
 typedef enum tn_diagonal {
     TN_DIAGONAL_NO_CUT, TN_DIAGONAL_NEVER, TN_DIAGONAL_ONE, TN_DIAGONAL_ALWAYS, ...

@@ -77,3 +77,15 @@ def test_docstrings_say_what_the_calls_do():
     # nearest_path() raises when no goal is left, as the tests of test_errors.py check
     doc = " ".join(tilenav.Map.nearest_path.__doc__.split())
     assert "OutOfMapError" in doc and "BlockedError" in doc
+
+
+def test_api_table_lists_every_path_option():
+    import inspect
+
+    import tilenav
+
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        row = next(line for line in f if line.startswith("| `map.path(start, goal,"))
+    for name in inspect.signature(tilenav.Map.path).parameters:
+        if name != "self":
+            assert f"{name}" in row.split("|")[1], name

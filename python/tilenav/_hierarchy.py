@@ -134,10 +134,11 @@ class Hierarchy(c.NoPickle):
         check(st, "Hierarchy.path", f"from {(sx, sy)} to {(gx, gy)}")
         algo = "hpa-exact" if exact else "hpa"
         if st == lib.TN_NO_PATH:
-            return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False)
+            return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False, "no path", None)
         n = res.length
         cells = np.frombuffer(ffi.buffer(buf, n * 8), dtype=np.int32).reshape(n, 2).copy()
-        return PathResult(cells, float(res.cost), int(res.expanded), algo, True)
+        return PathResult(cells, float(res.cost), int(res.expanded), algo, True, "ok",
+                          (int(cells[-1, 0]), int(cells[-1, 1])))
 
     def sector_field(self, goal: Any, *, budget: int = 4 << 20) -> "SectorField":
         """A sector flow field towards ``goal`` (one (x, y) cell or an (N, 2) array of up to

@@ -51,13 +51,19 @@ class PathResult(NamedTuple):
     """A path query's result. ``cells`` is an (N, 2) int32 array of (x, y), start first
     (empty when there is no path); ``cost`` is the path's cost under the query's rules;
     ``expanded`` the nodes the search took off its open list; ``algo`` the algorithm that ran
-    (``"astar"`` when JPS did not apply and fell back); ``found`` False for "no path"."""
+    (``"astar"`` when JPS did not apply and fell back); ``found`` False for "no path", True
+    when ``cells`` hold a path. ``status`` says where that path ends: ``"ok"`` at the goal,
+    ``"closest"`` (``closest=True``, goal unreachable) at the reachable cell nearest to it,
+    ``"partial"`` (``max_expansions`` ran out) at the expanded cell nearest to it; ``"no
+    path"`` when ``found`` is False. ``end`` is the path's last cell (None without a path)."""
 
     cells: NDArray[np.int32]
     cost: float
     expanded: int
     algo: str
     found: bool
+    status: str = "ok"
+    end: Optional[Tuple[int, int]] = None
 
 
 class PathBatch(NamedTuple):
@@ -504,14 +510,20 @@ class Map:
                             lib.tn_map_passable_count(self._handle()))
 
     def _query(self, algo: str, moves: int, corner: str, heuristic: str, weight: float,
-               step_costs: str, size: int = 1, regions: bool = False) -> Tuple[Any, Any]:
+               step_costs: str, size: int = 1, regions: bool = False, closest: bool = False,
+               max_expansions: Optional[int] = None) -> Tuple[Any, Any]:
         """The tn_query of these options and what its pointers point into (hold both while
         the query runs: a clearance or regions that grow replace the cached entry)."""
         size = c.unit_size(size)
         weight = c.weight(weight)
         if not isinstance(regions, (bool, np.bool_)):
             raise TypeError(f"regions must be True or False, got {regions!r}")
-        key = (algo, moves, corner, heuristic, weight, step_costs, bool(regions), size)
+        if not isinstance(closest, (bool, np.bool_)):
+            raise TypeError(f"closest must be True or False, got {closest!r}")
+        budget = 0 if max_expansions is None else c.integer(
+            max_expansions, "max_expansions", 1, 2**63 - 1, ">= 1 (or None: no budget)")
+        key = (algo, moves, corner, heuristic, weight, step_costs, bool(closest), budget,
+               bool(regions), size)
         with self._qlock:
             entry = self._queries.get(key)
             if entry is not None:
@@ -529,6 +541,8 @@ class Map:
         q.heuristic = HEURISTICS[heuristic]
         q.weight = float(weight)
         q.jps_fallback = True
+        q.closest = bool(closest)
+        q.max_expansions = budget
         keep: Any = None
         if size > 1:
             keep = self._clearance_handle(size)
@@ -671,13 +685,17 @@ class Map:
     def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps",
                     moves: int = 8, corner: str = "never", heuristic: str = "auto",
                     weight: float = 1.0, step_costs: str = "exact", extra: Any = None,
-                    size: int = 1, regions: bool = False) -> PathResult:
-        """Like :meth:`path`, with the cost, the expansions and the algorithm that ran."""
+                    size: int = 1, regions: bool = False, closest: bool = False,
+                    max_expansions: Optional[int] = None) -> PathResult:
+        """Like :meth:`path`, with the cost, the expansions, the algorithm that ran and where
+        the path ends (:class:`PathResult`: ``status`` ``"ok"``, ``"closest"``, ``"partial"``
+        or ``"no path"``, and ``end``)."""
         h = self._handle()
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
         extra_arr = None if extra is None else c.grid_array(extra, self.shape, "extra")
-        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
+        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions,
+                               closest, max_expansions)
         if extra_arr is not None:
             q = ffi.new("tn_query *", q[0])
             q.extra = ffi.from_buffer("float[]", extra_arr)
@@ -694,7 +712,8 @@ class Map:
     def path(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps", moves: int = 8,
              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
              step_costs: str = "exact", extra: Any = None, size: int = 1,
-             regions: bool = False) -> NDArray[np.int32]:
+             regions: bool = False, closest: bool = False,
+             max_expansions: Optional[int] = None) -> NDArray[np.int32]:
         """The cheapest path from ``start`` to ``goal`` as an (N, 2) int32 array of (x, y)
         cells, start and goal included; empty (shape (0, 2)) when the goal cannot be reached.
 
@@ -716,11 +735,18 @@ class Map:
         ``regions=True``: a goal the unit cannot reach at all (another region, see
         :meth:`regions`) is answered at once, expanding nothing, instead of by a search that
         empties the start's region; the map builds its regions on first use.
-        Raises :class:`OutOfMapError` or :class:`BlockedError` for a bad start or goal (also
-        when the unit does not fit there)."""
+        ``closest=True``: when the goal cannot be reached (or is blocked, or outside the
+        map), the path to the reachable cell nearest to it (octile distance with 8 moves,
+        manhattan with 4; among equally near cells the cheapest), instead of an empty array.
+        ``max_expansions``: a budget of expansions (None: none; JPS counts the start besides
+        it); when it runs out the path leads to the expanded cell nearest to the goal.
+        :meth:`path_result` says which happened (``status``). Raises :class:`OutOfMapError`
+        or :class:`BlockedError` for a bad start or goal (also when the unit does not fit
+        there; with ``closest``, only for a bad start)."""
         return self.path_result(start, goal, algo=algo, moves=moves, corner=corner,
                                 heuristic=heuristic, weight=weight, step_costs=step_costs,
-                                extra=extra, size=size, regions=regions).cells
+                                extra=extra, size=size, regions=regions, closest=closest,
+                                max_expansions=max_expansions).cells
 
     @_reads
     def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
@@ -730,8 +756,9 @@ class Map:
         ``goals[i]`` ((N, 2) arrays of (x, y); one cell is used for every query). The C code
         runs the whole batch with the GIL released, so the per-query call overhead of
         :meth:`path` is paid once per batch. Options as :meth:`path`, except that there is no
-        ``extra`` layer; results equal :meth:`path_result`'s query by query. A bad start or
-        goal raises as :meth:`path` does, naming the query."""
+        ``extra`` layer, ``closest`` or ``max_expansions``; results equal
+        :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path`
+        does, naming the query."""
         h = self._handle()
         q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
         s = c.cells_array(starts, "starts")
@@ -788,16 +815,21 @@ class Map:
     @_reads
     def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
                      moves: int = 8, corner: str = "never", extra: Any = None,
-                     size: int = 1, regions: bool = False) -> Tuple[PathResult, int]:
+                     size: int = 1, regions: bool = False, closest: bool = False,
+                     max_expansions: Optional[int] = None) -> Tuple[PathResult, int]:
         """The path to the cheapest of several goals (an (N, 2) array of (x, y), or one cell):
         (result, index in ``goals`` of the goal reached), or (a result with ``found`` False,
         -1) when no goal can be reached. Blocked or outside goals (or goals where a ``size``
         unit does not fit) are skipped while at least one is left; when none is left it
         raises, as :meth:`path` does for its one goal: :class:`OutOfMapError` when every goal
         is outside the map, else :class:`BlockedError`. A bad start raises too. Options as
-        :meth:`path` (A* by default: JPS takes one goal)."""
+        :meth:`path` (A* by default: JPS takes one goal); with ``closest`` blocked or
+        outside goals raise nothing (the path leads to the reachable cell nearest to any
+        goal), and with ``closest`` or ``max_expansions`` the index is -1 unless ``status`` is
+        ``"ok"``."""
         h = self._handle()
-        q, _keep = self._query(algo, moves, corner, "auto", 1.0, "exact", size, regions)
+        q, _keep = self._query(algo, moves, corner, "auto", 1.0, "exact", size, regions,
+                               closest, max_expansions)
         sx, sy = c.cell(start, "start")
         g = c.cells_array(goals, "goals")
         extra_arr = None
@@ -889,6 +921,31 @@ class Map:
                          landmarks=landmarks, portal_gap=portal_gap, size=size)
 
     @_reads
+    def smooth_path(self, cells: Any, *, size: int = 1) -> NDArray[np.int32]:
+        """String pulling (``tn_path_smooth``): the waypoints of a path of this map (an (N, 2)
+        array of (x, y), as :meth:`path` returns) with the cells in between skipped while the
+        next one stays in line of sight: from each waypoint, the path's later cells are taken
+        as long as each is in line of sight of it, and the last of them is the next waypoint.
+        The result starts and ends as the path; walking straight from waypoint to waypoint
+        never enters a blocked cell nor cuts a blocked corner (the segment between cell
+        centres touches only passable cells). ``size``: a path of a ``size`` x ``size`` unit
+        (its top-left cells), smoothed on the map of its positions. Consecutive cells must
+        see each other (any path of 8 moves with ``corner="never"``, or of 4 moves; corner
+        cutting gives :class:`InvalidArgumentError`). An empty path gives an empty array."""
+        mh, _keep = self._size_map(size)
+        if np.asarray(cells).size == 0:
+            return _NO_CELLS.copy()
+        arr = c.cells_array(cells, "cells")
+        out = np.empty_like(arr)
+        n = ffi.new("int32_t *")
+        st = lib.tn_path_smooth(mh, ffi.from_buffer("tn_cell[]", arr), len(arr),
+                                ffi.from_buffer("tn_cell[]", out), len(arr), n)
+        check(st, "Map.smooth_path", "every cell must be passable (for the unit's size) and "
+              "see the next: a path of this map without corner cutting"
+              if st == lib.TN_E_INVALID_ARG else "")
+        return out[: n[0]].copy()
+
+    @_reads
     def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: str = "never") -> bool:
         """Exact line of sight between two cells' centres (both passable, no blocked cell
         crossed; a grid corner passed exactly is judged by ``corner``)."""
@@ -897,6 +954,20 @@ class Map:
 
 
 _TOKEN = object()
+
+
+def compress_path(cells: Any) -> NDArray[np.int32]:
+    """The turning points of a path (``tn_path_compress``): its first and last cells and the
+    cells where the direction of travel changes, as a new (M, 2) int32 array (an empty path
+    gives an empty array)."""
+    if np.asarray(cells).size == 0:
+        return _NO_CELLS.copy()
+    arr = c.cells_array(cells, "cells")
+    out = np.empty_like(arr)
+    n = ffi.new("int32_t *")
+    check(lib.tn_path_compress(ffi.from_buffer("tn_cell[]", arr), len(arr),
+                               ffi.from_buffer("tn_cell[]", out), len(arr), n), "compress_path")
+    return out[: n[0]].copy()
 
 
 def _unpickle_map(costs: NDArray[np.float32], tile_size: Tuple[int, int]) -> Map:
@@ -931,14 +1002,18 @@ def _goals_detail(status: int, where: str, size: int) -> str:
     return f"{where}: {what}" if where else what
 
 
+_STATUS = {lib.TN_OK: "ok", lib.TN_CLOSEST: "closest", lib.TN_PARTIAL: "partial"}
+
+
 def _result(ctx: _Context, st: int) -> PathResult:
     res = ctx.res
     algo = ffi.string(lib.tn_algo_name(res.algo)).decode()
     if st == lib.TN_NO_PATH:
-        return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False)
+        return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False, "no path", None)
     n = res.length
     cells = np.frombuffer(ffi.buffer(ctx.cells, n * 8), dtype=np.int32).reshape(n, 2).copy()
-    return PathResult(cells, float(res.cost), int(res.expanded), algo, True)
+    return PathResult(cells, float(res.cost), int(res.expanded), algo, True, _STATUS[st],
+                      (int(res.end.x), int(res.end.y)))
 
 
 def _diag_text(diag: Any) -> str:
