@@ -89,3 +89,14 @@ def test_api_table_lists_every_path_option():
     for name in inspect.signature(tilenav.Map.path).parameters:
         if name != "self":
             assert f"{name}" in row.split("|")[1], name
+
+
+def test_javascript_differences_are_listed():
+    """docs/python.md's "Python and JavaScript" section names the features only one side has
+    (the stranger found only two defaults listed)."""
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = re.search(r"\n## Python and JavaScript\n(.*?)\n## ", text, re.S).group(1)
+    for word in ("regions: false", "BlockedError", "closest", "max_expansions", "extra",
+                 "distances", "begin", "wouldWallOff", "report", "update()"):
+        assert word in section, word
