@@ -38,13 +38,22 @@ bool tn_map_uniform_cost(const tn_map *map);
 uint64_t tn_map_revision(const tn_map *map);
 int32_t tn_map_layer_count(const tn_map *map);
 const char *tn_map_layer_name(const tn_map *map, int32_t layer);
+typedef enum tn_layer_kind { TN_LAYER_TILES, TN_LAYER_OBJECTS, ... } tn_layer_kind;
+tn_layer_kind tn_map_layer_kind(const tn_map *map, int32_t layer);
 int32_t tn_map_find_layer(const tn_map *map, const char *name);
 uint32_t tn_map_get(const tn_map *map, int32_t layer, int32_t x, int32_t y);
 typedef struct tn_terrain { bool passable; float cost; } tn_terrain;
 tn_status tn_map_set_terrain(tn_map *map, uint32_t gid, tn_terrain terrain);
+tn_status tn_map_clone(const tn_map *map, tn_map **out);
 tn_terrain tn_map_terrain(const tn_map *map, uint32_t gid);
 tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, int32_t count,
                              uint32_t gid, int32_t *bad);
+
+/* path.h */
+tn_status tn_path_compress(const tn_cell *cells, int32_t n, tn_cell *out, int32_t cap,
+                           int32_t *len);
+tn_status tn_path_smooth(const tn_map *map, const tn_cell *cells, int32_t n, tn_cell *out,
+                         int32_t cap, int32_t *len);
 
 /* moves.h */
 typedef enum tn_diagonal {
@@ -176,6 +185,9 @@ typedef struct tn_flow_view { int32_t width, height; ...; } tn_flow_view;
 typedef enum tn_target_kind {
     TN_TARGET_NONE, TN_TARGET_SEEK, TN_TARGET_ARRIVE, TN_TARGET_FLEE, TN_TARGET_FLOW, ...
 } tn_target_kind;
+#define TN_CROWD_MAX_AGENTS ...
+#define TN_CROWD_MAX_FLOWS ...
+#define TN_CROWD_MAX_NEIGHBOURS ...
 typedef struct tn_crowd_def {
     const tn_map *map;
     int32_t capacity;
@@ -270,6 +282,7 @@ tn_sector_field_def tn_sector_field_def_default(void);
 tn_status tn_sector_field_create(const tn_sector_field_def *def, tn_sector_field **out);
 void tn_sector_field_destroy(tn_sector_field *field);
 size_t tn_sector_field_memory_bytes(const tn_sector_field *field);
+#define TN_SECTOR_FIELD_MAX_GOALS ...
 tn_status tn_sector_field_set_goal(tn_sector_field *field, const tn_cell *goals, int32_t count);
 tn_status tn_sector_field_dir(tn_sector_field *field, tn_cell cell, int32_t *dir, float *cost);
 tn_status tn_sector_field_path(tn_sector_field *field, tn_cell start, tn_cell *out, int32_t cap,

@@ -47,3 +47,56 @@ def test_units_example_runs():
     code = re.search(r"## Maps that change\n.*?```python\n(.*?)```", text, re.S).group(1)
     exec(compile(code, "docs/python.md", "exec"), scope)
     assert scope["m"].passable[10:12, 20:22].all()
+
+
+def test_readme_install_commands_are_the_documented_ones():
+    """README's Python install, followed literally, is docs/python.md's by-hand install: a
+    venv of Debian's interpreter that sees Debian's NumPy, cffi and wheel
+    (--system-site-packages; without it pip fails with "invalid command 'bdist_wheel'")."""
+    with open(data("README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        guide = f.read()
+    by_hand = re.search(r"or by hand, from the repository root.*?```sh\n(.*?)```", guide,
+                        re.S).group(1)
+    block = re.search(r"From Python: .*?```sh\n(.*?)```", readme, re.S).group(1)
+    commands = [line for line in block.splitlines() if line.strip()]
+    assert commands and all(cmd in by_hand for cmd in commands), commands
+    assert any("-m venv --system-site-packages" in cmd for cmd in commands)
+    assert any("pip install --no-build-isolation ./python" in cmd for cmd in commands)
+
+
+def test_docstrings_say_what_the_calls_do():
+    import inspect
+
+    import tilenav
+
+    # paths() has no extra layer, and says so
+    assert "extra" not in inspect.signature(tilenav.Map.paths).parameters
+    assert "no ``extra``" in " ".join(tilenav.Map.paths.__doc__.split())
+    # nearest_path() raises when no goal is left, as the tests of test_errors.py check
+    doc = " ".join(tilenav.Map.nearest_path.__doc__.split())
+    assert "OutOfMapError" in doc and "BlockedError" in doc
+
+
+def test_api_table_lists_every_path_option():
+    import inspect
+
+    import tilenav
+
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        row = next(line for line in f if line.startswith("| `map.path(start, goal,"))
+    for name in inspect.signature(tilenav.Map.path).parameters:
+        if name != "self":
+            assert f"{name}" in row.split("|")[1], name
+
+
+def test_javascript_differences_are_listed():
+    """docs/python.md's "Python and JavaScript" section names the features only one side has
+    (the stranger found only two defaults listed)."""
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = re.search(r"\n## Python and JavaScript\n(.*?)\n## ", text, re.S).group(1)
+    for word in ("regions: false", "BlockedError", "closest", "max_expansions", "extra",
+                 "distances", "begin", "wouldWallOff", "report", "update()"):
+        assert word in section, word

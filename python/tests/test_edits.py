@@ -121,8 +121,12 @@ def test_tiles_on_a_loaded_tiled_map():
         m.set_tile("no such layer", (0, 0), 1)
     with pytest.raises(ValueError, match="layer"):
         m.set_tile(99, (0, 0), 1)
-    with pytest.raises(TypeError, match="gid"):
+    with pytest.raises(ValueError, match="gid"):
         m.set_tile(0, (0, 0), -1)
+    with pytest.raises(TypeError, match="gid"):
+        m.set_tile(0, (0, 0), "1")
+    with pytest.raises(ValueError, match="'spawns' is an object layer.*'ground', 'walls'"):
+        m.set_tile("spawns", (0, 0), 1)
     with pytest.raises(tilenav.OutOfMapError):
         m.set_tile(0, [(0, 0), (-1, 0)], 1)
     assert m.revision == rev
@@ -268,3 +272,101 @@ def test_a_hierarchy_for_a_bigger_unit_follows_edits():
             if r.found:
                 assert r.cost == pytest.approx(want, rel=1e-9)
                 assert path_cost(cost, 2, r.cells) == pytest.approx(want, rel=1e-9)
+
+
+def same_partition(a, b):
+    """Do two region-id arrays split the cells the same way (ids may differ: a local update
+    gives a new island the next id, a build numbers them in row-major order)?"""
+    if not np.array_equal(a < 0, b < 0):
+        return False
+    pairs = np.unique(np.stack([a[a >= 0], b[b >= 0]]), axis=1)
+    return len(np.unique(pairs[0])) == len(np.unique(pairs[1])) == pairs.shape[1]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_objects_of_every_size_follow_edits_whatever_sizes_come_later(seed):
+    """Fields, hierarchies and Regions made for one size stay correct after queries for
+    bigger sizes (past the clearance's cap of 4: the map rebuilds its clearance and regions)
+    and any edits: random sequences of sizes 1..8, edits and checks against fresh objects on
+    a fresh map of the same costs."""
+    rng = np.random.default_rng(100 + seed)
+    w, h = 36, 28
+    cost = np.ones((h, w))
+    cost[rng.random((h, w)) < 0.04] = 0.0
+    cost[(rng.random((h, w)) < 0.2) & (cost > 0)] = 3.0
+    m = tilenav.Map.from_numpy(cost)
+    fields, hierarchies, regions = [], [], []
+    keep = np.zeros((h, w), dtype=bool)  # the goals' footprints: edits leave them open
+
+    def check():
+        fresh = tilenav.Map.from_numpy(cost)
+        n = int(rng.integers(1, 5))  # (not past 4: checking must not grow the map's cap)
+        assert np.array_equal(m.clearance(n), ref_clearance(cost, n))
+        for f in fields:
+            f.update()
+            ref = fresh.flow_field(f.goal, size=f.size, los=False).distances
+            assert np.array_equal(f.distances, ref), ("field", f.size, f.goal)
+        for hi in hierarchies:
+            hi.update()
+            fit = np.argwhere(fresh.clearance(hi.size) >= hi.size)
+            for _ in range(3):
+                (sy, sx), (gy, gx) = fit[rng.integers(len(fit), size=2)]
+                s, g = (int(sx), int(sy)), (int(gx), int(gy))
+                want = fresh.path_result(s, g, algo="astar", size=hi.size)
+                got = hi.path(s, g, exact=True)
+                assert got.found == want.found, ("hierarchy", hi.size, s, g)
+                assert got.cost == pytest.approx(want.cost, rel=1e-9)
+        for rg in regions:
+            ref = fresh.regions(max_size=rg.max_size)
+            for n in range(1, rg.max_size + 1):
+                assert same_partition(rg.ids(n), ref.ids(n)), ("regions", rg.max_size, n)
+                assert rg.count(n) == ref.count(n)
+
+    for step in range(48):
+        # first one of each object for sizes the first clearance and regions hold, then
+        # anything in any order
+        action = (["field", "hierarchy", "regions"][step] if step < 3 else
+                  rng.choice(["field", "hierarchy", "regions", "ask", "edit", "edit", "drop"]))
+        size = int(rng.integers(2 if step < 3 else 1, 5 if step < 3 else 9))
+        if action == "field":
+            fit = np.argwhere(m.clearance(size) >= size)
+            if len(fit):
+                gy, gx = fit[rng.integers(len(fit))]
+                fields.append(m.flow_field((int(gx), int(gy)), size=size, los=False))
+                keep[gy:gy + size, gx:gx + size] = True
+        elif action == "hierarchy":
+            hierarchies.append(m.hierarchy(sector_size=8, size=size))
+        elif action == "regions":
+            regions.append(m.regions(max_size=size))
+        elif action == "ask":  # what makes the map grow its clearance and regions
+            kind = step % 3
+            if kind == 0:
+                m.fits((int(rng.integers(w)), int(rng.integers(h))), size)
+            elif kind == 1:
+                m.clearance(size)
+            else:
+                try:
+                    m.path((0, 0), (w - size, h - size), size=size, regions=True)
+                except tilenav.BlockedError:
+                    pass
+        elif action == "drop":  # objects going let the map forget what they read
+            for held in (fields, hierarchies, regions):
+                if held:
+                    held.pop(int(rng.integers(len(held))))
+        else:
+            if rng.random() < 0.3:  # a wall across the map, gaps where goals stand
+                y = int(rng.integers(h))
+                cells = [(x, y) for x in range(w) if not keep[y, x]]
+                value = 0.0
+            else:
+                x, y = int(rng.integers(w - 3)), int(rng.integers(h - 3))
+                sw, sh = (int(v) for v in rng.integers(1, 4, size=2))
+                cells = [(cx, cy) for cy in range(y, y + sh) for cx in range(x, x + sw)
+                         if not keep[cy, cx]]
+                value = float(rng.choice([0.0, 1.0, 3.0, 0.0]))
+            if cells:
+                m.set_cost(cells, value)
+                for cx, cy in cells:
+                    cost[cy, cx] = value
+            check()
+    check()

@@ -97,3 +97,41 @@ def test_no_leak_over_100000_create_destroy_loops():
         assert heap1 - heap0 < 256 * 1024, f"C heap grew by {heap1 - heap0} bytes"
     else:
         pytest.skip("no mallinfo2: only the Python side was checked")
+
+
+def rss_bytes():
+    """The process's resident memory (Linux), or None elsewhere."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return None
+
+
+def test_query_caches_stay_bounded_over_200000_varied_calls():
+    """Each option set (algorithm, weight, heuristic, ...) gets a prepared query that the map
+    keeps, and each weight a hierarchy query context per thread: both are bounded caches, so
+    200,000 calls with ever-changing weights keep memory flat (one entry kept per call grew
+    the process by 92 MB)."""
+    m = tilenav.Map.from_numpy(np.ones((6, 8)))
+    hi = m.hierarchy(sector_size=4)
+
+    def run(lo, hi_):
+        for i in range(lo, hi_):
+            w = 1.0 + i * 1e-7
+            if i % 20 == 0:
+                hi.path((0, 0), (7, 5), weight=w)
+            else:
+                m.path((0, 0), (7, 5), algo=("astar", "jps")[i % 2], weight=w)
+
+    run(0, 2000)  # warm up: the caches fill
+    gc.collect()
+    rss0, heap0 = rss_bytes(), c_heap_bytes()
+    run(2000, 200_000)
+    gc.collect()
+    rss1, heap1 = rss_bytes(), c_heap_bytes()
+    if rss0 is not None:
+        assert rss1 - rss0 < 4 << 20, f"the process grew by {rss1 - rss0} bytes"
+    if heap0 is not None:
+        assert heap1 - heap0 < 256 * 1024, f"C heap grew by {heap1 - heap0} bytes"
+    assert len(m._queries) <= 32

@@ -31,7 +31,7 @@ from ._errors import (
 )
 from ._field import FlowField
 from ._hierarchy import Hierarchy, SectorField
-from ._map import Map, PathBatch, PathResult, Scenarios
+from ._map import Map, PathBatch, PathResult, Scenarios, compress_path
 from ._regions import Regions
 from ._tilenav import ffi as _ffi
 from ._tilenav import lib as _lib
@@ -59,5 +59,6 @@ __all__ = [
     "TilenavMemoryError",
     "UnsupportedError",
     "broadphase",
+    "compress_path",
     "status_string",
 ]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence, Tuple, Union
+import math
+import numbers
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ._errors import OutOfMapError, invalid
 from ._tilenav import ffi, lib
 
 Cell = Tuple[int, int]
@@ -20,6 +23,69 @@ CORNERS = {
     "always": lib.TN_DIAGONAL_ALWAYS,  # squeeze between two blocked corners
 }
 STEP_COSTS = {"exact": lib.TN_COSTS_EXACT, "10-14": lib.TN_COSTS_10_14}
+INT32 = (-(2**31), 2**31 - 1)
+
+
+def number(value: Any, name: str, rule: str) -> float:
+    """A real number (int, float or a NumPy scalar of either; not a string or a bool), as a
+    float; ``rule`` (e.g. ">= 1") goes into the TypeError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number {rule}, got {value!r}")
+    return float(value)
+
+
+def positive(value: Any, name: str) -> float:
+    """A finite number > 0."""
+    v = number(value, name, "> 0")
+    if not (math.isfinite(v) and v > 0):
+        raise invalid(f"{name} must be a finite number > 0, got {value!r}")
+    return v
+
+
+def weight(value: Any) -> float:
+    """A heuristic weight: a finite number >= 1."""
+    w = number(value, "weight", ">= 1")
+    if not (math.isfinite(w) and w >= 1.0):
+        raise invalid(f"weight must be a finite number >= 1 (1: optimal paths; more trades "
+                         f"optimality for speed), got {value!r}")
+    return w
+
+
+def integer(value: Any, name: str, lo: int, hi: int, rule: str = "") -> int:
+    """An integer (Python or NumPy; not a bool) in lo..hi: TypeError for another type,
+    InvalidArgumentError (a ValueError) out of range (``rule`` replaces "in lo..hi" in the
+    messages)."""
+    rule = rule or f"in {lo}..{hi}"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer {rule}, got {value!r}")
+    if not lo <= int(value) <= hi:
+        raise invalid(f"{name} must be an integer {rule}, got {int(value)}")
+    return int(value)
+
+
+def tile_size(value: Any) -> Tuple[int, int]:
+    """The pixel (width, height) of a cell from one integer or a pair, each > 0."""
+    rule = "> 0 (one integer, or a (width, height) pair)"
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        v = integer(value, "tile_size", 1, INT32[1], rule)
+        return v, v
+    pair: Any = value
+    try:
+        tw, th = pair
+    except (TypeError, ValueError):
+        raise TypeError(f"tile_size must be an integer {rule}, got {value!r}") from None
+    return (integer(tw, "tile_size", 1, INT32[1], rule),
+            integer(th, "tile_size", 1, INT32[1], rule))
+
+
+def extra_problem(extra: NDArray[np.float32]) -> Optional[str]:
+    """What is wrong with an ``extra`` layer the C library refused (None: nothing)."""
+    bad = ~(np.isfinite(extra) & (extra >= 0))
+    if not bad.any():
+        return None
+    y, x = (int(v) for v in np.argwhere(bad)[0])
+    return (f"extra must be finite and >= 0 in every cell; extra[{y}, {x}] (cell {(x, y)}) is "
+            f"{float(extra[y, x])!r}")
 
 
 def owned(ptr: Any, destroy: Callable[[Any], None], size: int = 0, keep: Any = None) -> Any:
@@ -35,6 +101,17 @@ def owned(ptr: Any, destroy: Callable[[Any], None], size: int = 0, keep: Any = N
         destroy(p)
 
     return ffi.gc(ptr, destroy_then_release, size)
+
+
+class NoPickle:
+    """Refuses pickling and copying (an object holding C state): ``_instead`` says what to
+    do instead."""
+
+    _instead = ""
+
+    def __reduce__(self) -> Union[str, Tuple[Any, ...]]:
+        raise TypeError(f"{type(self).__name__} cannot be pickled or copied (it holds C state): "
+                        f"{self._instead}")
 
 
 class _Exported:
@@ -60,16 +137,16 @@ def view(owner: Any, ptr: Any, shape: Tuple[int, ...], dtype: Any, readonly: boo
 
 
 def moves_struct(moves: int, corner: str, step_costs: str = "exact") -> Tuple[int, int]:
-    """(tn_diagonal, tn_step_costs) of the Python spelling of the movement rules."""
+    """(tn_diagonal, tn_step_costs) of the Python spelling of the movement rules. ``corner``
+    must be one of the names even with 4 moves, which ignore it (no diagonal steps)."""
+    try:
+        diagonal = CORNERS[corner]
+    except (KeyError, TypeError):
+        raise ValueError(f"corner must be one of {sorted(CORNERS)}, got {corner!r}") from None
+    if isinstance(moves, (bool, np.bool_)) or moves not in (4, 8):
+        raise ValueError(f"{MOVES_HELP}, got {moves!r}")
     if moves == 4:
         diagonal = lib.TN_DIAGONAL_NEVER
-    elif moves == 8:
-        try:
-            diagonal = CORNERS[corner]
-        except (KeyError, TypeError):
-            raise ValueError(f"corner must be one of {sorted(CORNERS)}, got {corner!r}") from None
-    else:
-        raise ValueError(f"{MOVES_HELP}, got {moves!r}")
     try:
         costs = STEP_COSTS[step_costs]
     except (KeyError, TypeError):
@@ -86,6 +163,8 @@ def cell(value: CellLike, name: str) -> Cell:
         raise TypeError(f"{name} must be an (x, y) pair of integers, got {value!r}") from None
     if ix != x or iy != y:
         raise TypeError(f"{name} must be an (x, y) pair of integers, got {value!r}")
+    if not (INT32[0] <= ix <= INT32[1] and INT32[0] <= iy <= INT32[1]):
+        raise OutOfMapError(lib.TN_E_OUT_OF_MAP, name, f"{(ix, iy)} is outside any map")
     return ix, iy
 
 
@@ -110,6 +189,12 @@ def cells_array(values: Union[CellLike, Iterable[CellLike]], name: str) -> NDArr
                          f"got shape {arr.shape}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty")
+    if arr.dtype.itemsize > 4 or arr.dtype == np.uint32:  # no silent wrap-around
+        outside = (arr < INT32[0]) | (arr > INT32[1])
+        if outside.any():
+            i = int(np.argwhere(outside)[0][0])
+            raise OutOfMapError(lib.TN_E_OUT_OF_MAP, name,
+                                f"{name}[{i}] = {tuple(arr[i].tolist())} is outside any map")
     return np.ascontiguousarray(arr, dtype=np.int32)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
 
@@ -38,12 +39,19 @@ def _target(kind: Optional[str]) -> int:
 def _vec(v: Sequence[float], name: str) -> Tuple[float, float]:
     try:
         x, y = v
-        return (float(x), float(y))
+        fx, fy = c.number(x, name, ""), c.number(y, name, "")
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be an (x, y) pair of numbers, got {v!r}") from None
+    if not (math.isfinite(fx) and math.isfinite(fy)):
+        raise ValueError(f"{name} must be finite, got {v!r}")
+    return (fx, fy)
 
 
-class Crowd:
+def _agent(agent: Any) -> int:
+    return c.integer(agent, "agent", 0, 2**32 - 1, "(an id from Crowd.add)")
+
+
+class Crowd(c.NoPickle):
     """Steering agents on a map, advanced together in fixed steps of ``dt`` seconds; they
     flock (separation, cohesion, alignment), avoid each other and the walls, and never walk
     through a blocked cell. Positions are pixels (the map's ``tile_size`` per cell).
@@ -54,20 +62,24 @@ class Crowd:
     :meth:`add`/:meth:`remove`, read the property again). Row ``i`` of each is the same agent.
     """
 
+    _instead = ("keep the positions and velocities (np.array(crowd.positions)) and add the "
+                "agents to a new Crowd")
+
     def __init__(self, map: "Map", *, capacity: int = 1024, dt: float = 1.0 / 60.0,
                  neighbour_radius: float = 32.0, max_neighbours: int = 16,
                  push_apart: bool = False, max_flows: int = 8, seed: int = 0) -> None:
         mh = map._handle()
         cdef = ffi.new("tn_crowd_def *", lib.tn_crowd_def_default())
         cdef.map = mh
-        cdef.capacity = int(capacity)
-        cdef.dt = float(dt)
-        cdef.neighbour_radius = float(neighbour_radius)
-        cdef.max_neighbours = int(max_neighbours)
+        cdef.capacity = capacity = c.integer(capacity, "capacity", 1, lib.TN_CROWD_MAX_AGENTS)
+        cdef.dt = c.positive(dt, "dt")
+        cdef.neighbour_radius = c.positive(neighbour_radius, "neighbour_radius")
+        cdef.max_neighbours = c.integer(max_neighbours, "max_neighbours", 1,
+                                        lib.TN_CROWD_MAX_NEIGHBOURS)
         cdef.push_apart = bool(push_apart)
-        cdef.max_flows = int(max_flows)
-        self.max_flows = int(max_flows)
-        cdef.seed = int(seed)
+        cdef.max_flows = self.max_flows = c.integer(max_flows, "max_flows", 0,
+                                                    lib.TN_CROWD_MAX_FLOWS)
+        cdef.seed = c.integer(seed, "seed", 0, 2**64 - 1, "in 0..2**64-1")
         out = ffi.new("tn_crowd **")
         check(lib.tn_crowd_create(cdef, out), "tn_crowd_create")
         self._flows: Dict[int, Any] = {}  # slot -> FlowField whose arrays the crowd reads
@@ -75,7 +87,7 @@ class Crowd:
         self._h = c.owned(out[0], lib.tn_crowd_destroy, 0,
                           keep=(mh, self._flows, self._sectors))
         self.map = map
-        self.capacity = int(capacity)
+        self.capacity = capacity
         self._ids = np.zeros(self.capacity, dtype=np.uint32)
         self._pos = np.zeros((self.capacity, 2), dtype=np.float32)
         self._vel = np.zeros((self.capacity, 2), dtype=np.float32)
@@ -122,9 +134,11 @@ class Crowd:
         h = self._handle()
         size = c.unit_size(size)
         half = size * min(self.map.tile_size) / 2.0
-        if not float(radius) < half:
+        if not c.positive(radius, "radius") < half:
             raise ValueError(f"radius {radius} must be below {half:g} pixels (size {size} x half "
                              f"a tile of {min(self.map.tile_size)} px)")
+        max_speed = c.positive(max_speed, "max_speed")
+        max_force = c.positive(max_force, "max_force")
         if target == "flow":
             field = self._flows.get(self._check_slot(flow))
             if field is not None and field.size != size:
@@ -139,29 +153,33 @@ class Crowd:
         adef.max_force = float(max_force)
         adef.target = _target(target)
         adef.target_pos = _vec(target_pos, "target_pos")
-        adef.flow = int(flow)
+        adef.flow = self._check_slot(flow) if target == "flow" else c.integer(
+            flow, "flow", 0, lib.TN_CROWD_MAX_FLOWS)
         adef.size = size
         out = ffi.new("tn_agent_id *")
-        check(lib.tn_crowd_add(h, adef, out), "Crowd.add",
-              f"at {tuple(pos)}: the circle must be inside the map, clear of blocked cells, "
-              f"and max_speed and max_force > 0")
+        st = lib.tn_crowd_add(h, adef, out)
+        check(st, "Crowd.add", f"at {tuple(pos)}: the circle (radius {radius:g}) must be inside "
+              f"the map and clear of blocked cells" if st == lib.TN_E_INVALID_ARG else
+              f"capacity {self.capacity} reached" if st == lib.TN_E_FULL else "")
         self._stale = True
         return int(out.id)
 
     def remove(self, agent: int) -> None:
         """Remove an agent (StaleIdError when it is not in the crowd)."""
-        check(lib.tn_crowd_remove(self._handle(), (int(agent),)), "Crowd.remove")
+        check(lib.tn_crowd_remove(self._handle(), (_agent(agent),)), "Crowd.remove")
         self._stale = True
 
     def set_target(self, agent: int, target: Optional[str], pos: Sequence[float] = (0.0, 0.0),
                    flow: int = 0) -> None:
         """Change an agent's target (see :meth:`add`)."""
-        check(lib.tn_crowd_set_target(self._handle(), (int(agent),), _target(target),
-                                      _vec(pos, "pos"), int(flow)), "Crowd.set_target")
+        slot = self._check_slot(flow) if target == "flow" else c.integer(
+            flow, "flow", 0, lib.TN_CROWD_MAX_FLOWS)
+        check(lib.tn_crowd_set_target(self._handle(), (_agent(agent),), _target(target),
+                                      _vec(pos, "pos"), slot), "Crowd.set_target")
 
     def set_velocity(self, agent: int, vel: Sequence[float]) -> None:
         """Set an agent's velocity (pixels per second)."""
-        check(lib.tn_crowd_set_velocity(self._handle(), (int(agent),), _vec(vel, "vel")),
+        check(lib.tn_crowd_set_velocity(self._handle(), (_agent(agent),), _vec(vel, "vel")),
               "Crowd.set_velocity")
         self._stale = True
 
@@ -175,8 +193,18 @@ class Crowd:
         Either way the crowd keeps the field alive while it uses it."""
         from ._hierarchy import SectorField
 
+        from ._field import FlowField
+
         h = self._handle()
         slot = self._check_slot(slot)
+        if field is not None and not isinstance(field, (FlowField, SectorField)):
+            raise TypeError(f"field must be a FlowField, a SectorField or None, got "
+                            f"{type(field).__name__}")
+        owner = field.hierarchy.map if isinstance(field, SectorField) else getattr(
+            field, "map", None)
+        if field is not None and owner is not self.map:
+            raise ValueError("the field was made on another map than the crowd's: make it with "
+                             "this crowd's map")
         if field is None:
             check(lib.tn_crowd_set_flow(h, slot, ffi.NULL), "Crowd.set_flow")
             self._flows.pop(slot, None)
@@ -197,6 +225,7 @@ class Crowd:
         self._flows[slot] = field
 
     def _check_slot(self, slot: int) -> int:
+        c.integer(slot, "flow slot", -(2**31), 2**31 - 1, "")
         if not 0 <= int(slot) < self.max_flows:
             raise ValueError(f"flow slot {slot} is outside 0..{self.max_flows - 1} "
                              f"(Crowd(max_flows={self.max_flows}))")
@@ -213,8 +242,9 @@ class Crowd:
         """Advance every agent by ``steps`` fixed steps (the GIL is released meanwhile) and
         refresh :attr:`positions`, :attr:`velocities` and :attr:`ids` in place."""
         h = self._handle()
+        steps = c.integer(steps, "steps", 0, 2**31 - 1, ">= 0")
         if not self._sectors:
-            check(lib.tnpy_crowd_steps(h, int(steps)), "Crowd.step")
+            check(lib.tnpy_crowd_steps(h, steps), "Crowd.step")
             self._gather(h)
             return
         slots = sorted(self._sectors)
@@ -226,7 +256,7 @@ class Crowd:
                 check(lib.tn_crowd_set_flow(h, s, self._sector_view(f)), "Crowd.step")
             handles = ffi.new("tn_sector_field *[]", [f._h for f in fields])
             slot_arr = ffi.new("int32_t[]", slots)
-            check(lib.tnpy_crowd_steps_sectors(h, int(steps), handles, slot_arr, len(slots)),
+            check(lib.tnpy_crowd_steps_sectors(h, steps, handles, slot_arr, len(slots)),
                   "Crowd.step")
         self._gather(h)
 

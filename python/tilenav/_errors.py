@@ -77,6 +77,14 @@ _BY_STATUS: Dict[int, Type[TilenavError]] = {
 }
 
 
+def invalid(message: str) -> InvalidArgumentError:
+    """An InvalidArgumentError (a ValueError) for a value checked in Python, with ``message``
+    (which names the argument and the rule) as its whole text."""
+    e = InvalidArgumentError(lib.TN_E_INVALID_ARG, message)
+    e.args = (message,)
+    return e
+
+
 def status_string(status: int) -> str:
     """The C library's fixed message for a status (``tn_status_str``)."""
     return str(ffi.string(lib.tn_status_str(int(status))).decode("utf-8", "replace"))

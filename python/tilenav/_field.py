@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional, Tuple, Union
 
 import numpy as np
 from numpy.typing import NDArray
 
 from . import _common as c
-from ._errors import check
+from ._errors import UnsupportedError, check
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 FLOW_RULES = {"optimal": lib.TN_FLOW_OPTIMAL, "steepest": lib.TN_FLOW_STEEPEST}
 
 
-class FlowField:
+class FlowField(c.NoPickle):
     """A flow field: for every cell the cost to the nearest goal, one of 8 directions on a
     cheapest path, a continuous unit vector (straight at the goal where the cell sees it) and,
     with line of sight, whether the cell sees the goal. Make one with :meth:`Map.flow_field`.
@@ -29,6 +29,9 @@ class FlowField:
     5 NW, 6 N, 7 NE; -1 for goals, blocked and unreachable cells.
     """
 
+    _instead = ("make another with Map.flow_field() (np.array(field.distances) copies its "
+                "distances)")
+
     def __init__(self, map: "Map", goal: Any, *, los: bool = True, moves: int = 8,
                  corner: str = "never", step_costs: str = "exact", flow: str = "optimal",
                  extra: Optional[NDArray[np.float32]] = None, size: int = 1) -> None:
@@ -38,6 +41,10 @@ class FlowField:
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
         if flow not in FLOW_RULES:
             raise ValueError(f"flow must be one of {sorted(FLOW_RULES)}, got {flow!r}")
+        if los and len(goals) > 1:
+            raise UnsupportedError(lib.TN_E_UNSUPPORTED, "flow_field",
+                                   f"line of sight takes one goal, got {len(goals)}: pass "
+                                   f"los=False for several goals")
         fdef = ffi.new("tn_field_def *", lib.tn_field_def_default())
         fdef.map = mh
         fdef.moves.diagonal = diagonal
@@ -53,8 +60,17 @@ class FlowField:
         check(lib.tn_field_create(fdef, out), "tn_field_create")
         handle = c.owned(out[0], lib.tn_field_destroy, lib.tn_field_memory_bytes(out[0]),
                          keep=(mh, size_owner, self.extra))
-        check(lib.tn_field_build(handle, ffi.from_buffer("tn_cell[]", goals), len(goals)),
-              "flow_field", f"goal {goals[0].tolist()}" if len(goals) == 1 else "")
+        st = lib.tn_field_build(handle, ffi.from_buffer("tn_cell[]", goals), len(goals))
+        if st == lib.TN_E_INVALID_ARG and self.extra is not None:
+            detail = c.extra_problem(self.extra) or ""
+        elif len(goals) > 1:
+            detail = ("every goal is blocked or outside the map" if size == 1 else
+                      f"a {size}x{size} unit fits at none of the goals")
+        else:
+            detail = f"goal {goals[0].tolist()}"
+            if size > 1 and st == lib.TN_E_GOAL_BLOCKED:
+                detail += f" for a {size}x{size} unit: it does not fit there"
+        check(st, "flow_field", detail)
         self._h = handle
         self._map_h = mh
         self.map = map
@@ -185,18 +201,33 @@ class FlowField:
         v = lib.tn_field_sample(self._handle(), float(px), float(py))
         return (v.x, v.y)
 
-    def update(self, extra_changed: Optional[Tuple[int, int, int, int]] = None) -> int:
+    def update(self, extra_changed: Union[Tuple[int, int, int, int], bool, None] = None
+               ) -> int:
         """Bring the field up to date after the map was edited (:meth:`Map.set_cost`,
         :meth:`Map.set_tile`: the map's change log says where) and/or after the ``extra``
         layer was edited in place within the cell rectangle ``extra_changed = (x0, y0, x1,
-        y1)`` (exclusive ends). Recomputes only the affected region and refreshes the arrays
-        in place. Returns the cells recomputed."""
+        y1)`` (exclusive ends; ``True``: anywhere). The field cannot see edits of ``extra``
+        by itself: without ``extra_changed`` they are not taken into account. Recomputes only
+        the affected region and refreshes the arrays in place. Returns the cells
+        recomputed."""
         h = self._handle()
-        rect = ffi.NULL if extra_changed is None else ffi.new("tn_rect *", tuple(extra_changed))
+        if extra_changed is True:
+            extra_changed = (0, 0, self.shape[1], self.shape[0])
+        rect = ffi.NULL
+        if extra_changed is not None and extra_changed is not False:
+            try:
+                x0, y0, x1, y1 = (c.integer(v, "extra_changed", *c.INT32)
+                                  for v in extra_changed)
+            except (TypeError, ValueError):
+                raise TypeError(f"extra_changed must be an (x0, y0, x1, y1) rectangle of "
+                                f"integers, True or None, got {extra_changed!r}") from None
+            rect = ffi.new("tn_rect *", (x0, y0, x1, y1))
         touched = ffi.new("int32_t *")
         self.map._read_begin()  # not while the map is being edited
         try:
-            check(lib.tn_field_update(h, rect, touched), "FlowField.update")
+            st = lib.tn_field_update(h, rect, touched)
+            check(st, "FlowField.update", (c.extra_problem(self.extra) or "")
+                  if st == lib.TN_E_INVALID_ARG and self.extra is not None else "")
         finally:
             self.map._read_end()
         if self._dirs is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 import numpy as np
@@ -16,9 +17,12 @@ if TYPE_CHECKING:
     from ._map import Map, PathResult
 
 _NO_CELLS: NDArray[np.int32] = np.zeros((0, 2), dtype=np.int32)
+# query contexts a thread keeps per hierarchy, one per weight (each holds a path buffer of the
+# map's size): the least recently used go first
+_CTX_CACHE = 4
 
 
-class Hierarchy:
+class Hierarchy(c.NoPickle):
     """A map cut into sectors with an abstract graph of their border cells (HPA*), for long
     paths on big maps. Make one with :meth:`Map.hierarchy`. :meth:`path` searches the abstract
     graph and refines the route sector by sector; :meth:`sector_field` builds flow fields one
@@ -27,20 +31,24 @@ class Hierarchy:
     may run from many threads: each thread gets its own query context (its memory grows with
     the graph, see :attr:`memory_bytes`)."""
 
+    _instead = "make another with Map.hierarchy()"
+
     def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
                  step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0,
                  size: int = 1) -> None:
-        mh, size_owner = map._size_map(size)  # a bigger unit: its size map (clearance.h)
-        if moves not in (4, 8):
-            raise ValueError(f"moves must be 4 or 8, got {moves!r}")
         diagonal, costs = c.moves_struct(moves, "never", step_costs)
+        sector_size = c.integer(sector_size, "sector_size", 4, 256)
+        landmarks = c.integer(landmarks, "landmarks", 0, 16)
+        portal_gap = c.integer(portal_gap, "portal_gap", 0, sector_size,
+                               f"in 0..sector_size ({sector_size}; 0: the entrances' ends only)")
+        mh, size_owner = map._size_map(size)  # a bigger unit: its size map (clearance.h)
         hdef = ffi.new("tn_hierarchy_def *", lib.tn_hierarchy_def_default())
         hdef.map = mh
         hdef.moves.diagonal = diagonal
         hdef.moves.costs = costs
-        hdef.sector_size = int(sector_size)
-        hdef.landmarks = int(landmarks)
-        hdef.portal_gap = int(portal_gap)
+        hdef.sector_size = sector_size
+        hdef.landmarks = landmarks
+        hdef.portal_gap = portal_gap
         out = ffi.new("tn_hierarchy **")
         check(lib.tn_hierarchy_build(hdef, out), "Map.hierarchy",
               f"sector_size={sector_size}, landmarks={landmarks}, portal_gap={portal_gap}")
@@ -69,11 +77,15 @@ class Hierarchy:
         return int(n[0])
 
     def _ctx(self, weight: float) -> Any:
-        ctxs: Optional[Dict[float, Any]] = getattr(self._local, "ctxs", None)
+        """This thread's query context for ``weight``: each thread keeps those of its
+        _CTX_CACHE most recently used weights."""
+        ctxs: "Optional[OrderedDict[float, Any]]" = getattr(self._local, "ctxs", None)
         if ctxs is None:
-            ctxs = self._local.ctxs = {}
+            ctxs = self._local.ctxs = OrderedDict()
         ctx = ctxs.get(weight)
-        if ctx is None:
+        if ctx is not None:
+            ctxs.move_to_end(weight)
+        else:
             cdef = ffi.new("tn_hierarchy_ctx_def *", lib.tn_hierarchy_ctx_def_default())
             cdef.weight = weight
             out = ffi.new("tn_hierarchy_ctx **")
@@ -81,6 +93,8 @@ class Hierarchy:
             handle = c.owned(out[0], lib.tn_hierarchy_ctx_destroy)
             buf = ffi.new("tn_cell[]", self._cells)
             ctx = ctxs[weight] = (handle, buf, ffi.new("tn_hierarchy_result *"))
+            while len(ctxs) > _CTX_CACHE:
+                ctxs.popitem(last=False)
         return ctx
 
     @property
@@ -113,19 +127,18 @@ class Hierarchy:
 
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
-        if not weight >= 1.0:
-            raise ValueError(f"weight must be >= 1, got {weight!r}")
-        handle, buf, res = self._ctx(float(weight))
+        handle, buf, res = self._ctx(c.weight(weight))
         mode = lib.TN_HIERARCHY_EXACT if exact else lib.TN_HIERARCHY_FAST
         st = lib.tn_hierarchy_path(handle, self._h, (sx, sy), (gx, gy), mode, buf, self._cells,
                                    res)
         check(st, "Hierarchy.path", f"from {(sx, sy)} to {(gx, gy)}")
         algo = "hpa-exact" if exact else "hpa"
         if st == lib.TN_NO_PATH:
-            return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False)
+            return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False, "no path", None)
         n = res.length
         cells = np.frombuffer(ffi.buffer(buf, n * 8), dtype=np.int32).reshape(n, 2).copy()
-        return PathResult(cells, float(res.cost), int(res.expanded), algo, True)
+        return PathResult(cells, float(res.cost), int(res.expanded), algo, True, "ok",
+                          (int(cells[-1, 0]), int(cells[-1, 1])))
 
     def sector_field(self, goal: Any, *, budget: int = 4 << 20) -> "SectorField":
         """A sector flow field towards ``goal`` (one (x, y) cell or an (N, 2) array of up to
@@ -134,7 +147,7 @@ class Hierarchy:
         return SectorField(self, goal, budget=budget)
 
 
-class SectorField:
+class SectorField(c.NoPickle):
     """A flow field towards a goal on a big map, built lazily one sector at a time from a
     :class:`Hierarchy` (``sector_field.h``): :meth:`direction` and :meth:`path` build the
     sectors they touch, and the least recently used sectors are dropped past the memory
@@ -142,13 +155,13 @@ class SectorField:
     3 SW, 4 W, 5 NW, 6 N, 7 NE; -1 on a goal and where no route exists. One thread at a time
     (asking may build a sector)."""
 
+    _instead = "make another with Hierarchy.sector_field()"
+
     def __init__(self, hierarchy: Hierarchy, goal: Any, *, budget: int = 4 << 20) -> None:
         hh = hierarchy._handle()
         fdef = ffi.new("tn_sector_field_def *", lib.tn_sector_field_def_default())
         fdef.hierarchy = hh
-        if int(budget) < 1:
-            raise ValueError(f"budget must be >= 1 byte, got {budget!r}")
-        fdef.memory_budget = int(budget)
+        fdef.memory_budget = c.integer(budget, "budget", 1, 2**63 - 1, ">= 1 (bytes)")
         out = ffi.new("tn_sector_field **")
         check(lib.tn_sector_field_create(fdef, out), "Hierarchy.sector_field")
         self._h = c.owned(out[0], lib.tn_sector_field_destroy, keep=hh)
@@ -163,10 +176,14 @@ class SectorField:
         """Aim the field at ``goal`` (one cell or up to 64): recomputes the border cells' costs
         and drops every built sector."""
         goals = c.cells_array(goal, "goal")
+        if len(goals) > lib.TN_SECTOR_FIELD_MAX_GOALS:
+            raise ValueError(f"a sector field takes at most {lib.TN_SECTOR_FIELD_MAX_GOALS} goals, "
+                             f"got {len(goals)}")
         with self._lock:
             check(lib.tn_sector_field_set_goal(self._h, ffi.from_buffer("tn_cell[]", goals),
                                                len(goals)), "SectorField.set_goal",
-                  f"goal {goals[0].tolist()}" if len(goals) == 1 else "")
+                  f"goal {goals[0].tolist()}" if len(goals) == 1 else
+                  "every goal is blocked or outside the map")
         self.goals: NDArray[np.int32] = goals
 
     def direction(self, cell: c.CellLike) -> Tuple[int, float]:

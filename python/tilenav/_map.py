@@ -6,6 +6,8 @@ import functools
 import math
 import os
 import threading
+import weakref
+from collections import OrderedDict
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional,
                     Tuple, TypeVar, Union, cast)
 
@@ -49,13 +51,19 @@ class PathResult(NamedTuple):
     """A path query's result. ``cells`` is an (N, 2) int32 array of (x, y), start first
     (empty when there is no path); ``cost`` is the path's cost under the query's rules;
     ``expanded`` the nodes the search took off its open list; ``algo`` the algorithm that ran
-    (``"astar"`` when JPS did not apply and fell back); ``found`` False for "no path"."""
+    (``"astar"`` when JPS did not apply and fell back); ``found`` False for "no path", True
+    when ``cells`` hold a path. ``status`` says where that path ends: ``"ok"`` at the goal,
+    ``"closest"`` (``closest=True``, goal unreachable) at the reachable cell nearest to it,
+    ``"partial"`` (``max_expansions`` ran out) at the expanded cell nearest to it; ``"no
+    path"`` when ``found`` is False. ``end`` is the path's last cell (None without a path)."""
 
     cells: NDArray[np.int32]
     cost: float
     expanded: int
     algo: str
     found: bool
+    status: str = "ok"
+    end: Optional[Tuple[int, int]] = None
 
 
 class PathBatch(NamedTuple):
@@ -71,6 +79,8 @@ class PathBatch(NamedTuple):
 
 # memory for one chunk of a batch's path buffers (queries * cells per path * 8 bytes)
 _BATCH_BYTES = 4 << 20
+# query option sets a map keeps ready (the least recently used go first)
+_QUERY_CACHE = 32
 
 
 class _Context:
@@ -128,11 +138,17 @@ class Map:
         self.width: int = lib.tn_map_width(handle)
         self.height: int = lib.tn_map_height(handle)
         self._pool: List[_Context] = []
-        self._queries: Dict[Tuple[Any, ...], Tuple[Any, Any]] = {}
+        # the tn_query of each option set recently used, least recent first (_QUERY_CACHE)
+        self._queries: "OrderedDict[Tuple[Any, ...], Tuple[Any, Any]]" = OrderedDict()
+        self._qlock = threading.Lock()
         self._lock = threading.Lock()
         self._jump_tables: Dict[int, Any] = {}  # unit size -> jump table on its size map
         self._clearance: Any = None  # built on the first query for a unit bigger than a cell
         self._regions: Dict[bool, Any] = {}  # corner="always"? -> tn_regions, built when asked
+        # clearances and regions replaced by bigger ones while fields, hierarchies or Regions
+        # still read them: every edit updates them too, until the last reader goes
+        self._old_clearances: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self._old_regions: "weakref.WeakSet[Any]" = weakref.WeakSet()
         # edits wait for the queries running on other threads, and queries for an edit
         self._rw = threading.Condition(threading.Lock())
         self._readers = 0
@@ -159,17 +175,15 @@ class Map:
         h, w = arr.shape
         if h < 1 or w < 1:
             raise ValueError(f"cost must have at least one cell, got shape {arr.shape}")
-        if isinstance(tile_size, (int, np.integer)):
-            tw = th = int(tile_size)
-        else:
-            tw, th = (int(v) for v in tile_size)
+        tw, th = c.tile_size(tile_size)
         if arr.dtype.kind == "b":
             values = arr.astype(np.float32)
         else:
             values = arr.astype(np.float64)
             if np.isnan(values).any() or (values < 0).any():
                 raise ValueError("cost must not hold negative or NaN values (0 or inf = blocked)")
-            values = values.astype(np.float32)
+            with np.errstate(over="ignore", under="ignore"):  # checked just below
+                values = values.astype(np.float32)
             if ((values == 0) & (arr != 0)).any() or (np.isinf(values) & np.isfinite(arr)).any():
                 raise ValueError("cost holds values float32 cannot represent (below 1e-45 or "
                                  "above 3.4e38)")
@@ -200,7 +214,7 @@ class Map:
     def load(cls, path: Union[str, "os.PathLike[str]"], *, format: str = "auto",
              collision: Iterable[str] = ("properties", "shapes", "objects"),
              cover: str = "center", collision_layers: Optional[str] = None,
-             tile_size: Optional[Tuple[int, int]] = None) -> "Map":
+             tile_size: Union[int, Tuple[int, int], None] = None) -> "Map":
         """Load a map file: Tiled JSON (``.tmj``/``.json``), Tiled XML (``.tmx``), Moving AI
         (``.map``) or tilenav ASCII (``.txt``); ``format="auto"`` detects it.
 
@@ -208,7 +222,8 @@ class Map:
         ``"shapes"``, ``"objects"``; docs/formats.md), ``cover`` when a collision shape blocks a
         cell (``"center"``, ``"any"``, ``"half"``), ``collision_layers`` the comma-separated
         names marking collision object layers (None: the library's default list),
-        ``tile_size`` the pixel size of a cell for formats without one (Moving AI, ASCII).
+        ``tile_size`` the pixel size of a cell for formats without one (Moving AI, ASCII):
+        one integer or a (width, height) pair, as in :meth:`from_numpy`.
         Raises :class:`ParseError` or :class:`LoadIOError` with the file, line and reason."""
         opts = ffi.new("tn_load_def *", lib.tn_load_def_default())
         formats = {"auto": lib.TN_FORMAT_AUTO, "movingai": lib.TN_FORMAT_MOVINGAI,
@@ -229,7 +244,7 @@ class Map:
             keep = ffi.new("char[]", collision_layers.encode())
             opts.collision_layers = keep
         if tile_size is not None:
-            opts.tile_width, opts.tile_height = tile_size
+            opts.tile_width, opts.tile_height = c.tile_size(tile_size)
         out = ffi.new("tn_map **")
         diag = ffi.new("tn_diag *")
         fspath = os.fsencode(path)
@@ -243,10 +258,12 @@ class Map:
         from it keep what they need until they go). Further queries raise ValueError."""
         self._h = None
         self._pool = []
-        self._queries = {}
+        self._queries = OrderedDict()
         self._jump_tables = {}
         self._clearance = None
         self._regions = {}
+        self._old_clearances = weakref.WeakSet()
+        self._old_regions = weakref.WeakSet()
 
     @property
     def closed(self) -> bool:
@@ -261,6 +278,35 @@ class Map:
     def __repr__(self) -> str:
         state = "closed" if self._h is None else f"{self.width}x{self.height}"
         return f"<tilenav.Map {state}>"
+
+    @_reads
+    def copy(self) -> "Map":
+        """An independent deep copy of the map (``tn_map_clone``: layers, terrain, objects,
+        tilesets): edits of one do not reach the other. The copy builds its own clearance,
+        regions and jump tables when it needs them. ``copy.copy`` and ``copy.deepcopy`` call
+        it."""
+        out = ffi.new("tn_map **")
+        check(lib.tn_map_clone(self._handle(), out), "Map.copy")
+        m = Map(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
+        m._cost_gids = None if self._cost_gids is None else dict(self._cost_gids)
+        return m
+
+    def __copy__(self) -> "Map":
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> "Map":
+        return self.copy()
+
+    @_reads
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        """Pickling: a map made by :meth:`from_numpy` pickles as its costs (blocked cells as
+        ``inf``) and tile size, and unpickles through :meth:`from_numpy`. A map loaded from a
+        file has layers, tilesets and objects with no serialised form: TypeError."""
+        if self._cost_gids is None:
+            raise TypeError("a Map loaded from a file cannot be pickled (its layers, tilesets and "
+                            "objects have no serialised form): pickle the file's path and call "
+                            "Map.load() again; Map.copy() copies it within the process")
+        return (_unpickle_map, (np.array(self.costs), self.tile_size))
 
     def _handle(self) -> Any:
         h = self._h
@@ -346,14 +392,17 @@ class Map:
     def _after_edit(self) -> None:
         """Bring what the map keeps up to date with an edit: the clearance and its size maps
         and the regions update locally (they log what changed, so fields built on the size
-        maps update incrementally); JPS+ jump tables are rebuilt on their next query."""
-        if self._clearance is not None:
-            check(lib.tn_clearance_update(self._clearance, ffi.NULL), "clearance update")
-        for rg in self._regions.values():
+        maps update incrementally), and so do the ones they replaced that something still
+        reads (a field or hierarchy on an older size map, a Regions); JPS+ jump tables are
+        rebuilt on their next query."""
+        clearances = [] if self._clearance is None else [self._clearance]
+        for cl in clearances + list(self._old_clearances):
+            check(lib.tn_clearance_update(cl, ffi.NULL), "clearance update")
+        for rg in list(self._regions.values()) + list(self._old_regions):
             check(lib.tn_regions_update(rg, ffi.NULL), "regions update")
         if self._jump_tables:
             self._jump_tables = {}
-            self._queries = {k: v for k, v in self._queries.items() if k[0] != "jps+"}
+            self._forget_queries(lambda k: bool(k[0] == "jps+"))
 
     @property
     def revision(self) -> int:
@@ -403,10 +452,7 @@ class Map:
         if self._cost_gids is None:
             raise UnsupportedError(lib.TN_E_UNSUPPORTED, "Map.set_cost",
                                    "the map was loaded from a file: use set_tile()")
-        try:
-            value = float(cost)
-        except (TypeError, ValueError):
-            raise TypeError(f"cost must be a number, got {cost!r}") from None
+        value = c.number(cost, "cost", ">= 0 (0 or inf = blocked)")
         if math.isnan(value) or value < 0:
             raise ValueError(f"cost must be >= 0 (0 or inf = blocked), got {value}")
         v32 = float(np.float32(value))
@@ -446,10 +492,14 @@ class Map:
         if self._cost_gids is not None:
             raise UnsupportedError(lib.TN_E_UNSUPPORTED, "Map.set_tile",
                                    "the map was made by from_numpy: use set_cost()")
-        if not isinstance(gid, (int, np.integer)) or isinstance(gid, bool) or \
-                not 0 <= int(gid) <= 0xFFFFFFFF:
-            raise TypeError(f"gid must be an integer in 0..2**32-1, got {gid!r}")
-        self._set_cells("Map.set_tile", self._layer(layer), cells, int(gid))
+        gid = c.integer(gid, "gid", 0, 0xFFFFFFFF, "in 0..2**32-1")
+        index = self._layer(layer)
+        if lib.tn_map_layer_kind(self._handle(), index) != lib.TN_LAYER_TILES:
+            tiles = [n for i, n in enumerate(self.layers)
+                     if lib.tn_map_layer_kind(self._handle(), i) == lib.TN_LAYER_TILES]
+            raise ValueError(f"layer {layer!r} is an object layer: set_tile needs a tile layer "
+                             f"(tile layers: {tiles})")
+        self._set_cells("Map.set_tile", index, cells, gid)
 
     # ---- paths ------------------------------------------------------------------------------
     def _acquire(self) -> _Context:
@@ -460,16 +510,25 @@ class Map:
                             lib.tn_map_passable_count(self._handle()))
 
     def _query(self, algo: str, moves: int, corner: str, heuristic: str, weight: float,
-               step_costs: str, size: int = 1, regions: bool = False) -> Tuple[Any, Any]:
+               step_costs: str, size: int = 1, regions: bool = False, closest: bool = False,
+               max_expansions: Optional[int] = None) -> Tuple[Any, Any]:
         """The tn_query of these options and what its pointers point into (hold both while
         the query runs: a clearance or regions that grow replace the cached entry)."""
         size = c.unit_size(size)
+        weight = c.weight(weight)
         if not isinstance(regions, (bool, np.bool_)):
             raise TypeError(f"regions must be True or False, got {regions!r}")
-        key = (algo, moves, corner, heuristic, weight, step_costs, bool(regions), size)
-        entry = self._queries.get(key)
-        if entry is not None:
-            return entry
+        if not isinstance(closest, (bool, np.bool_)):
+            raise TypeError(f"closest must be True or False, got {closest!r}")
+        budget = 0 if max_expansions is None else c.integer(
+            max_expansions, "max_expansions", 1, 2**63 - 1, ">= 1 (or None: no budget)")
+        key = (algo, moves, corner, heuristic, weight, step_costs, bool(closest), budget,
+               bool(regions), size)
+        with self._qlock:
+            entry = self._queries.get(key)
+            if entry is not None:
+                self._queries.move_to_end(key)
+                return entry
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
         if algo not in ALGOS:
             raise ValueError(f"algo must be one of {sorted(ALGOS)}, got {algo!r}")
@@ -482,6 +541,8 @@ class Map:
         q.heuristic = HEURISTICS[heuristic]
         q.weight = float(weight)
         q.jps_fallback = True
+        q.closest = bool(closest)
+        q.max_expansions = budget
         keep: Any = None
         if size > 1:
             keep = self._clearance_handle(size)
@@ -496,8 +557,17 @@ class Map:
             q.regions = rg
             keep = (keep, rg)
         entry = (q, keep)
-        self._queries[key] = entry
+        with self._qlock:
+            self._queries[key] = entry
+            while len(self._queries) > _QUERY_CACHE:
+                self._queries.popitem(last=False)
         return entry
+
+    def _forget_queries(self, drop: Callable[[Tuple[Any, ...]], bool]) -> None:
+        """Drop the cached queries whose key ``drop`` picks (their users keep them alive)."""
+        with self._qlock:
+            for k in [k for k in self._queries if drop(k)]:
+                del self._queries[k]
 
     def _jump_table_handle(self, size: int = 1) -> Any:
         mh, keep = self._size_map(size)
@@ -515,7 +585,8 @@ class Map:
     # ---- units bigger than one cell ---------------------------------------------------------
     def _clearance_handle(self, size: int) -> Any:
         """The clearance (clearance.h) with size maps up to at least ``size``: built on first
-        use with a cap of 4, rebuilt with a doubled cap when a bigger unit comes."""
+        use with a cap of 4, rebuilt with a doubled cap when a bigger unit comes (the old one
+        lives on, kept current by edits, while fields and hierarchies read its size maps)."""
         h = self._handle()
         with self._lock:
             cl = self._clearance
@@ -530,9 +601,11 @@ class Map:
             cl = c.owned(out[0], lib.tn_clearance_destroy, lib.tn_clearance_memory_bytes(out[0]),
                          keep=h)
             if self._clearance is not None:
-                # queries and jump tables of the old one stay alive as long as someone uses them
-                self._queries = {k: v for k, v in self._queries.items() if k[-1] == 1}
+                # queries and jump tables of the old one stay alive as long as someone uses them;
+                # fields and hierarchies on its size maps do too, and edits keep it current
+                self._forget_queries(lambda k: bool(k[-1] != 1))
                 self._jump_tables = {k: v for k, v in self._jump_tables.items() if k == 1}
+                self._old_clearances.add(self._clearance)
             self._clearance = cl
             return cl
 
@@ -542,7 +615,7 @@ class Map:
         rebuilt with a doubled cap when a bigger unit asks."""
         h = self._handle()
         with self._lock:
-            rg = self._regions.get(always)
+            rg = rg_old = self._regions.get(always)
             old = 0 if rg is None else lib.tn_clearance_max_size(lib.tn_regions_clearance(rg))
             if old >= size:
                 return rg
@@ -554,8 +627,10 @@ class Map:
             check(lib.tn_regions_create(rdef, out), "tn_regions_create")
             rg = c.owned(out[0], lib.tn_regions_destroy, lib.tn_regions_memory_bytes(out[0]),
                          keep=h)
-            if old:  # the queries that point at the old ones go (their users keep them alive)
-                self._queries = {k: v for k, v in self._queries.items() if not k[-2]}
+            if old:  # the queries that point at the old ones go (their users keep them alive,
+                # and edits keep them current)
+                self._forget_queries(lambda k: bool(k[-2]))
+                self._old_regions.add(rg_old)
             self._regions[always] = rg
             return rg
 
@@ -610,13 +685,17 @@ class Map:
     def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps",
                     moves: int = 8, corner: str = "never", heuristic: str = "auto",
                     weight: float = 1.0, step_costs: str = "exact", extra: Any = None,
-                    size: int = 1, regions: bool = False) -> PathResult:
-        """Like :meth:`path`, with the cost, the expansions and the algorithm that ran."""
+                    size: int = 1, regions: bool = False, closest: bool = False,
+                    max_expansions: Optional[int] = None) -> PathResult:
+        """Like :meth:`path`, with the cost, the expansions, the algorithm that ran and where
+        the path ends (:class:`PathResult`: ``status`` ``"ok"``, ``"closest"``, ``"partial"``
+        or ``"no path"``, and ``end``)."""
         h = self._handle()
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
         extra_arr = None if extra is None else c.grid_array(extra, self.shape, "extra")
-        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
+        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions,
+                               closest, max_expansions)
         if extra_arr is not None:
             q = ffi.new("tn_query *", q[0])
             q.extra = ffi.from_buffer("float[]", extra_arr)
@@ -624,7 +703,8 @@ class Map:
         try:
             st = lib.tn_search_path(ctx.search, h, (sx, sy), (gx, gy), q, ctx.cells, ctx.cap,
                                     ctx.res)
-            check(st, "path", f"from {(sx, sy)} to {(gx, gy)}{_unit(size, st)}")
+            check(st, "path", _extra_detail(st, extra_arr) or
+                  f"from {(sx, sy)} to {(gx, gy)}{_unit(size, st)}")
             return _result(ctx, st)
         finally:
             self._pool.append(ctx)
@@ -632,15 +712,18 @@ class Map:
     def path(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps", moves: int = 8,
              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
              step_costs: str = "exact", extra: Any = None, size: int = 1,
-             regions: bool = False) -> NDArray[np.int32]:
+             regions: bool = False, closest: bool = False,
+             max_expansions: Optional[int] = None) -> NDArray[np.int32]:
         """The cheapest path from ``start`` to ``goal`` as an (N, 2) int32 array of (x, y)
         cells, start and goal included; empty (shape (0, 2)) when the goal cannot be reached.
 
         ``algo``: ``"jps"`` (Jump Point Search, weighted on maps with terrain costs; where it
         does not apply, i.e. with 4 moves, corner cutting or ``extra``, A* runs instead, with
-        the same optimal cost), ``"astar"``, ``"dijkstra"`` or ``"jps+"`` (JPS over a jump table built on first
-        use). ``moves``: 8 or 4. ``corner``: when a diagonal step may pass blocked cells,
-        ``"never"`` (default; the Moving AI rule), ``"one"`` or ``"always"``.
+        the same optimal cost), ``"astar"``, ``"dijkstra"`` or ``"jps+"`` (JPS over a jump
+        table built on first use). ``moves``: 8 or 4. ``corner``: when a diagonal step may
+        pass blocked cells, ``"never"`` (default; the Moving AI rule), ``"one"`` or
+        ``"always"`` (4 moves make no diagonal steps and ignore it, but it must still be one
+        of these names).
         ``heuristic``/``weight``: A*'s estimate and its weight (> 1 trades optimality for
         speed). ``step_costs``: ``"exact"`` (1 and sqrt 2) or ``"10-14"``. ``extra``: a
         (height, width) array of costs added on entering each cell (>= 0).
@@ -652,11 +735,18 @@ class Map:
         ``regions=True``: a goal the unit cannot reach at all (another region, see
         :meth:`regions`) is answered at once, expanding nothing, instead of by a search that
         empties the start's region; the map builds its regions on first use.
-        Raises :class:`OutOfMapError` or :class:`BlockedError` for a bad start or goal (also
-        when the unit does not fit there)."""
+        ``closest=True``: when the goal cannot be reached (or is blocked, or outside the
+        map), the path to the reachable cell nearest to it (octile distance with 8 moves,
+        manhattan with 4; among equally near cells the cheapest), instead of an empty array.
+        ``max_expansions``: a budget of expansions (None: none; JPS counts the start besides
+        it); when it runs out the path leads to the expanded cell nearest to the goal.
+        :meth:`path_result` says which happened (``status``). Raises :class:`OutOfMapError`
+        or :class:`BlockedError` for a bad start or goal (also when the unit does not fit
+        there; with ``closest``, only for a bad start)."""
         return self.path_result(start, goal, algo=algo, moves=moves, corner=corner,
                                 heuristic=heuristic, weight=weight, step_costs=step_costs,
-                                extra=extra, size=size, regions=regions).cells
+                                extra=extra, size=size, regions=regions, closest=closest,
+                                max_expansions=max_expansions).cells
 
     @_reads
     def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
@@ -665,9 +755,10 @@ class Map:
         """Many paths in one call (``tn_search_batch``): query i goes from ``starts[i]`` to
         ``goals[i]`` ((N, 2) arrays of (x, y); one cell is used for every query). The C code
         runs the whole batch with the GIL released, so the per-query call overhead of
-        :meth:`path` is paid once per batch. Options as :meth:`path`; results equal
-        :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path` does,
-        naming the query."""
+        :meth:`path` is paid once per batch. Options as :meth:`path`, except that there is no
+        ``extra`` layer, ``closest`` or ``max_expansions``; results equal
+        :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path`
+        does, naming the query."""
         h = self._handle()
         q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
         s = c.cells_array(starts, "starts")
@@ -724,12 +815,21 @@ class Map:
     @_reads
     def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
                      moves: int = 8, corner: str = "never", extra: Any = None,
-                     size: int = 1, regions: bool = False) -> Tuple[PathResult, int]:
-        """The path to the cheapest of several goals: (result, index of the goal reached, or
-        -1 when none can be reached). Blocked or outside goals (or goals where a ``size``
-        unit does not fit) are skipped."""
+                     size: int = 1, regions: bool = False, closest: bool = False,
+                     max_expansions: Optional[int] = None) -> Tuple[PathResult, int]:
+        """The path to the cheapest of several goals (an (N, 2) array of (x, y), or one cell):
+        (result, index in ``goals`` of the goal reached), or (a result with ``found`` False,
+        -1) when no goal can be reached. Blocked or outside goals (or goals where a ``size``
+        unit does not fit) are skipped while at least one is left; when none is left it
+        raises, as :meth:`path` does for its one goal: :class:`OutOfMapError` when every goal
+        is outside the map, else :class:`BlockedError`. A bad start raises too. Options as
+        :meth:`path` (A* by default: JPS takes one goal); with ``closest`` blocked or
+        outside goals raise nothing (the path leads to the reachable cell nearest to any
+        goal), and with ``closest`` or ``max_expansions`` the index is -1 unless ``status`` is
+        ``"ok"``."""
         h = self._handle()
-        q, _keep = self._query(algo, moves, corner, "auto", 1.0, "exact", size, regions)
+        q, _keep = self._query(algo, moves, corner, "auto", 1.0, "exact", size, regions,
+                               closest, max_expansions)
         sx, sy = c.cell(start, "start")
         g = c.cells_array(goals, "goals")
         extra_arr = None
@@ -742,7 +842,8 @@ class Map:
             st = lib.tn_search_path_multi(ctx.search, h, (sx, sy),
                                           ffi.from_buffer("tn_cell[]", g), len(g), q, ctx.cells,
                                           ctx.cap, ctx.res)
-            check(st, "nearest_path", f"from {(sx, sy)}{_unit(size, st)}")
+            check(st, "nearest_path", _extra_detail(st, extra_arr) or _goals_detail(
+                st, f"from {(sx, sy)}", size))
             return _result(ctx, st), (int(ctx.res.goal) if st == lib.TN_OK else -1)
         finally:
             self._pool.append(ctx)
@@ -780,12 +881,15 @@ class Map:
             extra_ptr = ffi.from_buffer("float[]", extra_arr)
         ctx = self._acquire()
         try:
-            check(lib.tn_search_distances(ctx.search, h, ffi.from_buffer("tn_cell[]", g), len(g),
-                                          mv, extra_ptr, bool(reverse),
-                                          ffi.from_buffer("double[]", out, require_writable=True),
-                                          out.size), "distances", _unit(size).strip())
+            st = lib.tn_search_distances(ctx.search, h, ffi.from_buffer("tn_cell[]", g), len(g),
+                                         mv, extra_ptr, bool(reverse),
+                                         ffi.from_buffer("double[]", out, require_writable=True),
+                                         out.size)
         finally:
             self._pool.append(ctx)
+        if st == lib.TN_E_START_BLOCKED:  # the C sources are the goals here
+            st = lib.TN_E_GOAL_BLOCKED
+        check(st, "distances", _extra_detail(st, extra_arr) or _goals_detail(st, "", size))
         return out
 
     @_reads
@@ -817,6 +921,31 @@ class Map:
                          landmarks=landmarks, portal_gap=portal_gap, size=size)
 
     @_reads
+    def smooth_path(self, cells: Any, *, size: int = 1) -> NDArray[np.int32]:
+        """String pulling (``tn_path_smooth``): the waypoints of a path of this map (an (N, 2)
+        array of (x, y), as :meth:`path` returns) with the cells in between skipped while the
+        next one stays in line of sight: from each waypoint, the path's later cells are taken
+        as long as each is in line of sight of it, and the last of them is the next waypoint.
+        The result starts and ends as the path; walking straight from waypoint to waypoint
+        never enters a blocked cell nor cuts a blocked corner (the segment between cell
+        centres touches only passable cells). ``size``: a path of a ``size`` x ``size`` unit
+        (its top-left cells), smoothed on the map of its positions. Consecutive cells must
+        see each other (any path of 8 moves with ``corner="never"``, or of 4 moves; corner
+        cutting gives :class:`InvalidArgumentError`). An empty path gives an empty array."""
+        mh, _keep = self._size_map(size)
+        if np.asarray(cells).size == 0:
+            return _NO_CELLS.copy()
+        arr = c.cells_array(cells, "cells")
+        out = np.empty_like(arr)
+        n = ffi.new("int32_t *")
+        st = lib.tn_path_smooth(mh, ffi.from_buffer("tn_cell[]", arr), len(arr),
+                                ffi.from_buffer("tn_cell[]", out), len(arr), n)
+        check(st, "Map.smooth_path", "every cell must be passable (for the unit's size) and "
+              "see the next: a path of this map without corner cutting"
+              if st == lib.TN_E_INVALID_ARG else "")
+        return out[: n[0]].copy()
+
+    @_reads
     def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: str = "never") -> bool:
         """Exact line of sight between two cells' centres (both passable, no blocked cell
         crossed; a grid corner passed exactly is judged by ``corner``)."""
@@ -825,6 +954,24 @@ class Map:
 
 
 _TOKEN = object()
+
+
+def compress_path(cells: Any) -> NDArray[np.int32]:
+    """The turning points of a path (``tn_path_compress``): its first and last cells and the
+    cells where the direction of travel changes, as a new (M, 2) int32 array (an empty path
+    gives an empty array)."""
+    if np.asarray(cells).size == 0:
+        return _NO_CELLS.copy()
+    arr = c.cells_array(cells, "cells")
+    out = np.empty_like(arr)
+    n = ffi.new("int32_t *")
+    check(lib.tn_path_compress(ffi.from_buffer("tn_cell[]", arr), len(arr),
+                               ffi.from_buffer("tn_cell[]", out), len(arr), n), "compress_path")
+    return out[: n[0]].copy()
+
+
+def _unpickle_map(costs: NDArray[np.float32], tile_size: Tuple[int, int]) -> Map:
+    return Map.from_numpy(costs, tile_size=tile_size)
 
 
 def _unit(size: int, status: int = 0) -> str:
@@ -836,14 +983,37 @@ def _unit(size: int, status: int = 0) -> str:
     return f" for a {size}x{size} unit"
 
 
+def _extra_detail(status: int, extra: Optional[NDArray[np.float32]]) -> str:
+    """What is wrong with ``extra`` when the C library refused the call's arguments."""
+    if status != lib.TN_E_INVALID_ARG or extra is None:
+        return ""
+    return c.extra_problem(extra) or ""
+
+
+def _goals_detail(status: int, where: str, size: int) -> str:
+    """The words an error of a query with several goals adds."""
+    what = {lib.TN_E_GOAL_BLOCKED: "every goal is blocked or outside the map",
+            lib.TN_E_OUT_OF_MAP: "every goal is outside the map"}.get(status)
+    if what is None:
+        return f"{where}{_unit(size, status)}"
+    if size > 1:
+        what = (f"a {size}x{size} unit fits at none of the goals (blocked, outside the map, "
+                f"or too narrow)")
+    return f"{where}: {what}" if where else what
+
+
+_STATUS = {lib.TN_OK: "ok", lib.TN_CLOSEST: "closest", lib.TN_PARTIAL: "partial"}
+
+
 def _result(ctx: _Context, st: int) -> PathResult:
     res = ctx.res
     algo = ffi.string(lib.tn_algo_name(res.algo)).decode()
     if st == lib.TN_NO_PATH:
-        return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False)
+        return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False, "no path", None)
     n = res.length
     cells = np.frombuffer(ffi.buffer(ctx.cells, n * 8), dtype=np.int32).reshape(n, 2).copy()
-    return PathResult(cells, float(res.cost), int(res.expanded), algo, True)
+    return PathResult(cells, float(res.cost), int(res.expanded), algo, True, _STATUS[st],
+                      (int(res.end.x), int(res.end.y)))
 
 
 def _diag_text(diag: Any) -> str:
@@ -852,10 +1022,12 @@ def _diag_text(diag: Any) -> str:
     return str(ffi.string(buf).decode("utf-8", "replace"))
 
 
-class Scenarios:
+class Scenarios(c.NoPickle):
     """A Moving AI scenario file (``.scen``): arrays ``start`` and ``goal`` ((N, 2) int32,
     (x, y)), ``optimal`` (N float64 lengths as printed), ``bucket`` and ``map_size``
     ((N, 2): width, height). :meth:`matches` applies the benchmark's length tolerance."""
+
+    _instead = "load the file again with Scenarios(path)"
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         out = ffi.new("tn_scenarios **")

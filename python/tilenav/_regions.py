@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ._map import Map
 
 
-class Regions:
+class Regions(c.NoPickle):
     """The connected components of a map for units of sizes 1..:attr:`max_size` (regions.h).
 
     Two cells share a region exactly when a unit of that size, its top-left cell on the first,
@@ -25,6 +25,8 @@ class Regions:
     unit does not fit. Get one from :meth:`Map.regions`; ``Map.path(..., regions=True)`` uses
     it to answer a goal in another region at once (``expanded == 0``).
     """
+
+    _instead = "ask Map.regions() of the map (or of its copy)"
 
     def __init__(self, map: "Map", handle: Any, corner: str) -> None:
         self._h = handle

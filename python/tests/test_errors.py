@@ -1,0 +1,237 @@
+"""Refused values: every error names the argument and the rule it broke, wrong types raise
+TypeError and values out of range ValueError (InvalidArgumentError where the C library's
+rule is checked), and values that were once accepted without effect are refused."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import tilenav
+from conftest import data
+
+
+@pytest.fixture
+def m():
+    return tilenav.Map.from_numpy(np.ones((10, 10)))
+
+
+def test_query_options_name_the_argument_and_the_rule(m):
+    for call in (lambda **k: m.path((0, 0), (5, 5), **k),
+                 lambda **k: m.paths([(0, 0)], [(5, 5)], **k)):
+        with pytest.raises(tilenav.InvalidArgumentError, match=r"weight must be .*>= 1.*0\.5"):
+            call(weight=0.5)
+        for bad in (math.inf, math.nan):
+            with pytest.raises(ValueError, match="weight must be a finite number >= 1"):
+                call(weight=bad)
+        for bad in ("2", None, True, 1j):
+            with pytest.raises(TypeError, match="weight must be a number"):
+                call(weight=bad)
+        # 4 moves ignore the corner rule, but a name that is no rule is refused
+        with pytest.raises(ValueError, match="corner must be one of"):
+            call(moves=4, corner="sometimes")
+    assert m.path((0, 0), (5, 5), weight=np.float32(1.5)).shape[1] == 2  # NumPy numbers too
+    assert m.path((0, 0), (5, 5), weight=2).shape[1] == 2
+    with pytest.raises(tilenav.InvalidArgumentError, match="weight must be"):
+        m.hierarchy(sector_size=4).path((0, 0), (5, 5), weight=0.5)
+    with pytest.raises(TypeError, match="weight must be a number"):
+        m.hierarchy(sector_size=4).path((0, 0), (5, 5), weight="2")
+
+
+@pytest.mark.parametrize("bad, shown", [(-1.0, "-1.0"), (math.nan, "nan"), (math.inf, "inf")])
+def test_bad_extra_costs_name_the_layer_and_the_cell(m, bad, shown):
+    extra = np.zeros((10, 10), dtype=np.float32)
+    extra[3, 2] = bad
+    rule = rf"extra must be finite and >= 0 .*extra\[3, 2\] \(cell \(2, 3\)\) is {shown}"
+    with pytest.raises(tilenav.InvalidArgumentError, match=rule):
+        m.path((0, 0), (5, 5), extra=extra)
+    with pytest.raises(tilenav.InvalidArgumentError, match=rule):
+        m.nearest_path((0, 0), [(5, 5)], extra=extra)
+    with pytest.raises(tilenav.InvalidArgumentError, match=rule):
+        m.distances((5, 5), extra=extra)
+    with pytest.raises(tilenav.InvalidArgumentError, match=rule):
+        m.flow_field((5, 5), extra=extra)
+    good = np.zeros((10, 10), dtype=np.float32)
+    f = m.flow_field((5, 5), extra=good)
+    good[3, 2] = bad  # edited in place, then announced
+    with pytest.raises(tilenav.InvalidArgumentError, match=rule):
+        f.update(extra_changed=(2, 3, 3, 4))
+
+
+def test_field_update_takes_true_for_an_extra_layer_edited_anywhere(m):
+    extra = np.zeros((10, 10), dtype=np.float32)
+    f = m.flow_field((9, 9), extra=extra, los=False)
+    extra[:, 4] = 50.0
+    assert f.update() == 0  # not announced: the field cannot see it
+    assert f.update(extra_changed=True) > 0
+    assert np.array_equal(f.distances, m.flow_field((9, 9), extra=extra, los=False).distances)
+    with pytest.raises(TypeError, match="extra_changed must be"):
+        f.update(extra_changed=(0, 0, 1))
+
+
+def test_map_construction_arguments(tmp_path):
+    ones = np.ones((3, 3))
+    for bad in (0, -5, (8, 0)):
+        with pytest.raises(tilenav.InvalidArgumentError, match="tile_size must be an integer > 0"):
+            tilenav.Map.from_numpy(ones, tile_size=bad)
+    for bad in (2.5, (8,), "8", (8, 8.5)):
+        with pytest.raises(TypeError, match="tile_size must be an integer > 0"):
+            tilenav.Map.from_numpy(ones, tile_size=bad)
+    maze = data("data", "maps", "maze64.map")
+    assert tilenav.Map.load(maze, tile_size=8).tile_size == (8, 8)  # an int, as from_numpy
+    assert tilenav.Map.load(maze, tile_size=(8, 4)).tile_size == (8, 4)
+    with pytest.raises(tilenav.InvalidArgumentError, match="tile_size"):
+        tilenav.Map.load(maze, tile_size=0)
+    with warnings.catch_warnings():  # the ValueError, without a NumPy overflow warning first
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="float32 cannot represent"):
+            tilenav.Map.from_numpy([[1, 1e300]])
+
+
+def test_huge_coordinates_are_outside_the_map(m):
+    for cell in ((2**40, 0), (0, -(2**40)), (2**31, 0)):
+        with pytest.raises(tilenav.OutOfMapError, match="outside"):
+            m.path(cell, (5, 5))
+        with pytest.raises(tilenav.OutOfMapError, match="outside"):
+            m.path((0, 0), cell)
+        with pytest.raises(tilenav.OutOfMapError, match="outside"):
+            m.distances([(5, 5), cell])
+        with pytest.raises(tilenav.OutOfMapError, match="outside"):
+            m.set_cost([cell], 0)
+    # an int64 array must not wrap around into the map
+    wrapped = np.array([[2**32 + 5, 5]], dtype=np.int64)
+    with pytest.raises(tilenav.OutOfMapError, match=r"goals\[0\]"):
+        m.nearest_path((0, 0), wrapped)
+    with pytest.raises(tilenav.OutOfMapError):
+        m.paths([(0, 0)], wrapped)
+    with pytest.raises(tilenav.OutOfMapError):
+        m.flow_field(np.array([2**33, 1], dtype=np.uint64))
+
+
+def test_goal_errors_speak_of_goals():
+    cost = np.ones((10, 10))
+    cost[5, 5] = 0
+    m = tilenav.Map.from_numpy(cost)
+    with pytest.raises(tilenav.BlockedError, match="every goal is blocked") as e:
+        m.distances([(5, 5)])
+    assert "start" not in str(e.value)
+    with pytest.raises(tilenav.BlockedError, match="every goal is blocked"):
+        m.distances([(5, 5)], reverse=False)
+    with pytest.raises(tilenav.OutOfMapError, match="every goal is outside"):
+        m.distances([(50, 50)])
+    with pytest.raises(tilenav.BlockedError, match="every goal is blocked"):
+        m.nearest_path((0, 0), [(5, 5)])
+    with pytest.raises(tilenav.OutOfMapError, match="every goal is outside"):
+        m.nearest_path((0, 0), [(50, 50), (-1, 0)])
+    r, i = m.nearest_path((0, 0), [(50, 50), (5, 5), (7, 7)])  # skipped while one is left
+    assert i == 2 and r.found
+    with pytest.raises(tilenav.BlockedError, match="for a 2x2 unit: it does not fit there"):
+        m.flow_field((4, 4), size=2)
+    with pytest.raises(tilenav.BlockedError, match="2x2 unit fits at none of the goals"):
+        m.distances([(4, 4), (5, 4)], size=2)
+    with pytest.raises(tilenav.UnsupportedError, match="los=False"):
+        m.flow_field([(1, 1), (8, 8)])
+    assert m.flow_field([(1, 1), (8, 8)], los=False).reachable_count > 0
+
+
+def test_hierarchy_arguments(m):
+    for kw, rule in ((dict(sector_size=0), r"sector_size must be an integer in 4\.\.256"),
+                     (dict(sector_size=1), r"sector_size must be an integer in 4\.\.256"),
+                     (dict(sector_size=100000), r"sector_size must be an integer in 4\.\.256"),
+                     (dict(landmarks=17), r"landmarks must be an integer in 0\.\.16"),
+                     (dict(portal_gap=-3), r"portal_gap must be an integer in 0\.\.sector_size"),
+                     (dict(sector_size=8, portal_gap=9), r"portal_gap .*\(8;")):
+        with pytest.raises(tilenav.InvalidArgumentError, match=rule):
+            m.hierarchy(**kw)
+    with pytest.raises(TypeError, match="sector_size must be an integer"):
+        m.hierarchy(sector_size=2.5)
+    hi = m.hierarchy(sector_size=4)
+    with pytest.raises(ValueError, match="at most 64 goals, got 65"):
+        hi.sector_field([(i % 10, i // 10) for i in range(65)])
+    with pytest.raises(tilenav.InvalidArgumentError, match="budget"):
+        hi.sector_field((1, 1), budget=0)
+
+
+def test_crowd_arguments():
+    cost = np.ones((10, 10))
+    cost[5, 5] = 0
+    m = tilenav.Map.from_numpy(cost)
+    for kw, rule in ((dict(capacity=0), r"capacity must be an integer in 1\.\."),
+                     (dict(capacity=10**10), r"capacity must be an integer in 1\.\."),
+                     (dict(dt=0), "dt must be a finite number > 0"),
+                     (dict(dt=math.nan), "dt must be a finite number > 0"),
+                     (dict(neighbour_radius=-1), "neighbour_radius must be"),
+                     (dict(max_neighbours=65), "max_neighbours"),
+                     (dict(max_flows=-1), "max_flows")):
+        with pytest.raises(tilenav.InvalidArgumentError, match=rule):
+            tilenav.Crowd(m, **kw)
+    with pytest.raises(TypeError, match="capacity must be an integer"):
+        tilenav.Crowd(m, capacity=2.5)
+    cr = tilenav.Crowd(m, capacity=2)
+    for r in (0, -1, math.nan):
+        with pytest.raises(ValueError, match="radius must be a finite number > 0"):
+            cr.add((16, 16), radius=r)
+    with pytest.raises(ValueError, match="max_speed must be"):
+        cr.add((16, 16), max_speed=0)
+    with pytest.raises(ValueError, match="pos must be finite"):
+        cr.add((math.nan, 16))
+    with pytest.raises(tilenav.InvalidArgumentError, match=r"clear of blocked cells"):
+        cr.add((5.5 * 32, 5.5 * 32))
+    with pytest.raises(ValueError, match="steps must be an integer >= 0"):
+        cr.step(-1)
+    with pytest.raises(TypeError, match="steps must be an integer"):
+        cr.step(2.5)
+    cr.step(0)
+    other = tilenav.Map.from_numpy(cost)  # the same shape, another map
+    with pytest.raises(ValueError, match="another map"):
+        cr.set_flow(0, other.flow_field((1, 1)))
+    with pytest.raises(ValueError, match="another map"):
+        cr.set_flow(0, other.hierarchy(sector_size=4).sector_field((1, 1)))
+    with pytest.raises(TypeError, match="field must be a FlowField"):
+        cr.set_flow(0, "x")
+    cr.set_flow(0, m.flow_field((1, 1)))
+    a = cr.add((16, 16), target="flow", flow=0)
+    cr.add((80, 16))
+    with pytest.raises(tilenav.StateError, match="capacity 2 reached"):
+        cr.add((80, 80))
+    with pytest.raises(TypeError, match="agent must be an integer"):
+        cr.remove("1")
+    cr.remove(a)
+
+
+def test_edit_values(m):
+    for bad in ("2", None, [2.0], np.array([2.0, 3.0])):
+        with pytest.raises(TypeError, match="cost must be a number"):
+            m.set_cost((0, 0), bad)
+    m.set_cost((0, 0), np.float32(2.5))
+    assert m.costs[0, 0] == 2.5
+
+
+def test_pickle_and_copy_a_map():
+    import copy
+    import pickle
+
+    cost = np.ones((6, 7))
+    cost[2, 1:5] = 0
+    cost[4, 4] = 2.5
+    m = tilenav.Map.from_numpy(cost, tile_size=(8, 16))
+    for other in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m), copy.copy(m), m.copy()):
+        assert other is not m and other.tile_size == (8, 16)
+        assert np.array_equal(other.costs, m.costs) and np.array_equal(other.passable, m.passable)
+        assert other.path_result((0, 0), (6, 5)).cost == m.path_result((0, 0), (6, 5)).cost
+        other.set_cost((0, 5), 0)  # independent maps
+        assert m.passable[5, 0] and not other.passable[5, 0]
+    loaded = tilenav.Map.load(data("data", "maps", "td.tmj"))
+    with pytest.raises(TypeError, match=r"cannot be pickled.*Map\.load\(\).*Map\.copy\(\)"):
+        pickle.dumps(loaded)
+    twin = copy.deepcopy(loaded)  # a copy within the process keeps the layers
+    assert twin.layers == loaded.layers and np.array_equal(twin.passable, loaded.passable)
+    hi = m.hierarchy(sector_size=4)
+    for obj, hint in ((m.flow_field((0, 0)), r"Map\.flow_field"), (hi, r"Map\.hierarchy"),
+                      (hi.sector_field((0, 0)), r"Hierarchy\.sector_field"),
+                      (m.regions(), r"Map\.regions"), (tilenav.Crowd(m), "Crowd")):
+        with pytest.raises(TypeError, match=f"cannot be pickled or copied.*{hint}"):
+            pickle.dumps(obj)
+        with pytest.raises(TypeError, match="cannot be pickled or copied"):
+            copy.deepcopy(obj)
