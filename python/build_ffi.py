@@ -87,6 +87,7 @@ typedef struct tn_regions_def {
     const tn_map *map;
     tn_diagonal diagonal;
     int32_t max_size;
+    bool size_maps;
     ...;
 } tn_regions_def;
 tn_regions_def tn_regions_def_default(void);

@@ -623,6 +623,7 @@ class Map:
             rdef.map = h
             rdef.diagonal = lib.TN_DIAGONAL_ALWAYS if always else lib.TN_DIAGONAL_NO_CUT
             rdef.max_size = max(size, min(255, 2 * old))
+            rdef.size_maps = False  # the map's own clearance serves sized queries
             out = ffi.new("tn_regions **")
             check(lib.tn_regions_create(rdef, out), "tn_regions_create")
             rg = c.owned(out[0], lib.tn_regions_destroy, lib.tn_regions_memory_bytes(out[0]),
