@@ -177,10 +177,10 @@ static void row_flags(const uint64_t *a, const uint64_t *c, const uint64_t *b, c
     }
 }
 
-/* South and north flags of every row, 64 columns per word (words i0..i1-1 of each row). Scanning south, (x, q) stops a jump
- * when it is blocked or (x -+ 1, q) is free with (x -+ 1, q - 1) blocked (or, on weighted maps,
- * when it is a cost boundary). flag_south(x, y) = the first stop below y is a jump point:
- * stop(y + 1) ? free(y + 1) : flag_south(x, y + 1). */
+/* South and north flags of every row, 64 columns per word (words i0..i1-1 of each row). Scanning
+ * south, (x, q) stops a jump when it is blocked or (x -+ 1, q) is free with (x -+ 1, q - 1) blocked
+ * (or, on weighted maps, when it is a cost boundary). flag_south(x, y) = the first stop below y is
+ * a jump point: stop(y + 1) ? free(y + 1) : flag_south(x, y + 1). */
 static void column_flags(const tn__passbits *jc, int32_t h, size_t i0, size_t i1)
 {
     const size_t n = jc->row_words;

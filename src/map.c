@@ -8,7 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-
 typedef struct tn_layer {
     char name[TN_MAX_NAME];
     tn_layer_kind kind;
@@ -820,10 +819,11 @@ uint32_t tn_map_free_gid(const tn_map *m)
     if (!m)
         return 0;
     const uint32_t reserved = (uint32_t)TN_MAX_TERRAIN_GID - 1u; /* the loader's collision gid */
-    uint64_t top = 0; /* the largest id in use */
+    uint64_t top = 0;                                            /* the largest id in use */
     for (int32_t i = 0; i < m->tileset_count; i++) {
         const tn_tileset *ts = &m->tilesets[i];
-        uint64_t last = (uint64_t)ts->first_gid + (uint64_t)(ts->tile_count > 0 ? ts->tile_count : 1) - 1;
+        uint64_t last =
+            (uint64_t)ts->first_gid + (uint64_t)(ts->tile_count > 0 ? ts->tile_count : 1) - 1;
         top = last > top ? last : top;
     }
     for (size_t id = 0; id < m->terrain_cap; id++)

@@ -958,7 +958,9 @@ static void test_big_unit_goal_at_edge(void **state)
         if (!arrived) {
             tn_agent_state st;
             assert_int_equal(tn_crowd_get(c, id, &st), TN_OK);
-            fail_msg("goal (%d, %d): the 2x2 agent never arrived (at %g, %g; goal %g, %g)", goal.x, goal.y, (double)st.pos.x, (double)st.pos.y, (double)v.goal.x, (double)v.goal.y);
+            fail_msg("goal (%d, %d): the 2x2 agent never arrived (at %g, %g; goal %g, %g)", goal.x,
+                     goal.y, (double)st.pos.x, (double)st.pos.y, (double)v.goal.x,
+                     (double)v.goal.y);
         }
         tn_crowd_destroy(c);
         tn_field_destroy(f);
@@ -972,8 +974,8 @@ static void test_big_unit_goal_at_edge(void **state)
 static void test_stacked_agents_separate(void **state)
 {
     (void)state;
-    const char *rows[] = {"............", "............", "............", "............",
-                          "............", "............"};
+    const char *rows[] = {"............", "............", "............",
+                          "............", "............", "............"};
     tn_map *m = tn_test_map_from_rows(rows, 6);
     tn_crowd_def cd = tn_crowd_def_default();
     cd.map = m;

@@ -514,8 +514,8 @@ static void test_cache_patch_equals_build(void **state)
             tn__passbits_free(&fresh, &alloc);
             assert_int_equal(tn__passbits_update(&fresh, m, &g, &alloc), TN_OK);
             if (tn__passbits_digest(&kept) != tn__passbits_digest(&fresh))
-                fail_msg("map kind %d, edit %d (%d,%d)-(%d,%d): the updated cache differs", kind,
-                         e, rc.x0, rc.y0, rc.x1, rc.y1);
+                fail_msg("map kind %d, edit %d (%d,%d)-(%d,%d): the updated cache differs", kind, e,
+                         rc.x0, rc.y0, rc.x1, rc.y1);
         }
         assert_true(kept.patches >= 1400); /* all but the first and the uniform ones */
         tn__passbits_free(&kept, &alloc);
@@ -589,9 +589,12 @@ static void test_movingai_weighted(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade),     cmocka_unit_test(test_detour_and_direct),
-        cmocka_unit_test(test_random_noise), cmocka_unit_test(test_random_blobs),
-        cmocka_unit_test(test_random_rooms), cmocka_unit_test(test_query_features),
+        cmocka_unit_test(test_handmade),
+        cmocka_unit_test(test_detour_and_direct),
+        cmocka_unit_test(test_random_noise),
+        cmocka_unit_test(test_random_blobs),
+        cmocka_unit_test(test_random_rooms),
+        cmocka_unit_test(test_query_features),
         cmocka_unit_test(test_cost_edits),
         cmocka_unit_test(test_cache_follows_edits_locally),
         cmocka_unit_test(test_cache_patch_equals_build),

@@ -394,9 +394,8 @@ static void test_objects_tilesets(void **state)
     assert_int_equal(tn_map_add_layer(m, "g", TN_LAYER_TILES, &gl), TN_OK);
     assert_int_equal(tn_map_set(m, gl, 0, 0, 40u | TN_GID_FLIP_H), TN_OK);
     assert_int_equal(tn_map_free_gid(m), 41);
-    assert_int_equal(tn_map_set_terrain(m, (uint32_t)TN_MAX_TERRAIN_GID - 1u,
-                                        (tn_terrain){false, 1.0f}),
-                     TN_OK);
+    assert_int_equal(
+        tn_map_set_terrain(m, (uint32_t)TN_MAX_TERRAIN_GID - 1u, (tn_terrain){false, 1.0f}), TN_OK);
     assert_int_equal(tn_map_free_gid(m), 41);
     assert_int_equal(tn_map_free_gid(NULL), 0);
     tn_map_destroy(m);

@@ -42,9 +42,9 @@ typedef struct tn_regions tn_regions;
 
 /// Definition. Get one from tn_regions_def_default() and set `map`.
 typedef struct tn_regions_def {
-    const tn_map *map;        ///< required; must outlive the regions
-    tn_diagonal diagonal;     ///< the movement rule (default TN_DIAGONAL_NO_CUT)
-    int32_t max_size;         ///< size classes 1..max_size, 1..255 (default 1)
+    const tn_map *map;    ///< required; must outlive the regions
+    tn_diagonal diagonal; ///< the movement rule (default TN_DIAGONAL_NO_CUT)
+    int32_t max_size;     ///< size classes 1..max_size, 1..255 (default 1)
     /// keep the clearance's size maps (default true): tn_regions_clearance() then serves as
     /// tn_query::clearance for sizes up to max_size, so a game keeps one clearance, updated by
     /// tn_regions_update(); false saves 5 bytes per cell per size above 1 when the game keeps

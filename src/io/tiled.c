@@ -83,7 +83,7 @@ typedef struct tl_ctx {
     /* reading a file the map names (a tileset, a template): its errors quote no text from it,
      * since a map can name any readable file ("/etc/passwd" as a tileset) */
     bool external;
-    char dir[1024];   /* folder of the map, with a trailing '/', or "" */
+    char dir[1024]; /* folder of the map, with a trailing '/', or "" */
     int32_t w, h, tw, th;
     bool infinite;
     int64_t ox, oy; /* infinite maps: the Tiled cell that becomes (0, 0) */

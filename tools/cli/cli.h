@@ -55,7 +55,7 @@ int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_d
 #define TN_CLI_LOAD_OPTIONS_HELP                                                                   \
     "  --collision LIST  which Tiled collision conventions block cells: a comma-separated\n"       \
     "                    list of properties, shapes, objects, or all (default) or none\n"          \
-    "  --cover RULE      when a Tiled collision shape blocks a cell: center (default:\n"          \
+    "  --cover RULE      when a Tiled collision shape blocks a cell: center (default:\n"           \
     "                    the cell's centre is inside), any (any overlap) or half (over half)\n"
 /* Map a tn_status to an exit code. */
 int tn_cli_exit_for(tn_status st);

@@ -263,7 +263,8 @@ int tn_cmd_path(int argc, char **argv)
     char why_buf[160];
     if (st == TN_E_OUT_OF_MAP) {
         tn_cell off = tn_map_contains(map, start.x, start.y) ? goal : start;
-        snprintf(why_buf, sizeof why_buf, "%s (%d, %d) is outside the %d x %d map (x 0..%d, y 0..%d)",
+        snprintf(why_buf, sizeof why_buf,
+                 "%s (%d, %d) is outside the %d x %d map (x 0..%d, y 0..%d)",
                  off.x == start.x && off.y == start.y ? "start" : "goal", (int)off.x, (int)off.y,
                  (int)tn_map_width(map), (int)tn_map_height(map), (int)tn_map_width(map) - 1,
                  (int)tn_map_height(map) - 1);
@@ -280,8 +281,8 @@ int tn_cmd_path(int argc, char **argv)
             why = "the unit does not fit at the start (its top-left cell)";
         if (size > 1 && st == TN_E_GOAL_BLOCKED)
             why = "the unit does not fit at the goal (its top-left cell)";
-        snprintf(why_buf, sizeof why_buf, "(%d, %d) -> (%d, %d): %s", (int)start.x,
-                 (int)start.y, (int)goal.x, (int)goal.y, why);
+        snprintf(why_buf, sizeof why_buf, "(%d, %d) -> (%d, %d): %s", (int)start.x, (int)start.y,
+                 (int)goal.x, (int)goal.y, why);
         tn_cli_error(cmd, "%s", why_buf);
         if (json)
             print_json_error(st, why_buf);
