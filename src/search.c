@@ -1068,8 +1068,9 @@ tn_status tn_search_path_multi(tn_search *s, const tn_map *map, tn_cell start, c
         return tn_search_get_path(s, out, cap, res);
     if (st != TN_IN_PROGRESS)
         return st;
-    int64_t budget = s->q.max_expansions > 0 ? s->q.max_expansions : INT64_MAX;
-    st = search_run(s, budget);
+    /* the budget counts every expansion, JPS's of the start (made in the set-up) too */
+    int64_t budget = s->q.max_expansions > 0 ? s->q.max_expansions - s->expanded : INT64_MAX;
+    st = search_run(s, budget > 0 ? budget : 0);
     if (st == TN_IN_PROGRESS)
         st = TN_PARTIAL;
     if (st == TN_OK && s->redirected)

@@ -1010,6 +1010,20 @@ static void test_weighted_and_partial(void **state)
             assert_true(close_to(rp.cost, dist[rp.end.y * w + rp.end.x]));
             assert_true(octile(rp.end, goal) <= octile(start, goal) + 1e-9);
         }
+        /* JPS: the budget counts its expansion of the start too */
+        tn_query qj;
+        memset(&qj, 0, sizeof qj);
+        qj.algo = TN_ALGO_JPS;
+        tn_search_result rj, rjp;
+        assert_int_equal(tn_search_path(s, m, start, goal, &qj, path, w * h, &rj), TN_OK);
+        for (int64_t budget = 1; budget < rj.expanded; budget += 1 + budget / 2) {
+            qj.max_expansions = budget;
+            assert_int_equal(tn_search_path(s, m, start, goal, &qj, path, w * h, &rjp), TN_PARTIAL);
+            assert_int_equal(rjp.expanded, budget);
+        }
+        qj.max_expansions = rj.expanded;
+        assert_int_equal(tn_search_path(s, m, start, goal, &qj, path, w * h, &rjp), TN_OK);
+        assert_int_equal(rjp.expanded, rj.expanded);
     }
     free(path);
     free(dist);

@@ -111,12 +111,14 @@ typedef struct tn_query {
     tn_moves moves;
     tn_algo algo;
     tn_heuristic heuristic;
-    double weight;          ///< h multiplier, >= 1 (0 means 1); > 1 trades optimality for speed
-    const float *extra;     ///< W*H extra costs added on entering a cell (finite, >= 0), or NULL
-    bool jps_fallback;      ///< JPS not applicable: run A* instead of returning TN_E_UNSUPPORTED
-    bool closest;           ///< goal unreachable (or blocked): return a path to the closest cell
-    double closest_bound;   ///< with `closest`: never expand past this g (0 = no bound)
-    int64_t max_expansions; ///< one-shot budget (0 = none); exhausted gives TN_PARTIAL
+    double weight;        ///< h multiplier, >= 1 (0 means 1); > 1 trades optimality for speed
+    const float *extra;   ///< W*H extra costs added on entering a cell (finite, >= 0), or NULL
+    bool jps_fallback;    ///< JPS not applicable: run A* instead of returning TN_E_UNSUPPORTED
+    bool closest;         ///< goal unreachable (or blocked): return a path to the closest cell
+    double closest_bound; ///< with `closest`: never expand past this g (0 = no bound)
+    /// one-shot budget (0 = none), counting every expansion (JPS's of the start too), so a
+    /// TN_PARTIAL result reports `expanded` = max_expansions
+    int64_t max_expansions;
     const tn_jump_table *jump_table; ///< for TN_ALGO_JPS_PLUS: built from this map revision
     /// optional, for TN_ALGO_JPS and TN_ALGO_JPS_PLUS (ignored by the others): skip the moves
     /// whose box does not hold the goal (goal_bounds.h); built from this map revision with

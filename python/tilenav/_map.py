@@ -739,8 +739,9 @@ class Map:
         ``closest=True``: when the goal cannot be reached (or is blocked, or outside the
         map), the path to the reachable cell nearest to it (octile distance with 8 moves,
         manhattan with 4; among equally near cells the cheapest), instead of an empty array.
-        ``max_expansions``: a budget of expansions (None: none; JPS counts the start besides
-        it); when it runs out the path leads to the expanded cell nearest to the goal.
+        ``max_expansions``: a budget of expansions (None: none; every expansion counts, JPS's
+        of the start too); when it runs out the path leads to the expanded cell nearest to the
+        goal.
         :meth:`path_result` says which happened (``status``). Raises :class:`OutOfMapError`
         or :class:`BlockedError` for a bad start or goal (also when the unit does not fit
         there; with ``closest``, only for a bad start)."""
