@@ -461,12 +461,46 @@ static void build_clear(tn_crowd *c)
     c->clear_valid = true;
 }
 
+/* After map edits since revision `old`: agents that a newly blocked cell now overlaps (a tower
+ * placed on a creep) move to the nearest position clear of walls within two tiles beyond their
+ * radius (tn_tile_circle_push_out); where there is none (walled in) they stay, and
+ * tn_crowd_max_wall_overlap() reports them. Only agents whose circle meets the changed
+ * rectangle are tested. Each agent's move depends on the map alone: deterministic. */
+static void unbury_agents(tn_crowd *c, uint64_t old)
+{
+    tn_rect r;
+    (void)tn_map_changed_region(c->map, old, &r); /* false: the whole map, which is right too */
+    if (r.x1 <= r.x0 || r.y1 <= r.y0)
+        return;
+    const map_view *m = &c->mover;
+    float x0 = (float)r.x0 * m->tw, x1 = (float)r.x1 * m->tw;
+    float y0 = (float)r.y0 * m->th, y1 = (float)r.y1 * m->th;
+    float reach = 2.0f * (m->tw > m->th ? m->tw : m->th);
+    for (int32_t i = 0; i < c->n; i++) {
+        float x = c->px[i], y = c->py[i], rad = c->rad[i];
+        if (x + rad <= x0 || x - rad >= x1 || y + rad <= y0 || y - rad >= y1)
+            continue;
+        if (tn_tile_circle_overlap(c->map, tn__v2(x, y), rad) <= 0.0f)
+            continue;
+        tn_vec2 out;
+        if (tn_tile_circle_push_out(c->map, tn__v2(x, y), rad, rad + reach, &out) == TN_OK) {
+            c->px[i] = out.x;
+            c->py[i] = out.y;
+        }
+    }
+}
+
 static void refresh_map(tn_crowd *c)
 {
-    if (!c->clear_valid || tn_map_revision(c->map) != c->map_revision)
+    if (!c->clear_valid || tn_map_revision(c->map) != c->map_revision) {
+        bool had = c->clear_valid;
+        uint64_t old = c->map_revision;
         build_clear(c);
-    else
+        if (had)
+            unbury_agents(c, old);
+    } else {
         bind_map(c); /* the passability array may have moved */
+    }
 }
 
 static int32_t cell_index_px(const map_view *m, float x, float y)

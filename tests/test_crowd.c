@@ -1003,6 +1003,54 @@ static void test_stacked_agents_separate(void **state)
     tn_map_destroy(m);
 }
 
+/* A wall placed on agents (a tower over creeps): at the next step each buried agent moves to
+ * the nearest position clear of walls, unless it is walled in too deep, and agents away from
+ * the edit do not move for it. */
+static void test_wall_placed_on_agents(void **state)
+{
+    (void)state;
+    const char *rows[] = {"..................", "..................", "..................",
+                          "..................", "..................", "..................",
+                          "..................", "..................", "..................",
+                          ".................."};
+    tn_map *m = tn_test_map_from_rows(rows, 10);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 4;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_NONE;
+    ad.radius = 10.0f;
+    tn_agent_id a, b, d;
+    ad.pos = (tn_vec2){6.0f * 32.0f, 4.0f * 32.0f}; /* under the tower's centre */
+    assert_int_equal(tn_crowd_add(c, &ad, &a), TN_OK);
+    ad.pos = (tn_vec2){1.5f * 32.0f, 8.5f * 32.0f}; /* far from it */
+    assert_int_equal(tn_crowd_add(c, &ad, &b), TN_OK);
+    ad.pos = (tn_vec2){13.0f * 32.0f, 5.0f * 32.0f}; /* in the middle of a 6x6 block */
+    assert_int_equal(tn_crowd_add(c, &ad, &d), TN_OK);
+    assert_int_equal(tn_crowd_step(c), TN_OK);
+    tn_agent_state sb0;
+    assert_int_equal(tn_crowd_get(c, b, &sb0), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){4, 2, 8, 6}, 1), TN_OK);   /* a 4x4 block */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 2, 16, 8}, 1), TN_OK); /* a 6x6 block */
+    assert_int_equal(tn_crowd_step(c), TN_OK);
+    tn_agent_state sa, sb, sd;
+    assert_int_equal(tn_crowd_get(c, a, &sa), TN_OK);
+    assert_int_equal(tn_crowd_get(c, b, &sb), TN_OK);
+    assert_int_equal(tn_crowd_get(c, d, &sd), TN_OK);
+    /* the buried agent is out, touching the tower at most */
+    assert_true(tn_tile_circle_overlap(m, sa.pos, 10.0f) <= 0.0f);
+    assert_true(sa.pos.x >= 4.0f * 32.0f - 10.5f && sa.pos.x <= 8.0f * 32.0f + 10.5f);
+    /* the far one moved as before (no force: it stands) */
+    assert_true(sb.pos.x == sb0.pos.x && sb.pos.y == sb0.pos.y);
+    /* walled in more than two tiles deep: it stays, and the crowd reports it */
+    assert_true(sd.pos.x == 13.0f * 32.0f && sd.pos.y == 5.0f * 32.0f);
+    assert_true(tn_crowd_max_wall_overlap(c) > 0.0f);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
@@ -1020,6 +1068,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_size_classes),
         cmocka_unit_test(test_big_unit_goal_at_edge),
         cmocka_unit_test(test_stacked_agents_separate),
+        cmocka_unit_test(test_wall_placed_on_agents),
     };
     const struct CMUnitTest slow_tests[] = {
         cmocka_unit_test(test_walls_never_overlapped),

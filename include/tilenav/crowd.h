@@ -20,6 +20,12 @@
 ///    (or leaves the map), sliding along walls, sub-stepped so nothing tunnels at any speed;
 /// 5. optionally pushes overlapping agents apart (again through the tile collision).
 ///
+/// Map edits under agents: at the first step after the map changed, an agent that a newly
+/// blocked cell overlaps (a tower placed on a creep) moves to the nearest position clear of walls
+/// within its radius plus two tiles (tn_tile_circle_push_out); one walled in deeper stays where
+/// it is, and tn_crowd_max_wall_overlap() reports it. A game placing walls should refuse cells
+/// that agents occupy (docs/agents.md).
+///
 /// Behaviours may run every k-th step (`period`), using the force cached at their last run in
 /// between; the runs are spread evenly over the agents (agent slot + step, modulo k).
 ///
