@@ -431,21 +431,14 @@ static void bind_map(tn_crowd *c)
 }
 
 /* Per cell: is every cell within clear_r passable (and inside the map)? Then neither wall
- * avoidance nor collision can see a wall from an agent whose centre is in that cell. */
-static void build_clear(tn_crowd *c)
+ * avoidance nor collision can see a wall from an agent whose centre is in that cell. Computed
+ * for the cells of [x0, x1) x [y0, y1). */
+static void clear_rect(tn_crowd *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1)
 {
-    bind_map(c);
     const map_view *m = &c->mover;
-    float tmin = m->tw < m->th ? m->tw : m->th;
-    int32_t r = (int32_t)ceilf(c->wall_la / tmin);
-    if (r < 1)
-        r = 1;
-    c->clear_r = r;
-    c->clear_reach = (float)r * tmin;
-    int32_t w = m->w, h = m->h;
-    /* rows: run of passable cells to the left/right; a simple O(cells * r) pass is plenty */
-    for (int32_t y = 0; y < h; y++)
-        for (int32_t x = 0; x < w; x++) {
+    const int32_t r = c->clear_r, w = m->w, h = m->h;
+    for (int32_t y = y0; y < y1; y++)
+        for (int32_t x = x0; x < x1; x++) {
             uint8_t ok = 1;
             if (x - r < 0 || y - r < 0 || x + r >= w || y + r >= h)
                 ok = 0;
@@ -457,13 +450,35 @@ static void build_clear(tn_crowd *c)
                     }
             c->clear[(size_t)y * (size_t)w + (size_t)x] = ok;
         }
+}
+
+/* Bring the clear flags up to date: all of them at first, then, after map edits, only the
+ * cells within clear_r of what the map's change log says changed (a 2x2 building on a
+ * 4096 x 4096 map: a few dozen cells, not 16 million). */
+static void build_clear(tn_crowd *c)
+{
+    bind_map(c);
+    const map_view *m = &c->mover;
+    float tmin = m->tw < m->th ? m->tw : m->th;
+    int32_t r = (int32_t)ceilf(c->wall_la / tmin);
+    if (r < 1)
+        r = 1;
+    c->clear_r = r;
+    c->clear_reach = (float)r * tmin;
+    tn_rect ch = {0, 0, m->w, m->h};
+    if (!c->clear_valid || !tn_map_changed_region(c->map, c->map_revision, &ch))
+        ch = (tn_rect){0, 0, m->w, m->h};
+    if (ch.x1 > ch.x0 && ch.y1 > ch.y0)
+        clear_rect(c, ch.x0 - r > 0 ? ch.x0 - r : 0, ch.y0 - r > 0 ? ch.y0 - r : 0,
+                   ch.x1 + r < m->w ? ch.x1 + r : m->w, ch.y1 + r < m->h ? ch.y1 + r : m->h);
     c->map_revision = tn_map_revision(c->map);
     c->clear_valid = true;
 }
 
 /* After map edits since revision `old`: agents that a newly blocked cell now overlaps (a tower
- * placed on a creep) move to the nearest position clear of walls within two tiles beyond their
- * radius (tn_tile_circle_push_out); where there is none (walled in) they stay, and
+ * placed on a creep) move to the nearest position clear of walls within their radius plus half
+ * the changed rectangle's larger side plus a tile (tn_tile_circle_push_out: out of a building
+ * of any size dropped on them); where there is none (walled in) they stay, and
  * tn_crowd_max_wall_overlap() reports them. Only agents whose circle meets the changed
  * rectangle are tested. Each agent's move depends on the map alone: deterministic. */
 static void unbury_agents(tn_crowd *c, uint64_t old)
@@ -475,7 +490,10 @@ static void unbury_agents(tn_crowd *c, uint64_t old)
     const map_view *m = &c->mover;
     float x0 = (float)r.x0 * m->tw, x1 = (float)r.x1 * m->tw;
     float y0 = (float)r.y0 * m->th, y1 = (float)r.y1 * m->th;
-    float reach = 2.0f * (m->tw > m->th ? m->tw : m->th);
+    /* far enough to leave the changed rectangle from its middle, plus a tile */
+    float tile = m->tw > m->th ? m->tw : m->th;
+    float half = 0.5f * (x1 - x0 > y1 - y0 ? x1 - x0 : y1 - y0);
+    float reach = half + tile;
     for (int32_t i = 0; i < c->n; i++) {
         float x = c->px[i], y = c->py[i], rad = c->rad[i];
         if (x + rad <= x0 || x - rad >= x1 || y + rad <= y0 || y - rad >= y1)
@@ -512,6 +530,18 @@ static int32_t cell_index_px(const map_view *m, float x, float y)
 }
 
 /* ---- add / remove / set ------------------------------------------------------------------ */
+
+/* A velocity above max speed is scaled down to it (in double: the square of a finite float
+ * may overflow), as the step would scale it. */
+static void clamp_speed(tn_vec2 *v, float max_speed)
+{
+    double x = (double)v->x, y = (double)v->y, l = sqrt(x * x + y * y);
+    if (l > (double)max_speed) {
+        double k = (double)max_speed / l;
+        v->x = (float)(x * k);
+        v->y = (float)(y * k);
+    }
+}
 
 static bool target_ok(const tn_crowd *c, tn_target_kind kind, tn_vec2 pos, int32_t flow)
 {
@@ -556,9 +586,11 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
     c->slot_of[i] = (uint32_t)slot;
     c->px[i] = d->pos.x;
     c->py[i] = d->pos.y;
-    c->vx[i] = d->vel.x;
-    c->vy[i] = d->vel.y;
-    tn_vec2 h = tn__v2_with_len(d->vel, 1.0f);
+    tn_vec2 vel = d->vel;
+    clamp_speed(&vel, d->max_speed);
+    c->vx[i] = vel.x;
+    c->vy[i] = vel.y;
+    tn_vec2 h = tn__v2_with_len(vel, 1.0f);
     c->hx[i] = h.x == 0.0f && h.y == 0.0f ? 1.0f : h.x;
     c->hy[i] = h.y;
     c->rad[i] = d->radius;
@@ -666,6 +698,7 @@ tn_status tn_crowd_set_velocity(tn_crowd *c, tn_agent_id id, tn_vec2 vel)
         return st;
     if (!isfinite(vel.x) || !isfinite(vel.y))
         return TN_E_INVALID_ARG;
+    clamp_speed(&vel, c->maxs[i]);
     c->vx[i] = vel.x;
     c->vy[i] = vel.y;
     return TN_OK;
@@ -872,6 +905,10 @@ tn_vec2 tn_flow_view_sample(const tn_flow_view *v, tn_vec2 pos)
     if (!v || (!v->dir && !v->cell_dir) || v->width < 1 || v->height < 1 ||
         !finite_pos(v->cell_width) || !finite_pos(v->cell_height) || !isfinite(pos.x) ||
         !isfinite(pos.y))
+        return tn__v2(0.0f, 0.0f);
+    /* far outside the view (where a cell index would not fit an int32): no direction */
+    float qx = pos.x / v->cell_width, qy = pos.y / v->cell_height;
+    if (!(fabsf(qx) < 1e9f && fabsf(qy) < 1e9f))
         return tn__v2(0.0f, 0.0f);
     return flow_sample(v, pos.x, pos.y);
 }

@@ -1003,9 +1003,9 @@ static void test_stacked_agents_separate(void **state)
     tn_map_destroy(m);
 }
 
-/* A wall placed on agents (a tower over creeps): at the next step each buried agent moves to
- * the nearest position clear of walls, unless it is walled in too deep, and agents away from
- * the edit do not move for it. */
+/* Walls placed on agents (a tower, a building over creeps): at the next step each buried agent
+ * moves to the nearest position clear of walls, agents away from the edit do not move for it,
+ * and with nowhere to go an agent stays (reported as overlapping). */
 static void test_wall_placed_on_agents(void **state)
 {
     (void)state;
@@ -1044,9 +1044,109 @@ static void test_wall_placed_on_agents(void **state)
     assert_true(sa.pos.x >= 4.0f * 32.0f - 10.5f && sa.pos.x <= 8.0f * 32.0f + 10.5f);
     /* the far one moved as before (no force: it stands) */
     assert_true(sb.pos.x == sb0.pos.x && sb.pos.y == sb0.pos.y);
-    /* walled in more than two tiles deep: it stays, and the crowd reports it */
-    assert_true(sd.pos.x == 13.0f * 32.0f && sd.pos.y == 5.0f * 32.0f);
+    /* out of the big block too (the search reaches past half the changed rectangle) */
+    assert_true(tn_tile_circle_overlap(m, sd.pos, 10.0f) <= 0.0f);
+    assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
+    /* nowhere to go (the whole map walled): they stay, and the crowd reports it */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){0, 0, 18, 10}, 1), TN_OK);
+    assert_int_equal(tn_crowd_step(c), TN_OK);
+    tn_agent_state sd2;
+    assert_int_equal(tn_crowd_get(c, d, &sd2), TN_OK);
+    assert_true(sd2.pos.x == sd.pos.x && sd2.pos.y == sd.pos.y);
     assert_true(tn_crowd_max_wall_overlap(c) > 0.0f);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
+/* Walls added and removed near moving agents (never on them): the crowd's per-cell "no wall
+ * within reach" flags follow each edit (only the cells near it are recomputed), so no agent
+ * ever walks into a new wall. */
+static void test_edits_near_moving_agents(void **state)
+{
+    (void)state;
+    int32_t w = 40, h = 30;
+    tn_map *m = tn_test_random_map(w, h, 0.0, 5);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 64;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_test_rng r = {17};
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_SEEK;
+    ad.radius = 9.0f;
+    for (int k = 0; k < 40; k++) {
+        ad.pos = (tn_vec2){32.0f * (1.5f + (float)tn_test_below(&r, (uint32_t)(w - 3))),
+                           32.0f * (1.5f + (float)tn_test_below(&r, (uint32_t)(h - 3)))};
+        ad.target_pos = (tn_vec2){32.0f * (0.5f + (float)tn_test_below(&r, (uint32_t)w)),
+                                  32.0f * (0.5f + (float)tn_test_below(&r, (uint32_t)h))};
+        tn_agent_id id;
+        tn_status st = tn_crowd_add(c, &ad, &id);
+        assert_true(st == TN_OK || st == TN_E_INVALID_ARG); /* inside a wall: skipped */
+    }
+    for (int s = 0; s < 600; s++) {
+        for (int e = 0; e < 2; e++) {
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+            int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
+            uint32_t gid = tn_map_passable(m, x, y) ? 1u : 0u;
+            bool near = false; /* never on an agent: within a tile and a half of its centre */
+            for (int32_t i = 0; i < tn_crowd_count(c) && !near; i++) {
+                tn_agent_state st;
+                assert_int_equal(tn_crowd_get(c, tn_crowd_agent_at(c, i), &st), TN_OK);
+                float dx = st.pos.x - 32.0f * ((float)x + 0.5f);
+                float dy = st.pos.y - 32.0f * ((float)y + 0.5f);
+                near = dx * dx + dy * dy < 48.0f * 48.0f;
+            }
+            if (!near)
+                assert_int_equal(tn_map_set(m, 0, x, y, gid), TN_OK);
+        }
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        if (tn_crowd_max_wall_overlap(c) > 1e-3f)
+            fail_msg("step %d: an agent overlaps a wall by %g px", s,
+                     (double)tn_crowd_max_wall_overlap(c));
+    }
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
+/* Huge but finite velocities are clamped to max speed (they overflowed into NaN positions),
+ * and a flow view sampled far outside gives no direction (an int32 overflow before). */
+static void test_extreme_values(void **state)
+{
+    (void)state;
+    const char *rows[] = {"........", "........", "........", "........"};
+    tn_map *m = tn_test_map_from_rows(rows, 4);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 4;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.pos = (tn_vec2){64.0f, 64.0f};
+    ad.vel = (tn_vec2){1e20f, -1e20f};
+    tn_agent_id a, b;
+    assert_int_equal(tn_crowd_add(c, &ad, &a), TN_OK);
+    ad.pos = (tn_vec2){160.0f, 64.0f};
+    ad.vel = (tn_vec2){0.0f, 0.0f};
+    assert_int_equal(tn_crowd_add(c, &ad, &b), TN_OK);
+    assert_int_equal(tn_crowd_set_velocity(c, b, (tn_vec2){3e38f, 3e38f}), TN_OK);
+    for (int s = 0; s < 30; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        for (int k = 0; k < 2; k++) {
+            tn_agent_state st;
+            assert_int_equal(tn_crowd_get(c, k ? b : a, &st), TN_OK);
+            assert_true(isfinite(st.pos.x) && isfinite(st.pos.y));
+            assert_true(st.vel.x * st.vel.x + st.vel.y * st.vel.y <=
+                        ad.max_speed * ad.max_speed * 1.0001f);
+        }
+    }
+    assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
+    tn_vec2 dir[32] = {{1.0f, 0.0f}};
+    tn_flow_view v = {8, 4, 32.0f, 32.0f, dir, NULL, {16.0f, 16.0f}, NULL, NULL};
+    tn_vec2 f = tn_flow_view_sample(&v, (tn_vec2){-1e30f, 1e30f});
+    assert_true(f.x == 0.0f && f.y == 0.0f);
+    f = tn_flow_view_sample(&v, (tn_vec2){3e9f, 16.0f});
+    assert_true(f.x == 0.0f && f.y == 0.0f);
     tn_crowd_destroy(c);
     tn_map_destroy(m);
 }
@@ -1069,6 +1169,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_big_unit_goal_at_edge),
         cmocka_unit_test(test_stacked_agents_separate),
         cmocka_unit_test(test_wall_placed_on_agents),
+        cmocka_unit_test(test_edits_near_moving_agents),
+        cmocka_unit_test(test_extreme_values),
     };
     const struct CMUnitTest slow_tests[] = {
         cmocka_unit_test(test_walls_never_overlapped),
