@@ -157,6 +157,7 @@ int tn_cli_exit_for(tn_status st)
     case TN_E_UNSUPPORTED:
     case TN_E_NOT_FOUND: return TN_EXIT_INPUT;
     case TN_E_NOMEM:
+    case TN_E_FULL:
     case TN_E_TOO_LARGE: return TN_EXIT_NOMEM;
     case TN_E_INVALID_ARG:
     case TN_E_OUT_OF_MAP:

@@ -56,9 +56,10 @@ static void usage(FILE *f)
             "re-enters at a random cell, so the count holds).\n"
             "--png FILE draws the final state: the map (its tileset art when it has any), the\n"
             "agents with their headings and the goal.\n\n"
-            "Exit status: 0 ok, 1 the goal is blocked or an agent overlapped a wall, 2 bad\n"
-            "arguments or a goal outside the map, 3 the map cannot be read or parsed, 4 the PNG\n"
-            "cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
+            "Exit status: 0 ok, 1 an agent overlapped a wall, 2 bad arguments or a goal\n"
+            "blocked or outside the map, 3 the map cannot be read or parsed, 4 the PNG cannot\n"
+            "be written, 5 out of memory or past a limit (a --budget-kb too small for the\n"
+            "agents' sectors), 6 internal error.\n");
 }
 
 /* ---- the flow field (field.h) and the view the crowd reads -------------------------------- */
@@ -563,7 +564,7 @@ int tn_cmd_sim(int argc, char **argv)
     if (!tn_map_passable(m, goal.x, goal.y)) {
         tn_map_destroy(m);
         tn_cli_error(cmd, "goal (%d, %d) is blocked", goal.x, goal.y);
-        return TN_EXIT_FAIL;
+        return TN_EXIT_USAGE; /* as path and field: a blocked cell given is a bad argument */
     }
     sim_flow f;
     memset(&f, 0, sizeof f);

@@ -112,6 +112,7 @@ case_ 2 "field: --sectors with corner cutting" "$TN" field "$t/ok.map" 0 0 --sec
 case_ 4 "field: CSV into a missing folder" "$TN" field "$t/ok.map" 0 0 --out "$t/no/such/dir.csv"
 case_ 2 "sim: no --agents" "$TN" sim "$t/ok.map" 0 0 --steps 5
 case_ 2 "sim: negative agents" "$TN" sim "$t/ok.map" 0 0 --agents -3 --steps 5
+case_ 2 "sim: blocked goal" "$TN" sim "$t/ok.map" 1 1 --agents 3 --steps 5
 case_ 2 "collide: zero objects" "$TN" collide --objects 0 --steps 1
 case_ 2 "collide: world too small for the speed" "$TN" collide --objects 10 --steps 1 --world 10 10 --speed 50
 case_ 2 "collide: unknown broad phase" "$TN" collide --objects 10 --steps 1 --broadphase octree
