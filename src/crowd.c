@@ -1694,6 +1694,20 @@ static bool move_agent(tn_crowd *c, int32_t i, float dx, float dy)
     tn_tile_circle_move mv;
     if (tn_tile_move_circle(c->map, tn__v2(x, y), r, tn__v2(dx, dy), &mv) < 0)
         return true; /* cannot happen for a circle that fits; stay put */
+    if (mv.contacts > 0 && (dx != 0.0f || dy != 0.0f) && fabsf(mv.applied.x) < 1e-4f &&
+        fabsf(mv.applied.y) < 1e-4f && fabsf(mv.normal.x) > 1e-3f && fabsf(mv.normal.y) > 1e-3f) {
+        /* pressed straight into a wall's convex corner (a normal off the axes: a corner, not a
+         * flat wall): the normal is along the move, so sliding removes all of it and the agent
+         * would stand there for good (its flow and wall forces can point exactly at the
+         * corner). Slide along the tangent instead, to the normal's left (a fixed side:
+         * deterministic), by half the step */
+        float len = sqrtf(dx * dx + dy * dy);
+        tn_vec2 tg = tn__v2(-mv.normal.y * 0.5f * len, mv.normal.x * 0.5f * len);
+        tn_tile_circle_move m2;
+        if ((tg.x != 0.0f || tg.y != 0.0f) &&
+            tn_tile_move_circle(c->map, tn__v2(x, y), r, tg, &m2) == TN_OK)
+            mv = m2;
+    }
     c->px[i] = mv.position.x;
     c->py[i] = mv.position.y;
     return mv.contacts > 0 || mv.position.x != x + dx || mv.position.y != y + dy;
