@@ -187,7 +187,10 @@ typedef struct tn_agent_def {
     /// size class in cells, 1..255 (default 1): a unit of size n follows flow views built on
     /// the size-n map (clearance.h, tn_clearance_map()), which it reads at its top-left cell,
     /// the cell of `pos` - (n - 1) / 2 tiles; it arrives with its top-left cell on the view's
-    /// goal. Its radius must be below n half tiles (the smaller tile side).
+    /// goal. Its radius must be below n half tiles (the smaller tile side). The crowd cannot
+    /// tell which size map a view was built on: giving an agent a view of another size is the
+    /// caller's mistake (it then follows routes too narrow, or too cautious, for it). Walls
+    /// collide with the agent's circle, not its n x n footprint.
     int32_t size;
     uint32_t internal_cookie; ///< set by tn_agent_def_default(); do not touch
 } tn_agent_def;

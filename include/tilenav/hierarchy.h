@@ -50,7 +50,9 @@
 ///
 /// Units bigger than a cell: build the hierarchy on a size map (tn_clearance_map(cl, n),
 /// clearance.h), where an n x n unit is a one-cell unit; everything here is then size-aware
-/// and tn_hierarchy_update() follows the size map's change log (update the clearance first).
+/// and tn_hierarchy_update() follows the size map's change log: update the clearance first.
+/// (The size map changes only when the clearance is updated, so a hierarchy updated before
+/// it still describes the old size map, and tn_hierarchy_current() cannot tell.)
 ///
 /// Cost: a build reads every border once and runs, per sector, one Dijkstra per node over
 /// the sector's cells (about sector_size^2 * nodes per sector on maps of uniform cost, a
@@ -171,7 +173,8 @@ TN_API void tn_hierarchy_ctx_destroy(tn_hierarchy_ctx *ctx);
 /// Bytes held.
 TN_API size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *ctx);
 /// Size the context for queries on `h` (fast mode; `exact`: also the exact fallback's search
-/// context for h's map), so that no later query on it allocates.
+/// context for h's map), so that no later query on it allocates. It only sizes: a stale `h` is
+/// accepted here, and its queries then return TN_E_MAP_CHANGED.
 TN_API TN_NODISCARD tn_status tn_hierarchy_ctx_reserve(tn_hierarchy_ctx *ctx, const tn_hierarchy *h,
                                                        bool exact);
 
