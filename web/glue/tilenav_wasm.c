@@ -344,6 +344,7 @@ int32_t tnw_field_build(tn_field *field, const tn_cell *goals, int32_t count);
 TNW_EXPORT(tnw_field_update) int32_t tnw_field_update(tn_field *field, int32_t *touched);
 TNW_EXPORT(tnw_field_distances) const float *tnw_field_distances(const tn_field *field);
 TNW_EXPORT(tnw_field_dirs) int32_t tnw_field_dirs(const tn_field *field, int8_t *out, int32_t cap);
+TNW_EXPORT(tnw_field_dir) int32_t tnw_field_dir(const tn_field *field, int32_t x, int32_t y);
 TNW_EXPORT(tnw_field_los) int32_t tnw_field_los(const tn_field *field, uint8_t *out, int32_t cap);
 TNW_EXPORT(tnw_field_sample)
 int32_t tnw_field_sample(const tn_field *field, float px, float py, float *out);
@@ -407,6 +408,13 @@ int32_t tnw_field_dirs(const tn_field *field, int8_t *out, int32_t cap)
         for (int32_t x = 0; x < w; x++)
             out[y * w + x] = (int8_t)tn_field_dir(field, x, y);
     return w * h;
+}
+
+/* The 8-way direction of one cell (0..7), -1 without one (goal, blocked, unreachable, outside
+ * the map, or before a build). */
+int32_t tnw_field_dir(const tn_field *field, int32_t x, int32_t y)
+{
+    return tn_field_dir(field, x, y); /* TN_DIR_NONE (-1) for a NULL or unbuilt field too */
 }
 
 /* Copy the line-of-sight flags (1 = sees the goal) of every cell. */

@@ -231,6 +231,8 @@ export class FlowField {
   vectorsView(): Float32Array;
   distance(x: number, y: number): number;
   directions(): Int8Array;
+  /** One cell's direction as in directions(): 0..7, -1 = none (goal, blocked, unreachable, outside). */
+  direction(x: number, y: number): number;
   lineOfSight(): Uint8Array;
   sample(px: number, py: number): Point;
   pathFrom(start: Cell): { found: boolean; path: Cell[]; cost: number };

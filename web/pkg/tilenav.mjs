@@ -1102,6 +1102,13 @@ export class FlowField {
     });
   }
 
+  /** The 8-way direction of one cell, as in directions(): 0..7, -1 = none (a goal, blocked,
+   *  unreachable or outside). */
+  direction(x, y) {
+    cellCoord(x, "FlowField.direction"); cellCoord(y, "FlowField.direction");
+    return api().tnw_field_dir(liveOn(this, "FlowField"), x, y);
+  }
+
   /** Copy of the line-of-sight flags, Uint8Array (1 = the cell sees the goal). */
   lineOfSight() {
     const n = this.width * this.height;

@@ -427,6 +427,9 @@ test("typed-array views: distances, flow vectors and crowd state over the module
   const vec = field.vectorsView();
   assert.equal(vec.length, 2 * 24);
   const dirs = field.directions();
+  for (let i = 0; i < 24; i++) assert.equal(field.direction(i % 8, Math.floor(i / 8)), dirs[i], `direction() of cell ${i}`);
+  assert.equal(field.direction(-1, 0), -1);
+  assert.equal(field.direction(8, 0), -1);
   for (let i = 0; i < 24; i++) {
     const len = Math.hypot(vec[2 * i], vec[2 * i + 1]);
     if (dirs[i] < 0) assert.equal(len, 0); else assert.ok(Math.abs(len - 1) < 1e-5, `cell ${i}: |v| = ${len}`);
@@ -1057,7 +1060,7 @@ test("objects made on a map throw 'TileMap used after free()' once it is freed, 
     ["field.update", () => field.update()], ["field.build", () => field.build({ x: 7, y: 1 })],
     ["field.distance", () => field.distance(0, 0)], ["field.distances", () => field.distances()],
     ["field.distancesView", () => field.distancesView()], ["field.vectorsView", () => field.vectorsView()],
-    ["field.directions", () => field.directions()], ["field.lineOfSight", () => field.lineOfSight()],
+    ["field.directions", () => field.directions()], ["field.direction", () => field.direction(0, 0)], ["field.lineOfSight", () => field.lineOfSight()],
     ["field.sample", () => field.sample(16, 16)], ["field.pathFrom", () => field.pathFrom({ x: 0, y: 0 })],
     ["field.wouldWallOff", () => field.wouldWallOff([{ x: 3, y: 1 }], [{ x: 0, y: 1 }])],
     ["field.reachableCount", () => field.reachableCount], ["size-2 field.update", () => big.update()],

@@ -213,8 +213,14 @@ export class PathFollower {
   }
 }
 
+// The 8 directions of FlowField.direction(): 0 = +x, then clockwise on screen.
+const DX = [1, 1, 0, -1, -1, -1, 0, 1], DY = [0, 1, 1, 1, 0, -1, -1, -1];
+
 /** Moves a sprite along a flow field's smooth directions, sliding along walls
- *  (TileMap.moveBox with a box of `size` pixels around its position). */
+ *  (TileMap.moveBox with a box of `size` pixels around its position). Where the smooth
+ *  direction pushes the box into a wall (a corner that a point would pass but the box does
+ *  not), it makes for the centre of the next cell on the field's 8-way path instead, which the
+ *  box always reaches, and then goes on along the smooth directions. */
 export class FieldFollower {
   /**
    * @param {object} sprite has x and y (world pixels)
@@ -227,16 +233,37 @@ export class FieldFollower {
     this.field = field;
     this.speed = o.speed ?? 80;
     this.size = o.size ?? field.map.tileWidth / 2;
+    this._to = null; // the cell being made for after the box met a wall, or null
+  }
+
+  // Move the box by (dx, dy) pixels (sliding along walls); returns moveBox's result.
+  _move(dx, dy) {
+    const h = this.size / 2, s = this.sprite;
+    const r = this.field.map.moveBox({ x: s.x - h, y: s.y - h, w: this.size, h: this.size }, dx, dy);
+    s.x = r.x + h;
+    s.y = r.y + h;
+    return r;
   }
 
   /** Advance by `deltaMs` milliseconds; returns false once at a goal (no direction left). */
   update(deltaMs) {
-    const v = this.field.sample(this.sprite.x, this.sprite.y);
+    const f = this.field, m = f.map, s = this.sprite;
+    const v = f.sample(s.x, s.y);
     if (v.x === 0 && v.y === 0) return false;
-    const step = (this.speed * deltaMs) / 1000, h = this.size / 2;
-    const r = this.field.map.moveBox({ x: this.sprite.x - h, y: this.sprite.y - h, w: this.size, h: this.size }, v.x * step, v.y * step);
-    this.sprite.x = r.x + h;
-    this.sprite.y = r.y + h;
+    const step = (this.speed * deltaMs) / 1000;
+    if (!this._to) {
+      const x = s.x, y = s.y, r = this._move(v.x * step, v.y * step);
+      if (!r.blockedX && !r.blockedY) return true;
+      s.x = x; s.y = y; // the box met a wall: go by cells until the next one is reached
+      const c = m.cellAt(x, y), d = c ? f.direction(c.x, c.y) : -1;
+      if (d < 0) return true;
+      this._to = { x: c.x + DX[d], y: c.y + DY[d] };
+    }
+    const t = m.center(this._to.x, this._to.y), dx = t.x - s.x, dy = t.y - s.y, dist = Math.hypot(dx, dy);
+    const k = dist <= step ? 1 : step / dist;
+    this._move(dx * k, dy * k);
+    const c = m.cellAt(s.x, s.y);
+    if (!c || (c.x === this._to.x && c.y === this._to.y) || f.distance(this._to.x, this._to.y) === Infinity) this._to = null;
     return true;
   }
 }
