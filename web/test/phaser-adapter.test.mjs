@@ -58,7 +58,7 @@ test("FieldFollower: a box slides round the corner a point would pass (the repor
   map.free();
 });
 
-test("FieldFollower: from random starts on random maps, boxes reach the goal and never overlap a wall", () => {
+test("FieldFollower: from random starts on random maps, boxes reach the goal and stop, never overlapping a wall", () => {
   const R = rng(7);
   let runs = 0;
   for (let k = 0; k < 80; k++) {
@@ -77,17 +77,46 @@ test("FieldFollower: from random starts on random maps, boxes reach the goal and
       const p = map.center(c.x, c.y), f = new FieldFollower(p, field, { speed, size: box });
       // frames of 1/60 s, one in ten a hitch of 5..100 ms; at most twice the path's frames
       const d = field.distance(c.x, c.y), limit = Math.ceil((2 * d * T) / (speed / 60)) + 60;
-      let n = 0;
-      for (; n < limit && !inCell(map, p, goal); n++) {
-        f.update(R() < 0.1 ? 5 + R() * 95 : 1000 / 60);
+      let n = 0, moving = true;
+      for (; n < limit && moving; n++) {
+        moving = f.update(R() < 0.1 ? 5 + R() * 95 : 1000 / 60);
         if (overlapsWall(map, p.x, p.y, box))
           assert.fail(`map ${k} (${W} x ${H}, ${diagonal}), start (${c.x}, ${c.y}), box ${box}: inside a wall at (${p.x}, ${p.y})`);
       }
-      assert.ok(inCell(map, p, goal), `map ${k} (${W} x ${H}, ${diagonal}), start (${c.x}, ${c.y}) -> goal (${goal.x}, ${goal.y}), box ${box}, speed ${speed.toFixed(0)}: at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}) after ${n} frames`);
+      const g = map.center(goal.x, goal.y), off = Math.hypot(p.x - g.x, p.y - g.y);
+      assert.ok(!moving && f.arrived && off <= 1, `map ${k} (${W} x ${H}, ${diagonal}), start (${c.x}, ${c.y}) -> goal (${goal.x}, ${goal.y}), box ${box}, speed ${speed.toFixed(0)}: at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}) after ${n} frames, update() ${moving}, arrived ${f.arrived}`);
       runs++;
     }
     field.free();
     map.free();
   }
   assert.ok(runs > 1000, `only ${runs} runs`);
+});
+
+test("FieldFollower: update() returns false at the goal's centre and stays there (no jitter)", () => {
+  const map = TileMap.fromText(["........", "........", "........"], { tileSize: 32 });
+  const field = new FlowField(map).build({ x: 6, y: 1 });
+  for (const speed of [70, 80, 100, 160, 1000]) {
+    const s = { x: 16, y: 16 }, f = new FieldFollower(s, field, { speed, size: 12 });
+    let n = 0;
+    while (n < 600 && f.update(1000 / 60)) n++;
+    assert.ok(n < 600 && f.arrived, `speed ${speed}: still moving after ${n} frames, at (${s.x}, ${s.y})`);
+    assert.ok(Math.hypot(s.x - 208, s.y - 48) <= 1, `speed ${speed}: stopped at (${s.x}, ${s.y})`);
+    const at = { x: s.x, y: s.y };
+    for (let i = 0; i < 60; i++) assert.equal(f.update(1000 / 60), false);
+    assert.deepEqual({ x: s.x, y: s.y }, at, `speed ${speed}: moved after arriving`);
+    assert.ok(f.arrived);
+  }
+  // a wider arrive radius stops earlier; a follower on a cell with no way to a goal is not
+  // "arrived"
+  const s = { x: 16, y: 16 }, f = new FieldFollower(s, field, { speed: 100, size: 12, arriveRadius: 12 });
+  while (f.update(1000 / 60));
+  assert.ok(Math.hypot(s.x - 208, s.y - 48) <= 12 && Math.hypot(s.x - 208, s.y - 48) > 6, `arriveRadius 12: at (${s.x}, ${s.y})`);
+  map.set(0, 0, 1);
+  field.update();
+  const w = { x: 16, y: 16 }, g = new FieldFollower(w, field);
+  assert.equal(g.update(16), false);
+  assert.equal(g.arrived, false);
+  field.free();
+  map.free();
 });

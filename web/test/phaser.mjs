@@ -1,7 +1,8 @@
 // The Phaser 3 example (web/examples/phaser/) in headless Chromium: the tilenav map equals
 // Phaser's collision settings cell by cell; a wall put with putTileAt on the hero's path
 // reaches tilenav at once and the hero re-plans around it, never stands on a blocked cell and
-// arrives; the creeps following the flow field are never seen inside a wall.
+// arrives; the creeps following the flow field are never seen inside a wall, reach the goal
+// (update() returns false there) and are sent back, never piling up on the goal.
 //   node web/test/phaser.mjs [OUTDIR]     (CHROMIUM overrides /usr/bin/chromium)
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
@@ -44,7 +45,13 @@ try {
   const bad = s.st.heroTrail.filter((c) => !c.passable);
   if (bad.length) fail(`the hero stood on blocked cells: ${JSON.stringify(bad.slice(0, 3))}`);
   if (s.hero.x !== 21 || s.hero.y !== 13) fail(`the hero ended at (${s.hero.x}, ${s.hero.y})`);
-  if (s.st.creepsInWall) fail(`creeps seen inside walls ${s.st.creepsInWall} times`);
+  // the creeps reach the goal, update() says so and the example sends them back to the spawn
+  // area: they never pile up on the goal
+  await page.waitForFunction(() => phaserDemo.state().arrivals >= 24, null, { timeout: 90000 });
+  const c = await page.evaluate(() => ({ st: phaserDemo.state(), creeps: phaserDemo.creeps(), goal: phaserDemo.nav.cellToWorld(phaserDemo.goal.x, phaserDemo.goal.y) }));
+  const atGoal = c.creeps.filter((p) => Math.hypot(p.x - c.goal.x, p.y - c.goal.y) <= 16).length;
+  if (atGoal > 4) fail(`${atGoal} of 24 creeps within 16 px of the goal after ${c.st.arrivals} arrivals`);
+  if (c.st.creepsInWall) fail(`creeps seen inside walls ${c.st.creepsInWall} times`);
   // the page follows the window's size (Phaser's FIT scale mode)
   const w1 = await page.evaluate(() => document.querySelector("canvas").getBoundingClientRect().width);
   await page.setViewportSize({ width: 1300, height: 900 });
@@ -54,7 +61,7 @@ try {
   await page.screenshot({ path: `${out}/phaser.png` });
   if (errors.length) fail(`page errors: ${errors.join("; ")}`);
   const t = s.st.timing;
-  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall; navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
+  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall, ${c.st.arrivals} arrivals at the goal (update() false, respawned; ${atGoal} near the goal at the end); navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
 } finally {
   await browser.close();
   server.close();

@@ -26,7 +26,7 @@ function level() {
   return rows;
 }
 
-const state = { ready: false, frames: 0, heroTrail: [], creepsInWall: 0, errors: [], timing: { navUs: 0, frames: 0 } };
+const state = { ready: false, frames: 0, heroTrail: [], creepsInWall: 0, arrivals: 0, errors: [], timing: { navUs: 0, frames: 0 } };
 window.phaserDemo = { state: () => state };
 
 class Demo extends Phaser.Scene {
@@ -96,7 +96,11 @@ class Demo extends Phaser.Scene {
       if (nav.revision !== fieldRev) { field.update(); fieldRev = nav.revision; }
       walker.update(delta);
       for (const c of creeps) {
-        if (!c.update(delta)) { const s = nav.cellToWorld(1 + Math.floor(Math.random() * 6), 8 + Math.floor(Math.random() * 4)); c.sprite.setPosition(s.x, s.y); }
+        if (!c.update(delta)) { // at the goal (or walled in): back to the spawn area
+          if (c.arrived) state.arrivals++;
+          const s = nav.cellToWorld(1 + Math.floor(Math.random() * 6), 8 + Math.floor(Math.random() * 4));
+          c.sprite.setPosition(s.x, s.y);
+        }
         if (nav.map.hitTestWalls({ x: c.sprite.x - 5, y: c.sprite.y - 5, w: 10, h: 10 }, "some")) state.creepsInWall++;
       }
       state.timing.navUs += (performance.now() - t0) * 1000;

@@ -50,11 +50,16 @@ export declare class PathFollower {
 }
 
 export declare class FieldFollower {
-  constructor(sprite: SpriteLike, field: FlowField, o?: { speed?: number; size?: number });
+  constructor(sprite: SpriteLike, field: FlowField, o?: { speed?: number; size?: number; arriveRadius?: number });
   readonly sprite: SpriteLike;
   field: FlowField;
   speed: number;
   size: number;
+  /** update() returns false once the sprite is this close to a goal cell's centre (pixels, default 1). */
+  arriveRadius: number;
+  /** True when the last update() found the sprite at a goal. */
+  readonly arrived: boolean;
+  /** False (without moving) at a goal (`arrived`) or on a cell with no way to one; true while on its way. */
   update(deltaMs: number): boolean;
 }
 

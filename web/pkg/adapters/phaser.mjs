@@ -220,19 +220,25 @@ const DX = [1, 1, 0, -1, -1, -1, 0, 1], DY = [0, 1, 1, 1, 0, -1, -1, -1];
  *  (TileMap.moveBox with a box of `size` pixels around its position). Where the smooth
  *  direction pushes the box into a wall (a corner that a point would pass but the box does
  *  not), it makes for the centre of the next cell on the field's 8-way path instead, which the
- *  box always reaches, and then goes on along the smooth directions. */
+ *  box always reaches, and then goes on along the smooth directions. In a goal's cell it goes
+ *  straight to the cell's centre (never past it) and stops there. */
 export class FieldFollower {
   /**
    * @param {object} sprite has x and y (world pixels)
    * @param {FlowField} field a built field on nav.map
-   * @param {{speed?: number, size?: number}} [o] pixels per second (default 80); box size
-   *        (default half a tile)
+   * @param {{speed?: number, size?: number, arriveRadius?: number}} [o] pixels per second
+   *        (default 80); box size (default half a tile); update() returns false once the
+   *        sprite is this close to a goal cell's centre (pixels, default 1)
    */
   constructor(sprite, field, o = {}) {
     this.sprite = sprite;
     this.field = field;
     this.speed = o.speed ?? 80;
     this.size = o.size ?? field.map.tileWidth / 2;
+    this.arriveRadius = o.arriveRadius ?? 1;
+    /** True when the last update() found the sprite at a goal (false: still on its way, or on
+     *  a cell with no way to a goal). */
+    this.arrived = false;
     this._to = null; // the cell being made for after the box met a wall, or null
   }
 
@@ -245,25 +251,44 @@ export class FieldFollower {
     return r;
   }
 
-  /** Advance by `deltaMs` milliseconds; returns false once at a goal (no direction left). */
-  update(deltaMs) {
-    const f = this.field, m = f.map, s = this.sprite;
-    const v = f.sample(s.x, s.y);
-    if (v.x === 0 && v.y === 0) return false;
-    const step = (this.speed * deltaMs) / 1000;
-    if (!this._to) {
-      const x = s.x, y = s.y, r = this._move(v.x * step, v.y * step);
-      if (!r.blockedX && !r.blockedY) return true;
-      s.x = x; s.y = y; // the box met a wall: go by cells until the next one is reached
-      const c = m.cellAt(x, y), d = c ? f.direction(c.x, c.y) : -1;
-      if (d < 0) return true;
-      this._to = { x: c.x + DX[d], y: c.y + DY[d] };
-    }
-    const t = m.center(this._to.x, this._to.y), dx = t.x - s.x, dy = t.y - s.y, dist = Math.hypot(dx, dy);
+  // Move straight towards point t by at most `step` pixels; returns the distance left.
+  _toward(t, step) {
+    const s = this.sprite, dx = t.x - s.x, dy = t.y - s.y, dist = Math.hypot(dx, dy);
+    if (dist === 0) return 0;
     const k = dist <= step ? 1 : step / dist;
     this._move(dx * k, dy * k);
-    const c = m.cellAt(s.x, s.y);
-    if (!c || (c.x === this._to.x && c.y === this._to.y) || f.distance(this._to.x, this._to.y) === Infinity) this._to = null;
+    return Math.hypot(t.x - s.x, t.y - s.y);
+  }
+
+  /** Advance by `deltaMs` milliseconds. Returns false, without moving, once the sprite is at a
+   *  goal (`arrived` true) or on a cell with no way to one (a wall dropped on it, an unreachable
+   *  cell, outside the map); true while it is on its way. */
+  update(deltaMs) {
+    const f = this.field, m = f.map, s = this.sprite;
+    const step = (this.speed * deltaMs) / 1000;
+    const c = m.cellAt(s.x, s.y), d = c ? f.distance(c.x, c.y) : Infinity;
+    this.arrived = false;
+    if (d === Infinity) { this._to = null; return false; }
+    if (d === 0) { // a goal's cell: straight to its centre, never past it
+      this._to = null;
+      const t = m.center(c.x, c.y);
+      let left = Math.hypot(t.x - s.x, t.y - s.y);
+      if (left > this.arriveRadius) left = this._toward(t, step);
+      this.arrived = left <= this.arriveRadius;
+      return !this.arrived;
+    }
+    if (!this._to) {
+      const v = f.sample(s.x, s.y);
+      const x = s.x, y = s.y, r = this._move(v.x * step, v.y * step);
+      if (!r.blockedX && !r.blockedY && (v.x !== 0 || v.y !== 0)) return true;
+      s.x = x; s.y = y; // the box met a wall: go by cells until the next one is reached
+      const k = f.direction(c.x, c.y);
+      if (k < 0) return true;
+      this._to = { x: c.x + DX[k], y: c.y + DY[k] };
+    }
+    this._toward(m.center(this._to.x, this._to.y), step);
+    const now = m.cellAt(s.x, s.y);
+    if (!now || (now.x === this._to.x && now.y === this._to.y) || f.distance(this._to.x, this._to.y) === Infinity) this._to = null;
     return true;
   }
 }
