@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { init, TileMap, FlowField } from "../pkg/tilenav.mjs";
-import { FieldFollower } from "../pkg/adapters/phaser.mjs";
+import { PhaserNav, PathFollower, FieldFollower } from "../pkg/adapters/phaser.mjs";
 
 await init();
 
@@ -45,7 +45,7 @@ test("FieldFollower: a box slides round the corner a point would pass (the repor
   ], { tileSize: 32 });
   const goal = { x: 17, y: 8 }, field = new FlowField(map).build(goal);
   for (const box of [16, 24]) {
-    const s = { x: 16, y: 16 }, f = new FieldFollower(s, field, { speed: 100, size: box });
+    const s = { x: 16, y: 16 }, f = new FieldFollower(s, field, { speed: 100, box });
     let n = 0;
     for (; n < 3000 && !inCell(map, s, goal); n++) {
       f.update(16);
@@ -58,33 +58,46 @@ test("FieldFollower: a box slides round the corner a point would pass (the repor
   map.free();
 });
 
-test("FieldFollower: from random starts on random maps, boxes reach the goal and stop, never overlapping a wall", () => {
-  const R = rng(7);
+test("FieldFollower: from random starts on random maps, units of sizes 1 to 3 reach the goal and stop, never overlapping a wall", () => {
+  const R = rng(7), T = 32;
   let runs = 0;
-  for (let k = 0; k < 80; k++) {
-    const W = 12 + Math.floor(R() * 20), H = 8 + Math.floor(R() * 14), dens = 0.1 + R() * 0.3, T = 32;
-    const cells = Array.from({ length: W * H }, () => (R() < dens ? 1 : 0));
-    const map = new TileMap({ width: W, height: H, tileSize: T, cells });
-    let goal;
-    do goal = { x: Math.floor(R() * W), y: Math.floor(R() * H) }; while (!map.passable(goal.x, goal.y));
-    const diagonal = R() < 0.5 ? "no-cut" : "never";
-    const field = new FlowField(map, { diagonal }).build(goal);
+  for (let k = 0; k < 90; k++) {
+    const n = 1 + (k % 3); // the unit's size: the field's
+    const W = 12 + Math.floor(R() * 20), H = 8 + Math.floor(R() * 14), dens = (0.1 + R() * 0.3) / n;
+    const cells = Array.from({ length: W * H }, () => { const r = R(); return r < dens ? 1 : r < dens + 0.1 ? 2 : 0; });
+    const map = new TileMap({ width: W, height: H, tileSize: T, cells, costs: { 0: 1, 1: Infinity, 2: 3 } });
+    const cell = () => ({ x: Math.floor(R() * W), y: Math.floor(R() * H) });
+    let goal, tries = 0;
+    do goal = cell(); while (!map.fits(goal.x, goal.y, n) && ++tries < 1000);
+    if (tries >= 1000) { map.free(); continue; }
+    // the corner rules FieldFollower promises to handle, line of sight, steepest flow, more goals
+    const o = { size: n, diagonal: R() < 0.5 ? "no-cut" : "never", flow: R() < 0.3 ? "steepest" : "optimal", lineOfSight: R() < 0.3 ? "exact" : "off" };
+    const goals = [goal];
+    if (o.lineOfSight === "off" && R() < 0.3) for (let q = 0; q < 3; q++) { const g = cell(); if (map.fits(g.x, g.y, n)) goals.push(g); }
+    const field = new FlowField(map, o).build(goals);
+    const where = `map ${k} (${W} x ${H}, ${JSON.stringify(o)}, goals ${JSON.stringify(goals)})`;
     for (let s = 0; s < 15; s++) {
-      let c, tries = 0;
-      do c = { x: Math.floor(R() * W), y: Math.floor(R() * H) }; while (field.distance(c.x, c.y) === Infinity && ++tries < 1000);
+      let c;
+      tries = 0;
+      do c = cell(); while (field.distance(c.x, c.y) === Infinity && ++tries < 1000);
       if (tries >= 1000) break;
-      const box = [4, 12, 16, 24, 30][Math.floor(R() * 5)], speed = 40 + R() * 200;
-      const p = map.center(c.x, c.y), f = new FieldFollower(p, field, { speed, size: box });
+      // boxes from (n - 1) to n tiles: the smallest, the default, the largest, any between
+      const box = [(n - 1) * T || 4, (n - 0.5) * T, n * T, (n - 1 + R()) * T][s % 4], speed = 40 + R() * 200;
+      const p = { x: (c.x + n / 2) * T, y: (c.y + n / 2) * T }, f = new FieldFollower(p, field, { speed, box });
+      assert.equal(f.size, n);
       // frames of 1/60 s, one in ten a hitch of 5..100 ms; at most twice the path's frames
-      const d = field.distance(c.x, c.y), limit = Math.ceil((2 * d * T) / (speed / 60)) + 60;
-      let n = 0, moving = true;
-      for (; n < limit && moving; n++) {
+      const limit = Math.ceil((2 * field.pathFrom(c).path.length * 1.5 * T) / (speed / 60)) + 60;
+      let i = 0, moving = true;
+      for (; i < limit && moving; i++) {
         moving = f.update(R() < 0.1 ? 5 + R() * 95 : 1000 / 60);
-        if (overlapsWall(map, p.x, p.y, box))
-          assert.fail(`map ${k} (${W} x ${H}, ${diagonal}), start (${c.x}, ${c.y}), box ${box}: inside a wall at (${p.x}, ${p.y})`);
+        if (overlapsWall(map, p.x, p.y, box)) assert.fail(`${where}, start (${c.x}, ${c.y}), box ${box}: inside a wall at (${p.x}, ${p.y})`);
       }
-      const g = map.center(goal.x, goal.y), off = Math.hypot(p.x - g.x, p.y - g.y);
-      assert.ok(!moving && f.arrived && off <= 1, `map ${k} (${W} x ${H}, ${diagonal}), start (${c.x}, ${c.y}) -> goal (${goal.x}, ${goal.y}), box ${box}, speed ${speed.toFixed(0)}: at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}) after ${n} frames, update() ${moving}, arrived ${f.arrived}`);
+      // stopped within 1 px of a goal's centre (the unit's centre: its top-left cell's centre
+      // plus (n - 1) / 2 tiles)
+      const at = { x: Math.round(p.x / T - n / 2), y: Math.round(p.y / T - n / 2) };
+      const off = Math.hypot(p.x - (at.x + n / 2) * T, p.y - (at.y + n / 2) * T);
+      assert.ok(!moving && f.arrived && off <= 1 && goals.some((g) => g.x === at.x && g.y === at.y),
+        `${where}, start (${c.x}, ${c.y}), box ${box}, speed ${speed.toFixed(0)}: at (${p.x.toFixed(1)}, ${p.y.toFixed(1)}) after ${i} frames, update() ${moving}, arrived ${f.arrived}`);
       runs++;
     }
     field.free();
@@ -97,7 +110,7 @@ test("FieldFollower: update() returns false at the goal's centre and stays there
   const map = TileMap.fromText(["........", "........", "........"], { tileSize: 32 });
   const field = new FlowField(map).build({ x: 6, y: 1 });
   for (const speed of [70, 80, 100, 160, 1000]) {
-    const s = { x: 16, y: 16 }, f = new FieldFollower(s, field, { speed, size: 12 });
+    const s = { x: 16, y: 16 }, f = new FieldFollower(s, field, { speed, box: 12 });
     let n = 0;
     while (n < 600 && f.update(1000 / 60)) n++;
     assert.ok(n < 600 && f.arrived, `speed ${speed}: still moving after ${n} frames, at (${s.x}, ${s.y})`);
@@ -109,7 +122,7 @@ test("FieldFollower: update() returns false at the goal's centre and stays there
   }
   // a wider arrive radius stops earlier; a follower on a cell with no way to a goal is not
   // "arrived"
-  const s = { x: 16, y: 16 }, f = new FieldFollower(s, field, { speed: 100, size: 12, arriveRadius: 12 });
+  const s = { x: 16, y: 16 }, f = new FieldFollower(s, field, { speed: 100, box: 12, arriveRadius: 12 });
   while (f.update(1000 / 60));
   assert.ok(Math.hypot(s.x - 208, s.y - 48) <= 12 && Math.hypot(s.x - 208, s.y - 48) > 6, `arriveRadius 12: at (${s.x}, ${s.y})`);
   map.set(0, 0, 1);
@@ -119,4 +132,107 @@ test("FieldFollower: update() returns false at the goal's centre and stays there
   assert.equal(g.arrived, false);
   field.free();
   map.free();
+});
+
+// A tilemap shaped like Phaser's (the parts PhaserNav reads): rows of text, "#" a colliding
+// tile (index 1), "." floor (index 0).
+function fakeTilemap(rows, T = 32) {
+  const data = rows.map((r, y) => [...r].map((ch, x) => ({ index: ch === "#" ? 1 : 0, collides: ch === "#", properties: {}, x, y })));
+  return { width: rows[0].length, height: rows.length, tileWidth: T, tileHeight: T, layers: [{ name: "ground", data, tilemapLayer: null }] };
+}
+
+const REVIEW_MAP = [
+  "....................",
+  "....................",
+  "######.....#########",
+  "......#............#",
+  "......#..######....#",
+  "...........#.......#",
+  "...........#.......#",
+  "####..######.......#",
+  "....................",
+  "....................",
+];
+
+test("FieldFollower on a size-2 field (nav.flowField(goal, {size: 2})): 2 x 2 units read it at their top-left cell and arrive", () => {
+  const nav = new PhaserNav(fakeTilemap(REVIEW_MAP)), goal = { x: 17, y: 8 };
+  const field = nav.flowField(goal, { size: 2 });
+  for (const s of [{ x: 0, y: 0 }, { x: 0, y: 8 }, { x: 8, y: 5 }, { x: 3, y: 3 }]) {
+    if (!nav.map.fits(s.x, s.y, 2)) continue;
+    const p = nav.cellToWorld(s.x, s.y, 2);
+    assert.deepEqual(p, { x: (s.x + 1) * 32, y: (s.y + 1) * 32 });
+    assert.deepEqual(nav.worldToCell(p.x, p.y, 2), s);
+    const f = new FieldFollower(p, field, { speed: 100, box: 56 });
+    let n = 0;
+    while (n < 3000 && f.update(16)) {
+      n++;
+      assert.ok(!overlapsWall(nav.map, p.x, p.y, 56), `from (${s.x}, ${s.y}): inside a wall at (${p.x}, ${p.y})`);
+    }
+    assert.ok(f.arrived, `from (${s.x}, ${s.y}): not arrived after ${n} frames, at (${p.x}, ${p.y})`);
+    assert.deepEqual({ x: Math.round(p.x), y: Math.round(p.y) }, nav.cellToWorld(goal.x, goal.y, 2));
+  }
+  field.free();
+  nav.destroy();
+});
+
+test("FieldFollower options: box, size (the field's, or the old name of box with a warning), arriveRadius", () => {
+  const map = TileMap.fromText(["........", "........", "........"], { tileSize: 32 });
+  const f1 = new FlowField(map).build({ x: 6, y: 1 }), f2 = new FlowField(map, { size: 2 }).build({ x: 6, y: 0 });
+  const p = { x: 16, y: 16 };
+  assert.equal(new FieldFollower(p, f1).box, 16); // half a tile
+  assert.equal(new FieldFollower(p, f2).box, 48); // 1.5 tiles
+  assert.equal(new FieldFollower(p, f2).size, 2);
+  assert.equal(new FieldFollower(p, f2, { size: 2 }).box, 48); // size: the unit's, = the field's
+  assert.equal(new FieldFollower(p, f1, { size: 1, box: 20 }).box, 20);
+  // the old meaning of size (a box in pixels), one warning
+  const warnings = [], warn = console.warn;
+  console.warn = (m) => warnings.push(String(m));
+  try {
+    assert.equal(new FieldFollower(p, f1, { size: 12 }).box, 12);
+    assert.equal(new FieldFollower(p, f1, { size: 24 }).box, 24);
+  } finally { console.warn = warn; }
+  assert.ok(warnings.length <= 1 && (warnings.length === 0 || /use \{ box: 12 \}/.test(warnings[0])), JSON.stringify(warnings));
+  for (const [o, re] of [
+    [{ box: 0 }, /box must be from 0 to 32 pixels/], [{ box: 33 }, /box must be from 0 to 32/],
+    [{ size: 2, box: 12 }, /size is the unit's size in cells and must be the field's \(1\)/],
+    [{ size: "2" }, /must be the field's/],
+  ]) assert.throws(() => new FieldFollower(p, f1, o), re, JSON.stringify(o));
+  assert.throws(() => new FieldFollower(p, f2, { box: 31 }), /box must be from 32 to 64 pixels for a size 2 unit/);
+  f1.free(); f2.free(); map.free();
+});
+
+test("PathFollower with size: a 2 x 2 unit walks PhaserNav.findPath's path, its footprint never on a wall", () => {
+  const R = rng(11), T = 32;
+  let runs = 0;
+  for (let k = 0; k < 30; k++) {
+    const n = 1 + (k % 3), W = 14 + Math.floor(R() * 14), H = 10 + Math.floor(R() * 10);
+    const rows = Array.from({ length: H }, () => Array.from({ length: W }, () => (R() < 0.15 / n ? "#" : ".")).join(""));
+    const nav = new PhaserNav(fakeTilemap(rows, T));
+    const cell = () => ({ x: Math.floor(R() * W), y: Math.floor(R() * H) });
+    for (let q = 0; q < 6; q++) {
+      const a = cell(), b = cell();
+      if (!nav.map.fits(a.x, a.y, n)) continue;
+      const sprite = nav.cellToWorld(a.x, a.y, n), w = new PathFollower(sprite, nav, { size: n, speed: 300 });
+      assert.deepEqual(w.cell, a);
+      const path = nav.findPath(a, b, { size: n });
+      assert.equal(w.moveTo(b), path.length > 0);
+      assert.deepEqual(w.path, path);
+      if (!path.length) continue;
+      let i = 0;
+      for (; i < 5000 && !w.done; i++) {
+        w.update(1000 / 60);
+        // the n x n footprint, a hair smaller
+        assert.ok(!overlapsWall(nav.map, sprite.x, sprite.y, n * T - 0.01), `size ${n}: footprint on a wall at (${sprite.x}, ${sprite.y})`);
+      }
+      assert.deepEqual(w.cell, b);
+      assert.deepEqual({ x: sprite.x, y: sprite.y }, nav.cellToWorld(b.x, b.y, n));
+      runs++;
+    }
+    nav.destroy();
+  }
+  assert.ok(runs > 40, `only ${runs} runs`);
+  const nav = new PhaserNav(fakeTilemap(["...."]));
+  assert.throws(() => new PathFollower({ x: 0, y: 0 }, nav, { size: 0 }), /PathFollower: size must be an integer from 1 to 255/);
+  assert.throws(() => nav.worldToCell(0, 0, 1.5), /PhaserNav.worldToCell: size must be/);
+  nav.destroy();
 });

@@ -60,7 +60,7 @@ class Demo extends Phaser.Scene {
     for (let i = 0; i < 24; i++) {
       const c = nav.cellToWorld(1 + (i % 6), 8 + Math.floor(i / 6));
       const s = this.add.image(c.x, c.y, "creep");
-      creeps.push(new FieldFollower(s, field, { speed: 70 + (i % 5) * 8, size: 12 }));
+      creeps.push(new FieldFollower(s, field, { speed: 70 + (i % 5) * 8, box: 12 }));
     }
     let fieldRev = nav.revision;
 

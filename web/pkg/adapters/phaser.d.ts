@@ -29,8 +29,12 @@ export declare class PhaserNav {
   syncRect(x: number, y: number, w: number, h: number): void;
   syncAll(): void;
   passable(x: number, y: number): boolean;
-  worldToCell(px: number, py: number): Cell | null;
-  cellToWorld(x: number, y: number): Point;
+  /** The cell under a world position, or null outside; with `size` n, the top-left cell of an
+   *  n x n unit centred there. */
+  worldToCell(px: number, py: number, size?: number): Cell | null;
+  /** A cell's centre in world pixels; with `size` n, the centre of the n x n unit whose top-left
+   *  cell it is. */
+  cellToWorld(x: number, y: number, size?: number): Point;
   /** PathFinder.find's options; with `size` (an n x n unit) the cells are its top-left cells. */
   findPath(from: Cell, to: Cell, o?: FindOptions): Cell[];
   flowField(goals: Cell | Cell[], o?: FlowFieldOptions): FlowField;
@@ -38,8 +42,10 @@ export declare class PhaserNav {
 }
 
 export declare class PathFollower {
-  constructor(sprite: SpriteLike, nav: PhaserNav, o?: { speed?: number; diagonal?: FindOptions["diagonal"] });
+  /** `size`: the unit's size in cells (n x n, default 1); the sprite is the unit's centre. */
+  constructor(sprite: SpriteLike, nav: PhaserNav, o?: { speed?: number; diagonal?: FindOptions["diagonal"]; size?: number });
   readonly sprite: SpriteLike;
+  readonly size: number;
   speed: number;
   readonly path: Cell[];
   readonly goal: Cell | null;
@@ -49,12 +55,28 @@ export declare class PathFollower {
   update(deltaMs: number): void;
 }
 
+export interface FieldFollowerOptions {
+  /** Pixels per second (default 80). */
+  speed?: number;
+  /** The side of the collision box in pixels, centred on the sprite: from size - 1 to size
+   *  tiles (default size - 1/2 tiles). */
+  box?: number;
+  /** The unit's size in cells: must be the field's (it comes from the field). Until 0.3 a
+   *  value other than the field's is read as `box`, the option's 0.1 name, with a warning. */
+  size?: number;
+  /** update() returns false once this close to a goal's centre (pixels, default 1). */
+  arriveRadius?: number;
+}
+
 export declare class FieldFollower {
-  constructor(sprite: SpriteLike, field: FlowField, o?: { speed?: number; size?: number; arriveRadius?: number });
+  constructor(sprite: SpriteLike, field: FlowField, o?: FieldFollowerOptions);
   readonly sprite: SpriteLike;
   field: FlowField;
   speed: number;
-  size: number;
+  /** The collision box's side in pixels. */
+  box: number;
+  /** The unit's size in cells (the field's). */
+  readonly size: number;
   /** update() returns false once the sprite is this close to a goal cell's centre (pixels, default 1). */
   arriveRadius: number;
   /** True when the last update() found the sprite at a goal. */

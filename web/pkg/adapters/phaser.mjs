@@ -15,12 +15,19 @@
 // setCollision, setCollisionBetween, setCollisionByProperty, setCollisionByExclusion: the
 // tile's `collides`), or when options.blocked(tile) says so; its cost is the largest
 // options.cost(tile) among its tiles (default: the tile property `cost`, else 1).
-import { TileMap, PathFinder, FlowField } from "../tilenav.mjs";
+import { TileMap, PathFinder, FlowField, TilenavError } from "../tilenav.mjs";
 
 const EDITS = ["putTileAt", "putTileAtWorldXY", "putTilesAt", "removeTileAt", "removeTileAtWorldXY",
   "fill", "randomize", "weightedRandomize", "replaceByIndex", "swapByIndex", "shuffle", "copy", "destroyLayer",
   "setCollision", "setCollisionBetween", "setCollisionByProperty", "setCollisionByExclusion",
   "setCollisionFromCollisionGroup", "setTileIndexCallback"];
+
+// A unit size: an integer 1..255 (n x n cells), as everywhere in tilenav.
+function unitSizeOf(size, what) {
+  if (!(Number.isInteger(size) && size >= 1 && size <= 255))
+    throw new TilenavError(-1, `${what}: size must be an integer from 1 to 255 (a unit of size x size cells), got ${typeof size === "string" ? JSON.stringify(size) : String(size)}`);
+  return size;
+}
 
 const defaultCost = (tile) => {
   const c = tile.properties?.cost;
@@ -127,11 +134,20 @@ export class PhaserNav {
   /** Is the cell walkable? */
   passable(x, y) { return this.map.passable(x, y); }
 
-  /** The cell under a world position (layers at the origin), or null outside. */
-  worldToCell(px, py) { return this.map.cellAt(px, py); }
+  /** The cell under a world position (layers at the origin), or null outside. With `size`
+   *  n: the top-left cell of an n x n unit centred there (the cell under the position moved
+   *  back by (n - 1) / 2 tiles). */
+  worldToCell(px, py, size = 1) {
+    const n = unitSizeOf(size, "PhaserNav.worldToCell");
+    return this.map.cellAt(px - ((n - 1) / 2) * this.tileWidth, py - ((n - 1) / 2) * this.tileHeight);
+  }
 
-  /** The centre of a cell in world pixels. */
-  cellToWorld(x, y) { return this.map.center(x, y); }
+  /** The centre of a cell in world pixels; with `size` n, the centre of the n x n unit whose
+   *  top-left cell it is. */
+  cellToWorld(x, y, size = 1) {
+    const n = unitSizeOf(size, "PhaserNav.cellToWorld"), c = this.map.center(x, y);
+    return { x: c.x + ((n - 1) / 2) * this.tileWidth, y: c.y + ((n - 1) / 2) * this.tileHeight };
+  }
 
   /** Shortest path between cells (PathFinder.find's options, `size` for units of size x size
    *  cells included): an array of {x, y} (top-left cells), [] when none. */
@@ -154,27 +170,30 @@ export class PhaserNav {
 }
 
 /** Moves a sprite (anything with x, y) along shortest paths, cell centre to cell centre;
- *  re-plans from its next cell when the map changes under it. */
+ *  re-plans from its next cell when the map changes under it. With `size` n the sprite is the
+ *  centre of an n x n unit: its cells are the unit's top-left cells (as PhaserNav.findPath's). */
 export class PathFollower {
   /**
    * @param {object} sprite has x and y (world pixels)
    * @param {PhaserNav} nav
-   * @param {{speed?: number, diagonal?: string}} [o] pixels per second (default 100); the
-   *        diagonal rule of the searches (default "no-cut")
+   * @param {{speed?: number, diagonal?: string, size?: number}} [o] pixels per second (default
+   *        100); the diagonal rule of the searches (default "no-cut"); the unit's size in cells
+   *        (default 1: a unit of size x size cells)
    */
   constructor(sprite, nav, o = {}) {
     this.sprite = sprite;
     this.nav = nav;
     this.speed = o.speed ?? 100;
     this.diagonal = o.diagonal ?? "no-cut";
+    this.size = unitSizeOf(o.size ?? 1, "PathFollower");
     this.path = [];
     this.goal = null;
     this._i = 0;
     this._rev = -1;
   }
 
-  /** The cell under the sprite. */
-  get cell() { return this.nav.worldToCell(this.sprite.x, this.sprite.y); }
+  /** The cell under the sprite (with `size` n: the unit's top-left cell). */
+  get cell() { return this.nav.worldToCell(this.sprite.x, this.sprite.y, this.size); }
 
   /** Plan a path to a goal cell; returns false when there is none. */
   moveTo(goal) {
@@ -184,7 +203,7 @@ export class PathFollower {
 
   _plan(from) {
     this._rev = this.nav.revision;
-    this.path = from ? this.nav.findPath(from, this.goal, { diagonal: this.diagonal }) : [];
+    this.path = from ? this.nav.findPath(from, this.goal, { diagonal: this.diagonal, size: this.size }) : [];
     this._i = this.path.length > 1 ? 1 : this.path.length;
     return this.path.length > 0;
   }
@@ -195,16 +214,17 @@ export class PathFollower {
   /** Advance by `deltaMs` milliseconds. */
   update(deltaMs) {
     if (!this.goal) return;
+    const n = this.size;
     if (this.nav.revision !== this._rev) { // the map changed: re-plan from the cell being entered
       const next = this.path[this._i] ?? this.cell;
       const here = this.cell;
-      const from = next && this.nav.passable(next.x, next.y) ? next : here;
+      const from = next && this.nav.map.fits(next.x, next.y, n) ? next : here;
       const prefix = from === next && here && (here.x !== next.x || here.y !== next.y) ? [here] : [];
       if (this._plan(from) && prefix.length) { this.path = prefix.concat(this.path); this._i = 1; }
     }
     let left = (this.speed * deltaMs) / 1000;
     while (left > 0 && this._i < this.path.length) {
-      const c = this.nav.cellToWorld(this.path[this._i].x, this.path[this._i].y);
+      const c = this.nav.cellToWorld(this.path[this._i].x, this.path[this._i].y, n);
       const dx = c.x - this.sprite.x, dy = c.y - this.sprite.y, d = Math.hypot(dx, dy);
       if (d <= left) { this.sprite.x = c.x; this.sprite.y = c.y; left -= d; this._i++; } else {
         this.sprite.x += (dx / d) * left; this.sprite.y += (dy / d) * left; left = 0;
@@ -216,79 +236,144 @@ export class PathFollower {
 // The 8 directions of FlowField.direction(): 0 = +x, then clockwise on screen.
 const DX = [1, 1, 0, -1, -1, -1, 0, 1], DY = [0, 1, 1, 1, 0, -1, -1, -1];
 
-/** Moves a sprite along a flow field's smooth directions, sliding along walls
- *  (TileMap.moveBox with a box of `size` pixels around its position). Where the smooth
- *  direction pushes the box into a wall (a corner that a point would pass but the box does
- *  not), it makes for the centre of the next cell on the field's 8-way path instead, which the
- *  box always reaches, and then goes on along the smooth directions. In a goal's cell it goes
- *  straight to the cell's centre (never past it) and stops there. */
+let warnedSize = false;
+
+/** Moves a sprite along a flow field's smooth directions, sliding along walls (TileMap.moveBox
+ *  with a square box of `box` pixels centred on the sprite). Where the smooth direction pushes
+ *  the box into a wall (a corner that a point would pass but the box does not), it makes for
+ *  the centre of the next cell on the field's 8-way path instead, which the box always reaches,
+ *  and then goes on along the smooth directions. In a goal's cell it goes straight to the
+ *  cell's centre (never past it) and stops there.
+ *  The unit's size is the field's: on a field made with `size` n the sprite is the centre of an
+ *  n x n unit, which reads the field at its top-left cell (its centre moved back by (n - 1) / 2
+ *  tiles), as Crowd agents do. */
 export class FieldFollower {
   /**
    * @param {object} sprite has x and y (world pixels)
-   * @param {FlowField} field a built field on nav.map
-   * @param {{speed?: number, size?: number, arriveRadius?: number}} [o] pixels per second
-   *        (default 80); box size (default half a tile); update() returns false once the
-   *        sprite is this close to a goal cell's centre (pixels, default 1)
+   * @param {FlowField} field a built field (its `size` is the unit's)
+   * @param {{speed?: number, box?: number, size?: number, arriveRadius?: number}} [o]
+   *        speed: pixels per second (default 80); box: the side of the collision box in pixels,
+   *        from (n - 1) tiles to n tiles for a field of size n (default n - 1/2 tiles: half a
+   *        tile for size 1); size: the unit's size in cells, which must be the field's (it may
+   *        be left out) — until 0.3 a `size` that differs from the field's is read as the old
+   *        name of `box`, with a warning; arriveRadius: update() returns false once the unit
+   *        is this close to a goal's centre (pixels, default 1)
    */
   constructor(sprite, field, o = {}) {
+    const what = "FieldFollower", n = field.size ?? 1, m = field.map;
+    const tw = m.tileWidth, th = m.tileHeight, tmin = Math.min(tw, th);
+    let box = o.box;
+    if (o.size !== undefined && o.size !== n) {
+      if (box !== undefined || !(typeof o.size === "number" && o.size > 0))
+        throw new TilenavError(-1, `${what}: size is the unit's size in cells and must be the field's (${n}), got ${String(o.size)}; the box in pixels is \`box\``);
+      if (!warnedSize) {
+        warnedSize = true;
+        console.warn(`tilenav/phaser: FieldFollower's { size: ${o.size} } is read as a box of ${o.size} pixels, its old meaning: use { box: ${o.size} } (size is now the unit's size in cells, as everywhere in tilenav, and comes from the field; the old meaning goes in 0.3)`);
+      }
+      box = o.size;
+    }
+    box ??= (n - 0.5) * tmin;
+    if (!(typeof box === "number" && box >= (n - 1) * tmin && box <= n * tmin && box > 0))
+      throw new TilenavError(-1, `${what}: box must be from ${(n - 1) * tmin} to ${n * tmin} pixels for a size ${n} unit on ${tw} x ${th} tiles (size - 1 to size tiles), got ${String(box)}`);
     this.sprite = sprite;
     this.field = field;
     this.speed = o.speed ?? 80;
-    this.size = o.size ?? field.map.tileWidth / 2;
+    this.box = box;
     this.arriveRadius = o.arriveRadius ?? 1;
     /** True when the last update() found the sprite at a goal (false: still on its way, or on
      *  a cell with no way to a goal). */
     this.arrived = false;
-    this._to = null; // the cell being made for after the box met a wall, or null
+    // Going by cells: the cell being made for (null: none), and the field's distance to get
+    // below before going back to the smooth directions (null: not going by cells)
+    this._to = null;
+    this._until = null;
+    this._best = Infinity; // the smallest distance of a cell reached
+    this._travel = 0; // pixels moved by the smooth directions since then
+    this._rev = field.map.revision;
+  }
+
+  /** The unit's size in cells (the field's). */
+  get size() { return this.field.size ?? 1; }
+
+  // The offset from the unit's top-left cell's point (where the field is read) to the sprite.
+  _off() {
+    const m = this.field.map, k = (this.size - 1) / 2;
+    return { x: k * m.tileWidth, y: k * m.tileHeight };
   }
 
   // Move the box by (dx, dy) pixels (sliding along walls); returns moveBox's result.
   _move(dx, dy) {
-    const h = this.size / 2, s = this.sprite;
-    const r = this.field.map.moveBox({ x: s.x - h, y: s.y - h, w: this.size, h: this.size }, dx, dy);
+    const h = this.box / 2, s = this.sprite;
+    const r = this.field.map.moveBox({ x: s.x - h, y: s.y - h, w: this.box, h: this.box }, dx, dy);
     s.x = r.x + h;
     s.y = r.y + h;
     return r;
   }
 
-  // Move straight towards point t by at most `step` pixels; returns the distance left.
-  _toward(t, step) {
-    const s = this.sprite, dx = t.x - s.x, dy = t.y - s.y, dist = Math.hypot(dx, dy);
+  // Move the unit's read point straight towards point t by at most `step` pixels; when a wall
+  // stops one axis, the rest of the step goes along the other. Returns the distance left.
+  _toward(t, step, off) {
+    const s = this.sprite, tx = t.x + off.x, ty = t.y + off.y;
+    const dx = tx - s.x, dy = ty - s.y, dist = Math.hypot(dx, dy);
     if (dist === 0) return 0;
-    const k = dist <= step ? 1 : step / dist;
-    this._move(dx * k, dy * k);
-    return Math.hypot(t.x - s.x, t.y - s.y);
+    const k = dist <= step ? 1 : step / dist, x0 = s.x, y0 = s.y;
+    const r = this._move(dx * k, dy * k);
+    const rest = step - Math.hypot(s.x - x0, s.y - y0);
+    if (rest > 0 && r.blockedX !== r.blockedY) {
+      const ry = ty - s.y, rx = tx - s.x;
+      if (r.blockedX) this._move(0, Math.sign(ry) * Math.min(rest, Math.abs(ry)));
+      else this._move(Math.sign(rx) * Math.min(rest, Math.abs(rx)), 0);
+    }
+    return Math.hypot(tx - s.x, ty - s.y);
   }
 
-  /** Advance by `deltaMs` milliseconds. Returns false, without moving, once the sprite is at a
+  /** Advance by `deltaMs` milliseconds. Returns false, without moving, once the unit is at a
    *  goal (`arrived` true) or on a cell with no way to one (a wall dropped on it, an unreachable
    *  cell, outside the map); true while it is on its way. */
   update(deltaMs) {
-    const f = this.field, m = f.map, s = this.sprite;
+    const f = this.field, m = f.map, s = this.sprite, off = this._off();
     const step = (this.speed * deltaMs) / 1000;
-    const c = m.cellAt(s.x, s.y), d = c ? f.distance(c.x, c.y) : Infinity;
+    const px = s.x - off.x, py = s.y - off.y; // the unit's top-left cell's point
+    const c = m.cellAt(px, py), d = c ? f.distance(c.x, c.y) : Infinity;
     this.arrived = false;
-    if (d === Infinity) { this._to = null; return false; }
+    if (m.revision !== this._rev) { // the map changed (and the field may have): start afresh
+      this._rev = m.revision;
+      this._to = this._until = null;
+      this._best = Infinity;
+      this._travel = 0;
+    }
+    if (d === Infinity) { this._to = this._until = null; return false; }
     if (d === 0) { // a goal's cell: straight to its centre, never past it
-      this._to = null;
+      this._to = this._until = null;
       const t = m.center(c.x, c.y);
-      let left = Math.hypot(t.x - s.x, t.y - s.y);
-      if (left > this.arriveRadius) left = this._toward(t, step);
+      let left = Math.hypot(t.x - px, t.y - py);
+      if (left > this.arriveRadius) left = this._toward(t, step, off);
       this.arrived = left <= this.arriveRadius;
       return !this.arrived;
     }
+    if (d < this._best) { this._best = d; this._travel = 0; }
     if (!this._to) {
-      const v = f.sample(s.x, s.y);
-      const x = s.x, y = s.y, r = this._move(v.x * step, v.y * step);
-      if (!r.blockedX && !r.blockedY && (v.x !== 0 || v.y !== 0)) return true;
-      s.x = x; s.y = y; // the box met a wall: go by cells until the next one is reached
+      if (this._until !== null && d < this._until) this._until = null; // below the mark: done
+      if (this._until === null) {
+        const v = f.sample(px, py);
+        const x = s.x, y = s.y, r = this._move(v.x * step, v.y * step);
+        this._travel += step;
+        if (!r.blockedX && !r.blockedY && (v.x !== 0 || v.y !== 0)) {
+          // the smooth directions can circle where they meet at odd angles (between cells
+          // that point at each other, line of sight): after 3 tiles without coming nearer
+          // than ever, go by cells until nearer than ever
+          if (this._travel > 3 * Math.max(m.tileWidth, m.tileHeight)) { this._until = this._best; this._travel = 0; }
+          return true;
+        }
+        s.x = x; s.y = y; // the box met a wall: go by cells until a nearer cell is reached
+        this._until = d;
+      }
       const k = f.direction(c.x, c.y);
       if (k < 0) return true;
       this._to = { x: c.x + DX[k], y: c.y + DY[k] };
     }
-    this._toward(m.center(this._to.x, this._to.y), step);
-    const now = m.cellAt(s.x, s.y);
-    if (!now || (now.x === this._to.x && now.y === this._to.y) || f.distance(this._to.x, this._to.y) === Infinity) this._to = null;
+    const left = this._toward(m.center(this._to.x, this._to.y), step, off);
+    if (left <= 0.01 || f.distance(this._to.x, this._to.y) === Infinity) this._to = null;
     return true;
   }
 }
