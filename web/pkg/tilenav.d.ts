@@ -103,6 +103,13 @@ export class TileMap {
   readonly tileHeight: number;
   get(x: number, y: number): number;
   set(x: number, y: number, value: number): void;
+  /** A rectangle (inside the map) of `width * height` values, row-major, as one edit (one
+   *  changed rectangle for FlowField.update(); 8 or fewer changed cells of different values
+   *  are logged one by one). Returns how many cells changed. */
+  setRect(x: number, y: number, width: number, height: number, values: ArrayLike<number>): number;
+  /** Every cell of a rectangle (inside the map) set to `value` as one edit; returns how many
+   *  cells changed. */
+  fill(x: number, y: number, width: number, height: number, value: number): number;
   passable(x: number, y: number): boolean;
   cost(x: number, y: number): number;
   passableGrid(): Uint8Array;

@@ -500,6 +500,49 @@ export class TileMap {
     check(api().tnw_map_set(liveHandle(this, "TileMap"), x, y, value), `set(${x}, ${y})`);
   }
 
+  /**
+   * Write a rectangle of values (row-major, width * height of them) as one edit: paths see it at
+   * once, and the next FlowField.update() sees one changed rectangle (the bounding box of the
+   * cells that changed) instead of one per cell, so a 10 x 10 block does not overflow the
+   * map's log of its last 64 changes (which makes update() recompute every cell). A few (8 at
+   * most) changed cells of different values are logged one by one. The rectangle must lie
+   * inside the map; nothing is written when a value is bad.
+   * @returns {number} how many cells changed (0: the map, and its revision, are untouched)
+   */
+  setRect(x, y, width, height, values) { return this._setRect("TileMap.setRect", x, y, width, height, values); }
+
+  _setRect(what, x, y, width, height, values) {
+    for (const v of [x, y, width, height]) cellCoord(v, what);
+    if (width < 0 || height < 0) throw new TilenavError(-1, `${what}: width and height must be >= 0, got ${width} x ${height}`);
+    const n = width * height;
+    if (!values || values.length !== n) throw new TypeError(`tilenav: ${what}: values has ${values?.length} entries, expected ${width} x ${height} = ${n}`);
+    if (n === 0) return 0;
+    if (x < 0 || y < 0 || x + width > this.width || y + height > this.height)
+      throw new TilenavError(-9, `${what}(${x}, ${y}, ${width}, ${height}): the rectangle must lie inside the ${this.width} x ${this.height} map`);
+    let last = NaN;
+    for (let i = 0; i < n; i++) { // check every value first, each distinct one given its terrain
+      const v = values[i];
+      if (v === last) continue;
+      if (!(Number.isInteger(v) && v >= 0 && v <= MAX_CELL_VALUE)) cellValue(v, `${what}: value ${i} (x ${x + (i % width)}, y ${y + Math.floor(i / width)})`);
+      this._terrain(v);
+      last = v;
+    }
+    return withScratch(4 * n, (p) => {
+      new Uint32Array(api().memory.buffer, p, n).set(values);
+      return check(api().tnw_map_set_rect(liveHandle(this, "TileMap"), x, y, width, height, p), `${what}(${x}, ${y}, ${width}, ${height})`);
+    });
+  }
+
+  /** Set every cell of a rectangle to `value` as one edit (see setRect()); returns how many
+   *  cells changed. */
+  fill(x, y, width, height, value) {
+    const what = "TileMap.fill";
+    for (const v of [x, y, width, height]) cellCoord(v, what);
+    if (width < 0 || height < 0) throw new TilenavError(-1, `${what}: width and height must be >= 0, got ${width} x ${height}`);
+    cellValue(value, `${what}: value`);
+    return this._setRect(what, x, y, width, height, new Uint32Array(width * height).fill(value));
+  }
+
   /** Can the cell be entered? False outside the map. */
   passable(x, y) { return api().tnw_map_passable(liveHandle(this, "TileMap"), x, y) !== 0; }
 

@@ -1184,3 +1184,56 @@ test("small checks: short text rows, flat findMany length, step() without begin(
   los.build({ x: 3, y: 2 });
   for (const o of [f, los, pf, m]) o.free();
 });
+
+test("TileMap.fill and setRect: a rectangle is one edit, so FlowField.update() stays local", () => {
+  const R = rng(23), W = 48, H = 40;
+  const map = new TileMap({ width: W, height: H, costs: { 0: 1, 1: Infinity, 2: 3, 3: 0.5 } });
+  const mirror = new Uint32Array(W * H), goal = { x: W - 1, y: H - 1 };
+  const field = new FlowField(map).build(goal);
+  for (let k = 0; k < 150; k++) {
+    const w = 1 + Math.floor(R() * 12), h = 1 + Math.floor(R() * 12);
+    const x = Math.floor(R() * (W - w + 1)), y = Math.floor(R() * (H - h + 1));
+    const mixed = R() < 0.4, one = Math.floor(R() * 4);
+    const values = Array.from({ length: w * h }, () => (mixed ? Math.floor(R() * 4) : one));
+    let changed = 0;
+    for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) {
+      const at = (y + j) * W + x + i;
+      if (mirror[at] !== values[j * w + i]) changed++;
+      mirror[at] = values[j * w + i];
+    }
+    const rev = map.revision;
+    const n = mixed ? map.setRect(x, y, w, h, values) : map.fill(x, y, w, h, one);
+    const logged = map.revision - rev;
+    assert.equal(n, changed, `edit ${k}: cells changed`);
+    // one logged change, except 8 or fewer changed cells of mixed values (one each); none when
+    // nothing changes
+    if (changed === 0) assert.equal(logged, 0, `edit ${k}`);
+    else if (changed > 8 || new Set(values).size === 1) assert.equal(logged, 1, `edit ${k}: ${logged} changes logged for ${changed} cells`);
+    else assert.ok(logged >= 1 && logged <= changed, `edit ${k}: ${logged} changes logged for ${changed} cells`);
+    map.set(goal.x, goal.y, 0); // the goal stays open
+    mirror[goal.y * W + goal.x] = 0;
+    for (let j = 0; j < H; j++) for (let i = 0; i < W; i++) assert.equal(map.get(i, j), mirror[j * W + i], `edit ${k}: cell (${i}, ${j})`);
+    if (k % 10 === 9) {
+      field.update();
+      const fresh = new FlowField(map).build(goal);
+      assert.deepEqual(Array.from(field.distances()), Array.from(fresh.distances()), `edit ${k}: update() = a fresh build`);
+      fresh.free();
+    }
+  }
+  // a 10 x 10 block on an open map: one change, a local update (not every cell)
+  const open = new TileMap({ width: 64, height: 64, blocked: [1] }), f = new FlowField(open).build({ x: 63, y: 63 });
+  const rev = open.revision;
+  assert.equal(open.fill(10, 10, 10, 10, 1), 100);
+  assert.equal(open.revision, rev + 1);
+  const touched = f.update();
+  assert.ok(touched > 0 && touched < 64 * 64 / 4, `a 10 x 10 fill recomputed ${touched} cells`);
+  assert.equal(open.fill(10, 10, 10, 10, 1), 0); // nothing changes: nothing written
+  assert.equal(open.revision, rev + 1);
+  assert.equal(open.fill(0, 0, 0, 5, 1), 0);
+  assert.throws(() => open.fill(60, 60, 5, 5, 1), /TileMap.fill\(60, 60, 5, 5\): the rectangle must lie inside the 64 x 64 map: out of map/);
+  assert.throws(() => open.setRect(0, 0, 2, 1, [1]), /values has 1 entries, expected 2 x 1 = 2/);
+  assert.throws(() => open.setRect(0, 0, 2, 1, [1, -1]), /value 1 \(x 1, y 0\) is -1/);
+  assert.throws(() => open.fill(0.5, 0, 1, 1, 1), TilenavError);
+  assert.equal(open.get(1, 0), 0); // nothing written by the refused calls
+  f.free(); open.free(); field.free(); map.free();
+});
