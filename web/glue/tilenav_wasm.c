@@ -147,13 +147,16 @@ int32_t tnw_map_set_rect(tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h
     const int32_t mw = tn_map_width(map), mh = tn_map_height(map);
     if (x < 0 || y < 0 || w > mw || h > mh || x > mw - w || y > mh - h)
         return TN_E_OUT_OF_MAP;
+    const uint32_t *cur = tn_map_layer_data(map, 0); /* gids: value + 1 */
+    if (!cur)
+        return TN_E_INVALID_ARG;
     int32_t changed = 0, x0 = x + w, y0 = y + h, x1 = x - 1, y1 = y - 1;
     for (int32_t j = 0; j < h; j++)
         for (int32_t i = 0; i < w; i++) {
             uint32_t v = values[(size_t)j * (size_t)w + (size_t)i];
             if (v > TNW_MAX_VALUE)
                 return TN_E_TOO_LARGE;
-            if (tn_map_get(map, 0, x + i, y + j) == v + 1u)
+            if (cur[(size_t)(y + j) * (size_t)mw + (size_t)(x + i)] == v + 1u)
                 continue;
             changed++;
             x0 = x + i < x0 ? x + i : x0;
@@ -175,14 +178,13 @@ int32_t tnw_map_set_rect(tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h
     } else if (changed <= 8) {
         for (int32_t cy = y0; cy <= y1 && st >= 0; cy++)
             for (int32_t cx = x0; cx <= x1 && st >= 0; cx++)
-                if (tn_map_get(map, 0, cx, cy) != TNW_RECT_AT(cx, cy) + 1u)
+                if (cur[(size_t)cy * (size_t)mw + (size_t)cx] != TNW_RECT_AT(cx, cy) + 1u)
                     st = tn_map_set(map, 0, cx, cy, TNW_RECT_AT(cx, cy) + 1u);
     } else {
         const size_t n = (size_t)mw * (size_t)mh;
-        const uint32_t *cur = tn_map_layer_data(map, 0);
-        uint32_t *all = cur ? malloc(n * sizeof *all) : NULL;
+        uint32_t *all = malloc(n * sizeof *all);
         if (!all)
-            return cur ? TN_E_NOMEM : TN_E_INVALID_ARG;
+            return TN_E_NOMEM;
         memcpy(all, cur, n * sizeof *all);
         for (int32_t cy = y0; cy <= y1; cy++)
             for (int32_t cx = x0; cx <= x1; cx++)

@@ -236,3 +236,80 @@ test("PathFollower with size: a 2 x 2 unit walks PhaserNav.findPath's path, its 
   assert.throws(() => nav.worldToCell(0, 0, 1.5), /PhaserNav.worldToCell: size must be/);
   nav.destroy();
 });
+
+// A stand-in for a Phaser Tilemap with one TilemapLayer, whose editing methods follow Phaser's
+// signatures and clip as Phaser does (the real ones run in web/test/phaser.mjs).
+function fakePhaser(W, H, T = 32) {
+  const tile = (x, y, index) => ({ index, collides: false, properties: {}, x, y });
+  const data = Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => tile(x, y, 0)));
+  const collide = new Set();
+  const put = (index, x, y) => {
+    if (!(x >= 0 && y >= 0 && x < W && y < H)) return null;
+    data[y][x] = tile(x, y, index);
+    data[y][x].collides = collide.has(index);
+    return data[y][x];
+  };
+  const within = (x = 0, y = 0, w = W, h = H, f) => {
+    for (let j = Math.max(0, y); j < Math.min(H, y + h); j++) for (let i = Math.max(0, x); i < Math.min(W, x + w); i++) f(i, j);
+  };
+  const layerData = { name: "ground", width: W, height: H, data, tilemapLayer: null };
+  const layer = {
+    layer: layerData, x: 0, y: 0,
+    putTileAt: (index, x, y) => put(index, x, y),
+    putTileAtWorldXY: (index, wx, wy) => put(index, Math.floor(wx / T), Math.floor(wy / T)),
+    removeTileAt: (x, y) => { const old = data[y]?.[x] ?? null; if (old) put(-1, x, y); return old; },
+    putTilesAt: (rows, x, y) => { rows.forEach((r, j) => r.forEach((index, i) => put(index, x + i, y + j))); },
+    fill: (index, x, y, w, h) => within(x, y, w, h, (i, j) => put(index, i, j)),
+    setCollision: (indexes, on = true) => {
+      for (const k of [indexes].flat()) on ? collide.add(k) : collide.delete(k);
+      within(0, 0, W, H, (i, j) => { data[j][i].collides = collide.has(data[j][i].index); });
+    },
+  };
+  layerData.tilemapLayer = layer;
+  const tilemap = { width: W, height: H, tileWidth: T, tileHeight: T, layers: [layerData],
+    fill: (index, x, y, w, h) => layer.fill(index, x, y, w, h) };
+  return { tilemap, layer, data };
+}
+
+test("PhaserNav: wrapped edits re-read only the rectangle they touch, written as one map change", () => {
+  const { tilemap, layer, data } = fakePhaser(64, 64);
+  layer.setCollision([1]);
+  const nav = new PhaserNav(tilemap), field = nav.flowField({ x: 63, y: 63 });
+  const agree = () => {
+    for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++)
+      assert.equal(nav.passable(x, y), !(data[y][x].index >= 0 && data[y][x].collides), `cell (${x}, ${y})`);
+  };
+  const changes = (f) => { const r = nav.revision; f(); return nav.revision - r; };
+  assert.equal(changes(() => layer.fill(1, 10, 10, 10, 10)), 1); // 100 cells, one change
+  agree();
+  const touched = field.update();
+  assert.ok(touched > 0 && touched < 64 * 64 / 4, `a 10 x 10 fill: ${touched} cells recomputed`);
+  assert.equal(changes(() => tilemap.fill(0, 8, 8, 6, 6)), 1);
+  assert.equal(changes(() => layer.fill(1, -3, -3, 5, 5)), 1); // clipped to the map, as Phaser
+  assert.equal(changes(() => layer.putTileAt(1, 40, 40)), 1);
+  assert.equal(changes(() => layer.putTileAtWorldXY(1, 41 * 32 + 3, 40 * 32 + 3)), 1);
+  assert.equal(changes(() => layer.removeTileAt(40, 40)), 1);
+  assert.equal(changes(() => layer.putTilesAt([[1, 0], [0, 1]], 50, 50)), 2); // mixed: cell by cell
+  assert.equal(changes(() => layer.putTilesAt([[1, 1], [1, 1]], 50, 50)), 1);
+  assert.equal(changes(() => layer.putTileAt(1, 40.5, 2)), 0); // nothing placed, nothing changed
+  assert.equal(changes(() => layer.fill(1, 14, 14, 6, 6)), 0); // nothing new
+  agree();
+  // the whole map only for collision settings, which change tiles anywhere
+  assert.equal(changes(() => layer.setCollision([1], false)), 1);
+  agree();
+  layer.setCollision([1]);
+  agree();
+  // the wrapping reads only the touched rectangle: an edit behind its back elsewhere stays
+  // unseen until sync()/syncAll()
+  data[0][60] = { index: 1, collides: true, properties: {}, x: 60, y: 0 };
+  layer.fill(1, 30, 30, 2, 2);
+  assert.equal(nav.passable(60, 0), true);
+  assert.equal(nav.sync(60, 0), 1);
+  assert.equal(nav.passable(60, 0), false);
+  assert.equal(nav.syncAll(), 0);
+  field.update();
+  const fresh = nav.flowField({ x: 63, y: 63 });
+  assert.deepEqual(Array.from(field.distances()), Array.from(fresh.distances()));
+  fresh.free(); field.free();
+  nav.destroy();
+});

@@ -52,6 +52,34 @@ try {
   const atGoal = c.creeps.filter((p) => Math.hypot(p.x - c.goal.x, p.y - c.goal.y) <= 16).length;
   if (atGoal > 4) fail(`${atGoal} of 24 creeps within 16 px of the goal after ${c.st.arrivals} arrivals`);
   if (c.st.creepsInWall) fail(`creeps seen inside walls ${c.st.creepsInWall} times`);
+  // Phaser's other editing methods, on the layer and on the tilemap: tilenav follows each at
+  // once, and a rectangle reaches it as one change (a block of 70 cells does not overflow the
+  // map's 64-entry change log)
+  const edits = await page.evaluate(() => {
+    const { nav, layer, tilemap } = phaserDemo, WALL = 1, FLOOR = 0, MUD = 2, T = 32;
+    const same = () => JSON.stringify(phaserDemo.navGrid()) === JSON.stringify(phaserDemo.phaserGrid());
+    const out = [];
+    const step = (what, f) => { const r0 = nav.revision; f(); out.push({ what, changes: nav.revision - r0, same: same() }); };
+    step("layer.fill 7 x 10", () => layer.fill(WALL, 1, 1, 7, 10));
+    step("tilemap.fill 7 x 10 back", () => tilemap.fill(FLOOR, 1, 1, 7, 10));
+    step("layer.fill 3 x 3", () => layer.fill(WALL, 18, 8, 3, 3));
+    step("layer.putTilesAt 2 x 2 mixed", () => layer.putTilesAt([[WALL, FLOOR], [FLOOR, WALL]], 18, 12));
+    step("layer.putTileAtWorldXY", () => layer.putTileAtWorldXY(WALL, 20 * T + 5, 12 * T + 30));
+    step("layer.removeTileAtWorldXY", () => layer.removeTileAtWorldXY(20 * T + 5, 12 * T + 30));
+    step("layer.randomize 5 x 5", () => layer.randomize(2, 2, 5, 5, [FLOOR, WALL]));
+    step("layer.copy 4 x 4", () => layer.copy(2, 2, 4, 4, 17, 1));
+    step("layer.replaceByIndex", () => layer.replaceByIndex(WALL, FLOOR, 17, 1, 4, 4));
+    step("layer.setCollision mud", () => layer.setCollision([WALL, MUD]));
+    step("layer.setCollision mud off", () => layer.setCollision(MUD, false));
+    step("tilemap.putTileAt", () => tilemap.putTileAt(WALL, 19, 14));
+    step("layer.fill floor back", () => { layer.fill(FLOOR, 17, 1, 6, 14); layer.fill(FLOOR, 2, 2, 5, 5); });
+    return { out };
+  });
+  for (const e of edits.out) if (!e.same) fail(`${e.what}: the tilenav map differs from Phaser's collision afterwards`);
+  const changes = Object.fromEntries(edits.out.map((e) => [e.what, e.changes]));
+  for (const what of ["layer.fill 7 x 10", "tilemap.fill 7 x 10 back", "layer.fill 3 x 3", "layer.putTileAtWorldXY", "layer.removeTileAtWorldXY"])
+    if (changes[what] !== 1) fail(`${what}: ${changes[what]} map changes, expected 1`);
+  if (!(changes["layer.putTilesAt 2 x 2 mixed"] >= 1 && changes["layer.putTilesAt 2 x 2 mixed"] <= 2)) fail(`putTilesAt: ${changes["layer.putTilesAt 2 x 2 mixed"]} map changes`);
   // the page follows the window's size (Phaser's FIT scale mode)
   const w1 = await page.evaluate(() => document.querySelector("canvas").getBoundingClientRect().width);
   await page.setViewportSize({ width: 1300, height: 900 });
@@ -61,7 +89,7 @@ try {
   await page.screenshot({ path: `${out}/phaser.png` });
   if (errors.length) fail(`page errors: ${errors.join("; ")}`);
   const t = s.st.timing;
-  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall, ${c.st.arrivals} arrivals at the goal (update() false, respawned; ${atGoal} near the goal at the end); navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
+  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall, ${c.st.arrivals} arrivals at the goal (update() false, respawned; ${atGoal} near the goal at the end); fill, putTilesAt, putTileAtWorldXY, removeTileAtWorldXY, randomize, copy, replaceByIndex, setCollision and the tilemap's fill and putTileAt followed at once, a rectangle as one change; navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
 } finally {
   await browser.close();
   server.close();

@@ -80,14 +80,14 @@ class Demo extends Phaser.Scene {
     window.phaserDemo = {
       state: () => state,
       version: version(),
-      nav, walker,
+      nav, walker, tilemap: map, layer, // the test edits the tilemap through Phaser's own methods
       // the test's handles
       putTileAt: (index, x, y) => layer.putTileAt(index, x, y),
       moveTo: (x, y) => walker.moveTo({ x, y }),
       heroCell: () => walker.cell,
       path: () => walker.path.map((c) => ({ x: c.x, y: c.y })),
       navGrid: () => Array.from(nav.map.passableGrid()),
-      phaserGrid: () => { const out = []; for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) out.push(layer.getTileAt(x, y).collides ? 0 : 1); return out; },
+      phaserGrid: () => { const out = []; for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) out.push(layer.getTileAt(x, y)?.collides ? 0 : 1); return out; },
       creeps: () => creeps.map((c) => ({ x: c.sprite.x, y: c.sprite.y })),
       goal,
     };

@@ -25,9 +25,10 @@ export declare class PhaserNav {
   readonly tileWidth: number;
   readonly tileHeight: number;
   readonly revision: number;
-  sync(x: number, y: number): void;
-  syncRect(x: number, y: number, w: number, h: number): void;
-  syncAll(): void;
+  /** Re-read cells from the Phaser layers (one map change); each returns how many changed. */
+  sync(x: number, y: number): number;
+  syncRect(x: number, y: number, w: number, h: number): number;
+  syncAll(): number;
   passable(x: number, y: number): boolean;
   /** The cell under a world position, or null outside; with `size` n, the top-left cell of an
    *  n x n unit centred there. */

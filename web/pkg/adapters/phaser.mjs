@@ -17,10 +17,36 @@
 // options.cost(tile) among its tiles (default: the tile property `cost`, else 1).
 import { TileMap, PathFinder, FlowField, TilenavError } from "../tilenav.mjs";
 
-const EDITS = ["putTileAt", "putTileAtWorldXY", "putTilesAt", "removeTileAt", "removeTileAtWorldXY",
-  "fill", "randomize", "weightedRandomize", "replaceByIndex", "swapByIndex", "shuffle", "copy", "destroyLayer",
-  "setCollision", "setCollisionBetween", "setCollisionByProperty", "setCollisionByExclusion",
-  "setCollisionFromCollisionGroup", "setTileIndexCallback"];
+// The wrapped editing methods of a Tilemap and its TilemapLayers, each with the rectangle of
+// cells it may change, from its arguments `a` (a TilemapLayer's, which a Tilemap's share before
+// its trailing `layer`) and its result `r`: [x, y, width, height] (clipped later; undefined x
+// and y default to 0, width and height to the whole map, as in Phaser), null for nothing, or
+// "all" for the whole map (collision settings: they change tiles anywhere on a layer).
+const tileRect = (r) => (r && Number.isInteger(r.x) && Number.isInteger(r.y) ? [r.x, r.y, 1, 1] : null);
+const EDITS = {
+  putTileAt: (a, r) => tileRect(r) ?? [a[1], a[2], 1, 1],
+  putTileAtWorldXY: (a, r) => tileRect(r),
+  removeTileAt: (a, r) => tileRect(r) ?? [a[0], a[1], 1, 1],
+  removeTileAtWorldXY: (a, r) => tileRect(r),
+  putTilesAt: (a) => {
+    if (!Array.isArray(a[0])) return "all";
+    const rows = Array.isArray(a[0][0]) ? a[0] : [a[0]];
+    return [a[1], a[2], Math.max(0, ...rows.map((row) => row.length)), rows.length];
+  },
+  fill: (a) => [a[1], a[2], a[3], a[4]],
+  randomize: (a) => [a[0], a[1], a[2], a[3]],
+  weightedRandomize: (a) => [a[1], a[2], a[3], a[4]],
+  replaceByIndex: (a) => [a[2], a[3], a[4], a[5]],
+  swapByIndex: (a) => [a[2], a[3], a[4], a[5]],
+  shuffle: (a) => [a[0], a[1], a[2], a[3]],
+  copy: (a) => [a[4], a[5], a[2], a[3]], // the destination
+  destroyLayer: () => "all",
+  setCollision: () => "all",
+  setCollisionBetween: () => "all",
+  setCollisionByProperty: () => "all",
+  setCollisionByExclusion: () => "all",
+  setCollisionFromCollisionGroup: () => "all",
+};
 
 // A unit size: an integer 1..255 (n x n cells), as everywhere in tilenav.
 function unitSizeOf(size, what) {
@@ -65,63 +91,76 @@ export class PhaserNav {
     });
     this._values = new Map([[1, 0]]); // cost -> cell value; 1 is blocked
     this._nextValue = 2;
-    this.map = new TileMap({ width: this.width, height: this.height, tileWidth: this.tileWidth, tileHeight: this.tileHeight, costs: { 0: 1, 1: Infinity } });
+    this.map = null;
+    const cells = this._read(0, 0, this.width, this.height), costs = { 0: 1, 1: Infinity };
+    for (const [cost, v] of this._values) costs[v] = cost;
+    this.map = new TileMap({ width: this.width, height: this.height, tileWidth: this.tileWidth, tileHeight: this.tileHeight, cells, costs });
     this._finder = new PathFinder(this.map);
     this._wrapped = [];
-    this.syncAll();
     if (o.autoSync ?? true) this._wrap();
   }
 
-  _value(x, y) {
-    let blocked = false, cost = -Infinity, any = false;
-    for (const L of this._layers) {
-      const tile = L.data?.[y]?.[x];
-      if (!tile || tile.index < 0) continue;
-      if (tile.collides || this._blocked(tile)) { blocked = true; break; }
-      const c = this._cost(tile);
-      if (!(c > 0 && Number.isFinite(c))) { blocked = true; break; }
-      cost = Math.max(cost, c);
-      any = true;
+  // The cell values of a rectangle (inside the map) from the Phaser layers, row-major: 1 blocked,
+  // 0 cost 1, 2... one per other cost.
+  _read(x0, y0, w, h) {
+    const out = new Uint32Array(w * h), layers = this._layers, blockedBy = this._blocked, costOf = this._cost;
+    for (let j = 0; j < h; j++) {
+      const y = y0 + j, rows = layers.map((L) => L.data?.[y]);
+      for (let i = 0; i < w; i++) {
+        const x = x0 + i;
+        let blocked = false, cost = -Infinity;
+        for (const row of rows) {
+          const tile = row?.[x];
+          if (!tile || tile.index < 0) continue;
+          if (tile.collides || blockedBy(tile)) { blocked = true; break; }
+          const c = costOf(tile);
+          if (!(c > 0 && Number.isFinite(c))) { blocked = true; break; }
+          if (c > cost) cost = c;
+        }
+        out[j * w + i] = blocked ? 1 : cost === -Infinity || cost === 1 ? 0 : this._valueOf(cost);
+      }
     }
-    if (blocked) return 1;
-    if (!any || cost === 1) return 0;
+    return out;
+  }
+
+  // The cell value of a cost other than 1 (a new one gets the map's terrain entry).
+  _valueOf(cost) {
     let v = this._values.get(cost);
     if (v === undefined) {
       v = this._nextValue++;
       this._values.set(cost, v);
-      this.map._costs.set(v, cost); // the map's terrain entry for the new value
+      if (this.map) this.map._costs.set(v, cost); // the map's terrain entry for the new value
     }
     return v;
   }
 
-  /** Re-read one cell from the Phaser layers. */
-  sync(x, y) {
-    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return;
-    const v = this._value(x, y);
-    if (this.map.get(x, y) !== v) this.map.set(x, y, v);
-  }
+  /** Re-read one cell from the Phaser layers; returns 1 when it changed, else 0. */
+  sync(x, y) { return this.syncRect(x, y, 1, 1); }
 
-  /** Re-read a rectangle of cells. */
+  /** Re-read a rectangle of cells (clipped to the map), written to the tilenav map as one
+   *  change (TileMap.setRect); returns how many cells changed. */
   syncRect(x, y, w, h) {
-    for (let j = Math.max(0, y); j < Math.min(this.height, y + h); j++)
-      for (let i = Math.max(0, x); i < Math.min(this.width, x + w); i++) this.sync(i, j);
+    const x0 = Math.max(0, Math.floor(x)), y0 = Math.max(0, Math.floor(y));
+    const x1 = Math.min(this.width, Math.ceil(x + w)), y1 = Math.min(this.height, Math.ceil(y + h));
+    if (!(x1 > x0 && y1 > y0)) return 0; // also NaN
+    return this.map.setRect(x0, y0, x1 - x0, y1 - y0, this._read(x0, y0, x1 - x0, y1 - y0));
   }
 
-  /** Re-read every cell (after edits the wrapping does not see). */
-  syncAll() { this.syncRect(0, 0, this.width, this.height); }
+  /** Re-read every cell (after edits the wrapping does not see); returns how many changed. */
+  syncAll() { return this.syncRect(0, 0, this.width, this.height); }
 
   _wrap() {
     const targets = [this.tilemap, ...this.tilemap.layers.map((d) => d.tilemapLayer).filter(Boolean)];
     for (const t of targets)
-      for (const name of EDITS) {
+      for (const [name, rect] of Object.entries(EDITS)) {
         const orig = t[name];
         if (typeof orig !== "function") continue;
         const nav = this;
         t[name] = function (...args) {
           const r = orig.apply(this, args);
-          if (name === "putTileAt") nav.sync(args[1], args[2]); // (tile, tileX, tileY, ...)
-          else if (name === "removeTileAt") nav.sync(args[0], args[1]); // (tileX, tileY, ...)
-          else nav.syncAll();
+          const box = rect(args, r);
+          if (box === "all") nav.syncAll();
+          else if (box) nav.syncRect(box[0] ?? 0, box[1] ?? 0, box[2] ?? nav.width, box[3] ?? nav.height);
           return r;
         };
         this._wrapped.push([t, name, orig]);
