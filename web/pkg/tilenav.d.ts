@@ -383,6 +383,7 @@ export interface CrowdView {
   count: number;
   /** Floats per agent in `data` (7): x, y, vx, vy, heading, radius, arrived. */
   stride: number;
+  /** Row i of `data` is agent ids[i]; the rows' order changes between steps and on remove(). */
   ids: Uint32Array;
   data: Float32Array;
 }
@@ -400,9 +401,13 @@ export class Crowd {
   setTarget(id: number, kind: Target, goalOrSlot?: Point | number): void;
   step(steps?: number): void;
   readonly count: number;
+  /** Every live agent, in no fixed order (each step sorts them by place): go by `id`. */
   agents(): Agent[];
-  /** Every agent's state over the module's memory (no per-agent objects). */
+  /** Every agent's state over the module's memory (no per-agent objects); rows in no fixed
+   *  order: row i is agent ids[i]. */
   view(): CrowdView;
+  /** 0 while the map does not change under the agents; a cell blocked where an agent stands
+   *  overlaps it. */
   maxWallOverlap(): number;
   free(): void;
 }

@@ -1809,7 +1809,8 @@ export class Crowd {
   /** Number of live agents. */
   get count() { return api().tnw_crowd_count(liveOn(this, "Crowd")); }
 
-  /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived}]. */
+  /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived}], in no fixed order (each
+   *  step sorts the agents by place; remove() moves them): go by `id`, not by index. */
   agents() {
     const n = check(api().tnw_crowd_read(liveOn(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.agents");
     const ids = new Uint32Array(api().memory.buffer, this._ids, n), s = f32(), b = this._state >> 2;
@@ -1824,8 +1825,10 @@ export class Crowd {
   /**
    * Every live agent's state with no per-agent objects: `data` is a Float32Array over the
    * module's memory with `stride` (7) floats per agent: x, y, vx, vy, heading, radius,
-   * arrived (0/1); `ids` a Uint32Array. Refreshed by this call (no allocation); detached when the
-   * module's memory grows, so call it once per frame after step().
+   * arrived (0/1); `ids` a Uint32Array: row i is agent ids[i]. The rows' order changes between
+   * steps (each step sorts the agents by place) and on remove(): match rows to sprites through
+   * `ids`, never by index. Refreshed by this call (no allocation); detached when the module's
+   * memory grows, so call it once per frame after step().
    * @returns {{count: number, stride: number, ids: Uint32Array, data: Float32Array}}
    */
   view() {
@@ -1834,7 +1837,9 @@ export class Crowd {
     return { count: n, stride: AGENT_FLOATS, ids: new Uint32Array(buf, this._ids, n), data: new Float32Array(buf, this._state, AGENT_FLOATS * n) };
   }
 
-  /** Largest overlap of any agent with a wall, in pixels (0 when none: the library's promise). */
+  /** Largest overlap of any agent with a wall, in pixels: 0 while the map does not change under
+   *  the agents (agents never move into walls, but a cell blocked where one stands overlaps it,
+   *  and an agent walled in there stays). */
   maxWallOverlap() { return api().tnw_crowd_max_wall_overlap(liveOn(this, "Crowd")); }
 
   free() { untrack(this, releaseCrowd); this._agentInfo.clear(); }

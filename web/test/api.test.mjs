@@ -1237,3 +1237,29 @@ test("TileMap.fill and setRect: a rectangle is one edit, so FlowField.update() s
   assert.equal(open.get(1, 0), 0); // nothing written by the refused calls
   f.free(); open.free(); field.free(); map.free();
 });
+
+test("Crowd rows are in no fixed order: view() and agents() are read through the ids (the README's way)", () => {
+  const map = TileMap.fromText(["................", "................", "................", "................"], { tileSize: 32 });
+  const crowd = new Crowd(map, { capacity: 16 });
+  const sprites = new Map(); // id -> the sprite the README's loop moves
+  const ids = [];
+  for (let i = 0; i < 10; i++) {
+    const id = crowd.add({ x: 20 + i * 45, y: 20 + (i % 3) * 40, target: "seek", goal: { x: 500 - i * 40, y: 100 } });
+    ids.push(id);
+    sprites.set(id, { x: NaN, y: NaN });
+  }
+  crowd.remove(ids[2]); sprites.delete(ids[2]);
+  let reordered = false;
+  for (let k = 0; k < 30; k++) {
+    crowd.step(2);
+    const { count, stride, ids: rowIds, data } = crowd.view();
+    for (let i = 0; i < count; i++) sprites.get(rowIds[i]).x = data[i * stride], sprites.get(rowIds[i]).y = data[i * stride + 1];
+    const byId = new Map(crowd.agents().map((a) => [a.id, a]));
+    assert.equal(byId.size, sprites.size);
+    for (const [id, s] of sprites) assert.deepEqual([s.x, s.y], [byId.get(id).x, byId.get(id).y], `agent ${id}`);
+    const order = Array.from(crowd.view().ids);
+    if (order.some((id, i) => id !== ids.filter((x) => x !== ids[2])[i])) reordered = true;
+  }
+  assert.ok(reordered, "the rows kept the order of add(): the docs say it changes");
+  crowd.free(); map.free();
+});
