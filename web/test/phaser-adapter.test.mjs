@@ -313,3 +313,53 @@ test("PhaserNav: wrapped edits re-read only the rectangle they touch, written as
   fresh.free(); field.free();
   nav.destroy();
 });
+
+test("PhaserNav: a layer placed away from (0, 0): worldToCell, cellToWorld and the followers take its position off", () => {
+  const tm = fakeTilemap(REVIEW_MAP);
+  const shown = { x: 100, y: 50, scaleX: 1, scaleY: 1, scrollFactorX: 1, scrollFactorY: 1 };
+  tm.layers[0].tilemapLayer = shown; // createLayer(0, tiles, 100, 50)
+  const nav = new PhaserNav(tm, { autoSync: false });
+  assert.deepEqual(nav.origin, { x: 100, y: 50 });
+  assert.deepEqual(nav.worldToCell(100 + 40, 50 + 40), { x: 1, y: 1 }); // Phaser's worldToTileXY
+  assert.equal(nav.worldToCell(90, 60), null);
+  assert.deepEqual(nav.cellToWorld(1, 1), { x: 148, y: 98 });
+  assert.deepEqual(nav.cellToWorld(1, 1, 2), { x: 164, y: 114 });
+  assert.deepEqual(nav.worldToCell(164, 114, 2), { x: 1, y: 1 });
+  // a path follower walks between world centres
+  const hero = nav.cellToWorld(0, 0), walker = new PathFollower(hero, nav, { speed: 500 });
+  assert.ok(walker.moveTo({ x: 17, y: 8 }));
+  for (let i = 0; i < 2000 && !walker.done; i++) {
+    walker.update(16);
+    assert.ok(!overlapsWall(nav.map, hero.x - 100, hero.y - 50, 31.99), `hero on a wall at (${hero.x}, ${hero.y})`);
+  }
+  assert.deepEqual(hero, nav.cellToWorld(17, 8));
+  // a field follower on a field of the nav's map: the box is checked in map pixels
+  for (const size of [1, 2]) {
+    const field = nav.flowField({ x: 17, y: 8 }, { size }), creep = nav.cellToWorld(0, 0, size);
+    const f = new FieldFollower(creep, field, { speed: 120 });
+    let n = 0;
+    while (n++ < 3000 && f.update(16))
+      assert.ok(!overlapsWall(nav.map, creep.x - 100, creep.y - 50, f.box), `size ${size}: creep on a wall at (${creep.x}, ${creep.y})`);
+    assert.ok(f.arrived, `size ${size}: not arrived, at (${creep.x}, ${creep.y})`);
+    const goal = nav.cellToWorld(17, 8, size);
+    assert.ok(Math.hypot(creep.x - goal.x, creep.y - goal.y) <= 1);
+    field.free();
+  }
+  // the layer moves: followed
+  shown.x = 0;
+  assert.deepEqual(nav.worldToCell(40, 90), { x: 1, y: 1 });
+  nav.destroy();
+  // layers at different positions, or scaled: a warning, once
+  const two = fakeTilemap(REVIEW_MAP);
+  two.layers.push({ name: "top", data: two.layers[0].data, tilemapLayer: { x: 32, y: 0 } });
+  two.layers[0].tilemapLayer = { x: 0, y: 0 };
+  const warnings = [], warn = console.warn;
+  console.warn = (m) => warnings.push(String(m));
+  try {
+    const nav2 = new PhaserNav(two, { autoSync: false });
+    nav2.worldToCell(5, 5); nav2.cellToWorld(1, 1);
+    nav2.destroy();
+  } finally { console.warn = warn; }
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /layers at different positions/);
+});

@@ -80,6 +80,29 @@ try {
   for (const what of ["layer.fill 7 x 10", "tilemap.fill 7 x 10 back", "layer.fill 3 x 3", "layer.putTileAtWorldXY", "layer.removeTileAtWorldXY"])
     if (changes[what] !== 1) fail(`${what}: ${changes[what]} map changes, expected 1`);
   if (!(changes["layer.putTilesAt 2 x 2 mixed"] >= 1 && changes["layer.putTilesAt 2 x 2 mixed"] <= 2)) fail(`putTilesAt: ${changes["layer.putTilesAt 2 x 2 mixed"]} map changes`);
+  // a layer created at (100, 50): PhaserNav's cells and centres are Phaser's own
+  const offset = await page.evaluate(async () => {
+    const { PhaserNav } = await import("tilenav/phaser");
+    const scene = phaserDemo.tilemap.scene;
+    const m = scene.make.tilemap({ data: [[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0]], tileWidth: 32, tileHeight: 32 });
+    const l = m.createLayer(0, m.addTilesetImage("tiles", "tiles", 32, 32, 0, 0), 100, 50);
+    l.setCollision([1]);
+    const nav = new PhaserNav(m), bad = [];
+    for (let py = 30; py < 170; py += 7) for (let px = 80; px < 250; px += 7) {
+      const c = nav.worldToCell(px, py), t = l.worldToTileXY(px, py);
+      const inside = t.x >= 0 && t.y >= 0 && t.x < 4 && t.y < 3;
+      if (inside ? !c || c.x !== t.x || c.y !== t.y : c !== null) bad.push({ px, py, nav: c, phaser: { x: t.x, y: t.y } });
+    }
+    for (let y = 0; y < 3; y++) for (let x = 0; x < 4; x++) {
+      const c = nav.cellToWorld(x, y), w = l.tileToWorldXY(x, y);
+      if (c.x !== w.x + 16 || c.y !== w.y + 16) bad.push({ cell: { x, y }, nav: c, phaser: { x: w.x + 16, y: w.y + 16 } });
+    }
+    const blocked = !nav.passable(1, 1) && !!l.getTileAtWorldXY(nav.cellToWorld(1, 1).x, nav.cellToWorld(1, 1).y).collides;
+    nav.destroy();
+    m.destroy();
+    return { bad: bad.slice(0, 3), count: bad.length, blocked };
+  });
+  if (offset.count || !offset.blocked) fail(`a layer at (100, 50): ${offset.count} positions differ from Phaser's: ${JSON.stringify(offset.bad)}`);
   // the page follows the window's size (Phaser's FIT scale mode)
   const w1 = await page.evaluate(() => document.querySelector("canvas").getBoundingClientRect().width);
   await page.setViewportSize({ width: 1300, height: 900 });
@@ -89,7 +112,7 @@ try {
   await page.screenshot({ path: `${out}/phaser.png` });
   if (errors.length) fail(`page errors: ${errors.join("; ")}`);
   const t = s.st.timing;
-  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall, ${c.st.arrivals} arrivals at the goal (update() false, respawned; ${atGoal} near the goal at the end); fill, putTilesAt, putTileAtWorldXY, removeTileAtWorldXY, randomize, copy, replaceByIndex, setCollision and the tilemap's fill and putTileAt followed at once, a rectangle as one change; navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
+  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall, ${c.st.arrivals} arrivals at the goal (update() false, respawned; ${atGoal} near the goal at the end); fill, putTilesAt, putTileAtWorldXY, removeTileAtWorldXY, randomize, copy, replaceByIndex, setCollision and the tilemap's fill and putTileAt followed at once, a rectangle as one change; a layer at (100, 50): worldToCell and cellToWorld equal Phaser's worldToTileXY and tileToWorldXY; navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
 } finally {
   await browser.close();
   server.close();

@@ -24,14 +24,17 @@ export declare class PhaserNav {
   readonly height: number;
   readonly tileWidth: number;
   readonly tileHeight: number;
+  /** The layers' top-left corner in the world (the first chosen layer's position, read at
+   *  each call; (0, 0) without a TilemapLayer). */
+  readonly origin: Point;
   readonly revision: number;
   /** Re-read cells from the Phaser layers (one map change); each returns how many changed. */
   sync(x: number, y: number): number;
   syncRect(x: number, y: number, w: number, h: number): number;
   syncAll(): number;
   passable(x: number, y: number): boolean;
-  /** The cell under a world position, or null outside; with `size` n, the top-left cell of an
-   *  n x n unit centred there. */
+  /** The cell under a world position (`origin` taken off), or null outside; with `size` n, the
+   *  top-left cell of an n x n unit centred there. */
   worldToCell(px: number, py: number, size?: number): Cell | null;
   /** A cell's centre in world pixels; with `size` n, the centre of the n x n unit whose top-left
    *  cell it is. */

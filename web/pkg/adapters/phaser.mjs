@@ -60,6 +60,9 @@ const defaultCost = (tile) => {
   return typeof c === "number" && c > 0 ? c : 1;
 };
 
+// The PhaserNav of a tilenav map (FieldFollower finds the layer's position through its field's map).
+const navOfMap = new WeakMap();
+
 export class PhaserNav {
   /**
    * @param {object} tilemap a Phaser.Tilemaps.Tilemap
@@ -95,6 +98,7 @@ export class PhaserNav {
     const cells = this._read(0, 0, this.width, this.height), costs = { 0: 1, 1: Infinity };
     for (const [cost, v] of this._values) costs[v] = cost;
     this.map = new TileMap({ width: this.width, height: this.height, tileWidth: this.tileWidth, tileHeight: this.tileHeight, cells, costs });
+    navOfMap.set(this.map, this);
     this._finder = new PathFinder(this.map);
     this._wrapped = [];
     if (o.autoSync ?? true) this._wrap();
@@ -173,19 +177,40 @@ export class PhaserNav {
   /** Is the cell walkable? */
   passable(x, y) { return this.map.passable(x, y); }
 
-  /** The cell under a world position (layers at the origin), or null outside. With `size`
-   *  n: the top-left cell of an n x n unit centred there (the cell under the position moved
-   *  back by (n - 1) / 2 tiles). */
+  /** Where the layers' top-left corner is in the world: the position of the first chosen layer
+   *  that has a TilemapLayer (createLayer(id, tileset, x, y)), read at each call so that a
+   *  moved layer is followed; (0, 0) without one. World positions are map pixels plus this.
+   *  Layers at different positions, scaled layers and scroll factors other than 1 are not
+   *  supported (a warning, once). */
+  get origin() {
+    const shown = this._layers.map((L) => L.tilemapLayer).filter(Boolean);
+    const l = shown[0];
+    if (!l) return { x: 0, y: 0 };
+    if (!this._warned) {
+      const odd = shown.find((o) => o.x !== l.x || o.y !== l.y) ? "layers at different positions"
+        : shown.find((o) => (o.scaleX ?? 1) !== 1 || (o.scaleY ?? 1) !== 1) ? "a scaled layer"
+          : shown.find((o) => (o.scrollFactorX ?? 1) !== 1 || (o.scrollFactorY ?? 1) !== 1) ? "a layer whose scroll factor is not 1" : "";
+      if (odd) {
+        this._warned = true;
+        console.warn(`tilenav/phaser: PhaserNav takes its layers as one grid at (${l.x}, ${l.y}), unscaled, scrolling with the camera; it has ${odd}: its world positions will not match Phaser's`);
+      }
+    }
+    return { x: l.x ?? 0, y: l.y ?? 0 };
+  }
+
+  /** The cell under a world position (the layer's position, `origin`, taken off), or null
+   *  outside. With `size` n: the top-left cell of an n x n unit centred there (the cell under
+   *  the position moved back by (n - 1) / 2 tiles). */
   worldToCell(px, py, size = 1) {
-    const n = unitSizeOf(size, "PhaserNav.worldToCell");
-    return this.map.cellAt(px - ((n - 1) / 2) * this.tileWidth, py - ((n - 1) / 2) * this.tileHeight);
+    const n = unitSizeOf(size, "PhaserNav.worldToCell"), o = this.origin;
+    return this.map.cellAt(px - o.x - ((n - 1) / 2) * this.tileWidth, py - o.y - ((n - 1) / 2) * this.tileHeight);
   }
 
   /** The centre of a cell in world pixels; with `size` n, the centre of the n x n unit whose
    *  top-left cell it is. */
   cellToWorld(x, y, size = 1) {
-    const n = unitSizeOf(size, "PhaserNav.cellToWorld"), c = this.map.center(x, y);
-    return { x: c.x + ((n - 1) / 2) * this.tileWidth, y: c.y + ((n - 1) / 2) * this.tileHeight };
+    const n = unitSizeOf(size, "PhaserNav.cellToWorld"), c = this.map.center(x, y), o = this.origin;
+    return { x: o.x + c.x + ((n - 1) / 2) * this.tileWidth, y: o.y + c.y + ((n - 1) / 2) * this.tileHeight };
   }
 
   /** Shortest path between cells (PathFinder.find's options, `size` for units of size x size
@@ -340,9 +365,10 @@ export class FieldFollower {
     return { x: k * m.tileWidth, y: k * m.tileHeight };
   }
 
-  // Move the box by (dx, dy) pixels (sliding along walls); returns moveBox's result.
+  // Move the box by (dx, dy) pixels (sliding along walls); returns moveBox's result. The
+  // followers work on this._p, the sprite's position in map pixels.
   _move(dx, dy) {
-    const h = this.box / 2, s = this.sprite;
+    const h = this.box / 2, s = this._p;
     const r = this.field.map.moveBox({ x: s.x - h, y: s.y - h, w: this.box, h: this.box }, dx, dy);
     s.x = r.x + h;
     s.y = r.y + h;
@@ -352,7 +378,7 @@ export class FieldFollower {
   // Move the unit's read point straight towards point t by at most `step` pixels; when a wall
   // stops one axis, the rest of the step goes along the other. Returns the distance left.
   _toward(t, step, off) {
-    const s = this.sprite, tx = t.x + off.x, ty = t.y + off.y;
+    const s = this._p, tx = t.x + off.x, ty = t.y + off.y;
     const dx = tx - s.x, dy = ty - s.y, dist = Math.hypot(dx, dy);
     if (dist === 0) return 0;
     const k = dist <= step ? 1 : step / dist, x0 = s.x, y0 = s.y;
@@ -370,7 +396,17 @@ export class FieldFollower {
    *  goal (`arrived` true) or on a cell with no way to one (a wall dropped on it, an unreachable
    *  cell, outside the map); true while it is on its way. */
   update(deltaMs) {
-    const f = this.field, m = f.map, s = this.sprite, off = this._off();
+    // in map pixels: the sprite's world position less the layer's (a field made on a
+    // PhaserNav's map follows its layer's position)
+    const o = navOfMap.get(this.field.map)?.origin ?? { x: 0, y: 0 }, sp = this.sprite;
+    const p = (this._p = { x: sp.x - o.x, y: sp.y - o.y }), x0 = p.x, y0 = p.y;
+    const r = this._update(deltaMs);
+    if (p.x !== x0 || p.y !== y0) { sp.x = p.x + o.x; sp.y = p.y + o.y; }
+    return r;
+  }
+
+  _update(deltaMs) {
+    const f = this.field, m = f.map, s = this._p, off = this._off();
     const step = (this.speed * deltaMs) / 1000;
     const px = s.x - off.x, py = s.y - off.y; // the unit's top-left cell's point
     const c = m.cellAt(px, py), d = c ? f.distance(c.x, c.y) : Infinity;
