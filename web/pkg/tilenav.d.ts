@@ -243,6 +243,7 @@ export class FlowField {
   lineOfSight(): Uint8Array;
   sample(px: number, py: number): Point;
   pathFrom(start: Cell): { found: boolean; path: Cell[]; cost: number };
+  /** A cell or spawn outside the map throws TilenavError "out of map". */
   wouldWallOff(cells: Cell[], spawns: Cell[]): boolean;
   readonly reachableCount: number;
   free(): void;

@@ -1185,11 +1185,13 @@ export class FlowField {
   }
 
   /** Would blocking `cells` cut any of `spawns` off from every goal? (The map is not changed.)
-   *  With `size` > 1: `cells` are map cells (a tower's), `spawns` top-left cells of the unit. */
+   *  With `size` > 1: `cells` are map cells (a tower's), `spawns` top-left cells of the unit.
+   *  A cell or spawn outside the map throws TilenavError "out of map" naming it. */
   wouldWallOff(cells, spawns) {
+    const what = "FlowField.wouldWallOff";
     liveOn(this, "FlowField");
-    cellList(cells, "FlowField.wouldWallOff", "cell");
-    cellList(spawns, "FlowField.wouldWallOff", "spawn");
+    cellList(cells, what, "cell").forEach((c, i) => cellIn(this.map, c, what, `cell ${i}`));
+    cellList(spawns, what, "spawn").forEach((c, i) => cellIn(this.map, c, what, `spawn ${i}`));
     if (this._cl) {
       this.map._syncClearance();
       cells = this._anchorsOver(cells);

@@ -940,6 +940,9 @@ test("cells are checked everywhere: {x, y} with integer coordinates, else a Tile
   assert.throws(() => field.build({ x: 5.5, y: 4 }), cell(/FlowField.build: goal 0/));
   assert.throws(() => field.wouldWallOff([{ x: 1, y: "1" }], [s]), cell(/wouldWallOff: cell 0/));
   assert.throws(() => field.wouldWallOff([{ x: 1, y: 1 }], [[0, 0]]), cell(/wouldWallOff: spawn 0/));
+  // outside the map: a cell and a spawn alike throw "out of map", naming the one
+  assert.throws(() => field.wouldWallOff([{ x: 1, y: 1 }, { x: -1, y: 0 }], [s]), (e) => e instanceof TilenavError && e.status === -9 && /wouldWallOff: cell 1 \{x: -1, y: 0\} is outside the/.test(e.message));
+  assert.throws(() => field.wouldWallOff([{ x: 1, y: 1 }], [s, { x: 0, y: 99 }]), (e) => e instanceof TilenavError && e.status === -9 && /wouldWallOff: spawn 1 \{x: 0, y: 99\} is outside the/.test(e.message));
   assert.throws(() => new GridWanderer(map, [0, 0]), cell(/GridWanderer: cell must be a cell/));
   assert.throws(() => new GridWanderer(map, { x: 0.5, y: 0 }), cell(/GridWanderer: cell/));
   assert.throws(() => map.set(1.5, 0, 1), cell(/TileMap.set/));
