@@ -238,37 +238,49 @@ test("PathFollower with size: a 2 x 2 unit walks PhaserNav.findPath's path, its 
 });
 
 // A stand-in for a Phaser Tilemap with one TilemapLayer, whose editing methods follow Phaser's
-// signatures and clip as Phaser does (the real ones run in web/test/phaser.mjs).
+// signatures and clip as Phaser does (the real ones run in web/test/phaser.mjs); createLayer,
+// createBlankLayer and destroyLayer as Phaser's (a LayerData per layer in tilemap.layers, its
+// TilemapLayer made by createLayer).
 function fakePhaser(W, H, T = 32) {
   const tile = (x, y, index) => ({ index, collides: false, properties: {}, x, y });
-  const data = Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => tile(x, y, 0)));
-  const collide = new Set();
-  const put = (index, x, y) => {
-    if (!(x >= 0 && y >= 0 && x < W && y < H)) return null;
-    data[y][x] = tile(x, y, index);
-    data[y][x].collides = collide.has(index);
-    return data[y][x];
+  const layers = [];
+  const newData = (name, index) => ({ name, width: W, height: H, tilemapLayer: null, data: Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => tile(x, y, index))) });
+  const makeLayer = (d) => {
+    const data = d.data, collide = new Set();
+    const put = (index, x, y) => {
+      if (!(x >= 0 && y >= 0 && x < W && y < H)) return null;
+      data[y][x] = tile(x, y, index);
+      data[y][x].collides = collide.has(index);
+      return data[y][x];
+    };
+    const within = (x = 0, y = 0, w = W, h = H, f) => {
+      for (let j = Math.max(0, y); j < Math.min(H, y + h); j++) for (let i = Math.max(0, x); i < Math.min(W, x + w); i++) f(i, j);
+    };
+    const layer = {
+      layer: d, x: 0, y: 0,
+      putTileAt: (index, x, y) => put(index, x, y),
+      putTileAtWorldXY: (index, wx, wy) => put(index, Math.floor(wx / T), Math.floor(wy / T)),
+      removeTileAt: (x, y) => { const old = data[y]?.[x] ?? null; if (old) put(-1, x, y); return old; },
+      putTilesAt: (rows, x, y) => { rows.forEach((r, j) => r.forEach((index, i) => put(index, x + i, y + j))); },
+      fill: (index, x, y, w, h) => within(x, y, w, h, (i, j) => put(index, i, j)),
+      setCollision: (indexes, on = true) => {
+        for (const k of [indexes].flat()) on ? collide.add(k) : collide.delete(k);
+        within(0, 0, W, H, (i, j) => { data[j][i].collides = collide.has(data[j][i].index); });
+      },
+    };
+    d.tilemapLayer = layer;
+    return layer;
   };
-  const within = (x = 0, y = 0, w = W, h = H, f) => {
-    for (let j = Math.max(0, y); j < Math.min(H, y + h); j++) for (let i = Math.max(0, x); i < Math.min(W, x + w); i++) f(i, j);
+  layers.push(newData("ground", 0));
+  const layer = makeLayer(layers[0]);
+  const tilemap = {
+    width: W, height: H, tileWidth: T, tileHeight: T, layers,
+    fill: (index, x, y, w, h) => layer.fill(index, x, y, w, h),
+    createLayer: (name) => { const d = layers.find((l) => l.name === name); return d ? makeLayer(d) : null; },
+    createBlankLayer: (name) => { const d = newData(name, -1); layers.push(d); return makeLayer(d); },
+    destroyLayer: (name) => { const k = layers.findIndex((l) => l.name === name); if (k >= 0) layers.splice(k, 1); },
   };
-  const layerData = { name: "ground", width: W, height: H, data, tilemapLayer: null };
-  const layer = {
-    layer: layerData, x: 0, y: 0,
-    putTileAt: (index, x, y) => put(index, x, y),
-    putTileAtWorldXY: (index, wx, wy) => put(index, Math.floor(wx / T), Math.floor(wy / T)),
-    removeTileAt: (x, y) => { const old = data[y]?.[x] ?? null; if (old) put(-1, x, y); return old; },
-    putTilesAt: (rows, x, y) => { rows.forEach((r, j) => r.forEach((index, i) => put(index, x + i, y + j))); },
-    fill: (index, x, y, w, h) => within(x, y, w, h, (i, j) => put(index, i, j)),
-    setCollision: (indexes, on = true) => {
-      for (const k of [indexes].flat()) on ? collide.add(k) : collide.delete(k);
-      within(0, 0, W, H, (i, j) => { data[j][i].collides = collide.has(data[j][i].index); });
-    },
-  };
-  layerData.tilemapLayer = layer;
-  const tilemap = { width: W, height: H, tileWidth: T, tileHeight: T, layers: [layerData],
-    fill: (index, x, y, w, h) => layer.fill(index, x, y, w, h) };
-  return { tilemap, layer, data };
+  return { tilemap, layer, data: layers[0].data, newData };
 }
 
 test("PhaserNav: wrapped edits re-read only the rectangle they touch, written as one map change", () => {
@@ -362,4 +374,71 @@ test("PhaserNav: a layer placed away from (0, 0): worldToCell, cellToWorld and t
   } finally { console.warn = warn; }
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], /layers at different positions/);
+});
+
+test("PathFollower: status, arrived and failed tell arrival from a failed re-plan", () => {
+  const { tilemap, layer } = fakePhaser(12, 6);
+  layer.setCollision([1]);
+  const nav = new PhaserNav(tilemap), hero = nav.cellToWorld(1, 1), w = new PathFollower(hero, nav, { speed: 200 });
+  assert.deepEqual([w.status, w.done, w.arrived, w.failed], ["idle", true, false, false]);
+  assert.equal(w.moveTo({ x: 10, y: 4 }), true);
+  assert.deepEqual([w.status, w.done], ["moving", false]);
+  for (let i = 0; i < 500 && !w.done; i++) w.update(16);
+  assert.deepEqual([w.status, w.arrived, w.failed, w.done], ["arrived", true, false, true]);
+  assert.deepEqual(hero, nav.cellToWorld(10, 4));
+  // no way: moveTo() false, failed
+  layer.fill(1, 5, 0, 1, 6);
+  assert.equal(w.moveTo({ x: 1, y: 1 }), false);
+  assert.deepEqual([w.status, w.arrived, w.failed, w.done], ["failed", false, true, true]);
+  // the wall opens: it re-plans at the map's change and goes on
+  layer.fill(0, 5, 0, 1, 6);
+  w.update(16);
+  assert.equal(w.status, "moving");
+  // a wall dropped on the hero on its way: failed (not arrived), it stays put
+  for (let i = 0; i < 20; i++) w.update(16);
+  const c = w.cell;
+  layer.fill(1, c.x - 1, c.y - 1, 3, 3);
+  const at = { ...hero };
+  w.update(16);
+  assert.deepEqual([w.status, w.arrived, w.failed, w.done], ["failed", false, true, true]);
+  for (let i = 0; i < 10; i++) w.update(16);
+  assert.deepEqual(hero, at);
+  // moveTo its own cell, off its centre: goes to the centre, then arrived
+  layer.fill(0, 0, 0, 12, 6);
+  const own = nav.cellToWorld(2, 2);
+  hero.x = own.x + 7; hero.y = own.y - 5;
+  assert.equal(w.moveTo(w.cell), true);
+  assert.equal(w.status, "moving");
+  for (let i = 0; i < 50 && !w.done; i++) w.update(16);
+  assert.equal(w.status, "arrived");
+  assert.deepEqual(hero, own);
+  nav.destroy();
+});
+
+test("PhaserNav: layers made after it are followed (createLayer, createBlankLayer); destroyed ones are no longer read", () => {
+  const { tilemap, layer, newData } = fakePhaser(10, 4);
+  layer.setCollision([1]);
+  const late = newData("late", -1); // a LayerData of the map with no TilemapLayer yet
+  tilemap.layers.push(late);
+  const nav = new PhaserNav(tilemap), named = new PhaserNav(tilemap, { layers: ["ground"], autoSync: false });
+  // createLayer: the new TilemapLayer's edits are wrapped
+  const l2 = tilemap.createLayer("late");
+  l2.setCollision([1]);
+  l2.putTileAt(1, 3, 1);
+  assert.equal(nav.passable(3, 1), false);
+  // createBlankLayer: a new LayerData, read (no `layers` named) and wrapped
+  const l3 = tilemap.createBlankLayer("blank");
+  l3.setCollision([1]);
+  assert.equal(nav.passable(6, 2), true);
+  l3.fill(1, 6, 2, 2, 1);
+  assert.equal(nav.passable(6, 2), false);
+  assert.equal(nav.passable(7, 2), false);
+  // a PhaserNav with named layers does not read the new one
+  assert.equal(named.syncAll(), 0);
+  assert.equal(named.passable(6, 2), true);
+  // destroyLayer: its tiles no longer block
+  tilemap.destroyLayer("blank");
+  assert.equal(nav.passable(6, 2), true);
+  nav.destroy(); named.destroy();
+  assert.ok(!String(tilemap.createLayer).includes("_adopt"), "destroy() unwraps createLayer");
 });

@@ -45,6 +45,8 @@ try {
   const bad = s.st.heroTrail.filter((c) => !c.passable);
   if (bad.length) fail(`the hero stood on blocked cells: ${JSON.stringify(bad.slice(0, 3))}`);
   if (s.hero.x !== 21 || s.hero.y !== 13) fail(`the hero ended at (${s.hero.x}, ${s.hero.y})`);
+  const status = await page.evaluate(() => phaserDemo.walker.status);
+  if (status !== "arrived") fail(`the hero's status is "${status}", not "arrived"`);
   // the creeps reach the goal, update() says so and the example sends them back to the spawn
   // area: they never pile up on the goal
   await page.waitForFunction(() => phaserDemo.state().arrivals >= 24, null, { timeout: 90000 });
@@ -73,6 +75,13 @@ try {
     step("layer.setCollision mud off", () => layer.setCollision(MUD, false));
     step("tilemap.putTileAt", () => tilemap.putTileAt(WALL, 19, 14));
     step("layer.fill floor back", () => { layer.fill(FLOOR, 17, 1, 6, 14); layer.fill(FLOOR, 2, 2, 5, 5); });
+    // a layer made after the PhaserNav: read and followed; destroyed: no longer read
+    const late = tilemap.createBlankLayer("late", tilemap.tilesets[0]);
+    late.setCollision([WALL]);
+    late.putTileAt(WALL, 19, 3);
+    const lateBlocks = !nav.passable(19, 3);
+    tilemap.destroyLayer("late");
+    out.push({ what: "createBlankLayer + putTileAt, destroyLayer", changes: 2, same: lateBlocks && nav.passable(19, 3) && same() });
     return { out };
   });
   for (const e of edits.out) if (!e.same) fail(`${e.what}: the tilenav map differs from Phaser's collision afterwards`);
@@ -112,7 +121,7 @@ try {
   await page.screenshot({ path: `${out}/phaser.png` });
   if (errors.length) fail(`page errors: ${errors.join("; ")}`);
   const t = s.st.timing;
-  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall, ${c.st.arrivals} arrivals at the goal (update() false, respawned; ${atGoal} near the goal at the end); fill, putTilesAt, putTileAtWorldXY, removeTileAtWorldXY, randomize, copy, replaceByIndex, setCollision and the tilemap's fill and putTileAt followed at once, a rectangle as one change; a layer at (100, 50): worldToCell and cellToWorld equal Phaser's worldToTileXY and tileToWorldXY; navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
+  console.log(`web: phaser: the map equals Phaser's collision (mud cost 3); putTileAt(1, ${cell.x}, ${cell.y}) reached tilenav at once; the hero re-planned (path of ${before} cells before) and arrived at (21, 13) over ${s.st.heroTrail.length} frames, never on a blocked cell; 24 creeps never inside a wall, ${c.st.arrivals} arrivals at the goal (update() false, respawned; ${atGoal} near the goal at the end); fill, putTilesAt, putTileAtWorldXY, removeTileAtWorldXY, randomize, copy, replaceByIndex, setCollision and the tilemap's fill and putTileAt followed at once, so was a layer made later with createBlankLayer (and its destroyLayer), a rectangle as one change; a layer at (100, 50): worldToCell and cellToWorld equal Phaser's worldToTileXY and tileToWorldXY; navigation ${(t.navUs / t.frames).toFixed(0)} us per frame; canvas ${w1.toFixed(0)} -> ${w2.toFixed(0)} px with the window`);
 } finally {
   await browser.close();
   server.close();

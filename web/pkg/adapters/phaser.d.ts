@@ -54,6 +54,13 @@ export declare class PathFollower {
   readonly path: Cell[];
   readonly goal: Cell | null;
   readonly cell: Cell | null;
+  /** "idle" (no goal yet), "moving", "arrived" (on the goal's centre) or "failed" (no path: at
+   *  moveTo(), or at a re-plan after a map change, as when a wall is dropped on the sprite; it
+   *  stays put and tries again at the map's next change). */
+  readonly status: "idle" | "moving" | "arrived" | "failed";
+  readonly arrived: boolean;
+  readonly failed: boolean;
+  /** Not moving: arrived, failed or idle (`status` tells which). */
   readonly done: boolean;
   moveTo(goal: Cell): boolean;
   update(deltaMs: number): void;

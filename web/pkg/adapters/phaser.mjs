@@ -40,7 +40,9 @@ const EDITS = {
   swapByIndex: (a) => [a[2], a[3], a[4], a[5]],
   shuffle: (a) => [a[0], a[1], a[2], a[3]],
   copy: (a) => [a[4], a[5], a[2], a[3]], // the destination
-  destroyLayer: () => "all",
+  destroyLayer: () => "all", // and the layer is no longer read (removeLayer, removeAllLayers too)
+  removeLayer: () => "all",
+  removeAllLayers: () => "all",
   setCollision: () => "all",
   setCollisionBetween: () => "all",
   setCollisionByProperty: () => "all",
@@ -92,6 +94,8 @@ export class PhaserNav {
       }
       return l.layer ?? l; // a TilemapLayer has .layer (its LayerData)
     });
+    this._allLayers = o.layers === undefined; // layers made later are read too
+    this._inMap = new Set(this._layers.filter((L) => all.includes(L))); // dropped when the tilemap drops them
     this._values = new Map([[1, 0]]); // cost -> cell value; 1 is blocked
     this._nextValue = 2;
     this.map = null;
@@ -154,21 +158,54 @@ export class PhaserNav {
   syncAll() { return this.syncRect(0, 0, this.width, this.height); }
 
   _wrap() {
-    const targets = [this.tilemap, ...this.tilemap.layers.map((d) => d.tilemapLayer).filter(Boolean)];
-    for (const t of targets)
-      for (const [name, rect] of Object.entries(EDITS)) {
-        const orig = t[name];
-        if (typeof orig !== "function") continue;
-        const nav = this;
-        t[name] = function (...args) {
-          const r = orig.apply(this, args);
-          const box = rect(args, r);
-          if (box === "all") nav.syncAll();
-          else if (box) nav.syncRect(box[0] ?? 0, box[1] ?? 0, box[2] ?? nav.width, box[3] ?? nav.height);
-          return r;
-        };
-        this._wrapped.push([t, name, orig]);
-      }
+    this._targets = new Set();
+    for (const t of [this.tilemap, ...this.tilemap.layers.map((d) => d.tilemapLayer).filter(Boolean)]) this._wrapEdits(t);
+    // layers made after this PhaserNav: their TilemapLayer's edits are wrapped too, and (when
+    // no `layers` were named) a new layer's tiles are read
+    for (const name of ["createLayer", "createBlankLayer"]) {
+      const orig = this.tilemap[name];
+      if (typeof orig !== "function") continue;
+      const nav = this;
+      this.tilemap[name] = function (...args) {
+        const layer = orig.apply(this, args);
+        if (layer) nav._adopt(layer);
+        return layer;
+      };
+      this._wrapped.push([this.tilemap, name, orig]);
+    }
+  }
+
+  // Wrap the editing methods of a Tilemap or TilemapLayer: each re-reads what it touched.
+  _wrapEdits(t) {
+    if (this._targets.has(t)) return;
+    this._targets.add(t);
+    for (const [name, rect] of Object.entries(EDITS)) {
+      const orig = t[name];
+      if (typeof orig !== "function") continue;
+      const nav = this;
+      t[name] = function (...args) {
+        const r = orig.apply(this, args);
+        const box = rect(args, r);
+        if (box === "all") {
+          const now = nav.tilemap.layers; // a destroyed or removed layer is no longer read
+          nav._layers = nav._layers.filter((L) => !nav._inMap.has(L) || now.includes(L));
+          nav.syncAll();
+        } else if (box) nav.syncRect(box[0] ?? 0, box[1] ?? 0, box[2] ?? nav.width, box[3] ?? nav.height);
+        return r;
+      };
+      this._wrapped.push([t, name, orig]);
+    }
+  }
+
+  // A TilemapLayer made after this PhaserNav (Tilemap.createLayer, createBlankLayer).
+  _adopt(layer) {
+    const d = layer.layer ?? null;
+    this._wrapEdits(layer);
+    if (d && this._allLayers && !this._layers.includes(d)) {
+      this._layers.push(d);
+      this._inMap.add(d);
+      this.syncAll();
+    }
   }
 
   /** Map edits so far (grows on every change; followers re-plan when it moves). */
@@ -254,6 +291,7 @@ export class PathFollower {
     this.goal = null;
     this._i = 0;
     this._rev = -1;
+    this._failed = false;
   }
 
   /** The cell under the sprite (with `size` n: the unit's top-left cell). */
@@ -268,17 +306,34 @@ export class PathFollower {
   _plan(from) {
     this._rev = this.nav.revision;
     this.path = from ? this.nav.findPath(from, this.goal, { diagonal: this.diagonal, size: this.size }) : [];
-    this._i = this.path.length > 1 ? 1 : this.path.length;
-    return this.path.length > 0;
+    this._i = this.path.length > 1 ? 1 : 0; // a one-cell path: to its centre
+    this._failed = this.path.length === 0;
+    return !this._failed;
   }
 
-  /** True when the sprite stands on the goal's centre (or has no goal). */
-  get done() { return !this.goal || this._i >= this.path.length; }
+  /** "idle" (no goal yet), "moving", "arrived" (on the goal's centre) or "failed" (no path: at
+   *  moveTo(), or when the map changed and the re-plan found none, as when a wall is dropped
+   *  on the sprite; it stays put, and tries again at the map's next change). */
+  get status() {
+    if (!this.goal) return "idle";
+    if (this._failed) return "failed";
+    return this._i >= this.path.length ? "arrived" : "moving";
+  }
+
+  /** On the goal's centre. */
+  get arrived() { return this.status === "arrived"; }
+
+  /** No path to the goal (see status). */
+  get failed() { return this.status === "failed"; }
+
+  /** Not moving: arrived, failed or idle (`status` tells which). */
+  get done() { return this.status !== "moving"; }
 
   /** Advance by `deltaMs` milliseconds. */
   update(deltaMs) {
     if (!this.goal) return;
     const n = this.size;
+    // (a failed follower re-plans too when the map changes: a removed wall may open a way)
     if (this.nav.revision !== this._rev) { // the map changed: re-plan from the cell being entered
       const next = this.path[this._i] ?? this.cell;
       const here = this.cell;
