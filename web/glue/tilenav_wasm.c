@@ -63,6 +63,9 @@ TNW_EXPORT(tnw_map_destroy) void tnw_map_destroy(tn_map *map);
 TNW_EXPORT(tnw_map_set_terrain)
 int32_t tnw_map_set_terrain(tn_map *map, uint32_t value, int32_t passable, float cost);
 TNW_EXPORT(tnw_map_set) int32_t tnw_map_set(tn_map *map, int32_t x, int32_t y, uint32_t value);
+TNW_EXPORT(tnw_map_set_rect)
+int32_t tnw_map_set_rect(tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h,
+                         const uint32_t *values);
 TNW_EXPORT(tnw_map_get) int32_t tnw_map_get(const tn_map *map, int32_t x, int32_t y);
 TNW_EXPORT(tnw_map_passable) int32_t tnw_map_passable(const tn_map *map, int32_t x, int32_t y);
 TNW_EXPORT(tnw_map_cost) float tnw_map_cost(const tn_map *map, int32_t x, int32_t y);
@@ -124,6 +127,73 @@ int32_t tnw_map_set(tn_map *map, int32_t x, int32_t y, uint32_t value)
     if (value > TNW_MAX_VALUE)
         return TN_E_TOO_LARGE;
     return (int32_t)tn_map_set(map, 0, x, y, value + 1u);
+}
+
+/* Write a w x h rectangle of cell values (row-major, inside the map) as one change of the
+ * map's change log where it can: the cells that differ are found first, and their bounding
+ * box is written by one tn_map_fill() when it gets a single value, otherwise the layer is
+ * rewritten by one tn_map_set_layer_data() (which logs that box), except that 8 or fewer
+ * changed cells of mixed values are set one by one (no copy of a big map's layer for a small
+ * edit; 8 of the log's 64 entries at most). Every value is checked before anything is
+ * written. Returns the number of cells changed (0: nothing was written or logged), or a
+ * status < 0. */
+int32_t tnw_map_set_rect(tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h,
+                         const uint32_t *values)
+{
+    if (!map || w < 0 || h < 0 || (w > 0 && h > 0 && !values))
+        return TN_E_INVALID_ARG;
+    if (w == 0 || h == 0)
+        return 0;
+    const int32_t mw = tn_map_width(map), mh = tn_map_height(map);
+    if (x < 0 || y < 0 || w > mw || h > mh || x > mw - w || y > mh - h)
+        return TN_E_OUT_OF_MAP;
+    const uint32_t *cur = tn_map_layer_data(map, 0); /* gids: value + 1 */
+    if (!cur)
+        return TN_E_INVALID_ARG;
+    int32_t changed = 0, x0 = x + w, y0 = y + h, x1 = x - 1, y1 = y - 1;
+    for (int32_t j = 0; j < h; j++)
+        for (int32_t i = 0; i < w; i++) {
+            uint32_t v = values[(size_t)j * (size_t)w + (size_t)i];
+            if (v > TNW_MAX_VALUE)
+                return TN_E_TOO_LARGE;
+            if (cur[(size_t)(y + j) * (size_t)mw + (size_t)(x + i)] == v + 1u)
+                continue;
+            changed++;
+            x0 = x + i < x0 ? x + i : x0;
+            y0 = y + j < y0 ? y + j : y0;
+            x1 = x + i > x1 ? x + i : x1;
+            y1 = y + j > y1 ? y + j : y1;
+        }
+    if (changed == 0)
+        return 0;
+#define TNW_RECT_AT(cx, cy) values[(size_t)((cy) - y) * (size_t)w + (size_t)((cx) - x)]
+    const uint32_t first = TNW_RECT_AT(x0, y0);
+    bool same = true;
+    for (int32_t cy = y0; cy <= y1 && same; cy++)
+        for (int32_t cx = x0; cx <= x1 && same; cx++)
+            same = TNW_RECT_AT(cx, cy) == first;
+    tn_status st = TN_OK;
+    if (same) {
+        st = tn_map_fill(map, 0, (tn_rect){x0, y0, x1 + 1, y1 + 1}, first + 1u);
+    } else if (changed <= 8) {
+        for (int32_t cy = y0; cy <= y1 && st >= 0; cy++)
+            for (int32_t cx = x0; cx <= x1 && st >= 0; cx++)
+                if (cur[(size_t)cy * (size_t)mw + (size_t)cx] != TNW_RECT_AT(cx, cy) + 1u)
+                    st = tn_map_set(map, 0, cx, cy, TNW_RECT_AT(cx, cy) + 1u);
+    } else {
+        const size_t n = (size_t)mw * (size_t)mh;
+        uint32_t *all = malloc(n * sizeof *all);
+        if (!all)
+            return TN_E_NOMEM;
+        memcpy(all, cur, n * sizeof *all);
+        for (int32_t cy = y0; cy <= y1; cy++)
+            for (int32_t cx = x0; cx <= x1; cx++)
+                all[(size_t)cy * (size_t)mw + (size_t)cx] = TNW_RECT_AT(cx, cy) + 1u;
+        st = tn_map_set_layer_data(map, 0, all, (int32_t)n);
+        free(all);
+    }
+#undef TNW_RECT_AT
+    return st < 0 ? (int32_t)st : changed;
 }
 
 /* The value of a cell, or -1 outside the map. */
@@ -344,6 +414,7 @@ int32_t tnw_field_build(tn_field *field, const tn_cell *goals, int32_t count);
 TNW_EXPORT(tnw_field_update) int32_t tnw_field_update(tn_field *field, int32_t *touched);
 TNW_EXPORT(tnw_field_distances) const float *tnw_field_distances(const tn_field *field);
 TNW_EXPORT(tnw_field_dirs) int32_t tnw_field_dirs(const tn_field *field, int8_t *out, int32_t cap);
+TNW_EXPORT(tnw_field_dir) int32_t tnw_field_dir(const tn_field *field, int32_t x, int32_t y);
 TNW_EXPORT(tnw_field_los) int32_t tnw_field_los(const tn_field *field, uint8_t *out, int32_t cap);
 TNW_EXPORT(tnw_field_sample)
 int32_t tnw_field_sample(const tn_field *field, float px, float py, float *out);
@@ -407,6 +478,13 @@ int32_t tnw_field_dirs(const tn_field *field, int8_t *out, int32_t cap)
         for (int32_t x = 0; x < w; x++)
             out[y * w + x] = (int8_t)tn_field_dir(field, x, y);
     return w * h;
+}
+
+/* The 8-way direction of one cell (0..7), -1 without one (goal, blocked, unreachable, outside
+ * the map, or before a build). */
+int32_t tnw_field_dir(const tn_field *field, int32_t x, int32_t y)
+{
+    return tn_field_dir(field, x, y); /* TN_DIR_NONE (-1) for a NULL or unbuilt field too */
 }
 
 /* Copy the line-of-sight flags (1 = sees the goal) of every cell. */

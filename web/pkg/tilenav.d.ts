@@ -103,6 +103,13 @@ export class TileMap {
   readonly tileHeight: number;
   get(x: number, y: number): number;
   set(x: number, y: number, value: number): void;
+  /** A rectangle (inside the map) of `width * height` values, row-major, as one edit (one
+   *  changed rectangle for FlowField.update(); 8 or fewer changed cells of different values
+   *  are logged one by one). Returns how many cells changed. */
+  setRect(x: number, y: number, width: number, height: number, values: ArrayLike<number>): number;
+  /** Every cell of a rectangle (inside the map) set to `value` as one edit; returns how many
+   *  cells changed. */
+  fill(x: number, y: number, width: number, height: number, value: number): number;
   passable(x: number, y: number): boolean;
   cost(x: number, y: number): number;
   passableGrid(): Uint8Array;
@@ -231,9 +238,12 @@ export class FlowField {
   vectorsView(): Float32Array;
   distance(x: number, y: number): number;
   directions(): Int8Array;
+  /** One cell's direction as in directions(): 0..7, -1 = none (goal, blocked, unreachable, outside). */
+  direction(x: number, y: number): number;
   lineOfSight(): Uint8Array;
   sample(px: number, py: number): Point;
   pathFrom(start: Cell): { found: boolean; path: Cell[]; cost: number };
+  /** A cell or spawn outside the map throws TilenavError "out of map". */
   wouldWallOff(cells: Cell[], spawns: Cell[]): boolean;
   readonly reachableCount: number;
   free(): void;
@@ -374,6 +384,7 @@ export interface CrowdView {
   count: number;
   /** Floats per agent in `data` (7): x, y, vx, vy, heading, radius, arrived. */
   stride: number;
+  /** Row i of `data` is agent ids[i]; the rows' order changes between steps and on remove(). */
   ids: Uint32Array;
   data: Float32Array;
 }
@@ -391,9 +402,13 @@ export class Crowd {
   setTarget(id: number, kind: Target, goalOrSlot?: Point | number): void;
   step(steps?: number): void;
   readonly count: number;
+  /** Every live agent, in no fixed order (each step sorts them by place): go by `id`. */
   agents(): Agent[];
-  /** Every agent's state over the module's memory (no per-agent objects). */
+  /** Every agent's state over the module's memory (no per-agent objects); rows in no fixed
+   *  order: row i is agent ids[i]. */
   view(): CrowdView;
+  /** 0 while the map does not change under the agents; a cell blocked where an agent stands
+   *  overlaps it. */
   maxWallOverlap(): number;
   free(): void;
 }

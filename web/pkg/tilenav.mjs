@@ -500,6 +500,49 @@ export class TileMap {
     check(api().tnw_map_set(liveHandle(this, "TileMap"), x, y, value), `set(${x}, ${y})`);
   }
 
+  /**
+   * Write a rectangle of values (row-major, width * height of them) as one edit: paths see it at
+   * once, and the next FlowField.update() sees one changed rectangle (the bounding box of the
+   * cells that changed) instead of one per cell, so a 10 x 10 block does not overflow the
+   * map's log of its last 64 changes (which makes update() recompute every cell). A few (8 at
+   * most) changed cells of different values are logged one by one. The rectangle must lie
+   * inside the map; nothing is written when a value is bad.
+   * @returns {number} how many cells changed (0: the map, and its revision, are untouched)
+   */
+  setRect(x, y, width, height, values) { return this._setRect("TileMap.setRect", x, y, width, height, values); }
+
+  _setRect(what, x, y, width, height, values) {
+    for (const v of [x, y, width, height]) cellCoord(v, what);
+    if (width < 0 || height < 0) throw new TilenavError(-1, `${what}: width and height must be >= 0, got ${width} x ${height}`);
+    const n = width * height;
+    if (!values || values.length !== n) throw new TypeError(`tilenav: ${what}: values has ${values?.length} entries, expected ${width} x ${height} = ${n}`);
+    if (n === 0) return 0;
+    if (x < 0 || y < 0 || x + width > this.width || y + height > this.height)
+      throw new TilenavError(-9, `${what}(${x}, ${y}, ${width}, ${height}): the rectangle must lie inside the ${this.width} x ${this.height} map`);
+    let last = NaN;
+    for (let i = 0; i < n; i++) { // check every value first, each distinct one given its terrain
+      const v = values[i];
+      if (v === last) continue;
+      if (!(Number.isInteger(v) && v >= 0 && v <= MAX_CELL_VALUE)) cellValue(v, `${what}: value ${i} (x ${x + (i % width)}, y ${y + Math.floor(i / width)})`);
+      this._terrain(v);
+      last = v;
+    }
+    return withScratch(4 * n, (p) => {
+      new Uint32Array(api().memory.buffer, p, n).set(values);
+      return check(api().tnw_map_set_rect(liveHandle(this, "TileMap"), x, y, width, height, p), `${what}(${x}, ${y}, ${width}, ${height})`);
+    });
+  }
+
+  /** Set every cell of a rectangle to `value` as one edit (see setRect()); returns how many
+   *  cells changed. */
+  fill(x, y, width, height, value) {
+    const what = "TileMap.fill";
+    for (const v of [x, y, width, height]) cellCoord(v, what);
+    if (width < 0 || height < 0) throw new TilenavError(-1, `${what}: width and height must be >= 0, got ${width} x ${height}`);
+    cellValue(value, `${what}: value`);
+    return this._setRect(what, x, y, width, height, new Uint32Array(width * height).fill(value));
+  }
+
   /** Can the cell be entered? False outside the map. */
   passable(x, y) { return api().tnw_map_passable(liveHandle(this, "TileMap"), x, y) !== 0; }
 
@@ -1102,6 +1145,13 @@ export class FlowField {
     });
   }
 
+  /** The 8-way direction of one cell, as in directions(): 0..7, -1 = none (a goal, blocked,
+   *  unreachable or outside). */
+  direction(x, y) {
+    cellCoord(x, "FlowField.direction"); cellCoord(y, "FlowField.direction");
+    return api().tnw_field_dir(liveOn(this, "FlowField"), x, y);
+  }
+
   /** Copy of the line-of-sight flags, Uint8Array (1 = the cell sees the goal). */
   lineOfSight() {
     const n = this.width * this.height;
@@ -1135,11 +1185,13 @@ export class FlowField {
   }
 
   /** Would blocking `cells` cut any of `spawns` off from every goal? (The map is not changed.)
-   *  With `size` > 1: `cells` are map cells (a tower's), `spawns` top-left cells of the unit. */
+   *  With `size` > 1: `cells` are map cells (a tower's), `spawns` top-left cells of the unit.
+   *  A cell or spawn outside the map throws TilenavError "out of map" naming it. */
   wouldWallOff(cells, spawns) {
+    const what = "FlowField.wouldWallOff";
     liveOn(this, "FlowField");
-    cellList(cells, "FlowField.wouldWallOff", "cell");
-    cellList(spawns, "FlowField.wouldWallOff", "spawn");
+    cellList(cells, what, "cell").forEach((c, i) => cellIn(this.map, c, what, `cell ${i}`));
+    cellList(spawns, what, "spawn").forEach((c, i) => cellIn(this.map, c, what, `spawn ${i}`));
     if (this._cl) {
       this.map._syncClearance();
       cells = this._anchorsOver(cells);
@@ -1759,7 +1811,8 @@ export class Crowd {
   /** Number of live agents. */
   get count() { return api().tnw_crowd_count(liveOn(this, "Crowd")); }
 
-  /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived}]. */
+  /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived}], in no fixed order (each
+   *  step sorts the agents by place; remove() moves them): go by `id`, not by index. */
   agents() {
     const n = check(api().tnw_crowd_read(liveOn(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.agents");
     const ids = new Uint32Array(api().memory.buffer, this._ids, n), s = f32(), b = this._state >> 2;
@@ -1774,8 +1827,10 @@ export class Crowd {
   /**
    * Every live agent's state with no per-agent objects: `data` is a Float32Array over the
    * module's memory with `stride` (7) floats per agent: x, y, vx, vy, heading, radius,
-   * arrived (0/1); `ids` a Uint32Array. Refreshed by this call (no allocation); detached when the
-   * module's memory grows, so call it once per frame after step().
+   * arrived (0/1); `ids` a Uint32Array: row i is agent ids[i]. The rows' order changes between
+   * steps (each step sorts the agents by place) and on remove(): match rows to sprites through
+   * `ids`, never by index. Refreshed by this call (no allocation); detached when the module's
+   * memory grows, so call it once per frame after step().
    * @returns {{count: number, stride: number, ids: Uint32Array, data: Float32Array}}
    */
   view() {
@@ -1784,7 +1839,9 @@ export class Crowd {
     return { count: n, stride: AGENT_FLOATS, ids: new Uint32Array(buf, this._ids, n), data: new Float32Array(buf, this._state, AGENT_FLOATS * n) };
   }
 
-  /** Largest overlap of any agent with a wall, in pixels (0 when none: the library's promise). */
+  /** Largest overlap of any agent with a wall, in pixels: 0 while the map does not change under
+   *  the agents (agents never move into walls, but a cell blocked where one stands overlaps it,
+   *  and an agent walled in there stays). */
   maxWallOverlap() { return api().tnw_crowd_max_wall_overlap(liveOn(this, "Crowd")); }
 
   free() { untrack(this, releaseCrowd); this._agentInfo.clear(); }

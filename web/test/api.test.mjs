@@ -427,6 +427,9 @@ test("typed-array views: distances, flow vectors and crowd state over the module
   const vec = field.vectorsView();
   assert.equal(vec.length, 2 * 24);
   const dirs = field.directions();
+  for (let i = 0; i < 24; i++) assert.equal(field.direction(i % 8, Math.floor(i / 8)), dirs[i], `direction() of cell ${i}`);
+  assert.equal(field.direction(-1, 0), -1);
+  assert.equal(field.direction(8, 0), -1);
   for (let i = 0; i < 24; i++) {
     const len = Math.hypot(vec[2 * i], vec[2 * i + 1]);
     if (dirs[i] < 0) assert.equal(len, 0); else assert.ok(Math.abs(len - 1) < 1e-5, `cell ${i}: |v| = ${len}`);
@@ -937,6 +940,9 @@ test("cells are checked everywhere: {x, y} with integer coordinates, else a Tile
   assert.throws(() => field.build({ x: 5.5, y: 4 }), cell(/FlowField.build: goal 0/));
   assert.throws(() => field.wouldWallOff([{ x: 1, y: "1" }], [s]), cell(/wouldWallOff: cell 0/));
   assert.throws(() => field.wouldWallOff([{ x: 1, y: 1 }], [[0, 0]]), cell(/wouldWallOff: spawn 0/));
+  // outside the map: a cell and a spawn alike throw "out of map", naming the one
+  assert.throws(() => field.wouldWallOff([{ x: 1, y: 1 }, { x: -1, y: 0 }], [s]), (e) => e instanceof TilenavError && e.status === -9 && /wouldWallOff: cell 1 \{x: -1, y: 0\} is outside the/.test(e.message));
+  assert.throws(() => field.wouldWallOff([{ x: 1, y: 1 }], [s, { x: 0, y: 99 }]), (e) => e instanceof TilenavError && e.status === -9 && /wouldWallOff: spawn 1 \{x: 0, y: 99\} is outside the/.test(e.message));
   assert.throws(() => new GridWanderer(map, [0, 0]), cell(/GridWanderer: cell must be a cell/));
   assert.throws(() => new GridWanderer(map, { x: 0.5, y: 0 }), cell(/GridWanderer: cell/));
   assert.throws(() => map.set(1.5, 0, 1), cell(/TileMap.set/));
@@ -1057,7 +1063,7 @@ test("objects made on a map throw 'TileMap used after free()' once it is freed, 
     ["field.update", () => field.update()], ["field.build", () => field.build({ x: 7, y: 1 })],
     ["field.distance", () => field.distance(0, 0)], ["field.distances", () => field.distances()],
     ["field.distancesView", () => field.distancesView()], ["field.vectorsView", () => field.vectorsView()],
-    ["field.directions", () => field.directions()], ["field.lineOfSight", () => field.lineOfSight()],
+    ["field.directions", () => field.directions()], ["field.direction", () => field.direction(0, 0)], ["field.lineOfSight", () => field.lineOfSight()],
     ["field.sample", () => field.sample(16, 16)], ["field.pathFrom", () => field.pathFrom({ x: 0, y: 0 })],
     ["field.wouldWallOff", () => field.wouldWallOff([{ x: 3, y: 1 }], [{ x: 0, y: 1 }])],
     ["field.reachableCount", () => field.reachableCount], ["size-2 field.update", () => big.update()],
@@ -1180,4 +1186,83 @@ test("small checks: short text rows, flat findMany length, step() without begin(
   assert.throws(() => los.build([{ x: 0, y: 0 }, { x: 3, y: 2 }]), isErr(-8, /lineOfSight needs a single goal, got 2 \(.*nearest by path/));
   los.build({ x: 3, y: 2 });
   for (const o of [f, los, pf, m]) o.free();
+});
+
+test("TileMap.fill and setRect: a rectangle is one edit, so FlowField.update() stays local", () => {
+  const R = rng(23), W = 48, H = 40;
+  const map = new TileMap({ width: W, height: H, costs: { 0: 1, 1: Infinity, 2: 3, 3: 0.5 } });
+  const mirror = new Uint32Array(W * H), goal = { x: W - 1, y: H - 1 };
+  const field = new FlowField(map).build(goal);
+  for (let k = 0; k < 150; k++) {
+    const w = 1 + Math.floor(R() * 12), h = 1 + Math.floor(R() * 12);
+    const x = Math.floor(R() * (W - w + 1)), y = Math.floor(R() * (H - h + 1));
+    const mixed = R() < 0.4, one = Math.floor(R() * 4);
+    const values = Array.from({ length: w * h }, () => (mixed ? Math.floor(R() * 4) : one));
+    let changed = 0;
+    for (let j = 0; j < h; j++) for (let i = 0; i < w; i++) {
+      const at = (y + j) * W + x + i;
+      if (mirror[at] !== values[j * w + i]) changed++;
+      mirror[at] = values[j * w + i];
+    }
+    const rev = map.revision;
+    const n = mixed ? map.setRect(x, y, w, h, values) : map.fill(x, y, w, h, one);
+    const logged = map.revision - rev;
+    assert.equal(n, changed, `edit ${k}: cells changed`);
+    // one logged change, except 8 or fewer changed cells of mixed values (one each); none when
+    // nothing changes
+    if (changed === 0) assert.equal(logged, 0, `edit ${k}`);
+    else if (changed > 8 || new Set(values).size === 1) assert.equal(logged, 1, `edit ${k}: ${logged} changes logged for ${changed} cells`);
+    else assert.ok(logged >= 1 && logged <= changed, `edit ${k}: ${logged} changes logged for ${changed} cells`);
+    map.set(goal.x, goal.y, 0); // the goal stays open
+    mirror[goal.y * W + goal.x] = 0;
+    for (let j = 0; j < H; j++) for (let i = 0; i < W; i++) assert.equal(map.get(i, j), mirror[j * W + i], `edit ${k}: cell (${i}, ${j})`);
+    if (k % 10 === 9) {
+      field.update();
+      const fresh = new FlowField(map).build(goal);
+      assert.deepEqual(Array.from(field.distances()), Array.from(fresh.distances()), `edit ${k}: update() = a fresh build`);
+      fresh.free();
+    }
+  }
+  // a 10 x 10 block on an open map: one change, a local update (not every cell)
+  const open = new TileMap({ width: 64, height: 64, blocked: [1] }), f = new FlowField(open).build({ x: 63, y: 63 });
+  const rev = open.revision;
+  assert.equal(open.fill(10, 10, 10, 10, 1), 100);
+  assert.equal(open.revision, rev + 1);
+  const touched = f.update();
+  assert.ok(touched > 0 && touched < 64 * 64 / 4, `a 10 x 10 fill recomputed ${touched} cells`);
+  assert.equal(open.fill(10, 10, 10, 10, 1), 0); // nothing changes: nothing written
+  assert.equal(open.revision, rev + 1);
+  assert.equal(open.fill(0, 0, 0, 5, 1), 0);
+  assert.throws(() => open.fill(60, 60, 5, 5, 1), /TileMap.fill\(60, 60, 5, 5\): the rectangle must lie inside the 64 x 64 map: out of map/);
+  assert.throws(() => open.setRect(0, 0, 2, 1, [1]), /values has 1 entries, expected 2 x 1 = 2/);
+  assert.throws(() => open.setRect(0, 0, 2, 1, [1, -1]), /value 1 \(x 1, y 0\) is -1/);
+  assert.throws(() => open.fill(0.5, 0, 1, 1, 1), TilenavError);
+  assert.equal(open.get(1, 0), 0); // nothing written by the refused calls
+  f.free(); open.free(); field.free(); map.free();
+});
+
+test("Crowd rows are in no fixed order: view() and agents() are read through the ids (the README's way)", () => {
+  const map = TileMap.fromText(["................", "................", "................", "................"], { tileSize: 32 });
+  const crowd = new Crowd(map, { capacity: 16 });
+  const sprites = new Map(); // id -> the sprite the README's loop moves
+  const ids = [];
+  for (let i = 0; i < 10; i++) {
+    const id = crowd.add({ x: 20 + i * 45, y: 20 + (i % 3) * 40, target: "seek", goal: { x: 500 - i * 40, y: 100 } });
+    ids.push(id);
+    sprites.set(id, { x: NaN, y: NaN });
+  }
+  crowd.remove(ids[2]); sprites.delete(ids[2]);
+  let reordered = false;
+  for (let k = 0; k < 30; k++) {
+    crowd.step(2);
+    const { count, stride, ids: rowIds, data } = crowd.view();
+    for (let i = 0; i < count; i++) sprites.get(rowIds[i]).x = data[i * stride], sprites.get(rowIds[i]).y = data[i * stride + 1];
+    const byId = new Map(crowd.agents().map((a) => [a.id, a]));
+    assert.equal(byId.size, sprites.size);
+    for (const [id, s] of sprites) assert.deepEqual([s.x, s.y], [byId.get(id).x, byId.get(id).y], `agent ${id}`);
+    const order = Array.from(crowd.view().ids);
+    if (order.some((id, i) => id !== ids.filter((x) => x !== ids[2])[i])) reordered = true;
+  }
+  assert.ok(reordered, "the rows kept the order of add(): the docs say it changes");
+  crowd.free(); map.free();
 });

@@ -49,6 +49,8 @@ echo "web: node --test web/test/api.test.mjs"
 node --test web/test/api.test.mjs
 echo "web: node --test web/test/hierarchy.test.mjs"
 node --test web/test/hierarchy.test.mjs
+echo "web: node --test web/test/phaser-adapter.test.mjs (tilenav/phaser on Phaser-shaped objects)"
+node --test web/test/phaser-adapter.test.mjs
 # TileMap.fromTiled against the C loader: a small dump program over src/ (the native loaders'
 # libraries: cJSON, zlib, zstd, expat, as for the CLI)
 mkdir -p "$OUT"

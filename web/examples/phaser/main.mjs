@@ -26,7 +26,7 @@ function level() {
   return rows;
 }
 
-const state = { ready: false, frames: 0, heroTrail: [], creepsInWall: 0, errors: [], timing: { navUs: 0, frames: 0 } };
+const state = { ready: false, frames: 0, heroTrail: [], creepsInWall: 0, arrivals: 0, errors: [], timing: { navUs: 0, frames: 0 } };
 window.phaserDemo = { state: () => state };
 
 class Demo extends Phaser.Scene {
@@ -60,7 +60,7 @@ class Demo extends Phaser.Scene {
     for (let i = 0; i < 24; i++) {
       const c = nav.cellToWorld(1 + (i % 6), 8 + Math.floor(i / 6));
       const s = this.add.image(c.x, c.y, "creep");
-      creeps.push(new FieldFollower(s, field, { speed: 70 + (i % 5) * 8, size: 12 }));
+      creeps.push(new FieldFollower(s, field, { speed: 70 + (i % 5) * 8, box: 12 }));
     }
     let fieldRev = nav.revision;
 
@@ -80,14 +80,14 @@ class Demo extends Phaser.Scene {
     window.phaserDemo = {
       state: () => state,
       version: version(),
-      nav, walker,
+      nav, walker, tilemap: map, layer, // the test edits the tilemap through Phaser's own methods
       // the test's handles
       putTileAt: (index, x, y) => layer.putTileAt(index, x, y),
       moveTo: (x, y) => walker.moveTo({ x, y }),
       heroCell: () => walker.cell,
       path: () => walker.path.map((c) => ({ x: c.x, y: c.y })),
       navGrid: () => Array.from(nav.map.passableGrid()),
-      phaserGrid: () => { const out = []; for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) out.push(layer.getTileAt(x, y).collides ? 0 : 1); return out; },
+      phaserGrid: () => { const out = []; for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) out.push(layer.getTileAt(x, y)?.collides ? 0 : 1); return out; },
       creeps: () => creeps.map((c) => ({ x: c.sprite.x, y: c.sprite.y })),
       goal,
     };
@@ -96,7 +96,11 @@ class Demo extends Phaser.Scene {
       if (nav.revision !== fieldRev) { field.update(); fieldRev = nav.revision; }
       walker.update(delta);
       for (const c of creeps) {
-        if (!c.update(delta)) { const s = nav.cellToWorld(1 + Math.floor(Math.random() * 6), 8 + Math.floor(Math.random() * 4)); c.sprite.setPosition(s.x, s.y); }
+        if (!c.update(delta)) { // at the goal (or walled in): back to the spawn area
+          if (c.arrived) state.arrivals++;
+          const s = nav.cellToWorld(1 + Math.floor(Math.random() * 6), 8 + Math.floor(Math.random() * 4));
+          c.sprite.setPosition(s.x, s.y);
+        }
         if (nav.map.hitTestWalls({ x: c.sprite.x - 5, y: c.sprite.y - 5, w: 10, h: 10 }, "some")) state.creepsInWall++;
       }
       state.timing.navUs += (performance.now() - t0) * 1000;

@@ -15,17 +15,55 @@
 // setCollision, setCollisionBetween, setCollisionByProperty, setCollisionByExclusion: the
 // tile's `collides`), or when options.blocked(tile) says so; its cost is the largest
 // options.cost(tile) among its tiles (default: the tile property `cost`, else 1).
-import { TileMap, PathFinder, FlowField } from "../tilenav.mjs";
+import { TileMap, PathFinder, FlowField, TilenavError } from "../tilenav.mjs";
 
-const EDITS = ["putTileAt", "putTileAtWorldXY", "putTilesAt", "removeTileAt", "removeTileAtWorldXY",
-  "fill", "randomize", "weightedRandomize", "replaceByIndex", "swapByIndex", "shuffle", "copy", "destroyLayer",
-  "setCollision", "setCollisionBetween", "setCollisionByProperty", "setCollisionByExclusion",
-  "setCollisionFromCollisionGroup", "setTileIndexCallback"];
+// The wrapped editing methods of a Tilemap and its TilemapLayers, each with the rectangle of
+// cells it may change, from its arguments `a` (a TilemapLayer's, which a Tilemap's share before
+// its trailing `layer`) and its result `r`: [x, y, width, height] (clipped later; undefined x
+// and y default to 0, width and height to the whole map, as in Phaser), null for nothing, or
+// "all" for the whole map (collision settings: they change tiles anywhere on a layer).
+const tileRect = (r) => (r && Number.isInteger(r.x) && Number.isInteger(r.y) ? [r.x, r.y, 1, 1] : null);
+const EDITS = {
+  putTileAt: (a, r) => tileRect(r) ?? [a[1], a[2], 1, 1],
+  putTileAtWorldXY: (a, r) => tileRect(r),
+  removeTileAt: (a, r) => tileRect(r) ?? [a[0], a[1], 1, 1],
+  removeTileAtWorldXY: (a, r) => tileRect(r),
+  putTilesAt: (a) => {
+    if (!Array.isArray(a[0])) return "all";
+    const rows = Array.isArray(a[0][0]) ? a[0] : [a[0]];
+    return [a[1], a[2], Math.max(0, ...rows.map((row) => row.length)), rows.length];
+  },
+  fill: (a) => [a[1], a[2], a[3], a[4]],
+  randomize: (a) => [a[0], a[1], a[2], a[3]],
+  weightedRandomize: (a) => [a[1], a[2], a[3], a[4]],
+  replaceByIndex: (a) => [a[2], a[3], a[4], a[5]],
+  swapByIndex: (a) => [a[2], a[3], a[4], a[5]],
+  shuffle: (a) => [a[0], a[1], a[2], a[3]],
+  copy: (a) => [a[4], a[5], a[2], a[3]], // the destination
+  destroyLayer: () => "all", // and the layer is no longer read (removeLayer, removeAllLayers too)
+  removeLayer: () => "all",
+  removeAllLayers: () => "all",
+  setCollision: () => "all",
+  setCollisionBetween: () => "all",
+  setCollisionByProperty: () => "all",
+  setCollisionByExclusion: () => "all",
+  setCollisionFromCollisionGroup: () => "all",
+};
+
+// A unit size: an integer 1..255 (n x n cells), as everywhere in tilenav.
+function unitSizeOf(size, what) {
+  if (!(Number.isInteger(size) && size >= 1 && size <= 255))
+    throw new TilenavError(-1, `${what}: size must be an integer from 1 to 255 (a unit of size x size cells), got ${typeof size === "string" ? JSON.stringify(size) : String(size)}`);
+  return size;
+}
 
 const defaultCost = (tile) => {
   const c = tile.properties?.cost;
   return typeof c === "number" && c > 0 ? c : 1;
 };
+
+// The PhaserNav of a tilenav map (FieldFollower finds the layer's position through its field's map).
+const navOfMap = new WeakMap();
 
 export class PhaserNav {
   /**
@@ -56,69 +94,118 @@ export class PhaserNav {
       }
       return l.layer ?? l; // a TilemapLayer has .layer (its LayerData)
     });
+    this._allLayers = o.layers === undefined; // layers made later are read too
+    this._inMap = new Set(this._layers.filter((L) => all.includes(L))); // dropped when the tilemap drops them
     this._values = new Map([[1, 0]]); // cost -> cell value; 1 is blocked
     this._nextValue = 2;
-    this.map = new TileMap({ width: this.width, height: this.height, tileWidth: this.tileWidth, tileHeight: this.tileHeight, costs: { 0: 1, 1: Infinity } });
+    this.map = null;
+    const cells = this._read(0, 0, this.width, this.height), costs = { 0: 1, 1: Infinity };
+    for (const [cost, v] of this._values) costs[v] = cost;
+    this.map = new TileMap({ width: this.width, height: this.height, tileWidth: this.tileWidth, tileHeight: this.tileHeight, cells, costs });
+    navOfMap.set(this.map, this);
     this._finder = new PathFinder(this.map);
     this._wrapped = [];
-    this.syncAll();
     if (o.autoSync ?? true) this._wrap();
   }
 
-  _value(x, y) {
-    let blocked = false, cost = -Infinity, any = false;
-    for (const L of this._layers) {
-      const tile = L.data?.[y]?.[x];
-      if (!tile || tile.index < 0) continue;
-      if (tile.collides || this._blocked(tile)) { blocked = true; break; }
-      const c = this._cost(tile);
-      if (!(c > 0 && Number.isFinite(c))) { blocked = true; break; }
-      cost = Math.max(cost, c);
-      any = true;
+  // The cell values of a rectangle (inside the map) from the Phaser layers, row-major: 1 blocked,
+  // 0 cost 1, 2... one per other cost.
+  _read(x0, y0, w, h) {
+    const out = new Uint32Array(w * h), layers = this._layers, blockedBy = this._blocked, costOf = this._cost;
+    for (let j = 0; j < h; j++) {
+      const y = y0 + j, rows = layers.map((L) => L.data?.[y]);
+      for (let i = 0; i < w; i++) {
+        const x = x0 + i;
+        let blocked = false, cost = -Infinity;
+        for (const row of rows) {
+          const tile = row?.[x];
+          if (!tile || tile.index < 0) continue;
+          if (tile.collides || blockedBy(tile)) { blocked = true; break; }
+          const c = costOf(tile);
+          if (!(c > 0 && Number.isFinite(c))) { blocked = true; break; }
+          if (c > cost) cost = c;
+        }
+        out[j * w + i] = blocked ? 1 : cost === -Infinity || cost === 1 ? 0 : this._valueOf(cost);
+      }
     }
-    if (blocked) return 1;
-    if (!any || cost === 1) return 0;
+    return out;
+  }
+
+  // The cell value of a cost other than 1 (a new one gets the map's terrain entry).
+  _valueOf(cost) {
     let v = this._values.get(cost);
     if (v === undefined) {
       v = this._nextValue++;
       this._values.set(cost, v);
-      this.map._costs.set(v, cost); // the map's terrain entry for the new value
+      if (this.map) this.map._costs.set(v, cost); // the map's terrain entry for the new value
     }
     return v;
   }
 
-  /** Re-read one cell from the Phaser layers. */
-  sync(x, y) {
-    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return;
-    const v = this._value(x, y);
-    if (this.map.get(x, y) !== v) this.map.set(x, y, v);
-  }
+  /** Re-read one cell from the Phaser layers; returns 1 when it changed, else 0. */
+  sync(x, y) { return this.syncRect(x, y, 1, 1); }
 
-  /** Re-read a rectangle of cells. */
+  /** Re-read a rectangle of cells (clipped to the map), written to the tilenav map as one
+   *  change (TileMap.setRect); returns how many cells changed. */
   syncRect(x, y, w, h) {
-    for (let j = Math.max(0, y); j < Math.min(this.height, y + h); j++)
-      for (let i = Math.max(0, x); i < Math.min(this.width, x + w); i++) this.sync(i, j);
+    const x0 = Math.max(0, Math.floor(x)), y0 = Math.max(0, Math.floor(y));
+    const x1 = Math.min(this.width, Math.ceil(x + w)), y1 = Math.min(this.height, Math.ceil(y + h));
+    if (!(x1 > x0 && y1 > y0)) return 0; // also NaN
+    return this.map.setRect(x0, y0, x1 - x0, y1 - y0, this._read(x0, y0, x1 - x0, y1 - y0));
   }
 
-  /** Re-read every cell (after edits the wrapping does not see). */
-  syncAll() { this.syncRect(0, 0, this.width, this.height); }
+  /** Re-read every cell (after edits the wrapping does not see); returns how many changed. */
+  syncAll() { return this.syncRect(0, 0, this.width, this.height); }
 
   _wrap() {
-    const targets = [this.tilemap, ...this.tilemap.layers.map((d) => d.tilemapLayer).filter(Boolean)];
-    for (const t of targets)
-      for (const name of EDITS) {
-        const orig = t[name];
-        if (typeof orig !== "function") continue;
-        const nav = this;
-        t[name] = function (...args) {
-          const r = orig.apply(this, args);
-          if (name === "putTileAt") nav.sync(args[1], args[2]); // (tile, tileX, tileY, ...)
-          else if (name === "removeTileAt") nav.sync(args[0], args[1]); // (tileX, tileY, ...)
-          else nav.syncAll();
-          return r;
-        };
-        this._wrapped.push([t, name, orig]);
-      }
+    this._targets = new Set();
+    for (const t of [this.tilemap, ...this.tilemap.layers.map((d) => d.tilemapLayer).filter(Boolean)]) this._wrapEdits(t);
+    // layers made after this PhaserNav: their TilemapLayer's edits are wrapped too, and (when
+    // no `layers` were named) a new layer's tiles are read
+    for (const name of ["createLayer", "createBlankLayer"]) {
+      const orig = this.tilemap[name];
+      if (typeof orig !== "function") continue;
+      const nav = this;
+      this.tilemap[name] = function (...args) {
+        const layer = orig.apply(this, args);
+        if (layer) nav._adopt(layer);
+        return layer;
+      };
+      this._wrapped.push([this.tilemap, name, orig]);
+    }
+  }
+
+  // Wrap the editing methods of a Tilemap or TilemapLayer: each re-reads what it touched.
+  _wrapEdits(t) {
+    if (this._targets.has(t)) return;
+    this._targets.add(t);
+    for (const [name, rect] of Object.entries(EDITS)) {
+      const orig = t[name];
+      if (typeof orig !== "function") continue;
+      const nav = this;
+      t[name] = function (...args) {
+        const r = orig.apply(this, args);
+        const box = rect(args, r);
+        if (box === "all") {
+          const now = nav.tilemap.layers; // a destroyed or removed layer is no longer read
+          nav._layers = nav._layers.filter((L) => !nav._inMap.has(L) || now.includes(L));
+          nav.syncAll();
+        } else if (box) nav.syncRect(box[0] ?? 0, box[1] ?? 0, box[2] ?? nav.width, box[3] ?? nav.height);
+        return r;
+      };
+      this._wrapped.push([t, name, orig]);
+    }
+  }
+
+  // A TilemapLayer made after this PhaserNav (Tilemap.createLayer, createBlankLayer).
+  _adopt(layer) {
+    const d = layer.layer ?? null;
+    this._wrapEdits(layer);
+    if (d && this._allLayers && !this._layers.includes(d)) {
+      this._layers.push(d);
+      this._inMap.add(d);
+      this.syncAll();
+    }
   }
 
   /** Map edits so far (grows on every change; followers re-plan when it moves). */
@@ -127,11 +214,41 @@ export class PhaserNav {
   /** Is the cell walkable? */
   passable(x, y) { return this.map.passable(x, y); }
 
-  /** The cell under a world position (layers at the origin), or null outside. */
-  worldToCell(px, py) { return this.map.cellAt(px, py); }
+  /** Where the layers' top-left corner is in the world: the position of the first chosen layer
+   *  that has a TilemapLayer (createLayer(id, tileset, x, y)), read at each call so that a
+   *  moved layer is followed; (0, 0) without one. World positions are map pixels plus this.
+   *  Layers at different positions, scaled layers and scroll factors other than 1 are not
+   *  supported (a warning, once). */
+  get origin() {
+    const shown = this._layers.map((L) => L.tilemapLayer).filter(Boolean);
+    const l = shown[0];
+    if (!l) return { x: 0, y: 0 };
+    if (!this._warned) {
+      const odd = shown.find((o) => o.x !== l.x || o.y !== l.y) ? "layers at different positions"
+        : shown.find((o) => (o.scaleX ?? 1) !== 1 || (o.scaleY ?? 1) !== 1) ? "a scaled layer"
+          : shown.find((o) => (o.scrollFactorX ?? 1) !== 1 || (o.scrollFactorY ?? 1) !== 1) ? "a layer whose scroll factor is not 1" : "";
+      if (odd) {
+        this._warned = true;
+        console.warn(`tilenav/phaser: PhaserNav takes its layers as one grid at (${l.x}, ${l.y}), unscaled, scrolling with the camera; it has ${odd}: its world positions will not match Phaser's`);
+      }
+    }
+    return { x: l.x ?? 0, y: l.y ?? 0 };
+  }
 
-  /** The centre of a cell in world pixels. */
-  cellToWorld(x, y) { return this.map.center(x, y); }
+  /** The cell under a world position (the layer's position, `origin`, taken off), or null
+   *  outside. With `size` n: the top-left cell of an n x n unit centred there (the cell under
+   *  the position moved back by (n - 1) / 2 tiles). */
+  worldToCell(px, py, size = 1) {
+    const n = unitSizeOf(size, "PhaserNav.worldToCell"), o = this.origin;
+    return this.map.cellAt(px - o.x - ((n - 1) / 2) * this.tileWidth, py - o.y - ((n - 1) / 2) * this.tileHeight);
+  }
+
+  /** The centre of a cell in world pixels; with `size` n, the centre of the n x n unit whose
+   *  top-left cell it is. */
+  cellToWorld(x, y, size = 1) {
+    const n = unitSizeOf(size, "PhaserNav.cellToWorld"), c = this.map.center(x, y), o = this.origin;
+    return { x: o.x + c.x + ((n - 1) / 2) * this.tileWidth, y: o.y + c.y + ((n - 1) / 2) * this.tileHeight };
+  }
 
   /** Shortest path between cells (PathFinder.find's options, `size` for units of size x size
    *  cells included): an array of {x, y} (top-left cells), [] when none. */
@@ -154,27 +271,31 @@ export class PhaserNav {
 }
 
 /** Moves a sprite (anything with x, y) along shortest paths, cell centre to cell centre;
- *  re-plans from its next cell when the map changes under it. */
+ *  re-plans from its next cell when the map changes under it. With `size` n the sprite is the
+ *  centre of an n x n unit: its cells are the unit's top-left cells (as PhaserNav.findPath's). */
 export class PathFollower {
   /**
    * @param {object} sprite has x and y (world pixels)
    * @param {PhaserNav} nav
-   * @param {{speed?: number, diagonal?: string}} [o] pixels per second (default 100); the
-   *        diagonal rule of the searches (default "no-cut")
+   * @param {{speed?: number, diagonal?: string, size?: number}} [o] pixels per second (default
+   *        100); the diagonal rule of the searches (default "no-cut"); the unit's size in cells
+   *        (default 1: a unit of size x size cells)
    */
   constructor(sprite, nav, o = {}) {
     this.sprite = sprite;
     this.nav = nav;
     this.speed = o.speed ?? 100;
     this.diagonal = o.diagonal ?? "no-cut";
+    this.size = unitSizeOf(o.size ?? 1, "PathFollower");
     this.path = [];
     this.goal = null;
     this._i = 0;
     this._rev = -1;
+    this._failed = false;
   }
 
-  /** The cell under the sprite. */
-  get cell() { return this.nav.worldToCell(this.sprite.x, this.sprite.y); }
+  /** The cell under the sprite (with `size` n: the unit's top-left cell). */
+  get cell() { return this.nav.worldToCell(this.sprite.x, this.sprite.y, this.size); }
 
   /** Plan a path to a goal cell; returns false when there is none. */
   moveTo(goal) {
@@ -184,27 +305,45 @@ export class PathFollower {
 
   _plan(from) {
     this._rev = this.nav.revision;
-    this.path = from ? this.nav.findPath(from, this.goal, { diagonal: this.diagonal }) : [];
-    this._i = this.path.length > 1 ? 1 : this.path.length;
-    return this.path.length > 0;
+    this.path = from ? this.nav.findPath(from, this.goal, { diagonal: this.diagonal, size: this.size }) : [];
+    this._i = this.path.length > 1 ? 1 : 0; // a one-cell path: to its centre
+    this._failed = this.path.length === 0;
+    return !this._failed;
   }
 
-  /** True when the sprite stands on the goal's centre (or has no goal). */
-  get done() { return !this.goal || this._i >= this.path.length; }
+  /** "idle" (no goal yet), "moving", "arrived" (on the goal's centre) or "failed" (no path: at
+   *  moveTo(), or when the map changed and the re-plan found none, as when a wall is dropped
+   *  on the sprite; it stays put, and tries again at the map's next change). */
+  get status() {
+    if (!this.goal) return "idle";
+    if (this._failed) return "failed";
+    return this._i >= this.path.length ? "arrived" : "moving";
+  }
+
+  /** On the goal's centre. */
+  get arrived() { return this.status === "arrived"; }
+
+  /** No path to the goal (see status). */
+  get failed() { return this.status === "failed"; }
+
+  /** Not moving: arrived, failed or idle (`status` tells which). */
+  get done() { return this.status !== "moving"; }
 
   /** Advance by `deltaMs` milliseconds. */
   update(deltaMs) {
     if (!this.goal) return;
+    const n = this.size;
+    // (a failed follower re-plans too when the map changes: a removed wall may open a way)
     if (this.nav.revision !== this._rev) { // the map changed: re-plan from the cell being entered
       const next = this.path[this._i] ?? this.cell;
       const here = this.cell;
-      const from = next && this.nav.passable(next.x, next.y) ? next : here;
+      const from = next && this.nav.map.fits(next.x, next.y, n) ? next : here;
       const prefix = from === next && here && (here.x !== next.x || here.y !== next.y) ? [here] : [];
       if (this._plan(from) && prefix.length) { this.path = prefix.concat(this.path); this._i = 1; }
     }
     let left = (this.speed * deltaMs) / 1000;
     while (left > 0 && this._i < this.path.length) {
-      const c = this.nav.cellToWorld(this.path[this._i].x, this.path[this._i].y);
+      const c = this.nav.cellToWorld(this.path[this._i].x, this.path[this._i].y, n);
       const dx = c.x - this.sprite.x, dy = c.y - this.sprite.y, d = Math.hypot(dx, dy);
       if (d <= left) { this.sprite.x = c.x; this.sprite.y = c.y; left -= d; this._i++; } else {
         this.sprite.x += (dx / d) * left; this.sprite.y += (dy / d) * left; left = 0;
@@ -213,30 +352,158 @@ export class PathFollower {
   }
 }
 
-/** Moves a sprite along a flow field's smooth directions, sliding along walls
- *  (TileMap.moveBox with a box of `size` pixels around its position). */
+// The 8 directions of FlowField.direction(): 0 = +x, then clockwise on screen.
+const DX = [1, 1, 0, -1, -1, -1, 0, 1], DY = [0, 1, 1, 1, 0, -1, -1, -1];
+
+let warnedSize = false;
+
+/** Moves a sprite along a flow field's smooth directions, sliding along walls (TileMap.moveBox
+ *  with a square box of `box` pixels centred on the sprite). Where the smooth direction pushes
+ *  the box into a wall (a corner that a point would pass but the box does not), it makes for
+ *  the centre of the next cell on the field's 8-way path instead, which the box always reaches,
+ *  and then goes on along the smooth directions. In a goal's cell it goes straight to the
+ *  cell's centre (never past it) and stops there.
+ *  The unit's size is the field's: on a field made with `size` n the sprite is the centre of an
+ *  n x n unit, which reads the field at its top-left cell (its centre moved back by (n - 1) / 2
+ *  tiles), as Crowd agents do. */
 export class FieldFollower {
   /**
    * @param {object} sprite has x and y (world pixels)
-   * @param {FlowField} field a built field on nav.map
-   * @param {{speed?: number, size?: number}} [o] pixels per second (default 80); box size
-   *        (default half a tile)
+   * @param {FlowField} field a built field (its `size` is the unit's)
+   * @param {{speed?: number, box?: number, size?: number, arriveRadius?: number}} [o]
+   *        speed: pixels per second (default 80); box: the side of the collision box in pixels,
+   *        from (n - 1) tiles to n tiles for a field of size n (default n - 1/2 tiles: half a
+   *        tile for size 1); size: the unit's size in cells, which must be the field's (it may
+   *        be left out) — until 0.3 a `size` that differs from the field's is read as the old
+   *        name of `box`, with a warning; arriveRadius: update() returns false once the unit
+   *        is this close to a goal's centre (pixels, default 1)
    */
   constructor(sprite, field, o = {}) {
+    const what = "FieldFollower", n = field.size ?? 1, m = field.map;
+    const tw = m.tileWidth, th = m.tileHeight, tmin = Math.min(tw, th);
+    let box = o.box;
+    if (o.size !== undefined && o.size !== n) {
+      if (box !== undefined || !(typeof o.size === "number" && o.size > 0))
+        throw new TilenavError(-1, `${what}: size is the unit's size in cells and must be the field's (${n}), got ${String(o.size)}; the box in pixels is \`box\``);
+      if (!warnedSize) {
+        warnedSize = true;
+        console.warn(`tilenav/phaser: FieldFollower's { size: ${o.size} } is read as a box of ${o.size} pixels, its old meaning: use { box: ${o.size} } (size is now the unit's size in cells, as everywhere in tilenav, and comes from the field; the old meaning goes in 0.3)`);
+      }
+      box = o.size;
+    }
+    box ??= (n - 0.5) * tmin;
+    if (!(typeof box === "number" && box >= (n - 1) * tmin && box <= n * tmin && box > 0))
+      throw new TilenavError(-1, `${what}: box must be from ${(n - 1) * tmin} to ${n * tmin} pixels for a size ${n} unit on ${tw} x ${th} tiles (size - 1 to size tiles), got ${String(box)}`);
     this.sprite = sprite;
     this.field = field;
     this.speed = o.speed ?? 80;
-    this.size = o.size ?? field.map.tileWidth / 2;
+    this.box = box;
+    this.arriveRadius = o.arriveRadius ?? 1;
+    /** True when the last update() found the sprite at a goal (false: still on its way, or on
+     *  a cell with no way to a goal). */
+    this.arrived = false;
+    // Going by cells: the cell being made for (null: none), and the field's distance to get
+    // below before going back to the smooth directions (null: not going by cells)
+    this._to = null;
+    this._until = null;
+    this._best = Infinity; // the smallest distance of a cell reached
+    this._travel = 0; // pixels moved by the smooth directions since then
+    this._rev = field.map.revision;
   }
 
-  /** Advance by `deltaMs` milliseconds; returns false once at a goal (no direction left). */
+  /** The unit's size in cells (the field's). */
+  get size() { return this.field.size ?? 1; }
+
+  // The offset from the unit's top-left cell's point (where the field is read) to the sprite.
+  _off() {
+    const m = this.field.map, k = (this.size - 1) / 2;
+    return { x: k * m.tileWidth, y: k * m.tileHeight };
+  }
+
+  // Move the box by (dx, dy) pixels (sliding along walls); returns moveBox's result. The
+  // followers work on this._p, the sprite's position in map pixels.
+  _move(dx, dy) {
+    const h = this.box / 2, s = this._p;
+    const r = this.field.map.moveBox({ x: s.x - h, y: s.y - h, w: this.box, h: this.box }, dx, dy);
+    s.x = r.x + h;
+    s.y = r.y + h;
+    return r;
+  }
+
+  // Move the unit's read point straight towards point t by at most `step` pixels; when a wall
+  // stops one axis, the rest of the step goes along the other. Returns the distance left.
+  _toward(t, step, off) {
+    const s = this._p, tx = t.x + off.x, ty = t.y + off.y;
+    const dx = tx - s.x, dy = ty - s.y, dist = Math.hypot(dx, dy);
+    if (dist === 0) return 0;
+    const k = dist <= step ? 1 : step / dist, x0 = s.x, y0 = s.y;
+    const r = this._move(dx * k, dy * k);
+    const rest = step - Math.hypot(s.x - x0, s.y - y0);
+    if (rest > 0 && r.blockedX !== r.blockedY) {
+      const ry = ty - s.y, rx = tx - s.x;
+      if (r.blockedX) this._move(0, Math.sign(ry) * Math.min(rest, Math.abs(ry)));
+      else this._move(Math.sign(rx) * Math.min(rest, Math.abs(rx)), 0);
+    }
+    return Math.hypot(tx - s.x, ty - s.y);
+  }
+
+  /** Advance by `deltaMs` milliseconds. Returns false, without moving, once the unit is at a
+   *  goal (`arrived` true) or on a cell with no way to one (a wall dropped on it, an unreachable
+   *  cell, outside the map); true while it is on its way. */
   update(deltaMs) {
-    const v = this.field.sample(this.sprite.x, this.sprite.y);
-    if (v.x === 0 && v.y === 0) return false;
-    const step = (this.speed * deltaMs) / 1000, h = this.size / 2;
-    const r = this.field.map.moveBox({ x: this.sprite.x - h, y: this.sprite.y - h, w: this.size, h: this.size }, v.x * step, v.y * step);
-    this.sprite.x = r.x + h;
-    this.sprite.y = r.y + h;
+    // in map pixels: the sprite's world position less the layer's (a field made on a
+    // PhaserNav's map follows its layer's position)
+    const o = navOfMap.get(this.field.map)?.origin ?? { x: 0, y: 0 }, sp = this.sprite;
+    const p = (this._p = { x: sp.x - o.x, y: sp.y - o.y }), x0 = p.x, y0 = p.y;
+    const r = this._update(deltaMs);
+    if (p.x !== x0 || p.y !== y0) { sp.x = p.x + o.x; sp.y = p.y + o.y; }
+    return r;
+  }
+
+  _update(deltaMs) {
+    const f = this.field, m = f.map, s = this._p, off = this._off();
+    const step = (this.speed * deltaMs) / 1000;
+    const px = s.x - off.x, py = s.y - off.y; // the unit's top-left cell's point
+    const c = m.cellAt(px, py), d = c ? f.distance(c.x, c.y) : Infinity;
+    this.arrived = false;
+    if (m.revision !== this._rev) { // the map changed (and the field may have): start afresh
+      this._rev = m.revision;
+      this._to = this._until = null;
+      this._best = Infinity;
+      this._travel = 0;
+    }
+    if (d === Infinity) { this._to = this._until = null; return false; }
+    if (d === 0) { // a goal's cell: straight to its centre, never past it
+      this._to = this._until = null;
+      const t = m.center(c.x, c.y);
+      let left = Math.hypot(t.x - px, t.y - py);
+      if (left > this.arriveRadius) left = this._toward(t, step, off);
+      this.arrived = left <= this.arriveRadius;
+      return !this.arrived;
+    }
+    if (d < this._best) { this._best = d; this._travel = 0; }
+    if (!this._to) {
+      if (this._until !== null && d < this._until) this._until = null; // below the mark: done
+      if (this._until === null) {
+        const v = f.sample(px, py);
+        const x = s.x, y = s.y, r = this._move(v.x * step, v.y * step);
+        this._travel += step;
+        if (!r.blockedX && !r.blockedY && (v.x !== 0 || v.y !== 0)) {
+          // the smooth directions can circle where they meet at odd angles (between cells
+          // that point at each other, line of sight): after 3 tiles without coming nearer
+          // than ever, go by cells until nearer than ever
+          if (this._travel > 3 * Math.max(m.tileWidth, m.tileHeight)) { this._until = this._best; this._travel = 0; }
+          return true;
+        }
+        s.x = x; s.y = y; // the box met a wall: go by cells until a nearer cell is reached
+        this._until = d;
+      }
+      const k = f.direction(c.x, c.y);
+      if (k < 0) return true;
+      this._to = { x: c.x + DX[k], y: c.y + DY[k] };
+    }
+    const left = this._toward(m.center(this._to.x, this._to.y), step, off);
+    if (left <= 0.01 || f.distance(this._to.x, this._to.y) === Infinity) this._to = null;
     return true;
   }
 }

@@ -98,7 +98,8 @@ console.log(tiled.passable(0, 0), tiled.passable(1, 0), tiled.tiled?.report.cell
 tiled.free();
 
 // the Phaser adapter over anything shaped like a Phaser tilemap (here a stand-in object)
-import { PhaserNav, PathFollower } from "tilenav/phaser";
+import { PhaserNav, PathFollower, FieldFollower } from "tilenav/phaser";
+import type { FieldFollowerOptions } from "tilenav/phaser";
 const tile = (index: number) => ({ index, collides: index === 1 });
 const fakeTilemap = { width: 3, height: 2, tileWidth: 16, tileHeight: 16, layers: [{ name: "ground", data: [[tile(0), tile(1), tile(0)], [tile(0), tile(0), tile(0)]] }] };
 const nav = new PhaserNav(fakeTilemap, { autoSync: false });
@@ -107,4 +108,11 @@ const walker = new PathFollower(hero, nav, { speed: 1000 });
 walker.moveTo({ x: 2, y: 0 });
 for (let i = 0; i < 10; i++) walker.update(16);
 console.log(nav.passable(1, 0), walker.done, hero.x, hero.y);
+const walkerStatus: "idle" | "moving" | "arrived" | "failed" = walker.status;
+const creep = nav.cellToWorld(0, 1), fo: FieldFollowerOptions = { speed: 1000, box: 12 };
+const flow = nav.flowField({ x: 2, y: 1 }), follower = new FieldFollower(creep, flow, fo);
+let creepFrames = 0;
+while (follower.update(16) && creepFrames < 100) creepFrames++;
+console.log(walkerStatus, walker.arrived, walker.failed, follower.arrived, follower.box, JSON.stringify(nav.worldToCell(creep.x, creep.y)), nav.origin.x);
+flow.free();
 nav.destroy();
