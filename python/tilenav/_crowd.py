@@ -279,17 +279,23 @@ class Crowd(c.NoPickle):
 
     @property
     def positions(self) -> NDArray[np.float32]:
-        """(N, 2) float32 positions in pixels, read-only, refreshed in place by :meth:`step`."""
+        """(N, 2) float32 positions in pixels, read-only, refreshed in place by :meth:`step`.
+
+        Row i belongs to agent ``ids[i]``, and the row order changes between steps (the crowd
+        sorts its agents by place): match rows to your sprites through :attr:`ids`, not by
+        index."""
         return self._pos[: self._fresh()]
 
     @property
     def velocities(self) -> NDArray[np.float32]:
-        """(N, 2) float32 velocities in pixels per second, read-only, refreshed by :meth:`step`."""
+        """(N, 2) float32 velocities in pixels per second, read-only, refreshed by :meth:`step`
+        (rows as :attr:`positions`: through :attr:`ids`)."""
         return self._vel[: self._fresh()]
 
     @property
     def ids(self) -> NDArray[np.uint32]:
-        """(N,) uint32 agent ids, in the row order of :attr:`positions`."""
+        """(N,) uint32 agent ids, in the row order of :attr:`positions` (which changes between
+        steps)."""
         return self._ids[: self._fresh()]
 
     def __len__(self) -> int:
