@@ -166,7 +166,7 @@ int32_t tnw_map_set_rect(tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h
         }
     if (changed == 0)
         return 0;
-#define TNW_RECT_AT(cx, cy) values[(size_t)((cy) - y) * (size_t)w + (size_t)((cx) - x)]
+#define TNW_RECT_AT(cx, cy) values[(size_t)((cy)-y) * (size_t)w + (size_t)((cx)-x)]
     const uint32_t first = TNW_RECT_AT(x0, y0);
     bool same = true;
     for (int32_t cy = y0; cy <= y1 && same; cy++)
