@@ -727,25 +727,23 @@ tn_status tn_map_fill(tn_map *m, int32_t layer, tn_rect r, uint32_t gid)
     return TN_OK;
 }
 
-tn_status tn_map_set_layer_data(tn_map *m, int32_t layer, const uint32_t *gids, int32_t count)
+/* Write the gids of rect `r` (inside the map; `gids` row-major, r's width per row) into layer l,
+ * updating only the cells whose gid changes (loading many layers stays linear), and log the
+ * bounding box of those as one change. */
+static void layer_write_rect(tn_map *m, tn_layer *l, tn_rect r, const uint32_t *gids)
 {
-    tn_layer *l;
-    tn_status st = tile_layer(m, layer, &l);
-    if (st != TN_OK)
-        return st;
-    if (!gids || count < 0 || (size_t)count != m->cells)
-        return TN_E_INVALID_ARG;
-    /* Only the cells whose gid changes are updated: loading many layers stays linear. */
     tn_rect box = {m->w, m->h, 0, 0};
-    bool terrain = (l->flags & TN_LAYER_TERRAIN) != 0;
-    for (int32_t y = 0; y < m->h; y++) {
+    const bool terrain = (l->flags & TN_LAYER_TERRAIN) != 0;
+    const size_t rw = (size_t)(r.x1 - r.x0);
+    for (int32_t y = r.y0; y < r.y1; y++) {
         uint32_t *row = l->gids + (size_t)y * (size_t)m->w;
-        const uint32_t *src = gids + (size_t)y * (size_t)m->w;
-        for (int32_t x = 0; x < m->w; x++) {
-            if (row[x] == src[x])
+        const uint32_t *src = gids + (size_t)(y - r.y0) * rw;
+        for (int32_t x = r.x0; x < r.x1; x++) {
+            const uint32_t g = src[x - r.x0];
+            if (row[x] == g)
                 continue;
-            bool id_changed = tn_gid_id(row[x]) != tn_gid_id(src[x]);
-            row[x] = src[x];
+            bool id_changed = tn_gid_id(row[x]) != tn_gid_id(g);
+            row[x] = g;
             if (terrain && id_changed)
                 map_update_rect(m, (tn_rect){x, y, x + 1, y + 1});
             box.x0 = x < box.x0 ? x : box.x0;
@@ -755,6 +753,32 @@ tn_status tn_map_set_layer_data(tn_map *m, int32_t layer, const uint32_t *gids, 
         }
     }
     map_log_change(m, box.x0 < box.x1 ? box : (tn_rect){0, 0, 0, 0});
+}
+
+tn_status tn_map_set_rect(tn_map *m, int32_t layer, tn_rect rect, const uint32_t *gids)
+{
+    tn_layer *l;
+    tn_status st = tile_layer(m, layer, &l);
+    if (st != TN_OK)
+        return st;
+    if (rect.x0 < 0 || rect.y0 < 0 || rect.x1 > m->w || rect.y1 > m->h || rect.x1 < rect.x0 ||
+        rect.y1 < rect.y0)
+        return TN_E_OUT_OF_MAP;
+    if (rect.x1 > rect.x0 && rect.y1 > rect.y0 && !gids)
+        return TN_E_INVALID_ARG;
+    layer_write_rect(m, l, rect, gids);
+    return TN_OK;
+}
+
+tn_status tn_map_set_layer_data(tn_map *m, int32_t layer, const uint32_t *gids, int32_t count)
+{
+    tn_layer *l;
+    tn_status st = tile_layer(m, layer, &l);
+    if (st != TN_OK)
+        return st;
+    if (!gids || count < 0 || (size_t)count != m->cells)
+        return TN_E_INVALID_ARG;
+    layer_write_rect(m, l, (tn_rect){0, 0, m->w, m->h}, gids);
     return TN_OK;
 }
 

@@ -401,6 +401,57 @@ static void test_objects_tilesets(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_map_set_rect writes mixed gids as one change: the same cells as tn_map_set one by one
+ * (checked cell by cell on random rectangles), one revision, and the logged rectangle is the
+ * bounding box of the cells that changed. */
+static void test_set_rect(void **state)
+{
+    (void)state;
+    tn_map *a = tn_test_random_map(23, 17, 0.2, 3), *b = tn_test_random_map(23, 17, 0.2, 3);
+    tn_test_rng r = {9};
+    uint32_t gids[64];
+    for (int k = 0; k < 300; k++) {
+        int32_t x0 = (int32_t)tn_test_below(&r, 23), y0 = (int32_t)tn_test_below(&r, 17);
+        int32_t w = 1 + (int32_t)tn_test_below(&r, 8), h = 1 + (int32_t)tn_test_below(&r, 8);
+        w = x0 + w > 23 ? 23 - x0 : w;
+        h = y0 + h > 17 ? 17 - y0 : h;
+        int32_t bx0 = 99, by0 = 99, bx1 = -1, by1 = -1;
+        for (int32_t j = 0; j < h; j++)
+            for (int32_t i = 0; i < w; i++) {
+                uint32_t g = tn_test_below(&r, 3) == 0 ? tn_test_below(&r, 2)
+                                                       : tn_map_get(a, 0, x0 + i, y0 + j);
+                gids[j * w + i] = g;
+                if (g != tn_map_get(b, 0, x0 + i, y0 + j)) {
+                    assert_int_equal(tn_map_set(b, 0, x0 + i, y0 + j, g), TN_OK);
+                    bx0 = x0 + i < bx0 ? x0 + i : bx0;
+                    by0 = y0 + j < by0 ? y0 + j : by0;
+                    bx1 = x0 + i + 1 > bx1 ? x0 + i + 1 : bx1;
+                    by1 = y0 + j + 1 > by1 ? y0 + j + 1 : by1;
+                }
+            }
+        uint64_t rev = tn_map_revision(a);
+        assert_int_equal(tn_map_set_rect(a, 0, (tn_rect){x0, y0, x0 + w, y0 + h}, gids), TN_OK);
+        assert_int_equal(tn_map_revision(a), rev + 1);
+        tn_rect ch;
+        assert_true(tn_map_changed_region(a, rev, &ch));
+        if (bx1 < 0)
+            assert_true(ch.x1 <= ch.x0 || ch.y1 <= ch.y0);
+        else
+            assert_true(ch.x0 == bx0 && ch.y0 == by0 && ch.x1 == bx1 && ch.y1 == by1);
+        for (int32_t y = 0; y < 17; y++)
+            for (int32_t x = 0; x < 23; x++) {
+                assert_int_equal(tn_map_get(a, 0, x, y), tn_map_get(b, 0, x, y));
+                assert_int_equal(tn_map_passable(a, x, y), tn_map_passable(b, x, y));
+            }
+    }
+    assert_int_equal(tn_map_set_rect(a, 0, (tn_rect){20, 0, 24, 2}, gids), TN_E_OUT_OF_MAP);
+    assert_int_equal(tn_map_set_rect(a, 0, (tn_rect){0, 0, 2, 2}, NULL), TN_E_INVALID_ARG);
+    assert_int_equal(tn_map_set_rect(a, 0, (tn_rect){3, 3, 3, 5}, NULL), TN_OK);
+    assert_int_equal(tn_map_set_rect(a, 7, (tn_rect){0, 0, 1, 1}, gids), TN_E_INVALID_ARG);
+    tn_map_destroy(a);
+    tn_map_destroy(b);
+}
+
 static void test_status_strings(void **state)
 {
     (void)state;
@@ -510,8 +561,8 @@ int main(void)
         cmocka_unit_test(test_terrain_random),    cmocka_unit_test(test_change_log),
         cmocka_unit_test(test_stamp_layer),       cmocka_unit_test(test_overlay),
         cmocka_unit_test(test_objects_tilesets),  cmocka_unit_test(test_status_strings),
-        cmocka_unit_test(test_negative_counts),   cmocka_unit_test(test_allocator),
-        cmocka_unit_test(test_passable_hash),
+        cmocka_unit_test(test_set_rect),          cmocka_unit_test(test_negative_counts),
+        cmocka_unit_test(test_allocator),         cmocka_unit_test(test_passable_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

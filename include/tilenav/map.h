@@ -143,6 +143,13 @@ TN_API TN_NODISCARD tn_status tn_map_set(tn_map *map, int32_t layer, int32_t x, 
                                          uint32_t gid);
 /// Set every cell of `rect` (clipped to the map) to `gid`.
 TN_API TN_NODISCARD tn_status tn_map_fill(tn_map *map, int32_t layer, tn_rect rect, uint32_t gid);
+/// Write the raw gids of `rect` (row-major, rect's width x height of them; the rect must lie in
+/// the map) as one change of the change log: the bounding box of the cells that changed (an
+/// empty change when none did). For edits of mixed gids that tn_map_fill() cannot do in one.
+/// @return TN_E_OUT_OF_MAP (rect not inside the map), TN_E_INVALID_ARG (bad layer, an object
+///         layer, NULL gids for a non-empty rect).
+TN_API TN_NODISCARD tn_status tn_map_set_rect(tn_map *map, int32_t layer, tn_rect rect,
+                                              const uint32_t *gids);
 /// Replace a whole tile layer with `count` = W*H raw gids (row-major).
 TN_API TN_NODISCARD tn_status tn_map_set_layer_data(tn_map *map, int32_t layer,
                                                     const uint32_t *gids, int32_t count);

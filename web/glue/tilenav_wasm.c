@@ -130,13 +130,9 @@ int32_t tnw_map_set(tn_map *map, int32_t x, int32_t y, uint32_t value)
 }
 
 /* Write a w x h rectangle of cell values (row-major, inside the map) as one change of the
- * map's change log where it can: the cells that differ are found first, and their bounding
- * box is written by one tn_map_fill() when it gets a single value, otherwise the layer is
- * rewritten by one tn_map_set_layer_data() (which logs that box), except that 8 or fewer
- * changed cells of mixed values are set one by one (no copy of a big map's layer for a small
- * edit; 8 of the log's 64 entries at most). Every value is checked before anything is
- * written. Returns the number of cells changed (0: nothing was written or logged), or a
- * status < 0. */
+ * map's change log (tn_map_set_rect: the bounding box of the cells that changed). Every value
+ * is checked before anything is written. Returns the number of cells changed (0: nothing was
+ * written or logged), or a status < 0. */
 int32_t tnw_map_set_rect(tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h,
                          const uint32_t *values)
 {
@@ -150,49 +146,24 @@ int32_t tnw_map_set_rect(tn_map *map, int32_t x, int32_t y, int32_t w, int32_t h
     const uint32_t *cur = tn_map_layer_data(map, 0); /* gids: value + 1 */
     if (!cur)
         return TN_E_INVALID_ARG;
-    int32_t changed = 0, x0 = x + w, y0 = y + h, x1 = x - 1, y1 = y - 1;
-    for (int32_t j = 0; j < h; j++)
-        for (int32_t i = 0; i < w; i++) {
-            uint32_t v = values[(size_t)j * (size_t)w + (size_t)i];
-            if (v > TNW_MAX_VALUE)
-                return TN_E_TOO_LARGE;
-            if (cur[(size_t)(y + j) * (size_t)mw + (size_t)(x + i)] == v + 1u)
-                continue;
-            changed++;
-            x0 = x + i < x0 ? x + i : x0;
-            y0 = y + j < y0 ? y + j : y0;
-            x1 = x + i > x1 ? x + i : x1;
-            y1 = y + j > y1 ? y + j : y1;
-        }
+    const size_t n = (size_t)w * (size_t)h;
+    int32_t changed = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (values[k] > TNW_MAX_VALUE)
+            return TN_E_TOO_LARGE;
+        const size_t at = (size_t)(y + (int32_t)(k / (size_t)w)) * (size_t)mw +
+                          (size_t)(x + (int32_t)(k % (size_t)w));
+        changed += cur[at] != values[k] + 1u;
+    }
     if (changed == 0)
         return 0;
-#define TNW_RECT_AT(cx, cy) values[(size_t)((cy)-y) * (size_t)w + (size_t)((cx)-x)]
-    const uint32_t first = TNW_RECT_AT(x0, y0);
-    bool same = true;
-    for (int32_t cy = y0; cy <= y1 && same; cy++)
-        for (int32_t cx = x0; cx <= x1 && same; cx++)
-            same = TNW_RECT_AT(cx, cy) == first;
-    tn_status st = TN_OK;
-    if (same) {
-        st = tn_map_fill(map, 0, (tn_rect){x0, y0, x1 + 1, y1 + 1}, first + 1u);
-    } else if (changed <= 8) {
-        for (int32_t cy = y0; cy <= y1 && st >= 0; cy++)
-            for (int32_t cx = x0; cx <= x1 && st >= 0; cx++)
-                if (cur[(size_t)cy * (size_t)mw + (size_t)cx] != TNW_RECT_AT(cx, cy) + 1u)
-                    st = tn_map_set(map, 0, cx, cy, TNW_RECT_AT(cx, cy) + 1u);
-    } else {
-        const size_t n = (size_t)mw * (size_t)mh;
-        uint32_t *all = malloc(n * sizeof *all);
-        if (!all)
-            return TN_E_NOMEM;
-        memcpy(all, cur, n * sizeof *all);
-        for (int32_t cy = y0; cy <= y1; cy++)
-            for (int32_t cx = x0; cx <= x1; cx++)
-                all[(size_t)cy * (size_t)mw + (size_t)cx] = TNW_RECT_AT(cx, cy) + 1u;
-        st = tn_map_set_layer_data(map, 0, all, (int32_t)n);
-        free(all);
-    }
-#undef TNW_RECT_AT
+    uint32_t *gids = malloc(n * sizeof *gids);
+    if (!gids)
+        return TN_E_NOMEM;
+    for (size_t k = 0; k < n; k++)
+        gids[k] = values[k] + 1u;
+    tn_status st = tn_map_set_rect(map, 0, (tn_rect){x, y, x + w, y + h}, gids);
+    free(gids);
     return st < 0 ? (int32_t)st : changed;
 }
 

@@ -504,9 +504,9 @@ export class TileMap {
    * Write a rectangle of values (row-major, width * height of them) as one edit: paths see it at
    * once, and the next FlowField.update() sees one changed rectangle (the bounding box of the
    * cells that changed) instead of one per cell, so a 10 x 10 block does not overflow the
-   * map's log of its last 64 changes (which makes update() recompute every cell). A few (8 at
-   * most) changed cells of different values are logged one by one. The rectangle must lie
-   * inside the map; nothing is written when a value is bad.
+   * map's log of its last 64 changes (which makes update() recompute every cell), whatever
+   * the values (tn_map_set_rect). The rectangle must lie inside the map; nothing is written
+   * when a value is bad.
    * @returns {number} how many cells changed (0: the map, and its revision, are untouched)
    */
   setRect(x, y, width, height, values) { return this._setRect("TileMap.setRect", x, y, width, height, values); }
