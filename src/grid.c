@@ -293,6 +293,16 @@ static void pack_boundaries(tn__passbits *c, const tn__grid *g)
         }
 }
 
+/* The east and west flags of row y (row_flags over the cache's lines; weighted maps add their
+ * boundary stops). */
+static void line_flags(tn__passbits *c, int32_t y)
+{
+    const size_t rw = c->row_words, at = rw * (size_t)(y + 1);
+    const uint64_t *row = c->rows + at;
+    row_flags(row - rw, row, row + rw, c->brows ? c->zrows[0] + at : NULL,
+              c->brows ? c->zrows[1] + at : NULL, c->flags + FLAG_SETS * at, rw);
+}
+
 /* Set or clear bit `pos` (a cell) of a padded line. */
 static inline void put_bit(uint64_t *line, int32_t pos, bool on)
 {
@@ -345,13 +355,8 @@ static void patch_rect(tn__passbits *c, const tn__grid *g, tn_rect r)
             for (int32_t x = b.x0; x < b.x1; x++)
                 boundary_cell(c, g, x, y);
     }
-    for (int32_t y = b.y0 - 1 > 0 ? b.y0 - 1 : 0; y <= b.y1 && y < h; y++) {
-        const uint64_t *row = c->rows + rw * (size_t)(y + 1);
-        const size_t at = rw * (size_t)(y + 1);
-        row_flags(row - rw, row, row + rw, c->brows ? c->zrows[0] + at : NULL,
-                  c->brows ? c->zrows[1] + at : NULL, c->flags + FLAG_SETS * rw * (size_t)(y + 1),
-                  rw);
-    }
+    for (int32_t y = b.y0 - 1 > 0 ? b.y0 - 1 : 0; y <= b.y1 && y < h; y++)
+        line_flags(c, y);
     int32_t x0 = b.x0 - 1 > 0 ? b.x0 - 1 : 0, x1 = b.x1 < w ? b.x1 : w - 1;
     column_flags(c, h, (size_t)(x0 + PAD) >> 6, ((size_t)(x1 + PAD) >> 6) + 1);
 }
@@ -449,13 +454,8 @@ tn_status tn__passbits_update(tn__passbits *c, const tn_map *map, const tn__grid
     pack_bitsets(c, g->pass, w, h);
     if (weighted)
         pack_boundaries(c, g);
-    for (int32_t y = 0; y < h; y++) {
-        const uint64_t *row = c->rows + rw * (size_t)(y + 1);
-        const size_t at = rw * (size_t)(y + 1);
-        row_flags(row - rw, row, row + rw, weighted ? c->zrows[0] + at : NULL,
-                  weighted ? c->zrows[1] + at : NULL, c->flags + FLAG_SETS * rw * (size_t)(y + 1),
-                  rw);
-    }
+    for (int32_t y = 0; y < h; y++)
+        line_flags(c, y);
     column_flags(c, h, 0, rw);
     c->fingerprint = fp;
     c->w = w;
