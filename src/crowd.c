@@ -452,10 +452,10 @@ static void clear_rect(tn_crowd *c, int32_t x0, int32_t y0, int32_t x1, int32_t 
         }
 }
 
-/* Bring the clear flags up to date: all of them at first, then, after map edits, only the
- * cells within clear_r of what the map's change log says changed (a 2x2 building on a
- * 4096 x 4096 map: a few dozen cells, not 16 million). */
-static void build_clear(tn_crowd *c)
+/* Bring the clear flags up to date for the changed rectangle `ch` (the whole map at first):
+ * the cells within clear_r of it (a 2x2 building on a 4096 x 4096 map: a few dozen cells,
+ * not 16 million). */
+static void build_clear(tn_crowd *c, tn_rect ch)
 {
     bind_map(c);
     const map_view *m = &c->mover;
@@ -465,9 +465,6 @@ static void build_clear(tn_crowd *c)
         r = 1;
     c->clear_r = r;
     c->clear_reach = (float)r * tmin;
-    tn_rect ch = {0, 0, m->w, m->h};
-    if (!c->clear_valid || !tn_map_changed_region(c->map, c->map_revision, &ch))
-        ch = (tn_rect){0, 0, m->w, m->h};
     if (ch.x1 > ch.x0 && ch.y1 > ch.y0)
         clear_rect(c, ch.x0 - r > 0 ? ch.x0 - r : 0, ch.y0 - r > 0 ? ch.y0 - r : 0,
                    ch.x1 + r < m->w ? ch.x1 + r : m->w, ch.y1 + r < m->h ? ch.y1 + r : m->h);
@@ -475,16 +472,14 @@ static void build_clear(tn_crowd *c)
     c->clear_valid = true;
 }
 
-/* After map edits since revision `old`: agents that a newly blocked cell now overlaps (a tower
- * placed on a creep) move to the nearest position clear of walls within their radius plus half
- * the changed rectangle's larger side plus a tile (tn_tile_circle_push_out: out of a building
+/* After map edits that changed rectangle `r`: agents that a newly blocked cell now overlaps (a
+ * tower placed on a creep) move to the nearest position clear of walls within their radius plus
+ * half the changed rectangle's larger side plus a tile (tn_tile_circle_push_out: out of a building
  * of any size dropped on them); where there is none (walled in) they stay, and
  * tn_crowd_max_wall_overlap() reports them. Only agents whose circle meets the changed
  * rectangle are tested. Each agent's move depends on the map alone: deterministic. */
-static void unbury_agents(tn_crowd *c, uint64_t old)
+static void unbury_agents(tn_crowd *c, tn_rect r)
 {
-    tn_rect r;
-    (void)tn_map_changed_region(c->map, old, &r); /* false: the whole map, which is right too */
     if (r.x1 <= r.x0 || r.y1 <= r.y0)
         return;
     const map_view *m = &c->mover;
@@ -511,11 +506,15 @@ static void unbury_agents(tn_crowd *c, uint64_t old)
 static void refresh_map(tn_crowd *c)
 {
     if (!c->clear_valid || tn_map_revision(c->map) != c->map_revision) {
+        /* what changed since the flags were made (the whole map at first, or when the log no
+         * longer reaches back): read once for the flags and the buried agents */
         bool had = c->clear_valid;
-        uint64_t old = c->map_revision;
-        build_clear(c);
+        tn_rect ch = {0, 0, tn_map_width(c->map), tn_map_height(c->map)};
+        if (had && !tn_map_changed_region(c->map, c->map_revision, &ch))
+            ch = (tn_rect){0, 0, tn_map_width(c->map), tn_map_height(c->map)};
+        build_clear(c, ch);
         if (had)
-            unbury_agents(c, old);
+            unbury_agents(c, ch);
     } else {
         bind_map(c); /* the passability array may have moved */
     }
