@@ -243,6 +243,7 @@ typedef struct tn_hierarchy_def {
 tn_hierarchy_def tn_hierarchy_def_default(void);
 tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out);
 tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors);
+tn_status tn_hierarchy_refresh_landmarks(tn_hierarchy *h);
 void tn_hierarchy_destroy(tn_hierarchy *h);
 size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h);
 typedef struct tn_hierarchy_stats {
@@ -250,6 +251,7 @@ typedef struct tn_hierarchy_stats {
     int32_t nodes;
     int64_t intra_edges;
     int64_t inter_edges;
+    int32_t parts;
     ...;
 } tn_hierarchy_stats;
 void tn_hierarchy_stats_get(const tn_hierarchy *h, tn_hierarchy_stats *out);

@@ -29,6 +29,7 @@ typedef struct sector {
     int32_t *off;    /* cap + 1 */
     uint16_t *adj_j; /* cap * cap */
     float *adj_c;    /* cap * cap */
+    int32_t *lab;    /* cap: each node's label in the components' union-find (hierarchy.c) */
 } sector;
 
 struct tn_hierarchy {
@@ -48,6 +49,12 @@ struct tn_hierarchy {
     int32_t K, lm_nodes;
     float *lm;
     bool lm_valid;
+    /* components (hierarchy.c, "components"): a union-find forest over lcap labels, parent
+     * and size; nlab used; lab_ok false when they could not be allocated (queries then skip
+     * the test) */
+    int32_t *lpar, *lsz;
+    int32_t nlab, lcap;
+    bool lab_ok, lab_exact; /* exact: one root per connected part (no update since) */
     int64_t rebuilt;
     /* build scratch: one sector's Dijkstra */
     double *sd;

@@ -383,6 +383,124 @@ static void test_updates_uniform(void **state)
 
 /* A 2 x 2 unit: the hierarchy of the clearance's size map, checked against the oracle on the
  * same size map, and kept current through the clearance's updates. */
+/* Unreachable goals answered from the parts' labels: `pairs` random pairs against the oracle.
+ * Reachable: a path. Unreachable: TN_NO_PATH, with no abstract search (expanded = 0) when the
+ * labels are exact (`exact`); returns how many unreachable pairs were answered so. */
+static int check_parts(const tn_map *m, const tn_moves *mv, const tn_hierarchy *h,
+                       tn_hierarchy_ctx *ctx, tn_test_rng *rng, int pairs, bool exact)
+{
+    const int32_t w = tn_map_width(m), hh = tn_map_height(m);
+    double *dist = malloc((size_t)w * (size_t)hh * sizeof *dist);
+    tn_cell *path = malloc((size_t)w * (size_t)hh * sizeof *path);
+    assert_non_null(dist);
+    assert_non_null(path);
+    int instant = 0;
+    tn_cell a = {0, 0};
+    for (int k = 0; k < pairs; k++) {
+        if (k % 8 == 0) { /* a new start every 8 pairs: one oracle run each */
+            a = tn_test_random_open_cell(m, rng);
+            tn_oracle_dijkstra(m, mv, NULL, &a, 1, false, dist);
+        }
+        tn_cell b = tn_test_random_open_cell(m, rng);
+        tn_hierarchy_result r;
+        tn_status st = tn_hierarchy_path(ctx, h, a, b, TN_HIERARCHY_FAST, path, w * hh, &r);
+        if (isfinite(dist[b.y * w + b.x])) {
+            assert_int_equal(st, TN_OK);
+            continue;
+        }
+        assert_int_equal(st, TN_NO_PATH);
+        if (exact)
+            assert_int_equal(r.expanded, 0);
+        instant += r.expanded == 0;
+    }
+    free(dist);
+    free(path);
+    return instant;
+}
+
+/* The parts' labels: exact after a build, after openings only and after a refresh; after
+ * mixed edits never wrong (a split may only cost a search); through the labels running out. */
+static void test_parts(void **state)
+{
+    (void)state;
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_test_rng rng = {77};
+    for (int trial = 0; trial < 4; trial++) {
+        const int32_t W = 48 + trial * 7, H = 41;
+        tn_map *m = tn_test_random_map(W, H, 0.38, 900u + (uint64_t)trial);
+        assert_non_null(m);
+        if (trial % 2)
+            tn_test_add_mud(m, 0.2, 950u + (uint64_t)trial);
+        tn_moves mv = {0};
+        mv.diagonal = trial == 2 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
+        tn_hierarchy *h = build(m, &mv, 6 + trial, trial == 1 ? 2 : 0);
+        tn_hierarchy_stats s;
+        tn_hierarchy_stats_get(h, &s);
+        assert_true(s.parts > 1);
+        int instant = check_parts(m, &mv, h, ctx, &rng, 120, true);
+        { /* an update that may split: the count is unknown until a refresh */
+            tn_map *c = NULL;
+            assert_int_equal(tn_map_clone(m, &c), TN_OK);
+            tn_hierarchy *hc = build(c, &mv, 6 + trial, 0);
+            int32_t rebuilt = 0;
+            assert_int_equal(tn_map_fill(c, 0, (tn_rect){0, H / 2, W, H / 2 + 1}, 1), TN_OK);
+            assert_int_equal(tn_hierarchy_update(hc, &rebuilt), TN_OK);
+            assert_true(rebuilt > 0);
+            tn_hierarchy_stats cs;
+            tn_hierarchy_stats_get(hc, &cs);
+            assert_int_equal(cs.parts, -1);
+            assert_int_equal(tn_hierarchy_refresh_landmarks(hc), TN_OK);
+            tn_hierarchy_stats_get(hc, &cs);
+            assert_true(cs.parts > s.parts); /* a wall across the map splits parts */
+            tn_hierarchy_destroy(hc);
+            tn_map_destroy(c);
+        }
+        /* openings only: parts join, never split, and the labels stay exact */
+        for (int round = 0; round < 8; round++) {
+            int32_t x = (int32_t)tn_test_below(&rng, (uint32_t)W - 2);
+            int32_t y = (int32_t)tn_test_below(&rng, (uint32_t)H - 2);
+            assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + 3, y + 1}, 0), TN_OK);
+            assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+            instant += check_parts(m, &mv, h, ctx, &rng, 24, true);
+        }
+        /* walls and openings: never wrong; exact again after a refresh */
+        for (int round = 0; round < 8; round++) {
+            for (int e = 0; e < 3; e++) {
+                int32_t x = (int32_t)tn_test_below(&rng, (uint32_t)W - 3);
+                int32_t y = (int32_t)tn_test_below(&rng, (uint32_t)H - 3);
+                uint32_t gid = tn_test_below(&rng, 2);
+                assert_int_equal(
+                    tn_map_fill(m, 0, (tn_rect){x, y, x + 1 + (int32_t)gid * 2, y + 3}, gid),
+                    TN_OK);
+            }
+            assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+            check_parts(m, &mv, h, ctx, &rng, 24, false);
+        }
+        assert_int_equal(tn_hierarchy_refresh_landmarks(h), TN_OK);
+        tn_hierarchy_stats_get(h, &s);
+        tn_hierarchy *fresh = build(m, &mv, 6 + trial, trial == 1 ? 2 : 0);
+        tn_hierarchy_stats fs;
+        tn_hierarchy_stats_get(fresh, &fs);
+        assert_int_equal(s.parts, fs.parts);
+        tn_hierarchy_destroy(fresh);
+        instant += check_parts(m, &mv, h, ctx, &rng, 120, true);
+        assert_true(instant > 20); /* the maps have many pockets */
+        /* many single-cell toggles: the labels run out and are made exact by the update */
+        for (int round = 0; round < 400; round++) {
+            int32_t x = (int32_t)tn_test_below(&rng, (uint32_t)W);
+            int32_t y = (int32_t)tn_test_below(&rng, (uint32_t)H);
+            assert_int_equal(
+                tn_map_fill(m, 0, (tn_rect){x, y, x + 1, y + 1}, tn_test_below(&rng, 2)), TN_OK);
+            assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+            if (round % 20 == 19)
+                check_parts(m, &mv, h, ctx, &rng, 16, false);
+        }
+        tn_hierarchy_destroy(h);
+        tn_map_destroy(m);
+    }
+    tn_hierarchy_ctx_destroy(ctx);
+}
+
 static void test_unit_size(void **state)
 {
     (void)state;
@@ -612,10 +730,10 @@ static void test_errors(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade),  cmocka_unit_test(test_random),
-        cmocka_unit_test(test_updates),   cmocka_unit_test(test_updates_uniform),
-        cmocka_unit_test(test_unit_size), cmocka_unit_test(test_threads),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
+        cmocka_unit_test(test_updates),  cmocka_unit_test(test_updates_uniform),
+        cmocka_unit_test(test_parts),    cmocka_unit_test(test_unit_size),
+        cmocka_unit_test(test_threads),  cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

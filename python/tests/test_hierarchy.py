@@ -75,6 +75,35 @@ def test_sector_field_walks_to_the_goal():
     assert f.direction(goal) == (-1, 0.0)
 
 
+def test_unreachable_goals_answer_without_a_search():
+    m = maze_map(seed=9, walls=0.4, mud=False)
+    hi = m.hierarchy(sector_size=8)
+    assert hi.stats["parts"] > 1
+    rng = np.random.default_rng(4)
+    free = np.argwhere(m.passable)
+    unreachable = 0
+    for _ in range(60):
+        a = tuple(int(v) for v in free[rng.integers(len(free))][::-1])
+        b = tuple(int(v) for v in free[rng.integers(len(free))][::-1])
+        r = hi.path(a, b)
+        if math.isfinite(m.distances(b)[a[1], a[0]]):
+            assert r.found
+        else:
+            assert not r.found and r.expanded == 0
+            unreachable += 1
+    assert unreachable > 10
+    row = m.shape[0] // 2  # a wall across the map: a split the labels cannot see
+    m.set_cost(np.array([(x, row) for x in range(m.shape[1])]), 0)
+    hi.update()
+    assert hi.stats["parts"] == -1
+    hi.refresh()
+    assert hi.stats["parts"] > 1
+    top, bottom = (1, 1), (1, m.shape[0] - 2)
+    if m.passable[top[1], top[0]] and m.passable[bottom[1], bottom[0]]:
+        r = hi.path(top, bottom)
+        assert not r.found and r.expanded == 0
+
+
 def test_hierarchy_errors():
     m = maze_map(mud=False)
     with pytest.raises(tilenav.InvalidArgumentError):

@@ -76,6 +76,19 @@ class Hierarchy(c.NoPickle):
             self.map._read_end()
         return int(n[0])
 
+    def refresh(self) -> None:
+        """After edits (brought up to date first): recompute the landmarks, which an update
+        that changes a sector leaves stale (queries then expand more nodes), and label the
+        graph's connected parts exactly again, which an edit that splits one leaves joined
+        (queries across it then search before they return no path). Not while another thread
+        queries it."""
+        self.map._read_begin()
+        try:
+            check(lib.tn_hierarchy_update(self._h, ffi.NULL), "Hierarchy.refresh")
+            check(lib.tn_hierarchy_refresh_landmarks(self._h), "Hierarchy.refresh")
+        finally:
+            self.map._read_end()
+
     def _ctx(self, weight: float) -> Any:
         """This thread's query context for ``weight``: each thread keeps those of its
         _CTX_CACHE most recently used weights."""
@@ -104,11 +117,14 @@ class Hierarchy(c.NoPickle):
 
     @property
     def stats(self) -> Dict[str, int]:
-        """The graph's size: sectors, nodes (border cells), intra- and inter-sector edges."""
+        """The graph's size: sectors, nodes (border cells), intra- and inter-sector edges, and
+        ``parts``, its connected parts (a goal in another part than the start's is answered at
+        once, without a search), or -1 after an edit that may have split one."""
         s = ffi.new("tn_hierarchy_stats *")
         lib.tn_hierarchy_stats_get(self._h, s)
         return {"sectors_x": s.sectors_x, "sectors_y": s.sectors_y, "nodes": s.nodes,
-                "intra_edges": int(s.intra_edges), "inter_edges": int(s.inter_edges)}
+                "intra_edges": int(s.intra_edges), "inter_edges": int(s.inter_edges),
+                "parts": s.parts}
 
     @property
     def crossing_bound(self) -> float:

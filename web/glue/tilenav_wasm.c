@@ -735,8 +735,8 @@ double tnw_hier_memory(const tn_hierarchy *h)
     return (double)tn_hierarchy_memory_bytes(h);
 }
 
-/* out[0..8) = sectors_x, sectors_y, nodes, intra_edges, inter_edges, sectors_rebuilt,
- * landmarks, landmarks_current (0/1). */
+/* out[0..9) = sectors_x, sectors_y, nodes, intra_edges, inter_edges, sectors_rebuilt,
+ * landmarks, landmarks_current (0/1), parts (-1: unknown since an update). */
 void tnw_hier_stats(const tn_hierarchy *h, double *out)
 {
     tn_hierarchy_stats s;
@@ -749,6 +749,7 @@ void tnw_hier_stats(const tn_hierarchy *h, double *out)
     out[5] = (double)s.sectors_rebuilt;
     out[6] = (double)s.landmarks;
     out[7] = s.landmarks_current ? 1.0 : 0.0;
+    out[8] = (double)s.parts;
 }
 
 double tnw_hier_crossing_bound(const tn_hierarchy *h)

@@ -289,6 +289,9 @@ export interface HierarchyStats {
   sectorsRebuilt: number;
   landmarks: number;
   landmarksCurrent: boolean;
+  /** Connected parts of the abstract graph (an unreachable goal answers at once, without a
+   *  search), or -1 after an edit that may have split one, until `refreshLandmarks()`. */
+  parts: number;
 }
 
 /** Hierarchical paths (HPA*) for big maps; brings itself up to date with the map's edits before each query. */
@@ -306,6 +309,7 @@ export class Hierarchy {
   find(start: Cell, goal: Cell, o?: HierarchyFindOptions): HierarchyResult;
   /** Update now (queries do it by themselves); returns the sectors changed. */
   update(): number;
+  /** Recompute stale landmarks and label the connected parts exactly again (`stats.parts`). */
   refreshLandmarks(): void;
   /** The fast mode's additive bound per sector-border crossing of an optimal path. */
   readonly crossingBound: number;

@@ -1331,7 +1331,9 @@ export class Hierarchy {
   update() { return this._sync() ? this.lastUpdate : 0; }
 
   /** Recompute the landmarks (with `landmarks` > 0) after updates made them stale: until then
-   *  queries use the octile heuristic alone (the same paths, more nodes expanded). */
+   *  queries use the octile heuristic alone (the same paths, more nodes expanded). Also labels
+   *  the graph's connected parts exactly again (`stats.parts`): after an edit that split one,
+   *  a goal across the split is answered without a search only after this. */
   refreshLandmarks() {
     this._sync();
     check(api().tnw_hier_refresh_landmarks(this._h), "Hierarchy.refreshLandmarks");
@@ -1415,14 +1417,14 @@ export class Hierarchy {
   }
 
   /** The abstract graph: {sectorsX, sectorsY, nodes, intraEdges, interEdges, sectorsRebuilt,
-   *  landmarks, landmarksCurrent} (brought up to date with the map first). */
+   *  landmarks, landmarksCurrent, parts} (brought up to date with the map first). */
   get stats() {
     this._sync();
-    return withScratch(64, (p) => {
+    return withScratch(72, (p) => {
       api().tnw_hier_stats(this._h, p);
-      const v = f64().slice(p >> 3, (p >> 3) + 8);
+      const v = f64().slice(p >> 3, (p >> 3) + 9);
       return { sectorsX: v[0], sectorsY: v[1], nodes: v[2], intraEdges: v[3], interEdges: v[4],
-        sectorsRebuilt: v[5], landmarks: v[6], landmarksCurrent: v[7] !== 0 };
+        sectorsRebuilt: v[5], landmarks: v[6], landmarksCurrent: v[7] !== 0, parts: v[8] };
     });
   }
 

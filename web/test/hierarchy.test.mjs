@@ -221,8 +221,10 @@ test("landmarks: stale after an update, refreshLandmarks() makes them current; s
   const pairs = Array.from({ length: 10 }, () => [randomOpen(r, m), randomOpen(r, m)]);
   for (const [s, g] of pairs) assert.equal(hi.find(s, g).cost, plain.find(s, g).cost);
   assert.equal(hi.stats.landmarksCurrent, false);
+  assert.equal(hi.stats.parts, -1); // the wall may have split a part: unknown until a refresh
   hi.refreshLandmarks();
   assert.equal(hi.stats.landmarksCurrent, true);
+  assert.ok(hi.stats.parts >= 1);
   checkQueries(hi, m, pairs, { diagonal: "no-cut", stepCosts: "exact" }, "landmarks");
   hi.free(); plain.free(); m.map.free();
 });
