@@ -117,6 +117,7 @@ function randomOpen(r, m) {
 // fast mode legal, cost = its steps' sum, optimum <= cost <= weight * (optimum + K * bound).
 function checkQueries(hi, m, pairs, o, tag) {
   const bound = hi.crossingBound;
+  const exactParts = hi.stats.parts >= 0; // then no unreachable goal is searched for
   let found = 0;
   for (const [s, g] of pairs) {
     const ref = dijkstra(m, s, o.diagonal, o.stepCosts)[g.y * m.w + g.x];
@@ -127,6 +128,7 @@ function checkQueries(hi, m, pairs, o, tag) {
     assert.equal(ex.algo, "hpa-exact"); assert.equal(fast.algo, "hpa");
     if (ref === Infinity) {
       for (const r of [ex, fast, heavy]) { assert.equal(r.found, false, t); assert.equal(r.status, "no path", t); assert.deepEqual(r.path, []); }
+      if (exactParts) assert.equal(fast.expanded, 0, `${t}: an unreachable goal was searched for`);
       continue;
     }
     found++;
