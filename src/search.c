@@ -670,9 +670,10 @@ static void astar_expand_any(tn_search *s, uint32_t i, int32_t x, int32_t y, dou
     }
 }
 
-/* The common case spelled out: 8 neighbours without corner cutting, uniform costs, no extra
- * layer, the octile (or zero) heuristic towards one goal, no closest/partial tracking. Same
- * expansion order as the generic loop, fewer loads and branches. */
+/* The common cases spelled out: 8 neighbours without corner cutting (uniform costs) or 4
+ * neighbours (uniform or terrain costs), no extra layer, the octile, manhattan or zero
+ * heuristic towards one goal, no closest/partial tracking. Same expansion order, costs and
+ * heuristic values as the generic loop, bit for bit, with fewer loads and branches. */
 /* Octile heuristic from the distances to the goal along x and y (whole numbers, so the value
  * equals search_h1's bit for bit). The 9 distances of a node and its neighbours come from 3
  * per axis, computed once per expansion. */
@@ -689,11 +690,15 @@ TN_INLINE int32_t iabs32(int32_t v)
     return v < 0 ? -v : v;
 }
 
-TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero_h)
+enum { FAST_ZERO, FAST_OCTILE, FAST_MANHATTAN };
+
+TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const int hk, const bool four,
+                                   const bool wt)
 {
     const int32_t w = s->w, hgt = s->h;
     const uint64_t wdiv = s->wdiv;
     const uint8_t *pass = s->pass;
+    const float *cost = s->cost;
     uint32_t *tag = s->tag;
     const double ha = s->hstr, hb = s->hdiag;
     const double st = s->straight, dg = s->diagonal;
@@ -701,17 +706,23 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
     const uint32_t gen = s->gen;
     tn_openlist o = ol_load(s);
     tn_status status = TN_NO_PATH;
-#define HK(AX, AY) (zero_h ? 0.0 : fast_hk(ha, hb, (AX), (AY)))
-#define RELAX(NI, AX, AY, NG, DIR)                                                                 \
+    /* search_h1()'s expressions */
+#define HK(AX, AY)                                                                                 \
+    (hk == FAST_ZERO     ? 0.0                                                                     \
+     : hk == FAST_OCTILE ? fast_hk(ha, hb, (AX), (AY))                                             \
+                         : ha * (double)((AX) + (AY)))
+    /* the cost of entering cell NI by a step of base cost C (astar_expand()'s expression) */
+#define STEP(NI, C) (wt ? (C) * (double)cost[NI] : (C))
+#define RELAX(NI, AX, AY, C, DIR)                                                                  \
     do {                                                                                           \
         uint32_t ni_ = (NI), t_ = tag[ni_];                                                        \
         if (t_ & TAG_OPEN) {                                                                       \
-            double nk_ = (NG) + HK(AX, AY);                                                        \
+            double nk_ = (g + STEP(ni_, C)) + HK(AX, AY);                                          \
             if (nk_ < o.key[t_ & TAG_POS])                                                         \
                 ol_decreased(&o, t_, (DIR), nk_);                                                  \
         } else if ((t_ >> 3) != gen) {                                                             \
             ol_push(&o, ni_ | (DIR) << ENT_DIR_SHIFT | (t_ == TAG_GOAL ? ENT_GOAL : 0u),           \
-                    (NG) + HK(AX, AY));                                                            \
+                    (g + STEP(ni_, C)) + HK(AX, AY));                                              \
         }                                                                                          \
     } while (0)
     while (!ol_empty(&o)) {
@@ -733,47 +744,73 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const bool zero
         const int32_t dx = x - gx, dy = y - gy;
         const int32_t ax = iabs32(dx), axe = iabs32(dx + 1), axw = iabs32(dx - 1);
         const int32_t ay = iabs32(dy), ays = iabs32(dy + 1), ayn = iabs32(dy - 1);
-        double g = f - HK(ax, ay);
+        const double g = f - HK(ax, ay);
         bool fe = false, fw = false, fs = false, fn = false;
         if (x + 1 < w && pass[i + 1]) {
             fe = true;
-            RELAX(i + 1, axe, ay, g + st, 0u);
+            RELAX(i + 1, axe, ay, st, 0u);
         }
         if (x > 0 && pass[i - 1]) {
             fw = true;
-            RELAX(i - 1, axw, ay, g + st, 1u);
+            RELAX(i - 1, axw, ay, st, 1u);
         }
         if (y + 1 < hgt && pass[i + (uint32_t)w]) {
             fs = true;
-            RELAX(i + (uint32_t)w, ax, ays, g + st, 2u);
+            RELAX(i + (uint32_t)w, ax, ays, st, 2u);
         }
         if (y > 0 && pass[i - (uint32_t)w]) {
             fn = true;
-            RELAX(i - (uint32_t)w, ax, ayn, g + st, 3u);
+            RELAX(i - (uint32_t)w, ax, ayn, st, 3u);
         }
+        if (four)
+            continue;
         if (fe && fs && pass[i + (uint32_t)w + 1])
-            RELAX(i + (uint32_t)w + 1, axe, ays, g + dg, 4u);
+            RELAX(i + (uint32_t)w + 1, axe, ays, dg, 4u);
         if (fe && fn && pass[i - (uint32_t)w + 1])
-            RELAX(i - (uint32_t)w + 1, axe, ayn, g + dg, 5u);
+            RELAX(i - (uint32_t)w + 1, axe, ayn, dg, 5u);
         if (fw && fs && pass[i + (uint32_t)w - 1])
-            RELAX(i + (uint32_t)w - 1, axw, ays, g + dg, 6u);
+            RELAX(i + (uint32_t)w - 1, axw, ays, dg, 6u);
         if (fw && fn && pass[i - (uint32_t)w - 1])
-            RELAX(i - (uint32_t)w - 1, axw, ayn, g + dg, 7u);
+            RELAX(i - (uint32_t)w - 1, axw, ayn, dg, 7u);
     }
 #undef RELAX
+#undef STEP
 #undef HK
     ol_store(s, &o);
     return status;
 }
 
-static tn_status astar_run_octile(tn_search *s, int64_t budget)
-{
-    return astar_run_fast(s, budget, false);
-}
+/* One function per variant (the loop inlined into each). */
+#define FAST_VARIANT(NAME, HK, FOUR, WT)                                                           \
+    static tn_status NAME(tn_search *s, int64_t budget)                                            \
+    {                                                                                              \
+        return astar_run_fast(s, budget, HK, FOUR, WT);                                            \
+    }
+FAST_VARIANT(astar_run_octile, FAST_OCTILE, false, false)
+FAST_VARIANT(astar_run_zero, FAST_ZERO, false, false)
+FAST_VARIANT(astar_run_four, FAST_MANHATTAN, true, false)
+FAST_VARIANT(astar_run_four_zero, FAST_ZERO, true, false)
+FAST_VARIANT(astar_run_four_w, FAST_MANHATTAN, true, true)
+FAST_VARIANT(astar_run_four_w_zero, FAST_ZERO, true, true)
+#undef FAST_VARIANT
 
-static tn_status astar_run_zero(tn_search *s, int64_t budget)
+/* The fast loop for the query of `s`, or NULL (the generic loop). Terrain costs with 8
+ * neighbours stay on the generic loop for now (docs/search.md, "A*"). */
+static tn_status (*fast_loop(const tn_search *s))(tn_search *, int64_t)
 {
-    return astar_run_fast(s, budget, true);
+    if (s->algo == TN_ALGO_JPS || s->algo == TN_ALGO_JPS_PLUS || s->extra || s->track || s->multi_h)
+        return NULL;
+    const bool zero = s->hkind == TN_HEURISTIC_ZERO;
+    if (s->q.moves.diagonal == TN_DIAGONAL_NO_CUT && s->uniform) {
+        if (s->hkind == TN_HEURISTIC_OCTILE)
+            return astar_run_octile;
+        return zero ? astar_run_zero : NULL;
+    }
+    if (s->q.moves.diagonal != TN_DIAGONAL_NEVER || !(zero || s->hkind == TN_HEURISTIC_MANHATTAN))
+        return NULL;
+    if (s->uniform)
+        return zero ? astar_run_four_zero : astar_run_four;
+    return zero ? astar_run_four_w_zero : astar_run_four_w;
 }
 
 /* Run at most `budget` expansions. Returns TN_IN_PROGRESS or a final status. */
@@ -784,13 +821,9 @@ static tn_status search_run(tn_search *s, int64_t budget)
     const bool jps = s->algo == TN_ALGO_JPS, jpsp = s->algo == TN_ALGO_JPS_PLUS;
     if (s->direct != DIRECT_NONE)
         return TN_OK; /* s->end is the goal */
-    if (!jps && !jpsp && s->uniform && !s->extra && !s->track &&
-        s->q.moves.diagonal == TN_DIAGONAL_NO_CUT && !s->multi_h) {
-        if (s->hkind == TN_HEURISTIC_OCTILE)
-            return astar_run_octile(s, budget);
-        if (s->hkind == TN_HEURISTIC_ZERO)
-            return astar_run_zero(s, budget);
-    }
+    tn_status (*fast)(tn_search *, int64_t) = fast_loop(s);
+    if (fast)
+        return fast(s, budget);
     if (jps && !s->track && !s->multi_h)
         return tn__jps_run(s, budget);
     while (!q_empty(s)) {
