@@ -262,6 +262,26 @@ static void expect_err(const char *text, tn_status want, int line, int col, cons
 
 #define HDR "tilenav-ascii 1\nsize 3 2\nlegend . 0\nlegend # 1 block\n"
 
+/* A map declared by its size alone still allocates its cells: they count against
+ * max_layer_cells (a 44-byte file once declared 261 million cells). */
+static void test_size_alone_is_bounded(void **state)
+{
+    (void)state;
+    const char *t = "tilenav-ascii 1\nsize 40 30\n";
+    tn_load_def o = tn_load_def_default();
+    o.format = TN_FORMAT_ASCII;
+    o.max_layer_cells = 1199;
+    tn_map *m = NULL;
+    tn_diag d;
+    assert_int_equal(tn_map_parse(t, strlen(t), "big.txt", &o, &m, &d), TN_E_TOO_LARGE);
+    assert_null(m);
+    assert_non_null(strstr(d.message, "max_layer_cells"));
+    o.max_layer_cells = 1200;
+    assert_int_equal(tn_map_parse(t, strlen(t), "big.txt", &o, &m, &d), TN_OK);
+    assert_int_equal(tn_map_passable_count(m), 1200);
+    tn_map_destroy(m);
+}
+
 static void test_malformed(void **state)
 {
     (void)state;
@@ -309,9 +329,8 @@ static void test_malformed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_random_roundtrip),
-        cmocka_unit_test(test_movingai_roundtrip),
-        cmocka_unit_test(test_demo_map),
+        cmocka_unit_test(test_random_roundtrip), cmocka_unit_test(test_movingai_roundtrip),
+        cmocka_unit_test(test_demo_map),         cmocka_unit_test(test_size_alone_is_bounded),
         cmocka_unit_test(test_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

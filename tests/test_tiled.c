@@ -809,6 +809,13 @@ static void test_malformed(void **state)
         expect_err_opts(t, strlen(t), &opt, TN_E_TOO_LARGE, "more than 5 JSON values", 1,
                         (int)strlen(HEAD), NULL);
     }
+    /* 40 no tile layer at all: the map's own cells count as one layer */
+    {
+        tn_load_def opt = tn_load_def_default();
+        opt.max_layer_cells = 3;
+        const char *t = HEAD "\"layers\":[]}";
+        expect_err_opts(t, strlen(t), &opt, TN_E_TOO_LARGE, "max_layer_cells", 0, 0, "layers");
+    }
 }
 
 /* A counting allocator: the loader's peak use for tiny hostile files stays tiny. */

@@ -100,7 +100,8 @@ typedef struct tn_load_def {
     int32_t tile_width;     ///< pixel size for formats without one (Moving AI; default 32)
     int32_t tile_height;    ///< (default 32)
     /// Largest sum of W*H over all tile layers a loader allocates (default 2^28 gids, 1 GiB):
-    /// a small compressed file cannot make a loader allocate more. Past it: TN_E_TOO_LARGE.
+    /// a small compressed file cannot make a loader allocate more. A map with no tile layer
+    /// counts as one (its own per-cell data). Past it: TN_E_TOO_LARGE.
     size_t max_layer_cells;
     /// Largest number of JSON values (numbers, strings, arrays, objects...) in one Tiled file,
     /// counted before parsing (default 2^24; the parsed tree costs about 64 bytes per value).

@@ -205,6 +205,11 @@ static tn_status need_map(as_ctx *c)
         return TN_OK;
     if (c->w <= 0)
         return fail(c, TN_E_PARSE, 1, "\"size W H\" must come before the first layer or objects");
+    /* the map's own per-cell data: one layer's worth (a map with no layer allocates it too) */
+    if ((size_t)c->w * (size_t)c->h > c->o->max_layer_cells)
+        return fail(c, TN_E_TOO_LARGE, 1,
+                    "a map of %lld x %lld cells is past max_layer_cells (%zu)", (long long)c->w,
+                    (long long)c->h, c->o->max_layer_cells);
     tn_map_def d = tn_map_def_default();
     d.width = (int32_t)c->w;
     d.height = (int32_t)c->h;

@@ -1976,7 +1976,8 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
     for (size_t k = 0; k < c->nlayers; k++)
         ntile += c->layers[k].tiles;
     size_t total;
-    if (!tn__mul_size(cells, ntile, &total) || total > c->o->max_layer_cells)
+    /* a map without tile layers still allocates its own per-cell data: one layer's worth */
+    if (!tn__mul_size(cells, ntile ? ntile : 1, &total) || total > c->o->max_layer_cells)
         return err(c, TN_E_TOO_LARGE, "layers",
                    "%zu tile layers of %d x %d cells are past max_layer_cells (%zu)", ntile,
                    (int)c->w, (int)c->h, c->o->max_layer_cells);

@@ -26,7 +26,8 @@ static void help(FILE *f)
         "each unit size n = 1..8 (an n x n square of cells), the cells where such a unit\n"
         "fits with its top-left cell there (clearance.h; \"clearance\" in JSON: cells of\n"
         "clearance exactly 0, 1, ..., 8 or more), and the number of regions (connected\n"
-        "areas, regions.h) for each unit size.\n\n"
+        "areas, regions.h) for each unit size; on maps of more than 2^26 cells (8192 x\n"
+        "8192) these two lines say they were skipped (they would take 46 bytes a cell).\n\n"
         "Options:\n"
         "  --json         print one JSON object instead of text\n"
         "  --format FMT   auto (default: from the content, then the extension), movingai,\n"
@@ -219,8 +220,12 @@ int tn_cmd_info(int argc, char **argv)
     tn_regions_def rd = tn_regions_def_default();
     rd.map = m;
     rd.max_size = CLEAR_CAP;
+    rd.size_maps = false; /* counts only: no per-size map to search (8 map copies' memory) */
     tn_regions *rg = NULL;
-    bool have_reg = tn_regions_create(&rd, &rg) == TN_OK;
+    /* about 46 bytes a cell (a label per size, the clearance, the scratch): not for a map that
+     * a few bytes of ASCII or JSON declared at 2^28 cells */
+    const bool huge = cells > ((int64_t)1 << 26);
+    bool have_reg = !huge && tn_regions_create(&rd, &rg) == TN_OK;
     bool have_clear =
         have_reg && tn_clearance_histogram(tn_regions_clearance(rg), hist, CLEAR_CAP + 1) == TN_OK;
     for (int k = 1; have_reg && k <= CLEAR_CAP; k++)
@@ -280,6 +285,8 @@ int tn_cmd_info(int argc, char **argv)
                 printf(" %d:%d", k, (int)nreg[k]);
             printf("\n");
         }
+        if (huge)
+            printf("clearance and regions: skipped (more than %lld cells)\n", (long long)1 << 26);
     }
     tn_map_destroy(m);
     return TN_EXIT_OK;
