@@ -1977,10 +1977,15 @@ static tn_status build(tl_ctx *c, const cJSON *root, tn_map **out)
         ntile += c->layers[k].tiles;
     size_t total;
     /* a map without tile layers still allocates its own per-cell data: one layer's worth */
-    if (!tn__mul_size(cells, ntile ? ntile : 1, &total) || total > c->o->max_layer_cells)
+    if (!tn__mul_size(cells, ntile ? ntile : 1, &total) || total > c->o->max_layer_cells) {
+        if (ntile == 0)
+            return err(c, TN_E_TOO_LARGE, "layers",
+                       "a map of %d x %d cells is past max_layer_cells (%zu)", (int)c->w, (int)c->h,
+                       c->o->max_layer_cells);
         return err(c, TN_E_TOO_LARGE, "layers",
                    "%zu tile layers of %d x %d cells are past max_layer_cells (%zu)", ntile,
                    (int)c->w, (int)c->h, c->o->max_layer_cells);
+    }
 
     /* Every data item must be able to hold its cells before W x H memory is committed. */
     for (size_t k = 0; k < c->nlayers && st == TN_OK; k++)
