@@ -1123,6 +1123,128 @@ tn_status tn_search_path(tn_search *s, const tn_map *map, tn_cell start, tn_cell
 
 /* ---- Dijkstra distance maps ----------------------------------------------------------- */
 
+/* tn_search_distances()'s loop written out for 8 neighbours without corner cutting or 4
+ * neighbours, with no extra layer: the open list with its f-level stack (search_internal.h),
+ * which pops nodes of the current cost level in O(1). Every distance is the same double as
+ * the generic loop's: a node leaves the list at a key within a relative 1e-10 of the least
+ * key still open, and any other way to it costs at least that least key plus a whole step. */
+TN_INLINE void distances_fast(tn_search *s, const uint8_t *pass, const float *cost, double st,
+                              double dg, bool reverse, double *dist, const bool four, const bool wt)
+{
+    const int32_t w = s->w, hgt = s->h;
+    const uint64_t wdiv = s->wdiv;
+    uint32_t *tag = s->tag;
+    const uint32_t gen = s->gen;
+    tn_openlist o = ol_load(s);
+    /* the cost of entering NI from I by a step of base cost C (the generic loop's) */
+#define STEP(I, NI, C) (wt ? (C) * (double)cost[reverse ? (I) : (NI)] : (C))
+#define RELAX(NI, C)                                                                               \
+    do {                                                                                           \
+        uint32_t ni_ = (NI), t_ = tag[ni_];                                                        \
+        if (t_ & TAG_OPEN) {                                                                       \
+            double ng_ = g + STEP(i, ni_, C);                                                      \
+            if (ng_ < o.key[t_ & TAG_POS])                                                         \
+                ol_decreased(&o, t_, 0u, ng_);                                                     \
+        } else if ((t_ >> 3) != gen) {                                                             \
+            ol_push(&o, ni_, g + STEP(i, ni_, C));                                                 \
+        }                                                                                          \
+    } while (0)
+    while (!ol_empty(&o)) {
+        double g;
+        uint32_t i = ol_pop(&o, &g) & ENT_IDX;
+        tag[i] = gen << 3;
+        dist[i] = g;
+        int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
+        bool fe = false, fw = false, fs = false, fn = false;
+        if (x + 1 < w && pass[i + 1]) {
+            fe = true;
+            RELAX(i + 1, st);
+        }
+        if (x > 0 && pass[i - 1]) {
+            fw = true;
+            RELAX(i - 1, st);
+        }
+        if (y + 1 < hgt && pass[i + (uint32_t)w]) {
+            fs = true;
+            RELAX(i + (uint32_t)w, st);
+        }
+        if (y > 0 && pass[i - (uint32_t)w]) {
+            fn = true;
+            RELAX(i - (uint32_t)w, st);
+        }
+        if (four)
+            continue;
+        if (fe && fs && pass[i + (uint32_t)w + 1])
+            RELAX(i + (uint32_t)w + 1, dg);
+        if (fe && fn && pass[i - (uint32_t)w + 1])
+            RELAX(i - (uint32_t)w + 1, dg);
+        if (fw && fs && pass[i + (uint32_t)w - 1])
+            RELAX(i + (uint32_t)w - 1, dg);
+        if (fw && fn && pass[i - (uint32_t)w - 1])
+            RELAX(i - (uint32_t)w - 1, dg);
+    }
+#undef RELAX
+#undef STEP
+    ol_store(s, &o);
+}
+
+/* 4 neighbours on a map of uniform cost: every step costs `st`, so a breadth-first pass in
+ * first-in first-out order finds each cell at its least number of steps, and its distance,
+ * the parent's plus st, is the same sum of st's as any other loop's. The open list's entries
+ * (the sources, level 0) start the queue; the heap array holds it. */
+static void distances_bfs(tn_search *s, const uint8_t *pass, double st, double *dist)
+{
+    const int32_t w = s->w, hgt = s->h;
+    const uint64_t wdiv = s->wdiv;
+    uint32_t *tag = s->tag, *queue = s->heap;
+    const uint32_t gen = s->gen, done = gen << 3;
+    size_t head = 0, tail = 0;
+    tn_openlist o = ol_load(s);
+    while (!ol_empty(&o)) { /* the sources, in the order they pop (level 0, LIFO) */
+        double g;
+        uint32_t i = ol_pop(&o, &g) & ENT_IDX;
+        queue[tail++] = i;
+        tag[i] = done;
+        dist[i] = 0.0;
+    }
+    ol_store(s, &o);
+    while (head < tail) {
+        const uint32_t i = queue[head++];
+        const double ng = dist[i] + st;
+        const int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
+        uint32_t nb[4];
+        int k = 0;
+        if (x + 1 < w)
+            nb[k++] = i + 1;
+        if (x > 0)
+            nb[k++] = i - 1;
+        if (y + 1 < hgt)
+            nb[k++] = i + (uint32_t)w;
+        if (y > 0)
+            nb[k++] = i - (uint32_t)w;
+        for (int j = 0; j < k; j++) {
+            const uint32_t ni = nb[j];
+            if (pass[ni] && tag[ni] != done) {
+                tag[ni] = done;
+                dist[ni] = ng;
+                queue[tail++] = ni;
+            }
+        }
+    }
+}
+
+static void distances_fast_any(tn_search *s, const uint8_t *pass, const float *cost, double st,
+                               double dg, bool reverse, double *dist, bool four, bool wt)
+{
+    if (four && !wt)
+        distances_bfs(s, pass, st, dist);
+    else if (four)
+        distances_fast(s, pass, cost, st, dg, reverse, dist, true, true);
+    else
+        wt ? distances_fast(s, pass, cost, st, dg, reverse, dist, false, true)
+           : distances_fast(s, pass, cost, st, dg, reverse, dist, false, false);
+}
+
 tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *sources,
                               int32_t source_count, const tn_moves *moves, const float *extra,
                               bool reverse, double *dist, int32_t cap)
@@ -1170,6 +1292,24 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     s->stack_n = 0;
     for (size_t i = 0; i < n; i++)
         dist[i] = (double)INFINITY;
+    if (!extra && (moves->diagonal == TN_DIAGONAL_NO_CUT || moves->diagonal == TN_DIAGONAL_NEVER)) {
+        /* the written-out loop: the sources on the f-level stack (level 0) */
+        s->lifo = true;
+        s->okey = s->key;
+        s->flimit = 0.0;
+        tn_openlist o = ol_load(s);
+        for (int32_t k = 0; k < source_count; k++) {
+            int32_t i = tn_map_index(map, sources[k].x, sources[k].y);
+            if (i < 0 || !pass[i] || (s->tag[i] & TAG_OPEN))
+                continue;
+            ol_push(&o, (uint32_t)i, 0.0);
+        }
+        ol_store(s, &o);
+        distances_fast_any(s, pass, cost, st, dg, reverse, dist,
+                           moves->diagonal == TN_DIAGONAL_NEVER, !tn_map_uniform_cost(map));
+        s->state = Q_IDLE;
+        return TN_OK;
+    }
     /* a keyed heap (search_internal.h): key[k] is the cost of entry heap[k] */
     double *key = s->key;
     uint32_t *heap = s->heap, *tag = s->tag;

@@ -1310,6 +1310,77 @@ static void test_distance_maps(void **state)
     }
 }
 
+/* The written-out distance loop (8 neighbours without corner cutting, or 4; no extra layer)
+ * against the generic one, which a layer of zero extra costs forces: every distance the same
+ * double, on maps of many shapes, with and without mud, both step costs, both directions,
+ * several (and repeated) sources; and queries on the same context before and after it
+ * unchanged. */
+static void test_distance_maps_fast_equals_generic(void **state)
+{
+    (void)state;
+    static const int32_t sizes[][2] = {{1, 29}, {29, 1}, {61, 47}, {90, 11}, {2, 2}};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            const int32_t w = sizes[si][0], h = sizes[si][1], n = w * h;
+            tn_map *m = tn_test_random_map(w, h, 0.08 * (double)seed, seed * 13 + si);
+            if (seed % 2 == 0)
+                tn_test_add_mud(m, 0.3, seed + 40 * si);
+            if (tn_map_passable_count(m) == 0) {
+                tn_map_destroy(m);
+                continue;
+            }
+            tn_search *s = new_search(n), *fresh = new_search(n);
+            double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+            float *zero = calloc((size_t)n, sizeof *zero);
+            tn_cell *p = malloc((size_t)n * sizeof *p), *q = malloc((size_t)n * sizeof *q);
+            assert_true(a && b && zero && p && q);
+            tn_test_rng r = {seed * 5 + si};
+            for (int k = 0; k < 8; k++) {
+                tn_moves mv = {k % 2 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT,
+                               (tn_step_costs)((k / 2) % 2)};
+                tn_cell src[4];
+                int32_t ns = 1 + (int32_t)tn_test_below(&r, 3);
+                for (int32_t j = 0; j < ns; j++)
+                    src[j] = tn_test_random_open_cell(m, &r);
+                src[ns] = src[0]; /* a repeated source */
+                const bool rev = k >= 4;
+                /* a JPS query first: the distances must not disturb the context */
+                tn_query jq;
+                memset(&jq, 0, sizeof jq);
+                jq.algo = TN_ALGO_JPS;
+                tn_cell ga = tn_test_random_open_cell(m, &r), gb = tn_test_random_open_cell(m, &r);
+                tn_search_result r1, r2;
+                tn_status s1 = tn_search_path(s, m, ga, gb, &jq, p, n, &r1);
+                assert_int_equal(tn_search_distances(s, m, src, ns + 1, &mv, NULL, rev, a, n),
+                                 TN_OK);
+                assert_int_equal(tn_search_distances(s, m, src, ns + 1, &mv, zero, rev, b, n),
+                                 TN_OK);
+                assert_memory_equal(a, b, (size_t)n * sizeof *a);
+                tn_status s2 = tn_search_path(s, m, ga, gb, &jq, q, n, &r2);
+                assert_int_equal(s1, s2);
+                assert_int_equal(r1.expanded, r2.expanded);
+                assert_int_equal(r1.length, r2.length);
+                assert_memory_equal(p, q, (size_t)r1.length * sizeof *p);
+                tn_query aq;
+                memset(&aq, 0, sizeof aq);
+                aq.moves = mv;
+                s1 = tn_search_path(s, m, ga, gb, &aq, p, n, &r1);
+                s2 = tn_search_path(fresh, m, ga, gb, &aq, q, n, &r2);
+                assert_int_equal(s1, s2);
+                assert_int_equal(r1.expanded, r2.expanded);
+                assert_memory_equal(p, q, (size_t)r1.length * sizeof *p);
+            }
+            free(a);
+            free(b);
+            free(zero);
+            free(p);
+            free(q);
+            tn_search_destroy(s);
+            tn_search_destroy(fresh);
+            tn_map_destroy(m);
+        }
+}
+
 /* ---- the map is never written ---------------------------------------------------------------- */
 
 /* A context left at the default max_cells (0) sizes itself by each map it meets, past the old
@@ -1688,6 +1759,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_buffer_too_small),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_distance_maps),
+        cmocka_unit_test(test_distance_maps_fast_equals_generic),
         cmocka_unit_test(test_growing_context),
         cmocka_unit_test(test_jps_open_list_memory),
         cmocka_unit_test(test_octile_heuristic_same),
