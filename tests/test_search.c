@@ -427,8 +427,8 @@ static void test_sliced_equals_one_shot(void **state)
  * or 4 neighbours with or without terrain costs; octile, manhattan or zero heuristic) against
  * the generic loop, which a layer of zero extra costs forces (it adds +0.0 to every step, so
  * the keys are the same bits): the same expansions, cells and cost; and one-shot queries
- * against sliced ones. On maps of many shapes, one-cell-wide strips included, with weights,
- * with and without mud. */
+ * against sliced ones (which track partial paths, so they also run the generic loop). On maps of
+ * many shapes, one-cell-wide strips included, with weights, with and without mud. */
 static void test_fast_loop_equals_generic(void **state)
 {
     (void)state;
