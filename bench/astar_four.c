@@ -13,64 +13,13 @@
  * checksum of the costs (equal across versions when the paths' costs are).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "standalone.h"
 #include "tilenav/io.h"
 #include "tilenav/tilenav.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int32_t below(uint64_t *s, int32_t n)
-{
-    return (int32_t)((splitmix64(s) >> 32) * (uint64_t)n >> 32);
-}
-
-/* tools/cli/cmd_bench.c's lay_mud(): W*H/1000 discs of radius 3..12, cost 3. */
-static int lay_mud(tn_map *map, uint64_t seed)
-{
-    int32_t w = tn_map_width(map), h = tn_map_height(map), layer = -1;
-    const uint32_t gid = 1000000u;
-    if (tn_map_add_layer(map, "mud", TN_LAYER_TILES, &layer) ||
-        tn_map_set_terrain(map, gid, (tn_terrain){true, 3.0f}))
-        return 1;
-    uint32_t *g = calloc((size_t)w * (size_t)h, sizeof *g);
-    if (!g)
-        return 1;
-    int64_t count = ((int64_t)w * h + 500) / 1000;
-    for (int64_t b = 0; b < (count > 0 ? count : 1); b++) {
-        int32_t cx = below(&seed, w), cy = below(&seed, h), r = 3 + below(&seed, 10);
-        for (int32_t y = cy - r; y <= cy + r; y++)
-            for (int32_t x = cx - r; x <= cx + r; x++)
-                if (x >= 0 && y >= 0 && x < w && y < h &&
-                    (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
-                    g[(size_t)y * (size_t)w + (size_t)x] = gid;
-    }
-    int bad = tn_map_set_layer_data(map, layer, g, w * h) != TN_OK;
-    free(g);
-    return bad;
-}
 
 static int run(const char *label, tn_search *s, const tn_map *m, const tn_scenarios *sc, int n,
                int spread, int rounds, tn_algo algo, tn_cell *buf, double *t)

@@ -8,26 +8,13 @@
  *   build/hpa_cpu MAP SCEN [WEIGHT [LANDMARKS]]
  */
 #define _POSIX_C_SOURCE 200809L
+#include "standalone.h"
 #include "tilenav/io.h"
 #include "tilenav/tilenav.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {

@@ -12,6 +12,7 @@
  *   build/hpa_unreachable MAP [PAIRS [SEED]]
  */
 #define _POSIX_C_SOURCE 200809L
+#include "standalone.h"
 #include "tilenav/io.h"
 #include "tilenav/tilenav.h"
 
@@ -19,20 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static uint64_t next(uint64_t *s)
 {
