@@ -842,22 +842,14 @@ static void lab_fresh(tn_hierarchy *h, int32_t s)
 static void lab_unite(tn_hierarchy *h, int32_t s)
 {
     const sector *sc = &h->sec[s];
-    const int32_t W = h->w, S = h->S;
-    const int32_t x0 = (s % h->sx) * S, y0 = (s / h->sx) * S;
-    for (int32_t i = 0; i < sc->n; i++) {
-        const int32_t x = sc->cell[i] % W, y = sc->cell[i] / W;
-        int32_t o = -1, l = -1;
-        if (x == x0 && x > 0 && (l = h->sec[o = s - 1].side[SIDE_RIGHT * S + y - y0]) >= 0)
-            lab_union(h, sc->lab[i], h->sec[o].lab[l]);
-        if (x == x0 + S - 1 && x + 1 < W &&
-            (l = h->sec[o = s + 1].side[SIDE_LEFT * S + y - y0]) >= 0)
-            lab_union(h, sc->lab[i], h->sec[o].lab[l]);
-        if (y == y0 && y > 0 && (l = h->sec[o = s - h->sx].side[SIDE_BOTTOM * S + x - x0]) >= 0)
-            lab_union(h, sc->lab[i], h->sec[o].lab[l]);
-        if (y == y0 + S - 1 && y + 1 < h->h &&
-            (l = h->sec[o = s + h->sx].side[SIDE_TOP * S + x - x0]) >= 0)
-            lab_union(h, sc->lab[i], h->sec[o].lab[l]);
-    }
+    const int32_t W = h->w, x0 = (s % h->sx) * h->S, y0 = (s / h->sx) * h->S;
+    for (int32_t i = 0; i < sc->n; i++)
+        for (int k = 0; k < 4; k++) {
+            int32_t o = -1;
+            const int32_t l = tn__hpa_facing(h, s, x0, y0, sc->cell[i] % W, sc->cell[i] / W, k, &o);
+            if (l >= 0)
+                lab_union(h, sc->lab[i], h->sec[o].lab[l]);
+        }
 }
 
 /* Label the whole graph exactly, in a forest of 2N + 64 labels (room for updates). */
@@ -1158,23 +1150,11 @@ void tn_hierarchy_stats_get(const tn_hierarchy *h, tn_hierarchy_stats *out)
         for (int32_t i = 0; i < sc->n; i++) {
             for (int32_t j = 0; j < sc->n; j++)
                 out->intra_edges += i != j && isfinite(sc->dist[i * sc->n + j]);
-            int32_t x = sc->cell[i] % h->w, y = sc->cell[i] / h->w;
             /* inter: a node across a border */
-            if (x == r.x0 && x > 0) {
-                const sector *o = &h->sec[sector_at(h, x - 1, y)];
-                out->inter_edges += o->side[SIDE_RIGHT * h->S + y % h->S] >= 0;
-            }
-            if (x == r.x1 - 1 && x + 1 < h->w) {
-                const sector *o = &h->sec[sector_at(h, x + 1, y)];
-                out->inter_edges += o->side[SIDE_LEFT * h->S + y % h->S] >= 0;
-            }
-            if (y == r.y0 && y > 0) {
-                const sector *o = &h->sec[sector_at(h, x, y - 1)];
-                out->inter_edges += o->side[SIDE_BOTTOM * h->S + x % h->S] >= 0;
-            }
-            if (y == r.y1 - 1 && y + 1 < h->h) {
-                const sector *o = &h->sec[sector_at(h, x, y + 1)];
-                out->inter_edges += o->side[SIDE_TOP * h->S + x % h->S] >= 0;
+            for (int k = 0; k < 4; k++) {
+                int32_t o = -1;
+                out->inter_edges += tn__hpa_facing(h, s, r.x0, r.y0, sc->cell[i] % h->w,
+                                                   sc->cell[i] / h->w, k, &o) >= 0;
             }
         }
     }
@@ -1630,29 +1610,14 @@ static void expand(query *q, const tn__grid *g, int32_t u, double gu)
     }
     const int32_t x = nd[u].x, y = nd[u].y, cell = y * W + x;
     const int32_t x0 = (s % h->sx) * S, y0 = (s / h->sx) * S;
-    if (x == x0 && x > 0) {
-        int32_t o = s - 1, l = h->sec[o].side[SIDE_RIGHT * S + y - y0];
-        if (l >= 0)
-            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell - 1]), o,
-                  cell - 1);
-    }
-    if (x == x0 + S - 1 && x + 1 < W) {
-        int32_t o = s + 1, l = h->sec[o].side[SIDE_LEFT * S + y - y0];
-        if (l >= 0)
-            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell + 1]), o,
-                  cell + 1);
-    }
-    if (y == y0 && y > 0) {
-        int32_t o = s - h->sx, l = h->sec[o].side[SIDE_BOTTOM * S + x - x0];
-        if (l >= 0)
-            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell - W]), o,
-                  cell - W);
-    }
-    if (y == y0 + S - 1 && y + 1 < h->h) {
-        int32_t o = s + h->sx, l = h->sec[o].side[SIDE_TOP * S + x - x0];
-        if (l >= 0)
-            relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[cell + W]), o,
-                  cell + W);
+    const int32_t step[4] = {-1, 1, -W, W}; /* the facing cell across border k */
+    for (int k = 0; k < 4; k++) {
+        int32_t o = -1;
+        const int32_t l = tn__hpa_facing(h, s, x0, y0, x, y, k, &o);
+        if (l < 0)
+            continue;
+        const int32_t c = cell + step[k];
+        relax(q, h->base[o] + l, u, gu + st * (g->uniform ? 1.0 : (double)g->cost[c]), o, c);
     }
 }
 

@@ -88,4 +88,37 @@ static inline int32_t sector_at(const tn_hierarchy *h, int32_t x, int32_t y)
     return (y / h->S) * h->sx + x / h->S;
 }
 
+/* The node facing cell (x, y) of sector s (whose top-left cell is (x0, y0)) across its border
+ * k (0 left, 1 right, 2 top, 3 bottom): its index in sector *o, or -1 when the cell is not on
+ * that border, the border is the map's edge, or the facing cell is no node. These side steps
+ * are the inter-sector edges: hierarchy.c's search, labels and stats and sector_field.c's
+ * costs read them here. */
+static inline int32_t tn__hpa_facing(const tn_hierarchy *h, int32_t s, int32_t x0, int32_t y0,
+                                     int32_t x, int32_t y, int k, int32_t *o)
+{
+    const int32_t S = h->S;
+    switch (k) {
+    case 0:
+        if (x != x0 || x == 0)
+            return -1;
+        *o = s - 1;
+        return h->sec[*o].side[SIDE_RIGHT * S + y - y0];
+    case 1:
+        if (x != x0 + S - 1 || x + 1 >= h->w)
+            return -1;
+        *o = s + 1;
+        return h->sec[*o].side[SIDE_LEFT * S + y - y0];
+    case 2:
+        if (y != y0 || y == 0)
+            return -1;
+        *o = s - h->sx;
+        return h->sec[*o].side[SIDE_BOTTOM * S + x - x0];
+    default:
+        if (y != y0 + S - 1 || y + 1 >= h->h)
+            return -1;
+        *o = s + h->sx;
+        return h->sec[*o].side[SIDE_TOP * S + x - x0];
+    }
+}
+
 #endif

@@ -415,14 +415,6 @@ static inline void a_relax(tn_sector_field *f, iheap *aq, int32_t u, double d, i
     ih_offer(aq, u);
 }
 
-/* The node of neighbour sector o on its side `side_of` facing cell (x, y) across the border,
- * or -1. */
-static inline int32_t facing(const tn_hierarchy *h, int32_t x, int32_t y, int side_of, int32_t o)
-{
-    int32_t l = h->sec[o].side[side_of * h->S + (side_of <= SIDE_BOTTOM ? x % h->S : y % h->S)];
-    return l >= 0 ? h->base[o] + l : -1;
-}
-
 /* Reverse Dijkstra on the abstract graph from the goal sectors' nodes. */
 static void abstract_costs(tn_sector_field *f, const tn__grid *g)
 {
@@ -468,15 +460,12 @@ static void abstract_costs(tn_sector_field *f, const tn__grid *g)
         const int32_t cell = sc->cell[i], x = cell % W, y = cell / W;
         const double step = st * (g->uniform ? 1.0 : (double)g->cost[cell]);
         const int32_t x0 = (s % h->sx) * S, y0 = (s / h->sx) * S;
-        int32_t u;
-        if (x == x0 && x > 0 && (u = facing(h, x, y, SIDE_RIGHT, s - 1)) >= 0)
-            a_relax(f, &aq, u, dv + step, v);
-        if (x == x0 + S - 1 && x + 1 < W && (u = facing(h, x, y, SIDE_LEFT, s + 1)) >= 0)
-            a_relax(f, &aq, u, dv + step, v);
-        if (y == y0 && y > 0 && (u = facing(h, x, y, SIDE_BOTTOM, s - h->sx)) >= 0)
-            a_relax(f, &aq, u, dv + step, v);
-        if (y == y0 + S - 1 && y + 1 < h->h && (u = facing(h, x, y, SIDE_TOP, s + h->sx)) >= 0)
-            a_relax(f, &aq, u, dv + step, v);
+        for (int k = 0; k < 4; k++) {
+            int32_t o = -1;
+            const int32_t l = tn__hpa_facing(h, s, x0, y0, x, y, k, &o);
+            if (l >= 0)
+                a_relax(f, &aq, h->base[o] + l, dv + step, v);
+        }
     }
 }
 
