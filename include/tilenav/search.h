@@ -83,8 +83,10 @@ extern "C" {
 
 typedef struct tn_search tn_search;
 typedef struct tn_jump_table tn_jump_table;
-typedef struct tn_regions tn_regions;     /* regions.h */
-typedef struct tn_clearance tn_clearance; /* clearance.h */
+/* regions.h and clearance.h (declared here without their typedefs: C99 and C++ builds must
+ * not see a typedef twice) */
+struct tn_regions;
+struct tn_clearance;
 
 /// Heuristic estimate of the remaining cost, in base step units times tn_map_min_cost().
 typedef enum tn_heuristic {
@@ -133,7 +135,7 @@ typedef struct tn_query {
     /// ones) instead of emptying the start's region: TN_CLOSEST with the cost the search
     /// without regions finds. When the rings would pass 16,384 cells (goals far from the
     /// region) it empties the region as without regions.
-    const tn_regions *regions;
+    const struct tn_regions *regions;
     /// the unit's size in cells (a size x size square; 0 or 1: one cell). Above 1 the query
     /// needs `clearance`, built for this map with max_size >= size and size maps, current
     /// with the map: it searches the size's map (tn_clearance_map()), so start, goals and the
@@ -142,7 +144,7 @@ typedef struct tn_query {
     /// footprint. `jump_table` and `goal_bounds` must then be built on that size map, and
     /// `regions` (built on this map) must have the size class.
     int32_t size;
-    const tn_clearance *clearance; ///< for `size` > 1 (clearance.h)
+    const struct tn_clearance *clearance; ///< for `size` > 1 (clearance.h)
 } tn_query;
 
 /// Outcome of a query besides the cells.

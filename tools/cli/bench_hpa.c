@@ -280,10 +280,8 @@ int tn_bench_hpa(int argc, char **argv)
         st = tn_scenarios_load(scenf, NULL, &sc, &diag);
     if (st != TN_OK) {
         char msg[1024];
-        tn_diag_format(&diag, msg, sizeof msg);
-        tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
         tn_map_destroy(map);
-        return tn_cli_exit_for(st);
+        return tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
     }
     const int32_t ns = tn_scenarios_count(sc);
     int32_t *sel = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *sel);

@@ -144,6 +144,15 @@ int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_d
     return 1;
 }
 
+int tn_cli_load_failed(const char *cmd, const tn_diag *d, tn_status st, char *msg, size_t cap)
+{
+    tn_diag_format(d, msg, cap);
+    if (!msg[0])
+        snprintf(msg, cap, "%s", tn_status_str(st));
+    tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+    return tn_cli_exit_for(st);
+}
+
 int tn_cli_exit_for(tn_status st)
 {
     switch (st) {

@@ -13,7 +13,8 @@
 
 int tn_cmd_bench(int argc, char **argv);
 extern const char tn_cmd_bench_summary[];
-const char tn_cmd_bench_summary[] = "time A*, JPS and Dijkstra on a Moving AI .scen file";
+const char tn_cmd_bench_summary[] =
+    "time A*, JPS, JPS+, Dijkstra or HPA* on a Moving AI .scen file";
 
 static void usage(FILE *f)
 {
@@ -562,9 +563,7 @@ int tn_cmd_bench(int argc, char **argv)
     tn_status st = tn_map_load(mapf, NULL, &map, &diag);
     if (st != TN_OK) {
         char msg[1024];
-        tn_diag_format(&diag, msg, sizeof msg);
-        tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
-        return tn_cli_exit_for(st);
+        return tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
     }
     fprintf(stderr, "map: %dx%d loaded in %.1f ms\n", (int)tn_map_width(map),
             (int)tn_map_height(map), (tn_cli_now() - l0) * 1e3);
@@ -577,10 +576,8 @@ int tn_cmd_bench(int argc, char **argv)
     st = tn_scenarios_load(scenf, NULL, &sc, &diag);
     if (st != TN_OK) {
         char msg[1024];
-        tn_diag_format(&diag, msg, sizeof msg);
-        tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
         tn_map_destroy(map);
-        return tn_cli_exit_for(st);
+        return tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
     }
     int32_t ns = tn_scenarios_count(sc);
     int32_t *sel = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *sel);

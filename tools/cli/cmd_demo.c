@@ -852,10 +852,8 @@ int tn_cmd_demo(int argc, char **argv)
     tn_status st = tn_map_load(path, NULL, &d->map, &diag);
     if (st != TN_OK) {
         char msg[1200];
-        tn_diag_format(&diag, msg, sizeof msg);
-        tn_cli_error("demo", "%s", msg);
         free(d);
-        return tn_cli_exit_for(st);
+        return tn_cli_load_failed("demo", &diag, st, msg, sizeof msg);
     }
     d->w = tn_map_width(d->map);
     d->h = tn_map_height(d->map);

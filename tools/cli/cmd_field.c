@@ -471,9 +471,7 @@ int tn_cmd_field(int argc, char **argv)
     tn_status st = tn_map_load(o.map, &o.load, &m, &diag);
     if (st != TN_OK) {
         char buf[1024];
-        tn_diag_format(&diag, buf, sizeof buf);
-        tn_cli_error(cmd, "%s", buf[0] ? buf : tn_status_str(st));
-        return tn_cli_exit_for(st);
+        return tn_cli_load_failed(cmd, &diag, st, buf, sizeof buf);
     }
     if (o.gx >= tn_map_width(m) || o.gy >= tn_map_height(m)) {
         int rc = tn_cli_usage_error(

@@ -123,9 +123,7 @@ int tn_cmd_info(int argc, char **argv)
     tn_status st = tn_map_load(path, &o, &m, &d);
     if (st != TN_OK) {
         char msg[1024];
-        tn_diag_format(&d, msg, sizeof msg);
-        tn_cli_error("info", "%s", msg);
-        return tn_cli_exit_for(st);
+        return tn_cli_load_failed("info", &d, st, msg, sizeof msg);
     }
     int32_t w = tn_map_width(m), h = tn_map_height(m), nl = tn_map_layer_count(m);
     int64_t cells = (int64_t)w * h;

@@ -12,7 +12,7 @@
 
 int tn_cmd_path(int argc, char **argv);
 extern const char tn_cmd_path_summary[];
-const char tn_cmd_path_summary[] = "shortest path between two cells (A*, JPS or Dijkstra)";
+const char tn_cmd_path_summary[] = "shortest path between two cells (A*, JPS, JPS+ or Dijkstra)";
 
 static void usage(FILE *f)
 {
@@ -200,11 +200,10 @@ int tn_cmd_path(int argc, char **argv)
     tn_status st = tn_map_load(pos[0], &lopts, &map, &diag);
     if (st != TN_OK) {
         char msg[1024];
-        tn_diag_format(&diag, msg, sizeof msg);
-        tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+        int rc = tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
         if (json)
             print_json_error(st, msg);
-        return tn_cli_exit_for(st);
+        return rc;
     }
     int32_t cells = tn_map_width(map) * tn_map_height(map);
     tn_search_def def = tn_search_def_default();
@@ -321,33 +320,28 @@ int tn_cmd_path(int argc, char **argv)
             printf("]");
         }
         printf("}\n");
-    } else if (!ascii) {
+    } else {
         printf("found=%s status=\"%s\" cost=%.6f length=%d expanded=%lld time_us=%.3f algo=%s\n",
                st == TN_OK ? "yes" : "no", tn_status_str(st), res.cost, (int)n,
                (long long)res.expanded, us, tn_algo_name(res.algo));
         if (size > 1)
             printf("size=%d narrow=%d (passable cells too narrow for the unit)\n", (int)size,
                    (int)tn_picture_count_too_narrow(map, walk, (int32_t)size));
-        if (n) {
+        if (n && !ascii) {
             printf("cells:");
             for (int32_t i = 0; i < n; i++)
                 printf(" %d,%d", (int)path[i].x, (int)path[i].y);
             printf("\n");
         }
-        if (nw) {
+        if (nw && !ascii) {
             printf("waypoints:");
             for (int32_t i = 0; i < nw; i++)
                 printf(" %d,%d", (int)wp[i].x, (int)wp[i].y);
             printf("\n");
         }
     }
-    if (ascii) {
-        if (!json)
-            printf("found=%s cost=%.6f length=%d expanded=%lld time_us=%.3f algo=%s\n",
-                   st == TN_OK ? "yes" : "no", res.cost, (int)n, (long long)res.expanded, us,
-                   tn_algo_name(res.algo));
+    if (ascii)
         print_ascii(map, path, n, wp, nw, start, goal);
-    }
     int rc = st == TN_OK || st == TN_CLOSEST ? TN_EXIT_OK : TN_EXIT_FAIL;
     if (png) {
         int pr = tn_picture_unit_path(png, (int32_t)scale, map, walk, (int32_t)size, path, n, wp,

@@ -49,8 +49,10 @@ static void usage(FILE *f)
             "walls, tile collision. Agents leave the crowd when they come within 0.75 tile of\n"
             "the goal cell's centre (--stay: they stop there and the goal area fills). Prints\n"
             "  sim agents=N arrived=A steps=S ms_per_step=X max_wall_overlap=D hash=H\n"
+            "      all_arrived_step=T\n"
             "where X is the mean time of one crowd step, D the deepest overlap (pixels) of any\n"
-            "agent with an impassable cell seen after any step (always 0), H the state hash.\n"
+            "agent with an impassable cell seen after any step (always 0), H the state hash,\n"
+            "T the first step after which every agent had arrived (0: never).\n"
             "--bench prints ms per step and ns per agent for each agent count (default\n"
             "1000,3000,10000,30000,100000; S defaults to 120 steps; an agent that arrives\n"
             "re-enters at a random cell, so the count holds).\n"
@@ -547,9 +549,7 @@ int tn_cmd_sim(int argc, char **argv)
     tn_status st = tn_map_load(pos[0], &lopts, &m, &diag);
     if (st < 0) {
         char msg[1024];
-        tn_diag_format(&diag, msg, sizeof msg);
-        tn_cli_error(cmd, "%s", msg);
-        return TN_EXIT_INPUT;
+        return tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
     }
     int64_t gx, gy;
     if (!tn_cli_parse_int(pos[1], 0, tn_map_width(m) - 1, &gx) ||
