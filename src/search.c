@@ -670,8 +670,8 @@ static void astar_expand_any(tn_search *s, uint32_t i, int32_t x, int32_t y, dou
     }
 }
 
-/* The common cases spelled out: 8 neighbours without corner cutting (uniform costs) or 4
- * neighbours (uniform or terrain costs), no extra layer, the octile, manhattan or zero
+/* The common cases spelled out: 8 neighbours without corner cutting or 4 neighbours (uniform
+ * or terrain costs), no extra layer, the octile, manhattan or zero
  * heuristic towards one goal, no closest/partial tracking. Same expansion order, costs and
  * heuristic values as the generic loop, bit for bit, with fewer loads and branches. */
 /* Octile heuristic from the distances to the goal along x and y (whole numbers, so the value
@@ -788,23 +788,26 @@ TN_INLINE tn_status astar_run_fast(tn_search *s, int64_t budget, const int hk, c
     }
 FAST_VARIANT(astar_run_octile, FAST_OCTILE, false, false)
 FAST_VARIANT(astar_run_zero, FAST_ZERO, false, false)
+FAST_VARIANT(astar_run_octile_w, FAST_OCTILE, false, true)
+FAST_VARIANT(astar_run_zero_w, FAST_ZERO, false, true)
 FAST_VARIANT(astar_run_four, FAST_MANHATTAN, true, false)
 FAST_VARIANT(astar_run_four_zero, FAST_ZERO, true, false)
 FAST_VARIANT(astar_run_four_w, FAST_MANHATTAN, true, true)
 FAST_VARIANT(astar_run_four_w_zero, FAST_ZERO, true, true)
 #undef FAST_VARIANT
 
-/* The fast loop for the query of `s`, or NULL (the generic loop). Terrain costs with 8
- * neighbours stay on the generic loop for now (docs/search.md, "A*"). */
+/* The fast loop for the query of `s`, or NULL (the generic loop). */
 static tn_status (*fast_loop(const tn_search *s))(tn_search *, int64_t)
 {
     if (s->algo == TN_ALGO_JPS || s->algo == TN_ALGO_JPS_PLUS || s->extra || s->track || s->multi_h)
         return NULL;
     const bool zero = s->hkind == TN_HEURISTIC_ZERO;
-    if (s->q.moves.diagonal == TN_DIAGONAL_NO_CUT && s->uniform) {
+    if (s->q.moves.diagonal == TN_DIAGONAL_NO_CUT) {
         if (s->hkind == TN_HEURISTIC_OCTILE)
-            return astar_run_octile;
-        return zero ? astar_run_zero : NULL;
+            return s->uniform ? astar_run_octile : astar_run_octile_w;
+        if (zero)
+            return s->uniform ? astar_run_zero : astar_run_zero_w;
+        return NULL;
     }
     if (s->q.moves.diagonal != TN_DIAGONAL_NEVER || !(zero || s->hkind == TN_HEURISTIC_MANHATTAN))
         return NULL;

@@ -423,8 +423,8 @@ static void test_sliced_equals_one_shot(void **state)
     }
 }
 
-/* The specialised loops (A* or Dijkstra; 8 neighbours without corner cutting and uniform costs,
- * or 4 neighbours with or without terrain costs; octile, manhattan or zero heuristic) against
+/* The specialised loops (A* or Dijkstra; 8 neighbours without corner cutting or 4 neighbours,
+ * with or without terrain costs; octile, manhattan or zero heuristic) against
  * the generic loop, which a layer of zero extra costs forces (it adds +0.0 to every step, so
  * the keys are the same bits): the same expansions, cells and cost; and one-shot queries
  * against sliced ones (which track partial paths, so they also run the generic loop). On maps of
