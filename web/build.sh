@@ -90,5 +90,7 @@ done
 "$cc" $flags -Wall -Wextra -Wconversion -Werror -c "$ROOT/web/glue/tilenav_wasm.c" -o "$objs/glue.o"
 "$cc" --target=wasm32-wasi -mexec-model=reactor -Wl,--export=malloc -Wl,--export=free \
     -Wl,-z,stack-size=1048576 -Wl,--strip-debug -o "$objs/tilenav.wasm" "$objs"/*.o -lm
+# wasm-ld makes the module executable: a data file ships as 0644 (npm pack keeps the mode)
+chmod 0644 "$objs/tilenav.wasm"
 mv -f "$objs/tilenav.wasm" "$OUT.tmp$$" && mv -f "$OUT.tmp$$" "$OUT" # never half a file
 echo "web: built $OUT ($(wc -c <"$OUT") bytes)"

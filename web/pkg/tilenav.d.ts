@@ -1,7 +1,14 @@
 // Types for tilenav's JavaScript API (tilenav.mjs). The documentation is README.md.
 
 /** A cell of the grid: integer x (column) and y (row); anything else throws a TilenavError.
- *  Option objects accept only their documented names (another throws a TypeError). */
+ *  The same holds for the `x, y` arguments of every method taking them (get, passable, cost,
+ *  set, fits, clearance, center, regionId, fill, setRect, FlowField.direction/distance,
+ *  Hierarchy.sectorOf, SectorField.direction/window): NaN, 0.5, "1" or a missing one throws a
+ *  TilenavError (invalid argument) naming it; any integer outside the map, however large, gets
+ *  the method's outside answer or "out of map" (never another cell).
+ *  Option objects accept only their documented names (another throws a TypeError); a map
+ *  argument that is not a TileMap throws a TypeError; a bad number (option or argument) throws
+ *  a TilenavError naming it. */
 export interface Cell { x: number; y: number; }
 /** A point in pixels. */
 export interface Point { x: number; y: number; }
@@ -18,7 +25,8 @@ export class TilenavError extends Error {
   readonly status: number;
 }
 
-/** Load and start tilenav.wasm (default: next to tilenav.mjs). Call once; later calls return the same promise. */
+/** Load and start tilenav.wasm (default: next to tilenav.mjs). Call once; later calls return the same promise.
+ *  Another kind of source rejects with a TypeError. */
 export function init(source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<{ version: string }>;
 /** The C library's version, e.g. "0.1.0". */
 export function version(): string;
@@ -101,7 +109,9 @@ export class TileMap {
   readonly height: number;
   readonly tileWidth: number;
   readonly tileHeight: number;
+  /** The cell's value; -1 outside the map. Non-integer x or y: TilenavError. */
   get(x: number, y: number): number;
+  /** Outside the map: TilenavError "out of map". */
   set(x: number, y: number, value: number): void;
   /** A rectangle (inside the map) of `width * height` values, row-major, as one edit (one
    *  changed rectangle for FlowField.update(); 8 or fewer changed cells of different values
@@ -110,7 +120,9 @@ export class TileMap {
   /** Every cell of a rectangle (inside the map) set to `value` as one edit; returns how many
    *  cells changed. */
   fill(x: number, y: number, width: number, height: number, value: number): number;
+  /** False for walls and outside the map. */
   passable(x: number, y: number): boolean;
+  /** Infinity for walls and outside the map. */
   cost(x: number, y: number): number;
   passableGrid(): Uint8Array;
   readonly revision: number;
@@ -122,13 +134,13 @@ export class TileMap {
   clearance(x: number, y: number): number;
   /** Every cell's clearance, row-major (a copy). */
   clearanceGrid(): Uint8Array;
-  /** Does a size x size unit (default 1) fit with its top-left cell at (x, y)? */
+  /** Does a size x size unit (default 1) fit with its top-left cell at (x, y)? False outside. */
   fits(x: number, y: number, size?: number): boolean;
   /**
    * Region of the unit's position (x, y) (its top-left cell): an id 0..regionCount()-1 shared by
    * exactly the positions a size x size unit can walk to from there under `diagonal`, or -1 where
    * it does not fit (blocked, outside the map). Edits that split or join regions renumber them.
-   * Bad options or non-integer coordinates throw a TilenavError.
+   * Bad options or non-integer coordinates throw a TilenavError; outside the map: -1.
    */
   regionId(x: number, y: number, o?: RegionOptions): number;
   /** Can the unit walk from a to b (top-left cells)? O(1); false where it does not fit at either. */
@@ -199,11 +211,12 @@ export interface BatchResult {
 }
 
 export class PathFinder {
-  constructor(sizeFor?: TileMap | { maxCells: number });
+  /** maxCells: an integer from 1 to 2^28 (default 65536); another kind of sizeFor: TypeError. */
+  constructor(sizeFor?: TileMap | { maxCells?: number });
   find(map: TileMap, start: Cell, goal: Cell, o?: FindOptions): PathResult;
   /** Start a time-sliced query; advance it with step(). */
   begin(map: TileMap, start: Cell, goal: Cell, o?: FindOptions): "in progress" | "no path" | "start blocked" | "goal blocked";
-  /** Run at most maxExpansions (default 1000) expansions of the begun query. */
+  /** Run at most maxExpansions (default 1000; an integer from 1) expansions of the begun query. */
   step(maxExpansions?: number): "in progress" | "ok" | "no path" | "closest" | "start blocked" | "goal blocked";
   /** The result of the time-sliced query (found false and status "in progress" while it runs). */
   result(): PathResult;
@@ -236,6 +249,7 @@ export class FlowField {
   distancesView(): Float32Array;
   /** x, y flow vectors per cell over the module's memory (no allocation after the first call). */
   vectorsView(): Float32Array;
+  /** Infinity outside the map, blocked, unreachable. */
   distance(x: number, y: number): number;
   directions(): Int8Array;
   /** One cell's direction as in directions(): 0..7, -1 = none (goal, blocked, unreachable, outside). */
@@ -313,6 +327,7 @@ export class Hierarchy {
   refreshLandmarks(): void;
   /** The fast mode's additive bound per sector-border crossing of an optimal path. */
   readonly crossingBound: number;
+  /** The cell's sector (row-major index), -1 outside the map. */
   sectorOf(x: number, y: number): number;
   readonly stats: HierarchyStats;
   /** Graph, query contexts and path buffer. */
@@ -347,7 +362,7 @@ export class SectorField {
   readonly goals: Cell[];
   /** Aim at 1..64 goals (the cheapest wins). */
   setGoal(goals: Cell | Cell[]): void;
-  /** dir 0..7 (0 = +x, clockwise on screen), -1 on a goal (cost 0) or with no route (cost Infinity). */
+  /** dir 0..7 (0 = +x, clockwise on screen), -1 on a goal (cost 0) or with no route (cost Infinity); outside the map: TilenavError "out of map". */
   direction(x: number, y: number): { dir: number; cost: number };
   /** direction() for a window of cells, row-major. */
   window(x: number, y: number, width: number, height: number): { directions: Int8Array; costs: Float32Array };
@@ -360,10 +375,14 @@ export class SectorField {
 export type Target = "none" | "seek" | "arrive" | "flee" | "flow";
 
 export interface CrowdOptions {
+  /** 1..1048574 (default 1024). */
   capacity?: number;
+  /** Seconds per step, > 0 (default 1/60). */
   dt?: number;
+  /** An integer >= 0 (default 1). */
   seed?: number;
   pushApart?: boolean;
+  /** Pixels, > 0 (default 32). */
   neighbourRadius?: number;
 }
 
@@ -371,7 +390,9 @@ export interface AgentDef {
   x: number;
   y: number;
   radius?: number;
+  /** Pixels per second, > 0 (default 120). */
   maxSpeed?: number;
+  /** > 0 (default 480). */
   maxForce?: number;
   target?: Target;
   goal?: Point;
@@ -399,11 +420,12 @@ export class Crowd {
   readonly capacity: number;
   /** Flow slots: 0..maxFlows-1 (8). */
   readonly maxFlows: number;
-  /** A FlowField (built), a SectorField (its sectors under the agents are built before each step), or null to clear. */
+  /** A FlowField (built), a SectorField (its sectors under the agents are built before each step), or null to clear; anything else: TypeError. */
   setFlow(slot: number, field: FlowField | SectorField | null): void;
   add(a: AgentDef): number;
   remove(id: number): void;
   setTarget(id: number, kind: Target, goalOrSlot?: Point | number): void;
+  /** steps: an integer >= 0 (default 1), as every step(). */
   step(steps?: number): void;
   readonly count: number;
   /** Every live agent, in no fixed order (each step sorts them by place): go by `id`. */

@@ -92,6 +92,9 @@ async function loadBytes(source) {
  * @returns {Promise<{version: string}>}
  */
 export function init(source) {
+  if (!(source == null || typeof source === "string" || source instanceof URL || source instanceof ArrayBuffer ||
+    ArrayBuffer.isView(source) || source instanceof WebAssembly.Module))
+    return Promise.reject(new TypeError(`tilenav: init: source must be where tilenav.wasm is (a URL or a string of one, an ArrayBuffer, a Uint8Array or a WebAssembly.Module), got ${shown(source)}`));
   if (!initPromise) {
     initPromise = (async () => {
       let memory = null;
@@ -172,25 +175,58 @@ function pick(table, value, what, dflt) {
   return k;
 }
 
-// A unit's size: an n x n square of cells, 1..255 (default 1).
-function unitSize(size, what) {
-  if (size === undefined) return 1;
-  if (!(Number.isInteger(size) && size >= 1 && size <= 255))
-    throw new TilenavError(-1, `${what}: size must be an integer from 1 to 255, got ${typeof size === "string" ? JSON.stringify(size) : String(size)}`);
-  return size;
+// A number argument or option `name`: a finite number (`int`: an integer) from `min` to `max`
+// (`gt`: above `min`); undefined gives `dflt` when there is one. Anything else (NaN, a string,
+// out of range) throws a TilenavError (invalid argument) naming it, the rule and the value.
+function numArg(v, what, name, { min = -Infinity, max = Infinity, gt = false, int = false }, dflt) {
+  if (v === undefined && dflt !== undefined) return dflt;
+  if (typeof v === "number" && (int ? Number.isInteger(v) : Number.isFinite(v)) && (gt ? v > min : v >= min) && v <= max) return v;
+  const range = max < Infinity ? ` from ${min} to ${max}` : gt ? ` > ${min}` : min > -Infinity ? ` >= ${min}` : "";
+  throw new TilenavError(-1, `${what}: ${name} must be ${int ? "an integer" : "a finite number"}${range}, got ${shown(v)}`);
 }
 
-// A cell coordinate for the region queries: an integer (TilenavError otherwise).
-function cellCoord(v, what) {
-  if (!Number.isInteger(v)) throw new TilenavError(-1, `${what}: a cell coordinate must be an integer, got ${String(v)}`);
+const INT32_MAX = 0x7fffffff;
+// A count of steps to run (default 1; 0 runs none): the module takes an int32.
+const stepCount = (steps, what) => numArg(steps, what, "steps", { min: 0, max: INT32_MAX, int: true }, 1);
+
+// A unit's size: an n x n square of cells, 1..255 (default 1).
+const unitSize = (size, what) => numArg(size, what, "size", { min: 1, max: 255, int: true }, 1);
+
+// A cell coordinate argument `name` (x, y, width, ...): an integer, else a TilenavError (invalid
+// argument) naming it. Never handed to the module unchecked: its int32 parameters would read
+// NaN, "1" or 0.5 as 0 or 1, and 2^32 + 1 as 1 (another cell).
+function cellCoord(v, what, name) {
+  if (!Number.isInteger(v)) throw new TilenavError(-1, `${what}: a cell coordinate must be an integer, got ${name} = ${shown(v)}`);
   return v;
 }
+
+// Is the cell (x, y) inside `m` (a map, or anything with its width and height)?
+const inside = (m, x, y) => x >= 0 && y >= 0 && x < m.width && y < m.height;
+
+// The arguments x and y of a method reading one cell: integers (cellCoord()); returns whether
+// the cell is inside `m`. Every such method checks here before the module is called.
+function xyIn(m, x, y, what) {
+  cellCoord(x, what, "x");
+  cellCoord(y, what, "y");
+  return inside(m, x, y);
+}
+
+// The TilenavError "out of map" for cell (x, y), `name` in `what`, naming the map's size.
+const outOfMap = (m, x, y, what, name) =>
+  new TilenavError(-9, `${what}: ${name} {x: ${x}, y: ${y}} is outside the ${m.width}x${m.height} map`);
 
 // The `regions` option of PathFinder's queries (default true).
 function useRegions(v, what) {
   if (v === undefined) return true;
   if (typeof v !== "boolean") throw new TilenavError(-1, `${what}: regions must be true or false, got ${String(v)}`);
   return v;
+}
+
+// A map argument: a TileMap (TypeError otherwise, e.g. a cell or a string given for it), live;
+// returns its handle.
+function mapArg(map, what) {
+  if (!(map instanceof TileMap)) throw new TypeError(`tilenav: ${what}: map must be a TileMap, got ${shown(map)}`);
+  return liveHandle(map, "TileMap");
 }
 
 function liveHandle(obj, name) {
@@ -250,6 +286,7 @@ function shown(v) {
 // throws a TypeError (README, Errors). Undefined values count as absent, as everywhere.
 const OPTIONS = {
   TileMap: ["width", "height", "cells", "tileWidth", "tileHeight", "tileSize", "costs", "blocked"],
+  PathFinder: ["maxCells"],
   fromText: ["wall", "tileWidth", "tileHeight", "tileSize", "costs", "blocked"],
   find: ["algo", "diagonal", "heuristic", "weight", "stepCosts", "closest", "size", "regions"],
   region: ["size", "diagonal"],
@@ -279,16 +316,15 @@ function knownOptions(o, kind, what) {
 function cellOf(c, what, name) {
   if (c === null || typeof c !== "object" || Array.isArray(c) || !("x" in c) || !("y" in c))
     throw new TilenavError(-1, `${what}: ${name} must be a cell {x, y}, got ${shown(c)}`);
-  if (!Number.isInteger(c.x)) throw new TilenavError(-1, `${what}: ${name}: a cell coordinate must be an integer, got x = ${shown(c.x)}`);
-  if (!Number.isInteger(c.y)) throw new TilenavError(-1, `${what}: ${name}: a cell coordinate must be an integer, got y = ${shown(c.y)}`);
+  cellCoord(c.x, `${what}: ${name}`, "x");
+  cellCoord(c.y, `${what}: ${name}`, "y");
   return c;
 }
 
 // cellOf() and inside the map (TilenavError "out of map" naming the cell and the map's size).
 function cellIn(map, c, what, name) {
   cellOf(c, what, name);
-  if (c.x < 0 || c.y < 0 || c.x >= map.width || c.y >= map.height)
-    throw new TilenavError(-9, `${what}: ${name} {x: ${c.x}, y: ${c.y}} is outside the ${map.width}x${map.height} map`);
+  if (!inside(map, c.x, c.y)) throw outOfMap(map, c.x, c.y, what, name);
   return c;
 }
 
@@ -346,7 +382,10 @@ export class TileMap {
   constructor(o) {
     knownOptions(o ?? null, "TileMap", "TileMap");
     const { width, height } = o;
-    const tw = o.tileWidth ?? o.tileSize ?? 32, th = o.tileHeight ?? o.tileSize ?? 32;
+    // tile sides: whole pixels (the C map's are integers), the option given named when bad
+    const side = (key) => (o[key] !== undefined ? key : "tileSize");
+    const tileSide = (key) => numArg(o[key] ?? o.tileSize, "TileMap", side(key), { min: 1, max: INT32_MAX, int: true }, 32);
+    const tw = tileSide("tileWidth"), th = tileSide("tileHeight");
     if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0))
       throw new TypeError("tilenav: width and height must be positive integers");
     const n = width * height;
@@ -407,6 +446,8 @@ export class TileMap {
   /** Shorthand: `TileMap.fromArray(cells, width, options)` (height = cells.length / width). */
   static fromArray(cells, width, options = {}) {
     knownOptions(options, "TileMap", "TileMap.fromArray");
+    if (cells === null || typeof cells !== "object" || !Number.isInteger(cells.length))
+      throw new TypeError(`tilenav: TileMap.fromArray: cells must be an array of cell values, got ${shown(cells)}`);
     return new TileMap({ ...options, cells, width, height: Math.floor(cells.length / width) });
   }
 
@@ -414,6 +455,10 @@ export class TileMap {
   static fromText(rows, options = {}) {
     knownOptions(options, "fromText", "TileMap.fromText");
     const { wall, ...mapOptions } = options;
+    if (!(typeof rows === "string" || (Array.isArray(rows) && rows.every((r) => typeof r === "string"))))
+      throw new TypeError(`tilenav: TileMap.fromText: rows must be a string or an array of strings, got ${shown(rows)}`);
+    if (wall !== undefined && !(typeof wall === "string" && wall.length))
+      throw new TypeError(`tilenav: TileMap.fromText: wall must be a string of the wall characters, got ${shown(wall)}`);
     const lines = (Array.isArray(rows) ? rows : rows.split("\n")).filter((r) => r.length);
     const width = Math.max(...lines.map((r) => r.length)), walls = wall ?? "#";
     lines.forEach((r, y) => {
@@ -490,11 +535,15 @@ export class TileMap {
   }
 
   /** The value of a cell, or -1 outside the map. */
-  get(x, y) { return api().tnw_map_get(liveHandle(this, "TileMap"), x, y); }
+  get(x, y) {
+    const h = liveHandle(this, "TileMap");
+    return xyIn(this, x, y, "TileMap.get") ? api().tnw_map_get(h, x, y) : -1;
+  }
 
   /** Change a cell's value (paths see it at once; call FlowField.update() for fields). */
   set(x, y, value) {
-    cellCoord(x, "TileMap.set"); cellCoord(y, "TileMap.set");
+    const what = "TileMap.set";
+    if (!xyIn(this, x, y, what)) throw outOfMap(this, x, y, what, "cell");
     cellValue(value, `TileMap.set(${x}, ${y}, value): value`);
     this._terrain(value);
     check(api().tnw_map_set(liveHandle(this, "TileMap"), x, y, value), `set(${x}, ${y})`);
@@ -512,7 +561,7 @@ export class TileMap {
   setRect(x, y, width, height, values) { return this._setRect("TileMap.setRect", x, y, width, height, values); }
 
   _setRect(what, x, y, width, height, values) {
-    for (const v of [x, y, width, height]) cellCoord(v, what);
+    for (const [v, name] of [[x, "x"], [y, "y"], [width, "width"], [height, "height"]]) cellCoord(v, what, name);
     if (width < 0 || height < 0) throw new TilenavError(-1, `${what}: width and height must be >= 0, got ${width} x ${height}`);
     const n = width * height;
     if (!values || values.length !== n) throw new TypeError(`tilenav: ${what}: values has ${values?.length} entries, expected ${width} x ${height} = ${n}`);
@@ -537,17 +586,23 @@ export class TileMap {
    *  cells changed. */
   fill(x, y, width, height, value) {
     const what = "TileMap.fill";
-    for (const v of [x, y, width, height]) cellCoord(v, what);
+    for (const [v, name] of [[x, "x"], [y, "y"], [width, "width"], [height, "height"]]) cellCoord(v, what, name);
     if (width < 0 || height < 0) throw new TilenavError(-1, `${what}: width and height must be >= 0, got ${width} x ${height}`);
     cellValue(value, `${what}: value`);
     return this._setRect(what, x, y, width, height, new Uint32Array(width * height).fill(value));
   }
 
   /** Can the cell be entered? False outside the map. */
-  passable(x, y) { return api().tnw_map_passable(liveHandle(this, "TileMap"), x, y) !== 0; }
+  passable(x, y) {
+    const h = liveHandle(this, "TileMap");
+    return xyIn(this, x, y, "TileMap.passable") && api().tnw_map_passable(h, x, y) !== 0;
+  }
 
   /** Cost multiplier of entering the cell (Infinity when blocked or outside). */
-  cost(x, y) { return api().tnw_map_cost(liveHandle(this, "TileMap"), x, y); }
+  cost(x, y) {
+    const h = liveHandle(this, "TileMap");
+    return xyIn(this, x, y, "TileMap.cost") ? api().tnw_map_cost(h, x, y) : Infinity;
+  }
 
   /** A copy of the per-cell passability, row-major: 1 passable, 0 blocked. */
   passableGrid() {
@@ -565,7 +620,10 @@ export class TileMap {
   }
 
   /** The centre of a cell in pixels. */
-  center(x, y) { return { x: (x + 0.5) * this.tileWidth, y: (y + 0.5) * this.tileHeight }; }
+  center(x, y) {
+    xyIn(this, x, y, "TileMap.center"); // any integers (a cell outside the map has a centre too)
+    return { x: (x + 0.5) * this.tileWidth, y: (y + 0.5) * this.tileHeight };
+  }
 
   /**
    * Move a sprite box by (dx, dy) pixels without entering a blocked cell (the map's edges
@@ -605,7 +663,8 @@ export class TileMap {
    * first call).
    */
   clearance(x, y) {
-    if (!(x >= 0 && y >= 0 && x < this.width && y < this.height)) return 0;
+    liveHandle(this, "TileMap");
+    if (!xyIn(this, x, y, "TileMap.clearance")) return 0;
     const p = api().tnw_clearance_data(this._infoClearance().h);
     return u8()[p + y * this.width + x];
   }
@@ -619,6 +678,8 @@ export class TileMap {
   /** Does a size x size unit fit with its top-left cell at (x, y)? */
   fits(x, y, size = 1) {
     size = unitSize(size, "TileMap.fits");
+    liveHandle(this, "TileMap");
+    if (!xyIn(this, x, y, "TileMap.fits")) return false;
     return size === 1 ? this.passable(x, y) : this.clearance(x, y) >= size;
   }
 
@@ -682,17 +743,16 @@ export class TileMap {
    * @param {{size?: number, diagonal?: "no-cut"|"never"|"one"|"always"}} [o]
    */
   regionId(x, y, o = {}) {
-    const { rg, size } = this._regionsFor(o, "TileMap.regionId");
-    return api().tnw_regions_id(rg.h, size, cellCoord(x, "TileMap.regionId"), cellCoord(y, "TileMap.regionId"));
+    const what = "TileMap.regionId", { rg, size } = this._regionsFor(o, what);
+    return xyIn(this, x, y, what) ? api().tnw_regions_id(rg.h, size, x, y) : -1;
   }
 
   /** Can a unit of `size` walk from cell a to cell b (top-left cells) under `diagonal`? False
    *  when it does not fit at either (or either is outside the map). O(1). */
   sameRegion(a, b, o = {}) {
-    const { rg, size } = this._regionsFor(o, "TileMap.sameRegion");
-    const what = "TileMap.sameRegion";
-    return api().tnw_regions_connected(rg.h, size, cellCoord(a?.x, what), cellCoord(a?.y, what),
-      cellCoord(b?.x, what), cellCoord(b?.y, what)) !== 0;
+    const what = "TileMap.sameRegion", { rg, size } = this._regionsFor(o, what);
+    cellOf(a, what, "a"); cellOf(b, what, "b");
+    return inside(this, a.x, a.y) && inside(this, b.x, b.y) && api().tnw_regions_connected(rg.h, size, a.x, a.y, b.x, b.y) !== 0;
   }
 
   /** Number of regions for units of `size` under `diagonal`. */
@@ -786,9 +846,7 @@ function releaseSizeMaps(mo, c) {
 // into the glue's arguments; cl() and rg() make the clearance and regions the query needs.
 function queryOptions(map, o, what) {
   knownOptions(o, "find", what);
-  const weight = o.weight ?? 1;
-  if (!(typeof weight === "number" && weight >= 1 && Number.isFinite(weight)))
-    throw new TilenavError(-1, `${what}: weight must be a finite number >= 1, got ${shown(weight)}`);
+  const weight = numArg(o.weight, what, "weight", { min: 1 }, 1);
   if (o.stepCosts !== undefined && o.stepCosts !== "exact" && o.stepCosts !== "10/14")
     throw new TilenavError(-1, `${what}: stepCosts must be "exact" or "10/14", got ${shown(o.stepCosts)}`);
   const size = unitSize(o.size, what), diagonal = pick(DIAGONAL, o.diagonal, "diagonal", 0);
@@ -807,12 +865,20 @@ export class PathFinder {
    * @param {TileMap|{maxCells: number}} [sizeFor] the largest map it will search (it grows on
    *        demand anyway)
    */
-  constructor(sizeFor = { maxCells: 65536 }) {
+  constructor(sizeFor = {}) {
+    let cells;
+    if (sizeFor instanceof TileMap) cells = sizeFor.width * sizeFor.height;
+    else {
+      if (sizeFor === null || typeof sizeFor !== "object")
+        throw new TypeError(`tilenav: PathFinder: sizeFor must be a TileMap or {maxCells}, got ${shown(sizeFor)}`);
+      knownOptions(sizeFor, "PathFinder", "PathFinder");
+      cells = numArg(sizeFor.maxCells, "PathFinder", "maxCells", { min: 1, max: MAX_CELLS, int: true }, 65536);
+    }
     this._o = { _h: 0, _out: 0, _res: 0 };
     this._cap = 0;
     this._res = alloc(32);
     track(this, releaseFinder);
-    this._ensure(sizeFor instanceof TileMap ? sizeFor.width * sizeFor.height : sizeFor.maxCells);
+    this._ensure(cells);
   }
 
   _ensure(cells) {
@@ -860,7 +926,7 @@ export class PathFinder {
    */
   find(map, start, goal, o = {}) {
     const what = "PathFinder.find";
-    liveHandle(map, "TileMap");
+    mapArg(map, what);
     const q = queryOptions(map, o, what);
     cellIn(map, start, what, "start"); cellIn(map, goal, what, "goal");
     const w = api();
@@ -902,7 +968,7 @@ export class PathFinder {
    */
   begin(map, start, goal, o = {}) {
     const what = "PathFinder.begin";
-    liveHandle(map, "TileMap");
+    mapArg(map, what);
     const q = queryOptions(map, o, what);
     cellIn(map, start, what, "start"); cellIn(map, goal, what, "goal");
     const w = api();
@@ -926,10 +992,11 @@ export class PathFinder {
    */
   step(maxExpansions = 1000) {
     liveHandle(this, "PathFinder");
+    numArg(maxExpansions, "PathFinder.step", "maxExpansions", { min: 1, max: INT32_MAX, int: true });
     if (this._sliced === undefined) throw new TilenavError(-15, "PathFinder.step (no query begun: begin() one; find() runs to the end by itself)");
     if (this._map) liveHandle(this._map, "TileMap");
     if (this._sliced === -10 || this._sliced === -11) return STATUS[this._sliced];
-    const st = api().tnw_search_step(liveHandle(this, "PathFinder"), Math.max(1, Math.floor(maxExpansions)));
+    const st = api().tnw_search_step(liveHandle(this, "PathFinder"), maxExpansions);
     this._sliced = st;
     check(st, "PathFinder.step");
     return STATUS[st];
@@ -966,8 +1033,10 @@ export class PathFinder {
    */
   findMany(map, queries, o = {}) {
     const what = "PathFinder.findMany";
-    liveHandle(map, "TileMap");
+    mapArg(map, what);
     const q = queryOptions(map, o, what);
+    if (queries === null || typeof queries !== "object" || !Number.isInteger(queries.length))
+      throw new TilenavError(-1, `${what}: queries must be an array of {start, goal} or flat numbers [sx, sy, gx, gy, ...], got ${shown(queries)}`);
     let flat = queries;
     if (queries.length && typeof queries[0] === "object" && queries[0] !== null) {
       flat = new Int32Array(4 * queries.length);
@@ -977,8 +1046,6 @@ export class PathFinder {
         flat.set([s.x, s.y, g.x, g.y], 4 * i);
       });
     } else { // flat numbers: [sx, sy, gx, gy, ...]
-      if (queries === null || typeof queries !== "object" || !Number.isInteger(queries.length))
-        throw new TilenavError(-1, `${what}: queries must be an array of {start, goal} or flat numbers [sx, sy, gx, gy, ...], got ${shown(queries)}`);
       if (queries.length % 4 !== 0)
         throw new TilenavError(-1, `${what}: flat queries are 4 numbers each (sx, sy, gx, gy), got ${queries.length} numbers`);
       if (!(queries instanceof Int32Array))
@@ -1040,6 +1107,7 @@ export class FlowField {
    *        up to date with the map's edits.
    */
   constructor(map, o = {}) {
+    mapArg(map, "FlowField");
     knownOptions(o, "FlowField", "FlowField");
     this.map = map;
     this.width = map.width;
@@ -1067,6 +1135,7 @@ export class FlowField {
   build(goals) {
     liveOn(this, "FlowField");
     const what = "FlowField.build", list = cellList(Array.isArray(goals) ? goals : [goals], what, "goal");
+    if (!list.length) throw new TilenavError(-1, `${what}: goals is [], needs a cell or an array of at least one`);
     list.forEach((g, i) => cellIn(this.map, g, what, list.length > 1 ? `goal ${i}` : "goal"));
     if (this._los && list.length > 1)
       throw new TilenavError(-8, `${what}: lineOfSight needs a single goal, got ${list.length} (a cell that sees the goal gets a vector straight at it; with several goals the one a cell sees need not be its nearest by path, so the vectors would not follow the distances): build towards one goal, or make the field with lineOfSight "off"`);
@@ -1130,9 +1199,7 @@ export class FlowField {
   distance(x, y) {
     const p = api().tnw_field_distances(liveOn(this, "FlowField"));
     if (!p) throw new TilenavError(-15, "FlowField.distance (build first)");
-    cellCoord(x, "FlowField.distance"); cellCoord(y, "FlowField.distance");
-    if (x < 0 || y < 0 || x >= this.width || y >= this.height) return Infinity;
-    return f32()[(p >> 2) + y * this.width + x];
+    return xyIn(this, x, y, "FlowField.distance") ? f32()[(p >> 2) + y * this.width + x] : Infinity;
   }
 
   /** Copy of the 8-way directions, Int8Array: 0 = +x, then clockwise on screen in 45° steps
@@ -1148,8 +1215,8 @@ export class FlowField {
   /** The 8-way direction of one cell, as in directions(): 0..7, -1 = none (a goal, blocked,
    *  unreachable or outside). */
   direction(x, y) {
-    cellCoord(x, "FlowField.direction"); cellCoord(y, "FlowField.direction");
-    return api().tnw_field_dir(liveOn(this, "FlowField"), x, y);
+    const h = liveOn(this, "FlowField");
+    return xyIn(this, x, y, "FlowField.direction") ? api().tnw_field_dir(h, x, y) : -1;
   }
 
   /** Copy of the line-of-sight flags, Uint8Array (1 = the cell sees the goal). */
@@ -1234,18 +1301,12 @@ function releaseField(o) {
   if (o._cl) { releaseSizeMaps(o._mo, o._cl); o._cl = null; }
 }
 
-// The options of Hierarchy: checked here so that a bad one names itself (TilenavError).
-function intOption(o, key, lo, hi, dflt, what) {
-  const v = o[key];
-  if (v === undefined) return dflt;
-  if (!(Number.isInteger(v) && v >= lo && v <= hi))
-    throw new TilenavError(-1, `${what}: ${key} must be an integer from ${lo} to ${hi}, got ${typeof v === "string" ? JSON.stringify(v) : String(v)}`);
-  return v;
-}
+// An integer option o[key] from lo to hi (numArg()).
+const intOption = (o, key, lo, hi, dflt, what) => numArg(o[key], what, key, { min: lo, max: hi, int: true }, dflt);
 
-// cellOf() returning a copy (kept by the caller).
-function cellArg(c, what, name) {
-  cellOf(c, what, name);
+// cellIn() returning a copy (kept by the caller).
+function cellArg(map, c, what, name) {
+  cellIn(map, c, what, name);
   return { x: c.x, y: c.y };
 }
 
@@ -1274,6 +1335,7 @@ export class Hierarchy {
    */
   constructor(map, o = {}) {
     const what = "Hierarchy";
+    mapArg(map, what);
     if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
     knownOptions(o, "Hierarchy", what);
     this.map = map;
@@ -1372,12 +1434,10 @@ export class Hierarchy {
     const what = "Hierarchy.find";
     if (o === null || typeof o !== "object") throw new TilenavError(-1, `${what}: options must be an object`);
     knownOptions(o, "hierarchyFind", what);
-    const s = cellArg(start, what, "start"), g = cellArg(goal, what, "goal");
+    const s = cellArg(this.map, start, what, "start"), g = cellArg(this.map, goal, what, "goal");
     if (o.exact !== undefined && typeof o.exact !== "boolean")
       throw new TilenavError(-1, `${what}: exact must be true or false, got ${String(o.exact)}`);
-    const weight = o.weight ?? 1;
-    if (!(typeof weight === "number" && weight >= 1 && Number.isFinite(weight)))
-      throw new TilenavError(-1, `${what}: weight must be a finite number >= 1, got ${String(weight)}`);
+    const weight = numArg(o.weight, what, "weight", { min: 1 }, 1);
     this._sync();
     const w = api(), ctx = this._ctx(weight), exact = o.exact ? 1 : 0;
     if (!this._out) { this._cap = Math.min(1024, this.map.width * this.map.height); this._out = alloc(8 * this._cap); }
@@ -1413,7 +1473,8 @@ export class Hierarchy {
 
   /** The sector (row-major index) of a cell, -1 outside the map. */
   sectorOf(x, y) {
-    return api().tnw_hier_sector_of(liveOn(this, "Hierarchy"), cellCoord(x, "Hierarchy.sectorOf"), cellCoord(y, "Hierarchy.sectorOf"));
+    const h = liveOn(this, "Hierarchy");
+    return xyIn(this.map, x, y, "Hierarchy.sectorOf") ? api().tnw_hier_sector_of(h, x, y) : -1;
   }
 
   /** The abstract graph: {sectorsX, sectorsY, nodes, intraEdges, interEdges, sectorsRebuilt,
@@ -1507,7 +1568,7 @@ export class SectorField {
    *  sector built before is dropped. A blocked goal: TilenavError "goal blocked". */
   setGoal(goals) {
     const what = "SectorField.setGoal";
-    const list = (Array.isArray(goals) ? goals : [goals]).map((g, i) => cellArg(g, what, `goal ${i}`));
+    const list = (Array.isArray(goals) ? goals : [goals]).map((g, i) => cellArg(this.map, g, what, `goal ${i}`));
     if (list.length < 1 || list.length > SECTOR_FIELD_MAX_GOALS)
       throw new TilenavError(-1, `${what}: 1 to ${SECTOR_FIELD_MAX_GOALS} goals, got ${list.length}`);
     this.hierarchy._sync();
@@ -1551,7 +1612,7 @@ export class SectorField {
    */
   direction(x, y) {
     const what = "SectorField.direction";
-    cellCoord(x, what); cellCoord(y, what);
+    if (!xyIn(this, x, y, what)) throw outOfMap(this, x, y, what, "cell");
     this._sync(what);
     return withScratch(8, (p) => {
       const st = api().tnw_sfield_dir(this._h, x, y, p, p + 4);
@@ -1565,7 +1626,7 @@ export class SectorField {
    *  one call: {directions: Int8Array, costs: Float32Array}, row-major. Builds its sectors. */
   window(x, y, width, height) {
     const what = "SectorField.window";
-    for (const v of [x, y, width, height]) cellCoord(v, what);
+    for (const [v, name] of [[x, "x"], [y, "y"], [width, "width"], [height, "height"]]) cellCoord(v, what, name);
     if (x < 0 || y < 0 || width < 0 || height < 0 || x + width > this.width || y + height > this.height)
       throw new TilenavError(-9, `${what}(${x}, ${y}, ${width}, ${height})`);
     this._sync(what);
@@ -1579,7 +1640,7 @@ export class SectorField {
 
   /** Follow the directions from `start` to a goal: {found, path, cost} (as FlowField.pathFrom). */
   path(start) {
-    const what = "SectorField.path", s = cellArg(start, what, "start");
+    const what = "SectorField.path", s = cellArg(this.map, start, what, "start");
     this._sync(what);
     const w = api();
     if (!this._out) { this._cap = Math.min(1024, this.width * this.height); this._out = alloc(8 * this._cap + 16); }
@@ -1625,7 +1686,21 @@ function releaseSectorField(o) {
   o._h = 0; o._out = 0;
 }
 
-const AGENT_FLOATS = 7;
+const AGENT_FLOATS = 7, CROWD_MAX_AGENTS = 2 ** 20 - 2; // TN_CROWD_MAX_AGENTS
+
+// A seek/arrive/flee goal: a point {x, y} of finite numbers (pixels).
+function goalPoint(g, what) {
+  if (!(g !== null && typeof g === "object" && Number.isFinite(g.x) && Number.isFinite(g.y)))
+    throw new TilenavError(-1, `${what}: goal must be a point {x, y} of finite numbers (pixels), got ${shown(g)}`);
+  return g;
+}
+
+// An agent id (Crowd.add's): a positive integer below 2^32 (the module's uint32).
+const agentId = (id, what) => numArg(id, what, "id", { min: 1, max: 0xffffffff, int: true });
+
+// A random seed (default 1): an integer from 0 (the module takes up to 2^64; past 2^53 a
+// Number is not exact).
+const seedArg = (seed, what) => numArg(seed, what, "seed", { min: 0, max: Number.MAX_SAFE_INTEGER, int: true }, 1);
 
 /** Many steering agents advanced together in fixed steps (separation, alignment, cohesion,
  *  avoidance, walls, flow following). Positions are pixels. */
@@ -1640,14 +1715,16 @@ export class Crowd {
    * @param {number} [o.neighbourRadius=32] pixels
    */
   constructor(map, o = {}) {
-    knownOptions(o, "Crowd", "Crowd");
+    const what = "Crowd", h = mapArg(map, what);
+    knownOptions(o, "Crowd", what);
     this.map = map;
-    this.capacity = o.capacity ?? 1024;
+    this.capacity = numArg(o.capacity, what, "capacity", { min: 1, max: CROWD_MAX_AGENTS, int: true }, 1024);
+    const dt = numArg(o.dt, what, "dt", { min: 0, gt: true }, 1 / 60); // seconds per step
+    const seed = seedArg(o.seed, what), radius = numArg(o.neighbourRadius, what, "neighbourRadius", { min: 0, gt: true }, 0);
     this.maxFlows = 8; // flow slots 0..7 (tn_crowd_def_default()'s max_flows, as the glue makes it)
     this._o = { _h: 0, _ids: 0, _state: 0 };
     withScratch(4, (st) => {
-      this._h = api().tnw_crowd_create(liveHandle(map, "TileMap"), this.capacity, o.dt ?? 1 / 60,
-        o.seed ?? 1, o.pushApart ? 1 : 0, o.neighbourRadius ?? 0, st);
+      this._h = api().tnw_crowd_create(h, this.capacity, dt, seed, o.pushApart ? 1 : 0, radius, st);
       check(i32()[st >> 2], "Crowd");
     });
     track(this, releaseCrowd);
@@ -1697,6 +1774,8 @@ export class Crowd {
   setFlow(slot, field) {
     const h = liveOn(this, "Crowd");
     this._slot(slot, "Crowd.setFlow");
+    if (!(field == null || field instanceof FlowField || field instanceof SectorField))
+      throw new TypeError(`tilenav: Crowd.setFlow: field must be a FlowField, a SectorField or null, got ${shown(field)}`);
     if (field === null || field === undefined) {
       check(api().tnw_crowd_set_flow(h, slot, 0, 0, 0), "Crowd.setFlow");
       this._sectors.delete(slot);
@@ -1749,16 +1828,17 @@ export class Crowd {
       throw new TilenavError(-1, `${what}: x and y must be finite numbers (pixels), got x = ${shown(a.x)}, y = ${shown(a.y)}`);
     if (a.radius !== undefined && !(typeof a.radius === "number" && a.radius > 0 && Number.isFinite(a.radius)))
       throw new TilenavError(-1, `${what}: radius must be a positive number of pixels, got ${shown(a.radius)}`);
+    // 0 asks the glue for the library's defaults (120 pixels per second, 480)
+    const maxSpeed = numArg(a.maxSpeed, what, "maxSpeed", { min: 0, gt: true }, 0), maxForce = numArg(a.maxForce, what, "maxForce", { min: 0, gt: true }, 0);
     // the library's rule, in its float arithmetic: radius < 0.5 * smaller tile side * size
     const r = a.radius ?? 6, tmin = Math.min(this.map.tileWidth, this.map.tileHeight);
     if (!(Math.fround(r) < Math.fround(Math.fround(0.5 * Math.fround(tmin)) * size)))
       throw new TilenavError(-1, `${what}: radius ${r}${a.radius === undefined ? " (the default)" : ""} must be below size x half the smaller tile side: ${size} x ${tmin} / 2 = ${size * tmin / 2} pixels`);
-    if (target >= 1 && target <= 3 && a.goal !== undefined && !(a.goal !== null && Number.isFinite(a.goal.x) && Number.isFinite(a.goal.y)))
-      throw new TilenavError(-1, `${what}: goal must be a point {x, y} of finite numbers (pixels), got ${shown(a.goal)}`);
+    if (target >= 1 && target <= 3 && a.goal !== undefined) goalPoint(a.goal, what);
     const slot = a.flow !== undefined || target === 4 ? this._slot(a.flow ?? 0, what) : 0;
     if (target === 4) this._checkFollow(slot, size, what);
     const id = withScratch(4, (st) => {
-      const id = api().tnw_crowd_add(h, a.x, a.y, r, a.maxSpeed ?? 0, a.maxForce ?? 0, target,
+      const id = api().tnw_crowd_add(h, a.x, a.y, r, maxSpeed, maxForce, target,
         a.goal?.x ?? 0, a.goal?.y ?? 0, slot, size, st);
       const status = i32()[st >> 2];
       if (status === -1) // what is left for the library to refuse: the circle's place
@@ -1772,7 +1852,7 @@ export class Crowd {
 
   /** Remove an agent (TilenavError "stale id" when it is gone already). */
   remove(id) {
-    check(api().tnw_crowd_remove(liveOn(this, "Crowd"), id), "Crowd.remove");
+    check(api().tnw_crowd_remove(liveOn(this, "Crowd"), agentId(id, "Crowd.remove")), "Crowd.remove");
     this._follow(id, 0, -1);
   }
 
@@ -1780,10 +1860,11 @@ export class Crowd {
    *  (slot 0..maxFlows-1, default 0; the slot's field must be of the agent's size). */
   setTarget(id, kind, goalOrSlot) {
     const what = "Crowd.setTarget", h = liveOn(this, "Crowd"), k = pick(TARGET, kind, "target", 0);
+    agentId(id, what);
     const flow = k === 4 ? this._slot(goalOrSlot ?? 0, what) : 0;
     const info = this._agentInfo.get(id);
     if (k === 4 && info) this._checkFollow(flow, info.size, what);
-    const g = typeof goalOrSlot === "object" && goalOrSlot !== null ? goalOrSlot : { x: 0, y: 0 };
+    const g = k >= 1 && k <= 3 && goalOrSlot !== undefined ? goalPoint(goalOrSlot, what) : { x: 0, y: 0 }; // as add()'s goal
     check(api().tnw_crowd_set_target(h, id, k, g.x, g.y, flow), what);
     if (info) this._follow(id, info.size, k === 4 ? flow : -1);
   }
@@ -1792,6 +1873,7 @@ export class Crowd {
    *  their sectors built before each step (see setFlow). */
   step(steps = 1) {
     const h = liveOn(this, "Crowd");
+    stepCount(steps, "Crowd.step");
     if (!this._sectors.size) { check(api().tnw_crowd_step(h, steps), "Crowd.step"); return; }
     const w = api(), slots = [...this._sectors.keys()], fields = slots.map((s) => this._sectors.get(s));
     for (let k = 0; k < slots.length; k++) { // follow map edits and setGoal: the view aims at goal 0
@@ -1874,28 +1956,45 @@ export class Marbles {
    * @param {number} [o.restitution=1] bounce, 0..1 (1 keeps the energy)
    */
   constructor(o = {}) {
-    knownOptions(o, "Marbles", "Marbles");
-    const map = o.map ?? null;
+    const what = "Marbles";
+    knownOptions(o, "Marbles", what);
+    const map = o.map ?? null, mh = map ? mapArg(map, what) : 0;
     this.map = map; // its walls are read in place: it must outlive the marbles
     const w = o.width ?? (map ? map.width * map.tileWidth : undefined), h = o.height ?? (map ? map.height * map.tileHeight : undefined);
-    if (!(w > 0 && h > 0)) throw new TypeError("tilenav: Marbles needs a map or a width and height");
-    this.capacity = o.capacity ?? 1024;
+    if (w === undefined || h === undefined) throw new TypeError("tilenav: Marbles needs a map or a width and height");
+    this._world = { w: numArg(w, what, "width", { min: 0, gt: true }), h: numArg(h, what, "height", { min: 0, gt: true }) };
+    this.capacity = numArg(o.capacity, what, "capacity", { min: 1, max: 65536, int: true }, 1024);
+    const restitution = numArg(o.restitution, what, "restitution", { min: 0, max: 1 }, 1);
     this._o = { _h: 0 };
     withScratch(4, (st) => {
-      this._h = api().tnw_marbles_create(map ? liveHandle(map, "TileMap") : 0, w, h, this.capacity, o.restitution ?? 1, st);
+      this._h = api().tnw_marbles_create(mh, w, h, this.capacity, restitution, st);
       check(i32()[st >> 2], "Marbles");
     });
     track(this, releaseMarbles);
   }
 
   /** Add a marble at (x, y) with velocity (vx, vy) per step and radius r; returns its index. */
-  add(x, y, vx, vy, r) { return check(api().tnw_marbles_add(liveOn(this, "Marbles"), x, y, vx, vy, r), "Marbles.add"); }
+  add(x, y, vx, vy, r) {
+    const what = "Marbles.add", h = liveOn(this, "Marbles");
+    for (const [v, name] of [[x, "x"], [y, "y"], [vx, "vx"], [vy, "vy"]]) numArg(v, what, name, {});
+    numArg(r, what, "r", { min: 0, gt: true });
+    const i = api().tnw_marbles_add(h, x, y, vx, vy, r), at = `the marble at (${x}, ${y}) of radius ${r}`;
+    if (i === -9) throw new TilenavError(i, `${what}: ${at} must lie inside the ${this._world.w} x ${this._world.h} pixel world`);
+    if (i === -1) throw new TilenavError(i, `${what}: ${at} must be clear of the map's blocked cells`);
+    return check(i, what);
+  }
 
   /** Set a marble's velocity (pixels per step). */
-  setVelocity(i, vx, vy) { check(api().tnw_marbles_set_velocity(liveOn(this, "Marbles"), i, vx, vy), "Marbles.setVelocity"); }
+  setVelocity(i, vx, vy) {
+    const what = "Marbles.setVelocity", h = liveOn(this, "Marbles");
+    if (!(Number.isInteger(i) && i >= 0 && i < this.count))
+      throw new TilenavError(-1, `${what}: i must be the index of a marble (0 to count - 1; ${this.count} marbles), got ${shown(i)}`);
+    numArg(vx, what, "vx", {}); numArg(vy, what, "vy", {});
+    check(api().tnw_marbles_set_velocity(h, i, vx, vy), what);
+  }
 
   /** Advance `steps` steps (default 1). */
-  step(steps = 1) { check(api().tnw_marbles_step(liveOn(this, "Marbles"), steps), "Marbles.step"); }
+  step(steps = 1) { check(api().tnw_marbles_step(liveOn(this, "Marbles"), stepCount(steps, "Marbles.step")), "Marbles.step"); }
 
   /** Number of marbles. */
   get count() { return api().tnw_marbles_count(liveOn(this, "Marbles")); }
@@ -1959,7 +2058,7 @@ export class AngleCar {
   }
 
   /** Advance `steps` steps (default 1). */
-  step(steps = 1) { check(api().tnw_car_step(liveHandle(this, "AngleCar"), steps), "AngleCar.step"); }
+  step(steps = 1) { check(api().tnw_car_step(liveHandle(this, "AngleCar"), stepCount(steps, "AngleCar.step")), "AngleCar.step"); }
 
   /** {x, y, vx, vy, rotation, speed, friction}: pixels, pixels per step, radians. */
   state() {
@@ -1984,19 +2083,23 @@ export class GridWanderer {
    * @param {{speed?: number, seed?: number}} [o] pixels per step (default 1), random seed
    */
   constructor(map, cell, o = {}) {
-    knownOptions(o, "GridWanderer", "GridWanderer");
-    cellOf(cell, "GridWanderer", "cell");
+    const what = "GridWanderer", mh = mapArg(map, what);
+    knownOptions(o, "GridWanderer", what);
+    cellIn(map, cell, what, "cell");
+    if (!map.passable(cell.x, cell.y))
+      throw new TilenavError(-1, `${what}: cell {x: ${cell.x}, y: ${cell.y}} is blocked (a wanderer starts on a passable cell)`);
+    const speed = numArg(o.speed, what, "speed", { min: 0, gt: true }, 1), seed = seedArg(o.seed, what);
     this.map = map;
     this._o = { _h: 0 };
     withScratch(4, (st) => {
-      this._h = api().tnw_wanderer_create(liveHandle(map, "TileMap"), cell.x, cell.y, o.speed ?? 1, o.seed ?? 1, st);
+      this._h = api().tnw_wanderer_create(mh, cell.x, cell.y, speed, seed, st);
       check(i32()[st >> 2], "GridWanderer");
     });
     track(this, releaseWanderer);
   }
 
   /** Advance `steps` steps (default 1). */
-  step(steps = 1) { check(api().tnw_wanderer_step(liveOn(this, "GridWanderer"), steps), "GridWanderer.step"); }
+  step(steps = 1) { check(api().tnw_wanderer_step(liveOn(this, "GridWanderer"), stepCount(steps, "GridWanderer.step")), "GridWanderer.step"); }
 
   /** {x, y, cell: {x, y}, dir: {x, y}}: centre in pixels, last cell centre reached, direction. */
   state() {

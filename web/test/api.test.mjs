@@ -362,12 +362,14 @@ test("init: a failed load rejects with a message and may be retried", async () =
     const tn = await import(${JSON.stringify(url)});
     try { tn.version(); console.log("no-throw"); } catch (e) { console.log("before:", e.message); }
     try { await tn.init(new URL("./missing.wasm", ${JSON.stringify(url)})); } catch (e) { console.log("failed:", e.code); }
+    for (const bad of [123, {}]) try { await tn.init(bad); } catch (e) { console.log("bad source:", e.name, e.message); }
     const v = await tn.init();
     console.log("retry:", v.version);`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /before: tilenav: call `await init\(\)` first/);
   assert.match(r.stdout, /failed: ENOENT/);
+  assert.match(r.stdout, /bad source: TypeError tilenav: init: source must be where tilenav.wasm is .* got 123\nbad source: TypeError .* got \{\}\n/);
   assert.match(r.stdout, /retry: \d+\.\d+\.\d+/);
 });
 
@@ -954,6 +956,176 @@ test("cells are checked everywhere: {x, y} with integer coordinates, else a Tile
   assert.equal(field.pathFrom(s).found, true);
   assert.equal(map.get(1, 0), 0);
   field.free(); pf.free(); map.free();
+});
+
+test("x, y arguments of 2^32 and beyond never wrap to another cell (the module's int32): outside answers, or 'out of map'", () => {
+  const map = TileMap.fromText([".#..", "....", "...."]); // (1, 0) is a wall: 2^32 + 1 read x = 1, 2^32 read 0
+  const field = new FlowField(map).build({ x: 3, y: 2 }), hier = new Hierarchy(map, { sectorSize: 4 });
+  const sf = hier.sectorField({ x: 3, y: 2 }), rev = map.revision;
+  const out = (re) => (e) => e instanceof TilenavError && e.status === -9 && re.test(e.message);
+  for (const v of [2 ** 32, 2 ** 32 + 1, 1 - 2 ** 32, 2 ** 53, 2 ** 40 + 2, -1, 4])
+    for (const [x, y] of [[v, 0], [0, v]]) {
+      const tag = `(${x}, ${y})`;
+      assert.equal(map.get(x, y), -1, tag);
+      assert.equal(map.passable(x, y), false, tag);
+      assert.equal(map.cost(x, y), Infinity, tag);
+      assert.equal(map.fits(x, y), false, tag);
+      assert.equal(map.fits(x, y, 2), false, tag);
+      assert.equal(map.clearance(x, y), 0, tag);
+      assert.equal(map.regionId(x, y), -1, tag);
+      assert.equal(map.regionId(x, y, { diagonal: "always" }), -1, tag);
+      assert.equal(map.sameRegion({ x, y }, { x: 0, y: 0 }), false, tag);
+      assert.equal(map.sameRegion({ x: 0, y: 0 }, { x, y }), false, tag);
+      assert.equal(field.direction(x, y), -1, tag);
+      assert.equal(field.distance(x, y), Infinity, tag);
+      assert.equal(hier.sectorOf(x, y), -1, tag);
+      assert.throws(() => map.set(x, y, 1), out(new RegExp(`TileMap.set: cell \\{x: ${x}, y: ${y}\\} is outside the 4x3 map`)), tag);
+      assert.throws(() => hier.find({ x, y }, { x: 0, y: 0 }), out(/Hierarchy.find: start .* is outside the 4x3 map/), tag);
+      assert.throws(() => hier.find({ x: 0, y: 0 }, { x, y }), out(/Hierarchy.find: goal/), tag);
+      assert.throws(() => sf.direction(x, y), out(/SectorField.direction: cell/), tag);
+      assert.throws(() => sf.path({ x, y }), out(/SectorField.path: start/), tag);
+      assert.throws(() => sf.setGoal({ x, y }), out(/SectorField.setGoal: goal 0/), tag);
+      assert.throws(() => new GridWanderer(map, { x, y }), out(/GridWanderer: cell/), tag);
+    }
+  // nothing was written, and the cells the wrapped coordinates named read as before
+  assert.deepEqual([map.get(0, 0), map.get(1, 0), map.revision], [0, 1, rev]);
+  assert.deepEqual(sf.goals, [{ x: 3, y: 2 }]);
+  assert.equal(hier.sectorOf(3, 2), 0);
+  assert.equal(field.direction(0, 0), field.directions()[0]);
+  sf.free(); hier.free(); field.free(); map.free();
+});
+
+test("x, y arguments that are not integers (NaN, 0.5, \"1\", undefined) throw a TilenavError naming the argument, everywhere", () => {
+  const map = TileMap.fromText(["....", "....", "...."]);
+  const field = new FlowField(map).build({ x: 3, y: 2 }), hier = new Hierarchy(map, { sectorSize: 4 });
+  const sf = hier.sectorField({ x: 3, y: 2 }), c = { x: 0, y: 0 }, rev = map.revision;
+  const methods = {
+    "TileMap.get": (x, y) => map.get(x, y), "TileMap.passable": (x, y) => map.passable(x, y),
+    "TileMap.cost": (x, y) => map.cost(x, y), "TileMap.set": (x, y) => map.set(x, y, 1),
+    "TileMap.fits": (x, y) => map.fits(x, y), "TileMap.clearance": (x, y) => map.clearance(x, y),
+    "TileMap.center": (x, y) => map.center(x, y), "TileMap.regionId": (x, y) => map.regionId(x, y),
+    "TileMap.sameRegion: a": (x, y) => map.sameRegion({ x, y }, c), "TileMap.sameRegion: b": (x, y) => map.sameRegion(c, { x, y }),
+    "TileMap.fill": (x, y) => map.fill(x, y, 1, 1, 1), "TileMap.setRect": (x, y) => map.setRect(x, y, 1, 1, [1]),
+    "FlowField.direction": (x, y) => field.direction(x, y), "FlowField.distance": (x, y) => field.distance(x, y),
+    "Hierarchy.sectorOf": (x, y) => hier.sectorOf(x, y), "Hierarchy.find: start": (x, y) => hier.find({ x, y }, c),
+    "SectorField.direction": (x, y) => sf.direction(x, y), "SectorField.window": (x, y) => sf.window(x, y, 1, 1),
+    "SectorField.path: start": (x, y) => sf.path({ x, y }),
+  };
+  for (const v of [NaN, 0.5, 0.9, -0.5, "1", "abc", undefined, null, Infinity, true])
+    for (const [what, f] of Object.entries(methods))
+      for (const [x, y, name] of [[v, 0, "x"], [0, v, "y"]]) {
+        const shown = typeof v === "string" ? JSON.stringify(v) : String(v);
+        assert.throws(() => f(x, y), (e) => e instanceof TilenavError && e.status === -1 &&
+          e.message.startsWith(`${what}: a cell coordinate must be an integer, got ${name} = ${shown}`), `${what}(${shown}) as ${name}`);
+      }
+  assert.throws(() => map.get(), /TileMap.get: a cell coordinate must be an integer, got x = undefined/); // read (0, 0) before
+  assert.throws(() => map.fill(0, 0, 1.5, 1, 1), /TileMap.fill: a cell coordinate must be an integer, got width = 1.5/);
+  assert.throws(() => sf.window(0, 0, 1, "2"), /SectorField.window: .* got height = "2"/);
+  assert.equal(map.revision, rev);
+  sf.free(); hier.free(); field.free(); map.free();
+});
+
+test("map arguments: anything but a TileMap is a TypeError saying so (not 'TileMap used after free()')", () => {
+  const map = TileMap.fromText(["....", "...."]), pf = new PathFinder(map), s = { x: 0, y: 0 }, g = { x: 3, y: 1 };
+  const notMap = (what, got) => (e) => e instanceof TypeError && e.message === `tilenav: ${what}: map must be a TileMap, got ${got}`;
+  assert.throws(() => pf.find(s, g), notMap("PathFinder.find", '{"x":0,"y":0}')); // the map left out
+  assert.throws(() => pf.find("map", s, g), notMap("PathFinder.find", '"map"'));
+  assert.throws(() => pf.begin(undefined, s, g), notMap("PathFinder.begin", "undefined"));
+  assert.throws(() => pf.findMany([0, 0, 3, 1]), notMap("PathFinder.findMany", "[0,0,3,1]"));
+  assert.throws(() => new FlowField(null), notMap("FlowField", "null"));
+  assert.throws(() => new Hierarchy({}), notMap("Hierarchy", "{}"));
+  assert.throws(() => new Crowd("map"), notMap("Crowd", '"map"'));
+  assert.throws(() => new GridWanderer(s, s), notMap("GridWanderer", '{"x":0,"y":0}'));
+  assert.throws(() => new Marbles({ map: { width: 4, height: 2 } }), notMap("Marbles", '{"width":4,"height":2}'));
+  assert.throws(() => new PathFinder("x"), (e) => e instanceof TypeError && /PathFinder: sizeFor must be a TileMap or \{maxCells\}, got "x"/.test(e.message));
+  assert.throws(() => new PathFinder(null), TypeError);
+  assert.throws(() => new PathFinder({ maxCels: 64 }), /unknown option "maxCels" \(maxCells\)/);
+  for (const maxCells of [0, -5, 1.5, "64", NaN, 2 ** 28 + 1])
+    assert.throws(() => new PathFinder({ maxCells }), (e) => e instanceof TilenavError && e.status === -1 && /PathFinder: maxCells must be an integer from 1 to 268435456, got/.test(e.message));
+  new PathFinder({ maxCells: 16 }).free();
+  new PathFinder({}).free();
+  assert.equal(pf.find(map, s, g).found, true);
+  pf.free(); map.free();
+});
+
+test("numbers of options and counts are checked, naming the option: dt, maxSpeed, step counts, ids, seeds", () => {
+  const map = TileMap.fromText(["......", "......", "......"]), pf = new PathFinder(map);
+  const says = (re) => (e) => e instanceof TilenavError && e.status === -1 && re.test(e.message);
+  for (const dt of [NaN, -1, 0, "x", Infinity])
+    assert.throws(() => new Crowd(map, { dt }), says(/^Crowd: dt must be a finite number > 0, got/), String(dt));
+  assert.throws(() => new Crowd(map, { capacity: 0 }), says(/Crowd: capacity must be an integer from 1 to 1048574, got 0/));
+  assert.throws(() => new Crowd(map, { capacity: "8" }), says(/capacity .* got "8"/));
+  assert.throws(() => new Crowd(map, { seed: -1 }), says(/Crowd: seed must be an integer from 0/));
+  assert.throws(() => new Crowd(map, { neighbourRadius: -3 }), says(/Crowd: neighbourRadius must be a finite number > 0, got -3/));
+  const crowd = new Crowd(map, { capacity: 4, dt: 1 / 30 });
+  for (const maxSpeed of [NaN, -1, 0, "fast"])
+    assert.throws(() => crowd.add({ x: 16, y: 16, maxSpeed }), says(/Crowd.add: maxSpeed must be a finite number > 0, got/), String(maxSpeed));
+  assert.throws(() => crowd.add({ x: 16, y: 16, maxForce: Infinity }), says(/Crowd.add: maxForce must be/));
+  const id = crowd.add({ x: 16, y: 16, maxSpeed: 50 });
+  assert.throws(() => crowd.setTarget(id, "seek", { x: NaN, y: 0 }), says(/Crowd.setTarget: goal must be a point/));
+  assert.throws(() => crowd.setTarget(id, "arrive", { x: 1, y: "2" }), says(/Crowd.setTarget: goal must be a point .* got \{"x":1,"y":"2"\}/));
+  assert.throws(() => crowd.remove(id + 2 ** 32), says(/Crowd.remove: id must be an integer from 1 to 4294967295/)); // removed agent `id` before
+  assert.throws(() => crowd.setTarget(id + 2 ** 32, "none"), says(/Crowd.setTarget: id must be/));
+  assert.equal(crowd.count, 1);
+  for (const steps of [-1, 1.5, "2", NaN]) {
+    assert.throws(() => crowd.step(steps), says(/Crowd.step: steps must be an integer from 0 to 2147483647/), String(steps));
+    assert.throws(() => new Marbles({ width: 100, height: 100 }).step(steps), says(/Marbles.step: steps/));
+  }
+  crowd.step(0);
+  crowd.step(2);
+  // PathFinder.step: at least one expansion (-1, 0 and "x" answered "in progress" doing nothing)
+  pf.begin(map, { x: 0, y: 0 }, { x: 5, y: 2 });
+  for (const n of [-1, 0, "x", 1.5, NaN, 2 ** 31])
+    assert.throws(() => pf.step(n), says(/PathFinder.step: maxExpansions must be an integer from 1 to 2147483647, got/), String(n));
+  let st;
+  while ((st = pf.step(1)) === "in progress");
+  assert.equal(st, "ok");
+  const w = new GridWanderer(map, { x: 0, y: 0 });
+  assert.throws(() => w.step(-2), says(/GridWanderer.step: steps/));
+  assert.throws(() => new GridWanderer(map, { x: 0, y: 0 }, { speed: 0 }), says(/GridWanderer: speed must be a finite number > 0, got 0/));
+  assert.throws(() => new GridWanderer(map, { x: 0, y: 0 }, { seed: 0.5 }), says(/GridWanderer: seed must be an integer/));
+  w.free(); crowd.free(); pf.free(); map.free();
+});
+
+test("bad arguments get tilenav's messages, not raw JavaScript errors, and name the bad value", async () => {
+  const map = TileMap.fromText([".#..", "...."]), pf = new PathFinder(map);
+  const typeErr = (re) => (e) => e instanceof TypeError && e.message.startsWith("tilenav: ") && re.test(e.message);
+  const says = (status, re) => (e) => e instanceof TilenavError && e.status === status && re.test(e.message);
+  assert.throws(() => TileMap.fromArray(null, 4), typeErr(/TileMap.fromArray: cells must be an array of cell values, got null/));
+  assert.throws(() => TileMap.fromArray("0000", 2), typeErr(/cells must be an array .* got "0000"/));
+  assert.throws(() => TileMap.fromText(42), typeErr(/TileMap.fromText: rows must be a string or an array of strings, got 42/));
+  assert.throws(() => TileMap.fromText(["..", 12]), typeErr(/rows must be a string or an array of strings, got \["..",12\]/));
+  assert.throws(() => TileMap.fromText([".."], { wall: 1 }), typeErr(/TileMap.fromText: wall must be a string/));
+  assert.throws(() => pf.findMany(map, null), says(-1, /PathFinder.findMany: queries must be an array .* got null/));
+  assert.throws(() => pf.findMany(map, 7), says(-1, /queries must be .* got 7/));
+  const crowd = new Crowd(map);
+  assert.throws(() => crowd.setFlow(0, {}), typeErr(/Crowd.setFlow: field must be a FlowField, a SectorField or null, got \{\}/));
+  assert.throws(() => crowd.setFlow(0, map), typeErr(/Crowd.setFlow: field must be/));
+  for (const source of [123, {}, [1, 2], true])
+    await assert.rejects(init(source), typeErr(/init: source must be where tilenav.wasm is .* got/), String(source));
+  // tile sizes: whole pixels from 1 (the C map's), named
+  assert.throws(() => TileMap.fromArray([0, 0, 0, 0], 2, { tileSize: -3 }), says(-1, /^TileMap: tileSize must be an integer from 1 to 2147483647, got -3/));
+  assert.throws(() => TileMap.fromArray([0, 0], 2, { tileWidth: 0, tileSize: 16 }), says(-1, /TileMap: tileWidth must be an integer .* got 0/));
+  assert.throws(() => new TileMap({ width: 2, height: 2, tileHeight: 16.5 }), says(-1, /TileMap: tileHeight .* got 16.5/));
+  assert.throws(() => new TileMap({ width: 2, height: 2, tileSize: "32" }), says(-1, /tileSize .* got "32"/));
+  const t = TileMap.fromArray([0, 0], 2, { tileWidth: 16, tileSize: 8 });
+  assert.deepEqual([t.tileWidth, t.tileHeight], [16, 8]);
+  t.free();
+  // FlowField.build([]), Marbles.add, GridWanderer on a wall: say what is wrong
+  const field = new FlowField(map);
+  assert.throws(() => field.build([]), says(-1, /FlowField.build: goals is \[\], needs a cell or an array of at least one/));
+  const marbles = new Marbles({ map });
+  for (const [args, re] of [[[NaN, 16, 1, 0, 4], /Marbles.add: x must be a finite number, got NaN/], [[16, 16, 1, "1", 4], /vy must be a finite number, got "1"/],
+    [[16, 16, 1, 0, 0], /r must be a finite number > 0, got 0/], [[48, 16, 0, 0, 4], /the marble at \(48, 16\) of radius 4 must be clear of the map's blocked cells/]])
+    assert.throws(() => marbles.add(...args), says(-1, re), String(args));
+  assert.throws(() => marbles.add(2, 16, 0, 0, 4), says(-9, /Marbles.add: the marble at \(2, 16\) of radius 4 must lie inside the 128 x 64 pixel world/));
+  assert.equal(marbles.add(16, 16, 1, 0, 4), 0);
+  assert.throws(() => marbles.setVelocity(1, 0, 0), says(-1, /Marbles.setVelocity: i must be the index of a marble .* got 1/));
+  assert.throws(() => marbles.setVelocity(0, NaN, 0), says(-1, /Marbles.setVelocity: vx must be a finite number, got NaN/));
+  assert.throws(() => new Marbles({ width: 100, height: 100, capacity: 0 }), says(-1, /Marbles: capacity must be an integer from 1 to 65536, got 0/));
+  assert.throws(() => new Marbles({ width: 100, height: 100, restitution: 2 }), says(-1, /Marbles: restitution must be a finite number from 0 to 1, got 2/));
+  assert.throws(() => new GridWanderer(map, { x: 1, y: 0 }), says(-1, /GridWanderer: cell \{x: 1, y: 0\} is blocked \(a wanderer starts on a passable cell\)/));
+  marbles.free(); field.free(); crowd.free(); pf.free(); map.free();
 });
 
 test("unknown option names throw a TypeError naming the option and the known ones", () => {

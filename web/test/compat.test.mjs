@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import PF from "../pkg/compat/pathfinding.mjs";
 import EasyStar from "../pkg/compat/easystar.mjs";
-import { memoryBytes } from "../pkg/tilenav.mjs";
+import { memoryBytes, TilenavError } from "../pkg/tilenav.mjs";
 
 const require = createRequire(import.meta.url);
 const RefPF = require("pathfinding");
@@ -76,6 +76,11 @@ test("Grid, Util and DiagonalMovement behave as PathFinding.js's", () => {
   g.setWalkableAt(1, 0, true);
   assert.equal(g.isWalkableAt(1, 0), true);
   assert.equal(g.isWalkableAt(-1, 0), false);
+  assert.equal(g.isWalkableAt(2 ** 32, 0), false); // read cell (0, 0) before (the module's int32)
+  assert.equal(g.isWalkableAt(0, 2 ** 32 + 2), false);
+  // sizes tilenav maps cannot take: TileMap's errors, not a typed array's RangeError
+  assert.throws(() => new PF.Grid(1e6, 1e6), (e) => e instanceof TilenavError && e.status === -3 && /1000000 x 1000000 map is larger than tilenav maps go/.test(e.message));
+  assert.throws(() => new PF.Grid(-1, 2), (e) => e instanceof TypeError && /^tilenav: width and height must be positive integers/.test(e.message));
   const path = [[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [3, 3], [4, 4]];
   assert.deepEqual(PF.Util.compressPath(path), RefPF.Util.compressPath(path));
   assert.deepEqual(PF.Util.expandPath([[0, 0], [3, 1]]), RefPF.Util.expandPath([[0, 0], [3, 1]]));
@@ -444,6 +449,12 @@ test("EasyStar-style wrapper: the iteration budget spreads a search over calls; 
   assert.equal(r, null);
   const r2 = await new Promise((res) => { es.findPath(3, 3, 3, 3, res); es.calculate(); });
   assert.deepEqual(r2, []);
+  // a fractional budget runs whole expansions (PathFinder.step() takes integers only)
+  es.setIterationsPerCalculation(2.5);
+  let p3;
+  es.findPath(0, 0, 4, 0, (p) => { p3 = p; });
+  for (let i = 0; p3 === undefined && i < 100; i++) { es.calculate(); await new Promise((r) => setTimeout(r, 0)); }
+  assert.equal(p3.length, 5);
   es.free();
 });
 

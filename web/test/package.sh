@@ -32,6 +32,11 @@ version=$(node -p 'require("./pkg/package.json").version')
 contents=$(tar -tzf "$tarball" | sort | tr '\n' ' ')
 want="package/README.md package/adapters/phaser.d.ts package/adapters/phaser.mjs package/compat/easystar.d.ts package/compat/easystar.mjs package/compat/pathfinding.d.ts package/compat/pathfinding.mjs package/package.json package/tiled.mjs package/tilenav.d.ts package/tilenav.mjs package/tilenav.wasm "
 [ "$contents" = "$want" ] || { echo "web: package contents wrong: $contents"; exit 1; }
+# every file 0644 (wasm-ld makes tilenav.wasm executable; build.sh sets it), and the package
+# private (npm publish refuses it) until a licence is chosen (README)
+modes=$(tar -tvzf "$tarball" | awk '$1 != "-rw-r--r--" { print $1, $NF }')
+[ -z "$modes" ] || { echo "web: package files not -rw-r--r--: $modes"; exit 1; }
+[ "$(node -p 'require("./pkg/package.json").private')" = true ] || { echo "web: package.json lacks \"private\": true"; exit 1; }
 [ -n "${TILENAV_PACK_KEEP:-}" ] && cp "$tarball" "$TILENAV_PACK_KEEP/"
 
 app="$tmp/app"
@@ -83,6 +88,14 @@ sed 's/"typed.ts"/"typed.mts"/' test/app/tsconfig.json >"$cjs/tsconfig.json"
 [ "$(cd "$cjs" && node out/typed.mjs)" = "$(cd "$app" && node out/typed.js)" ] ||
     { echo "web: typed.mts in a CommonJS project printed something else"; exit 1; }
 echo "web: the typed example as .mts in a \"type\": \"commonjs\" project: ok"
+# TypeScript's old node10 resolution (--module commonjs's default) reads no "exports": every
+# entry's types must resolve by path (tilenav/phaser's through package.json's typesVersions)
+printf '%s\n' 'import type { TileMap } from "tilenav";' 'import type { PhaserNav } from "tilenav/phaser";' \
+    'import type PF from "tilenav/compat/pathfinding";' 'import type EasyStar from "tilenav/compat/easystar";' \
+    'export type T = [TileMap, PhaserNav, typeof PF, typeof EasyStar];' >"$cjs/node10.ts"
+(cd "$cjs" && node "$WEB/node_modules/typescript/bin/tsc" --noEmit --strict --module commonjs node10.ts) ||
+    { echo "web: tsc --module commonjs (node10 resolution) cannot resolve the entries' types"; exit 1; }
+echo "web: tsc --module commonjs (node10 resolution) finds every entry's types: ok"
 
 # 4. a browser app bundled by esbuild
 mkdir "$app/dist"

@@ -3,7 +3,7 @@
 // wrapped edits. The Phaser example in Chromium is web/test/phaser.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { init, TileMap, FlowField } from "../pkg/tilenav.mjs";
+import { init, TileMap, FlowField, TilenavError } from "../pkg/tilenav.mjs";
 import { PhaserNav, PathFollower, FieldFollower } from "../pkg/adapters/phaser.mjs";
 
 await init();
@@ -235,6 +235,33 @@ test("PathFollower with size: a 2 x 2 unit walks PhaserNav.findPath's path, its 
   assert.throws(() => new PathFollower({ x: 0, y: 0 }, nav, { size: 0 }), /PathFollower: size must be an integer from 1 to 255/);
   assert.throws(() => nav.worldToCell(0, 0, 1.5), /PhaserNav.worldToCell: size must be/);
   nav.destroy();
+});
+
+test("bad arguments: a TypeError or TilenavError naming them, not a raw JavaScript error or a follower that never moves", () => {
+  const typeErr = (re) => (e) => e instanceof TypeError && e.message.startsWith("tilenav/phaser: ") && re.test(e.message);
+  const says = (re) => (e) => e instanceof TilenavError && e.status === -1 && re.test(e.message);
+  for (const tm of [{}, null, "map", { width: 4, height: 1, tileWidth: 32, tileHeight: 32 }])
+    assert.throws(() => new PhaserNav(tm), typeErr(/PhaserNav: tilemap must be a Phaser Tilemap \(integer width, height, tileWidth, tileHeight and an array of layers\), got/), String(tm));
+  const tilemap = fakeTilemap(["....", "...."]);
+  assert.throws(() => new PhaserNav(tilemap, { layers: "ground" }), typeErr(/PhaserNav: layers must be an array/));
+  assert.throws(() => new PhaserNav(tilemap, { cost: 2 }), typeErr(/PhaserNav: cost must be a function/));
+  assert.throws(() => new PhaserNav(tilemap, null), typeErr(/PhaserNav: options must be an object, got null/));
+  const nav = new PhaserNav(tilemap), s = { x: 16, y: 16 };
+  for (const speed of [-5, 0, NaN, "fast", Infinity])
+    assert.throws(() => new PathFollower(s, nav, { speed }), says(/PathFollower: speed must be a finite number > 0 \(pixels per second\), got/), String(speed));
+  assert.throws(() => new PathFollower(s, {}), typeErr(/PathFollower: nav must be a PhaserNav, got \{\}/));
+  const field = nav.flowField({ x: 3, y: 1 });
+  assert.throws(() => new FieldFollower(s, {}), typeErr(/FieldFollower: field must be a FlowField, got \{\}/));
+  assert.throws(() => new FieldFollower(s, field, { speed: -1 }), says(/FieldFollower: speed must be a finite number > 0/));
+  assert.throws(() => new FieldFollower(s, field, { arriveRadius: 0 }), says(/FieldFollower: arriveRadius must be a finite number > 0 \(pixels\), got 0/));
+  // the cells' checks are the map's: a PhaserNav reads no cell 2^32 + 1 as cell 1
+  assert.equal(nav.passable(2 ** 32 + 1, 0), false);
+  assert.throws(() => nav.passable(0.5, 0), says(/TileMap.passable: a cell coordinate must be an integer, got x = 0.5/));
+  const w = new PathFollower(s, nav, { speed: 1000 });
+  assert.equal(w.moveTo({ x: 3, y: 1 }), true);
+  w.update(1000);
+  assert.equal(w.status, "arrived");
+  field.free(); nav.destroy();
 });
 
 // A stand-in for a Phaser Tilemap with one TilemapLayer, whose editing methods follow Phaser's

@@ -46,7 +46,8 @@ export declare class PhaserNav {
 }
 
 export declare class PathFollower {
-  /** `size`: the unit's size in cells (n x n, default 1); the sprite is the unit's centre. */
+  /** `size`: the unit's size in cells (n x n, default 1); the sprite is the unit's centre.
+   *  `speed`: pixels per second, > 0 (default 100; else a TilenavError naming it). */
   constructor(sprite: SpriteLike, nav: PhaserNav, o?: { speed?: number; diagonal?: FindOptions["diagonal"]; size?: number });
   readonly sprite: SpriteLike;
   readonly size: number;
@@ -67,7 +68,7 @@ export declare class PathFollower {
 }
 
 export interface FieldFollowerOptions {
-  /** Pixels per second (default 80). */
+  /** Pixels per second, > 0 (default 80). */
   speed?: number;
   /** The side of the collision box in pixels, centred on the sprite: from size - 1 to size
    *  tiles (default size - 1/2 tiles). */
@@ -75,7 +76,7 @@ export interface FieldFollowerOptions {
   /** The unit's size in cells: must be the field's (it comes from the field). Until 0.3 a
    *  value other than the field's is read as `box`, the option's 0.1 name, with a warning. */
   size?: number;
-  /** update() returns false once this close to a goal's centre (pixels, default 1). */
+  /** update() returns false once this close to a goal's centre (pixels, > 0, default 1). */
   arriveRadius?: number;
 }
 

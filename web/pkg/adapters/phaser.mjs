@@ -57,6 +57,25 @@ function unitSizeOf(size, what) {
   return size;
 }
 
+// A value in a message: strings and plain objects as JSON, the rest as String().
+const shown = (v) => {
+  try { return typeof v === "string" || (v && typeof v === "object") ? JSON.stringify(v) ?? String(v) : String(v); } catch { return String(v); }
+};
+
+// A positive, finite number option o[key] (speed, arriveRadius), default `dflt`.
+function positiveOption(o, key, dflt, what, unit) {
+  const v = o[key] ?? dflt;
+  if (!(typeof v === "number" && v > 0 && Number.isFinite(v)))
+    throw new TilenavError(-1, `${what}: ${key} must be a finite number > 0 (${unit}), got ${shown(v)}`);
+  return v;
+}
+
+// The options object of a constructor (undefined: none).
+function optionsOf(o, what) {
+  if (o === null || typeof o !== "object") throw new TypeError(`tilenav/phaser: ${what}: options must be an object, got ${shown(o)}`);
+  return o;
+}
+
 const defaultCost = (tile) => {
   const c = tile.properties?.cost;
   return typeof c === "number" && c > 0 ? c : 1;
@@ -78,6 +97,14 @@ export class PhaserNav {
    *        methods so that every edit updates the tilenav map at once
    */
   constructor(tilemap, o = {}) {
+    const dims = ["width", "height", "tileWidth", "tileHeight"];
+    if (!(tilemap && typeof tilemap === "object" && Array.isArray(tilemap.layers) && dims.every((k) => Number.isInteger(tilemap[k]))))
+      throw new TypeError(`tilenav/phaser: PhaserNav: tilemap must be a Phaser Tilemap (integer ${dims.join(", ")} and an array of layers), got ${shown(tilemap)}`);
+    optionsOf(o, "PhaserNav");
+    if (o.layers !== undefined && !Array.isArray(o.layers))
+      throw new TypeError(`tilenav/phaser: PhaserNav: layers must be an array of layer names, TilemapLayers or LayerData, got ${shown(o.layers)}`);
+    for (const k of ["blocked", "cost"])
+      if (o[k] !== undefined && typeof o[k] !== "function") throw new TypeError(`tilenav/phaser: PhaserNav: ${k} must be a function (tile) => ..., got ${shown(o[k])}`);
     this.tilemap = tilemap;
     this.width = tilemap.width;
     this.height = tilemap.height;
@@ -282,9 +309,11 @@ export class PathFollower {
    *        (default 1: a unit of size x size cells)
    */
   constructor(sprite, nav, o = {}) {
+    if (!(nav instanceof PhaserNav)) throw new TypeError(`tilenav/phaser: PathFollower: nav must be a PhaserNav, got ${shown(nav)}`);
+    optionsOf(o, "PathFollower");
     this.sprite = sprite;
     this.nav = nav;
-    this.speed = o.speed ?? 100;
+    this.speed = positiveOption(o, "speed", 100, "PathFollower", "pixels per second");
     this.diagonal = o.diagonal ?? "no-cut";
     this.size = unitSizeOf(o.size ?? 1, "PathFollower");
     this.path = [];
@@ -379,7 +408,10 @@ export class FieldFollower {
    *        is this close to a goal's centre (pixels, default 1)
    */
   constructor(sprite, field, o = {}) {
-    const what = "FieldFollower", n = field.size ?? 1, m = field.map;
+    const what = "FieldFollower";
+    if (!(field instanceof FlowField)) throw new TypeError(`tilenav/phaser: ${what}: field must be a FlowField, got ${shown(field)}`);
+    optionsOf(o, what);
+    const n = field.size ?? 1, m = field.map;
     const tw = m.tileWidth, th = m.tileHeight, tmin = Math.min(tw, th);
     let box = o.box;
     if (o.size !== undefined && o.size !== n) {
@@ -396,9 +428,9 @@ export class FieldFollower {
       throw new TilenavError(-1, `${what}: box must be from ${(n - 1) * tmin} to ${n * tmin} pixels for a size ${n} unit on ${tw} x ${th} tiles (size - 1 to size tiles), got ${String(box)}`);
     this.sprite = sprite;
     this.field = field;
-    this.speed = o.speed ?? 80;
+    this.speed = positiveOption(o, "speed", 80, what, "pixels per second");
     this.box = box;
-    this.arriveRadius = o.arriveRadius ?? 1;
+    this.arriveRadius = positiveOption(o, "arriveRadius", 1, what, "pixels");
     /** True when the last update() found the sprite at a goal (false: still on its way, or on
      *  a cell with no way to a goal). */
     this.arrived = false;

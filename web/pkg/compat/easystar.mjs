@@ -268,7 +268,7 @@ export class js {
         if (st !== "in progress") { this._finish(inst, null); continue; }
       }
       const f = this._finder;
-      const step = budget === Infinity ? 0x7fffffff : Math.max(1, Math.min(budget, 0x7fffffff));
+      const step = budget === Infinity ? 0x7fffffff : Math.max(1, Math.floor(Math.min(budget, 0x7fffffff))); // step() takes integers
       const st = f.step(step);
       if (st === "in progress") { budget -= step; inst.expanded += step; continue; } // ran all `step`
       const r = f.result();

@@ -115,8 +115,13 @@ export class Grid {
       throw new Error("Matrix size does not fit");
     this.width = width;
     this.height = height;
-    const cells = new Uint8Array(width * height);
-    if (matrix) for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) cells[y * width + x] = matrix[y][x] ? 1 : 0;
+    // no matrix: no cells array (all walkable), so that TileMap checks the size first (a bad
+    // or too large one is its TypeError or TilenavError "too large", never a typed array's)
+    let cells;
+    if (matrix) {
+      cells = new Uint8Array(width * height);
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) cells[y * width + x] = matrix[y][x] ? 1 : 0;
+    }
     hold(this, new Cells(new TileMap({ width, height, cells, blocked: [1] })));
   }
 
