@@ -19,6 +19,9 @@ typedef enum tn_status {
 const char *tn_status_str(tn_status status);
 const char *tn_version(void);
 
+#define TN_MAX_DIM ...
+#define TN_MAX_CELLS ...
+
 typedef struct tn_cell { int32_t x, y; } tn_cell;
 typedef struct tn_vec2 { float x, y; } tn_vec2;
 typedef struct tn_rect { int32_t x0, y0, x1, y1; } tn_rect;

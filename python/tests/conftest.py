@@ -1,4 +1,5 @@
-"""Where the tests find the repository's data, the shared Moving AI maps and the C CLI."""
+"""Where the tests find the repository's data, the shared Moving AI maps ($TILENAV_SHARED_DIR,
+by default ../shared next to the repository) and the C CLI."""
 
 import os
 import shutil

@@ -26,6 +26,37 @@ def test_from_numpy_rejects_bad_dtypes_and_shapes():
         tilenav.Map.from_numpy(np.ones((0, 4)))
 
 
+def test_from_numpy_refuses_a_map_past_the_limit_before_copying(tmp_path):
+    """A 20000 x 20000 broadcast array was refused only after a 16 GB copy; the limit is the
+    C library's (TN_MAX_DIM per side, TN_MAX_CELLS cells), named in the message and in the
+    docstring, and the message no longer promises a way to raise it."""
+    import tracemalloc
+
+    side, cells = tilenav._lib.TN_MAX_DIM, tilenav._lib.TN_MAX_CELLS
+    limit = rf"past the map size limit \({side} per side, {cells} cells\)"
+    tracemalloc.start()
+    try:
+        for shape in ((side + 1, 3), (2, side + 1)):
+            with pytest.raises(tilenav.InvalidArgumentError, match=limit) as e:
+                tilenav.Map.from_numpy(np.broadcast_to(np.float64(1), shape))
+            assert e.value.status == tilenav._lib.TN_E_TOO_LARGE
+            assert tracemalloc.get_traced_memory()[1] < 100_000  # nothing was copied
+    finally:
+        tracemalloc.stop()
+    for shape in ((20000, 20000), (40000, 40000), (side // 2, side // 2)):
+        with pytest.raises(tilenav.InvalidArgumentError, match=limit):
+            tilenav.Map.from_numpy(np.broadcast_to(True, shape))
+    doc = " ".join(tilenav.Map.from_numpy.__doc__.split())
+    assert f"at most {side} cells per side and {cells} (2**28) cells" in doc
+    assert cells == 2**28
+    # an error of the C library's TN_E_TOO_LARGE: its limit named, no advice Python cannot use
+    big = tmp_path / "big.map"
+    big.write_text(f"type octile\nheight {side + 1}\nwidth 10\nmap\n")
+    with pytest.raises(tilenav.InvalidArgumentError, match=f"{side} per side") as e:
+        tilenav.Map.load(big)
+    assert "how to raise" not in str(e.value) and "fixed limit" in str(e.value)
+
+
 def test_from_numpy_copies_any_strides():
     big = np.arange(1, 97, dtype=np.float64).reshape(8, 12)
     part = big[::2, 1::3]  # strided, not contiguous
@@ -71,7 +102,7 @@ def test_read_once_inputs_are_converted_but_shapes_checked():
         m.path((0, 0), (7, 5), extra=np.zeros((5, 8)))
     with pytest.raises(TypeError, match="extra must be a real-valued array"):
         m.path((0, 0), (7, 5), extra=np.zeros((6, 8), dtype=complex))
-    with pytest.raises(TypeError, match="goals must hold integer"):
+    with pytest.raises(TypeError, match="goals must be .* of integers"):
         m.distances(np.array([[0.5, 1.0]]))
     with pytest.raises(ValueError, match=r"\(N, 2\)"):
         m.distances(np.zeros((3, 3), dtype=int))

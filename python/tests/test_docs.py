@@ -100,3 +100,38 @@ def test_javascript_differences_are_listed():
     for word in ("regions: false", "BlockedError", "closest", "max_expansions", "extra",
                  "distances", "begin", "wouldWallOff", "report", "update()"):
         assert word in section, word
+
+
+def test_install_commands_paste_as_root_and_say_when_to_add_sudo():
+    """The guide said "as root, without sudo" above a command that began with sudo."""
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        guide = f.read()
+    intro, block = re.search(r"or by hand, from the repository root(.*?)```sh\n(.*?)```", guide,
+                             re.S).groups()
+    assert "sudo" not in block and block.startswith("apt-get install ")
+    assert "prefix it with `sudo`" in " ".join(intro.split())
+
+
+def test_shared_dir_variable_is_documented_and_named_when_skipping():
+    import test_movingai
+
+    with open(data("docs", "python.md"), encoding="utf-8") as f:
+        assert "`TILENAV_SHARED_DIR`" in f.read()
+    assert "TILENAV_SHARED_DIR" in test_movingai.pytestmark.kwargs["reason"]
+
+
+def test_every_public_method_and_property_has_a_docstring():
+    import inspect
+
+    import tilenav
+
+    missing = []
+    for name in tilenav.__all__:
+        cls = getattr(tilenav, name)
+        if not inspect.isclass(cls) or issubclass(cls, BaseException):
+            continue
+        for attr, value in vars(cls).items():
+            func = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
+            if not attr.startswith("_") and inspect.isfunction(func) and not func.__doc__:
+                missing.append(f"{name}.{attr}")
+    assert not missing  # Map.closed, FlowField.closed and Crowd.closed had none

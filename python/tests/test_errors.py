@@ -235,3 +235,113 @@ def test_pickle_and_copy_a_map():
             pickle.dumps(obj)
         with pytest.raises(TypeError, match="cannot be pickled or copied"):
             copy.deepcopy(obj)
+
+
+def test_objects_built_on_a_map_need_one(m):
+    for make, who, what in ((lambda x: tilenav.Crowd(x), "Crowd", "Map"),
+                            (lambda x: tilenav.FlowField(x, (0, 0)), "FlowField", "Map"),
+                            (lambda x: tilenav.Hierarchy(x), "Hierarchy", "Map"),
+                            (lambda x: tilenav.Regions(x, None, "never"), "Regions", "Map"),
+                            (lambda x: tilenav.SectorField(x, (0, 0)), "SectorField",
+                             "Hierarchy")):
+        for bad in (None, "map", m.costs):
+            with pytest.raises(TypeError, match=f"^{who} needs a {what}, got "):
+                make(bad)
+    with pytest.raises(TypeError, match="SectorField needs a Hierarchy, got Map"):
+        tilenav.SectorField(m, (0, 0))
+
+
+def test_cells_are_integers_in_every_call(m):
+    """One rule for every argument that is a cell or cells: Python ints or NumPy integers;
+    floats, even whole ones, are refused with TypeError (path() once took them, paths() and
+    distances() did not)."""
+    hi = m.hierarchy(sector_size=4)
+    sf = hi.sector_field((9, 9))
+    f = m.flow_field((9, 9))
+    rg = m.regions()
+    calls = {
+        "start": [lambda p: m.path(p, (5, 5)), lambda p: m.path_result(p, (5, 5)),
+                  lambda p: m.nearest_path(p, [(5, 5)]), lambda p: f.path(p),
+                  lambda p: hi.path(p, (5, 5)), lambda p: sf.path(p)],
+        "goal": [lambda p: m.path((0, 0), p), lambda p: m.flow_field(p),
+                 lambda p: hi.sector_field(p), lambda p: sf.set_goal(p)],
+        "starts": [lambda p: m.paths(p, [(5, 5)])],
+        "goals": [lambda p: m.paths([(0, 0)], p), lambda p: m.distances(p),
+                  lambda p: m.nearest_path((0, 0), p)],
+        "cell": [lambda p: m.fits(p, 1), lambda p: m.tile("cost", p), lambda p: rg.id(p),
+                 lambda p: sf.direction(p)],
+        "a": [lambda p: m.line_of_sight(p, (5, 5)), lambda p: rg.connected(p, (5, 5))],
+        "cells": [lambda p: m.smooth_path(p), lambda p: tilenav.compress_path(p),
+                  lambda p: m.set_cost(p, 2)],  # last: the edit stales the sector field
+    }
+    floats = ((1.0, 1.0), np.array([1.0, 1.0]), (np.float64(1), 1), [(1.0, 1.0)],
+              np.array([[1.0, 1.0]]), (True, True), np.array([True, False]))
+    for name, fns in calls.items():
+        for fn in fns:
+            for bad in floats:
+                if name in ("start", "goal", "cell", "a") and isinstance(bad, list):
+                    continue  # a list of one pair is no pair: also a TypeError, other words
+                with pytest.raises(TypeError, match=rf"^{name} must be an \(x, y\) pair.* of "
+                                                    r"integers .*floats are refused"):
+                    fn(bad)
+            for good in ((1, 1), (np.int64(1), np.uint8(1)), np.array([1, 1], np.int16),
+                         np.array([[1, 1]], np.uint32)):
+                if name in ("start", "goal", "cell", "a") and np.ndim(good) == 2:
+                    continue
+                fn(good)
+
+
+def test_boolean_options_take_only_booleans(m):
+    """A string such as "no" used to count as true."""
+    hi = m.hierarchy(sector_size=4)
+    calls = {
+        "los": lambda v: m.flow_field((5, 5), los=v),
+        "reverse": lambda v: m.distances((5, 5), reverse=v),
+        "regions": lambda v: m.path((0, 0), (5, 5), regions=v),
+        "closest": lambda v: m.nearest_path((0, 0), [(5, 5)], closest=v),
+        "exact": lambda v: hi.path((0, 0), (5, 5), exact=v),
+        "push_apart": lambda v: tilenav.Crowd(m, push_apart=v),
+    }
+    for name, call in calls.items():
+        for bad in ("yes", "no", 1, 0, None, 1.0):
+            with pytest.raises(TypeError, match=f"{name} must be True or False, got"):
+                call(bad)
+        call(True)
+        call(np.bool_(False))
+    with pytest.raises(TypeError, match="exact must be True or False"):
+        tilenav.broadphase(np.zeros((2, 2)), 1.0, exact="no")
+
+
+def test_field_sample_takes_finite_pixel_positions(m):
+    f = m.flow_field((9, 9))
+    for bad in (math.nan, math.inf, -math.inf, 1e300):  # 1e300: inf as float32
+        with pytest.raises(ValueError, match="px must be a finite pixel position"):
+            f.sample(bad, 16)
+        with pytest.raises(ValueError, match="py must be a finite pixel position"):
+            f.sample(16, bad)
+    with pytest.raises(TypeError, match="px must be a number"):
+        f.sample("16", 16)
+    # outside the map: the zero vector, as documented
+    for px, py in ((1e30, -1e30), (-1, 16), (16, 10 * 32), (3e38, 3e38)):
+        assert f.sample(px, py) == (0.0, 0.0)
+    assert f.sample(np.float32(16), np.int64(16)) != (0.0, 0.0)
+
+
+def test_cells_outside_the_map_answer_or_raise_as_documented(m):
+    """Calls that answer about a cell (line of sight, fits, tile, region) give False, 0 or -1
+    outside the map; calls that search from or to it raise OutOfMapError."""
+    out = (10, 3)
+    rg = m.regions()
+    assert m.line_of_sight((0, 0), out) is False and m.fits(out, 1) is False
+    assert m.fits(out, 2) is False and m.tile("cost", out) == 0
+    assert rg.id(out) == -1 and rg.connected((0, 0), out) is False
+    hi = m.hierarchy(sector_size=4)
+    for call in (lambda: m.path(out, (0, 0)), lambda: m.path_result((0, 0), out),
+                 lambda: m.flow_field((0, 0)).path(out), lambda: hi.path(out, (0, 0)),
+                 lambda: hi.sector_field((0, 0)).direction(out),
+                 lambda: m.set_cost([out], 2), lambda: m.distances([out])):
+        with pytest.raises(tilenav.OutOfMapError):
+            call()
+    # a query from outside names the start, not the goals
+    with pytest.raises(tilenav.OutOfMapError, match=r"start \(10, 3\) is outside"):
+        m.nearest_path(out, [(0, 0)])

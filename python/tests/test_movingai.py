@@ -22,8 +22,8 @@ FULL = os.environ.get("TILENAV_PY_FULL") == "1"
 SPREAD = {"jps": 0 if FULL else 2000, "astar": 0 if FULL else 2000,
           "dijkstra": 0 if FULL else 200}  # 0: every scenario
 
-pytestmark = pytest.mark.skipif(not MAPS, reason=f"no Moving AI maps in {MOVINGAI} "
-                                "(../shared is absent)")
+pytestmark = pytest.mark.skipif(not MAPS, reason=f"no Moving AI maps in {MOVINGAI} (set "
+                                "TILENAV_SHARED_DIR to the shared folder; default ../shared)")
 
 
 def spread(n, count):

@@ -1,5 +1,10 @@
 """Flow fields, crowds and the broad phase."""
 
+import signal
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 
@@ -91,6 +96,39 @@ def test_crowd_follows_a_flow_field_and_never_enters_walls():
             again.add((2 * 32 + 16, (4 + i) * 32 + 16), target="flow", flow=0)
         again.step(240)
         assert again.hash == h
+
+
+CTRL_C = """
+import time, numpy as np, tilenav
+m = tilenav.Map.from_numpy(np.ones((8, 8)))
+crowd = tilenav.Crowd(m)
+crowd.add((100.0, 100.0), vel=(30.0, 0.0))
+print("stepping", flush=True)
+t = time.perf_counter()
+try:
+    crowd.step(10**9)  # minutes of C
+except KeyboardInterrupt:
+    print("interrupted", crowd.steps, len(crowd.positions), time.perf_counter() - t, flush=True)
+"""
+
+
+def test_crowd_step_stops_at_ctrl_c():
+    """Crowd.step(10**9) runs minutes of C: Ctrl-C (SIGINT) stops it between two steps, and
+    the steps taken so far are the crowd's state."""
+    proc = subprocess.Popen([sys.executable, "-c", CTRL_C], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "stepping"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, err
+    word, steps, agents, seconds = out.split()
+    assert word == "interrupted" and 0 < int(steps) < 10**9 and int(agents) == 1
+    assert float(seconds) < 5
 
 
 def brute_pairs(pos, r):

@@ -14,6 +14,18 @@ Cells are (x, y) = (column, row); per-cell arrays are (height, width), indexed [
 See docs/python.md in the repository.
 """
 
+try:
+    from ._tilenav import ffi as _ffi  # the compiled extension: absent from the source tree
+    from ._tilenav import lib as _lib
+except ModuleNotFoundError as e:
+    if e.name != f"{__name__}._tilenav":
+        raise
+    raise ImportError(
+        f"tilenav's compiled extension {__name__}._tilenav is missing: this is the source tree's "
+        f"package ({__path__[0]}), found because Python runs in the repository's python/ folder "
+        f"(or has it on sys.path); run from outside the source tree, or install the package "
+        f"(pip install --no-build-isolation ./python, docs/python.md)") from None
+
 from ._broadphase import broadphase
 from ._crowd import Crowd
 from ._errors import (
@@ -33,8 +45,6 @@ from ._field import FlowField
 from ._hierarchy import Hierarchy, SectorField
 from ._map import Map, PathBatch, PathResult, Scenarios, compress_path
 from ._regions import Regions
-from ._tilenav import ffi as _ffi
-from ._tilenav import lib as _lib
 
 __version__: str = _ffi.string(_lib.tn_version()).decode()
 

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import owned
+from ._common import flag, owned
 from ._errors import check
 from ._tilenav import ffi, lib
 
@@ -26,6 +26,7 @@ def broadphase(positions: Any, radii: Any, *, kind: str = "grid", exact: bool = 
     ``"hash"`` (hashed grid), ``"sap"`` (sort and sweep) or ``"brute"`` (every pair; the
     reference). With ``exact=True`` only the pairs whose circles overlap (distance <= r_i + r_j)
     are kept: the broad phase followed by the narrow test, vectorised."""
+    exact = flag(exact, "exact")
     pos = np.asarray(positions)
     if pos.dtype.kind not in "iuf":
         raise TypeError(f"positions must be a real-valued array, got dtype {pos.dtype}")

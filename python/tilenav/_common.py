@@ -103,6 +103,12 @@ def owned(ptr: Any, destroy: Callable[[Any], None], size: int = 0, keep: Any = N
     return ffi.gc(ptr, destroy_then_release, size)
 
 
+def needs(value: Any, cls: type, who: str) -> None:
+    """TypeError unless ``value`` is a ``cls`` (a Map, a Hierarchy): "Crowd needs a Map"."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{who} needs a {cls.__name__}, got {type(value).__name__}")
+
+
 class NoPickle:
     """Refuses pickling and copying (an object holding C state): ``_instead`` says what to
     do instead."""
@@ -154,18 +160,42 @@ def moves_struct(moves: int, corner: str, step_costs: str = "exact") -> Tuple[in
     return diagonal, costs
 
 
+def flag(value: Any, name: str) -> bool:
+    """A boolean option: True or False (Python or NumPy); anything else is a TypeError (a
+    string such as "no" would otherwise count as true)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _int_cells(values: Any, name: str, many: bool) -> NDArray[Any]:
+    """The one rule for cells, shared by every function that takes them: what NumPy reads as
+    integers (Python ints, NumPy integer scalars and arrays); floats, even whole ones, and
+    pairs or arrays of bools are refused with TypeError, integers past int32 with
+    OutOfMapError."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu" or (arr.size == 0 and many):
+        return arr
+    if arr.dtype.kind == "O" and all(isinstance(v, int) and not isinstance(v, bool)
+                                     for v in arr.flat):
+        raise OutOfMapError(lib.TN_E_OUT_OF_MAP, name, "past int32: outside any map")
+    what = "an (x, y) pair" + (" or an (N, 2) array" if many else "")
+    got = f"dtype {arr.dtype}" if many or isinstance(values, np.ndarray) else repr(values)
+    raise TypeError(f"{name} must be {what} of integers (Python ints or a NumPy integer "
+                    f"dtype; floats are refused: round them first, e.g. "
+                    f"np.floor(p).astype(int)), got {got}")
+
+
 def cell(value: CellLike, name: str) -> Cell:
     """An (x, y) pair of ints from a tuple, list or NumPy array of two integers."""
-    try:
-        x, y = value
-        ix, iy = int(x), int(y)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an (x, y) pair of integers, got {value!r}") from None
-    if ix != x or iy != y:
-        raise TypeError(f"{name} must be an (x, y) pair of integers, got {value!r}")
+    arr = _int_cells(value, name, False)
+    if arr.shape != (2,):
+        raise TypeError(f"{name} must be an (x, y) pair of integers, got shape {arr.shape}: "
+                        f"{value!r}")
+    ix, iy = arr.tolist()
     if not (INT32[0] <= ix <= INT32[1] and INT32[0] <= iy <= INT32[1]):
         raise OutOfMapError(lib.TN_E_OUT_OF_MAP, name, f"{(ix, iy)} is outside any map")
-    return ix, iy
+    return int(ix), int(iy)
 
 
 def unit_size(value: Any, name: str = "size") -> int:
@@ -179,9 +209,7 @@ def unit_size(value: Any, name: str = "size") -> int:
 
 def cells_array(values: Union[CellLike, Iterable[CellLike]], name: str) -> NDArray[np.int32]:
     """An (N, 2) C-contiguous int32 array of cells from one (x, y) pair or many."""
-    arr = np.asarray(values)
-    if arr.dtype.kind not in "iu" and arr.size:
-        raise TypeError(f"{name} must hold integer (x, y) cells, got dtype {arr.dtype}")
+    arr = _int_cells(values, name, True)
     if arr.ndim == 1 and arr.shape[0] == 2:
         arr = arr.reshape(1, 2)
     if arr.ndim != 2 or arr.shape[1] != 2:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+import time
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, Dict, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,6 +48,26 @@ def _vec(v: Sequence[float], name: str) -> Tuple[float, float]:
     return (fx, fy)
 
 
+# the longest a call of Crowd.step stays in C before Python gets a chance to run its signal
+# handlers (Ctrl-C); one step longer than this is not cut
+_SLICE_SECONDS = 0.02
+
+
+def _in_slices(run: Callable[[int], Any], steps: int) -> None:
+    """``run(n)`` (n steps in C, the GIL released) until ``steps`` are done, in slices of at
+    most about _SLICE_SECONDS: between two slices Python runs its signal handlers, so
+    KeyboardInterrupt arrives (after a whole step: the crowd stays consistent). The slice
+    starts at one step and doubles while the calls stay short."""
+    done, size = 0, 1
+    while done < steps:
+        n = min(size, steps - done)
+        t = time.perf_counter()
+        check(run(n), "Crowd.step")
+        done += n
+        if time.perf_counter() - t < _SLICE_SECONDS / 2:
+            size *= 2
+
+
 def _agent(agent: Any) -> int:
     return c.integer(agent, "agent", 0, 2**32 - 1, "(an id from Crowd.add)")
 
@@ -68,6 +89,9 @@ class Crowd(c.NoPickle):
     def __init__(self, map: "Map", *, capacity: int = 1024, dt: float = 1.0 / 60.0,
                  neighbour_radius: float = 32.0, max_neighbours: int = 16,
                  push_apart: bool = False, max_flows: int = 8, seed: int = 0) -> None:
+        from ._map import Map
+
+        c.needs(map, Map, "Crowd")
         mh = map._handle()
         cdef = ffi.new("tn_crowd_def *", lib.tn_crowd_def_default())
         cdef.map = mh
@@ -76,7 +100,7 @@ class Crowd(c.NoPickle):
         cdef.neighbour_radius = c.positive(neighbour_radius, "neighbour_radius")
         cdef.max_neighbours = c.integer(max_neighbours, "max_neighbours", 1,
                                         lib.TN_CROWD_MAX_NEIGHBOURS)
-        cdef.push_apart = bool(push_apart)
+        cdef.push_apart = c.flag(push_apart, "push_apart")
         cdef.max_flows = self.max_flows = c.integer(max_flows, "max_flows", 0,
                                                     lib.TN_CROWD_MAX_FLOWS)
         cdef.seed = c.integer(seed, "seed", 0, 2**64 - 1, "in 0..2**64-1")
@@ -103,6 +127,7 @@ class Crowd(c.NoPickle):
 
     @property
     def closed(self) -> bool:
+        """True after :meth:`close` (further calls raise ValueError)."""
         return self._h is None
 
     def __enter__(self) -> "Crowd":
@@ -240,25 +265,29 @@ class Crowd(c.NoPickle):
 
     def step(self, steps: int = 1) -> None:
         """Advance every agent by ``steps`` fixed steps (the GIL is released meanwhile) and
-        refresh :attr:`positions`, :attr:`velocities` and :attr:`ids` in place."""
+        refresh :attr:`positions`, :attr:`velocities` and :attr:`ids` in place. Ctrl-C
+        (KeyboardInterrupt, or any exception a signal handler raises) stops it between two
+        steps within about 20 ms: the steps taken so far stay taken, and the arrays show
+        them."""
         h = self._handle()
         steps = c.integer(steps, "steps", 0, 2**31 - 1, ">= 0")
-        if not self._sectors:
-            check(lib.tnpy_crowd_steps(h, steps), "Crowd.step")
-            self._gather(h)
-            return
-        slots = sorted(self._sectors)
-        fields = [self._sectors[s] for s in slots]
-        with ExitStack() as locks:  # the fields build sectors: one user at a time
-            for f in {id(f): f for f in fields}.values():
-                locks.enter_context(f._lock)
-            for s, f in zip(slots, fields):  # the goal may have moved (SectorField.set_goal)
-                check(lib.tn_crowd_set_flow(h, s, self._sector_view(f)), "Crowd.step")
-            handles = ffi.new("tn_sector_field *[]", [f._h for f in fields])
-            slot_arr = ffi.new("int32_t[]", slots)
-            check(lib.tnpy_crowd_steps_sectors(h, steps, handles, slot_arr, len(slots)),
-                  "Crowd.step")
-        self._gather(h)
+        with ExitStack() as locks:
+            run: Callable[[int], Any] = lambda n: lib.tnpy_crowd_steps(h, n)
+            if self._sectors:
+                slots = sorted(self._sectors)
+                fields = [self._sectors[s] for s in slots]
+                # the fields build sectors: one user at a time
+                for f in {id(f): f for f in fields}.values():
+                    locks.enter_context(f._lock)
+                for s, f in zip(slots, fields):  # the goal may have moved (set_goal)
+                    check(lib.tn_crowd_set_flow(h, s, self._sector_view(f)), "Crowd.step")
+                handles = ffi.new("tn_sector_field *[]", [f._h for f in fields])
+                slot_arr = ffi.new("int32_t[]", slots)
+                run = lambda n: lib.tnpy_crowd_steps_sectors(h, n, handles, slot_arr, len(slots))
+            try:
+                _in_slices(run, steps)
+            finally:
+                self._gather(h)
 
     def _gather(self, h: Any) -> None:
         arrays = (self._ids, self._pos, self._vel)

@@ -15,7 +15,7 @@ class TilenavError(Exception):
     def __init__(self, status: int, what: str, detail: str = "") -> None:
         self.status = int(status)
         self.status_name = status_string(status)
-        text = f"{what}: {self.status_name}"
+        text = f"{what}: {_TEXT.get(self.status, self.status_name)}"
         if detail:
             text += f" ({detail})"
         super().__init__(text)
@@ -77,10 +77,17 @@ _BY_STATUS: Dict[int, Type[TilenavError]] = {
 }
 
 
-def invalid(message: str) -> InvalidArgumentError:
+# the text of a status where tn_status_str()'s words do not fit Python: the C message of
+# TN_E_TOO_LARGE sends the reader to a C function's documentation to raise a limit, which
+# Python cannot do (the limits are fixed when the module is compiled)
+_TEXT = {lib.TN_E_TOO_LARGE: "too large (past a fixed limit of the C library)"}
+
+
+def invalid(message: str, status: int = lib.TN_E_INVALID_ARG) -> InvalidArgumentError:
     """An InvalidArgumentError (a ValueError) for a value checked in Python, with ``message``
-    (which names the argument and the rule) as its whole text."""
-    e = InvalidArgumentError(lib.TN_E_INVALID_ARG, message)
+    (which names the argument and the rule) as its whole text; ``status`` TN_E_INVALID_ARG
+    or TN_E_TOO_LARGE."""
+    e = InvalidArgumentError(status, message)
     e.args = (message,)
     return e
 

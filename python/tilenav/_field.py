@@ -15,6 +15,15 @@ if TYPE_CHECKING:
     from ._map import Map
 
 FLOW_RULES = {"optimal": lib.TN_FLOW_OPTIMAL, "steepest": lib.TN_FLOW_STEEPEST}
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _pixel(value: Any, name: str) -> float:
+    """A pixel coordinate: a number finite as float32 (the C library's type)."""
+    v = c.number(value, name, "(a pixel position)")
+    if not abs(v) <= _FLOAT32_MAX:  # NaN too
+        raise ValueError(f"{name} must be a finite pixel position (as float32), got {value!r}")
+    return v
 
 
 class FlowField(c.NoPickle):
@@ -35,9 +44,13 @@ class FlowField(c.NoPickle):
     def __init__(self, map: "Map", goal: Any, *, los: bool = True, moves: int = 8,
                  corner: str = "never", step_costs: str = "exact", flow: str = "optimal",
                  extra: Optional[NDArray[np.float32]] = None, size: int = 1) -> None:
+        from ._map import Map
+
+        c.needs(map, Map, "FlowField")
         # a unit bigger than one cell: the field of its top-left cell on its size map
         mh, size_owner = map._size_map(size)
         goals = c.cells_array(goal, "goal")
+        los = c.flag(los, "los")
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
         if flow not in FLOW_RULES:
             raise ValueError(f"flow must be one of {sorted(FLOW_RULES)}, got {flow!r}")
@@ -92,6 +105,7 @@ class FlowField(c.NoPickle):
 
     @property
     def closed(self) -> bool:
+        """True after :meth:`close` (further calls raise ValueError)."""
         return self._h is None
 
     def __enter__(self) -> "FlowField":
@@ -197,8 +211,10 @@ class FlowField(c.NoPickle):
 
     def sample(self, px: float, py: float) -> Tuple[float, float]:
         """The smooth direction at a pixel position (bilinear blend of the cell vectors,
-        normalised; (0, 0) on blocked or unreachable cells and at the goal centre)."""
-        v = lib.tn_field_sample(self._handle(), float(px), float(py))
+        normalised; (0, 0) on blocked or unreachable cells, at the goal centre and at any
+        position outside the map). ``px`` and ``py`` must be numbers (TypeError otherwise)
+        that are finite as float32 (ValueError for NaN, infinities and beyond +-3.4e38)."""
+        v = lib.tn_field_sample(self._handle(), _pixel(px, "px"), _pixel(py, "py"))
         return (v.x, v.y)
 
     def update(self, extra_changed: Union[Tuple[int, int, int, int], bool, None] = None

@@ -36,6 +36,9 @@ class Hierarchy(c.NoPickle):
     def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
                  step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0,
                  size: int = 1) -> None:
+        from ._map import Map
+
+        c.needs(map, Map, "Hierarchy")
         diagonal, costs = c.moves_struct(moves, "never", step_costs)
         sector_size = c.integer(sector_size, "sector_size", 4, 256)
         landmarks = c.integer(landmarks, "landmarks", 0, 16)
@@ -144,7 +147,7 @@ class Hierarchy(c.NoPickle):
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
         handle, buf, res = self._ctx(c.weight(weight))
-        mode = lib.TN_HIERARCHY_EXACT if exact else lib.TN_HIERARCHY_FAST
+        mode = lib.TN_HIERARCHY_EXACT if c.flag(exact, "exact") else lib.TN_HIERARCHY_FAST
         st = lib.tn_hierarchy_path(handle, self._h, (sx, sy), (gx, gy), mode, buf, self._cells,
                                    res)
         check(st, "Hierarchy.path", f"from {(sx, sy)} to {(gx, gy)}")
@@ -174,6 +177,7 @@ class SectorField(c.NoPickle):
     _instead = "make another with Hierarchy.sector_field()"
 
     def __init__(self, hierarchy: Hierarchy, goal: Any, *, budget: int = 4 << 20) -> None:
+        c.needs(hierarchy, Hierarchy, "SectorField")
         hh = hierarchy._handle()
         fdef = ffi.new("tn_sector_field_def *", lib.tn_sector_field_def_default())
         fdef.hierarchy = hh

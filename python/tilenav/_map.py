@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _common as c
-from ._errors import UnsupportedError, check
+from ._errors import UnsupportedError, check, invalid
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
@@ -166,7 +166,12 @@ class Map:
         array: the python-tcod convention), otherwise entering it costs that multiple of the
         step (1 for a straight step, sqrt 2 for a diagonal one). Costs are stored as float32.
         Any dtype of bool, int, uint or float and any strides are accepted (the map copies
-        them). ``tile_size`` is the pixel size of a cell (for crowds and field sampling)."""
+        them). ``tile_size`` is the pixel size of a cell (for crowds and field sampling).
+
+        A map has at most 65536 cells per side and 268435456 (2**28) cells in all, the C
+        library's limits ``TN_MAX_DIM`` and ``TN_MAX_CELLS``, fixed when the module is
+        compiled: a bigger array raises :class:`InvalidArgumentError` (status
+        ``TN_E_TOO_LARGE``) at once, before anything is copied."""
         arr = np.asarray(cost)
         if arr.ndim != 2:
             raise ValueError(f"cost must be a 2-D (height, width) array, got shape {arr.shape}")
@@ -175,6 +180,10 @@ class Map:
         h, w = arr.shape
         if h < 1 or w < 1:
             raise ValueError(f"cost must have at least one cell, got shape {arr.shape}")
+        if max(h, w) > lib.TN_MAX_DIM or h * w > lib.TN_MAX_CELLS:
+            raise invalid(f"cost of {w} x {h} cells (width x height) is past the map size limit "
+                          f"({lib.TN_MAX_DIM} per side, {lib.TN_MAX_CELLS} cells)",
+                          lib.TN_E_TOO_LARGE)
         tw, th = c.tile_size(tile_size)
         if arr.dtype.kind == "b":
             values = arr.astype(np.float32)
@@ -224,7 +233,10 @@ class Map:
         names marking collision object layers (None: the library's default list),
         ``tile_size`` the pixel size of a cell for formats without one (Moving AI, ASCII):
         one integer or a (width, height) pair, as in :meth:`from_numpy`.
-        Raises :class:`ParseError` or :class:`LoadIOError` with the file, line and reason."""
+        Raises :class:`ParseError` or :class:`LoadIOError` with the file, line and reason, and
+        :class:`InvalidArgumentError` (status ``TN_E_TOO_LARGE``) for a map past the size
+        limit of :meth:`from_numpy` or another fixed limit of the loaders, which the message
+        names."""
         opts = ffi.new("tn_load_def *", lib.tn_load_def_default())
         formats = {"auto": lib.TN_FORMAT_AUTO, "movingai": lib.TN_FORMAT_MOVINGAI,
                    "tiled": lib.TN_FORMAT_TILED, "tmx": lib.TN_FORMAT_TMX,
@@ -267,6 +279,7 @@ class Map:
 
     @property
     def closed(self) -> bool:
+        """True after :meth:`close` (further queries raise ValueError)."""
         return self._h is None
 
     def __enter__(self) -> "Map":
@@ -516,10 +529,8 @@ class Map:
         the query runs: a clearance or regions that grow replace the cached entry)."""
         size = c.unit_size(size)
         weight = c.weight(weight)
-        if not isinstance(regions, (bool, np.bool_)):
-            raise TypeError(f"regions must be True or False, got {regions!r}")
-        if not isinstance(closest, (bool, np.bool_)):
-            raise TypeError(f"closest must be True or False, got {closest!r}")
+        regions = c.flag(regions, "regions")
+        closest = c.flag(closest, "closest")
         budget = 0 if max_expansions is None else c.integer(
             max_expansions, "max_expansions", 1, 2**63 - 1, ">= 1 (or None: no budget)")
         key = (algo, moves, corner, heuristic, weight, step_costs, bool(closest), budget,
@@ -674,7 +685,8 @@ class Map:
     @_reads
     def fits(self, cell: c.CellLike, size: int) -> bool:
         """Whether a ``size`` x ``size`` unit can stand with its top-left cell at ``cell``
-        (every cell it covers inside the map and passable)."""
+        (every cell it covers inside the map and passable): False, not
+        :class:`OutOfMapError`, for a cell outside the map."""
         size = c.unit_size(size)
         x, y = c.cell(cell, "cell")
         if size == 1:
@@ -844,8 +856,13 @@ class Map:
             st = lib.tn_search_path_multi(ctx.search, h, (sx, sy),
                                           ffi.from_buffer("tn_cell[]", g), len(g), q, ctx.cells,
                                           ctx.cap, ctx.res)
-            check(st, "nearest_path", _extra_detail(st, extra_arr) or _goals_detail(
-                st, f"from {(sx, sy)}", size))
+            hgt, wid = self.shape
+            if st == lib.TN_E_OUT_OF_MAP and not (0 <= sx < wid and 0 <= sy < hgt):
+                detail = f"the start {(sx, sy)} is outside the {wid}x{hgt} map"
+            else:
+                detail = _extra_detail(st, extra_arr) or _goals_detail(st, f"from {(sx, sy)}",
+                                                                       size)
+            check(st, "nearest_path", detail)
             return _result(ctx, st), (int(ctx.res.goal) if st == lib.TN_OK else -1)
         finally:
             self._pool.append(ctx)
@@ -868,6 +885,7 @@ class Map:
         where it does not fit."""
         h, _keep = self._size_map(size)
         g = c.cells_array(goals, "goals")
+        reverse = c.flag(reverse, "reverse")
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
         mv = ffi.new("tn_moves *")
         mv.diagonal = diagonal
@@ -884,7 +902,7 @@ class Map:
         ctx = self._acquire()
         try:
             st = lib.tn_search_distances(ctx.search, h, ffi.from_buffer("tn_cell[]", g), len(g),
-                                         mv, extra_ptr, bool(reverse),
+                                         mv, extra_ptr, reverse,
                                          ffi.from_buffer("double[]", out, require_writable=True),
                                          out.size)
         finally:
@@ -950,7 +968,9 @@ class Map:
     @_reads
     def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: str = "never") -> bool:
         """Exact line of sight between two cells' centres (both passable, no blocked cell
-        crossed; a grid corner passed exactly is judged by ``corner``)."""
+        crossed; a grid corner passed exactly is judged by ``corner``). A cell outside the map
+        gives False, not :class:`OutOfMapError`: this answers about cells, it searches
+        nothing."""
         diagonal, _ = c.moves_struct(8, corner)
         return bool(lib.tn_los_clear(self._handle(), c.cell(a, "a"), c.cell(b, "b"), diagonal))
 

@@ -29,6 +29,9 @@ class Regions(c.NoPickle):
     _instead = "ask Map.regions() of the map (or of its copy)"
 
     def __init__(self, map: "Map", handle: Any, corner: str) -> None:
+        from ._map import Map
+
+        c.needs(map, Map, "Regions")
         self._h = handle
         self.map = map
         self.corner: str = corner
@@ -51,8 +54,8 @@ class Regions(c.NoPickle):
         return int(lib.tn_regions_count(self._h, self._size(size)))
 
     def id(self, cell: c.CellLike, size: int = 1) -> int:
-        """The region of ``cell`` for units of ``size``; -1 where the unit does not fit (or
-        outside the map)."""
+        """The region of ``cell`` for units of ``size``; -1 where the unit does not fit and
+        outside the map (no :class:`OutOfMapError`)."""
         x, y = c.cell(cell, "cell")
         return int(lib.tn_regions_id(self._h, self._size(size), x, y))
 
@@ -65,6 +68,6 @@ class Regions(c.NoPickle):
 
     def connected(self, a: c.CellLike, b: c.CellLike, size: int = 1) -> bool:
         """Can a unit of ``size`` walk from ``a`` to ``b``? False when it does not fit at
-        either."""
+        either, or either is outside the map (no :class:`OutOfMapError`)."""
         return bool(lib.tn_regions_connected(self._h, self._size(size), c.cell(a, "a"),
                                              c.cell(b, "b")))
