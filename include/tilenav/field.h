@@ -105,7 +105,7 @@ TN_API void tn_field_destroy(tn_field *field);
 /// Bytes of memory the field holds (struct, arrays, line-of-sight scratch).
 TN_API size_t tn_field_memory_bytes(const tn_field *field);
 
-/// Compute distances, flow and line of sight towards `goals` (1..TN_MAX_CELLS cells; duplicates
+/// Compute distances, flow and line of sight towards `goals` (1..8*W*H cells; duplicates
 /// allowed) from scratch. Remembers the map revision for tn_field_update().
 /// @return TN_OK; TN_E_INVALID_ARG (count < 1, NULL, bad extra layer), TN_E_OUT_OF_MAP,
 ///         TN_E_GOAL_BLOCKED, TN_E_UNSUPPORTED (line of sight with more than one goal).

@@ -189,8 +189,9 @@ TN_API void tn_hierarchy_ctx_destroy(tn_hierarchy_ctx *ctx);
 /// Bytes held.
 TN_API size_t tn_hierarchy_ctx_memory_bytes(const tn_hierarchy_ctx *ctx);
 /// Size the context for queries on `h` (fast mode; `exact`: also the exact fallback's search
-/// context for h's map), so that no later query on it allocates. It only sizes: a stale `h` is
-/// accepted here, and its queries then return TN_E_MAP_CHANGED.
+/// context for h's map), so that no later query on it allocates. It only sizes: an `h` behind
+/// map edits is accepted here (its queries then return TN_E_MAP_CHANGED); one whose last build
+/// or update failed gives TN_E_MAP_CHANGED.
 TN_API TN_NODISCARD tn_status tn_hierarchy_ctx_reserve(tn_hierarchy_ctx *ctx, const tn_hierarchy *h,
                                                        bool exact);
 

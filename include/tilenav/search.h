@@ -226,14 +226,17 @@ TN_API TN_NODISCARD tn_status tn_search_path_multi(tn_search *search, const tn_m
 /// the query ends; a map edit in between makes the next step return TN_E_MAP_CHANGED.
 /// The final path, cost and expansion count equal those of the one-shot query.
 /// @{
-/// Start a query (same arguments as tn_search_path_multi). Returns TN_IN_PROGRESS, or an
-/// error (then no query is running). `query->max_expansions` is ignored here.
+/// Start a query (same arguments as tn_search_path_multi). Returns TN_IN_PROGRESS; TN_NO_PATH
+/// when `query->regions` already shows every goal unreachable (the query is then finished, as
+/// after a last step); or an error (then no query is running). `query->max_expansions` is
+/// ignored here.
 TN_API TN_NODISCARD tn_status tn_search_begin(tn_search *search, const tn_map *map, tn_cell start,
                                               const tn_cell *goals, int32_t goal_count,
                                               const tn_query *query);
 /// Run at most `max_expansions` (>= 1) expansions. Returns TN_IN_PROGRESS while unfinished,
-/// then the final status (TN_OK, TN_NO_PATH, TN_CLOSEST), TN_E_MAP_CHANGED when the map was
-/// edited since begin, TN_E_STATE when no query is running.
+/// then the final status (TN_OK, TN_NO_PATH, TN_CLOSEST; again at every call after the query
+/// finished, one-shot queries included), TN_E_MAP_CHANGED when the map was edited since
+/// begin, TN_E_STATE when no query was begun on the context.
 TN_API TN_NODISCARD tn_status tn_search_step(tn_search *search, int64_t max_expansions);
 /// Status of the current query without advancing it (TN_E_STATE when none was begun).
 TN_API tn_status tn_search_poll(const tn_search *search);
@@ -279,11 +282,11 @@ TN_API TN_NODISCARD tn_status tn_search_batch(tn_search *const *contexts, int32_
 /// @{
 /// Cost from the nearest source to every cell (or, with `reverse`, from every cell to the
 /// nearest source: the two differ when costs depend on the entered cell). Unreachable and
-/// blocked cells get +INFINITY. Blocked or outside sources are skipped (all blocked:
-/// TN_E_START_BLOCKED). `dist` must hold W*H doubles (`cap` = its length). Without an extra
-/// layer, 8 neighbours without corner cutting and 4 neighbours run a written-out loop, and 4
-/// neighbours on a map of uniform cost a breadth-first pass (no priority queue: about 10x
-/// faster); every distance is the same double as the general loop's (tested).
+/// blocked cells get +INFINITY. Blocked or outside sources are skipped (all outside:
+/// TN_E_OUT_OF_MAP; none of them open: TN_E_START_BLOCKED). `dist` must hold W*H doubles (`cap` =
+/// its length). Without an extra layer, 8 neighbours without corner cutting and 4 neighbours run a
+/// written-out loop, and 4 neighbours on a map of uniform cost a breadth-first pass (no priority
+/// queue: about 10x faster); every distance is the same double as the general loop's (tested).
 TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_map *map,
                                                   const tn_cell *sources, int32_t source_count,
                                                   const tn_moves *moves, const float *extra,

@@ -149,7 +149,7 @@ int tn_cli_load_failed(const char *cmd, const tn_diag *d, tn_status st, char *ms
     tn_diag_format(d, msg, cap);
     if (!msg[0])
         snprintf(msg, cap, "%s", tn_status_str(st));
-    tn_cli_error(cmd, "%s (%s)", msg, tn_status_str(st));
+    tn_cli_error(cmd, "%s", msg);
     return tn_cli_exit_for(st);
 }
 

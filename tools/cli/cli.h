@@ -60,7 +60,8 @@ int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_d
 /* Map a tn_status to an exit code. */
 int tn_cli_exit_for(tn_status st);
 /* A loader failed with `st`: format its diagnostic into msg (cap bytes; the status's name when
- * the diagnostic is empty), print "tilenav CMD: msg (status)" and return the exit code. */
+ * the diagnostic is empty), print "tilenav CMD: msg" and return the exit code (which tells
+ * the kind of failure). */
 int tn_cli_load_failed(const char *cmd, const tn_diag *d, tn_status st, char *msg, size_t cap);
 /* True when argv[i] is "-h" or "--help". */
 bool tn_cli_is_help(const char *arg);

@@ -156,13 +156,13 @@ static bool count_pair(void *ctx, const tn_bp_pair *p)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: tilenav collide --objects N --steps S [--world W H] [--radius R]\n"
+            "usage: tilenav collide [--objects N] [--steps S] [--world W H] [--radius R]\n"
             "                       [--broadphase grid|hash|sap|brute] [--seed K] [--kinematic]\n"
             "                       [--mixed] [--speed V] [--cell C] [--levels L]\n"
             "                       [--restitution E] [--rebuild-fraction F] [--active A]\n"
             "                       [--verbose] [--png FILE]\n"
-            "Runs N circles in a W x H world (default 4096 x 4096, radius 4, speed 2, seed 1)\n"
-            "and prints one line:\n"
+            "Runs N circles (default 1000) for S steps (default 100) in a W x H world (default\n"
+            "4096 x 4096, radius 4, speed 2, seed 1) and prints one line:\n"
             "  collide objects=N steps=S broadphase=B pairs=P contacts=C ms_per_step=X "
             "energy_start=E0 energy_end=E1\n"
             "--kinematic: the peers' workload (no response; circles pass through each other).\n"

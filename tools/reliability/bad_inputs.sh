@@ -54,7 +54,9 @@ case_() { # expected-exit description command...
     n=$((n + 1))
     out=$("$@" 2>&1 >/dev/null </dev/null)
     got=$?
-    msg=$(printf '%s' "$out" | head -1 | sed "s|$t/||g; s|$root/||g; s/|/\\\\|/g")
+    # the error line (progress lines such as bench's "map: ... loaded" come first)
+    msg=$(printf '%s\n' "$out" | grep -m1 -E '^(tilenav|usage)' || printf '%s' "$out" | head -1)
+    msg=$(printf '%s' "$msg" | sed "s|$t/||g; s|$root/||g; s/|/\\\\|/g")
     shown=$(printf '%s' "$*" | sed "s|$t/||g; s|$root/||g; s|$TN|tilenav|")
     [ -n "$TABLE" ] && printf '| %d | %s | `%s` | %d | %s |\n' "$n" "$what" "$shown" "$got" "$msg"
     if [ "$got" -ne "$want" ] || [ "$got" -ge 128 ] || [ -z "$msg" ]; then
