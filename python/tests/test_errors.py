@@ -343,5 +343,9 @@ def test_cells_outside_the_map_answer_or_raise_as_documented(m):
         with pytest.raises(tilenav.OutOfMapError):
             call()
     # a query from outside names the start, not the goals
-    with pytest.raises(tilenav.OutOfMapError, match=r"start \(10, 3\) is outside"):
+    with pytest.raises(tilenav.OutOfMapError, match=r"the start \(10, 3\) is outside the"):
         m.nearest_path(out, [(0, 0)])
+    with pytest.raises(tilenav.OutOfMapError, match=r"the goal \(10, 3\) is outside the"):
+        m.path((0, 0), out)
+    with pytest.raises(tilenav.OutOfMapError, match=r"the start \(10, 3\) is outside the"):
+        m.path_result(out, (0, 0))

@@ -716,11 +716,23 @@ class Map:
         try:
             st = lib.tn_search_path(ctx.search, h, (sx, sy), (gx, gy), q, ctx.cells, ctx.cap,
                                     ctx.res)
-            check(st, "path", _extra_detail(st, extra_arr) or
+            check(st, "path", self._outside(st, start=(sx, sy), goal=(gx, gy)) or
+                  _extra_detail(st, extra_arr) or
                   f"from {(sx, sy)} to {(gx, gy)}{_unit(size, st)}")
             return _result(ctx, st)
         finally:
             self._pool.append(ctx)
+
+    def _outside(self, status: int, **cells: Tuple[int, int]) -> str:
+        """For TN_E_OUT_OF_MAP: which of the named ``cells`` is outside ("" otherwise, or when
+        none of them is: the C library refused another cell)."""
+        if status != lib.TN_E_OUT_OF_MAP:
+            return ""
+        hgt, wid = self.shape
+        for name, (x, y) in cells.items():
+            if not (0 <= x < wid and 0 <= y < hgt):
+                return f"the {name} {(x, y)} is outside the {wid}x{hgt} map"
+        return ""
 
     def path(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps", moves: int = 8,
              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
@@ -856,13 +868,8 @@ class Map:
             st = lib.tn_search_path_multi(ctx.search, h, (sx, sy),
                                           ffi.from_buffer("tn_cell[]", g), len(g), q, ctx.cells,
                                           ctx.cap, ctx.res)
-            hgt, wid = self.shape
-            if st == lib.TN_E_OUT_OF_MAP and not (0 <= sx < wid and 0 <= sy < hgt):
-                detail = f"the start {(sx, sy)} is outside the {wid}x{hgt} map"
-            else:
-                detail = _extra_detail(st, extra_arr) or _goals_detail(st, f"from {(sx, sy)}",
-                                                                       size)
-            check(st, "nearest_path", detail)
+            check(st, "nearest_path", self._outside(st, start=(sx, sy)) or
+                  _extra_detail(st, extra_arr) or _goals_detail(st, f"from {(sx, sy)}", size))
             return _result(ctx, st), (int(ctx.res.goal) if st == lib.TN_OK else -1)
         finally:
             self._pool.append(ctx)
