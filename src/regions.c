@@ -19,9 +19,13 @@ struct tn_regions {
     tn_clearance *clear;
     int32_t *label; /* sizes * W * H */
     int32_t *count; /* per size class */
-    int32_t *queue; /* W * H, the BFS's */
-    uint8_t *old;   /* W * H: the clearance before an update (only the window is used) */
-    uint32_t *mark; /* W * H: visit stamps of the local checks */
+    /* the local updates' scratch, for windows of up to `scratch` cells (an update whose window
+     * is larger relabels): */
+    int32_t scratch;
+    tn_rect win;    /* the window of the update running (local index: row-major in it) */
+    int32_t *queue; /* the breadth-first searches' (cell indices of the map) */
+    uint8_t *old;   /* the window's clearance before the update, by local index */
+    uint32_t *mark; /* visit stamps of the local checks, by local index */
     uint32_t stamp;
     int64_t full, local; /* size classes relabelled fully / locally, since creation */
 };
@@ -35,6 +39,17 @@ tn_regions_def tn_regions_def_default(void)
     d.size_maps = true;
     d.internal_cookie = TN_COOKIE_REGIONS;
     return d;
+}
+
+/* The most cells an update's window may have for a local update: 2^18, or an eighth of the
+ * map's cells when that is more (all of them when the map has fewer). The scratch, 9 bytes per
+ * cell of that, is allocated once; a larger window relabels the map (a build's pass, about 10
+ * ns per cell, against a local update's scan of the window). */
+#define REGIONS_WINDOW_CELLS (1 << 18)
+static int32_t window_cells(size_t n)
+{
+    size_t c = n / 8 > REGIONS_WINDOW_CELLS ? n / 8 : REGIONS_WINDOW_CELLS;
+    return (int32_t)(c < n ? c : n);
 }
 
 /* Is cell (x, y) inside the window? */
@@ -60,32 +75,65 @@ static inline int neighbours(const tn_regions *r, int32_t c, tn_rect box, int32_
     return k;
 }
 
-/* Label the cells of clearance >= size; returns the number of regions. */
+/* The root of cell x's tree in the forest `p` (path halving). Every cell's parent is itself
+ * or a cell before it in row-major order. */
+static inline int32_t find_root(int32_t *p, int32_t x)
+{
+    while (p[x] != x) {
+        p[x] = p[p[x]];
+        x = p[x];
+    }
+    return x;
+}
+
+/* Join the trees of cells a and b: the later root goes under the earlier one, so each root is
+ * the first cell of its tree in row-major order. */
+static inline void unite(int32_t *p, int32_t a, int32_t b)
+{
+    a = find_root(p, a);
+    b = find_root(p, b);
+    if (a < b)
+        p[b] = a;
+    else if (b < a)
+        p[a] = b;
+}
+
+/* Label the cells of clearance >= size; returns the number of regions. Two passes over the
+ * labels themselves, no other memory: the first makes them a union-find forest (each fitting
+ * cell joined to the fitting cells before it that a step reaches: left and up, and up-left
+ * and up-right under TN_DIAGONAL_ALWAYS); the second numbers the roots in row-major order,
+ * and gives every other cell its parent's number, which is final since the parent comes
+ * first. The ids are those a breadth-first labelling in row-major order of each region's
+ * first cell gives (regions.h). */
 static int32_t label_size(tn_regions *r, int32_t size, const uint8_t *clear)
 {
     const int32_t w = r->w, h = r->h;
-    const size_t n = (size_t)w * (size_t)h;
-    int32_t *lab = r->label + (size_t)(size - 1) * n;
-    for (size_t i = 0; i < n; i++)
-        lab[i] = -1;
-    const tn_rect map = {0, 0, w, h};
-    int32_t regions = 0;
-    for (size_t start = 0; start < n; start++) {
-        if (clear[start] < size || lab[start] >= 0)
-            continue;
-        int32_t id = regions++;
-        int32_t head = 0, tail = 0;
-        lab[start] = id;
-        r->queue[tail++] = (int32_t)start;
-        while (head < tail) {
-            int32_t nb[8];
-            int nn = neighbours(r, r->queue[head++], map, nb);
-            for (int q = 0; q < nn; q++)
-                if (clear[nb[q]] >= size && lab[nb[q]] < 0) {
-                    lab[nb[q]] = id;
-                    r->queue[tail++] = nb[q];
-                }
+    const bool eight = r->diagonal == TN_DIAGONAL_ALWAYS;
+    int32_t *lab = r->label + (size_t)(size - 1) * (size_t)w * (size_t)h;
+    for (int32_t y = 0, i = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++, i++) {
+            if (clear[i] < size) {
+                lab[i] = -1;
+                continue;
+            }
+            lab[i] = i;
+            if (x > 0 && lab[i - 1] >= 0)
+                unite(lab, i, i - 1);
+            if (y == 0)
+                continue;
+            if (lab[i - w] >= 0)
+                unite(lab, i, i - w);
+            if (eight && x > 0 && lab[i - w - 1] >= 0)
+                unite(lab, i, i - w - 1);
+            if (eight && x + 1 < w && lab[i - w + 1] >= 0)
+                unite(lab, i, i - w + 1);
         }
+    int32_t regions = 0;
+    const int32_t n = w * h;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t p = lab[i];
+        if (p >= 0)
+            lab[i] = p == i ? regions++ : lab[p];
     }
     return regions;
 }
@@ -130,9 +178,11 @@ tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out)
     tn_status st = tn_clearance_create(&cd, &r->clear);
     r->label = st == TN_OK ? tn__alloc(&a, total) : NULL;
     r->count = r->label ? tn__calloc(&a, (size_t)r->sizes * sizeof(int32_t)) : NULL;
-    r->queue = r->count ? tn__alloc(&a, n * sizeof(int32_t)) : NULL;
-    r->old = r->queue ? tn__alloc(&a, n) : NULL;
-    r->mark = r->old ? tn__calloc(&a, n * sizeof(uint32_t)) : NULL;
+    r->scratch = window_cells(n);
+    size_t sc = (size_t)r->scratch;
+    r->queue = r->count ? tn__alloc(&a, sc * sizeof(int32_t)) : NULL;
+    r->old = r->queue ? tn__alloc(&a, sc) : NULL;
+    r->mark = r->old ? tn__calloc(&a, sc * sizeof(uint32_t)) : NULL;
     if (!r->mark) {
         tn_regions_destroy(r);
         return st != TN_OK ? st : TN_E_NOMEM;
@@ -151,9 +201,10 @@ void tn_regions_destroy(tn_regions *r)
     tn_clearance_destroy(r->clear);
     tn__free(&a, r->label, n * (size_t)r->sizes * sizeof(int32_t));
     tn__free(&a, r->count, (size_t)r->sizes * sizeof(int32_t));
-    tn__free(&a, r->queue, n * sizeof(int32_t));
-    tn__free(&a, r->old, n);
-    tn__free(&a, r->mark, n * sizeof(uint32_t));
+    size_t sc = (size_t)r->scratch;
+    tn__free(&a, r->queue, sc * sizeof(int32_t));
+    tn__free(&a, r->old, sc);
+    tn__free(&a, r->mark, sc * sizeof(uint32_t));
     tn__free(&a, r, sizeof *r);
 }
 
@@ -162,18 +213,27 @@ size_t tn_regions_memory_bytes(const tn_regions *r)
     if (!r)
         return 0;
     size_t n = (size_t)r->w * (size_t)r->h;
-    return sizeof *r + n * ((size_t)r->sizes + 2) * sizeof(int32_t) + n +
-           (size_t)r->sizes * sizeof(int32_t) + tn_clearance_memory_bytes(r->clear);
+    return sizeof *r + n * (size_t)r->sizes * sizeof(int32_t) +
+           (size_t)r->scratch * (2 * sizeof(int32_t) + 1) + (size_t)r->sizes * sizeof(int32_t) +
+           tn_clearance_memory_bytes(r->clear);
 }
 
 /* A new visit stamp for the local checks (the marks are cleared when the stamps wrap). */
 static uint32_t next_stamp(tn_regions *r)
 {
     if (++r->stamp == 0) {
-        memset(r->mark, 0, (size_t)r->w * (size_t)r->h * sizeof(uint32_t));
+        memset(r->mark, 0, (size_t)r->scratch * sizeof(uint32_t));
         r->stamp = 1;
     }
     return r->stamp;
+}
+
+/* The index of map cell c in the update's window (row-major there): the scratch's index. */
+static inline size_t loc(const tn_regions *r, int32_t c)
+{
+    const int32_t x = c % r->w, y = c / r->w;
+    TN_ASSERT(in_win(r->win, x, y));
+    return (size_t)(y - r->win.y0) * (size_t)(r->win.x1 - r->win.x0) + (size_t)(x - r->win.x0);
 }
 
 /* Try to bring the labels of size class `size` up to date for the cells of `win` whose fit
@@ -184,8 +244,12 @@ static uint32_t next_stamp(tn_regions *r)
  * the caller then relabels the size class. */
 static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win)
 {
-    const int32_t w = r->w;
+    const int32_t w = r->w, ww = win.x1 - win.x0;
     const size_t n = (size_t)w * (size_t)r->h;
+    uint8_t *old = r->old;
+    uint32_t *mark = r->mark;
+    TN_ASSERT(win.x0 == r->win.x0 && win.y0 == r->win.y0 && win.x1 == r->win.x1 &&
+              win.y1 == r->win.y1 && (int64_t)ww * (win.y1 - win.y0) <= r->scratch);
     int32_t *lab = r->label + (size_t)(size - 1) * n;
     const uint8_t k = (uint8_t)size;
     /* the removed cells first: each connected group of them, with the same-label neighbours it
@@ -193,14 +257,15 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
     for (int32_t y = win.y0; y < win.y1; y++)
         for (int32_t x = win.x0; x < win.x1; x++) {
             size_t i = (size_t)y * (size_t)w + (size_t)x;
-            if (!(r->old[i] >= k && clear[i] < k) || lab[i] < 0)
+            size_t li = (size_t)(y - win.y0) * (size_t)ww + (size_t)(x - win.x0);
+            if (!(old[li] >= k && clear[i] < k) || lab[i] < 0)
                 continue;
             int32_t id = lab[i];
             /* the group: removed cells of this label reachable through removed cells */
             uint32_t g = next_stamp(r);
             int32_t head = 0, tail = 0, first_nb = -1, nbs = 0;
             r->queue[tail++] = (int32_t)i;
-            r->mark[i] = g;
+            mark[li] = g;
             while (head < tail) {
                 int32_t c = r->queue[head++], nb[8];
                 lab[c] = -1;
@@ -208,9 +273,10 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
                 int nn = neighbours(r, c, win, nb);
                 for (int q = 0; q < nn; q++) {
                     int32_t j = nb[q];
-                    if (lab[j] != id || r->mark[j] == g)
+                    size_t lj = loc(r, j);
+                    if (lab[j] != id || mark[lj] == g)
                         continue;
-                    r->mark[j] = g;
+                    mark[lj] = g;
                     if (clear[j] < k) { /* removed too: part of the group */
                         r->queue[tail++] = j;
                     } else { /* a neighbour left behind */
@@ -228,18 +294,19 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
             int32_t reached = 0;
             head = tail = 0;
             r->queue[tail++] = first_nb;
-            r->mark[first_nb] = v;
+            mark[loc(r, first_nb)] = v;
             while (head < tail) {
                 int32_t nb[8];
                 int nn = neighbours(r, r->queue[head++], win, nb);
                 bool was_nb = false; /* next to a removed cell of the group? */
                 for (int q = 0; q < nn; q++) {
                     int32_t j = nb[q];
-                    if (r->mark[j] == g && clear[j] < k)
+                    size_t lj = loc(r, j);
+                    if (mark[lj] == g && clear[j] < k)
                         was_nb = true;
-                    if (lab[j] != id || clear[j] < k || r->mark[j] == v)
+                    if (lab[j] != id || clear[j] < k || mark[lj] == v)
                         continue;
-                    r->mark[j] = v;
+                    mark[lj] = v;
                     r->queue[tail++] = j;
                 }
                 reached += was_nb;
@@ -251,26 +318,28 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
     for (int32_t y = win.y0; y < win.y1; y++)
         for (int32_t x = win.x0; x < win.x1; x++) {
             size_t i = (size_t)y * (size_t)w + (size_t)x;
-            if (!(r->old[i] < k && clear[i] >= k) || lab[i] >= 0)
+            size_t li = (size_t)(y - win.y0) * (size_t)ww + (size_t)(x - win.x0);
+            if (!(old[li] < k && clear[i] >= k) || lab[i] >= 0)
                 continue;
             int32_t head = 0, tail = 0, id = -1;
             uint32_t g = next_stamp(r);
             r->queue[tail++] = (int32_t)i;
-            r->mark[i] = g;
+            mark[li] = g;
             while (head < tail) {
                 int32_t nb[8];
                 /* the window holds every added cell and its neighbours */
                 int nn = neighbours(r, r->queue[head++], win, nb);
                 for (int q = 0; q < nn; q++) {
                     int32_t j = nb[q];
-                    if (clear[j] < k || r->mark[j] == g)
+                    size_t lj = loc(r, j);
+                    if (clear[j] < k || mark[lj] == g)
                         continue;
                     if (lab[j] >= 0) { /* an existing region */
                         if (id >= 0 && lab[j] != id)
                             return false; /* two regions join */
                         id = lab[j];
-                    } else if (r->old[j] < k) { /* added too */
-                        r->mark[j] = g;
+                    } else if (old[lj] < k) { /* added too */
+                        mark[lj] = g;
                         r->queue[tail++] = j;
                     }
                 }
@@ -301,16 +370,23 @@ tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
     win.x1 = win.x1 > r->w ? r->w : win.x1;
     win.y1 = win.y1 > r->h ? r->h : win.y1;
     const uint8_t *clear = tn_clearance_data(r->clear);
-    for (int32_t y = win.y0; y < win.y1; y++)
-        memcpy(r->old + (size_t)y * (size_t)r->w + (size_t)win.x0,
-               clear + (size_t)y * (size_t)r->w + (size_t)win.x0, (size_t)(win.x1 - win.x0));
+    /* a local update needs the window's clearance before the edit, in the scratch */
+    const int64_t area = (int64_t)(win.x1 - win.x0) * (int64_t)(win.y1 - win.y0);
+    const bool local = logged && ch.x1 > ch.x0 && area <= r->scratch;
+    if (local) {
+        r->win = win;
+        const size_t ww = (size_t)(win.x1 - win.x0);
+        for (int32_t y = win.y0; y < win.y1; y++)
+            memcpy(r->old + (size_t)(y - win.y0) * ww,
+                   clear + (size_t)y * (size_t)r->w + (size_t)win.x0, ww);
+    }
     tn_status st = tn_clearance_update(r->clear, NULL);
     if (st != TN_OK)
         return st;
     size_t n = (size_t)r->w * (size_t)r->h;
     int32_t cells = 0;
     for (int32_t s = 1; s <= r->sizes; s++) {
-        if (logged && ch.x1 > ch.x0 && relabel_local(r, s, clear, win)) {
+        if (local && relabel_local(r, s, clear, win)) {
             r->local++;
             cells += (win.x1 - win.x0) * (win.y1 - win.y0);
             continue;

@@ -87,6 +87,22 @@ static void check(const tn_map *m, const tn_regions *r, tn_diagonal rule, int32_
     tn_map_destroy(e);
 }
 
+/* A build numbers the regions in row-major order of their first cells (regions.h): reading
+ * the cells in that order, each id not seen before is the next one. */
+static void check_build_order(const tn_regions *r, int32_t w, int32_t h, int32_t size)
+{
+    int32_t next = 0;
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            int32_t id = tn_regions_id(r, size, x, y);
+            if (id > next)
+                fail_msg("size %d: (%d, %d) has id %d, expected at most %d", size, x, y, id, next);
+            if (id == next)
+                next++;
+        }
+    assert_int_equal(next, tn_regions_count(r, size));
+}
+
 static void test_handmade(void **state)
 {
     (void)state;
@@ -125,8 +141,10 @@ static void test_random(void **state)
         tn_diagonal rule = (tn_diagonal)tn_test_below(&r, 4);
         int32_t sizes = 1 + (int32_t)tn_test_below(&r, 3);
         tn_regions *rg = make(m, rule, sizes);
-        for (int32_t s = 1; s <= sizes; s++)
+        for (int32_t s = 1; s <= sizes; s++) {
             check(m, rg, rule, s);
+            check_build_order(rg, w, h, s);
+        }
         tn_regions_destroy(rg);
         tn_map_destroy(m);
     }
@@ -265,8 +283,10 @@ static void test_updates(void **state)
             assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
             assert_true(looked >= 0);
             tn_regions *fresh = make(m, rule, sizes);
-            for (int32_t s = 1; s <= sizes; s++)
+            for (int32_t s = 1; s <= sizes; s++) {
                 same_partition(rg, fresh, w, h, s);
+                check_build_order(fresh, w, h, s);
+            }
             tn_regions_destroy(fresh);
         }
         for (int32_t s = 1; s <= sizes && w * h <= 400; s++)
@@ -279,6 +299,38 @@ static void test_updates(void **state)
         tn_map_destroy(m);
     }
     assert_true(local_all > full_all); /* the local path does carry most updates */
+}
+
+/* An edit whose window is larger than the local update's scratch (2^18 cells here) relabels the
+ * size class from scratch; smaller ones on the same map stay local. Both agree with a build. */
+static void test_window_past_scratch(void **state)
+{
+    (void)state;
+    const int32_t w = 600, h = 520;
+    tn_map *m = tn_test_random_map(w, h, 0.3, 77);
+    tn_regions *rg = make(m, TN_DIAGONAL_NO_CUT, 2);
+    int64_t full0 = 0, local0 = 0, full1 = 0, local1 = 0;
+    tn_regions_stats(rg, &full0, &local0);
+    /* 3 x 3 opened: local */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){300, 200, 303, 203}, 0u), TN_OK);
+    assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+    tn_regions_stats(rg, &full1, &local1);
+    assert_int_equal(full1, full0);
+    assert_int_equal(local1, local0 + 2);
+    /* two cells far apart: a window of 560 x 505 cells, past the scratch */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 10, 11, 11}, 1u), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){570, 515, 571, 516}, 0u), TN_OK);
+    int32_t looked = 0;
+    assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
+    assert_int_equal(looked, 2 * w * h);
+    tn_regions_stats(rg, &full0, &local0);
+    assert_int_equal(full0, full1 + 2);
+    tn_regions *fresh = make(m, TN_DIAGONAL_NO_CUT, 2);
+    for (int32_t s = 1; s <= 2; s++)
+        same_partition(rg, fresh, w, h, s);
+    tn_regions_destroy(fresh);
+    tn_regions_destroy(rg);
+    tn_map_destroy(m);
 }
 
 static void test_errors(void **state)
@@ -352,9 +404,13 @@ static void test_closest_far(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
-        cmocka_unit_test(test_search),   cmocka_unit_test(test_closest_far),
-        cmocka_unit_test(test_updates),  cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_handmade),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_search),
+        cmocka_unit_test(test_closest_far),
+        cmocka_unit_test(test_updates),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_window_past_scratch),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

@@ -19,17 +19,21 @@
 /// the query's: regions built for TN_DIAGONAL_ALWAYS serve every query, the others every query but
 /// TN_DIAGONAL_ALWAYS ones.
 ///
-/// Cost: a build labels every size class with one breadth-first pass each (linear in the
-/// cells). tn_regions_update() reads the map's change log, updates the clearance, then for each
-/// size class relabels locally when the edit cannot split, join or empty a region: cells that
-/// stop fitting lose their label when the neighbours they leave still meet inside the edit's
-/// window, cells that start fitting take the label of the one region they touch (a new id when
-/// none). Otherwise (or when the log no longer reaches back) the size class is relabelled.
-/// Ownership and threads: caller-owned, for a map that must outlive it. Memory: 4 bytes per cell
-/// and size class for the labels, 9 bytes per cell of update scratch, plus the clearance (1 byte
-/// per cell, and 5 per cell and size above 1 with size maps): about 14 bytes per cell for one
-/// size class, 386 MB for sizes 1 and 2 on 4096 x 4096. Readers may share it while nobody updates
-/// it.
+/// Cost: a build labels every size class with one union-find pass over its labels and one
+/// numbering pass (linear in the cells, no other memory). tn_regions_update() reads the map's
+/// change log, updates the clearance, then for each size class relabels locally when the edit
+/// cannot split, join or empty a region: cells that stop fitting lose their label when the
+/// neighbours they leave still meet inside the edit's window, cells that start fitting take the
+/// label of the one region they touch (a new id when none). Otherwise (or when the log no longer
+/// reaches back) the size class is relabelled.
+///
+/// Ownership and threads: caller-owned, for a map that must outlive it. Readers may share it
+/// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, the
+/// clearance (1 byte per cell, and 5 per cell and size above 1 with size maps), and 9 bytes of
+/// update scratch per cell of the largest window a local update takes: 2^18 cells or an eighth
+/// of the map, whichever is more (the whole map below 2^18 cells; an edit whose window is larger
+/// relabels its size classes). So about 14 bytes per cell up to 512 x 512, and 6.1 on 4096 x 4096
+/// for one size class (103 MB; 254 MB for sizes 1 and 2).
 #ifndef TILENAV_REGIONS_H
 #define TILENAV_REGIONS_H
 
