@@ -87,8 +87,11 @@ class BuildExt(build_ext):
         super().build_extension(ext)
 
 
+# cffi compiles the module against Python's limited API (``_tilenav.abi3.so``), so one wheel
+# serves every CPython from requires-python's 3.9 on: tag it so (cp39-abi3), not cp3XX-cp3XX.
 setup(
     version=version(),
     cffi_modules=["build_ffi.py:ffibuilder"],
     cmdclass={"build_ext": BuildExt},
+    options={"bdist_wheel": {"py_limited_api": "cp39"}},
 )

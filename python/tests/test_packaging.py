@@ -29,3 +29,15 @@ def test_import_from_the_source_tree_says_what_to_do():
     assert last.startswith("ImportError: tilenav's compiled extension tilenav._tilenav is "
                            "missing"), run.stderr
     assert "run from outside the source tree, or install the package" in last
+
+
+def test_wheel_is_tagged_for_the_limited_api():
+    """The module is built against the limited API (``.abi3.so``): ./build.sh python's wheel
+    says so in its tag, so that it installs on every CPython from 3.9 on."""
+    assert tilenav._tilenav.__file__.endswith(".abi3.so")
+    folder = data("build", "python", "wheel")
+    wheels = [f for f in os.listdir(folder) if f.endswith(".whl")] if os.path.isdir(folder) else []
+    if not wheels:
+        pytest.skip("no wheel built (./build.sh python builds one into build/python/wheel)")
+    for name in wheels:
+        assert "-cp39-abi3-" in name, name
