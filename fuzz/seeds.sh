@@ -40,6 +40,12 @@ fuzz_path)
     printf '\011\011\004\000\000\010\010\125\000\252\020\104' >"$out/mixed"
     printf '\007\005\021\001\001\005\003\001\004\020\100\001' >"$out/los"
     ;;
+fuzz_regions)
+    # w h rules, one bit per cell (1: wall), then edits of 5 bytes (x y width height wall|batch)
+    printf '\017\013\004\000\041\000\204\020\000\000\377\000\000\000\003\004\000\001\001\005\002\003\003\000\011\011\001\001\003' >"$out/open"
+    printf '\020\020\013\125\252\125\252\021\104\021\104\000\000\000\000\000\000\000\000\002\002\003\003\000\014\001\000\017\001' >"$out/walls"
+    printf '\027\027\003\377\000\377' >"$out/rows"
+    ;;
 fuzz_shapes)
     # map w h, tile w h, tileset tile size choices, tiles, cover, conventions, then shapes
     i=0
