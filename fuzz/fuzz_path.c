@@ -2,9 +2,12 @@
  * the brute-force Dijkstra of tests/oracle: A*, Dijkstra and JPS (with fallback), and where they
  * apply JPS and JPS+ with goal bounds, return a legal path of the optimal cost or TN_NO_PATH
  * exactly when the oracle finds none; a flow field's
- * distances equal the oracle's reverse distances; no query changes the map.
+ * distances equal the oracle's reverse distances; units of 2 and 3 cells (tn_query::size) get
+ * the oracle's cost on the map eroded here by brute force (a cell open when the unit's square
+ * is, at the square's largest cost); no query changes the map.
  * Input: w, h, rules byte, start/goal bytes, then 2 bits per cell (0 open, 1 wall, 2 mud). */
 #include "oracle.h"
+#include "tilenav/clearance.h"
 #include "tilenav/field.h"
 #include "tilenav/goal_bounds.h"
 #include "tilenav/search.h"
@@ -18,6 +21,86 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static bool close_enough(double a, double b)
 {
     return fabs(a - b) <= 1e-6 * (1.0 + fabs(b));
+}
+
+/* The map eroded for an n x n unit, by brute force: a cell open where the unit's square is
+ * (its top-left cell there), at the square's largest cost; gids as the fuzzed map's. */
+static tn_map *eroded(const tn_map *m, int32_t n)
+{
+    const int32_t w = tn_map_width(m), h = tn_map_height(m);
+    tn_map_def def = tn_map_def_default();
+    def.width = w;
+    def.height = h;
+    tn_map *e = NULL;
+    int32_t layer = 0;
+    if (tn_map_create(&def, &e) != TN_OK ||
+        tn_map_add_layer(e, "g", TN_LAYER_TILES, &layer) != TN_OK ||
+        tn_map_set_terrain(e, 1, (tn_terrain){false, 1.0f}) != TN_OK ||
+        tn_map_set_terrain(e, 2, (tn_terrain){true, 2.5f}) != TN_OK)
+        abort();
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            uint32_t gid = x + n <= w && y + n <= h ? 0u : 1u;
+            for (int32_t dy = 0; dy < n && gid != 1u; dy++)
+                for (int32_t dx = 0; dx < n && gid != 1u; dx++)
+                    if (!tn_map_passable(m, x + dx, y + dy))
+                        gid = 1u;
+                    else if (tn_map_cost(m, x + dx, y + dy) > 1.0f)
+                        gid = 2u;
+            if (tn_map_set(e, layer, x, y, gid) != TN_OK)
+                abort();
+        }
+    return e;
+}
+
+/* Units of size 2 and 3 from s to g: A*, Dijkstra and JPS (with fallback) through a clearance,
+ * against the oracle on the eroded map. */
+static void check_sizes(const tn_map *m, const tn_moves *mv, tn_search *se, tn_cell s, tn_cell g,
+                        tn_cell *cells, double *dist)
+{
+    const int32_t w = tn_map_width(m), h = tn_map_height(m);
+    tn_clearance_def cd = tn_clearance_def_default();
+    cd.map = m;
+    cd.max_size = 3;
+    tn_clearance *cl = NULL;
+    if (tn_clearance_create(&cd, &cl) != TN_OK)
+        abort();
+    for (int32_t n = 2; n <= 3; n++) {
+        tn_map *e = eroded(m, n);
+        tn_oracle_dijkstra(e, mv, NULL, &s, 1, false, dist);
+        const double want = dist[g.y * w + g.x];
+        const bool s_ok = tn_map_passable(e, s.x, s.y), g_ok = tn_map_passable(e, g.x, g.y);
+        static const tn_algo algos[3] = {TN_ALGO_ASTAR, TN_ALGO_DIJKSTRA, TN_ALGO_JPS};
+        for (int k = 0; k < 3; k++) {
+            tn_query q;
+            memset(&q, 0, sizeof q);
+            q.moves = *mv;
+            q.algo = algos[k];
+            q.jps_fallback = true;
+            q.size = n;
+            q.clearance = cl;
+            tn_search_result r;
+            tn_status st = tn_search_path(se, m, s, g, &q, cells, w * h, &r);
+            if (!s_ok) {
+                if (st != TN_E_START_BLOCKED)
+                    abort();
+            } else if (!g_ok) {
+                if (st != TN_E_GOAL_BLOCKED)
+                    abort();
+            } else if (isinf(want)) {
+                if (st != TN_NO_PATH)
+                    abort();
+            } else {
+                if (st != TN_OK || !close_enough(r.cost, want))
+                    abort();
+                double c = tn_oracle_path_cost(e, mv, NULL, cells, r.length, s, g);
+                if (c < 0.0 || !close_enough(c, want))
+                    abort();
+            }
+        }
+        tn_map_destroy(e);
+    }
+    tn_clearance_destroy(cl);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -103,6 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     tn_goal_bounds_destroy(gb);
     tn_jump_table_destroy(jt);
+    check_sizes(m, &mv, se, s, g, cells, dist);
     if (g_ok) { /* the field towards g: distances from every cell, checked against the oracle */
         tn_field_def fd = tn_field_def_default();
         fd.map = m;
