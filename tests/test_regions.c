@@ -309,6 +309,11 @@ static void test_window_past_scratch(void **state)
     const int32_t w = 600, h = 520;
     tn_map *m = tn_test_random_map(w, h, 0.3, 77);
     tn_regions *rg = make(m, TN_DIAGONAL_NO_CUT, 2);
+    /* memory: 4 bytes per cell and size class, the clearance, 9 bytes per scratch cell */
+    size_t n = (size_t)w * (size_t)h,
+           own = tn_regions_memory_bytes(rg) - tn_clearance_memory_bytes(tn_regions_clearance(rg));
+    assert_true(own >= 2 * 4 * n + 9 * ((size_t)1 << 18) &&
+                own < 2 * 4 * n + 9 * ((size_t)1 << 18) + 4096);
     int64_t full0 = 0, local0 = 0, full1 = 0, local1 = 0;
     tn_regions_stats(rg, &full0, &local0);
     /* 3 x 3 opened: local */
