@@ -5,6 +5,7 @@
  * to the map edge, computed here), every handle stays valid, positions stay finite; and the
  * same input run twice gives the same state hash.
  * Input: w, h, goal x, goal y, agent count, steps, then 2 bits per cell, then 8 bytes per agent. */
+#include "fuzz_map.h"
 #include "tilenav/crowd.h"
 #include "tilenav/field.h"
 
@@ -43,16 +44,8 @@ static bool overlaps_wall(const tn_map *m, tn_vec2 c, float r)
 static uint64_t run(const uint8_t *data, size_t size)
 {
     int32_t w = 2 + data[0] % 12, h = 2 + data[1] % 12;
-    tn_map_def def = tn_map_def_default();
-    def.width = w;
-    def.height = h;
-    def.tile_width = def.tile_height = 16;
-    tn_map *m = NULL;
     int32_t layer = 0;
-    if (tn_map_create(&def, &m) != TN_OK ||
-        tn_map_add_layer(m, "g", TN_LAYER_TILES, &layer) != TN_OK ||
-        tn_map_set_terrain(m, 1, (tn_terrain){false, 1.0f}) != TN_OK)
-        abort();
+    tn_map *m = fuzz_map(w, h, 16, &layer);
     size_t cells_at = 6, agents_at = cells_at + (size_t)(w * h + 3) / 4;
     for (int32_t i = 0; i < w * h; i++) {
         size_t b = cells_at + (size_t)i / 4;

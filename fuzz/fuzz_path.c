@@ -6,6 +6,7 @@
  * the oracle's cost on the map eroded here by brute force (a cell open when the unit's square
  * is, at the square's largest cost); no query changes the map.
  * Input: w, h, rules byte, start/goal bytes, then 2 bits per cell (0 open, 1 wall, 2 mud). */
+#include "fuzz_map.h"
 #include "oracle.h"
 #include "tilenav/clearance.h"
 #include "tilenav/field.h"
@@ -23,21 +24,38 @@ static bool close_enough(double a, double b)
     return fabs(a - b) <= 1e-6 * (1.0 + fabs(b));
 }
 
+/* A query's status `st` and result against the oracle's cost `want` from s to g on `ref` (the
+ * map, or its erosion for a unit's size): blocked start or goal, TN_NO_PATH exactly when the
+ * oracle finds none, else the optimal cost and a path that costs it when walked on `ref`. */
+static void check_answer(const tn_map *ref, const tn_moves *mv, tn_status st,
+                         const tn_search_result *r, const tn_cell *cells, tn_cell s, tn_cell g,
+                         double want)
+{
+    if (!tn_map_passable(ref, s.x, s.y)) {
+        if (st != TN_E_START_BLOCKED)
+            abort();
+    } else if (!tn_map_passable(ref, g.x, g.y)) {
+        if (st != TN_E_GOAL_BLOCKED)
+            abort();
+    } else if (isinf(want)) {
+        if (st != TN_NO_PATH)
+            abort();
+    } else {
+        if (st != TN_OK || !close_enough(r->cost, want))
+            abort();
+        double c = tn_oracle_path_cost(ref, mv, NULL, cells, r->length, s, g);
+        if (c < 0.0 || !close_enough(c, want))
+            abort();
+    }
+}
+
 /* The map eroded for an n x n unit, by brute force: a cell open where the unit's square is
  * (its top-left cell there), at the square's largest cost; gids as the fuzzed map's. */
 static tn_map *eroded(const tn_map *m, int32_t n)
 {
     const int32_t w = tn_map_width(m), h = tn_map_height(m);
-    tn_map_def def = tn_map_def_default();
-    def.width = w;
-    def.height = h;
-    tn_map *e = NULL;
     int32_t layer = 0;
-    if (tn_map_create(&def, &e) != TN_OK ||
-        tn_map_add_layer(e, "g", TN_LAYER_TILES, &layer) != TN_OK ||
-        tn_map_set_terrain(e, 1, (tn_terrain){false, 1.0f}) != TN_OK ||
-        tn_map_set_terrain(e, 2, (tn_terrain){true, 2.5f}) != TN_OK)
-        abort();
+    tn_map *e = fuzz_map(w, h, 32, &layer);
     for (int32_t y = 0; y < h; y++)
         for (int32_t x = 0; x < w; x++) {
             uint32_t gid = x + n <= w && y + n <= h ? 0u : 1u;
@@ -69,7 +87,6 @@ static void check_sizes(const tn_map *m, const tn_moves *mv, tn_search *se, tn_c
         tn_map *e = eroded(m, n);
         tn_oracle_dijkstra(e, mv, NULL, &s, 1, false, dist);
         const double want = dist[g.y * w + g.x];
-        const bool s_ok = tn_map_passable(e, s.x, s.y), g_ok = tn_map_passable(e, g.x, g.y);
         static const tn_algo algos[3] = {TN_ALGO_ASTAR, TN_ALGO_DIJKSTRA, TN_ALGO_JPS};
         for (int k = 0; k < 3; k++) {
             tn_query q;
@@ -81,22 +98,7 @@ static void check_sizes(const tn_map *m, const tn_moves *mv, tn_search *se, tn_c
             q.clearance = cl;
             tn_search_result r;
             tn_status st = tn_search_path(se, m, s, g, &q, cells, w * h, &r);
-            if (!s_ok) {
-                if (st != TN_E_START_BLOCKED)
-                    abort();
-            } else if (!g_ok) {
-                if (st != TN_E_GOAL_BLOCKED)
-                    abort();
-            } else if (isinf(want)) {
-                if (st != TN_NO_PATH)
-                    abort();
-            } else {
-                if (st != TN_OK || !close_enough(r.cost, want))
-                    abort();
-                double c = tn_oracle_path_cost(e, mv, NULL, cells, r.length, s, g);
-                if (c < 0.0 || !close_enough(c, want))
-                    abort();
-            }
+            check_answer(e, mv, st, &r, cells, s, g, want);
         }
         tn_map_destroy(e);
     }
@@ -109,16 +111,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     int32_t w = 1 + data[0] % 16, h = 1 + data[1] % 16;
     tn_moves mv = {(tn_diagonal)(data[2] & 3), (tn_step_costs)((data[2] >> 2) & 1)};
-    tn_map_def def = tn_map_def_default();
-    def.width = w;
-    def.height = h;
-    tn_map *m = NULL;
     int32_t layer = 0;
-    if (tn_map_create(&def, &m) != TN_OK ||
-        tn_map_add_layer(m, "g", TN_LAYER_TILES, &layer) != TN_OK ||
-        tn_map_set_terrain(m, 1, (tn_terrain){false, 1.0f}) != TN_OK ||
-        tn_map_set_terrain(m, 2, (tn_terrain){true, 2.5f}) != TN_OK)
-        abort();
+    tn_map *m = fuzz_map(w, h, 32, &layer);
     for (int32_t i = 0; i < w * h; i++) {
         size_t byte = 7 + (size_t)i / 4;
         uint32_t v = byte < size ? (uint32_t)(data[byte] >> (2 * (i % 4))) & 3u : 0u;
@@ -138,7 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     tn_oracle_dijkstra(m, &mv, NULL, &s, 1, false, dist);
     double want = dist[g.y * w + g.x];
-    bool s_ok = tn_map_passable(m, s.x, s.y), g_ok = tn_map_passable(m, g.x, g.y);
+    const bool g_ok = tn_map_passable(m, g.x, g.y);
     /* goal bounds and a jump table where JPS applies (no corner cutting, no mud) */
     tn_goal_bounds *gb = NULL;
     tn_jump_table *jt = NULL;
@@ -167,22 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         tn_search_result r;
         tn_status st = tn_search_path(se, m, s, g, &q, cells, w * h, &r);
-        if (!s_ok) {
-            if (st != TN_E_START_BLOCKED)
-                abort();
-        } else if (!g_ok) {
-            if (st != TN_E_GOAL_BLOCKED)
-                abort();
-        } else if (isinf(want)) {
-            if (st != TN_NO_PATH)
-                abort();
-        } else {
-            if (st != TN_OK || !close_enough(r.cost, want))
-                abort();
-            double c = tn_oracle_path_cost(m, &mv, NULL, cells, r.length, s, g);
-            if (c < 0.0 || !close_enough(c, want))
-                abort();
-        }
+        check_answer(m, &mv, st, &r, cells, s, g, want);
     }
     tn_goal_bounds_destroy(gb);
     tn_jump_table_destroy(jt);

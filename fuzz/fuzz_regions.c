@@ -5,7 +5,7 @@
  * row-major order of each region's first cell); counts agree.
  * Input: w, h, rules byte (bits 0-1 the diagonal rule, then the sizes 1..3), then one bit per
  * cell (1: wall), then edits of 5 bytes (x, y, width, height, wall or open), at most 24. */
-#include "tilenav/map.h"
+#include "fuzz_map.h"
 #include "tilenav/regions.h"
 
 #include <stdlib.h>
@@ -102,15 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const tn_diagonal rule = (tn_diagonal)(data[2] & 3);
     const int32_t sizes = 1 + (data[2] >> 2) % 3;
     const bool eight = rule == TN_DIAGONAL_ALWAYS;
-    tn_map_def def = tn_map_def_default();
-    def.width = w;
-    def.height = h;
-    tn_map *m = NULL;
     int32_t layer = 0;
-    if (tn_map_create(&def, &m) != TN_OK ||
-        tn_map_add_layer(m, "g", TN_LAYER_TILES, &layer) != TN_OK ||
-        tn_map_set_terrain(m, 1, (tn_terrain){false, 1.0f}) != TN_OK)
-        abort();
+    tn_map *m = fuzz_map(w, h, 32, &layer);
     size_t at = 3;
     for (int32_t i = 0; i < w * h; i++) {
         size_t byte = at + (size_t)i / 8;
