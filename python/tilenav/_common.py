@@ -188,6 +188,11 @@ def _int_cells(values: Any, name: str, many: bool) -> NDArray[Any]:
 
 def cell(value: CellLike, name: str) -> Cell:
     """An (x, y) pair of ints from a tuple, list or NumPy array of two integers."""
+    if type(value) is tuple and len(value) == 2:  # the common case, without NumPy
+        ix, iy = value
+        if type(ix) is int and type(iy) is int and INT32[0] <= ix <= INT32[1] and \
+                INT32[0] <= iy <= INT32[1]:
+            return ix, iy
     arr = _int_cells(value, name, False)
     if arr.shape != (2,):
         raise TypeError(f"{name} must be an (x, y) pair of integers, got shape {arr.shape}: "
