@@ -60,12 +60,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: astar_four MAP SCEN [SPREAD [ROUNDS]]\n");
         return 2;
     }
-    tn_map *m = NULL;
-    tn_scenarios *sc = NULL;
-    tn_diag d;
-    memset(&d, 0, sizeof d);
-    if (tn_map_load(argv[1], NULL, &m, &d) || tn_scenarios_load(argv[2], NULL, &sc, &d))
-        return 3;
+    tn_map *m = load_map(argv[1]);
+    tn_scenarios *sc = load_scenarios(argv[2]);
     int n = tn_scenarios_count(sc);
     int spread = argc > 3 ? atoi(argv[3]) : 300;
     int rounds = argc > 4 ? atoi(argv[4]) : 3;

@@ -54,11 +54,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: distances MAP [SOURCES]\n");
         return 2;
     }
-    tn_map *m = NULL;
-    tn_diag d;
-    memset(&d, 0, sizeof d);
-    if (tn_map_load(argv[1], NULL, &m, &d))
-        return 3;
+    tn_map *m = load_map(argv[1]);
     int sources = argc > 2 ? atoi(argv[2]) : 30;
     sources = sources < 1 ? 1 : sources;
     size_t n = (size_t)tn_map_width(m) * (size_t)tn_map_height(m);

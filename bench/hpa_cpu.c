@@ -22,12 +22,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: hpa_cpu MAP SCEN [WEIGHT [LANDMARKS]]\n");
         return 2;
     }
-    tn_map *m = NULL;
-    tn_scenarios *sc = NULL;
-    tn_diag d;
-    memset(&d, 0, sizeof d);
-    if (tn_map_load(argv[1], NULL, &m, &d) || tn_scenarios_load(argv[2], NULL, &sc, &d))
-        return 3;
+    tn_map *m = load_map(argv[1]);
+    tn_scenarios *sc = load_scenarios(argv[2]);
     float w = argc > 3 ? (float)atof(argv[3]) : 1.0f;
     tn_hierarchy_def hd = tn_hierarchy_def_default();
     hd.landmarks = argc > 4 ? atoi(argv[4]) : 0;

@@ -38,11 +38,7 @@ int main(int argc, char **argv)
     int pairs = argc > 2 ? atoi(argv[2]) : 50;
     uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
     seed = seed ? seed : 1;
-    tn_map *m = NULL;
-    tn_diag d;
-    memset(&d, 0, sizeof d);
-    if (tn_map_load(argv[1], NULL, &m, &d))
-        return 3;
+    tn_map *m = load_map(argv[1]);
     const int32_t W = tn_map_width(m), H = tn_map_height(m);
     const size_t n = (size_t)W * (size_t)H;
     /* areas: a label per passable cell, by flood fill */

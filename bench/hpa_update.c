@@ -47,11 +47,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: hpa_update MAP [EDITS [--check]]\n");
         return 2;
     }
-    tn_map *m = NULL;
-    tn_diag d;
-    memset(&d, 0, sizeof d);
-    if (tn_map_load(argv[1], NULL, &m, &d))
-        return 3;
+    tn_map *m = load_map(argv[1]);
     int n = argc > 2 ? atoi(argv[2]) : 1000;
     int chk = argc > 3 && strcmp(argv[3], "--check") == 0;
     tn_hierarchy_def hd = tn_hierarchy_def_default();

@@ -25,12 +25,7 @@ int main(int argc, char **argv)
     }
     int rounds = argc > 2 ? atoi(argv[2]) : 3;
     rounds = rounds < 1 ? 1 : rounds;
-    tn_map *m = NULL;
-    tn_diag d;
-    if (tn_map_load(argv[1], NULL, &m, &d) != TN_OK) {
-        fprintf(stderr, "regions_memory: cannot load %s\n", argv[1]);
-        return 3;
-    }
+    tn_map *m = load_map(argv[1]);
     const double cells = (double)tn_map_width(m) * (double)tn_map_height(m);
     for (int32_t sizes = 1; sizes <= 2; sizes++) {
         double best = 1e30;

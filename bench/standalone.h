@@ -5,9 +5,11 @@
 #ifndef TN_BENCH_STANDALONE_H
 #define TN_BENCH_STANDALONE_H
 
+#include "tilenav/io.h"
 #include "tilenav/tilenav.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -38,6 +40,36 @@ static inline uint64_t splitmix64(uint64_t *s)
 static inline int32_t below(uint64_t *s, int32_t n)
 {
     return (int32_t)((splitmix64(s) >> 32) * (uint64_t)n >> 32);
+}
+
+/* The map at `path`, or its loader's message on stderr and exit status 3. */
+static inline tn_map *load_map(const char *path)
+{
+    tn_map *m = NULL;
+    tn_diag d;
+    tn_status st = tn_map_load(path, NULL, &m, &d);
+    if (st != TN_OK) {
+        char msg[1024];
+        tn_diag_format(&d, msg, sizeof msg);
+        fprintf(stderr, "%s\n", msg[0] ? msg : tn_status_str(st));
+        exit(3);
+    }
+    return m;
+}
+
+/* The Moving AI scenarios at `path`, or the loader's message and exit status 3. */
+static inline tn_scenarios *load_scenarios(const char *path)
+{
+    tn_scenarios *sc = NULL;
+    tn_diag d;
+    tn_status st = tn_scenarios_load(path, NULL, &sc, &d);
+    if (st != TN_OK) {
+        char msg[1024];
+        tn_diag_format(&d, msg, sizeof msg);
+        fprintf(stderr, "%s\n", msg[0] ? msg : tn_status_str(st));
+        exit(3);
+    }
+    return sc;
 }
 
 /* The mud of `tilenav bench --terrain mud:SEED` (tools/cli/cmd_bench.c, lay_mud(), the same
