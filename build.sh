@@ -9,7 +9,7 @@
 #   ./build.sh tsan      ThreadSanitizer (clang) on the tests that run many threads at once
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
 #   ./build.sh examples  install to a temp prefix; build examples/ from it 4 ways, run them + demo
-#   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and without SSE2
+#   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and in plain C
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
 #   ./build.sh python    the Python package: venv, pip install, wheel, mypy, pytest, memcheck
@@ -162,16 +162,23 @@ format)
 determinism)
     deps $DEV_PACKAGES
     # test (gcc -O0), sanitize and strict (clang -O2) already run these; add the other corners
-    # and the crowd's portable loops in place of its SSE2 ones (the hashes must not move)
-    for cfg in "gcc Release" "clang Debug" "gcc Release scalar"; do
+    # and the plain-C paths of compilers other than GCC, Clang and MSVC: the crowd's portable
+    # loops in place of its SSE2 ones, no builtins (TILENAV_PORTABLE_C, src/internal.h); the
+    # hashes must not move, and the searches that count bits pass their tests
+    for cfg in "gcc Release" "clang Debug" "gcc Release portable"; do
         set -- $cfg
         dir="build/det-$1-$2${3:+-$3}"
-        flags=""
-        [ "${3:-}" = scalar ] && flags="-DTN_CROWD_SCALAR"
-        CC=$1 cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=$2 -DTILENAV_BUILD_CLI=OFF \
+        flags="" opts="" targets="tn_test_determinism tn_test_crowd" tests="determinism|crowd"
+        if [ "${3:-}" = portable ]; then
+            flags="-DTN_CROWD_SCALAR" opts="-DTILENAV_PORTABLE_C=ON"
+            targets="$targets tn_test_bits tn_test_search tn_test_jps_weighted tn_test_goal_bounds"
+            targets="$targets tn_test_tile_collision"
+            tests="$tests|bits|search|jps_weighted|goal_bounds|tile_collision"
+        fi
+        CC=$1 cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=$2 -DTILENAV_BUILD_CLI=OFF $opts \
             -DCMAKE_C_FLAGS="$flags" -DCMAKE_COMPILE_WARNING_AS_ERROR=ON >/dev/null
-        cmake --build "$dir" -j "$JOBS" --target tn_test_determinism tn_test_crowd >/dev/null
-        ctest --test-dir "$dir" --output-on-failure -R "^(determinism|crowd)$"
+        cmake --build "$dir" -j "$JOBS" --target $targets >/dev/null
+        ctest --test-dir "$dir" --output-on-failure -R "^($tests)$"
     done
     ;;
 valgrind)

@@ -153,7 +153,7 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, int32_t src, uint
             if (p != src) {
                 const int32_t py = row_of_index(gb->wdiv, (uint32_t)p), px = p - py * w;
                 for (uint32_t f = fp; f; f &= f - 1) {
-                    int d = __builtin_ctz(f);
+                    int d = tn__ctz32(f);
                     bx0[d] = px < bx0[d] ? px : bx0[d];
                     bx1[d] = px > bx1[d] ? px : bx1[d];
                     by0[d] = py < by0[d] ? py : by0[d];
@@ -165,11 +165,11 @@ static void bound_source(const tn_goal_bounds *gb, gb_work *k, int32_t src, uint
             if (p != src) { /* the canonical successors of the moves p was reached by */
                 uint32_t canon = 0;
                 for (uint32_t a = k->arrive[p]; a; a &= a - 1)
-                    canon |= tn__jps_moves((uint32_t)__builtin_ctz(a), k->forced[p]);
+                    canon |= tn__jps_moves((uint32_t)tn__ctz32(a), k->forced[p]);
                 moves &= canon;
             }
             for (uint32_t m = moves; m; m &= m - 1) {
-                const int d = __builtin_ctz(m);
+                const int d = tn__ctz32(m);
                 const int32_t t = p + off[d];
                 const uint32_t st = k->stamp[t];
                 if (st == done)

@@ -22,8 +22,118 @@
 #define TN_ASSERT(c) ((void)0)
 #endif
 
-/* For the hot loops' small helpers, where the compiler's inlining heuristics give up. */
+/* ---- compiler-specific spellings, kept here and nowhere else ----------------------------
+ * GCC and Clang get their builtins and attributes, MSVC its intrinsics, and any other C11
+ * compiler (or any compiler with TN_PORTABLE_C defined, which CI builds to test this branch)
+ * plain C with the same results:
+ *   TN_INLINE       for the hot loops' small helpers, where inlining heuristics give up
+ *   TN_NOINLINE     keeps a rarely taken path out of its caller
+ *   TN_COLD         marks a function as rarely called (GCC and Clang only)
+ *   TN_PREFETCH(p)  a hint to start loading *p; no effect on results
+ *   tn__ctz32/64    index of the lowest set bit, tn__clz64 count of leading zeros (v != 0)
+ *   TN_PRINTF(f, a) printf-style argument checks (GCC and Clang only) */
+#if defined(TN_PORTABLE_C)
+#define TN_CC_PLAIN 1
+#elif defined(__GNUC__) || defined(__clang__)
+#define TN_CC_GNU 1
+#elif defined(_MSC_VER)
+#define TN_CC_MSVC 1
+#else
+#define TN_CC_PLAIN 1
+#endif
+
+#if defined(TN_CC_GNU)
 #define TN_INLINE static inline __attribute__((always_inline))
+#define TN_NOINLINE __attribute__((noinline))
+#define TN_COLD __attribute__((cold))
+#define TN_PREFETCH(p) __builtin_prefetch(p)
+#define TN_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+static inline int tn__ctz32(uint32_t v)
+{
+    return __builtin_ctz(v);
+}
+static inline int tn__ctz64(uint64_t v)
+{
+    return __builtin_ctzll(v);
+}
+static inline int tn__clz64(uint64_t v)
+{
+    return __builtin_clzll(v);
+}
+#elif defined(TN_CC_MSVC)
+#include <intrin.h>
+#define TN_INLINE static __forceinline
+#define TN_NOINLINE __declspec(noinline)
+#define TN_COLD
+#define TN_PRINTF(fmt, args)
+#if defined(_M_X64) || defined(_M_IX86)
+#define TN_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#else
+#define TN_PREFETCH(p) ((void)(p))
+#endif
+static __forceinline int tn__ctz32(uint32_t v)
+{
+    unsigned long i;
+    _BitScanForward(&i, v);
+    return (int)i;
+}
+static __forceinline int tn__ctz64(uint64_t v)
+{
+    unsigned long i;
+#if defined(_M_X64) || defined(_M_ARM64)
+    _BitScanForward64(&i, v);
+    return (int)i;
+#else
+    if (_BitScanForward(&i, (unsigned long)v))
+        return (int)i;
+    _BitScanForward(&i, (unsigned long)(v >> 32));
+    return (int)i + 32;
+#endif
+}
+static __forceinline int tn__clz64(uint64_t v)
+{
+    unsigned long i;
+#if defined(_M_X64) || defined(_M_ARM64)
+    _BitScanReverse64(&i, v);
+    return 63 - (int)i;
+#else
+    if (_BitScanReverse(&i, (unsigned long)(v >> 32)))
+        return 31 - (int)i;
+    _BitScanReverse(&i, (unsigned long)v);
+    return 63 - (int)i;
+#endif
+}
+#else
+#define TN_INLINE static inline
+#define TN_NOINLINE
+#define TN_COLD
+#define TN_PREFETCH(p) ((void)(p))
+#define TN_PRINTF(fmt, args)
+static inline int tn__ctz64(uint64_t v)
+{
+    int n = 0;
+    for (int s = 32; s > 0; s >>= 1)
+        if (!(v & ((UINT64_C(1) << s) - 1u))) {
+            n += s;
+            v >>= s;
+        }
+    return n;
+}
+static inline int tn__ctz32(uint32_t v)
+{
+    return tn__ctz64(v);
+}
+static inline int tn__clz64(uint64_t v)
+{
+    int n = 0;
+    for (int s = 32; s > 0; s >>= 1)
+        if (!(v >> (64 - s))) {
+            n += s;
+            v <<= s;
+        }
+    return n;
+}
+#endif
 
 /* Cookies set by the *_def_default() functions and checked by the create functions. */
 #define TN_COOKIE_MAP 0x4d415031u

@@ -120,9 +120,8 @@ static inline uint64_t bits_at(const uint64_t *row, uint32_t b)
  * and `b`, 56 cells per step. Returns the first position that is a jump point (free, with a
  * side cell that is free while the side cell before it is blocked), or -1 when a blocked cell
  * comes first; `*wall` then receives that position. */
-static inline __attribute__((always_inline)) int32_t
-scan_fwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64_t *z, int32_t p,
-         int32_t *wall, const bool wt)
+TN_INLINE int32_t scan_fwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b,
+                           const uint64_t *z, int32_t p, int32_t *wall, const bool wt)
 {
     int32_t pos = p + 1;
     for (;;) {
@@ -133,7 +132,7 @@ scan_fwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64
         uint64_t zb = wt ? bits_at(z, bit) : 0;
         uint64_t stop = (((u >> 1) & ~u) | ((d >> 1) & ~d) | ~c | zb) & LOW56;
         if (stop) {
-            int j = __builtin_ctzll(stop);
+            int j = tn__ctz64(stop);
             if (!((c >> j) & 1u)) {
                 *wall = pos + j;
                 return -1;
@@ -145,9 +144,8 @@ scan_fwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64
 }
 
 /* The same, backwards (decreasing positions). */
-static inline __attribute__((always_inline)) int32_t
-scan_bwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64_t *z, int32_t p,
-         int32_t *wall, const bool wt)
+TN_INLINE int32_t scan_bwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b,
+                           const uint64_t *z, int32_t p, int32_t *wall, const bool wt)
 {
     int32_t pos = p - 1;
     for (;;) {
@@ -160,7 +158,7 @@ scan_bwd(const uint64_t *a, const uint64_t *cur, const uint64_t *b, const uint64
         uint64_t zb = wt ? bits_at(z, bit - BLOCK) << 7 : 0;
         uint64_t stop = (fu | fd | ~c | zb) & ~0xffull;
         if (stop) {
-            int j = __builtin_clzll(stop);
+            int j = tn__clz64(stop);
             if (!((c >> (63 - j)) & 1u)) {
                 *wall = pos - j;
                 return -1;
@@ -234,9 +232,8 @@ static inline bool cell_free(const jctx *j, int32_t x, int32_t y)
 
 /* Straight jump from (x, y) along a row (dx = +-1): the x of the jump point, or -1 with the x
  * of the first blocked cell in `*wall`. `c` is the row of y. */
-static inline __attribute__((always_inline)) int32_t jump_h_row(const jctx *j, const uint64_t *c,
-                                                                int32_t x, int32_t y, int32_t dx,
-                                                                int32_t *wall, const bool wt)
+TN_INLINE int32_t jump_h_row(const jctx *j, const uint64_t *c, int32_t x, int32_t y, int32_t dx,
+                             int32_t *wall, const bool wt)
 {
     const uint64_t *a = c - j->rw, *b = c + j->rw;
     const uint64_t *z = wt ? j->zrows[dx > 0 ? 0 : 1] + (c - j->rows) : NULL;
@@ -251,8 +248,7 @@ static inline __attribute__((always_inline)) int32_t jump_h_row(const jctx *j, c
 
 /* Straight jumps from an expanded cell: no scan when the flag says there is no jump point
  * (off the goal's line). */
-static inline __attribute__((always_inline)) int32_t jump_h(const jctx *j, int32_t x, int32_t y,
-                                                            int32_t dx, const bool wt)
+TN_INLINE int32_t jump_h(const jctx *j, int32_t x, int32_t y, int32_t dx, const bool wt)
 {
     if (y != j->gy && !flag(flags_of(j, y), x, dx > 0 ? FLAG_E : FLAG_W))
         return -1;
@@ -262,9 +258,8 @@ static inline __attribute__((always_inline)) int32_t jump_h(const jctx *j, int32
 
 /* Straight jump from (x, y) along a column (dy = +-1): the y of the jump point, or -1 with the
  * y of the first blocked cell in `*wall`. `c` is the column of x. */
-static inline __attribute__((always_inline)) int32_t jump_v_col(const jctx *j, const uint64_t *c,
-                                                                int32_t x, int32_t y, int32_t dy,
-                                                                int32_t *wall, const bool wt)
+TN_INLINE int32_t jump_v_col(const jctx *j, const uint64_t *c, int32_t x, int32_t y, int32_t dy,
+                             int32_t *wall, const bool wt)
 {
     const uint64_t *a = c - j->cw, *b = c + j->cw;
     const uint64_t *z = wt ? j->zcols[dy > 0 ? 0 : 1] + (c - j->cols) : NULL;
@@ -277,8 +272,7 @@ static inline __attribute__((always_inline)) int32_t jump_v_col(const jctx *j, c
     return r;
 }
 
-static inline __attribute__((always_inline)) int32_t jump_v(const jctx *j, int32_t x, int32_t y,
-                                                            int32_t dy, const bool wt)
+TN_INLINE int32_t jump_v(const jctx *j, int32_t x, int32_t y, int32_t dy, const bool wt)
 {
     if (x != j->gx && !flag(flags_of(j, y), x, dy > 0 ? FLAG_S : FLAG_N))
         return -1;
@@ -291,8 +285,8 @@ static inline __attribute__((always_inline)) int32_t jump_v(const jctx *j, int32
  * caller tested the first step); the cell reached is a jump point when a
  * straight jump from it along dx or dy finds one, which its flags tell, except on the goal's
  * row or column, where the straight jumps scan (they stop at the goal). */
-static inline __attribute__((always_inline)) int32_t
-jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t dy, int32_t k0, const bool wt)
+TN_INLINE int32_t jump_d(const jctx *j, int32_t x, int32_t y, int32_t dx, int32_t dy, int32_t k0,
+                         const bool wt)
 {
     const uint64_t *row = row_of(j, y), *f = flags_of(j, y);
     /* weighted maps: the boundary bits of the row, and the cell's index (its stop bits) */
@@ -349,8 +343,8 @@ static inline uint32_t dir_of(int32_t dx, int32_t dy)
 
 /* search_relax() with the heuristic of the jump context: the octile one (the default) without
  * search_h1()'s switch over the kinds. */
-static inline __attribute__((always_inline)) void
-relax(tn_search *s, const jctx *j, uint32_t ni, int32_t nx, int32_t ny, double ng, uint32_t dir)
+TN_INLINE void relax(tn_search *s, const jctx *j, uint32_t ni, int32_t nx, int32_t ny, double ng,
+                     uint32_t dir)
 {
     uint32_t t = j->tag[ni];
     if (!(t & TAG_OPEN) && (t >> 3) == j->gen)
@@ -379,9 +373,8 @@ static inline double jump_cost(const jctx *j, double unit, int32_t k, uint32_t t
     return wt ? unit * (double)k * (double)j->cost[t] : unit * (double)k;
 }
 
-static inline __attribute__((always_inline)) void succ_h(tn_search *s, const jctx *j,
-                                                         const int16_t *bx, int32_t x, int32_t y,
-                                                         double g, int32_t dx, const bool wt)
+TN_INLINE void succ_h(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y,
+                      double g, int32_t dx, const bool wt)
 {
     if (bx && !tn__goal_allows(bx, dir_of(dx, 0), j->gx, j->gy))
         return;
@@ -393,9 +386,8 @@ static inline __attribute__((always_inline)) void succ_h(tn_search *s, const jct
     relax(s, j, ti, t, y, g + jump_cost(j, j->straight, k, ti, wt), dir_of(dx, 0));
 }
 
-static inline __attribute__((always_inline)) void succ_v(tn_search *s, const jctx *j,
-                                                         const int16_t *bx, int32_t x, int32_t y,
-                                                         double g, int32_t dy, const bool wt)
+TN_INLINE void succ_v(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y,
+                      double g, int32_t dy, const bool wt)
 {
     if (bx && !tn__goal_allows(bx, dir_of(0, dy), j->gx, j->gy))
         return;
@@ -407,10 +399,8 @@ static inline __attribute__((always_inline)) void succ_v(tn_search *s, const jct
     relax(s, j, ti, x, t, g + jump_cost(j, j->straight, k, ti, wt), dir_of(0, dy));
 }
 
-static inline __attribute__((always_inline)) void succ_d_k(tn_search *s, const jctx *j,
-                                                           const int16_t *bx, int32_t x, int32_t y,
-                                                           double g, int32_t dx, int32_t dy,
-                                                           int32_t k0, const bool wt)
+TN_INLINE void succ_d_k(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y,
+                        double g, int32_t dx, int32_t dy, int32_t k0, const bool wt)
 {
     if (bx && !tn__goal_allows(bx, dir_of(dx, dy), j->gx, j->gy))
         return;
@@ -426,25 +416,21 @@ static inline __attribute__((always_inline)) void succ_d_k(tn_search *s, const j
  * per kind (with their straight scans), they made 70 kB of expansion loop, too much for the
  * instruction cache of small queries (arena with mud: 3x fewer instruction-cache misses in
  * callgrind, median JPS query 1.8 -> 1.6 us in quiet runs). */
-static __attribute__((noinline)) void succ_d_w(tn_search *s, const jctx *j, const int16_t *bx,
-                                               int32_t x, int32_t y, double g, int32_t dx,
-                                               int32_t dy, int32_t k0)
+static TN_NOINLINE void succ_d_w(tn_search *s, const jctx *j, const int16_t *bx, int32_t x,
+                                 int32_t y, double g, int32_t dx, int32_t dy, int32_t k0)
 {
     succ_d_k(s, j, bx, x, y, g, dx, dy, k0, true);
 }
 
-static __attribute__((noinline)) void succ_d_u(tn_search *s, const jctx *j, const int16_t *bx,
-                                               int32_t x, int32_t y, double g, int32_t dx,
-                                               int32_t dy, int32_t k0)
+static TN_NOINLINE void succ_d_u(tn_search *s, const jctx *j, const int16_t *bx, int32_t x,
+                                 int32_t y, double g, int32_t dx, int32_t dy, int32_t k0)
 {
     succ_d_k(s, j, bx, x, y, g, dx, dy, k0, false);
 }
 
 /* A diagonal jump, its steps tested from step k0 (see jump_d). */
-static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jctx *j,
-                                                         const int16_t *bx, int32_t x, int32_t y,
-                                                         double g, int32_t dx, int32_t dy,
-                                                         int32_t k0, const bool wt)
+TN_INLINE void succ_d(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y,
+                      double g, int32_t dx, int32_t dy, int32_t k0, const bool wt)
 {
     if (wt)
         succ_d_w(s, j, bx, x, y, g, dx, dy, k0);
@@ -455,10 +441,8 @@ static inline __attribute__((always_inline)) void succ_d(tn_search *s, const jct
 /* A diagonal jump that turns (a forced neighbour, a cost boundary's moves, the start): its
  * first step is tested here, since it is often blocked (in corridors, in clutter), and then
  * no call is made (maze512 with mud: 14% fewer instructions). */
-static inline __attribute__((always_inline)) void succ_d_turn(tn_search *s, const jctx *j,
-                                                              const int16_t *bx, int32_t x,
-                                                              int32_t y, double g, int32_t dx,
-                                                              int32_t dy, const bool wt)
+TN_INLINE void succ_d_turn(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y,
+                           double g, int32_t dx, int32_t dy, const bool wt)
 {
     if (diag_step_free(row_of(j, y), (ptrdiff_t)dy * (ptrdiff_t)j->rw, x, dx))
         succ_d(s, j, bx, x, y, g, dx, dy, 2, wt);
@@ -524,13 +508,11 @@ void tn__jps_cache_info(const tn_search *s, uint64_t *digest, uint64_t *patches)
 }
 
 /* The moves of `mask` (bit k = move k) in the searches' order. */
-static inline __attribute__((always_inline)) void expand_all(tn_search *s, const jctx *j,
-                                                             const int16_t *bx, int32_t x,
-                                                             int32_t y, double g, uint32_t mask,
-                                                             const bool wt)
+TN_INLINE void expand_all(tn_search *s, const jctx *j, const int16_t *bx, int32_t x, int32_t y,
+                          double g, uint32_t mask, const bool wt)
 {
     for (uint32_t m = mask; m; m &= m - 1) { /* ascending move numbers */
-        uint32_t k = (uint32_t)__builtin_ctz(m);
+        uint32_t k = (uint32_t)tn__ctz32(m);
         int32_t dx = tn__dir_dx[k], dy = tn__dir_dy[k];
         if (k < 2)
             succ_h(s, j, bx, x, y, g, dx, wt);
@@ -554,8 +536,8 @@ void tn__jps_expand_start(tn_search *s)
     ol_store(s, &o);
 }
 
-static inline __attribute__((always_inline)) void
-expand(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, uint32_t dir, const bool wt)
+TN_INLINE void expand(tn_search *s, const jctx *j, int32_t x, int32_t y, double g, uint32_t dir,
+                      const bool wt)
 {
     int32_t dx = tn__dir_dx[dir], dy = tn__dir_dy[dir];
     const int16_t *bx = s->gb ? tn__goal_boxes(s->gb, y * s->w + x) : NULL;
@@ -600,8 +582,7 @@ void tn__jps_expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir)
 /* The search loop of one-shot JPS queries (no closest or partial tracking, one goal): the
  * generic loop's expansion order, with the jump context built once per run instead of once per
  * expansion and the weighted and unweighted expansions inlined in their own copies. */
-static inline __attribute__((always_inline)) tn_status jps_run_k(tn_search *s, int64_t budget,
-                                                                 const bool wt)
+TN_INLINE tn_status jps_run_k(tn_search *s, int64_t budget, const bool wt)
 {
     /* the open list's counts stay in locals for the whole run (stored back on every return) */
     tn_openlist o = ol_load(s);

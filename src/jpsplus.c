@@ -213,9 +213,9 @@ static inline int32_t iabs(int32_t v)
 /* A generated node may be expanded soon: start loading its table entries and goal bounds. */
 static inline void prefetch_node(const tn_search *s, int32_t i)
 {
-    __builtin_prefetch(s->q.jump_table->d + (size_t)i * 8);
+    TN_PREFETCH(s->q.jump_table->d + (size_t)i * 8);
     if (s->gb)
-        __builtin_prefetch(tn__goal_boxes(s->gb, i));
+        TN_PREFETCH(tn__goal_boxes(s->gb, i));
 }
 
 static inline const int16_t *row_at(const tn_search *s, int32_t x, int32_t y)
@@ -315,7 +315,7 @@ TN_INLINE void jp_succ(tn_search *s, const int16_t *row, const int16_t *bx, int3
         const int16_t *tb = tn__goal_boxes(s->gb, y * s->w + x);
         uint32_t allowed = 0;
         for (uint32_t m = next_moves(s, y * s->w + x, k); m; m &= m - 1) {
-            uint32_t d = (uint32_t)__builtin_ctz(m);
+            uint32_t d = (uint32_t)tn__ctz32(m);
             allowed |= tn__goal_allows(tb, d, gx, gy) ? 1u << d : 0u;
         }
         if (allowed == 0)
@@ -349,7 +349,7 @@ TN_INLINE void expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir
     if (wt && s->q.jump_table->bound[i]) { /* a cost boundary: its moves (grid.h) */
         const uint32_t mask = s->q.jump_table->bmoves[8 * (size_t)i + dir];
         for (uint32_t m = mask; m; m &= m - 1) /* ascending move numbers */
-            jp_succ(s, row, bx, x, y, g, (uint32_t)__builtin_ctz(m), true);
+            jp_succ(s, row, bx, x, y, g, (uint32_t)tn__ctz32(m), true);
         return;
     }
     /* the moves of tn__jps_moves() in a fixed order (it decides ties): after a straight move,
@@ -368,7 +368,7 @@ TN_INLINE void expand(tn_search *s, int32_t x, int32_t y, double g, uint32_t dir
     }
     for (int k = 0; k < nsets; k++)
         for (uint32_t m = sets[k]; m; m &= m - 1)
-            order[n++] = (uint32_t)__builtin_ctz(m);
+            order[n++] = (uint32_t)tn__ctz32(m);
     for (int k = 0; k < n; k++)
         jp_succ(s, row, bx, x, y, g, order[k], wt);
 }

@@ -277,7 +277,7 @@ static inline uint64_t cell_hash(size_t i)
 
 /* Add or remove passable cell i of cost c != 1 in the cost hash (out of line: most maps have
  * few such cells, and the cell loop below stays as it was without it). */
-static __attribute__((noinline, cold)) void cost_hash_toggle(tn_map *m, size_t i, float c)
+static TN_NOINLINE TN_COLD void cost_hash_toggle(tn_map *m, size_t i, float c)
 {
     uint32_t b;
     memcpy(&b, &c, sizeof b);

@@ -590,9 +590,9 @@ tn_status tn_search_begin(tn_search *s, const tn_map *map, tn_cell start, const 
 /* ---- A* / Dijkstra expansion ---------------------------------------------------------- */
 
 /* Expand node `i` at (x, y) with cost g. The constant arguments select a specialised copy. */
-static inline __attribute__((always_inline)) void
-astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g, const tn_diagonal diag,
-             const bool uniform, const bool extra, const bool bounded)
+TN_INLINE void astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, double g,
+                            const tn_diagonal diag, const bool uniform, const bool extra,
+                            const bool bounded)
 {
     const uint8_t *pass = s->pass;
     const int32_t w = s->w;

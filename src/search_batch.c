@@ -2,7 +2,6 @@
 #include "internal.h"
 #include "tilenav/search.h"
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 

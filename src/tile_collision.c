@@ -29,7 +29,7 @@ static inline double tile_inverse(int32_t t)
     uint32_t u = (uint32_t)t;
     if ((u & (u - 1)) == 0) {
 #if defined(__GNUC__) || defined(__clang__)
-        int k = __builtin_ctz(u);
+        int k = tn__ctz32(u);
 #else
         int k = 0;
         while ((u >> k) > 1u)

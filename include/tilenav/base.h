@@ -33,8 +33,10 @@ extern "C" {
 #else
 #define TN_API __declspec(dllimport)
 #endif
-#else
+#elif defined(__GNUC__) || defined(__clang__)
 #define TN_API __attribute__((visibility("default")))
+#else
+#define TN_API
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)

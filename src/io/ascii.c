@@ -60,8 +60,7 @@ static bool next_line(as_ctx *c, const char **s, size_t *n)
     return true;
 }
 
-static tn_status fail(as_ctx *c, tn_status st, int32_t col, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static tn_status fail(as_ctx *c, tn_status st, int32_t col, const char *fmt, ...) TN_PRINTF(4, 5);
 
 static tn_status fail(as_ctx *c, tn_status st, int32_t col, const char *fmt, ...)
 {

@@ -8,8 +8,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-static tn_status fail(tn_status st, char *msg, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static tn_status fail(tn_status st, char *msg, size_t cap, const char *fmt, ...) TN_PRINTF(4, 5);
 
 static tn_status fail(tn_status st, char *msg, size_t cap, const char *fmt, ...)
 {

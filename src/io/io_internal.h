@@ -7,7 +7,7 @@
 
 /* Fill a diagnostic (any of diag, file may be NULL) and return `st`. */
 tn_status tn__diag(tn_diag *diag, tn_status st, const char *file, int32_t line, int32_t column,
-                   const char *where, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+                   const char *where, const char *fmt, ...) TN_PRINTF(7, 8);
 
 tn_status tn__parse_movingai(const char *data, size_t len, const char *name,
                              const tn_load_def *opts, tn_map **out, tn_diag *diag);

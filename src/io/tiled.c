@@ -118,7 +118,7 @@ typedef struct tl_ctx {
 } tl_ctx;
 
 /* snprintf through a va_list: names are cut at the buffer size on purpose. */
-static int pathf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int pathf(char *buf, size_t cap, const char *fmt, ...) TN_PRINTF(3, 4);
 
 static int pathf(char *buf, size_t cap, const char *fmt, ...)
 {
@@ -130,7 +130,7 @@ static int pathf(char *buf, size_t cap, const char *fmt, ...)
 }
 
 static tn_status err(tl_ctx *c, tn_status st, const char *where, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    TN_PRINTF(4, 5);
 
 static tn_status err(tl_ctx *c, tn_status st, const char *where, const char *fmt, ...)
 {

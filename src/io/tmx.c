@@ -83,10 +83,10 @@ typedef struct tx {
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
-static void fail(tx *x, tn_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(tx *x, tn_status st, const char *fmt, ...) TN_PRINTF(3, 4);
 
 static void fail_at(tx *x, tn_status st, unsigned long line, unsigned long col, const char *fmt,
-                    va_list ap) __attribute__((format(printf, 5, 0)));
+                    va_list ap) TN_PRINTF(5, 0);
 
 static void fail_at(tx *x, tn_status st, unsigned long line, unsigned long col, const char *fmt,
                     va_list ap)
@@ -110,7 +110,7 @@ static void fail(tx *x, tn_status st, const char *fmt, ...)
 }
 
 static void fail_pos(tx *x, tn_status st, unsigned long line, unsigned long col, const char *fmt,
-                     ...) __attribute__((format(printf, 5, 6)));
+                     ...) TN_PRINTF(5, 6);
 
 static void fail_pos(tx *x, tn_status st, unsigned long line, unsigned long col, const char *fmt,
                      ...)
