@@ -11,6 +11,8 @@
 #   ./build.sh examples  install to a temp prefix; build examples/ from it 4 ways, run them + demo
 #   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and in plain C
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
+#   ./build.sh windows   the core library for Windows (MinGW-w64, static and DLL), an example and
+#                        the pinned hashes linked against each, run under Wine
 #   ./build.sh fuzz [S]  build the libFuzzer targets (clang) and run each for S seconds (60)
 #   ./build.sh python    the Python package: venv, pip install, wheel, mypy, pytest, memcheck
 #   ./build.sh deps      only install the missing Debian packages (and web/'s npm package)
@@ -37,6 +39,8 @@ DEV_PACKAGES="$DEV_PACKAGES libsdl2-dev xvfb xauth xdotool"
 DEV_PACKAGES="$DEV_PACKAGES lld-14 wasi-libc libclang-rt-14-dev-wasm32 chromium"
 # node/npm only when missing: a NodeSource nodejs bundles npm, and Debian's npm conflicts with it
 command -v node >/dev/null 2>&1 || DEV_PACKAGES="$DEV_PACKAGES nodejs"
+# the Windows build (./build.sh windows): the MinGW-w64 cross compiler and Wine to run it
+WIN_PACKAGES="gcc-mingw-w64-x86-64-win32 wine64"
 command -v npm >/dev/null 2>&1 || DEV_PACKAGES="$DEV_PACKAGES npm"
 
 deps() { # [extra packages...]
@@ -180,6 +184,39 @@ determinism)
         cmake --build "$dir" -j "$JOBS" --target $targets >/dev/null
         ctest --test-dir "$dir" --output-on-failure -R "^($tests)$"
     done
+    ;;
+windows)
+    deps $WIN_PACKAGES
+    # The core library only (the loaders' and tools' dependencies are not cross-built here).
+    # -Wno-float-conversion: MinGW's isfinite() macro converts its double argument to float
+    # inside the header; every other warning stays an error.
+    dir=build/windows
+    configure_build "$dir" -DCMAKE_SYSTEM_NAME=Windows -DCMAKE_C_COMPILER=x86_64-w64-mingw32-gcc \
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-Wno-float-conversion -DTILENAV_BUILD_IO=OFF \
+        -DTILENAV_BUILD_CLI=OFF -DTILENAV_BUILD_TESTS=OFF -DTILENAV_BUILD_VIEWER=OFF
+    cflags="-std=c11 -O2 -Wall -Wextra -Werror -ffp-contract=off -Iinclude -Itests"
+    golden="tests/windows/golden_main.c tests/support/golden.c tests/support/core.c"
+    for link in static dll; do
+        if [ $link = static ]; then
+            lib="-DTN_STATIC $dir/libtilenav.a"
+        else
+            lib="$dir/libtilenav.dll.a"
+        fi
+        x86_64-w64-mingw32-gcc $cflags examples/hello_path.c $lib -o "$dir/hello_path_$link.exe"
+        x86_64-w64-mingw32-gcc $cflags $golden $lib -o "$dir/golden_$link.exe"
+    done
+    # the DLL's exports are the TN_API functions only
+    if x86_64-w64-mingw32-objdump -p "$dir/libtilenav.dll" | sed -n '/Ordinal\/Name Pointer/,/^$/p' |
+        grep -q 'tn__'; then
+        echo "libtilenav.dll exports internal (tn__) symbols"
+        exit 1
+    fi
+    wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
+    export WINEPREFIX="$ROOT/$dir/wineprefix" WINEDEBUG=-all
+    (cd "$dir" && for exe in hello_path_static hello_path_dll golden_static golden_dll; do
+        echo "== $exe.exe (Wine)"
+        "$wine" "./$exe.exe"
+    done)
     ;;
 valgrind)
     deps $DEV_PACKAGES

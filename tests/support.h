@@ -11,18 +11,8 @@
 #include <cmocka.h>
 // clang-format on
 
+#include "support/core.h"
 #include "tilenav/tilenav.h"
-
-/* splitmix64: a small deterministic generator for seeded random inputs. */
-typedef struct tn_test_rng {
-    uint64_t s;
-} tn_test_rng;
-
-uint64_t tn_test_next(tn_test_rng *r);
-/* Uniform in [0, n). */
-uint32_t tn_test_below(tn_test_rng *r, uint32_t n);
-/* Uniform in [0, 1). */
-double tn_test_u01(tn_test_rng *r);
 
 /* A test program's main. Without arguments it runs `local`: the tests that need nothing
  * outside the repository. "--shared" runs `shared`: the tests that read the Moving AI and Tiled
@@ -64,8 +54,6 @@ tn_map *tn_test_blank_map(int32_t w, int32_t h, int32_t tw, int32_t th);
 /* A W x H map with one tile layer "ground" (index 0) where gid 1 blocks, built from rows of
  * text: '#' = gid 1 (wall), '~' = gid 2 (cost 3, mud), '.' = 0 (open). */
 tn_map *tn_test_map_from_rows(const char *const *rows, int32_t h);
-/* A random W x H map: each cell a wall with probability p (seeded). */
-tn_map *tn_test_random_map(int32_t w, int32_t h, double p, uint64_t seed);
 /* A random passable cell of the map (column, then row drawn from r until one is open; the map
  * must have one). */
 tn_cell tn_test_random_open_cell(const tn_map *m, tn_test_rng *r);

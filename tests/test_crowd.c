@@ -3,6 +3,7 @@
  * overlapped, update rates, push-apart, determinism. */
 #include "oracle.h"
 #include "support.h"
+#include "support/golden.h"
 #include "tilenav/clearance.h"
 #include "tilenav/crowd.h"
 
@@ -84,22 +85,6 @@ static void flow_free(test_flow *f)
 }
 
 /* Random agents whose circles fit on the map (rejection sampling). */
-static int spawn(tn_crowd *c, const tn_map *m, int n, uint64_t seed, tn_agent_def def,
-                 tn_agent_id *ids)
-{
-    tn_test_rng r = {seed};
-    float W = (float)(tn_map_width(m) * tn_map_tile_width(m));
-    float H = (float)(tn_map_height(m) * tn_map_tile_height(m));
-    int made = 0;
-    for (int tries = 0; made < n && tries < n * 200; tries++) {
-        def.pos = (tn_vec2){(float)tn_test_u01(&r) * W, (float)tn_test_u01(&r) * H};
-        tn_agent_id id;
-        if (tn_crowd_add(c, &def, &id) == TN_OK)
-            ids[made++] = id;
-    }
-    return made;
-}
-
 static tn_map *open_map(int32_t w, int32_t h)
 {
     return tn_test_random_map(w, h, 0.0, 1);
@@ -257,7 +242,7 @@ static void test_forces_match_steer(void **state)
         tn_agent_def ad = tn_agent_def_default();
         tn_agent_id ids[300];
         tn_test_rng r = {seed * 77};
-        int n = spawn(c, m, 300, seed, ad, ids);
+        int n = tn_test_spawn(c, m, 300, seed, ad, ids);
         assert_true(n > 200);
         tn_vec2 goals[3] = {{50, 50}, {80, 60}, {600, 500}}; /* first two are "similar" */
         for (int i = 0; i < n; i++) {
@@ -377,7 +362,7 @@ static void test_flow_following(void **state)
     ad.flow = 0;
     ad.arrive_radius = 24.0f;
     tn_agent_id ids[150];
-    int n = spawn(c, m, 150, 5, ad, ids);
+    int n = tn_test_spawn(c, m, 150, 5, ad, ids);
     assert_true(n == 150);
     int arrived = 0;
     for (int s = 0; s < 3000 && tn_crowd_count(c) > 0; s++) {
@@ -451,7 +436,7 @@ static void test_flow_from_field(void **state)
     ad.flow = 0;
     ad.arrive_radius = 24.0f;
     tn_agent_id ids[150];
-    int n = spawn(c, m, 150, 6, ad, ids), arrived = 0;
+    int n = tn_test_spawn(c, m, 150, 6, ad, ids), arrived = 0;
     for (int s = 0; s < 3000 && tn_crowd_count(c) > 0; s++) {
         assert_int_equal(tn_crowd_step(c), TN_OK);
         assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
@@ -492,7 +477,7 @@ static void run_wall_stress(int agents, int steps, uint64_t seed)
     tn_agent_def ad = tn_agent_def_default();
     ad.weights[TN_BEHAVIOUR_WANDER] = 1.0f;
     tn_agent_id *ids = calloc((size_t)agents, sizeof *ids);
-    int n = spawn(c, m, agents, seed, ad, ids);
+    int n = tn_test_spawn(c, m, agents, seed, ad, ids);
     assert_int_equal(n, agents);
     tn_test_rng r = {seed};
     for (int i = 0; i < n; i++) {
@@ -564,31 +549,8 @@ static tn_parallel_for hash_pfor = NULL;
 
 static uint64_t run_hash_wander(uint64_t seed, int steps, int32_t period, float wander)
 {
-    tn_map *m = tn_test_random_map(32, 32, 0.15, 9);
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 300;
-    cd.seed = seed;
-    cd.push_apart = true;
-    cd.period[TN_BEHAVIOUR_SEPARATION] = period;
-    cd.parallel_for = hash_pfor;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
-    tn_agent_def ad = tn_agent_def_default();
-    ad.weights[TN_BEHAVIOUR_WANDER] = wander;
-    ad.target = TN_TARGET_ARRIVE;
-    ad.target_pos = (tn_vec2){500, 500};
-    tn_agent_id ids[300];
-    int n = spawn(c, m, 300, 4, ad, ids);
-    for (int s = 0; s < steps; s++) {
-        assert_int_equal(tn_crowd_step(c), TN_OK);
-        if (s == steps / 2) /* removals and additions in the middle take part */
-            for (int i = 0; i < n; i += 7)
-                assert_int_equal(tn_crowd_remove(c, ids[i]), TN_OK);
-    }
-    uint64_t h = tn_crowd_hash(c);
-    tn_crowd_destroy(c);
-    tn_map_destroy(m);
+    uint64_t h = 0;
+    assert_int_equal(tn_golden_crowd(seed, steps, period, wander, hash_pfor, &h), TN_OK);
     return h;
 }
 
@@ -599,17 +561,16 @@ static uint64_t run_hash(uint64_t seed, int steps, int32_t period)
 
 /* The same scenario without wander uses only + - * / and sqrt, which IEEE 754 rounds exactly,
  * so with -ffp-contract=off the hash is the same in every build (-O0, -O2, -O3, gcc, clang,
- * sanitizers). The constant was printed by the Debug build; Release and the clang build must
- * agree with it. A change of the algorithm changes it on purpose: update it then. */
-#define GOLDEN_HASH 0x5f51ebbb357cadfbull
-
+ * sanitizers, MinGW). The constant (support/golden.h) was printed by the Debug build; every
+ * other build must agree with it. A change of the algorithm changes it on purpose: update it
+ * then. */
 static void test_golden_hash(void **state)
 {
     (void)state;
     uint64_t h = run_hash_wander(5, 400, 2, 0.0f);
-    if (h != GOLDEN_HASH)
+    if (h != TN_GOLDEN_CROWD)
         fail_msg("crowd hash %016llx, expected %016llx", (unsigned long long)h,
-                 (unsigned long long)GOLDEN_HASH);
+                 (unsigned long long)TN_GOLDEN_CROWD);
 }
 
 static void test_determinism(void **state)
@@ -650,7 +611,7 @@ static uint64_t run_grid(int32_t capacity, tn_parallel_for pfor)
     ad.target = TN_TARGET_ARRIVE;
     ad.target_pos = tn_map_cell_center_px(m, 48, 48);
     tn_agent_id ids[100];
-    assert_int_equal(spawn(c, m, 100, 6, ad, ids), 100);
+    assert_int_equal(tn_test_spawn(c, m, 100, 6, ad, ids), 100);
     for (int s = 0; s < 500; s++) {
         assert_int_equal(tn_crowd_step(c), TN_OK);
         if (s == 250)
@@ -791,7 +752,7 @@ static void test_prioritized(void **state)
     ad.target = TN_TARGET_SEEK;
     ad.target_pos = (tn_vec2){320, 320};
     tn_agent_id ids[100];
-    int n = spawn(c, m, 100, 8, ad, ids);
+    int n = tn_test_spawn(c, m, 100, 8, ad, ids);
     for (int s = 0; s < 50; s++) {
         assert_int_equal(tn_crowd_step(c), TN_OK);
         for (int i = 0; i < n; i++) {
