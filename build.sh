@@ -9,7 +9,7 @@
 #   ./build.sh tsan      ThreadSanitizer (clang) on the tests that run many threads at once
 #   ./build.sh format    check formatting with clang-format (no changes); fix-format applies it
 #   ./build.sh examples  install to a temp prefix; build examples/ from it 4 ways, run them + demo
-#   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0 and in plain C
+#   ./build.sh determinism  the pinned-hash tests built by gcc -O3, clang -O0, in plain C, by tcc
 #   ./build.sh valgrind  memcheck over the CLI's commands on the shipped maps
 #   ./build.sh windows   the core library for Windows (MinGW-w64, static and DLL), an example and
 #                        the pinned hashes linked against each, run under Wine
@@ -164,7 +164,7 @@ format)
     echo "format: $(echo "$files" | wc -w) files clean"
     ;;
 determinism)
-    deps $DEV_PACKAGES
+    deps $DEV_PACKAGES tcc
     # test (gcc -O0), sanitize and strict (clang -O2) already run these; add the other corners
     # and the plain-C paths of compilers other than GCC, Clang and MSVC: the crowd's portable
     # loops in place of its SSE2 ones, no builtins (TILENAV_PORTABLE_C, src/internal.h); the
@@ -184,6 +184,12 @@ determinism)
         cmake --build "$dir" -j "$JOBS" --target $targets >/dev/null
         ctest --test-dir "$dir" --output-on-failure -R "^($tests)$"
     done
+    # a C compiler that is neither GCC, Clang nor MSVC (TinyCC: src/internal.h's plain-C
+    # branch for real), the library's sources compiled straight into the pinned hashes' program
+    mkdir -p build/det-tcc
+    tcc -std=c11 -Wall -Werror -DTN_STATIC -Iinclude -Itests src/*.c tests/windows/golden_main.c \
+        tests/support/golden.c tests/support/core.c -lm -o build/det-tcc/golden
+    build/det-tcc/golden
     ;;
 windows)
     deps $WIN_PACKAGES
