@@ -623,6 +623,21 @@ static void test_external_tileset(void **state)
     assert_string_equal(tn_map_tileset_at(m, 0)->image, want);
     assert_int_equal(tn_map_tileset_at(m, 0)->first_gid, 10);
     tn_map_destroy(m);
+    /* a '\\' between folders inside a map file (written by hand or by a tool on Windows) is a
+     * separator too, on every system */
+    char mp2[512];
+    snprintf(mp2, sizeof mp2, "%s/m2.tmj", dir);
+    f = fopen(mp2, "wb");
+    fputs("{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": ["
+          "{\"type\": \"tilelayer\", \"name\": \"t\", \"data\": [10, 11]}],"
+          " \"tilesets\": [{\"firstgid\": 10, \"source\": \"sets\\\\walls.tsj\"}]}",
+          f);
+    fclose(f);
+    m = load_ok(mp2);
+    assert_false(tn_map_passable(m, 1, 0));
+    assert_string_equal(tn_map_tileset_at(m, 0)->image, want);
+    tn_map_destroy(m);
+    remove(mp2);
     /* the missing-tileset error names the file it looked for */
     remove(ts);
     tn_diag d;

@@ -394,13 +394,39 @@ static tn_status parse_json(tl_ctx *c, const char *data, size_t len, cJSON **out
     return TN_OK;
 }
 
-/* dir + rel into out (rel unchanged when absolute). */
+/* Folder separators. Inside map files paths are Tiled's: '/' between folders (Tiled writes '/'
+ * on every system), and a '\\' there is read as one too (files written by hand or by other
+ * tools on Windows). In the paths the caller gives, '\\' separates folders on Windows only,
+ * where a drive prefix ("C:") also makes a path absolute. */
+static bool native_sep(char ch)
+{
+#ifdef _WIN32
+    return ch == '/' || ch == '\\';
+#else
+    return ch == '/';
+#endif
+}
+
+static bool absolute_path(const char *p)
+{
+#ifdef _WIN32
+    if (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':')
+        return true;
+#endif
+    return p[0] == '/' || p[0] == '\\';
+}
+
+/* dir + rel into out (rel alone when absolute); rel's separators become '/'. */
 static tn_status join_path(tl_ctx *c, const char *dir, const char *rel, char *out, size_t cap,
                            const char *where)
 {
-    int n = rel[0] == '/' ? pathf(out, cap, "%s", rel) : pathf(out, cap, "%s%s", dir, rel);
+    bool abs = absolute_path(rel);
+    int n = abs ? pathf(out, cap, "%s", rel) : pathf(out, cap, "%s%s", dir, rel);
     if (n < 0 || (size_t)n >= cap)
         return err(c, TN_E_TOO_LARGE, where, "path longer than %zu bytes", cap - 1);
+    for (char *q = out + (abs ? 0 : strlen(dir)); *q; q++)
+        if (*q == '\\')
+            *q = '/';
     return TN_OK;
 }
 
@@ -409,7 +435,10 @@ static void dir_of(const char *file, char *out, size_t cap)
     out[0] = '\0';
     if (!file)
         return;
-    const char *slash = strrchr(file, '/');
+    const char *slash = NULL;
+    for (const char *q = file; *q; q++)
+        if (native_sep(*q))
+            slash = q;
     size_t n = slash ? (size_t)(slash - file) + 1 : 0;
     if (n >= cap)
         n = 0;
@@ -835,16 +864,16 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && same_ci(s + n - k, suffix);
 }
 
-/* Lexically normalise a '/'-separated path in place: drop "." parts and "x/.." pairs (so two
- * spellings of one file compare equal). */
+/* Lexically normalise a path in place: drop "." parts and "x/.." pairs (so two spellings of
+ * one file compare equal); the separators come out as '/'. */
 static void normalise(char *path)
 {
     size_t starts[256], lens[256], n = 0, len = strlen(path);
     for (size_t i = 0; i < len;) {
-        while (i < len && path[i] == '/')
+        while (i < len && native_sep(path[i]))
             i++;
         size_t j = i;
-        while (j < len && path[j] != '/')
+        while (j < len && !native_sep(path[j]))
             j++;
         size_t k = j - i;
         if (k == 0 || (k == 1 && path[i] == '.')) {
@@ -863,7 +892,7 @@ static void normalise(char *path)
     }
     char out[TL_FILE];
     size_t o = 0;
-    if (path[0] == '/')
+    if (native_sep(path[0]))
         out[o++] = '/';
     for (size_t i = 0; i < n && o + lens[i] + 2 < sizeof out; i++) {
         if (i)
