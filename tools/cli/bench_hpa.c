@@ -265,6 +265,9 @@ int tn_bench_hpa(int argc, char **argv)
     if (!mapf || !scenf)
         return tn_cli_usage_error(cmd, "missing %s (usage: tilenav bench MAP SCEN --algo hpa)",
                                   !mapf ? "MAP" : "SCEN");
+    if (strncmp(scenf, "random", 6) == 0 && (scenf[6] == 0 || scenf[6] == ':'))
+        return tn_cli_usage_error(cmd, "random queries are for --algo astar, jps, jps+ and "
+                                       "dijkstra; --algo hpa needs a .scen file (the optima)");
     if (gap > sector)
         return tn_cli_usage_error(cmd, "--gap %d is past --sector %d", (int)gap, (int)sector);
     tn_diag diag;

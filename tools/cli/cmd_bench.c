@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "tilenav/clearance.h"
 #include "tilenav/io.h"
+#include "tilenav/regions.h"
 #include "tilenav/search.h"
 
 #include <math.h>
@@ -19,8 +20,9 @@ const char tn_cmd_bench_summary[] =
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: tilenav bench MAP SCEN [--algo astar|jps|dijkstra|all] [--limit N]\n"
-            "                     [--spread N] [--warmup K] [--goal-bounds] [--size N]\n"
+            "usage: tilenav bench MAP SCEN|random[:N[:SEED]] [--algo astar|jps|dijkstra|all]\n"
+            "                     [--limit N]"
+            " [--spread N] [--warmup K] [--goal-bounds] [--size N]\n"
             "                     [--terrain mud[:SEED]] [--rounds R] [--threads T]\n"
             "                     [--json]\n\n"
             "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
@@ -30,6 +32,11 @@ static void usage(FILE *f)
             "  algo=astar scenarios=N mismatches=M median_us=X mean_us=X p99_us=X total_ms=X\n"
             "Times are microseconds per query around tn_search_path(), after K untimed\n"
             "warm-up queries (default 20).\n\n"
+            "SCEN may be random, random:N or random:N:SEED instead of a file, for a map that\n"
+            "has none (a Tiled map of your own): N queries (1..100000, default 200) between open\n"
+            "cells drawn from splitmix64(SEED) (default 1), each pair connected for the unit's\n"
+            "size (tn_regions); each path is checked against the benchmark's own Dijkstra, as\n"
+            "for --terrain, and the lines end with queries=random:N:SEED.\n\n"
             "  --algo A     astar (default), jps, dijkstra, all (the three), or jps+ (JPS over\n"
             "               a precomputed jump table; its build time is printed on stderr), or\n"
             "               a comma-separated list of those names (astar,jps,jps+);\n"
@@ -210,6 +217,91 @@ static double ref_dijkstra(const eroded *e, tn_cell s, tn_cell g, double *dist, 
         }
     }
     return -1.0;
+}
+
+/* ---- random queries: SCEN = random[:N[:SEED]] ------------------------------------------ */
+
+/* True when spec names random queries; their count and seed into *n and *seed. False with
+ * *n = 0 for a file name; false with *n = -1 for a malformed random spec. */
+static bool random_spec(const char *spec, int64_t *n, int64_t *seed)
+{
+    *n = 0;
+    *seed = 1;
+    if (strncmp(spec, "random", 6) != 0 || (spec[6] != 0 && spec[6] != ':'))
+        return false;
+    *n = 200;
+    if (spec[6] == 0)
+        return true;
+    char count[32];
+    const char *colon = strchr(spec + 7, ':');
+    size_t len = colon ? (size_t)(colon - (spec + 7)) : strlen(spec + 7);
+    if (len >= sizeof count) {
+        *n = -1;
+        return false;
+    }
+    memcpy(count, spec + 7, len);
+    count[len] = 0;
+    if (!tn_cli_parse_int(count, 1, 100000, n) ||
+        (colon && !tn_cli_parse_int(colon + 1, 0, INT32_MAX, seed))) {
+        *n = -1;
+        return false;
+    }
+    return true;
+}
+
+static uint64_t splitmix64(uint64_t *s);
+
+/* n queries between open cells of `map` connected for units of `size` cells, drawn from
+ * splitmix64(seed), as a Moving AI scenario set (optimal lengths 0: the benchmark checks them
+ * against its own Dijkstra). TN_NO_PATH when no two such cells are connected. */
+static tn_status random_scenarios(const tn_map *map, int32_t size, int32_t n, uint64_t seed,
+                                  tn_scenarios **out, tn_diag *diag)
+{
+    *out = NULL;
+    const int32_t w = tn_map_width(map), h = tn_map_height(map);
+    tn_regions_def rd = tn_regions_def_default();
+    rd.map = map;
+    rd.max_size = size;
+    rd.size_maps = false;
+    tn_regions *reg = NULL;
+    tn_status st = tn_regions_create(&rd, &reg);
+    if (st != TN_OK)
+        return st;
+    int32_t *open = malloc((size_t)w * (size_t)h * sizeof *open);
+    char *text = malloc(16 + (size_t)n * 80);
+    int32_t nopen = 0;
+    if (!open || !text)
+        st = TN_E_NOMEM;
+    for (int32_t i = 0; st == TN_OK && i < w * h; i++)
+        if (tn_regions_id(reg, size, i % w, i / w) >= 0)
+            open[nopen++] = i;
+    size_t len = 0;
+    if (st == TN_OK)
+        len = (size_t)sprintf(text, "version 1\n");
+    uint64_t r = seed;
+    int32_t made = 0;
+    /* a pair in two regions is drawn again; a map whose open cells are nearly all alone ends
+     * after 1000 draws per query (10 million at most) */
+    for (int64_t tries = 0;
+         st == TN_OK && made < n && nopen > 1 && tries < (int64_t)n * 1000 && tries < 10000000;
+         tries++) {
+        int32_t a = open[splitmix64(&r) % (uint64_t)nopen];
+        int32_t b = open[splitmix64(&r) % (uint64_t)nopen];
+        tn_cell ca = {a % w, a / w}, cb = {b % w, b / w};
+        if (a == b || !tn_regions_connected(reg, size, ca, cb))
+            continue;
+        len += (size_t)sprintf(text + len, "0\trandom\t%d\t%d\t%d\t%d\t%d\t%d\t0\n", (int)w, (int)h,
+                               (int)ca.x, (int)ca.y, (int)cb.x, (int)cb.y);
+        made++;
+    }
+    if (st == TN_OK && made < n)
+        st = TN_NO_PATH;
+    if (st == TN_OK)
+        st = tn_scenarios_parse(text, len, "random", NULL, out, diag);
+    free(open);
+    free(text);
+    tn_regions_destroy(reg);
+    return st;
 }
 
 /* ---- --terrain mud: seeded blobs of cost 3 on the map's ground ------------------------- */
@@ -528,6 +620,12 @@ int tn_cmd_bench(int argc, char **argv)
     if (!mapf || !scenf)
         return tn_cli_usage_error(cmd, "missing %s (usage: tilenav bench MAP SCEN)",
                                   !mapf ? "MAP" : "SCEN");
+    int64_t rand_n, rand_seed;
+    const bool random_q = random_spec(scenf, &rand_n, &rand_seed);
+    if (rand_n < 0)
+        return tn_cli_usage_error(
+            cmd, "bad SCEN '%s' (a .scen file, random, random:N or random:N:SEED; N 1..100000)",
+            scenf);
     tn_algo algos[8];
     int nalgo = 0;
     bool want_table = false;
@@ -573,8 +671,21 @@ int tn_cmd_bench(int argc, char **argv)
         return tn_cli_exit_for(st);
     }
     tn_scenarios *sc = NULL;
-    st = tn_scenarios_load(scenf, NULL, &sc, &diag);
-    if (st != TN_OK) {
+    if (random_q) {
+        st = random_scenarios(map, size > 1 ? (int32_t)size : 1, (int32_t)rand_n,
+                              (uint64_t)rand_seed, &sc, &diag);
+        if (st != TN_OK) {
+            if (st == TN_NO_PATH)
+                tn_cli_error(cmd,
+                             "%s: the map has too few open cells connected to each other "
+                             "for %d random queries",
+                             mapf, (int)rand_n);
+            else
+                tn_cli_error(cmd, "random queries: %s", tn_status_str(st));
+            tn_map_destroy(map);
+            return st == TN_NO_PATH ? TN_EXIT_INPUT : tn_cli_exit_for(st);
+        }
+    } else if ((st = tn_scenarios_load(scenf, NULL, &sc, &diag)) != TN_OK) {
         char msg[1024];
         tn_map_destroy(map);
         return tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
@@ -618,7 +729,7 @@ int tn_cmd_bench(int argc, char **argv)
     if (!ref || !eroded_make(map, unit, &grid)) {
         tn_cli_error(cmd, "out of memory");
         rc = TN_EXIT_NOMEM;
-    } else if (unit > 1 || mud) {
+    } else if (unit > 1 || mud || random_q) {
         double t0 = tn_cli_now();
         tn_clearance_def cd = tn_clearance_def_default();
         cd.map = map;
@@ -656,7 +767,7 @@ int tn_cmd_bench(int argc, char **argv)
             free(heap);
         }
     }
-    sized z = {unit > 1 || mud, unit, clear, &grid, ref};
+    sized z = {unit > 1 || mud || random_q, unit, clear, &grid, ref};
     tn_jump_table *table = NULL;
     if (rc == TN_EXIT_OK && want_table) {
         double t0 = tn_cli_now();
@@ -698,9 +809,11 @@ int tn_cmd_bench(int argc, char **argv)
         rc = brc;
     tn_jump_table_destroy(table);
     tn_goal_bounds_destroy(bounds);
-    char terrain[48] = "";
+    char terrain[48] = "", queries[64] = "";
     if (mud)
         snprintf(terrain, sizeof terrain, "mud:%llu", (unsigned long long)mud_seed);
+    if (random_q)
+        snprintf(queries, sizeof queries, "random:%d:%lld", (int)rand_n, (long long)rand_seed);
     if (rc == TN_EXIT_OK) {
         int32_t bad = 0;
         if (json) {
@@ -709,12 +822,13 @@ int tn_cmd_bench(int argc, char **argv)
                 printf("%s{\"algo\": \"%s\", \"size\": %d, \"scenarios\": %d, "
                        "\"mismatches\": %d, \"unfit\": %d, "
                        "\"median_us\": %.3f, \"mean_us\": %.3f, \"p99_us\": %.3f, "
-                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f, \"rounds\": %d%s%s%s%s}",
+                       "\"total_ms\": %.3f, \"expanded_mean\": %.1f, \"rounds\": %d%s%s%s%s%s%s%s}",
                        a ? ", " : "", tn_algo_name(outs[a].algo), (int)unit, (int)outs[a].n,
                        (int)outs[a].mismatches, (int)outs[a].unfit, outs[a].median, outs[a].mean,
                        outs[a].p99, outs[a].total_ms, outs[a].expanded_mean, (int)rounds,
                        goal_bounds ? ", \"goal_bounds\": true" : "", mud ? ", \"terrain\": \"" : "",
-                       terrain, mud ? "\"" : "");
+                       terrain, mud ? "\"" : "", random_q ? ", \"queries\": \"" : "", queries,
+                       random_q ? "\"" : "");
             printf("]}\n");
         } else {
             for (int a = 0; a < nalgo; a++) {
@@ -729,6 +843,8 @@ int tn_cmd_bench(int argc, char **argv)
                        goal_bounds ? " goal_bounds=1" : "", mud ? " terrain=" : "", terrain);
                 if (rounds > 1)
                     printf(" rounds=%d", (int)rounds);
+                if (random_q)
+                    printf(" queries=%s", queries);
                 printf("\n");
             }
         }

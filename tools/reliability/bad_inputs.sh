@@ -43,6 +43,7 @@ printf 'tilenav-ascii 1\nsize 2 2\ntile 8 8\nlegend . 1\nlayer g\n..\n' >"$t/row
 printf 'tilenav-ascii 2\n' >"$t/version.txt"
 printf 'just some text\n' >"$t/unknown.dat"
 mkdir -p "$t/dir.map"
+printf 'type octile\nheight 3\nwidth 3\nmap\n.@.\n@@@\n.@.\n' >"$t/alone.map"
 
 fail=0
 n=0
@@ -106,6 +107,8 @@ case_ 2 "bench: unknown --algo" "$TN" bench "$t/ok.map" "$t/ok.scen" --algo bfs
 case_ 2 "bench: --size 0" "$TN" bench "$t/ok.map" "$t/ok.scen" --size 0
 case_ 2 "bench: --size 9" "$TN" bench "$t/ok.map" "$t/ok.scen" --size 9
 case_ 2 "bench: --threads 0" "$TN" bench "$t/ok.map" "$t/ok.scen" --threads 0
+case_ 2 "bench: random:0 queries" "$TN" bench "$t/ok.map" random:0
+case_ 3 "bench: random queries, no two open cells connected" "$TN" bench "$t/alone.map" random:5
 case_ 2 "field: goal outside" "$TN" field "$t/ok.map" 3 3
 case_ 2 "field: goal is a wall" "$TN" field "$t/ok.map" 1 1
 case_ 2 "field: --sectors 0" "$TN" field "$t/ok.map" 0 0 --sectors 0
