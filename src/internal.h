@@ -62,6 +62,9 @@ static inline int tn__clz64(uint64_t v)
 }
 #elif defined(TN_CC_MSVC)
 #include <intrin.h>
+/* no a*b+c fused into one rounding (determinism): the default from Visual Studio 2022 on,
+ * not before */
+#pragma fp_contract(off)
 #define TN_INLINE static __forceinline
 #define TN_NOINLINE __declspec(noinline)
 #define TN_COLD
@@ -104,6 +107,11 @@ static __forceinline int tn__clz64(uint64_t v)
 #endif
 }
 #else
+/* the C standard's way to ask for no fused a*b+c (determinism); GCC does not know the
+ * pragma and takes -ffp-contract=off from the build instead */
+#if !defined(__GNUC__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #define TN_INLINE static inline
 #define TN_NOINLINE
 #define TN_COLD
