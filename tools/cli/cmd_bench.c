@@ -15,7 +15,7 @@
 int tn_cmd_bench(int argc, char **argv);
 extern const char tn_cmd_bench_summary[];
 const char tn_cmd_bench_summary[] =
-    "time A*, JPS, JPS+, Dijkstra or HPA* on a Moving AI .scen file";
+    "time A*, JPS, JPS+, Dijkstra or HPA* on a Moving AI .scen file or random queries";
 
 static void usage(FILE *f)
 {
