@@ -318,6 +318,12 @@ examples)
     ! links "$work/game-cmake-static/game" libtilenav || { echo "linked a shared tilenav"; exit 1; }
     "$work/game-cmake-static/game" $game_maps
 
+    step "game: CMake, static, the loaders' libraries found without pkg-config"
+    # as on a machine without pkg-config (Windows with vcpkg): cJSON, zlib, zstd and expat from
+    # their CMake packages (cmake/tilenavDeps.cmake)
+    cm "$work/src/consumer" "$work/game-cmake-nopc" -DTILENAV_DEPS_NO_PKGCONFIG=ON
+    "$work/game-cmake-nopc/game" $game_maps
+
     step "game: CMake, shared (tilenav::io_shared), run through its rpath"
     cm "$work/src/consumer" "$work/game-cmake-shared" -DGAME_SHARED=ON
     links "$work/game-cmake-shared/game" libtilenav_io.so || { echo "not linked to libtilenav_io.so"; exit 1; }
