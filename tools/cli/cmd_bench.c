@@ -219,91 +219,6 @@ static double ref_dijkstra(const eroded *e, tn_cell s, tn_cell g, double *dist, 
     return -1.0;
 }
 
-/* ---- random queries: SCEN = random[:N[:SEED]] ------------------------------------------ */
-
-/* True when spec names random queries; their count and seed into *n and *seed. False with
- * *n = 0 for a file name; false with *n = -1 for a malformed random spec. */
-static bool random_spec(const char *spec, int64_t *n, int64_t *seed)
-{
-    *n = 0;
-    *seed = 1;
-    if (strncmp(spec, "random", 6) != 0 || (spec[6] != 0 && spec[6] != ':'))
-        return false;
-    *n = 200;
-    if (spec[6] == 0)
-        return true;
-    char count[32];
-    const char *colon = strchr(spec + 7, ':');
-    size_t len = colon ? (size_t)(colon - (spec + 7)) : strlen(spec + 7);
-    if (len >= sizeof count) {
-        *n = -1;
-        return false;
-    }
-    memcpy(count, spec + 7, len);
-    count[len] = 0;
-    if (!tn_cli_parse_int(count, 1, 100000, n) ||
-        (colon && !tn_cli_parse_int(colon + 1, 0, INT32_MAX, seed))) {
-        *n = -1;
-        return false;
-    }
-    return true;
-}
-
-static uint64_t splitmix64(uint64_t *s);
-
-/* n queries between open cells of `map` connected for units of `size` cells, drawn from
- * splitmix64(seed), as a Moving AI scenario set (optimal lengths 0: the benchmark checks them
- * against its own Dijkstra). TN_NO_PATH when no two such cells are connected. */
-static tn_status random_scenarios(const tn_map *map, int32_t size, int32_t n, uint64_t seed,
-                                  tn_scenarios **out, tn_diag *diag)
-{
-    *out = NULL;
-    const int32_t w = tn_map_width(map), h = tn_map_height(map);
-    tn_regions_def rd = tn_regions_def_default();
-    rd.map = map;
-    rd.max_size = size;
-    rd.size_maps = false;
-    tn_regions *reg = NULL;
-    tn_status st = tn_regions_create(&rd, &reg);
-    if (st != TN_OK)
-        return st;
-    int32_t *open = malloc((size_t)w * (size_t)h * sizeof *open);
-    char *text = malloc(16 + (size_t)n * 80);
-    int32_t nopen = 0;
-    if (!open || !text)
-        st = TN_E_NOMEM;
-    for (int32_t i = 0; st == TN_OK && i < w * h; i++)
-        if (tn_regions_id(reg, size, i % w, i / w) >= 0)
-            open[nopen++] = i;
-    size_t len = 0;
-    if (st == TN_OK)
-        len = (size_t)sprintf(text, "version 1\n");
-    uint64_t r = seed;
-    int32_t made = 0;
-    /* a pair in two regions is drawn again; a map whose open cells are nearly all alone ends
-     * after 1000 draws per query (10 million at most) */
-    for (int64_t tries = 0;
-         st == TN_OK && made < n && nopen > 1 && tries < (int64_t)n * 1000 && tries < 10000000;
-         tries++) {
-        int32_t a = open[splitmix64(&r) % (uint64_t)nopen];
-        int32_t b = open[splitmix64(&r) % (uint64_t)nopen];
-        tn_cell ca = {a % w, a / w}, cb = {b % w, b / w};
-        if (a == b || !tn_regions_connected(reg, size, ca, cb))
-            continue;
-        len += (size_t)sprintf(text + len, "0\trandom\t%d\t%d\t%d\t%d\t%d\t%d\t0\n", (int)w, (int)h,
-                               (int)ca.x, (int)ca.y, (int)cb.x, (int)cb.y);
-        made++;
-    }
-    if (st == TN_OK && made < n)
-        st = TN_NO_PATH;
-    if (st == TN_OK)
-        st = tn_scenarios_parse(text, len, "random", NULL, out, diag);
-    free(open);
-    free(text);
-    tn_regions_destroy(reg);
-    return st;
-}
-
 /* ---- --terrain mud: seeded blobs of cost 3 on the map's ground ------------------------- */
 
 #define MUD_GID 1000000u /* a gid no loader uses (Moving AI letters are below 128) */
@@ -358,6 +273,91 @@ typedef struct bench_out {
     double median, mean, p99, total_ms;
     double expanded_mean;
 } bench_out;
+
+/* ---- random queries: SCEN = random[:N[:SEED]] ------------------------------------------ */
+
+/* True when spec names random queries; their count and seed into *n and *seed. False with
+ * *n = 0 for a file name; false with *n = -1 for a malformed random spec. */
+static bool random_spec(const char *spec, int64_t *n, int64_t *seed)
+{
+    *n = 0;
+    *seed = 1;
+    if (strncmp(spec, "random", 6) != 0 || (spec[6] != 0 && spec[6] != ':'))
+        return false;
+    *n = 200;
+    if (spec[6] == 0)
+        return true;
+    char count[32];
+    const char *colon = strchr(spec + 7, ':');
+    size_t len = colon ? (size_t)(colon - (spec + 7)) : strlen(spec + 7);
+    if (len >= sizeof count) {
+        *n = -1;
+        return false;
+    }
+    memcpy(count, spec + 7, len);
+    count[len] = 0;
+    if (!tn_cli_parse_int(count, 1, 100000, n) ||
+        (colon && !tn_cli_parse_int(colon + 1, 0, INT32_MAX, seed))) {
+        *n = -1;
+        return false;
+    }
+    return true;
+}
+
+/* n queries between open cells of `map` connected for units of `size` cells, drawn from
+ * splitmix64(seed), as a Moving AI scenario set (optimal lengths 0: the benchmark checks them
+ * against its own Dijkstra). TN_NO_PATH when no two such cells are connected. */
+static tn_status random_scenarios(const tn_map *map, int32_t size, int32_t n, uint64_t seed,
+                                  tn_scenarios **out, tn_diag *diag)
+{
+    *out = NULL;
+    const int32_t w = tn_map_width(map), h = tn_map_height(map);
+    tn_regions_def rd = tn_regions_def_default();
+    rd.map = map;
+    rd.max_size = size;
+    rd.size_maps = false;
+    tn_regions *reg = NULL;
+    tn_status st = tn_regions_create(&rd, &reg);
+    if (st != TN_OK)
+        return st;
+    int32_t *open = malloc((size_t)w * (size_t)h * sizeof *open);
+    /* "version 1\n", then a line per query: 6 numbers below 2^31 and the fixed fields fit 96 */
+    const size_t cap = 16 + (size_t)n * 96;
+    char *text = malloc(cap);
+    int32_t nopen = 0;
+    if (!open || !text)
+        st = TN_E_NOMEM;
+    for (int32_t i = 0; st == TN_OK && i < w * h; i++)
+        if (tn_regions_id(reg, size, i % w, i / w) >= 0)
+            open[nopen++] = i;
+    size_t len = 0;
+    if (st == TN_OK)
+        len = (size_t)snprintf(text, cap, "version 1\n");
+    uint64_t r = seed;
+    int32_t made = 0;
+    /* a pair in two regions is drawn again; a map whose open cells are nearly all alone ends
+     * after 1000 draws per query (10 million at most) */
+    for (int64_t tries = 0;
+         st == TN_OK && made < n && nopen > 1 && tries < (int64_t)n * 1000 && tries < 10000000;
+         tries++) {
+        int32_t a = open[splitmix64(&r) % (uint64_t)nopen];
+        int32_t b = open[splitmix64(&r) % (uint64_t)nopen];
+        tn_cell ca = {a % w, a / w}, cb = {b % w, b / w};
+        if (a == b || !tn_regions_connected(reg, size, ca, cb))
+            continue;
+        len += (size_t)snprintf(text + len, cap - len, "0\trandom\t%d\t%d\t%d\t%d\t%d\t%d\t0\n",
+                                (int)w, (int)h, (int)ca.x, (int)ca.y, (int)cb.x, (int)cb.y);
+        made++;
+    }
+    if (st == TN_OK && made < n)
+        st = TN_NO_PATH;
+    if (st == TN_OK)
+        st = tn_scenarios_parse(text, len, "random", NULL, out, diag);
+    free(open);
+    free(text);
+    tn_regions_destroy(reg);
+    return st;
+}
 
 static void progress(const char *name, int32_t done, int32_t total, int *last)
 {
