@@ -42,18 +42,23 @@ static inline int32_t below(uint64_t *s, int32_t n)
     return (int32_t)((splitmix64(s) >> 32) * (uint64_t)n >> 32);
 }
 
+/* A loader failed: its message (or the status's name) on stderr, exit status 3. */
+static inline void load_failed(tn_status st, const tn_diag *d)
+{
+    char msg[1024];
+    tn_diag_format(d, msg, sizeof msg);
+    fprintf(stderr, "%s\n", msg[0] ? msg : tn_status_str(st));
+    exit(3);
+}
+
 /* The map at `path`, or its loader's message on stderr and exit status 3. */
 static inline tn_map *load_map(const char *path)
 {
     tn_map *m = NULL;
     tn_diag d;
     tn_status st = tn_map_load(path, NULL, &m, &d);
-    if (st != TN_OK) {
-        char msg[1024];
-        tn_diag_format(&d, msg, sizeof msg);
-        fprintf(stderr, "%s\n", msg[0] ? msg : tn_status_str(st));
-        exit(3);
-    }
+    if (st != TN_OK)
+        load_failed(st, &d);
     return m;
 }
 
@@ -63,12 +68,8 @@ static inline tn_scenarios *load_scenarios(const char *path)
     tn_scenarios *sc = NULL;
     tn_diag d;
     tn_status st = tn_scenarios_load(path, NULL, &sc, &d);
-    if (st != TN_OK) {
-        char msg[1024];
-        tn_diag_format(&d, msg, sizeof msg);
-        fprintf(stderr, "%s\n", msg[0] ? msg : tn_status_str(st));
-        exit(3);
-    }
+    if (st != TN_OK)
+        load_failed(st, &d);
     return sc;
 }
 
