@@ -592,6 +592,20 @@ static void test_features(void **state)
     tn_map_destroy(m);
 }
 
+/* A 2 x 1 map of gids 10 and 11 whose tileset (first gid 10) is the external file `source`
+ * (JSON text: a '\\' is written "\\\\"). */
+static void write_external_map(const char *path, const char *source)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": ["
+            "{\"type\": \"tilelayer\", \"name\": \"t\", \"data\": [10, 11]}],"
+            " \"tilesets\": [{\"firstgid\": 10, \"source\": \"%s\"}]}",
+            source);
+    fclose(f);
+}
+
 /* External tilesets are read relative to the map's folder. */
 static void test_external_tileset(void **state)
 {
@@ -609,12 +623,7 @@ static void test_external_tileset(void **state)
           f);
     fclose(f);
     snprintf(mp, sizeof mp, "%s/m.tmj", dir);
-    f = fopen(mp, "wb");
-    fputs("{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": ["
-          "{\"type\": \"tilelayer\", \"name\": \"t\", \"data\": [10, 11]}],"
-          " \"tilesets\": [{\"firstgid\": 10, \"source\": \"sets/walls.tsj\"}]}",
-          f);
-    fclose(f);
+    write_external_map(mp, "sets/walls.tsj");
     tn_map *m = load_ok(mp);
     assert_true(tn_map_passable(m, 0, 0));
     assert_false(tn_map_passable(m, 1, 0));
@@ -627,12 +636,7 @@ static void test_external_tileset(void **state)
      * separator too, on every system */
     char mp2[512];
     snprintf(mp2, sizeof mp2, "%s/m2.tmj", dir);
-    f = fopen(mp2, "wb");
-    fputs("{\"width\": 2, \"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": ["
-          "{\"type\": \"tilelayer\", \"name\": \"t\", \"data\": [10, 11]}],"
-          " \"tilesets\": [{\"firstgid\": 10, \"source\": \"sets\\\\walls.tsj\"}]}",
-          f);
-    fclose(f);
+    write_external_map(mp2, "sets\\\\walls.tsj");
     m = load_ok(mp2);
     assert_false(tn_map_passable(m, 1, 0));
     assert_string_equal(tn_map_tileset_at(m, 0)->image, want);
