@@ -21,6 +21,17 @@ typedef struct tn_terrain_slot {
     uint8_t set;
 } tn_terrain_slot;
 
+/* A terrain entry of a tile id at or above TN_TERRAIN_DENSE (kept sorted by id). */
+typedef struct tn_terrain_far {
+    uint32_t id;
+    tn_terrain_slot slot;
+} tn_terrain_far;
+
+/* Tile ids below this index the terrain table directly (at most 512 KiB); the few above it
+ * (the loader's TN_COLLISION_GID, a game's own high ids) sit in a short sorted list, so that
+ * one high id does not cost a table of TN_MAX_TERRAIN_GID slots (32 MiB). */
+#define TN_TERRAIN_DENSE 65536u
+
 typedef struct tn_change {
     uint64_t revision;
     tn_rect rect;
@@ -41,8 +52,11 @@ struct tn_map {
     int32_t *terrain_layers; /* indices of tile layers flagged TN_LAYER_TERRAIN */
     int32_t terrain_layer_count;
 
-    tn_terrain_slot *terrain; /* indexed by tile id */
+    tn_terrain_slot *terrain; /* indexed by tile id, ids below TN_TERRAIN_DENSE */
     size_t terrain_cap;
+    tn_terrain_far *terrain_far; /* ids from TN_TERRAIN_DENSE on, sorted */
+    size_t terrain_far_cap;
+    size_t terrain_far_count;
     float min_terrain_cost; /* smallest cost among passable terrain entries, and 1 */
 
     uint8_t *passable;
@@ -135,6 +149,7 @@ void tn_map_destroy(tn_map *m)
     tn__free(&a, m->layers, m->layer_cap * sizeof(tn_layer));
     tn__free(&a, m->terrain_layers, m->layer_cap * sizeof(int32_t));
     tn__free(&a, m->terrain, m->terrain_cap * sizeof(tn_terrain_slot));
+    tn__free(&a, m->terrain_far, m->terrain_far_cap * sizeof(tn_terrain_far));
     tn__free(&a, m->passable, m->cells);
     tn__free(&a, m->cost, m->cells * sizeof(float));
     tn__free(&a, m->objects, m->object_cap * sizeof(tn_map_object));
@@ -171,8 +186,8 @@ size_t tn_map_memory_bytes(const tn_map *m)
         tile_layers += m->layers[i].gids ? 1 : 0;
     return sizeof *m + m->layer_cap * (sizeof(tn_layer) + sizeof(int32_t)) +
            tile_layers * m->cells * sizeof(uint32_t) + m->cells * (1 + sizeof(float)) +
-           m->terrain_cap * sizeof(tn_terrain_slot) + m->object_cap * sizeof(tn_map_object) +
-           m->tileset_cap * sizeof(tn_tileset);
+           m->terrain_cap * sizeof(tn_terrain_slot) + m->terrain_far_cap * sizeof(tn_terrain_far) +
+           m->object_cap * sizeof(tn_map_object) + m->tileset_cap * sizeof(tn_tileset);
 }
 
 /* ---- change log ---------------------------------------------------------------------- */
@@ -244,15 +259,56 @@ int32_t tn__map_changes_since(const tn_map *m, uint64_t revision, uint64_t passa
 
 /* ---- terrain ------------------------------------------------------------------------- */
 
+/* Index of the first far entry whose id is not below `id`. */
+static size_t terrain_far_lower(const tn_map *m, uint32_t id)
+{
+    size_t lo = 0, hi = m->terrain_far_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->terrain_far[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The entry of tile id `id`, or NULL when it has none. */
+static const tn_terrain_slot *terrain_slot(const tn_map *m, uint32_t id)
+{
+    if (id < TN_TERRAIN_DENSE)
+        return id != 0 && id < m->terrain_cap && m->terrain[id].set ? &m->terrain[id] : NULL;
+    size_t k = terrain_far_lower(m, id);
+    return k < m->terrain_far_count && m->terrain_far[k].id == id ? &m->terrain_far[k].slot : NULL;
+}
+
+/* Every set entry, for scans over the table: the dense part, then the far list. The entry
+ * number `k` runs over terrain_entries(m); *id receives its tile id. */
+static size_t terrain_entries(const tn_map *m)
+{
+    return m->terrain_cap + m->terrain_far_count;
+}
+
+static const tn_terrain_slot *terrain_entry(const tn_map *m, size_t k, uint32_t *id)
+{
+    if (k < m->terrain_cap) {
+        *id = (uint32_t)k;
+        return m->terrain[k].set ? &m->terrain[k] : NULL;
+    }
+    const tn_terrain_far *f = &m->terrain_far[k - m->terrain_cap];
+    *id = f->id;
+    return &f->slot;
+}
+
 static void cell_terrain(const tn_map *m, size_t i, uint8_t *passable, float *cost)
 {
     float c = 1.0f;
     bool have = false;
     for (int32_t k = 0; k < m->terrain_layer_count; k++) {
         uint32_t id = tn_gid_id(m->layers[m->terrain_layers[k]].gids[i]);
-        if (id == 0 || id >= m->terrain_cap || !m->terrain[id].set)
+        const tn_terrain_slot *t = terrain_slot(m, id);
+        if (!t)
             continue;
-        const tn_terrain_slot *t = &m->terrain[id];
         if (!t->passable) {
             *passable = 0;
             *cost = INFINITY;
@@ -325,9 +381,12 @@ static void map_update_rect(tn_map *m, tn_rect r)
 static void map_update_all(tn_map *m)
 {
     float mn = 1.0f;
-    for (size_t id = 0; id < m->terrain_cap; id++)
-        if (m->terrain[id].set && m->terrain[id].passable && m->terrain[id].cost < mn)
-            mn = m->terrain[id].cost;
+    for (size_t k = 0; k < terrain_entries(m); k++) {
+        uint32_t id;
+        const tn_terrain_slot *t = terrain_entry(m, k, &id);
+        if (t && t->passable && t->cost < mn)
+            mn = t->cost;
+    }
     m->min_terrain_cost = mn;
     map_update_rect(m, map_full_rect(m));
     map_log_change(m, map_full_rect(m));
@@ -349,6 +408,32 @@ static tn_status terrain_put(tn_map *m, uint32_t gid, tn_terrain t, bool *change
         return TN_E_INVALID_ARG;
     if (id >= TN_MAX_TERRAIN_GID)
         return TN_E_TOO_LARGE;
+    tn_terrain_slot s = {t.cost, (uint8_t)(t.passable ? 1 : 0), 1};
+    if (id >= TN_TERRAIN_DENSE) {
+        size_t k = terrain_far_lower(m, id);
+        if (k < m->terrain_far_count && m->terrain_far[k].id == id) {
+            tn_terrain_slot *cur = &m->terrain_far[k].slot;
+            if (cur->passable == s.passable && cur->cost == s.cost)
+                return TN_OK;
+            *cur = s;
+            *changed = true;
+            return TN_OK;
+        }
+        if (m->terrain_far_count == m->terrain_far_cap) {
+            void *p = m->terrain_far;
+            tn_status st = tn__grow(&m->alloc, &p, sizeof(tn_terrain_far), &m->terrain_far_cap,
+                                    m->terrain_far_count + 1);
+            if (st != TN_OK)
+                return st;
+            m->terrain_far = p;
+        }
+        memmove(&m->terrain_far[k + 1], &m->terrain_far[k],
+                (m->terrain_far_count - k) * sizeof(tn_terrain_far));
+        m->terrain_far[k] = (tn_terrain_far){id, s};
+        m->terrain_far_count++;
+        *changed = true;
+        return TN_OK;
+    }
     if (id >= m->terrain_cap) {
         size_t old = m->terrain_cap;
         void *p = m->terrain;
@@ -359,7 +444,6 @@ static tn_status terrain_put(tn_map *m, uint32_t gid, tn_terrain t, bool *change
         m->terrain = p;
         memset(m->terrain + old, 0, (m->terrain_cap - old) * sizeof(tn_terrain_slot));
     }
-    tn_terrain_slot s = {t.cost, (uint8_t)(t.passable ? 1 : 0), 1};
     tn_terrain_slot *cur = &m->terrain[id];
     if (cur->set == s.set && cur->passable == s.passable && cur->cost == s.cost)
         return TN_OK;
@@ -418,17 +502,17 @@ tn_status tn_map_set_obstacles(tn_map *m, const uint32_t *gids, int32_t count)
 
 tn_terrain tn_map_terrain(const tn_map *m, uint32_t gid)
 {
-    uint32_t id = tn_gid_id(gid);
-    if (m && id != 0 && id < m->terrain_cap && m->terrain[id].set)
-        return (tn_terrain){m->terrain[id].passable != 0, m->terrain[id].cost};
-    return (tn_terrain){true, 1.0f};
+    const tn_terrain_slot *t = m ? terrain_slot(m, tn_gid_id(gid)) : NULL;
+    return t ? (tn_terrain){t->passable != 0, t->cost} : (tn_terrain){true, 1.0f};
 }
 
 void tn_map_clear_terrain(tn_map *m)
 {
-    if (!m || m->view || !m->terrain_cap)
+    if (!m || m->view || (!m->terrain_cap && !m->terrain_far_count))
         return;
-    memset(m->terrain, 0, m->terrain_cap * sizeof(tn_terrain_slot));
+    if (m->terrain_cap)
+        memset(m->terrain, 0, m->terrain_cap * sizeof(tn_terrain_slot));
+    m->terrain_far_count = 0;
     map_update_all(m);
 }
 
@@ -850,9 +934,11 @@ uint32_t tn_map_free_gid(const tn_map *m)
             (uint64_t)ts->first_gid + (uint64_t)(ts->tile_count > 0 ? ts->tile_count : 1) - 1;
         top = last > top ? last : top;
     }
-    for (size_t id = 0; id < m->terrain_cap; id++)
-        if (m->terrain[id].set && id != reserved && id > top)
+    for (size_t k = 0; k < terrain_entries(m); k++) {
+        uint32_t id;
+        if (terrain_entry(m, k, &id) && id != reserved && id > top)
             top = id;
+    }
     for (int32_t l = 0; l < m->layer_count; l++) {
         const uint32_t *g = m->layers[l].gids;
         for (size_t i = 0; g && i < m->cells; i++) {
@@ -911,6 +997,16 @@ tn_status tn_map_clone(const tn_map *src, tn_map **out)
         else {
             m->terrain_cap = src->terrain_cap;
             memcpy(m->terrain, src->terrain, src->terrain_cap * sizeof(tn_terrain_slot));
+        }
+    }
+    if (st == TN_OK && src->terrain_far_count) {
+        m->terrain_far = tn__alloc(&m->alloc, src->terrain_far_count * sizeof(tn_terrain_far));
+        if (!m->terrain_far)
+            st = TN_E_NOMEM;
+        else {
+            m->terrain_far_cap = m->terrain_far_count = src->terrain_far_count;
+            memcpy(m->terrain_far, src->terrain_far,
+                   src->terrain_far_count * sizeof(tn_terrain_far));
         }
     }
     for (int32_t i = 0; i < src->object_count && st == TN_OK; i++)

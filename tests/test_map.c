@@ -232,6 +232,92 @@ static void test_terrain_random(void **state)
     tn_map_destroy(m);
 }
 
+/* Terrain entries of ids spread over the whole range (the table keeps low ids in an array and
+ * the few high ones, such as the loader's TN_COLLISION_GID, in a sorted list): every lookup,
+ * cell, clone and free gid equals a reference table; one high id costs no large table. */
+static void test_terrain_high_ids(void **state)
+{
+    (void)state;
+    const uint32_t reserved = (uint32_t)TN_MAX_TERRAIN_GID - 1u; /* TN_COLLISION_GID (io.h) */
+    tn_map *m = tn_test_blank_map(9, 7, 8, 8);
+    assert_int_equal(tn_map_add_layer(m, "g", TN_LAYER_TILES, NULL), TN_OK);
+    const size_t small = tn_map_memory_bytes(m);
+    assert_int_equal(tn_map_set_terrain(m, reserved, (tn_terrain){false, 1.0f}), TN_OK);
+    assert_true(tn_map_memory_bytes(m) < small + 4096);
+    assert_int_equal(tn_map_free_gid(m), 1u);
+    enum { IDS = 24 };
+    uint32_t ids[IDS];
+    tn_terrain ref[IDS];
+    bool set[IDS];
+    tn_test_rng r = {7};
+    for (int k = 0; k < IDS; k++) {
+        /* a third low, a third just around the split, a third anywhere up to the limit */
+        uint32_t pick = tn_test_below(&r, 3);
+        ids[k] = pick == 0   ? 1 + tn_test_below(&r, 300)
+                 : pick == 1 ? 65530 + tn_test_below(&r, 12)
+                             : 1 + tn_test_below(&r, (uint32_t)TN_MAX_TERRAIN_GID - 1);
+        set[k] = false;
+    }
+    ids[0] = reserved;
+    ref[0] = (tn_terrain){false, 1.0f};
+    set[0] = true;
+    for (int step = 0; step < 600; step++) {
+        int k = (int)tn_test_below(&r, IDS);
+        tn_terrain t = {tn_test_below(&r, 4) != 0, 1.0f + (float)tn_test_below(&r, 5)};
+        assert_int_equal(tn_map_set_terrain(m, ids[k], t), TN_OK);
+        for (int j = 0; j < IDS; j++) /* the same id may be drawn twice */
+            if (ids[j] == ids[k]) {
+                ref[j] = t;
+                set[j] = true;
+            }
+        int32_t x = (int32_t)tn_test_below(&r, 9), y = (int32_t)tn_test_below(&r, 7);
+        uint32_t g = ids[tn_test_below(&r, IDS)];
+        assert_int_equal(tn_map_set(m, 0, x, y, g), TN_OK);
+        if (step % 100 == 99) {
+            tn_map *c = NULL;
+            assert_int_equal(tn_map_clone(m, &c), TN_OK);
+            for (int j = 0; j < IDS; j++) {
+                tn_terrain a = tn_map_terrain(c, ids[j]);
+                assert_int_equal(a.passable, set[j] ? ref[j].passable : true);
+            }
+            assert_int_equal(tn_map_passable_count(c), tn_map_passable_count(m));
+            tn_map_destroy(c);
+        }
+        for (int j = 0; j < IDS; j++) {
+            tn_terrain a = tn_map_terrain(m, ids[j]);
+            assert_int_equal(a.passable, set[j] ? ref[j].passable : true);
+            assert_true(a.cost == (set[j] ? ref[j].cost : 1.0f));
+        }
+        /* every cell from the reference: blocked by a blocking entry, else its entry's cost */
+        const uint32_t *gids = tn_map_layer_data(m, 0);
+        for (int32_t i = 0; i < 9 * 7; i++) {
+            bool pass = true;
+            float cost = 1.0f;
+            for (int j = 0; j < IDS; j++)
+                if (set[j] && ids[j] == gids[i]) {
+                    pass = ref[j].passable;
+                    cost = ref[j].cost;
+                }
+            assert_int_equal(tn_map_passable(m, i % 9, i / 9), pass);
+            if (pass)
+                assert_true(tn_map_cost(m, i % 9, i / 9) == cost);
+        }
+        uint32_t top = 0;
+        for (int j = 0; j < IDS; j++)
+            if (set[j] && ids[j] != reserved && ids[j] > top)
+                top = ids[j];
+        for (int32_t i = 0; i < 9 * 7; i++)
+            if (gids[i] != reserved && gids[i] > top)
+                top = gids[i];
+        assert_int_equal(tn_map_free_gid(m), top + 1 < reserved ? top + 1 : 0);
+    }
+    tn_map_clear_terrain(m);
+    for (int j = 0; j < IDS; j++)
+        assert_true(tn_map_terrain(m, ids[j]).passable);
+    assert_int_equal(tn_map_passable_count(m), 9 * 7);
+    tn_map_destroy(m);
+}
+
 static void test_change_log(void **state)
 {
     (void)state;
@@ -558,11 +644,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_limits),     cmocka_unit_test(test_layers),
         cmocka_unit_test(test_many_layers_limit), cmocka_unit_test(test_conversions_edges),
-        cmocka_unit_test(test_terrain_random),    cmocka_unit_test(test_change_log),
-        cmocka_unit_test(test_stamp_layer),       cmocka_unit_test(test_overlay),
-        cmocka_unit_test(test_objects_tilesets),  cmocka_unit_test(test_status_strings),
-        cmocka_unit_test(test_set_rect),          cmocka_unit_test(test_negative_counts),
-        cmocka_unit_test(test_allocator),         cmocka_unit_test(test_passable_hash),
+        cmocka_unit_test(test_terrain_random),    cmocka_unit_test(test_terrain_high_ids),
+        cmocka_unit_test(test_change_log),        cmocka_unit_test(test_stamp_layer),
+        cmocka_unit_test(test_overlay),           cmocka_unit_test(test_objects_tilesets),
+        cmocka_unit_test(test_status_strings),    cmocka_unit_test(test_set_rect),
+        cmocka_unit_test(test_negative_counts),   cmocka_unit_test(test_allocator),
+        cmocka_unit_test(test_passable_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
