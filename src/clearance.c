@@ -248,8 +248,14 @@ const char *tn__clearance_problem(const tn_clearance *cl, const tn_map *map, int
     if (!cl->views)
         return "query.clearance has no size maps (it was built with size_maps false)";
     if (cl->revision != tn_map_revision(map))
-        return "query.clearance is older than the map: call tn_clearance_update()";
+        return "query.clearance is older than the map: call tn_clearance_update(), or "
+               "tn_regions_update() when it is tn_regions_clearance()'s";
     return "";
+}
+
+uint64_t tn__clearance_revision(const tn_clearance *cl)
+{
+    return cl->revision;
 }
 
 tn_status tn_clearance_anchors_over(const tn_clearance *cl, int32_t size, const tn_cell *cells,

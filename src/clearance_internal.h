@@ -13,4 +13,7 @@ tn_status tn__clearance_resolve(const tn_clearance *cl, const tn_map *map, int32
 /* Why tn__clearance_resolve refused (a sentence for tn_search_error_detail), or "". */
 const char *tn__clearance_problem(const tn_clearance *cl, const tn_map *map, int32_t size);
 
+/* The map revision the clearance describes (the last build or tn_clearance_update()). */
+uint64_t tn__clearance_revision(const tn_clearance *cl);
+
 #endif

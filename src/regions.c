@@ -2,6 +2,7 @@
  * labelled by breadth-first passes in row-major order of their first cell. */
 #include "tilenav/regions.h"
 
+#include "clearance_internal.h"
 #include "grid.h"
 #include "internal.h"
 #include "tilenav/clearance.h"
@@ -372,7 +373,11 @@ tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
     const uint8_t *clear = tn_clearance_data(r->clear);
     /* a local update needs the window's clearance before the edit, in the scratch */
     const int64_t area = (int64_t)(win.x1 - win.x0) * (int64_t)(win.y1 - win.y0);
-    const bool local = logged && ch.x1 > ch.x0 && area <= r->scratch;
+    /* the regions' clearance still describes their revision, unless the caller updated it
+     * (it is reachable through tn_regions_clearance()); then the values before the edit are
+     * gone and every size is labelled afresh */
+    const bool before_kept = tn__clearance_revision(r->clear) == r->revision;
+    const bool local = logged && before_kept && ch.x1 > ch.x0 && area <= r->scratch;
     if (local) {
         r->win = win;
         const size_t ww = (size_t)(win.x1 - win.x0);
@@ -391,7 +396,7 @@ tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
             cells += (win.x1 - win.x0) * (win.y1 - win.y0);
             continue;
         }
-        if (logged && ch.x1 <= ch.x0)
+        if (logged && before_kept && ch.x1 <= ch.x0)
             continue; /* nothing changed */
         r->count[s - 1] = label_size(r, s, clear);
         r->full++;

@@ -279,6 +279,11 @@ static void test_updates(void **state)
             int32_t rw = 1 + (int32_t)tn_test_below(&r, 3), rh = 1 + (int32_t)tn_test_below(&r, 3);
             uint32_t gid = tn_test_below(&r, 2) ? 1u : 0u;
             assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + rw, y + rh}, gid), TN_OK);
+            if (k % 7 == 3) /* a caller who updates the regions' clearance first (it is
+                               reachable, const, through tn_regions_clearance()) */
+                assert_int_equal(
+                    tn_clearance_update((tn_clearance *)(uintptr_t)tn_regions_clearance(rg), NULL),
+                    TN_OK);
             int32_t looked = -1;
             assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
             assert_true(looked >= 0);
