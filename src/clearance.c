@@ -135,6 +135,8 @@ tn_status tn_clearance_create(const tn_clearance_def *def, tn_clearance **out)
             }
         }
         update_views(cl, &g, (tn_rect){0, 0, g.w, g.h});
+        for (int32_t n = 2; n <= cl->cap; n++)
+            tn__map_view_synced(cl->views[n]);
     }
     cl->revision = g.revision;
     *out = cl;
@@ -190,6 +192,8 @@ tn_status tn_clearance_update(tn_clearance *cl, int32_t *touched)
         if (cl->views)
             update_views(cl, &g, r);
     }
+    for (int32_t k = 2; cl->views && k <= cl->cap; k++)
+        tn__map_view_synced(cl->views[k]);
     cl->revision = g.revision;
     if (touched)
         *touched = n;

@@ -915,6 +915,8 @@ tn_status tn_field_build(tn_field *f, const tn_cell *goals, int32_t count)
     for (int32_t k = 0; k < count; k++)
         if (!in_map(f, goals[k].x, goals[k].y))
             return TN_E_OUT_OF_MAP;
+    if (tn__map_view_behind(f->map))
+        return TN_E_MAP_CHANGED;
     if (f->los != TN_LOS_OFF && count > 1) {
         for (int32_t k = 1; k < count; k++)
             if (goals[k].x != goals[0].x || goals[k].y != goals[0].y)
@@ -1084,7 +1086,7 @@ tn_status tn_field_path(const tn_field *f, tn_cell start, tn_cell *out, int32_t 
         *cost = 0.0;
     if (!f->ready)
         return TN_E_STATE;
-    if (tn_map_revision(f->map) != f->revision)
+    if (tn_map_revision(f->map) != f->revision || tn__map_view_behind(f->map))
         return TN_E_MAP_CHANGED;
     if (!in_map(f, start.x, start.y))
         return TN_E_OUT_OF_MAP;
@@ -1295,6 +1297,8 @@ tn_status tn_field_update(tn_field *f, const tn_rect *extra_changed, int32_t *ou
         return TN_E_INVALID_ARG;
     if (!f->ready)
         return TN_E_STATE;
+    if (tn__map_view_behind(f->map))
+        return TN_E_MAP_CHANGED; /* a size map: its clearance first */
     tn_rect r = {0, 0, 0, 0};
     bool logged = tn_map_changed_region(f->map, f->revision, &r);
     if (extra_changed)
@@ -1336,7 +1340,7 @@ tn_status tn_field_would_wall_off(tn_field *f, const tn_cell *cells, int32_t nce
     *cut = false;
     if (!f->ready)
         return TN_E_STATE;
-    if (tn_map_revision(f->map) != f->revision)
+    if (tn_map_revision(f->map) != f->revision || tn__map_view_behind(f->map))
         return TN_E_MAP_CHANGED;
     for (int32_t s = 0; s < nspawns; s++)
         if (!in_map(f, spawns[s].x, spawns[s].y))

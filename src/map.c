@@ -78,6 +78,8 @@ struct tn_map {
     int32_t tileset_count;
 
     bool view; /* a unit size's view of another map (tn__map_create_view): no layers, no edits */
+    const tn_map *view_src;     /* for a view: the map it derives from */
+    uint64_t view_src_revision; /* for a view: the source's revision its cells describe */
 };
 
 tn_map_def tn_map_def_default(void)
@@ -1045,8 +1047,21 @@ tn_status tn__map_create_view(const tn_map *src, tn_map **out)
         return st;
     tn_map *m = *out;
     m->view = true;
+    m->view_src = src;
+    m->view_src_revision = src->revision;
     m->min_terrain_cost = src->min_terrain_cost;
     return TN_OK;
+}
+
+void tn__map_view_synced(tn_map *m)
+{
+    TN_ASSERT(m->view && m->view_src);
+    m->view_src_revision = m->view_src->revision;
+}
+
+bool tn__map_view_behind(const tn_map *m)
+{
+    return m->view && m->view_src && m->view_src_revision != m->view_src->revision;
 }
 
 bool tn__map_view_put(tn_map *m, size_t i, uint8_t p, float c)

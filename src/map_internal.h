@@ -58,5 +58,10 @@ static inline bool tn__grid_passable(const tn__grid *g, int32_t x, int32_t y)
 tn_status tn__map_create_view(const tn_map *src, tn_map **out);
 bool tn__map_view_put(tn_map *m, size_t i, uint8_t passable, float cost);
 void tn__map_view_commit(tn_map *m, tn_rect changed, float min_cost);
+/* The view now describes its source map's current revision (its clearance was updated). */
+void tn__map_view_synced(tn_map *m);
+/* True for a view whose source map was edited since (its clearance is behind): what reads
+ * the view then answers TN_E_MAP_CHANGED, as for an edit of the map itself. */
+bool tn__map_view_behind(const tn_map *m);
 
 #endif

@@ -206,6 +206,11 @@ static const char *query_problem(const tn_query *q)
 }
 
 /* Fail a query set-up with status `st`, keeping `why` for tn_search_error_detail(). */
+/* The detail of a query on a size map (tn_clearance_map()) whose source map was edited. */
+#define VIEW_BEHIND                                                                                \
+    "the map is a size map (tn_clearance_map()) and its source map was edited since: call "        \
+    "tn_clearance_update() (or tn_regions_update() for tn_regions_clearance()'s) first"
+
 #define SETUP_FAIL(status_, reason_)                                                               \
     do {                                                                                           \
         s->why = (reason_);                                                                        \
@@ -392,6 +397,8 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     tn_status vst = tn__clearance_resolve(q.clearance, source, q.size, &map);
     if (vst != TN_OK)
         SETUP_FAIL(vst, tn__clearance_problem(q.clearance, source, q.size));
+    if (tn__map_view_behind(map))
+        SETUP_FAIL(TN_E_MAP_CHANGED, VIEW_BEHIND);
     const int32_t size = q.size > 1 ? q.size : 1;
     tn__grid g;
     tn__map_grid(map, &g);
@@ -1252,9 +1259,19 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
                               int32_t source_count, const tn_moves *moves, const float *extra,
                               bool reverse, double *dist, int32_t cap)
 {
-    if (!s || !map || !sources || source_count < 1 || !moves || !dist || cap < 0 ||
-        !tn_moves_valid(moves))
+    if (!s)
         return TN_E_INVALID_ARG;
+    s->why = "";
+    const tn_moves zero_moves = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
+    if (!moves)
+        moves = &zero_moves; /* as a NULL query of tn_search_path() */
+    if (!map || !sources || source_count < 1 || !dist || cap < 0)
+        SETUP_FAIL(TN_E_INVALID_ARG,
+                   "map, sources or dist is NULL, source_count is below 1 or cap below 0");
+    if (!tn_moves_valid(moves))
+        SETUP_FAIL(TN_E_INVALID_ARG, "moves has an unknown diagonal rule or step costs");
+    if (tn__map_view_behind(map))
+        SETUP_FAIL(TN_E_MAP_CHANGED, VIEW_BEHIND);
     int32_t w = tn_map_width(map), h = tn_map_height(map);
     size_t n = (size_t)w * (size_t)h;
     tn_status fit = tn__search_fit(s, (int64_t)w * h);
@@ -1263,7 +1280,7 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     if ((size_t)cap < n)
         return TN_E_BUFFER_TOO_SMALL;
     if (extra && !extra_valid(extra, n))
-        return TN_E_INVALID_ARG;
+        SETUP_FAIL(TN_E_INVALID_ARG, "extra must be finite and >= 0 in every cell");
     if (s->state == Q_RUNNING)
         search_finish(s);
     s->state = Q_IDLE;

@@ -1249,8 +1249,15 @@ static void test_bad_arguments(void **state)
     tn_moves mv = {TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT};
     assert_int_equal(tn_search_distances(s, m, &a, 1, &mv, NULL, false, dist, 10),
                      TN_E_BUFFER_TOO_SMALL);
-    assert_int_equal(tn_search_distances(s, m, &a, 1, NULL, NULL, false, dist, 60),
+    double dist0[60]; /* NULL moves: zeroed moves, as a NULL query */
+    assert_int_equal(tn_search_distances(s, m, &a, 1, &mv, NULL, false, dist0, 60), TN_OK);
+    assert_int_equal(tn_search_distances(s, m, &a, 1, NULL, NULL, false, dist, 60), TN_OK);
+    assert_memory_equal(dist, dist0,
+                        (size_t)tn_map_width(m) * (size_t)tn_map_height(m) * sizeof *dist);
+    tn_moves bad_mv = {(tn_diagonal)9, TN_COSTS_EXACT};
+    assert_int_equal(tn_search_distances(s, m, &a, 1, &bad_mv, NULL, false, dist, 60),
                      TN_E_INVALID_ARG);
+    assert_non_null(strstr(tn_search_error_detail(s), "moves"));
     assert_int_equal(tn_search_distances(s, m, &a, 0, &mv, NULL, false, dist, 60),
                      TN_E_INVALID_ARG);
     tn_cell off = {-3, 2};

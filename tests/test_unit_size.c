@@ -519,6 +519,56 @@ static void test_wall_off(void **state)
 }
 
 /* Wrong sizes and stale clearances are refused with their codes; size maps refuse edits. */
+/* A size map read directly (a field on it, a search or distance map given it as the map) after
+ * an edit of its source map and before tn_clearance_update(): every reader answers
+ * TN_E_MAP_CHANGED rather than the map before the edit, and all is well after the update. */
+static void test_size_map_behind(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_new_map(12, 8);
+    tn_clearance *cl = make_clearance(m, 2);
+    const tn_map *v = tn_clearance_map(cl, 2);
+    tn_field_def fd = tn_field_def_default();
+    fd.map = v;
+    tn_field *f = NULL;
+    assert_int_equal(tn_field_create(&fd, &f), TN_OK);
+    tn_cell goal = {10, 6}, start = {0, 0}, path[128];
+    assert_int_equal(tn_field_build(f, &goal, 1), TN_OK);
+    int32_t len = 0;
+    assert_int_equal(tn_field_path(f, start, path, 128, &len, NULL), TN_OK);
+    tn_search *s = make_search();
+    tn_search_result res;
+    static double dist[12 * 8];
+    assert_int_equal(tn_search_path(s, v, start, goal, NULL, path, 128, &res), TN_OK);
+    /* a wall across the map at x = 6 splits it */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){6, 0, 7, 8}, 1), TN_OK);
+    assert_int_equal(tn_field_update(f, NULL, NULL), TN_E_MAP_CHANGED);
+    assert_int_equal(tn_field_path(f, start, path, 128, &len, NULL), TN_E_MAP_CHANGED);
+    bool cut = true;
+    tn_cell tower = {2, 2};
+    assert_int_equal(tn_field_would_wall_off(f, &tower, 1, &start, 1, &cut), TN_E_MAP_CHANGED);
+    assert_int_equal(tn_field_build(f, &goal, 1), TN_E_MAP_CHANGED);
+    assert_int_equal(tn_search_path(s, v, start, goal, NULL, path, 128, &res), TN_E_MAP_CHANGED);
+    assert_non_null(strstr(tn_search_error_detail(s), "tn_clearance_update()"));
+    assert_int_equal(tn_search_distances(s, v, &start, 1, NULL, NULL, false, dist, 12 * 8),
+                     TN_E_MAP_CHANGED);
+    /* the source map itself is read as it is */
+    assert_int_equal(tn_search_path(s, m, start, goal, NULL, path, 128, &res), TN_NO_PATH);
+    assert_int_equal(tn_clearance_update(cl, NULL), TN_OK);
+    assert_int_equal(tn_field_update(f, NULL, NULL), TN_OK);
+    assert_int_equal(tn_field_path(f, start, path, 128, &len, NULL), TN_NO_PATH);
+    assert_int_equal(tn_search_path(s, v, start, goal, NULL, path, 128, &res), TN_NO_PATH);
+    assert_int_equal(tn_search_distances(s, v, &start, 1, NULL, NULL, false, dist, 12 * 8), TN_OK);
+    assert_true(isinf(dist[6 * 12 + 10]) && dist[1] == 1.0);
+    /* no edit since the update: an update with nothing to do keeps the view current */
+    assert_int_equal(tn_clearance_update(cl, NULL), TN_OK);
+    assert_int_equal(tn_field_path(f, start, path, 128, &len, NULL), TN_NO_PATH);
+    tn_search_destroy(s);
+    tn_field_destroy(f);
+    tn_clearance_destroy(cl);
+    tn_map_destroy(m);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -625,6 +675,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_wall_off),
         cmocka_unit_test(test_alternating_maps),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_size_map_behind),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

@@ -33,7 +33,10 @@
 ///
 /// Staleness: after editing the map, call tn_field_update() before reading. Until then the
 /// readers see the previous field (memory-safe; directions may point into new walls), and
-/// tn_field_path() and tn_field_would_wall_off() return TN_E_MAP_CHANGED.
+/// tn_field_path() and tn_field_would_wall_off() return TN_E_MAP_CHANGED. A field on a size
+/// map (tn_clearance_map()) sees an edit of the source map only through tn_clearance_update():
+/// from the edit until that call, those two and tn_field_build()/tn_field_update() return
+/// TN_E_MAP_CHANGED (the order is: edit, tn_clearance_update(), tn_field_update()).
 ///
 /// Threads: building or updating writes the field only; any number of fields may be built at
 /// once from different threads on one map as long as nobody edits the map meanwhile. Readers
@@ -108,7 +111,8 @@ TN_API size_t tn_field_memory_bytes(const tn_field *field);
 /// Compute distances, flow and line of sight towards `goals` (1..8*W*H cells; duplicates
 /// allowed) from scratch. Remembers the map revision for tn_field_update().
 /// @return TN_OK; TN_E_INVALID_ARG (count < 1, NULL, bad extra layer), TN_E_OUT_OF_MAP,
-///         TN_E_GOAL_BLOCKED, TN_E_UNSUPPORTED (line of sight with more than one goal).
+///         TN_E_GOAL_BLOCKED, TN_E_UNSUPPORTED (line of sight with more than one goal),
+///         TN_E_MAP_CHANGED (a size map whose clearance is behind its source map).
 TN_API TN_NODISCARD tn_status tn_field_build(tn_field *field, const tn_cell *goals, int32_t count);
 
 /// Bring the field up to date after map edits (gids, terrain) since the last build/update, as
@@ -117,7 +121,9 @@ TN_API TN_NODISCARD tn_status tn_field_build(tn_field *field, const tn_cell *goa
 /// tn_field_build() with the same goals. Falls back to a full build when the change log is too
 /// old. `out_touched` (may be NULL) receives how many cells had their distance recomputed.
 /// @return TN_OK; TN_E_STATE (never built); TN_E_GOAL_BLOCKED (a goal is now blocked: the
-///         field is left empty, build again with other goals).
+///         field is left empty, build again with other goals); TN_E_MAP_CHANGED (a size map
+///         whose clearance is behind its source map: call tn_clearance_update() first; the
+///         field is left as it was).
 TN_API TN_NODISCARD tn_status tn_field_update(tn_field *field, const tn_rect *extra_changed,
                                               int32_t *out_touched);
 

@@ -64,9 +64,10 @@
 /// Errors: TN_E_INVALID_ARG (NULL, bad enum, non-finite or negative number), TN_E_TOO_LARGE
 /// (the map has more cells than the context), TN_E_OUT_OF_MAP, TN_E_START_BLOCKED (or too
 /// narrow for the unit's size), TN_E_GOAL_BLOCKED (every goal blocked or too narrow),
-/// TN_E_UNSUPPORTED (JPS without fallback), TN_E_MAP_CHANGED (a jump table from another map
-/// revision, or an edit between slices), TN_E_BUFFER_TOO_SMALL (the path is longer than the
-/// caller's buffer; the needed length is in
+/// TN_E_UNSUPPORTED (JPS without fallback), TN_E_MAP_CHANGED (a jump table, clearance or
+/// regions from another map revision, a size map whose source map was edited since its
+/// clearance's update, or an edit between slices), TN_E_BUFFER_TOO_SMALL (the path is longer than
+/// the caller's buffer; the needed length is in
 /// ::tn_search_result::length). Successes: TN_OK, TN_NO_PATH, TN_PARTIAL (expansion budget
 /// exhausted; the path leads to the expanded cell closest to the goal) and TN_CLOSEST (goal
 /// unreachable, `closest` requested).
@@ -194,6 +195,8 @@ TN_API size_t tn_search_memory_bytes(const tn_search *search);
 TN_API int32_t tn_search_max_cells(const tn_search *search);
 
 /// One-shot path from `start` to `goal`.
+/// @param query      the rules; NULL means a zeroed ::tn_query (A*, 8 neighbours without
+///                   corner cutting, costs 1 and sqrt 2, the octile heuristic)
 /// @param[out] out   receives the cells, start first; may be NULL when cap is 0. Entries past
 ///                   the returned length are scratch (a JPS query may have written there).
 /// @param cap        capacity of `out` in cells
@@ -203,12 +206,12 @@ TN_API TN_NODISCARD tn_status tn_search_path(tn_search *search, const tn_map *ma
                                              tn_cell goal, const tn_query *query, tn_cell *out,
                                              int32_t cap, tn_search_result *res);
 
-/// Why the last query begun on this context (tn_search_path, _multi, tn_search_begin) was
-/// refused before it searched: a sentence naming the field and the rule it broke (e.g. "query.size
-/// is above the clearance's max_size", "query.regions are older than the map: call
-/// tn_regions_update()"), for TN_E_INVALID_ARG, TN_E_MAP_CHANGED and TN_E_UNSUPPORTED from the
-/// query's set-up. "" after a query that was not refused, for other failures (blocked or outside
-/// cells say so in their status), and for NULL. The string is static: never free it.
+/// Why the last query begun on this context (tn_search_path, _multi, tn_search_begin,
+/// tn_search_distances) was refused before it searched: a sentence naming the field and the rule it
+/// broke (e.g. "query.size is above the clearance's max_size", "query.regions are older than the
+/// map: call tn_regions_update()"), for TN_E_INVALID_ARG, TN_E_MAP_CHANGED and TN_E_UNSUPPORTED
+/// from the query's set-up. "" after a query that was not refused, for other failures (blocked or
+/// outside cells say so in their status), and for NULL. The string is static: never free it.
 TN_API const char *tn_search_error_detail(const tn_search *search);
 
 /// One-shot path to the cheapest of several goals (ties: the goal found first). Blocked or
@@ -287,6 +290,8 @@ TN_API TN_NODISCARD tn_status tn_search_batch(tn_search *const *contexts, int32_
 /// its length). Without an extra layer, 8 neighbours without corner cutting and 4 neighbours run a
 /// written-out loop, and 4 neighbours on a map of uniform cost a breadth-first pass (no priority
 /// queue: about 10x faster); every distance is the same double as the general loop's (tested).
+/// `moves` NULL means zeroed moves (8 neighbours without corner cutting, costs 1 and sqrt 2).
+/// Refusals name their reason in tn_search_error_detail().
 TN_API TN_NODISCARD tn_status tn_search_distances(tn_search *search, const tn_map *map,
                                                   const tn_cell *sources, int32_t source_count,
                                                   const tn_moves *moves, const float *extra,
