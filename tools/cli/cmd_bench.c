@@ -20,7 +20,7 @@ const char tn_cmd_bench_summary[] =
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: tilenav bench MAP SCEN|random[:N[:SEED]] [--algo astar|jps|dijkstra|all]\n"
+            "usage: tilenav bench MAP SCEN|random[:N[:SEED]] [--algo astar|jps|jps+|dijkstra|all]\n"
             "                     [--limit N]"
             " [--spread N] [--warmup K] [--goal-bounds] [--size N]\n"
             "                     [--terrain mud[:SEED]] [--rounds R] [--threads T]\n"

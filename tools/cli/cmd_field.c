@@ -42,7 +42,8 @@ static void usage(FILE *f)
             "  --los              exact line of sight; --los-simple: the HowToRTS rule only\n"
             "  --ascii            print the field: > v < ^ for straight steps, 9 3 1 7 for NE SE\n"
             "                     SW NW (as on a numeric keypad), * sees the goal, G goal,\n"
-            "                     # blocked, . unreachable\n"
+            "                     # blocked, . unreachable; with --size, : where the unit\n"
+            "                     does not fit (its top-left cell there)\n"
             "  --json             print one JSON object instead of the summary line: width,\n"
             "                     height, goal, reachable, los, build_ms, and per cell (rows of\n"
             "                     arrays) distance (null = unreachable or blocked), dir (0..7 =\n"
@@ -218,7 +219,9 @@ static int parse(int argc, char **argv, opts *o)
 /* tn_dir order E, SE, S, SW, W, NW, N, NE; diagonals as on a numeric keypad. */
 static const char ARROWS[8] = {'>', '3', 'v', '1', '<', '7', '^', '9'};
 
-static void print_ascii(const tn_map *m, const tn_field *f)
+/* `walk`: the map the field was built on (`m` itself, or with --size the size map, where the
+ * cells too narrow for the unit are blocked). */
+static void print_ascii(const tn_map *m, const tn_map *walk, const tn_field *f)
 {
     int32_t w = tn_map_width(m), h = tn_map_height(m);
     for (int32_t y = 0; y < h; y++) {
@@ -226,6 +229,8 @@ static void print_ascii(const tn_map *m, const tn_field *f)
             char c;
             if (!tn_map_passable(m, x, y))
                 c = '#';
+            else if (!tn_map_passable(walk, x, y))
+                c = ':';
             else if (tn_field_distance(f, x, y) == 0.0f)
                 c = 'G';
             else if (isinf(tn_field_distance(f, x, y)))
@@ -534,7 +539,7 @@ int tn_cmd_field(int argc, char **argv)
                tn_map_height(m), tn_field_reachable_count(f), tn_field_los_count(f), ms);
     int rc = TN_EXIT_OK;
     if (o.ascii)
-        print_ascii(m, f);
+        print_ascii(m, walk, f);
     if (o.png) {
         int pr = render_png(m, f, (int32_t)o.scale, o.png);
         if (pr != 0) {

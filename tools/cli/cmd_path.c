@@ -35,8 +35,9 @@ static void usage(FILE *f)
         "  --diagonal P      when a diagonal step may pass blocked corners (default no-cut)\n"
         "  --heuristic H     default: octile with diagonals, manhattan without\n"
         "  --weight W        weighted A* (W >= 1; paths at most W times the optimum)\n"
-        "  --algo A          astar (default), jps (falls back to A* where it does not apply,\n"
-        "                    and says so), jps+ (JPS over a jump table built first), dijkstra\n"
+        "  --algo A          astar (default), jps, jps+ (JPS over a jump table built first),\n"
+        "                    dijkstra; jps and jps+ fall back to A* where they do not apply\n"
+        "                    (4 moves, corner cutting, --closest) and say so on stderr\n"
         "  --costs C         exact (1 and sqrt 2, default) or 10-14 (the book's integers)\n"
         "  --closest         when the goal cannot be reached, go to the closest cell\n"
         "  --smooth          also print waypoints smoothed by line of sight\n"
@@ -299,8 +300,10 @@ int tn_cmd_path(int argc, char **argv)
     if (found && smooth && tn_path_smooth(walk, path, n, wp, cells, &nw) != TN_OK)
         nw = 0;
     if ((q.algo == TN_ALGO_JPS || q.algo == TN_ALGO_JPS_PLUS) && res.algo == TN_ALGO_ASTAR && !json)
-        fprintf(stderr, "tilenav path: JPS needs 8 moves without corner cutting, one goal and "
-                        "no --closest; used A*\n");
+        fprintf(stderr,
+                "tilenav path: %s needs 8 moves without corner cutting and no --closest; "
+                "used A*\n",
+                q.algo == TN_ALGO_JPS ? "JPS" : "JPS+");
     if (json) {
         printf("{\"found\": %s, \"status\": \"%s\", \"cost\": %.6f, \"length\": %d, "
                "\"expanded\": %lld, \"time_us\": %.3f, \"algo\": \"%s\", \"end\": [%d, %d], "
