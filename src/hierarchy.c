@@ -1041,7 +1041,7 @@ size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h)
 
 bool tn_hierarchy_current(const tn_hierarchy *h)
 {
-    return h && h->valid && h->revision == tn_map_revision(h->map);
+    return h && h->valid && h->revision == tn_map_revision(h->map) && !tn__map_view_behind(h->map);
 }
 
 tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
@@ -1050,6 +1050,8 @@ tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
         *sectors = 0;
     if (!h)
         return TN_E_INVALID_ARG;
+    if (tn__map_view_behind(h->map))
+        return TN_E_MAP_CHANGED; /* a size map: its clearance first */
     if (h->valid && h->revision == tn_map_revision(h->map))
         return TN_OK;
     tn_rect r;

@@ -521,8 +521,17 @@ static void test_unit_size(void **state)
     tally t = {0};
     check_queries(sm, &mv, h, ctx, &rng, 3, 8, &t, 1.0);
     assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 10, 12, 12}, 1), TN_OK);
+    /* before the clearance: the size map is behind its source, and the hierarchy says so */
+    assert_false(tn_hierarchy_current(h));
+    assert_int_equal(tn_hierarchy_update(h, NULL), TN_E_MAP_CHANGED);
+    tn_cell cells[256];
+    tn_hierarchy_result res;
+    tn_cell a = tn_test_random_open_cell(sm, &rng);
+    assert_int_equal(tn_hierarchy_path(ctx, h, a, a, TN_HIERARCHY_FAST, cells, 256, &res),
+                     TN_E_MAP_CHANGED);
     assert_int_equal(tn_clearance_update(cl, NULL), TN_OK);
     assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+    assert_true(tn_hierarchy_current(h));
     tn_hierarchy *fresh = build(sm, &mv, 8, 0);
     assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
     tn_hierarchy_destroy(fresh);

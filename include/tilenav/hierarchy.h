@@ -51,8 +51,8 @@
 /// Units bigger than a cell: build the hierarchy on a size map (tn_clearance_map(cl, n),
 /// clearance.h), where an n x n unit is a one-cell unit; everything here is then size-aware
 /// and tn_hierarchy_update() follows the size map's change log: update the clearance first.
-/// (The size map changes only when the clearance is updated, so a hierarchy updated before
-/// it still describes the old size map, and tn_hierarchy_current() cannot tell.)
+/// From an edit of the source map until tn_clearance_update(), tn_hierarchy_current() is
+/// false, tn_hierarchy_update() returns TN_E_MAP_CHANGED and queries TN_E_MAP_CHANGED.
 ///
 /// Cost: a build reads every border once and runs, per sector, one Dijkstra per node over
 /// the sector's cells (about sector_size^2 * nodes per sector on maps of uniform cost, a
@@ -131,7 +131,8 @@ TN_API size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h);
 /// Bring the hierarchy up to date with the map (nothing to do when it has not changed).
 /// `*sectors` (may be NULL) receives the number of sectors whose nodes or costs changed.
 /// @return TN_E_INVALID_ARG, TN_E_NOMEM (the hierarchy is then empty until a later update
-///         succeeds: queries return TN_E_MAP_CHANGED).
+///         succeeds: queries return TN_E_MAP_CHANGED), TN_E_MAP_CHANGED (built on a size map
+///         whose clearance is behind its source map: call tn_clearance_update() first).
 TN_API TN_NODISCARD tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors);
 /// Recompute the landmarks' costs (K Dijkstras on the abstract graph, K = the definition's
 /// `landmarks`). A build does it; an update that changes a sector makes them stale, and
