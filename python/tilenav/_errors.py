@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, Type
+from typing import Any, Dict, Tuple, Type
 
 from ._tilenav import ffi, lib
 
@@ -10,7 +10,11 @@ from ._tilenav import ffi, lib
 class TilenavError(Exception):
     """A tilenav call failed. ``status`` is the C library's ``tn_status`` (negative),
     ``status_name`` its fixed message from ``tn_status_str()``, and the text says which call
-    failed and, for loaders, where in the file."""
+    failed and, for loaders, where in the file.
+
+    Every tilenav exception pickles and unpickles with its class, message and attributes, so
+    one raised in a ``multiprocessing`` or ``concurrent.futures`` worker reaches the parent
+    as itself."""
 
     def __init__(self, status: int, what: str, detail: str = "") -> None:
         self.status = int(status)
@@ -19,6 +23,22 @@ class TilenavError(Exception):
         if detail:
             text += f" ({detail})"
         super().__init__(text)
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # BaseException's own reduce calls cls(*self.args), i.e. with the message alone,
+        # which is not this constructor's signature: rebuild from the args and attributes
+        return (_unpickle, (type(self), self.args, dict(self.__dict__)))
+
+
+def _unpickle(cls: Type[TilenavError], args: Tuple[Any, ...], state: Dict[str, Any]
+              ) -> TilenavError:
+    """A tilenav exception from its pickled class, args and attributes: made through its
+    constructor (a built-in base such as MemoryError refuses a bare __new__), then given the
+    original args and attributes."""
+    e = cls(state.get("status", lib.TN_E_INVALID_ARG), "")
+    e.args = args
+    e.__dict__.update(state)
+    return e
 
 
 class InvalidArgumentError(TilenavError, ValueError):
