@@ -1,7 +1,10 @@
 """Queries from many threads at once give the same paths as one thread; the GIL is released
-while the C code runs."""
+while the C code runs; objects shared by threads against the docs' advice wait for each other
+instead of crashing."""
 
 import os
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -73,3 +76,55 @@ def test_the_gil_is_released_during_queries():
         stop.set()
         t.join()
     assert during > 1000  # with the GIL held the counter would advance only between calls
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+@pytest.mark.parametrize("mode, rounds, runs", [
+    ("crowd-2step", 1, 3),  # segfaulted every run before the crowd had its lock
+    ("crowd-mutate", 2, 3),  # StaleIdError on a just-returned id, or a lost agent
+    ("field", 2, 3),  # paths read a half-updated field
+    ("hierarchy", 3, 5),  # segfaulted in about 2 runs of 5 before the hierarchy's lock
+    ("sector", 3, 2),
+    ("regions", 10, 3),  # ids read in the middle of an edit's relabelling
+])
+def test_objects_shared_by_threads_serialise_instead_of_crashing(mode, rounds, runs):
+    """Misuse that the docs advise against (two threads stepping one crowd, a field updated
+    while others follow it, a hierarchy updated while it is queried, regions asked while the
+    map is edited) waits instead of crashing or reading half-written state: each object
+    serialises its C calls with a lock of its own (threads_misuse.py, in a subprocess so
+    that a segmentation fault fails the test)."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    for _ in range(runs):
+        run = subprocess.run([sys.executable, os.path.join(HERE, "threads_misuse.py"), mode,
+                              str(rounds)], cwd=os.path.dirname(HERE), env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0 and f"ok {mode}" in run.stdout, (
+            f"{mode}: exit {run.returncode} (-11: segmentation fault)\n{run.stdout}{run.stderr}")
+
+
+def test_a_crowd_step_waits_for_another_threads_call():
+    """Two threads stepping one crowd take whole steps in turn: the same state as one thread
+    taking them all."""
+    m = tilenav.Map.from_numpy(np.ones((40, 40)))
+
+    def make():
+        cr = tilenav.Crowd(m, capacity=300, seed=3)
+        rng = np.random.default_rng(4)
+        for _ in range(200):
+            cr.add(tuple(rng.uniform(40, 1200, 2)), radius=4, target="seek",
+                   target_pos=(600.0, 600.0))
+        return cr
+
+    shared = make()
+    threads = [threading.Thread(target=lambda: [shared.step(1) for _ in range(150)])
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    serial = make()
+    serial.step(300)
+    assert shared.steps == 300 and shared.hash == serial.hash

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import threading
 from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -101,6 +102,60 @@ def owned(ptr: Any, destroy: Callable[[Any], None], size: int = 0, keep: Any = N
         destroy(p)
 
     return ffi.gc(ptr, destroy_then_release, size)
+
+
+class ReadWriteLock:
+    """Many readers at once or one writer, for the objects whose C calls run with the GIL
+    released: a C object that one thread changes (a map edit, a hierarchy update) must not be
+    read by another meanwhile, or the reader can crash. A waiting writer holds new readers
+    back (no writer starves); a thread may nest reads (a query that makes a field), but not
+    write inside its own read (RuntimeError: it would wait for itself)."""
+
+    __slots__ = ("_mutex", "_cond", "_readers", "_writer", "_local", "_what")
+
+    def __init__(self, what: str) -> None:
+        self._mutex = threading.Lock()
+        self._cond = threading.Condition(self._mutex)
+        self._readers = 0
+        self._writer = False  # a writer holds the lock or waits for the readers to go
+        self._local = threading.local()  # this thread's depth of nested reads
+        self._what = what
+
+    def read_begin(self) -> None:
+        local = self._local
+        depth = getattr(local, "n", 0)
+        if not depth:
+            with self._mutex:
+                while self._writer:
+                    self._cond.wait()
+                self._readers += 1
+        local.n = depth + 1
+
+    def read_end(self) -> None:
+        local = self._local
+        depth = local.n - 1
+        local.n = depth
+        if not depth:
+            with self._mutex:
+                self._readers -= 1
+                if not self._readers and self._writer:
+                    self._cond.notify_all()
+
+    def write_begin(self) -> None:
+        if getattr(self._local, "n", 0):
+            raise RuntimeError(f"{self._what} cannot be changed from inside one of its "
+                               f"queries")
+        with self._mutex:
+            while self._writer:
+                self._cond.wait()
+            self._writer = True
+            while self._readers:
+                self._cond.wait()
+
+    def write_end(self) -> None:
+        with self._mutex:
+            self._writer = False
+            self._cond.notify_all()
 
 
 def needs(value: Any, cls: type, who: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 import time
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple, Union
@@ -68,6 +69,25 @@ def _in_slices(run: Callable[[int], Any], steps: int) -> None:
             size *= 2
 
 
+def _reading(objects: Sequence[Any], run: Callable[[int], Any]) -> Callable[[int], Any]:
+    """``run`` as a reader of each of ``objects`` (hierarchies, then the map: the order every
+    lock of the package is taken in), slice by slice, so that an edit or an update waits for
+    the slice that runs, never for a whole long step() call."""
+
+    def reading(n: int) -> Any:
+        taken = []
+        try:
+            for obj in objects:
+                obj._read_begin()
+                taken.append(obj)
+            return run(n)
+        finally:
+            for obj in reversed(taken):
+                obj._read_end()
+
+    return reading
+
+
 def _agent(agent: Any) -> int:
     return c.integer(agent, "agent", 0, 2**32 - 1, "(an id from Crowd.add)")
 
@@ -81,6 +101,12 @@ class Crowd(c.NoPickle):
     buffers the crowd owns: :meth:`step` refills them in place, so an array taken once keeps
     showing the current state as long as the number of agents is the same (after
     :meth:`add`/:meth:`remove`, read the property again). Row ``i`` of each is the same agent.
+
+    Threads: a crowd is meant to be used by one thread at a time, but its calls are serialised
+    by a lock of its own, so two threads that step it, or add and remove agents while another
+    steps, wait for each other instead of corrupting it (a step is never interleaved with
+    another call). The fields it follows are locked while it steps (their ``update()``
+    waits), and so is its map against edits, slice by slice (see :meth:`step`).
     """
 
     _instead = ("keep the positions and velocities (np.array(crowd.positions)) and add the "
@@ -93,6 +119,8 @@ class Crowd(c.NoPickle):
 
         c.needs(map, Map, "Crowd")
         mh = map._handle()
+        # one call at a time: every C call on the crowd runs under it (the GIL is released)
+        self._lock = threading.RLock()
         cdef = ffi.new("tn_crowd_def *", lib.tn_crowd_def_default())
         cdef.map = mh
         cdef.capacity = capacity = c.integer(capacity, "capacity", 1, lib.TN_CROWD_MAX_AGENTS)
@@ -105,11 +133,17 @@ class Crowd(c.NoPickle):
                                                     lib.TN_CROWD_MAX_FLOWS)
         cdef.seed = c.integer(seed, "seed", 0, 2**64 - 1, "in 0..2**64-1")
         out = ffi.new("tn_crowd **")
-        check(lib.tn_crowd_create(cdef, out), "tn_crowd_create")
+        map._read_begin()
+        try:
+            check(lib.tn_crowd_create(cdef, out), "tn_crowd_create")
+        finally:
+            map._read_end()
         self._flows: Dict[int, Any] = {}  # slot -> FlowField whose arrays the crowd reads
         self._sectors: Dict[int, Any] = {}  # slot -> SectorField the crowd reads
+        # slot -> the C sector field its flow view points into (kept even if it is closed)
+        self._sector_handles: Dict[int, Any] = {}
         self._h = c.owned(out[0], lib.tn_crowd_destroy, 0,
-                          keep=(mh, self._flows, self._sectors))
+                          keep=(mh, self._flows, self._sectors, self._sector_handles))
         self.map = map
         self.capacity = capacity
         self._ids = np.zeros(self.capacity, dtype=np.uint32)
@@ -156,6 +190,13 @@ class Crowd(c.NoPickle):
         (:meth:`Map.flow_field`), reading them at its top-left cell, and its ``radius`` must
         be below ``size`` half tiles (ValueError otherwise; also when slot ``flow`` already
         holds a field of another size: one set later is not checked)."""
+        with self._lock:
+            return self._add(pos, vel, radius, max_speed, max_force, target, target_pos, flow,
+                             size)
+
+    def _add(self, pos: Sequence[float], vel: Sequence[float], radius: float, max_speed: float,
+             max_force: float, target: Optional[str], target_pos: Sequence[float], flow: int,
+             size: int) -> int:
         h = self._handle()
         size = c.unit_size(size)
         half = size * min(self.map.tile_size) / 2.0
@@ -182,7 +223,11 @@ class Crowd(c.NoPickle):
             flow, "flow", 0, lib.TN_CROWD_MAX_FLOWS)
         adef.size = size
         out = ffi.new("tn_agent_id *")
-        st = lib.tn_crowd_add(h, adef, out)
+        self.map._read_begin()  # the circle is checked against the map's walls
+        try:
+            st = lib.tn_crowd_add(h, adef, out)
+        finally:
+            self.map._read_end()
         check(st, "Crowd.add", f"at {tuple(pos)}: the circle (radius {radius:g}) must be inside "
               f"the map and clear of blocked cells" if st == lib.TN_E_INVALID_ARG else
               f"capacity {self.capacity} reached" if st == lib.TN_E_FULL else "")
@@ -191,22 +236,26 @@ class Crowd(c.NoPickle):
 
     def remove(self, agent: int) -> None:
         """Remove an agent (StaleIdError when it is not in the crowd)."""
-        check(lib.tn_crowd_remove(self._handle(), (_agent(agent),)), "Crowd.remove")
-        self._stale = True
+        agent = _agent(agent)
+        with self._lock:
+            check(lib.tn_crowd_remove(self._handle(), (agent,)), "Crowd.remove")
+            self._stale = True
 
     def set_target(self, agent: int, target: Optional[str], pos: Sequence[float] = (0.0, 0.0),
                    flow: int = 0) -> None:
         """Change an agent's target (see :meth:`add`)."""
         slot = self._check_slot(flow) if target == "flow" else c.integer(
             flow, "flow", 0, lib.TN_CROWD_MAX_FLOWS)
-        check(lib.tn_crowd_set_target(self._handle(), (_agent(agent),), _target(target),
-                                      _vec(pos, "pos"), slot), "Crowd.set_target")
+        args = ((_agent(agent),), _target(target), _vec(pos, "pos"), slot)
+        with self._lock:
+            check(lib.tn_crowd_set_target(self._handle(), *args), "Crowd.set_target")
 
     def set_velocity(self, agent: int, vel: Sequence[float]) -> None:
         """Set an agent's velocity (pixels per second)."""
-        check(lib.tn_crowd_set_velocity(self._handle(), (_agent(agent),), _vec(vel, "vel")),
-              "Crowd.set_velocity")
-        self._stale = True
+        args = ((_agent(agent),), _vec(vel, "vel"))
+        with self._lock:
+            check(lib.tn_crowd_set_velocity(self._handle(), *args), "Crowd.set_velocity")
+            self._stale = True
 
     def set_flow(self, slot: int, field: Union["FlowField", "SectorField", None]) -> None:
         """Let agents with ``target="flow", flow=slot`` follow ``field`` (None clears the slot).
@@ -216,6 +265,10 @@ class Crowd(c.NoPickle):
         :meth:`step` builds the sectors under the agents that follow it (StateError, TN_E_FULL, when
         they do not fit its budget) and aims at its first goal; there is no line of sight.
         Either way the crowd keeps the field alive while it uses it."""
+        with self._lock:
+            self._set_flow(slot, field)
+
+    def _set_flow(self, slot: int, field: Union["FlowField", "SectorField", None]) -> None:
         from ._hierarchy import SectorField
 
         from ._field import FlowField
@@ -234,19 +287,25 @@ class Crowd(c.NoPickle):
             check(lib.tn_crowd_set_flow(h, slot, ffi.NULL), "Crowd.set_flow")
             self._flows.pop(slot, None)
             self._sectors.pop(slot, None)
+            self._sector_handles.pop(slot, None)
             return
         if isinstance(field, SectorField):
             shape = field.hierarchy.map.shape
             if shape != self.map.shape:
                 raise ValueError(f"the field's map {shape} is not the crowd's {self.map.shape}")
-            check(lib.tn_crowd_set_flow(h, slot, self._sector_view(field)), "Crowd.set_flow")
+            fh = field._handle()
+            with field._lock:
+                view = self._sector_view(field, fh)
+            check(lib.tn_crowd_set_flow(h, slot, view), "Crowd.set_flow")
             self._flows.pop(slot, None)
             self._sectors[slot] = field
+            self._sector_handles[slot] = fh
             return
         if field.shape != self.map.shape:
             raise ValueError(f"the field's shape {field.shape} is not the map's {self.map.shape}")
         check(lib.tn_crowd_set_flow(h, slot, field._flow_view()), "Crowd.set_flow")
         self._sectors.pop(slot, None)
+        self._sector_handles.pop(slot, None)
         self._flows[slot] = field
 
     def _check_slot(self, slot: int) -> int:
@@ -256,10 +315,12 @@ class Crowd(c.NoPickle):
                              f"(Crowd(max_flows={self.max_flows}))")
         return int(slot)
 
-    def _sector_view(self, field: "SectorField") -> Any:
+    def _sector_view(self, field: "SectorField", handle: Any) -> Any:
+        """The flow view over sector field ``handle`` (``field``'s C object; the caller holds
+        the field's lock)."""
         view = ffi.new("tn_flow_view *")
         goal = (int(field.goals[0][0]), int(field.goals[0][1]))
-        check(lib.tn_flow_view_from_sector_field(field._h, self.map._handle(), goal, view),
+        check(lib.tn_flow_view_from_sector_field(handle, self.map._handle(), goal, view),
               "Crowd.set_flow")
         return view
 
@@ -268,24 +329,33 @@ class Crowd(c.NoPickle):
         refresh :attr:`positions`, :attr:`velocities` and :attr:`ids` in place. Ctrl-C
         (KeyboardInterrupt, or any exception a signal handler raises) stops it between two
         steps within about 20 ms: the steps taken so far stay taken, and the arrays show
-        them."""
-        h = self._handle()
+        them. Another thread's calls on the crowd, and updates of the fields it follows,
+        wait for the whole call; an edit of the map waits for the slice of steps (about 20
+        ms) that is running."""
         steps = c.integer(steps, "steps", 0, 2**31 - 1, ">= 0")
-        with ExitStack() as locks:
+        with self._lock, ExitStack() as locks:
+            h = self._handle()
+            # the fields the agents follow: their update(), direction() and path() wait (a
+            # flow field's arrays are refilled in place, a sector field builds and drops tiles)
+            fields = list(self._flows.values()) + list(self._sectors.values())
+            for f in sorted({id(f): f for f in fields}.values(), key=id):
+                locks.enter_context(f._lock)
+            readers = [self.map]  # the walls: a map edit waits for the slice that runs
             run: Callable[[int], Any] = lambda n: lib.tnpy_crowd_steps(h, n)
             if self._sectors:
                 slots = sorted(self._sectors)
-                fields = [self._sectors[s] for s in slots]
-                # the fields build sectors: one user at a time
-                for f in {id(f): f for f in fields}.values():
-                    locks.enter_context(f._lock)
-                for s, f in zip(slots, fields):  # the goal may have moved (set_goal)
-                    check(lib.tn_crowd_set_flow(h, s, self._sector_view(f)), "Crowd.step")
-                handles = ffi.new("tn_sector_field *[]", [f._h for f in fields])
+                sectors = [self._sectors[s] for s in slots]
+                handles = [self._sector_handles[s] for s in slots]
+                # the sectors are built from the hierarchy: its update() waits too
+                hierarchies = {id(f.hierarchy): f.hierarchy for f in sectors}
+                readers = [hierarchies[k] for k in sorted(hierarchies)] + readers
+                for s, f, fh in zip(slots, sectors, handles):  # the goal may have moved
+                    check(lib.tn_crowd_set_flow(h, s, self._sector_view(f, fh)), "Crowd.step")
+                harr = ffi.new("tn_sector_field *[]", handles)
                 slot_arr = ffi.new("int32_t[]", slots)
-                run = lambda n: lib.tnpy_crowd_steps_sectors(h, n, handles, slot_arr, len(slots))
+                run = lambda n: lib.tnpy_crowd_steps_sectors(h, n, harr, slot_arr, len(slots))
             try:
-                _in_slices(run, steps)
+                _in_slices(_reading(readers, run), steps)
             finally:
                 self._gather(h)
 
@@ -302,9 +372,11 @@ class Crowd(c.NoPickle):
         self._stale = False
 
     def _fresh(self) -> int:
-        if self._stale:
-            self._gather(self._handle())
-        return self._count
+        with self._lock:
+            h = self._handle()
+            if self._stale:
+                self._gather(h)
+            return self._count
 
     @property
     def positions(self) -> NDArray[np.float32]:
@@ -328,19 +400,27 @@ class Crowd(c.NoPickle):
         return self._ids[: self._fresh()]
 
     def __len__(self) -> int:
-        return int(lib.tn_crowd_count(self._handle()))
+        with self._lock:
+            return int(lib.tn_crowd_count(self._handle()))
 
     @property
     def steps(self) -> int:
         """Steps taken so far."""
-        return int(lib.tn_crowd_steps(self._handle()))
+        with self._lock:
+            return int(lib.tn_crowd_steps(self._handle()))
 
     @property
     def hash(self) -> int:
         """64-bit hash of the whole state (bit-identical runs give the same hash)."""
-        return int(lib.tn_crowd_hash(self._handle()))
+        with self._lock:
+            return int(lib.tn_crowd_hash(self._handle()))
 
     @property
     def max_wall_overlap(self) -> float:
         """Largest overlap in pixels of an agent with a blocked cell (0 when none)."""
-        return float(lib.tn_crowd_max_wall_overlap(self._handle()))
+        with self._lock:
+            self.map._read_begin()
+            try:
+                return float(lib.tn_crowd_max_wall_overlap(self._handle()))
+            finally:
+                self.map._read_end()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, Optional, Tuple, Union
 
 import numpy as np
@@ -36,6 +37,11 @@ class FlowField(c.NoPickle):
     filled by the C library into arrays made once and refilled in place by :meth:`update`.
     Directions number the neighbours clockwise on screen from +x: 0 E, 1 SE, 2 S, 3 SW, 4 W,
     5 NW, 6 N, 7 NE; -1 for goals, blocked and unreachable cells.
+
+    Threads: the field's calls are serialised by a lock of its own, so an :meth:`update` on
+    one thread and a :meth:`path`, :meth:`sample` or a crowd's step reading the field on
+    another wait for each other instead of reading a half-updated field. :meth:`update` also
+    waits for the map's edits (and they for it).
     """
 
     _instead = ("make another with Map.flow_field() (np.array(field.distances) copies its "
@@ -73,7 +79,11 @@ class FlowField(c.NoPickle):
         check(lib.tn_field_create(fdef, out), "tn_field_create")
         handle = c.owned(out[0], lib.tn_field_destroy, lib.tn_field_memory_bytes(out[0]),
                          keep=(mh, size_owner, self.extra))
-        st = lib.tn_field_build(handle, ffi.from_buffer("tn_cell[]", goals), len(goals))
+        map._read_begin()  # nested in Map.flow_field()'s
+        try:
+            st = lib.tn_field_build(handle, ffi.from_buffer("tn_cell[]", goals), len(goals))
+        finally:
+            map._read_end()
         if st == lib.TN_E_INVALID_ARG and self.extra is not None:
             detail = c.extra_problem(self.extra) or ""
         elif len(goals) > 1:
@@ -96,6 +106,8 @@ class FlowField(c.NoPickle):
         self._vectors: Optional[NDArray[np.float32]] = None
         self._los: Optional[NDArray[np.uint8]] = None
         self._view: Any = None
+        # one call at a time (update() rewrites what path(), sample() and crowds read)
+        self._lock = threading.RLock()
 
     # ---- life -------------------------------------------------------------------------------
     def close(self) -> None:
@@ -131,43 +143,50 @@ class FlowField(c.NoPickle):
     @property
     def directions(self) -> NDArray[np.int8]:
         """int8 direction of each cell (0..7 clockwise from +x, -1 none), read-only."""
-        if self._dirs is None:
-            self._dirs = np.empty(self.shape, dtype=np.int8)
-            self._fill_dirs()
-        return self._dirs
+        with self._lock:
+            if self._dirs is None:
+                dirs = np.empty(self.shape, dtype=np.int8)
+                self._fill_dirs(dirs)
+                self._dirs = dirs
+            return self._dirs
 
     @property
     def vectors(self) -> NDArray[np.float32]:
         """(height, width, 2) float32 unit vectors (x, y; y down): towards the goal centre for
         cells that see it, else the 8-way direction; (0, 0) where there is none. Read-only."""
-        self._fill_view()
-        assert self._vectors is not None
-        return self._vectors
+        with self._lock:
+            self._fill_view()
+            assert self._vectors is not None
+            return self._vectors
 
     @property
     def los(self) -> NDArray[np.bool_]:
         """bool: the cell sees the goal (all False without line of sight). Read-only."""
-        self._fill_view()
-        assert self._los is not None
-        return self._los.view(np.bool_)
+        with self._lock:
+            self._fill_view()
+            assert self._los is not None
+            return self._los.view(np.bool_)
 
     @property
     def reachable_count(self) -> int:
         """Cells from which a goal can be reached (goals included)."""
-        return int(lib.tn_field_reachable_count(self._handle()))
+        with self._lock:
+            return int(lib.tn_field_reachable_count(self._handle()))
 
     @property
     def los_count(self) -> int:
         """Cells that see the goal (0 without line of sight)."""
-        return int(lib.tn_field_los_count(self._handle()))
+        with self._lock:
+            return int(lib.tn_field_los_count(self._handle()))
 
-    def _fill_dirs(self) -> None:
-        assert self._dirs is not None
-        self._dirs.setflags(write=True)
-        lib.tnpy_field_dirs(self._handle(), ffi.from_buffer("int8_t[]", self._dirs))
-        self._dirs.setflags(write=False)
+    def _fill_dirs(self, dirs: NDArray[np.int8]) -> None:
+        """Write the directions into ``dirs`` (the caller holds the lock)."""
+        dirs.setflags(write=True)
+        lib.tnpy_field_dirs(self._handle(), ffi.from_buffer("int8_t[]", dirs))
+        dirs.setflags(write=False)
 
     def _fill_view(self, force: bool = False) -> None:
+        """Fill :attr:`vectors` and :attr:`los` (the caller holds the lock)."""
         if self._vectors is not None and not force:
             return
         h = self._handle()
@@ -187,22 +206,23 @@ class FlowField(c.NoPickle):
 
     def _flow_view(self) -> Any:
         """The tn_flow_view over :attr:`vectors` and :attr:`los` (for crowds)."""
-        self._fill_view()
-        return self._view
+        with self._lock:
+            self._fill_view()
+            return self._view
 
     # ---- queries ----------------------------------------------------------------------------
     def path(self, start: c.CellLike) -> NDArray[np.int32]:
         """Follow the directions from ``start`` to a goal: an (N, 2) int32 array of (x, y)
         cells; empty when ``start`` cannot reach a goal."""
-        h = self._handle()
         s = c.cell(start, "start")
         n = ffi.new("int32_t *")
         cost = ffi.new("double *")
         cap = 256
         while True:
             buf = np.empty((cap, 2), dtype=np.int32)
-            st = lib.tn_field_path(h, s, ffi.cast("tn_cell *", ffi.from_buffer(buf)), cap, n,
-                                   cost)
+            with self._lock:
+                st = lib.tn_field_path(self._handle(), s,
+                                       ffi.cast("tn_cell *", ffi.from_buffer(buf)), cap, n, cost)
             if st == lib.TN_E_BUFFER_TOO_SMALL:
                 cap = n[0]
                 continue
@@ -214,7 +234,9 @@ class FlowField(c.NoPickle):
         normalised; (0, 0) on blocked or unreachable cells, at the goal centre and at any
         position outside the map). ``px`` and ``py`` must be numbers (TypeError otherwise)
         that are finite as float32 (ValueError for NaN, infinities and beyond +-3.4e38)."""
-        v = lib.tn_field_sample(self._handle(), _pixel(px, "px"), _pixel(py, "py"))
+        x, y = _pixel(px, "px"), _pixel(py, "py")
+        with self._lock:
+            v = lib.tn_field_sample(self._handle(), x, y)
         return (v.x, v.y)
 
     def update(self, extra_changed: Union[Tuple[int, int, int, int], bool, None] = None
@@ -226,7 +248,7 @@ class FlowField(c.NoPickle):
         by itself: without ``extra_changed`` they are not taken into account. Recomputes only
         the affected region and refreshes the arrays in place. Returns the cells
         recomputed."""
-        h = self._handle()
+        self._handle()
         if extra_changed is True:
             extra_changed = (0, 0, self.shape[1], self.shape[0])
         rect = ffi.NULL
@@ -239,15 +261,17 @@ class FlowField(c.NoPickle):
                                 f"integers, True or None, got {extra_changed!r}") from None
             rect = ffi.new("tn_rect *", (x0, y0, x1, y1))
         touched = ffi.new("int32_t *")
-        self.map._read_begin()  # not while the map is being edited
-        try:
-            st = lib.tn_field_update(h, rect, touched)
-            check(st, "FlowField.update", (c.extra_problem(self.extra) or "")
-                  if st == lib.TN_E_INVALID_ARG and self.extra is not None else "")
-        finally:
-            self.map._read_end()
-        if self._dirs is not None:
-            self._fill_dirs()
-        if self._vectors is not None:
-            self._fill_view(force=True)
+        with self._lock:  # the field's lock, then the map's: the order every caller takes
+            h = self._handle()
+            self.map._read_begin()  # not while the map is being edited
+            try:
+                st = lib.tn_field_update(h, rect, touched)
+                check(st, "FlowField.update", (c.extra_problem(self.extra) or "")
+                      if st == lib.TN_E_INVALID_ARG and self.extra is not None else "")
+            finally:
+                self.map._read_end()
+            if self._dirs is not None:
+                self._fill_dirs(self._dirs)
+            if self._vectors is not None:
+                self._fill_view(force=True)
         return int(touched[0])

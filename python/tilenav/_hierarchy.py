@@ -29,7 +29,10 @@ class Hierarchy(c.NoPickle):
     sector at a time. After the map is edited (:meth:`Map.set_cost`, :meth:`Map.set_tile`),
     call :meth:`update` before the next query (until then queries raise StateError). Queries
     may run from many threads: each thread gets its own query context (its memory grows with
-    the graph, see :attr:`memory_bytes`)."""
+    the graph, see :attr:`memory_bytes`). :meth:`update` and :meth:`refresh` wait for the
+    queries running on other threads (and for the sector fields and crowds reading the
+    hierarchy), and hold new ones back until they are done; they also wait for the map's
+    edits, as queries of the map do."""
 
     _instead = "make another with Map.hierarchy()"
 
@@ -53,8 +56,12 @@ class Hierarchy(c.NoPickle):
         hdef.landmarks = landmarks
         hdef.portal_gap = portal_gap
         out = ffi.new("tn_hierarchy **")
-        check(lib.tn_hierarchy_build(hdef, out), "Map.hierarchy",
-              f"sector_size={sector_size}, landmarks={landmarks}, portal_gap={portal_gap}")
+        map._read_begin()  # nested in Map.hierarchy()'s
+        try:
+            check(lib.tn_hierarchy_build(hdef, out), "Map.hierarchy",
+                  f"sector_size={sector_size}, landmarks={landmarks}, portal_gap={portal_gap}")
+        finally:
+            map._read_end()
         self._h = c.owned(out[0], lib.tn_hierarchy_destroy,
                           lib.tn_hierarchy_memory_bytes(out[0]), keep=(mh, size_owner))
         self.map = map
@@ -62,35 +69,64 @@ class Hierarchy(c.NoPickle):
         self.shape: Tuple[int, int] = map.shape
         self._local = threading.local()
         self._cells = map.shape[0] * map.shape[1]
+        # queries (path, sector fields) read the graph that update() and refresh() rewrite
+        rw = c.ReadWriteLock("a hierarchy")
+        self._read_begin = rw.read_begin
+        self._read_end = rw.read_end
+        self._write_begin = rw.write_begin
+        self._write_end = rw.write_end
 
     def _handle(self) -> Any:
         return self._h
 
+    def _reading(self) -> None:
+        """Begin a read of the hierarchy and then of its map (the order of every lock)."""
+        self._read_begin()
+        try:
+            self.map._read_begin()
+        except BaseException:
+            self._read_end()
+            raise
+
+    def _done_reading(self) -> None:
+        self.map._read_end()
+        self._read_end()
+
     def update(self) -> int:
         """Bring the hierarchy up to date with the map's edits (only the sectors they touch
-        are rebuilt); returns the number of sectors whose nodes or costs changed. Not while
-        another thread queries it. Sector fields then need their goal set again
-        (:meth:`SectorField.set_goal`)."""
+        are rebuilt); returns the number of sectors whose nodes or costs changed. It waits
+        for the queries running on other threads. Sector fields then need their goal set
+        again (:meth:`SectorField.set_goal`)."""
         n = ffi.new("int32_t *")
-        self.map._read_begin()
+        self._write_begin()
         try:
-            check(lib.tn_hierarchy_update(self._h, n), "Hierarchy.update")
+            h = self._handle()
+            self.map._read_begin()
+            try:
+                check(lib.tn_hierarchy_update(h, n), "Hierarchy.update")
+            finally:
+                self.map._read_end()
         finally:
-            self.map._read_end()
+            self._write_end()
         return int(n[0])
 
     def refresh(self) -> None:
         """After edits (brought up to date first): recompute the landmarks, which an update
         that changes a sector leaves stale (queries then expand more nodes), and label the
         graph's connected parts exactly again, which an edit that splits one leaves joined
-        (queries across it then search before they return no path). Not while another thread
-        queries it."""
-        self.map._read_begin()
+        (queries across it then search before they return no path). It waits for the queries
+        running on other threads."""
+        self._write_begin()
         try:
-            check(lib.tn_hierarchy_update(self._h, ffi.NULL), "Hierarchy.refresh")
-            check(lib.tn_hierarchy_refresh_landmarks(self._h), "Hierarchy.refresh")
+            h = self._handle()
+            self.map._read_begin()
+            try:
+                check(lib.tn_hierarchy_update(h, ffi.NULL), "Hierarchy.refresh")
+                check(lib.tn_hierarchy_refresh_landmarks(h), "Hierarchy.refresh")
+            finally:
+                self.map._read_end()
         finally:
-            self.map._read_end()
+            self._write_end()
 
     def _ctx(self, weight: float) -> Any:
         """This thread's query context for ``weight``: each thread keeps those of its
@@ -116,7 +152,11 @@ class Hierarchy(c.NoPickle):
     @property
     def memory_bytes(self) -> int:
         """Bytes of the graph (query contexts not included)."""
-        return int(lib.tn_hierarchy_memory_bytes(self._h))
+        self._read_begin()
+        try:
+            return int(lib.tn_hierarchy_memory_bytes(self._handle()))
+        finally:
+            self._read_end()
 
     @property
     def stats(self) -> Dict[str, int]:
@@ -124,7 +164,11 @@ class Hierarchy(c.NoPickle):
         ``parts``, its connected parts (a goal in another part than the start's is answered at
         once, without a search), or -1 after an edit that may have split one."""
         s = ffi.new("tn_hierarchy_stats *")
-        lib.tn_hierarchy_stats_get(self._h, s)
+        self._read_begin()
+        try:
+            lib.tn_hierarchy_stats_get(self._handle(), s)
+        finally:
+            self._read_end()
         return {"sectors_x": s.sectors_x, "sectors_y": s.sectors_y, "nodes": s.nodes,
                 "intra_edges": int(s.intra_edges), "inter_edges": int(s.inter_edges),
                 "parts": s.parts}
@@ -132,7 +176,11 @@ class Hierarchy(c.NoPickle):
     @property
     def crossing_bound(self) -> float:
         """The fast mode's additive bound per sector-border crossing of an optimal path."""
-        return float(lib.tn_hierarchy_crossing_bound(self._h))
+        self._read_begin()
+        try:
+            return float(lib.tn_hierarchy_crossing_bound(self._handle()))
+        finally:
+            self._read_end()
 
     def path(self, start: c.CellLike, goal: c.CellLike, *, exact: bool = False,
              weight: float = 1.0) -> "PathResult":
@@ -146,10 +194,14 @@ class Hierarchy(c.NoPickle):
 
         sx, sy = c.cell(start, "start")
         gx, gy = c.cell(goal, "goal")
-        handle, buf, res = self._ctx(c.weight(weight))
         mode = lib.TN_HIERARCHY_EXACT if c.flag(exact, "exact") else lib.TN_HIERARCHY_FAST
-        st = lib.tn_hierarchy_path(handle, self._h, (sx, sy), (gx, gy), mode, buf, self._cells,
-                                   res)
+        handle, buf, res = self._ctx(c.weight(weight))
+        self._reading()
+        try:
+            st = lib.tn_hierarchy_path(handle, self._handle(), (sx, sy), (gx, gy), mode, buf,
+                                       self._cells, res)
+        finally:
+            self._done_reading()
         check(st, "Hierarchy.path", f"from {(sx, sy)} to {(gx, gy)}")
         algo = "hpa-exact" if exact else "hpa"
         if st == lib.TN_NO_PATH:
@@ -171,8 +223,10 @@ class SectorField(c.NoPickle):
     :class:`Hierarchy` (``sector_field.h``): :meth:`direction` and :meth:`path` build the
     sectors they touch, and the least recently used sectors are dropped past the memory
     budget. Directions number the neighbours clockwise on screen from +x: 0 E, 1 SE, 2 S,
-    3 SW, 4 W, 5 NW, 6 N, 7 NE; -1 on a goal and where no route exists. One thread at a time
-    (asking may build a sector)."""
+    3 SW, 4 W, 5 NW, 6 N, 7 NE; -1 on a goal and where no route exists. Its calls are
+    serialised by a lock of its own (asking may build or drop a sector): threads that share
+    one wait for each other, and a crowd stepping with it holds it for the step. They also
+    wait for :meth:`Hierarchy.update` and the map's edits (and those for them)."""
 
     _instead = "make another with Hierarchy.sector_field()"
 
@@ -183,10 +237,14 @@ class SectorField(c.NoPickle):
         fdef.hierarchy = hh
         fdef.memory_budget = c.integer(budget, "budget", 1, 2**63 - 1, ">= 1 (bytes)")
         out = ffi.new("tn_sector_field **")
-        check(lib.tn_sector_field_create(fdef, out), "Hierarchy.sector_field")
+        hierarchy._read_begin()
+        try:
+            check(lib.tn_sector_field_create(fdef, out), "Hierarchy.sector_field")
+        finally:
+            hierarchy._read_end()
         self._h = c.owned(out[0], lib.tn_sector_field_destroy, keep=hh)
         self.hierarchy = hierarchy
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # taken before the hierarchy's and the map's
         self._dir = ffi.new("int32_t *")
         self._cost = ffi.new("float *")
         self._buf = ffi.new("tn_cell[]", hierarchy._cells)
@@ -200,11 +258,19 @@ class SectorField(c.NoPickle):
             raise ValueError(f"a sector field takes at most {lib.TN_SECTOR_FIELD_MAX_GOALS} goals, "
                              f"got {len(goals)}")
         with self._lock:
-            check(lib.tn_sector_field_set_goal(self._h, ffi.from_buffer("tn_cell[]", goals),
-                                               len(goals)), "SectorField.set_goal",
-                  f"goal {goals[0].tolist()}" if len(goals) == 1 else
-                  "every goal is blocked or outside the map")
-        self.goals: NDArray[np.int32] = goals
+            h = self._handle()
+            self.hierarchy._reading()
+            try:
+                st = lib.tn_sector_field_set_goal(h, ffi.from_buffer("tn_cell[]", goals),
+                                                  len(goals))
+            finally:
+                self.hierarchy._done_reading()
+            check(st, "SectorField.set_goal", f"goal {goals[0].tolist()}" if len(goals) == 1
+                  else "every goal is blocked or outside the map")
+            self.goals: NDArray[np.int32] = goals
+
+    def _handle(self) -> Any:
+        return self._h
 
     def direction(self, cell: c.CellLike) -> Tuple[int, float]:
         """(direction, cost) at ``cell``: the step to take towards the goal and the cost of
@@ -212,7 +278,12 @@ class SectorField(c.NoPickle):
         exists."""
         x, y = c.cell(cell, "cell")
         with self._lock:
-            st = lib.tn_sector_field_dir(self._h, (x, y), self._dir, self._cost)
+            h = self._handle()
+            self.hierarchy._reading()
+            try:
+                st = lib.tn_sector_field_dir(h, (x, y), self._dir, self._cost)
+            finally:
+                self.hierarchy._done_reading()
             check(st, "SectorField.direction", f"at {(x, y)}")
             return int(self._dir[0]), float(self._cost[0])
 
@@ -223,8 +294,13 @@ class SectorField(c.NoPickle):
         n = ffi.new("int32_t *")
         cost = ffi.new("double *")
         with self._lock:
-            st = lib.tn_sector_field_path(self._h, (x, y), self._buf, self.hierarchy._cells, n,
-                                          cost)
+            h = self._handle()
+            self.hierarchy._reading()
+            try:
+                st = lib.tn_sector_field_path(h, (x, y), self._buf, self.hierarchy._cells, n,
+                                              cost)
+            finally:
+                self.hierarchy._done_reading()
             check(st, "SectorField.path", f"from {(x, y)}")
             if st == lib.TN_NO_PATH:
                 return _NO_CELLS, 0.0
@@ -235,13 +311,15 @@ class SectorField(c.NoPickle):
     @property
     def memory_bytes(self) -> int:
         """Bytes held now: the border cells' costs and the sectors kept."""
-        return int(lib.tn_sector_field_memory_bytes(self._h))
+        with self._lock:
+            return int(lib.tn_sector_field_memory_bytes(self._handle()))
 
     @property
     def stats(self) -> Dict[str, int]:
         """Sectors built (rebuilds included), kept now, the most the budget allows, dropped."""
         s = ffi.new("tn_sector_field_stats *")
-        lib.tn_sector_field_stats_get(self._h, s)
+        with self._lock:
+            lib.tn_sector_field_stats_get(self._handle(), s)
         return {"tiles_built": int(s.tiles_built), "tiles_kept": s.tiles_kept,
                 "tiles_max": s.tiles_max, "tiles_evicted": int(s.tiles_evicted),
                 "nodes_reached": s.nodes_reached}

@@ -149,11 +149,13 @@ class Map:
         # still read them: every edit updates them too, until the last reader goes
         self._old_clearances: "weakref.WeakSet[Any]" = weakref.WeakSet()
         self._old_regions: "weakref.WeakSet[Any]" = weakref.WeakSet()
-        # edits wait for the queries running on other threads, and queries for an edit
-        self._rw = threading.Condition(threading.Lock())
-        self._readers = 0
-        self._writer = False
-        self._depth = threading.local()  # this thread's nesting of queries
+        # edits wait for the queries running on other threads, and queries for an edit (the
+        # methods marked @_reads, and the objects built on the map while they read it)
+        rw = c.ReadWriteLock("a map")
+        self._read_begin: Callable[[], None] = rw.read_begin
+        self._read_end: Callable[[], None] = rw.read_end
+        self._write_begin: Callable[[], None] = rw.write_begin
+        self._write_end: Callable[[], None] = rw.write_end
         # maps made by from_numpy: the "cost" layer's gid of each cost (gid 1 blocks)
         self._cost_gids: Optional[Dict[float, int]] = None
 
@@ -365,42 +367,10 @@ class Map:
                 for i in range(lib.tn_map_layer_count(h))]
 
     # ---- edits ------------------------------------------------------------------------------
-    # Queries (the methods marked @_reads) and edits exclude each other: an edit waits for the
-    # queries running on other threads and blocks new ones until it is done. A thread may nest
-    # queries (its depth is counted), so a query that calls another never waits for an edit
-    # that waits for it.
-    def _read_begin(self) -> None:
-        depth = getattr(self._depth, "n", 0)
-        if depth == 0:
-            with self._rw:
-                while self._writer:
-                    self._rw.wait()
-                self._readers += 1
-        self._depth.n = depth + 1
-
-    def _read_end(self) -> None:
-        depth = self._depth.n - 1
-        self._depth.n = depth
-        if depth == 0:
-            with self._rw:
-                self._readers -= 1
-                if self._readers == 0:
-                    self._rw.notify_all()
-
-    def _write_begin(self) -> None:
-        if getattr(self._depth, "n", 0):
-            raise RuntimeError("a map cannot be edited from inside one of its queries")
-        with self._rw:
-            while self._writer:
-                self._rw.wait()
-            self._writer = True
-            while self._readers:
-                self._rw.wait()
-
-    def _write_end(self) -> None:
-        with self._rw:
-            self._writer = False
-            self._rw.notify_all()
+    # Queries (the methods marked @_reads) and edits exclude each other (_read_begin,
+    # _write_begin: a c.ReadWriteLock): an edit waits for the queries running on other threads
+    # and blocks new ones until it is done. A thread may nest queries, so a query that calls
+    # another never waits for an edit that waits for it.
 
     def _after_edit(self) -> None:
         """Bring what the map keeps up to date with an edit: the clearance and its size maps
@@ -458,8 +428,9 @@ class Map:
         jump tables are brought up to date here (locally: the edit's window); a
         :class:`FlowField`, :class:`Hierarchy` or sector field made before the edit follows
         it when you call its ``update()``. An edit waits for the queries running on other
-        threads (and they for it); fields, hierarchies and crowds must not be used on another
-        thread while it runs. All cells are checked first: one outside the map raises
+        threads (and they for it), and so for what reads the map: regions, field and
+        hierarchy updates, hierarchy queries, sector fields, crowd steps. All cells are
+        checked first: one outside the map raises
         :class:`OutOfMapError` and changes nothing. A map loaded from a file has no cost
         layer: place tiles with :meth:`set_tile` (its tilesets say what blocks)."""
         if self._cost_gids is None:

@@ -21,9 +21,13 @@ class Regions(c.NoPickle):
     can walk to the second under the movement rule. With 4 moves and with 8 moves under
     ``corner="never"`` or ``"one"`` the regions are the same (a diagonal step passes through
     a side cell that also fits); ``corner="always"`` joins diagonal neighbours too. Ids are
-    ``0 .. count(size) - 1`` in row-major order of each region's first cell, and -1 where the
-    unit does not fit. Get one from :meth:`Map.regions`; ``Map.path(..., regions=True)`` uses
+    ``0 .. count(size) - 1``, and -1 where the unit does not fit: a build numbers the regions
+    in row-major order of each region's first cell, and an edit the map's regions follow
+    locally gives a new island the next id (regions.h). Get one from :meth:`Map.regions`; ``Map.path(..., regions=True)`` uses
     it to answer a goal in another region at once (``expanded == 0``).
+
+    The map's edits update its regions in place: the calls here are queries of the map, which
+    wait for an edit running on another thread (and it for them).
     """
 
     _instead = "ask Map.regions() of the map (or of its copy)"
@@ -38,6 +42,9 @@ class Regions(c.NoPickle):
         self.max_size: int = int(lib.tn_clearance_max_size(lib.tn_regions_clearance(handle)))
         self.shape = map.shape
 
+    def _handle(self) -> Any:
+        return self._h
+
     def __repr__(self) -> str:
         return (f"Regions(corner={self.corner!r}, max_size={self.max_size}, "
                 f"count={self.count()})")
@@ -51,23 +58,43 @@ class Regions(c.NoPickle):
 
     def count(self, size: int = 1) -> int:
         """The number of regions for units of ``size``."""
-        return int(lib.tn_regions_count(self._h, self._size(size)))
+        size = self._size(size)
+        self.map._read_begin()
+        try:
+            return int(lib.tn_regions_count(self._handle(), size))
+        finally:
+            self.map._read_end()
 
     def id(self, cell: c.CellLike, size: int = 1) -> int:
         """The region of ``cell`` for units of ``size``; -1 where the unit does not fit and
         outside the map (no :class:`OutOfMapError`)."""
         x, y = c.cell(cell, "cell")
-        return int(lib.tn_regions_id(self._h, self._size(size), x, y))
+        size = self._size(size)
+        self.map._read_begin()
+        try:
+            return int(lib.tn_regions_id(self._handle(), size, x, y))
+        finally:
+            self.map._read_end()
 
     def ids(self, size: int = 1) -> NDArray[np.int32]:
         """Every cell's region for units of ``size``, as a new (height, width) int32 array
         (-1 where the unit does not fit)."""
+        size = self._size(size)
         out = np.empty(self.shape, dtype=np.int32)
-        lib.tnpy_regions_ids(self._h, self._size(size), ffi.from_buffer("int32_t[]", out))
+        self.map._read_begin()
+        try:
+            lib.tnpy_regions_ids(self._handle(), size, ffi.from_buffer("int32_t[]", out))
+        finally:
+            self.map._read_end()
         return out
 
     def connected(self, a: c.CellLike, b: c.CellLike, size: int = 1) -> bool:
         """Can a unit of ``size`` walk from ``a`` to ``b``? False when it does not fit at
         either, or either is outside the map (no :class:`OutOfMapError`)."""
-        return bool(lib.tn_regions_connected(self._h, self._size(size), c.cell(a, "a"),
-                                             c.cell(b, "b")))
+        size = self._size(size)
+        ca, cb = c.cell(a, "a"), c.cell(b, "b")
+        self.map._read_begin()
+        try:
+            return bool(lib.tn_regions_connected(self._handle(), size, ca, cb))
+        finally:
+            self.map._read_end()
