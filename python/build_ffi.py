@@ -51,6 +51,7 @@ tn_status tn_map_clone(const tn_map *map, tn_map **out);
 tn_terrain tn_map_terrain(const tn_map *map, uint32_t gid);
 tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, int32_t count,
                              uint32_t gid, int32_t *bad);
+int64_t tnpy_layer_gids_used(const tn_map *map, int32_t layer, uint8_t *used, uint32_t cap);
 
 /* path.h */
 tn_status tn_path_compress(const tn_cell *cells, int32_t n, tn_cell *out, int32_t cap,

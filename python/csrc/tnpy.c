@@ -265,3 +265,20 @@ tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, i
     }
     return TN_OK;
 }
+
+int64_t tnpy_layer_gids_used(const tn_map *map, int32_t layer, uint8_t *used, uint32_t cap)
+{
+    const uint32_t *gids = tn_map_layer_data(map, layer);
+    if (!gids || !used)
+        return -1;
+    const int64_t n = (int64_t)tn_map_width(map) * tn_map_height(map);
+    memset(used, 0, cap);
+    int64_t past = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (gids[i] < cap)
+            used[gids[i]] = 1;
+        else
+            past++;
+    }
+    return past;
+}

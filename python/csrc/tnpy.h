@@ -43,6 +43,9 @@ tn_status tnpy_search_batch(tn_search *search, const tn_map *map, const tn_query
 /// instead of one per cell (the log keeps 64).
 tn_status tnpy_map_set_cells(tn_map *map, int32_t layer, const tn_cell *cells, int32_t count,
                              uint32_t gid, int32_t *bad);
+/// Mark in `used` (cap bytes, zeroed first) the gids below `cap` that some cell of tile layer
+/// `layer` holds. Returns the number of cells holding a gid past it, or -1 for a bad layer.
+int64_t tnpy_layer_gids_used(const tn_map *map, int32_t layer, uint8_t *used, uint32_t cap);
 /// Every cell's tn_regions_id() for units of `size` into `out` (W*H, row-major). Returns W*H.
 int32_t tnpy_regions_ids(const tn_regions *regions, int32_t size, int32_t *out);
 

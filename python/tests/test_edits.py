@@ -239,6 +239,43 @@ def test_a_rectangle_is_one_change_and_empty_edits_nothing():
     assert m.revision == rev + 6
 
 
+def test_ever_new_costs_keep_the_terrain_table_small():
+    """set_cost with a cost the map never had makes a terrain entry (a gid of the cost layer);
+    the entries of costs no cell has any more are reclaimed, so a map edited with ever-new
+    costs keeps a table about the size of the costs in use (it grew by one entry per new
+    cost before: 36 -> 204 us per call and 18 MB more after 150,000 edits of a 64x64 map),
+    and every query answers as on a fresh map of the same costs."""
+    from tilenav._tilenav import lib
+
+    rng = np.random.default_rng(21)
+    cost = np.ones((8, 8))
+    cost[3, 2:6] = 0
+    m = tilenav.Map.from_numpy(cost)
+    copies = []
+    sizes = []
+    for k in range(6000):
+        x, y = (int(v) for v in rng.integers(0, 8, 2))
+        value = 0.0 if k % 97 == 0 else float(np.float32(1.0 + rng.random() * 4))
+        m.set_cost((x, y), value)
+        cost[y, x] = value
+        if k % 1000 == 999:
+            copies.append((m.copy(), cost.copy()))
+            sizes.append(lib.tn_map_memory_bytes(m._handle()))
+            gids = [m.tile("cost", (x, y)) for y in range(8) for x in range(8)]
+            assert max(gids) <= 2 * 64 + 64 + 2, max(gids)  # 64 cells: 64 costs at most
+            assert np.array_equal(m.costs, np.where(cost == 0, np.inf, cost).astype(np.float32))
+            fresh = tilenav.Map.from_numpy(cost)
+            for algo in ("jps", "astar", "jps+"):
+                a = m.path_result((0, 0), (7, 7), algo=algo)
+                b = fresh.path_result((0, 0), (7, 7), algo=algo)
+                assert (a.cells.tolist(), a.cost) == (b.cells.tolist(), b.cost)
+    assert max(sizes[1:]) == min(sizes[1:]), sizes  # no growth once the table is full
+    for other, c in copies:  # copies made between compactions go on from where they were
+        other.set_cost((7, 7), 1.2345)
+        c[7, 7] = 1.2345
+        assert np.array_equal(other.costs, np.where(c == 0, np.inf, c).astype(np.float32))
+
+
 def test_edit_methods_name_what_to_use_instead():
     m = tilenav.Map.from_numpy(np.ones((16, 16)))
     with pytest.raises(tilenav.UnsupportedError, match="set_cost"):

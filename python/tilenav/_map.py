@@ -81,6 +81,9 @@ class PathBatch(NamedTuple):
 _BATCH_BYTES = 4 << 20
 # query option sets a map keeps ready (the least recently used go first)
 _QUERY_CACHE = 32
+# a map from from_numpy forgets the costs no cell has any more when it has made more than
+# twice the costs in use at its last compaction plus this many (Map._compact_costs)
+_COST_SLACK = 64
 
 
 class _Context:
@@ -156,8 +159,13 @@ class Map:
         self._read_end: Callable[[], None] = rw.read_end
         self._write_begin: Callable[[], None] = rw.write_begin
         self._write_end: Callable[[], None] = rw.write_end
-        # maps made by from_numpy: the "cost" layer's gid of each cost (gid 1 blocks)
+        # maps made by from_numpy: the "cost" layer's gid of each cost (gid 1 blocks); the
+        # gids no cell held at the last compaction (_compact_costs), to be used again; the next
+        # gid never used; the number of costs in use at the last compaction
         self._cost_gids: Optional[Dict[float, int]] = None
+        self._free_gids: List[int] = []
+        self._next_gid = 2
+        self._costs_live = 0
 
     # ---- construction -----------------------------------------------------------------------
     @classmethod
@@ -219,6 +227,8 @@ class Map:
               "Map.from_numpy")
         m = cls(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
         m._cost_gids = {float(v): 2 + i for i, v in enumerate(uniq)}
+        m._next_gid = 2 + len(uniq)
+        m._costs_live = len(uniq)
         return m
 
     @classmethod
@@ -304,6 +314,9 @@ class Map:
         check(lib.tn_map_clone(self._handle(), out), "Map.copy")
         m = Map(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
         m._cost_gids = None if self._cost_gids is None else dict(self._cost_gids)
+        m._free_gids = list(self._free_gids)
+        m._next_gid = self._next_gid
+        m._costs_live = self._costs_live
         return m
 
     def __copy__(self) -> "Map":
@@ -405,19 +418,54 @@ class Map:
         self._write_begin()
         try:
             if gid == 0 and cost > 0.0:
-                assert self._cost_gids is not None
-                gid = self._cost_gids.get(cost, 0)
-                if gid == 0:
-                    gid = 2 + len(self._cost_gids)
-                    t = ffi.new("tn_terrain *", {"passable": True, "cost": cost})
-                    check(lib.tn_map_set_terrain(h, gid, t[0]), what)
-                    self._cost_gids[cost] = gid
+                gid = self._cost_gid(h, layer, cost, what)
             st = lib.tnpy_map_set_cells(h, layer, ffi.from_buffer("tn_cell[]", cc), len(cc), gid,
                                         bad)
             self._after_edit()  # nothing to do when nothing changed
         finally:
             self._write_end()
         check(st, what, f"cell {tuple(cc[bad[0]].tolist())}" if bad[0] >= 0 else "")
+
+    def _cost_gid(self, h: Any, layer: int, cost: float, what: str) -> int:
+        """The cost layer's gid of ``cost`` (float32, passable), made when the map has none:
+        a gid that no cell holds any more, or a new one (the caller holds the edit lock)."""
+        gids = self._cost_gids
+        assert gids is not None
+        gid = gids.get(cost, 0)
+        if gid:
+            return gid
+        if len(gids) > 2 * self._costs_live + _COST_SLACK:
+            self._compact_costs(h, layer)
+        gid = self._free_gids[-1] if self._free_gids else self._next_gid
+        t = ffi.new("tn_terrain *", {"passable": True, "cost": cost})
+        check(lib.tn_map_set_terrain(h, gid, t[0]), what)
+        if self._free_gids:
+            self._free_gids.pop()
+        else:
+            self._next_gid += 1
+        gids[cost] = gid
+        return gid
+
+    def _compact_costs(self, h: Any, layer: int) -> None:
+        """Forget the costs that no cell has any more and keep their gids for new costs, so
+        that a map edited with ever-new costs keeps a terrain table (and a dict) about the
+        size of the costs in use instead of one entry per cost it ever had. One pass over the
+        cells, made when the table has grown past twice the costs in use at the last pass
+        (plus _COST_SLACK): amortised O(1) per new cost, itself O(cells) in the C library.
+        The costs and gids of the cells do not change."""
+        gids = self._cost_gids
+        assert gids is not None
+        used = np.empty(self._next_gid, dtype=np.uint8)
+        past = lib.tnpy_layer_gids_used(h, layer, ffi.from_buffer("uint8_t[]", used),
+                                        self._next_gid)
+        assert past == 0, "a cost layer holds a gid the map never made"
+        live = {cost: gid for cost, gid in gids.items() if used[gid]}
+        gids.clear()
+        gids.update(live)
+        used[:2] = 1  # gid 0 is no tile, gid 1 blocks
+        # the lowest first (pop() takes from the end), so the table stays dense
+        self._free_gids = np.flatnonzero(used == 0)[::-1].tolist()
+        self._costs_live = len(live)
 
     def set_cost(self, cells: Any, cost: float) -> None:
         """Change the terrain of ``cells`` (one (x, y) or an (N, 2) array) on a map made by
@@ -431,8 +479,11 @@ class Map:
         threads (and they for it), and so for what reads the map: regions, field and
         hierarchy updates, hierarchy queries, sector fields, crowd steps. All cells are
         checked first: one outside the map raises
-        :class:`OutOfMapError` and changes nothing. A map loaded from a file has no cost
-        layer: place tiles with :meth:`set_tile` (its tilesets say what blocks)."""
+        :class:`OutOfMapError` and changes nothing. A cost the map does not have yet takes a
+        new terrain entry (a change of every cell in the map's change log); the entries of
+        costs no cell has any more are reused, so ever-new costs keep the table the size of
+        the costs in use. A map loaded from a file has no cost layer: place tiles with
+        :meth:`set_tile` (its tilesets say what blocks)."""
         if self._cost_gids is None:
             raise UnsupportedError(lib.TN_E_UNSUPPORTED, "Map.set_cost",
                                    "the map was loaded from a file: use set_tile()")
