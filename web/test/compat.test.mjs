@@ -595,6 +595,65 @@ test("grid.clone() per search (PathFinding.js's habit) keeps no memory; a clone 
   for (const g of [a, b, G]) g.free();
 });
 
+test("clone, edit, search, drop (no free()): the module's memory stays flat, the paths stay PathFinding.js's", () => {
+  // the stranger's pf_clone_edit_leak.mjs: before, each edited clone copied its cells into a new
+  // wasm map that only the garbage collector's finalizers freed (never, in a loop): 41 -> 233 MB
+  const grid = new PF.Grid(64, 64), finder = new PF.AStarFinder();
+  for (let i = 0; i < 10; i++) { const g = grid.clone(); g.setWalkableAt(5, 5, false); finder.findPath(0, 0, 63, 63, g); } // warm up
+  const before = memoryBytes(), want = new RefPF.AStarFinder().findPath(0, 0, 63, 63, (() => { const r = new RefPF.Grid(64, 64); r.setWalkableAt(5, 5, false); return r; })()).length;
+  for (let i = 0; i < 3000; i++) {
+    const g = grid.clone();
+    g.setWalkableAt(5, 5, false);
+    g.setWalkableAt(i % 64, 40, false); // another unit, somewhere else each time
+    assert.equal(finder.findPath(0, 0, 63, 63, g).length, want);
+  }
+  assert.equal(memoryBytes(), before, "the module's memory grew with edited clones");
+  assert.equal(grid.isWalkableAt(5, 5), true); // the original is untouched
+  // new grids of several sizes, dropped: still flat (the searches' maps are reused, at most a few)
+  const sizes = [[64, 64], [30, 20], [100, 7], [8, 90], [50, 50], [64, 64]];
+  for (let i = 0; i < 60; i++) { const [w, h] = sizes[i % sizes.length]; finder.findPath(0, 0, w - 1, h - 1, new PF.Grid(w, h)); }
+  const mid = memoryBytes();
+  for (let i = 0; i < 600; i++) { const [w, h] = sizes[i % sizes.length]; assert.equal(finder.findPath(0, 0, w - 1, h - 1, new PF.Grid(w, h)).length, w + h - 1); }
+  assert.equal(memoryBytes(), mid, "the module's memory grew with new grids");
+  // a map taken over by other cells gets exactly their walls: random clones with 0..80 edits
+  // (a few cells written one by one, many as a rectangle), searched by the wasm and JS finders
+  const rand = rng(606), base = Array.from({ length: 40 }, () => Array.from({ length: 40 }, () => (rand() < 0.25 ? 1 : 0)));
+  base[0][0] = base[39][39] = 0;
+  const G = new PF.Grid(base);
+  for (let k = 0; k < 150; k++) {
+    const g = G.clone(), m = base.map((r) => r.slice()), edits = Math.floor(rand() * 81);
+    for (let e = 0; e < edits; e++) {
+      const x = Math.floor(rand() * 40), y = Math.floor(rand() * 40), v = rand() < 0.7 ? 1 : 0;
+      g.setWalkableAt(x, y, !v); m[y][x] = v;
+    }
+    for (const [name, opt] of [["AStarFinder", {}], ["DijkstraFinder", { allowDiagonal: true }], ["BestFirstFinder", {}]]) {
+      const a = new PF[name](opt).findPath(0, 0, 39, 39, g), b = new RefPF[name](opt).findPath(0, 0, 39, 39, new RefPF.Grid(m));
+      assert.equal(a.length, b.length, `${name}, clone ${k}`);
+      if (name === "BestFirstFinder") assert.deepEqual(a, b);
+    }
+    if (k % 10 === 0) assert.deepEqual(g.map.passableGrid(), Uint8Array.from(m.flat(), (v) => 1 - v)); // its own map, made from its cells
+  }
+  G.free();
+  grid.free();
+});
+
+test("grid.map is the grid's: edits through it are seen by the grid, its searches and the clones sharing it", () => {
+  const g = new PF.Grid(5, 3), c = g.clone(), f = new PF.AStarFinder();
+  assert.equal(f.findPath(0, 1, 4, 1, g).length, 5);
+  g.map.fill(2, 0, 1, 3, 1); // a wall across the middle, through tilenav's API
+  assert.equal(g.isWalkableAt(2, 1), false);
+  assert.equal(c.isWalkableAt(2, 1), false); // shared until one changes through the Grid
+  assert.equal(g.nodes[1][2].walkable, false);
+  assert.deepEqual(f.findPath(0, 1, 4, 1, g), []);
+  assert.deepEqual(new PF.BestFirstFinder().findPath(0, 1, 4, 1, c), []);
+  c.setWalkableAt(2, 2, true); // c takes its own copy, with the wall
+  assert.equal(f.findPath(0, 1, 4, 1, c).length, 7); // round the wall through (2, 2)
+  assert.deepEqual(f.findPath(0, 1, 4, 1, g), []);
+  assert.equal(g.map.passable(2, 2), false);
+  g.free(); c.free();
+  assert.throws(() => g.map, /used after free/);
+});
+
 test("EasyStar-style wrapper reads the grid array live, as EasyStar.js: edits and avoided points between searches", () => {
   const rand = rng(4242), pick = (n) => Math.floor(rand() * n);
   let searches = 0, found = 0;

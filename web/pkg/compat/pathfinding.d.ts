@@ -32,8 +32,9 @@ export declare class Grid {
   constructor(width: number, height: number, matrix?: (number | boolean)[][]);
   readonly width: number;
   readonly height: number;
-  /** The tilenav map behind the grid (0 walkable, 1 blocked); shared with clones until one
-   *  of them is changed through the Grid, so change cells with setWalkableAt, not map.set(). */
+  /** A tilenav map of the grid (0 walkable, 1 blocked), made on first use and the grid's from
+   *  then on (shared with the clones sharing its cells); changes through it (map.set()) are
+   *  seen by the grid. Searches do not need it: grids hold their cells in JavaScript. */
   readonly map: TileMap;
   /** nodes[y][x], made on first use. */
   readonly nodes: Node[][];
@@ -42,10 +43,11 @@ export declare class Grid {
   isInside(x: number, y: number): boolean;
   setWalkableAt(x: number, y: number, walkable: boolean): void;
   getNeighbors(node: { x: number; y: number }, diagonalMovement: DiagonalMovement): Node[];
-  /** A copy that shares the cells until either grid is changed (no memory until then). */
+  /** A copy that shares the cells until either grid is changed (then it copies them, in
+   *  JavaScript): no free() needed, even for clones that are edited. */
   clone(): Grid;
-  /** Release the cells now (they go when no clone shares them; a dropped grid's go when it is
-   *  garbage collected). */
+  /** Release the grid (with the last grid sharing its cells: the map `map` made). Optional:
+   *  grids hold their cells in JavaScript. */
   free(): void;
 }
 

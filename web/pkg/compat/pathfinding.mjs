@@ -22,8 +22,8 @@
 // Other differences:
 // - findPath does not mark the grid's nodes: no grid.clone() between searches; clone() costs
 //   nothing anyway (a clone shares its cells until it or the original is changed);
-// - the grid's cells live in WebAssembly memory: grid.free() gives them back at once; a grid
-//   dropped without free() has them freed when it is garbage collected.
+// - a grid's cells are bytes in JavaScript; the wasm searches copy them into a few tilenav maps
+//   they reuse (see the pool below), so grids need no free(), edited clones included.
 // Added (PathFinding.js's unmerged PR #148, issues #130/#138): `unitSize` on every finder, for
 // units of unitSize x unitSize cells. The path is that of the unit's top-left cell; every step
 // keeps its whole footprint on walkable cells (a diagonal step without corner cutting needs the
@@ -76,30 +76,151 @@ export class Node {
   set walkable(v) { this.grid.setWalkableAt(this.x, this.y, v); }
 }
 
-// The cells of one or more Grids: a grid and its clones share one until one of them changes a
-// cell (copy on write). `grids` counts the grids holding it; `searched`: a search has run on it
-// (tilenav's regions are used from the second search on; see run()).
+// A coordinate as PathFinding.js takes it: an integer, or a string naming one the way an array
+// index is written ("3", not "03" or "3.0": PathFinding.js reads nodes[y][x], so it finds a
+// node only for those). Anything else: a TypeError naming the argument.
+function coord(v, what, name) {
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  if (typeof v === "string" && /^(0|[1-9][0-9]*)$/.test(v)) return Number(v);
+  throw new TypeError(`tilenav/compat/pathfinding: ${what}: ${name} must be an integer cell coordinate (or a string of one, as PathFinding.js takes), got ${typeof v === "string" ? JSON.stringify(v) : String(v)}`);
+}
+
+// The grids tilenav maps can hold (TileMap's checks and messages, before any memory is taken).
+function checkSize(width, height) {
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0))
+    throw new TypeError("tilenav: width and height must be positive integers");
+  if (width > 65536 || height > 65536 || width * height > 2 ** 28)
+    throw new TilenavError(-3, `tilenav/compat/pathfinding: Grid: a ${width} x ${height} map is larger than tilenav maps go (65536 cells a side, ${2 ** 28} cells)`);
+}
+
+// The cells of one or more Grids, in JavaScript: `data` is one byte per cell, row-major, 1
+// walkable, 0 blocked. A grid and its clones share them until one of them changes a cell (copy
+// on write); `grids` counts the grids holding them (clone() adds one, free() and a copy on
+// write take one away; a grid dropped without free() is not counted down, which costs at most
+// one needless copy at the next change). They are written into a tilenav map only for what
+// needs one (the wasm searches, clearance, `grid.map`): a map of the pool below, or the map
+// `grid.map` handed out (`pinned`, then theirs until released).
 class Cells {
-  constructor(map) {
-    this.map = map;
+  constructor(w, h, data) {
+    this.w = w;
+    this.h = h;
+    this.data = data;
     this.grids = 1;
-    this.searched = false;
-    this.walk = undefined; // walkableOf()'s copy of the passability, for map revision walkRev
+    this.rev = 0; // grows with every change of data (walkableOf's cache)
+    this.searched = false; // a wasm search has run on them (regions from the second on; see run())
+    this.slot = null; // the pool's entry whose map holds them, while it does
+    this.pinned = null; // the TileMap grid.map handed out
+    this.pinnedRev = -1; // its revision when it last agreed with data
+    this.walk = undefined; // walkableOf()'s grid for units of walkSize, at rev walkRev
     this.walkRev = -1;
     this.walkSize = 0;
   }
 }
 
-// A grid collected without free() no longer holds its Cells (its TileMap frees its own memory
-// when the last holder is collected: tilenav.mjs's registry).
-const dropped = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((cells) => { cells.grids--; }) : null;
+// The tilenav maps the searches run on: at most POOL_MAPS of them holding at most POOL_CELLS
+// cells in all (or one map, whatever its size), least recently used first. Cells that need a
+// map take a spare one of their size (whose cells were released), else a new one while the
+// pool has room, else the least recently used one of their size, else the least recently used
+// one's place (it is freed). A map taken over gets only the cells that differ written (single
+// cells, or their bounding rectangle as one edit), so PathFinding.js's clone-and-edit habit
+// (g = grid.clone(); g.setWalkableAt(...); finder.findPath(..., g); g dropped) writes a cell or
+// two per search into a map it reuses: the module allocates nothing, whatever the number of
+// clones, and no garbage collection is needed to get anything back.
+const POOL_MAPS = 4, POOL_CELLS = 1 << 22;
+const pool = []; // {map, w, h, data (the bytes the map holds: its owner's data), owner: Cells | null}
 
-function hold(grid, cells) {
-  grid._cells = cells;
-  dropped?.register(grid, cells, grid);
+// The map of cells `c` (theirs when pinned; else one of the pool's, loaded with them).
+function mapOf(c) {
+  if (c.pinned) return c.pinned;
+  let e = c.slot;
+  if (e) { // most recently used: to the end
+    if (pool[pool.length - 1] !== e) { pool.splice(pool.indexOf(e), 1); pool.push(e); }
+    return e.map;
+  }
+  const n = c.w * c.h, same = (x) => x.w === c.w && x.h === c.h;
+  let k = pool.findIndex((x) => x.owner === null && same(x));
+  const used = pool.reduce((s, x) => s + x.w * x.h, 0);
+  if (k < 0 && !(pool.length < POOL_MAPS && used + n <= POOL_CELLS)) {
+    k = pool.findIndex(same);
+    // no map of this size: free the least recently used ones until there is room
+    while (k < 0 && pool.length && (pool.length >= POOL_MAPS || pool.reduce((s, x) => s + x.w * x.h, 0) + n > POOL_CELLS)) {
+      const old = pool.shift();
+      if (old.owner) old.owner.slot = null;
+      old.map.free();
+    }
+  }
+  if (k >= 0) {
+    e = pool.splice(k, 1)[0];
+    if (e.owner) e.owner.slot = null;
+    load(e.map, e.data, c.data, c.w, c.h);
+  } else {
+    const blocked = new Uint8Array(n);
+    for (let i = 0; i < n; i++) blocked[i] = 1 - c.data[i];
+    e = { map: new TileMap({ width: c.w, height: c.h, cells: blocked, blocked: [1] }), w: c.w, h: c.h };
+  }
+  e.data = c.data;
+  e.owner = c;
+  c.slot = e;
+  pool.push(e);
+  return e.map;
 }
 
-/** A walkable/blocked grid, PathFinding.js's Grid (cells held in a tilenav TileMap). */
+// Write into `map`, which holds the cells `from`, the cells `to` (same size): the cells that
+// differ one by one when there are a few, else the rectangle bounding them as one edit.
+function load(map, from, to, w, h) {
+  const n = w * h, few = [];
+  let lo = -1, hi = -1;
+  // four cells at a time where they agree (both arrays start their buffers: made here)
+  const words = from.byteOffset === 0 && to.byteOffset === 0 ? n >> 2 : 0;
+  const a = new Uint32Array(from.buffer, 0, words), b = new Uint32Array(to.buffer, 0, words);
+  for (let k = 0; k < words; k++) {
+    if (a[k] === b[k]) continue;
+    for (let i = 4 * k; i < 4 * k + 4; i++) {
+      if (from[i] === to[i]) continue;
+      if (lo < 0) lo = i;
+      hi = i;
+      if (few.length <= 16) few.push(i);
+    }
+  }
+  for (let i = 4 * words; i < n; i++) {
+    if (from[i] === to[i]) continue;
+    if (lo < 0) lo = i;
+    hi = i;
+    if (few.length <= 16) few.push(i);
+  }
+  if (lo < 0) return;
+  if (few.length <= 16) {
+    for (const i of few) map.set(i % w, (i / w) | 0, 1 - to[i]);
+    return;
+  }
+  const y0 = (lo / w) | 0, y1 = (hi / w) | 0;
+  let x0 = w, x1 = -1;
+  for (let y = y0; y <= y1; y++)
+    for (let x = 0, b = y * w; x < w; x++) if (from[b + x] !== to[b + x]) { if (x < x0) x0 = x; if (x > x1) x1 = x; }
+  const bw = x1 - x0 + 1, bh = y1 - y0 + 1, values = new Uint8Array(bw * bh);
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) values[y * bw + x] = 1 - to[(y0 + y) * w + x0 + x];
+  map.setRect(x0, y0, bw, bh, values);
+}
+
+// Cells whose last grid is freed: their own map is freed, a pooled one is left spare (still
+// holding them, so the next cells of that size write only what differs).
+function release(c) {
+  if (c.pinned) { c.pinned.free(); c.pinned = null; }
+  if (c.slot) { c.slot.owner = null; c.slot = null; }
+}
+
+// A map handed out by grid.map may have been changed through it (map.set(), fill()): take
+// its passability when its revision moved.
+function syncPinned(c) {
+  const rev = c.pinned.revision;
+  if (rev === c.pinnedRev) return;
+  c.data.set(c.pinned.passableGrid());
+  c.rev++;
+  c.pinnedRev = rev;
+}
+
+/** A walkable/blocked grid, PathFinding.js's Grid (cells held in JavaScript; searches copy them
+ *  into tilenav maps they reuse). */
 export class Grid {
   /**
    * new Grid(matrix) or new Grid(width, height[, matrix]); matrix[y][x] truthy = blocked.
@@ -113,47 +234,53 @@ export class Grid {
     }
     if (matrix !== undefined && (matrix.length !== height || matrix[0].length !== width))
       throw new Error("Matrix size does not fit");
+    checkSize(width, height); // TileMap's TypeError or TilenavError "too large", never a typed array's
     this.width = width;
     this.height = height;
-    // no matrix: no cells array (all walkable), so that TileMap checks the size first (a bad
-    // or too large one is its TypeError or TilenavError "too large", never a typed array's)
-    let cells;
-    if (matrix) {
-      cells = new Uint8Array(width * height);
-      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) cells[y * width + x] = matrix[y][x] ? 1 : 0;
-    }
-    hold(this, new Cells(new TileMap({ width, height, cells, blocked: [1] })));
+    const data = new Uint8Array(width * height);
+    if (matrix) for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = matrix[y][x] ? 0 : 1;
+    else data.fill(1);
+    this._cells = new Cells(width, height, data);
+  }
+
+  // The grid's cells (throws after free()), brought up to date with edits made through grid.map.
+  _live() {
+    const c = this._cells;
+    if (!c) throw new Error("tilenav/compat/pathfinding: Grid used after free()");
+    if (c.pinned) syncPinned(c);
+    return c;
   }
 
   /**
-   * The tilenav map behind the grid (value 0 walkable, 1 blocked): usable with tilenav's own API
-   * for reading. A clone shares it with its original until either is changed through the Grid
-   * (setWalkableAt, a node's `walkable`): change cells through those, not through `map.set()`,
-   * or the change shows in both.
+   * A tilenav map of the grid (value 0 walkable, 1 blocked), usable with tilenav's own API. Made
+   * on first use; from then on it is the grid's (and its clones', while they share its cells):
+   * setWalkableAt writes into it, and changes made through it (`map.set()`) are seen by the
+   * grid and by the clones sharing its cells. Freed with the grid's cells.
    */
   get map() {
-    if (!this._cells) throw new Error("tilenav/compat/pathfinding: Grid used after free()");
-    return this._cells.map;
+    const c = this._live();
+    if (!c.pinned) {
+      const m = mapOf(c), e = c.slot;
+      pool.splice(pool.indexOf(e), 1); // the pool's map becomes the cells' own
+      c.slot = null;
+      c.pinned = m;
+      c.pinnedRev = m.revision;
+    }
+    return c.pinned;
   }
 
   // Before a change: a grid sharing its cells takes its own copy of them.
   _own() {
-    const c = this._cells;
-    if (!c) throw new Error("tilenav/compat/pathfinding: Grid used after free()");
-    if (c.grids <= 1) return c.map;
-    const pass = c.map.passableGrid(), cells = new Uint8Array(pass.length);
-    for (let i = 0; i < pass.length; i++) cells[i] = pass[i] ? 0 : 1;
-    const mine = new Cells(new TileMap({ width: this.width, height: this.height, cells, blocked: [1] }));
-    dropped?.unregister(this);
+    const c = this._live();
+    if (c.grids <= 1) return c;
     c.grids--;
-    hold(this, mine);
-    return mine.map;
+    return (this._cells = new Cells(c.w, c.h, c.data.slice()));
   }
 
   /**
-   * PathFinding.js's `nodes[y][x]`: one object per cell, made on first use, whose `walkable`
-   * reads and writes the tilenav map (so `grid.nodes[y][x].walkable = false` works). They hold
-   * no search state (g, f, opened, closed, parent): searches never touch them.
+   * PathFinding.js's `nodes[y][x]`: one object per cell, made on first use, whose `walkable` reads
+   * and writes the grid (so `grid.nodes[y][x].walkable = false` works). They hold no search
+   * state (g, f, opened, closed, parent): searches never touch them.
    */
   get nodes() {
     if (!this._nodes) {
@@ -169,14 +296,31 @@ export class Grid {
   /** The node of a cell (undefined outside the grid, as in PathFinding.js). */
   getNodeAt(x, y) { return this.nodes[y]?.[x]; }
 
-  isWalkableAt(x, y) { return this.map.passable(x, y); }
+  isWalkableAt(x, y) {
+    const c = this._live();
+    x = coord(x, "Grid.isWalkableAt", "x");
+    y = coord(y, "Grid.isWalkableAt", "y");
+    return x >= 0 && y >= 0 && x < c.w && y < c.h && c.data[y * c.w + x] === 1;
+  }
 
   isInside(x, y) { return x >= 0 && x < this.width && y >= 0 && y < this.height; }
 
   setWalkableAt(x, y, walkable) {
-    const v = walkable ? 0 : 1;
-    if (this.map.get(x, y) === v) return; // no change: no copy, no map revision
-    this._own().set(x, y, v);
+    const what = "Grid.setWalkableAt", c0 = this._live();
+    x = coord(x, what, "x");
+    y = coord(y, what, "y");
+    if (!(x >= 0 && y >= 0 && x < c0.w && y < c0.h))
+      throw new TilenavError(-9, `tilenav/compat/pathfinding: ${what}: cell {x: ${x}, y: ${y}} is outside the ${c0.w}x${c0.h} grid`);
+    const i = y * c0.w + x, v = walkable ? 1 : 0;
+    if (c0.data[i] === v) return; // no change: no copy
+    const c = this._own();
+    c.data[i] = v;
+    c.rev++;
+    const m = c.pinned ?? c.slot?.map; // a map holding the cells gets the change too
+    if (m) {
+      m.set(x, y, 1 - v);
+      if (c.pinned) c.pinnedRev = m.revision;
+    }
   }
 
   /** The walkable neighbours of a node under a DiagonalMovement rule, in PathFinding.js's order. */
@@ -202,26 +346,25 @@ export class Grid {
 
   /**
    * A copy (not needed between searches with tilenav; kept for code that calls it). It costs
-   * no memory: the clone shares the grid's cells until one of the two is changed, which then
-   * takes its own copy (copy on write).
+   * nothing: the clone shares the grid's cells until one of the two is changed, which then
+   * takes its own copy, in JavaScript (copy on write).
    */
   clone() {
-    const c = this.map && this._cells, g = Object.create(Grid.prototype);
+    const c = this._live(), g = Object.create(Grid.prototype);
     g.width = this.width;
     g.height = this.height;
     c.grids++;
-    hold(g, c);
+    g._cells = c;
     return g;
   }
 
-  /** Release the grid's cells now (the WebAssembly memory goes when no clone shares it). */
+  /** Release the grid's cells now (with the last grid sharing them: the map grid.map made). */
   free() {
     const c = this._cells;
     if (!c) return;
-    dropped?.unregister(this);
     this._cells = null;
     this._nodes = null;
-    if (--c.grids <= 0) c.map.free();
+    if (--c.grids <= 0) release(c);
   }
 }
 
@@ -245,44 +388,49 @@ function unitSizeOf(opt) {
 // PR #148's getClearanceGrid: clearance[y][x] = the side of the largest square unit that fits
 // with its top-left cell at (x, y) (0 on a blocked cell; capped at 255).
 function clearanceMatrix(grid) {
-  const c = grid.map.clearanceGrid(), out = new Array(grid.height);
+  const c = mapOf(grid._live()).clearanceGrid(), out = new Array(grid.height);
   for (let y = 0; y < grid.height; y++) out[y] = Array.from(c.subarray(y * grid.width, (y + 1) * grid.width));
   return out;
 }
 
 function checkEnds(grid, sx, sy, ex, ey) {
+  grid._live(); // (throws after free())
   if (!grid.isInside(sx, sy) || !grid.isInside(ex, ey)) throw new TypeError(`Cannot read properties of undefined (start or end outside the ${grid.width}x${grid.height} grid)`);
 }
 
+// Does a unit of n x n cells fit at (x, y)? (n > 1: the clearance of a map of the cells)
+const fitsAt = (grid, x, y, n) => mapOf(grid._live()).fits(x, y, n);
+
 // tilenav's own (optimal) search in the wasm. Regions (tilenav's O(1) "no path" answer) only on
-// a grid searched before: PathFinding.js code often searches a fresh grid.clone() each time,
+// cells searched before: PathFinding.js code often searches a fresh grid.clone() each time,
 // which would pay the regions' build (about 3 ms on 512 x 512) for one search. The results are
 // the same either way.
 function run(grid, sx, sy, ex, ey, o) {
   checkEnds(grid, sx, sy, ex, ey);
-  grid.map; // (throws after free())
-  const cells = grid._cells;
-  o = { ...o, regions: cells.searched };
-  cells.searched = true;
+  const c = grid._live(), map = mapOf(c);
+  o = { ...o, regions: c.searched };
+  c.searched = true;
   if (o.size > 1) { // a unit bigger than a cell must fit at both ends
-    if (!grid.map.fits(sx, sy, o.size) || !grid.map.fits(ex, ey, o.size)) return [];
+    if (!map.fits(sx, sy, o.size) || !map.fits(ex, ey, o.size)) return [];
     if (sx === ex && sy === ey) return [[sx, sy]];
-    const r = finder().find(grid.map, { x: sx, y: sy }, { x: ex, y: ey }, o);
-    return r.found ? r.path.map((c) => [c.x, c.y]) : [];
+    const r = finder().find(map, { x: sx, y: sy }, { x: ex, y: ey }, o);
+    return r.found ? r.path.map((p) => [p.x, p.y]) : [];
   }
-  if (!grid.isWalkableAt(ex, ey)) return [];
+  if (!c.data[ey * c.w + ex]) return [];
   if (sx === ex && sy === ey) return [[sx, sy]];
   // PathFinding.js searches from a blocked start as if it were walkable: do the same.
-  const startBlocked = !grid.isWalkableAt(sx, sy);
-  if (startBlocked) grid.map.set(sx, sy, 0);
+  const startBlocked = !c.data[sy * c.w + sx];
+  if (startBlocked) map.set(sx, sy, 0);
   try {
-    const r = finder().find(grid.map, { x: sx, y: sy }, { x: ex, y: ey }, o);
-    return r.found ? r.path.map((c) => [c.x, c.y]) : [];
+    const r = finder().find(map, { x: sx, y: sy }, { x: ex, y: ey }, o);
+    return r.found ? r.path.map((p) => [p.x, p.y]) : [];
   } finally {
-    if (startBlocked) grid.map.set(sx, sy, 1);
+    if (startBlocked) {
+      map.set(sx, sy, 1);
+      if (c.pinned) c.pinnedRev = map.revision;
+    }
   }
 }
-
 // ---------------------------------------------------------------------------------------------
 // The PathFinding.js-faithful searches, in JavaScript, for the finders whose PathFinding.js
 // counterparts do not always return a shortest path (greedy best-first, JPS with manhattan, A*
@@ -562,15 +710,16 @@ function faithfulJPS(walk, w, ht, sx, sy, ex, ey, diag, heuristic) {
   return [];
 }
 
-// The grid's passability (1 walkable), copied out of the wasm once per map revision; for a unit
-// of n x n cells, where it fits (clearance >= n): PathFinding.js's neighbour rules on that grid
-// are the footprint's rules.
+// The grid's walkable cells (1 walkable): its own bytes; for a unit of n x n cells, where it
+// fits (clearance >= n), from a map of the cells, once per change: PathFinding.js's neighbour
+// rules on that grid are the footprint's rules.
 function walkableOf(grid, n = 1) {
-  const map = grid.map, c = grid._cells, rev = map.revision; // (kept with the cells clones share)
-  if (c.walk === undefined || c.walkRev !== rev || c.walkSize !== n) {
-    if (n === 1) c.walk = map.passableGrid();
-    else { const cl = map.clearanceGrid(); c.walk = cl.map((v) => (v >= n ? 1 : 0)); }
-    c.walkRev = rev;
+  const c = grid._live(); // (kept with the cells clones share)
+  if (n === 1) return c.data;
+  if (c.walk === undefined || c.walkRev !== c.rev || c.walkSize !== n) {
+    const cl = mapOf(c).clearanceGrid();
+    c.walk = cl.map((v) => (v >= n ? 1 : 0));
+    c.walkRev = c.rev;
     c.walkSize = n;
   }
   return c.walk;
@@ -633,7 +782,7 @@ export class AStarFinder {
   _faithful(sx, sy, ex, ey, grid, heuristic) {
     checkEnds(grid, sx, sy, ex, ey);
     const n = this.unitSize;
-    if (n > 1 ? !grid.map.fits(sx, sy, n) || !grid.map.fits(ex, ey, n) : !grid.isWalkableAt(ex, ey)) return [];
+    if (n > 1 ? !fitsAt(grid, sx, sy, n) || !fitsAt(grid, ex, ey, n) : !grid.isWalkableAt(ex, ey)) return [];
     if (sx === ex && sy === ey) return [[sx, sy]];
     if (!DIAG_RULE[this.diagonalMovement]) throw new Error("Incorrect value of diagonalMovement");
     return faithfulAStar(walkableOf(grid, n), grid.width, grid.height, sx, sy, ex, ey, this.diagonalMovement, heuristic, this.weight);
@@ -701,7 +850,7 @@ export class JumpPointFinder {
     if (this.usesWasm)
       return run(grid, startX, startY, endX, endY, { algo: "jps", diagonal: DIAG_RULE[this._rule], heuristic: this._wasmHeuristic, size: n });
     checkEnds(grid, startX, startY, endX, endY);
-    if (n > 1 ? !grid.map.fits(startX, startY, n) || !grid.map.fits(endX, endY, n) : !grid.isWalkableAt(endX, endY)) return [];
+    if (n > 1 ? !fitsAt(grid, startX, startY, n) || !fitsAt(grid, endX, endY, n) : !grid.isWalkableAt(endX, endY)) return [];
     return faithfulJPS(walkableOf(grid, n), grid.width, grid.height, startX, startY, endX, endY, this._rule, this.heuristic);
   }
 
