@@ -786,3 +786,57 @@ test("EasyStar-style wrapper takes the tile values EasyStar.js takes; refuses wh
 });
 
 function shown(v) { return JSON.stringify(v) ?? String(v); }
+
+test("EasyStar-style wrapper: a new instance per path, never freed, keeps the module's memory flat", async () => {
+  // the stranger's mem.mjs: before, each instance's map and search context stayed until the
+  // garbage collector's finalizers ran (never, in a loop): +13 MB per 2,500 instances
+  const once = () => {
+    const es = new EasyStar.js();
+    let out;
+    es.setGrid([[0, 0, 0], [0, 1, 0], [0, 0, 0]]); es.setAcceptableTiles([0]); es.enableSync();
+    es.findPath(0, 0, 2, 2, (p) => { out = p; }); es.calculate();
+    return out;
+  };
+  for (let i = 0; i < 100; i++) once(); // warm up: the kept maps
+  const before = memoryBytes();
+  for (let i = 0; i < 3000; i++) assert.equal(once().length, 5);
+  assert.equal(memoryBytes(), before, "the module's memory grew with EasyStar instances");
+  // 90 live instances on their own grids (more than the maps kept), searching at once over many
+  // calculate() calls, then again (some build their map anew): the same paths as one instance each
+  const rand = rng(9090), grids = [], all = [];
+  for (let k = 0; k < 90; k++) {
+    const w = 8 + Math.floor(rand() * 20), h = 8 + Math.floor(rand() * 20);
+    const g = Array.from({ length: h }, () => Array.from({ length: w }, () => (rand() < 0.25 ? 1 : 0)));
+    g[0][0] = 0; g[h - 1][w - 1] = 0;
+    grids.push(g);
+    const es = new EasyStar.js();
+    es.setGrid(g); es.setAcceptableTiles([0]); es.enableDiagonals(); es.setIterationsPerCalculation(7);
+    all.push(es);
+  }
+  const want = grids.map((g) => {
+    const es = new EasyStar.js();
+    let out;
+    es.setGrid(g); es.setAcceptableTiles([0]); es.enableDiagonals(); es.enableSync();
+    es.findPath(0, 0, g[0].length - 1, g.length - 1, (p) => { out = p; }); es.calculate(); es.free();
+    return out;
+  });
+  for (let round = 0; round < 2; round++) {
+    const got = new Array(all.length);
+    all.forEach((es, k) => es.findPath(0, 0, grids[k][0].length - 1, grids[k].length - 1, (p) => { got[k] = p; }));
+    for (let calls = 0; got.filter((p) => p !== undefined).length < all.length && calls < 500; calls++) {
+      for (const es of all) es.calculate();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    assert.deepEqual(got, want, `round ${round}`);
+    grids.forEach((g) => { g[1][1] = 1 - g[1][1]; }); // read live: an edit for the second round
+    want.forEach((_, k) => {
+      const es = new EasyStar.js();
+      let out;
+      es.setGrid(grids[k]); es.setAcceptableTiles([0]); es.enableDiagonals(); es.enableSync();
+      es.findPath(0, 0, grids[k][0].length - 1, grids[k].length - 1, (p) => { out = p; }); es.calculate(); es.free();
+      want[k] = out;
+    });
+  }
+  assert.equal(all[0].map.width, grids[0][0].length); // a map that went is built again on use
+  for (const es of all) es.free();
+});

@@ -59,6 +59,45 @@ function checkGrid(grid) {
     throw fail(-3, `setGrid: a ${w} x ${h} grid is larger than tilenav maps go (${MAX_SIDE} tiles a side, ${MAX_CELLS} tiles)`);
 }
 
+// Module memory without free(). Code that makes a `new EasyStar.js()` per path and drops it
+// would leave each instance's map and search context to the garbage collector's finalizers,
+// which never run inside a synchronous loop (2,500 such instances: +13 MB). So the search
+// contexts are shared (an instance takes an idle one while its search runs, and gives it back
+// when the search ends), and the maps of at most MAX_MAPS instances, MAX_MAP_CELLS cells in
+// all, are kept, least recently searched first to go: an instance whose map went (never while
+// its search runs) builds it again at its next search, from its grid array.
+const MAX_MAPS = 64, MAX_MAP_CELLS = 1 << 22, MAX_IDLE_FINDERS = 4;
+const idleFinders = [];
+const holders = []; // the instances holding a map, least recently searched first
+
+function takeFinder() { return idleFinders.pop() ?? new PathFinder({ maxCells: 1024 }); }
+
+function giveFinder(f) {
+  if (idleFinders.length < MAX_IDLE_FINDERS) idleFinders.push(f);
+  else f.free();
+}
+
+// `es` holds a map from now on, the most recently searched: the least recently searched other
+// instances not running a search lose theirs while there are too many.
+function holding(es) {
+  const i = holders.indexOf(es);
+  if (i >= 0) holders.splice(i, 1);
+  holders.push(es);
+  let cells = holders.reduce((n, h) => n + h._w * h._h, 0);
+  for (let k = 0; k < holders.length - 1 && (holders.length > MAX_MAPS || cells > MAX_MAP_CELLS);) {
+    const h = holders[k];
+    if (h._running) { k++; continue; }
+    holders.splice(k, 1);
+    cells -= h._w * h._h;
+    h._dropMap();
+  }
+}
+
+function notHolding(es) {
+  const i = holders.indexOf(es);
+  if (i >= 0) holders.splice(i, 1);
+}
+
 function checkCoords(what, coords) {
   for (const [k, v] of Object.entries(coords))
     if (!Number.isInteger(v)) throw fail(-1, `${what}: ${k} must be an integer tile coordinate, got ${shown(v)}`);
@@ -87,7 +126,7 @@ export class js {
     this._pending = new Set(); // cells whose avoided state changed since
     this._terrain = false; // the acceptable tiles or a cost changed since
     this._fresh = false; // the map was compared with the grid since user code last ran
-    this._finder = null;
+    this._finder = null; // a shared search context, while a search runs
     this._running = null; // the instance whose tilenav query is begun
   }
 
@@ -207,7 +246,16 @@ export class js {
     this._pending.clear();
     this._accSeen = this._acceptable.slice();
     this._terrain = false;
-    this._finder ??= new PathFinder(map);
+    holding(this);
+  }
+
+  // The map goes (see holding()): the next search builds it again.
+  _dropMap() {
+    this._map?.free();
+    this._map = null;
+    this._w = this._h = 0;
+    this._seen = null;
+    this._fresh = false;
   }
 
   /** Queue a search; `callback(path)` gets [{x, y}, ...] (start to end) or null. Returns an id for cancelPath. */
@@ -236,6 +284,7 @@ export class js {
   _finish(inst, result) {
     const m = this._map;
     if (inst.restore !== undefined) m.set(inst.start.x, inst.start.y, inst.restore);
+    if (this._finder) { giveFinder(this._finder); this._finder = null; }
     this._running = null;
     this._queue.shift();
     if (this._sync) this._fresh = false; // the callback runs now and may change the grid
@@ -255,7 +304,8 @@ export class js {
       }
       if (this._running !== inst) {
         this._update();
-        const m = this._map, f = this._finder, s = inst.start;
+        holding(this);
+        const m = this._map, f = (this._finder = takeFinder()), s = inst.start;
         // EasyStar.js does not check the start tile: search from it even when it is not acceptable
         // (a unit bigger than a tile must fit there: "start blocked", so null)
         if (this._unitSize === 1 && !m.passable(s.x, s.y)) { inst.restore = m.get(s.x, s.y); m.set(s.x, s.y, START); }
@@ -279,8 +329,11 @@ export class js {
 
   /** Release tilenav's memory (the map and the search context). */
   free() {
-    this._map?.free(); this._finder?.free(); this._map = this._finder = null;
-    this._w = this._h = 0; this._fresh = false;
+    notHolding(this);
+    if (this._running) this._finder.cancel();
+    if (this._finder) giveFinder(this._finder);
+    this._finder = this._running = null;
+    this._dropMap();
   }
 }
 
