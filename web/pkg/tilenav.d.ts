@@ -120,6 +120,16 @@ export class TileMap {
   /** Every cell of a rectangle (inside the map) set to `value` as one edit; returns how many
    *  cells changed. */
   fill(x: number, y: number, width: number, height: number, value: number): number;
+  /** A cell value no cell, `costs` key, `blocked` entry or setTerrain() of the map has used: the
+   *  one above the largest in use (tn_map_free_gid()). TilenavError "full" when none is left. */
+  freeValue(): number;
+  /** Every cell of `value`, now and later, gets the terrain of `cost` (Infinity or 0: blocked;
+   *  > 0: passable at that cost), at once (tn_map_set_terrain()). */
+  setTerrain(value: number, cost: number): void;
+  /** A value whose cells have the terrain of `cost` (default Infinity: blocked), for set(),
+   *  fill(), setRect(): the smallest the map has, else freeValue() given that terrain. The way
+   *  to place a wall (a tower) on a map from fromTiled(), whose values differ per map. */
+  terrainValue(cost?: number): number;
   /** False for walls and outside the map. */
   passable(x: number, y: number): boolean;
   /** Infinity for walls and outside the map. */

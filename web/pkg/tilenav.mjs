@@ -534,6 +534,67 @@ export class TileMap {
     this._terrain(value);
   }
 
+  // The cost the map gives cells of `value` (Infinity: blocked), as _terrain() defines it.
+  _costOf(value) {
+    if (this._costs.has(value)) {
+      const c = this._costs.get(value);
+      return c > 0 && Number.isFinite(c) ? c : Infinity;
+    }
+    return this._blocked.has(value) || (this._defaultWalls && value !== 0) ? Infinity : 1;
+  }
+
+  /**
+   * A cell value that no cell, `costs` key, `blocked` entry or setTerrain() of the map has used:
+   * the one above the largest in use (tn_map_free_gid()). For a game's own tiles on a map made
+   * elsewhere (a Tiled map): give it a terrain with setTerrain(), or let terrainValue() do both.
+   * TilenavError "full" when the largest cell value, MAX_CELL_VALUE, is in use.
+   */
+  freeValue() {
+    liveHandle(this, "TileMap");
+    let max = -1;
+    for (const v of this._known) if (v > max) max = v;
+    if (max >= MAX_CELL_VALUE)
+      throw new TilenavError(-13, `TileMap.freeValue: the map uses the largest cell value, ${MAX_CELL_VALUE} (a free value is the one above the largest in use)`);
+    return max + 1;
+  }
+
+  /**
+   * Give every cell of `value`, now and later, the terrain of `cost`: Infinity or 0 blocks, a
+   * number > 0 is passable at that cost (tn_map_set_terrain()). The cells of that value change
+   * at once (paths see it; call FlowField.update() for fields).
+   */
+  setTerrain(value, cost) {
+    const what = "TileMap.setTerrain";
+    liveHandle(this, "TileMap");
+    cellValue(value, `${what}: value`);
+    if (typeof cost !== "number" || Number.isNaN(cost) || cost < 0)
+      throw new TypeError(`tilenav: ${what}(${value}, cost): cost must be a number >= 0 (0 or Infinity = blocked), got ${shown(cost)}`);
+    this._blocked.delete(value);
+    this._setCost(value, cost);
+  }
+
+  /**
+   * A cell value whose cells have the terrain of `cost` (default Infinity: they block; a
+   * number > 0: passable at that cost), for set(), fill() and setRect(): the smallest value
+   * the map gives that terrain already, else freeValue() given it (setTerrain()). The way to
+   * place a wall (a tower) on a map from fromTiled(), whose values are numbered per
+   * (passable, cost) pair in scan order: which value blocks differs per map, and a map with
+   * no blocked cell has none.
+   */
+  terrainValue(cost = Infinity) {
+    const what = "TileMap.terrainValue";
+    liveHandle(this, "TileMap");
+    if (typeof cost !== "number" || Number.isNaN(cost) || cost < 0)
+      throw new TypeError(`tilenav: ${what}: cost must be a number >= 0 (0 or Infinity = blocked), got ${shown(cost)}`);
+    const want = cost > 0 && Number.isFinite(cost) ? cost : Infinity;
+    let best = -1;
+    for (const v of this._known) if ((best < 0 || v < best) && this._costOf(v) === want) best = v;
+    if (best >= 0) return best;
+    const v = this.freeValue();
+    this.setTerrain(v, want);
+    return v;
+  }
+
   /** The value of a cell, or -1 outside the map. */
   get(x, y) {
     const h = liveHandle(this, "TileMap");

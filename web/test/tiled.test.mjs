@@ -226,3 +226,73 @@ test("options.url: a URL, or in Node.js a plain file path (absolute or relative)
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("placing a tower on a Tiled map: terrainValue() blocks on any map, defined where the map has no wall", async () => {
+  await init();
+  const { FlowField, PathFinder } = await import("../pkg/tilenav.mjs");
+  const load = async (f) => TileMap.fromTiled(readFileSync(f, "utf8"), { url: f });
+  const files = [`${ROOT}data/maps/td.tmj`];
+  if (maps.includes("pytiled/b64/map.json")) files.push(`${BENCH}/pytiled/b64/map.json`); // no blocked cell at all
+  if (maps.includes("melonjs/island-1.json")) files.push(`${BENCH}/melonjs/island-1.json`);
+  let sawOpen = false;
+  for (const f of files) {
+    const map = await load(f), n = map.width * map.height, pass = map.passableGrid();
+    const values = new Set(); // the values in use and their terrain, before
+    for (let y = 0; y < map.height; y++) for (let x = 0; x < map.width; x++) values.add(map.get(x, y));
+    const hadWall = pass.some((p) => p === 0);
+    sawOpen ||= !hadWall;
+    const TOWER = map.terrainValue(), rev = map.revision;
+    assert.equal(map.terrainValue(), TOWER, f); // the same value every time
+    if (hadWall) { // a value the map already blocks with
+      assert.ok(values.has(TOWER), f);
+    } else { // a new value, above every value in use, that blocks; nothing else changed
+      assert.equal(TOWER, Math.max(...values) + 1, f);
+      assert.deepEqual(map.passableGrid(), pass, f);
+    }
+    assert.ok(map.freeValue() > Math.max(...values, TOWER), f);
+    // place one on a passable cell that has a passable neighbour: it blocks, paths go round,
+    // the field follows; removing it restores the cell
+    let at = -1;
+    for (let i = 0; i < n && at < 0; i++) if (pass[i] && ((i % map.width) + 1 < map.width && pass[i + 1])) at = i;
+    const x = at % map.width, y = (at / map.width) | 0, under = map.get(x, y), cost = map.cost(x, y);
+    const field = new FlowField(map).build({ x: x + 1, y });
+    map.set(x, y, TOWER);
+    assert.equal(map.passable(x, y), false, f);
+    assert.equal(map.cost(x, y), Infinity, f);
+    assert.equal(map.revision > rev, true);
+    field.update();
+    assert.equal(field.distance(x, y), Infinity, f);
+    assert.equal(new PathFinder(map).find(map, { x: x + 1, y }, { x, y }).found, false, f);
+    map.set(x, y, under);
+    assert.equal(map.passable(x, y), true, f);
+    assert.equal(map.cost(x, y), cost, f);
+    // a cost: an existing value of that cost, else a new one
+    const MUD = map.terrainValue(3);
+    map.set(x, y, MUD);
+    assert.equal(map.cost(x, y), 3, f);
+    assert.equal(map.terrainValue(3), MUD);
+    map.set(x, y, map.terrainValue(1));
+    assert.equal(map.cost(x, y), 1, f);
+    assert.equal(map.terrainValue(cost), under, f); // the cell's own value is the one of its cost
+    map.fill(x, y, 1, 1, TOWER); // with fill() too
+    assert.equal(map.passable(x, y), false, f);
+    field.free(); map.free();
+  }
+  assert.ok(sawOpen || !maps.length, "a map with no wall value was among them");
+  // setTerrain: every cell of the value changes at once; freeValue() after it is above it
+  const m = TileMap.fromArray([0, 0, 5, 5], 2, { costs: { 5: 2 } });
+  m.setTerrain(5, Infinity);
+  assert.deepEqual(Array.from(m.passableGrid()), [1, 1, 0, 0]);
+  assert.equal(m.terrainValue(), 5);
+  m.setTerrain(9, 4);
+  assert.equal(m.freeValue(), 10);
+  assert.equal(m.terrainValue(4), 9);
+  assert.throws(() => m.setTerrain(1, "2"), (e) => e instanceof TypeError && /setTerrain\(1, cost\): cost must be a number >= 0 .*got "2"/.test(e.message));
+  assert.throws(() => m.terrainValue(-1), (e) => e instanceof TypeError && /terrainValue: cost must be a number >= 0/.test(e.message));
+  assert.throws(() => m.setTerrain(-1, 1), TypeError);
+  // default walls (no costs, no blocked): 0 is floor, anything else blocks
+  const d = TileMap.fromArray([0, 0, 0, 0], 2);
+  assert.equal(d.terrainValue(), 1);
+  assert.equal(d.terrainValue(1), 0);
+  m.free(); d.free();
+});
