@@ -483,6 +483,12 @@ export async function decodeTiled(json, o = {}, maxCells = MAX_CELLS) {
     }
     if (v === undefined) throw new TiledError(-7, rel, `external file '${rel}': give it in options.files, options.load or options.url`);
     const parsed = typeof v === "string" ? parseJson(v, rel, `'${rel}'`) : v;
+    // as the C loader: a file the map names must be a JSON object (a tileset, a template);
+    // 42, [] or null would otherwise be read as a tileset without tiles (its collisions lost)
+    if (!isObj(parsed)) {
+      const got = parsed === null ? "null" : Array.isArray(parsed) ? "an array" : typeof parsed === "string" ? "a string" : `${typeof parsed} ${String(parsed)}`;
+      throw parseErr(rel, `expected a JSON object at the top level (a Tiled tileset or template), got ${got}${typeof v === "string" ? "" : " from options.files or options.load"}`);
+    }
     cache.set(key, parsed);
     return parsed;
   }

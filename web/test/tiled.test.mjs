@@ -296,3 +296,19 @@ test("placing a tower on a Tiled map: terrainValue() blocks on any map, defined 
   assert.equal(d.terrainValue(1), 0);
   m.free(); d.free();
 });
+
+test("an external tileset or template that is not a JSON object: a TilenavError naming the file, as the C loader", async () => {
+  await init();
+  const json = JSON.stringify({ type: "map", orientation: "orthogonal", width: 3, height: 1, tilewidth: 16, tileheight: 16, tilesets: [{ firstgid: 1, source: "ts/walls.tsj" }], layers: [{ type: "tilelayer", name: "g", width: 3, height: 1, data: [1, 2, 1] }] });
+  const good = { type: "tileset", tilewidth: 16, tileheight: 16, tilecount: 2, tiles: [{ id: 1, properties: [{ name: "collides", type: "bool", value: true }] }] };
+  assert.equal((await TileMap.fromTiled(json, { files: { "ts/walls.tsj": good } })).tiled.report.cellsBlocked, 1);
+  const refused = (e) => e instanceof TilenavError && e.status === -6 && /ts\/walls\.tsj: expected a JSON object at the top level/.test(e.message);
+  for (const text of ["42", "[]", "null", "\"tileset\"", "true"]) // the file's text (options.files, fetched or read from disk)
+    await assert.rejects(TileMap.fromTiled(json, { files: { "ts/walls.tsj": text } }), refused, text);
+  for (const v of [42, [], null, true]) // what options.load or options.files gives, parsed already
+    for (const o of [{ load: async () => v }, { files: { "ts/walls.tsj": v } }])
+      await assert.rejects(TileMap.fromTiled(json, o), (e) => refused(e) && /from options\.files or options\.load/.test(e.message), `${JSON.stringify(v)} ${Object.keys(o)}`);
+  // a template too
+  const withTemplate = JSON.stringify({ type: "map", orientation: "orthogonal", width: 2, height: 2, tilewidth: 16, tileheight: 16, tilesets: [], layers: [{ type: "objectgroup", name: "walls", objects: [{ id: 1, template: "box.tj", x: 0, y: 0 }] }] });
+  await assert.rejects(TileMap.fromTiled(withTemplate, { files: { "box.tj": "[1]" } }), (e) => e instanceof TilenavError && e.status === -6 && /box\.tj: expected a JSON object at the top level/.test(e.message));
+});
