@@ -407,3 +407,23 @@ def test_objects_of_every_size_follow_edits_whatever_sizes_come_later(seed):
                     cost[cy, cx] = value
             check()
     check()
+
+
+def test_paths_longer_than_the_passable_cells_were_after_edits_open_cells():
+    """A search context's path buffer holds as many cells as the map had passable cells when
+    it was made; edits that open cells allow longer paths, which used to raise "buffer too
+    small" from a context made before them."""
+    cost = np.zeros((1, 30))
+    cost[0, :2] = 1
+    m = tilenav.Map.from_numpy(cost)
+    assert len(m.path((0, 0), (1, 0))) == 2  # a context for 2 passable cells
+    assert m.nearest_path((0, 0), [(1, 0)])[1] == 0
+    m.set_cost([(x, 0) for x in range(2, 30)], 1)
+    for algo in ("jps", "astar", "dijkstra", "jps+"):
+        r = m.path_result((0, 0), (29, 0), algo=algo)
+        assert len(r.cells) == 30 and r.cost == 29
+        assert len(m.path((0, 0), (29, 0), algo=algo)) == 30
+    r, i = m.nearest_path((0, 0), [(29, 0), (28, 0)])
+    assert len(r.cells) == 29 and i == 1
+    b = m.paths([(0, 0)], [(29, 0)])
+    assert b.found.all() and len(b.cells[0]) == 30

@@ -215,3 +215,68 @@ def test_batch_broadcasts_one_goal_and_names_the_bad_query():
     cost[:, 1] = 0
     none = tilenav.Map.from_numpy(cost).paths([(0, 0)], [(2, 2)])
     assert not none.found[0] and none.cells[0].shape == (0, 2) and none.cost[0] == 0
+
+
+def python_calls(fn):
+    """The Python functions a call runs (sys.setprofile 'call' events; builtins and C calls
+    are not counted)."""
+    import sys
+
+    names = []
+
+    def prof(frame, event, arg):
+        if event == "call":
+            names.append(frame.f_code.co_name)
+
+    sys.setprofile(prof)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return names[:-1] if names and names[-1] == "python_calls" else names
+
+
+def test_a_query_runs_few_python_functions():
+    """The call overhead of a path query is Python code (7.8 us for a start==goal query,
+    2.9 us since its pass; docs/BENCHMARKS.md): a deterministic guard against it growing
+    back, counting the Python functions one query runs (a cell check each for start and goal,
+    the option cache, the map's read lock) rather than timing them."""
+    m = tilenav.Map.from_numpy(np.ones((4, 4)))
+    m.path((0, 0), (3, 3))
+    m.path_result((0, 0), (3, 3))
+    for call in (lambda: m.path((0, 0), (0, 0)), lambda: m.path((0, 0), (3, 3)),
+                 lambda: m.path_result((0, 0), (3, 3))):
+        names = python_calls(call)[1:]  # the lambda's own call left out
+        assert len(names) <= 10, names  # 30 before the pass
+
+
+def test_the_option_cache_keeps_every_argument_check():
+    """Options already used (and cached) still refuse the values equal to them that are not
+    valid (True for 1, 0 for no budget, NaN), with the errors a first call gives."""
+    m = tilenav.Map.from_numpy(np.ones((6, 6)))
+    for _ in range(2):
+        m.path((0, 0), (5, 5))
+        m.path((0, 0), (5, 5), max_expansions=1)
+        m.path((0, 0), (5, 5), weight=2.0, regions=True, closest=True)
+    with pytest.raises(TypeError, match="size must be an integer"):
+        m.path((0, 0), (5, 5), size=True)
+    with pytest.raises(TypeError, match="size must be an integer"):
+        m.path((0, 0), (5, 5), size=1.0)
+    with pytest.raises(TypeError, match="regions must be True or False"):
+        m.path((0, 0), (5, 5), regions=0)
+    with pytest.raises(TypeError, match="closest must be True or False"):
+        m.path((0, 0), (5, 5), weight=2.0, regions=True, closest=1)
+    with pytest.raises(ValueError, match="max_expansions must be an integer"):
+        m.path((0, 0), (5, 5), max_expansions=0)
+    with pytest.raises(TypeError, match="max_expansions must be an integer"):
+        m.path((0, 0), (5, 5), max_expansions=True)
+    with pytest.raises(ValueError, match="weight must be a finite number"):
+        m.path((0, 0), (5, 5), weight=math.nan)
+    with pytest.raises(TypeError, match="weight must be a number"):
+        m.path((0, 0), (5, 5), weight=True)
+    for name in ("algo", "heuristic", "corner", "step_costs"):
+        with pytest.raises(ValueError, match=name):
+            m.path((0, 0), (5, 5), **{name: "jps " if name == "algo" else "x"})
+    # NumPy scalars equal to valid options work, as before
+    assert len(m.path((0, 0), (5, 5), size=np.int64(1), weight=np.float32(1),
+                      moves=np.int32(8))) == 6

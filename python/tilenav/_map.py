@@ -90,7 +90,7 @@ class _Context:
     """One search context with its path buffer; a map keeps a pool of them, one per thread
     that is querying at the moment."""
 
-    __slots__ = ("search", "cells", "cap", "res")
+    __slots__ = ("search", "arr", "cells", "cap", "res")
 
     def __init__(self, cells: int, longest: int) -> None:
         sdef = ffi.new("tn_search_def *", lib.tn_search_def_default())
@@ -98,10 +98,17 @@ class _Context:
         out = ffi.new("tn_search **")
         check(lib.tn_search_create(sdef, out), "tn_search_create")
         self.search = c.owned(out[0], lib.tn_search_destroy, cells * 16)
-        # a path visits each passable cell at most once
-        self.cap = max(1, longest)
-        self.cells = ffi.new("tn_cell[]", self.cap)
         self.res = ffi.new("tn_search_result *")
+        self.grow(longest)
+
+    def grow(self, longest: int) -> None:
+        """A path buffer of ``longest`` cells (a path visits each passable cell at most once:
+        the map's passable cells when the context is made; an edit that opens cells may call
+        for more, which TN_E_BUFFER_TOO_SMALL says): ``arr``, an (N, 2) int32 array, and
+        ``cells``, the same memory as a ``tn_cell *``."""
+        self.cap = max(1, longest)
+        self.arr: NDArray[np.int32] = np.empty((self.cap, 2), dtype=np.int32)
+        self.cells = ffi.cast("tn_cell *", ffi.from_buffer(self.arr))
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -548,34 +555,57 @@ class Map:
                step_costs: str, size: int = 1, regions: bool = False, closest: bool = False,
                max_expansions: Optional[int] = None) -> Tuple[Any, Any]:
         """The tn_query of these options and what its pointers point into (hold both while
-        the query runs: a clearance or regions that grow replace the cached entry)."""
+        the query runs: a clearance or regions that grow replace the cached entry).
+
+        The cache's keys are options as checked and normalised (ints, a float weight, bools,
+        None or an int budget); arguments that already have exactly those types are looked up
+        as they are, since a key found was checked when it was made (8.0 or True are never
+        found as 8 or 1: they take the slow path, which checks and refuses them)."""
+        if (type(moves) is int and type(size) is int and type(weight) is float and
+                type(regions) is bool and type(closest) is bool and type(algo) is str and
+                type(corner) is str and type(heuristic) is str and type(step_costs) is str and
+                (max_expansions is None or type(max_expansions) is int)):
+            key: Tuple[Any, ...] = (algo, moves, corner, heuristic, weight, step_costs,
+                                    closest, max_expansions, regions, size)
+            queries = self._queries
+            entry = queries.get(key)
+            if entry is not None:
+                try:
+                    queries.move_to_end(key)
+                except KeyError:  # another thread's query dropped it meanwhile
+                    pass
+                return entry
+        diagonal, costs = c.moves_struct(moves, corner, step_costs)
+        moves = 8 if moves == 8 else 4
         size = c.unit_size(size)
         weight = c.weight(weight)
         regions = c.flag(regions, "regions")
         closest = c.flag(closest, "closest")
-        budget = 0 if max_expansions is None else c.integer(
-            max_expansions, "max_expansions", 1, 2**63 - 1, ">= 1 (or None: no budget)")
-        key = (algo, moves, corner, heuristic, weight, step_costs, bool(closest), budget,
-               bool(regions), size)
+        if max_expansions is not None:
+            max_expansions = c.integer(max_expansions, "max_expansions", 1, 2**63 - 1,
+                                       ">= 1 (or None: no budget)")
+        if algo not in ALGOS:
+            raise ValueError(f"algo must be one of {sorted(ALGOS)}, got {algo!r}")
+        if heuristic not in HEURISTICS:
+            raise ValueError(f"heuristic must be one of {sorted(HEURISTICS)}, got {heuristic!r}")
+        algo, corner, heuristic, step_costs = str(algo), str(corner), str(heuristic), \
+            str(step_costs)
+        key = (algo, moves, corner, heuristic, weight, step_costs, closest, max_expansions,
+               regions, size)
         with self._qlock:
             entry = self._queries.get(key)
             if entry is not None:
                 self._queries.move_to_end(key)
                 return entry
-        diagonal, costs = c.moves_struct(moves, corner, step_costs)
-        if algo not in ALGOS:
-            raise ValueError(f"algo must be one of {sorted(ALGOS)}, got {algo!r}")
-        if heuristic not in HEURISTICS:
-            raise ValueError(f"heuristic must be one of {sorted(HEURISTICS)}, got {heuristic!r}")
         q = ffi.new("tn_query *")
         q.moves.diagonal = diagonal
         q.moves.costs = costs
         q.algo = ALGOS[algo]
         q.heuristic = HEURISTICS[heuristic]
-        q.weight = float(weight)
+        q.weight = weight
         q.jps_fallback = True
-        q.closest = bool(closest)
-        q.max_expansions = budget
+        q.closest = closest
+        q.max_expansions = max_expansions or 0
         keep: Any = None
         if size > 1:
             keep = self._clearance_handle(size)
@@ -716,7 +746,6 @@ class Map:
                         lib.tn_map_passable_data(self._handle())[y * self.width + x])
         return bool(lib.tn_clearance_get(self._clearance_handle(size), x, y) >= size)
 
-    @_reads
     def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps",
                     moves: int = 8, corner: str = "never", heuristic: str = "auto",
                     weight: float = 1.0, step_costs: str = "exact", extra: Any = None,
@@ -725,25 +754,48 @@ class Map:
         """Like :meth:`path`, with the cost, the expansions, the algorithm that ran and where
         the path ends (:class:`PathResult`: ``status`` ``"ok"``, ``"closest"``, ``"partial"``
         or ``"no path"``, and ``end``)."""
-        h = self._handle()
-        sx, sy = c.cell(start, "start")
-        gx, gy = c.cell(goal, "goal")
-        extra_arr = None if extra is None else c.grid_array(extra, self.shape, "extra")
-        q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions,
-                               closest, max_expansions)
-        if extra_arr is not None:
-            q = ffi.new("tn_query *", q[0])
-            q.extra = ffi.from_buffer("float[]", extra_arr)
-        ctx = self._acquire()
+        return cast("PathResult", self._search(start, goal, algo, moves, corner, heuristic,
+                                             weight, step_costs, extra, size, regions, closest,
+                                             max_expansions, True))
+
+    def _search(self, start: c.CellLike, goal: c.CellLike, algo: str, moves: int, corner: str,
+                heuristic: str, weight: float, step_costs: str, extra: Any, size: int,
+                regions: bool, closest: bool, max_expansions: Optional[int], full: bool
+                ) -> Union[PathResult, NDArray[np.int32]]:
+        """One path query (a query of the map: @_reads, written out for speed): a
+        :class:`PathResult` when ``full``, else the cells only."""
+        self._read_begin()
         try:
-            st = lib.tn_search_path(ctx.search, h, (sx, sy), (gx, gy), q, ctx.cells, ctx.cap,
-                                    ctx.res)
-            check(st, "path", self._outside(st, start=(sx, sy), goal=(gx, gy)) or
-                  _extra_detail(st, extra_arr) or
-                  f"from {(sx, sy)} to {(gx, gy)}{_unit(size, st)}")
-            return _result(ctx, st)
+            h = self._h
+            if h is None:
+                raise ValueError("the map is closed")
+            s = c.cell(start, "start")
+            g = c.cell(goal, "goal")
+            extra_arr = None if extra is None else c.grid_array(extra, self.shape, "extra")
+            q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size,
+                                   regions, closest, max_expansions)
+            if extra_arr is not None:
+                q = ffi.new("tn_query *", q[0])
+                q.extra = ffi.from_buffer("float[]", extra_arr)
+            pool = self._pool
+            ctx = pool.pop() if pool else self._acquire()
+            try:
+                st = lib.tn_search_path(ctx.search, h, s, g, q, ctx.cells, ctx.cap, ctx.res)
+                if st == lib.TN_E_BUFFER_TOO_SMALL:  # edits opened cells since ctx was made
+                    ctx.grow(max(ctx.res.length, lib.tn_map_passable_count(h)))
+                    st = lib.tn_search_path(ctx.search, h, s, g, q, ctx.cells, ctx.cap, ctx.res)
+                if st < 0:
+                    check(st, "path", self._outside(st, start=s, goal=g) or
+                          _extra_detail(st, extra_arr) or f"from {s} to {g}{_unit(size, st)}")
+                if full:
+                    return _result(ctx, st)
+                if st == lib.TN_NO_PATH:
+                    return _NO_CELLS
+                return ctx.arr[: ctx.res.length].copy()
+            finally:
+                pool.append(ctx)
         finally:
-            self._pool.append(ctx)
+            self._read_end()
 
     def _outside(self, status: int, **cells: Tuple[int, int]) -> str:
         """For TN_E_OUT_OF_MAP: which of the named ``cells`` is outside ("" otherwise, or when
@@ -791,10 +843,9 @@ class Map:
         :meth:`path_result` says which happened (``status``). Raises :class:`OutOfMapError`
         or :class:`BlockedError` for a bad start or goal (also when the unit does not fit
         there; with ``closest``, only for a bad start)."""
-        return self.path_result(start, goal, algo=algo, moves=moves, corner=corner,
-                                heuristic=heuristic, weight=weight, step_costs=step_costs,
-                                extra=extra, size=size, regions=regions, closest=closest,
-                                max_expansions=max_expansions).cells
+        return cast("NDArray[np.int32]",
+                    self._search(start, goal, algo, moves, corner, heuristic, weight, step_costs,
+                                 extra, size, regions, closest, max_expansions, False))
 
     @_reads
     def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
@@ -887,9 +938,13 @@ class Map:
             q.extra = ffi.from_buffer("float[]", extra_arr)
         ctx = self._acquire()
         try:
-            st = lib.tn_search_path_multi(ctx.search, h, (sx, sy),
-                                          ffi.from_buffer("tn_cell[]", g), len(g), q, ctx.cells,
-                                          ctx.cap, ctx.res)
+            goals_c = ffi.from_buffer("tn_cell[]", g)
+            st = lib.tn_search_path_multi(ctx.search, h, (sx, sy), goals_c, len(g), q,
+                                          ctx.cells, ctx.cap, ctx.res)
+            if st == lib.TN_E_BUFFER_TOO_SMALL:  # edits opened cells since ctx was made
+                ctx.grow(max(ctx.res.length, lib.tn_map_passable_count(h)))
+                st = lib.tn_search_path_multi(ctx.search, h, (sx, sy), goals_c, len(g), q,
+                                              ctx.cells, ctx.cap, ctx.res)
             check(st, "nearest_path", self._outside(st, start=(sx, sy)) or
                   _extra_detail(st, extra_arr) or _goals_detail(st, f"from {(sx, sy)}", size))
             return _result(ctx, st), (int(ctx.res.goal) if st == lib.TN_OK else -1)
@@ -1054,17 +1109,18 @@ def _goals_detail(status: int, where: str, size: int) -> str:
 
 
 _STATUS = {lib.TN_OK: "ok", lib.TN_CLOSEST: "closest", lib.TN_PARTIAL: "partial"}
+# tn_algo_name of each algorithm, as a Python string (made once)
+_ALGO_NAMES = {int(a): ffi.string(lib.tn_algo_name(a)).decode() for a in ALGOS.values()}
 
 
 def _result(ctx: _Context, st: int) -> PathResult:
     res = ctx.res
-    algo = ffi.string(lib.tn_algo_name(res.algo)).decode()
+    algo = _ALGO_NAMES.get(res.algo) or ffi.string(lib.tn_algo_name(res.algo)).decode()
     if st == lib.TN_NO_PATH:
         return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False, "no path", None)
-    n = res.length
-    cells = np.frombuffer(ffi.buffer(ctx.cells, n * 8), dtype=np.int32).reshape(n, 2).copy()
-    return PathResult(cells, float(res.cost), int(res.expanded), algo, True, _STATUS[st],
-                      (int(res.end.x), int(res.end.y)))
+    end = res.end
+    return PathResult(ctx.arr[: res.length].copy(), float(res.cost), int(res.expanded), algo,
+                      True, _STATUS[st], (end.x, end.y))
 
 
 def _diag_text(diag: Any) -> str:
