@@ -840,3 +840,24 @@ test("EasyStar-style wrapper: a new instance per path, never freed, keeps the mo
   assert.equal(all[0].map.width, grids[0][0].length); // a map that went is built again on use
   for (const es of all) es.free();
 });
+
+test("blocked start or end, and start = end, as PathFinding.js: every pair of cells of a small grid, every finder", () => {
+  // the stranger's pf_start_end_blocked.mjs: from a blocked cell to itself PathFinding.js returns
+  // [[x, y]] (it pops the start first); tilenav's AStar/Dijkstra/BestFirst returned []
+  const m = [[0, 1, 0], [0, 0, 0], [1, 0, 1]], D = PF.DiagonalMovement;
+  const grid = new PF.Grid(m);
+  for (const [name, opt] of [["AStarFinder", {}], ["AStarFinder", { weight: 3 }], ["BestFirstFinder", {}], ["DijkstraFinder", {}],
+    ["JumpPointFinder", {}], ["JumpPointFinder", { heuristic: PF.Heuristic.octile }]])
+    for (const diagonalMovement of Object.values(D))
+      for (let s = 0; s < 9; s++) for (let e = 0; e < 9; e++) {
+        const [sx, sy, ex, ey] = [s % 3, (s / 3) | 0, e % 3, (e / 3) | 0], o = { ...opt, diagonalMovement };
+        const a = new PF[name](o).findPath(sx, sy, ex, ey, grid);
+        const b = new RefPF[name]({ ...o, heuristic: opt.heuristic && RefPF.Heuristic.octile }).findPath(sx, sy, ex, ey, new RefPF.Grid(m));
+        const label = `${name} ${JSON.stringify(opt)} diagonal ${diagonalMovement}: (${sx}, ${sy}) -> (${ex}, ${ey})`;
+        assert.equal(a.length, b.length, label);
+        if (s === e || b.length <= 2) assert.deepEqual(a, b, label);
+      }
+  for (const F of [PF.AStarFinder, PF.DijkstraFinder, PF.BestFirstFinder]) // the repro's grid
+    assert.deepEqual(new F().findPath(1, 0, 1, 0, new PF.Grid([[0, 1, 0], [0, 0, 0]])), [[1, 0]]);
+  grid.free();
+});

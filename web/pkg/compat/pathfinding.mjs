@@ -416,8 +416,9 @@ function run(grid, sx, sy, ex, ey, o) {
     const r = finder().find(map, { x: sx, y: sy }, { x: ex, y: ey }, o);
     return r.found ? r.path.map((p) => [p.x, p.y]) : [];
   }
-  if (!c.data[ey * c.w + ex]) return [];
+  // PathFinding.js pops the start first and returns it when it is the end, blocked or not
   if (sx === ex && sy === ey) return [[sx, sy]];
+  if (!c.data[ey * c.w + ex]) return [];
   // PathFinding.js searches from a blocked start as if it were walkable: do the same.
   const startBlocked = !c.data[sy * c.w + sx];
   if (startBlocked) map.set(sx, sy, 0);
@@ -782,6 +783,7 @@ export class AStarFinder {
   _faithful(sx, sy, ex, ey, grid, heuristic) {
     checkEnds(grid, sx, sy, ex, ey);
     const n = this.unitSize;
+    if (n === 1 && sx === ex && sy === ey) return [[sx, sy]]; // blocked or not, as PathFinding.js
     if (n > 1 ? !fitsAt(grid, sx, sy, n) || !fitsAt(grid, ex, ey, n) : !grid.isWalkableAt(ex, ey)) return [];
     if (sx === ex && sy === ey) return [[sx, sy]];
     if (!DIAG_RULE[this.diagonalMovement]) throw new Error("Incorrect value of diagonalMovement");
