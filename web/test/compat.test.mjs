@@ -861,3 +861,25 @@ test("blocked start or end, and start = end, as PathFinding.js: every pair of ce
     assert.deepEqual(new F().findPath(1, 0, 1, 0, new PF.Grid([[0, 1, 0], [0, 0, 0]])), [[1, 0]]);
   grid.free();
 });
+
+test("new PF.Node(x, y, walkable) as PathFinding.js's; a grid's nodes are Nodes with a live walkable", () => {
+  // the stranger's pf_node_ctor.mjs: ours was Node(grid, x, y), so this threw
+  for (const args of [[1, 2, true], [1, 2, false], [1, 2], [0, 0, 0]]) {
+    const a = new PF.Node(...args), b = new RefPF.Node(...args);
+    assert.deepEqual({ ...a }, { ...b }, JSON.stringify(args));
+    assert.deepEqual(Object.keys(a), Object.keys(b));
+  }
+  const n = new PF.Node(3, 4);
+  n.walkable = false; // a plain property
+  assert.equal(n.walkable, false);
+  assert.ok(n instanceof PF.Node);
+  const g = new PF.Grid(3, 3), node = g.getNodeAt(1, 1);
+  assert.ok(node instanceof PF.Node);
+  assert.equal(node.walkable, true);
+  node.walkable = false;
+  assert.equal(g.isWalkableAt(1, 1), false);
+  g.setWalkableAt(1, 1, true);
+  assert.equal(node.walkable, true);
+  assert.deepEqual(g.getNeighbors(g.nodes[0][0], PF.DiagonalMovement.Never), [g.nodes[0][1], g.nodes[1][0]]);
+  g.free();
+});

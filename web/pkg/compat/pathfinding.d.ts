@@ -19,11 +19,15 @@ export declare const Heuristic: {
   readonly chebyshev: HeuristicFn;
 };
 
-/** A cell of a Grid: `walkable` reads and writes the grid. */
+/**
+ * PathFinding.js's Node. `new Node(x, y, walkable?)` is a standalone node whose `walkable` is a
+ * plain property (default true), as in PathFinding.js. A grid's nodes (`grid.nodes`,
+ * `getNodeAt`, `getNeighbors`) are Nodes whose `walkable` reads and writes the grid.
+ */
 export declare class Node {
-  constructor(grid: Grid, x: number, y: number);
-  readonly x: number;
-  readonly y: number;
+  constructor(x: number, y: number, walkable?: boolean);
+  x: number;
+  y: number;
   walkable: boolean;
 }
 

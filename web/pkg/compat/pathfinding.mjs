@@ -63,17 +63,34 @@ function builtinName(fn) {
   return fn.name;
 }
 
-/** A cell of a Grid: x, y and a live `walkable`. */
+/**
+ * PathFinding.js's Node: `new Node(x, y, walkable)` is a standalone node whose `walkable` is a
+ * plain property (default true), as in PathFinding.js. A grid's nodes (`grid.nodes`,
+ * `getNodeAt`, `getNeighbors`) are Nodes too, whose `walkable` reads and writes the grid.
+ */
 export class Node {
-  constructor(grid, x, y) {
-    Object.defineProperty(this, "grid", { value: grid, enumerable: false });
+  constructor(x, y, walkable) {
     this.x = x;
     this.y = y;
+    this.walkable = walkable === undefined ? true : walkable;
   }
+}
 
-  get walkable() { return this.grid.isWalkableAt(this.x, this.y); }
+// The prototype of a grid's nodes: Node's, with a live `walkable` over the grid.
+const GridNode = Object.create(Node.prototype, {
+  walkable: {
+    get() { return this.grid.isWalkableAt(this.x, this.y); },
+    set(v) { this.grid.setWalkableAt(this.x, this.y, v); },
+    configurable: true,
+  },
+});
 
-  set walkable(v) { this.grid.setWalkableAt(this.x, this.y, v); }
+function gridNode(grid, x, y) {
+  const n = Object.create(GridNode);
+  Object.defineProperty(n, "grid", { value: grid, enumerable: false });
+  n.x = x;
+  n.y = y;
+  return n;
 }
 
 // A coordinate as PathFinding.js takes it: an integer, or a string naming one the way an array
@@ -278,7 +295,7 @@ export class Grid {
   }
 
   /**
-   * PathFinding.js's `nodes[y][x]`: one object per cell, made on first use, whose `walkable` reads
+   * PathFinding.js's `nodes[y][x]`: one Node per cell, made on first use, whose `walkable` reads
    * and writes the grid (so `grid.nodes[y][x].walkable = false` works). They hold no search
    * state (g, f, opened, closed, parent): searches never touch them.
    */
@@ -287,7 +304,7 @@ export class Grid {
       this._nodes = new Array(this.height);
       for (let y = 0; y < this.height; y++) {
         const row = (this._nodes[y] = new Array(this.width));
-        for (let x = 0; x < this.width; x++) row[x] = new Node(this, x, y);
+        for (let x = 0; x < this.width; x++) row[x] = gridNode(this, x, y);
       }
     }
     return this._nodes;
