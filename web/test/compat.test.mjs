@@ -883,3 +883,51 @@ test("new PF.Node(x, y, walkable) as PathFinding.js's; a grid's nodes are Nodes 
   assert.deepEqual(g.getNeighbors(g.nodes[0][0], PF.DiagonalMovement.Never), [g.nodes[0][1], g.nodes[1][0]]);
   g.free();
 });
+
+test("EasyStar-style wrapper after free(): every call throws; queued and running searches are cancelled, no callback", async () => {
+  // the stranger's easystar_after_free.mjs: findPath/calculate still delivered, es.map still read
+  const tick = () => new Promise((r) => setTimeout(r, 5));
+  const es = new EasyStar.js();
+  es.setGrid([[0, 0], [0, 0]]); es.setAcceptableTiles([0]); es.enableSync();
+  es.free();
+  es.free(); // twice: nothing
+  const used = /used after free\(\)/;
+  assert.throws(() => es.findPath(0, 0, 1, 1, () => assert.fail("called")), used);
+  assert.throws(() => es.calculate(), used);
+  assert.throws(() => es.map, used);
+  for (const call of [() => es.setGrid([[0]]), () => es.setAcceptableTiles([0]), () => es.enableDiagonals(), () => es.setTileCost(0, 2),
+    () => es.cancelPath(1), () => es.avoidAdditionalPoint(0, 0), () => es.setIterationsPerCalculation(5), () => es.setUnitSize(1)])
+    assert.throws(call, used);
+  // async: a queued search, a running one (over several calculate() calls) and one whose answer
+  // waits for its setTimeout: free() cancels all three (EasyStar.js never calls a cancelled
+  // search's callback)
+  const grid = Array.from({ length: 40 }, (_, y) => Array.from({ length: 40 }, (_, x) => (x === 20 && y < 38 ? 1 : 0)));
+  const calls = [];
+  const a = new EasyStar.js();
+  a.setGrid(grid); a.setAcceptableTiles([0]); a.setIterationsPerCalculation(20);
+  a.findPath(0, 0, 39, 0, (p) => calls.push(["running", p]));
+  a.findPath(0, 0, 5, 5, (p) => calls.push(["queued", p]));
+  a.calculate(); a.calculate();
+  a.free();
+  await tick();
+  const b = new EasyStar.js();
+  b.setGrid(grid); b.setAcceptableTiles([0]);
+  b.findPath(0, 0, 1, 0, (p) => calls.push(["answered", p]));
+  b.calculate(); // found: the callback waits for a setTimeout
+  b.free();
+  await tick();
+  assert.deepEqual(calls, []);
+  // cancelPath of a running search: no callback either (it was called with undefined)
+  const c = new EasyStar.js();
+  c.setGrid(grid); c.setAcceptableTiles([0]); c.setIterationsPerCalculation(20);
+  const id = c.findPath(0, 0, 39, 0, (p) => calls.push(["cancelled", p]));
+  c.calculate();
+  assert.equal(c.cancelPath(id), true);
+  c.calculate(); c.calculate();
+  let after;
+  c.findPath(0, 0, 3, 0, (p) => { after = p; });
+  for (let i = 0; i < 10 && !after; i++) { c.calculate(); await tick(); }
+  assert.deepEqual(calls, []);
+  assert.equal(after.length, 4); // the searches after it run as before
+  c.free();
+});

@@ -39,11 +39,14 @@ export declare class js {
   /** Not supported: throws. */
   setDirectionalCondition(x: number, y: number, allowedDirections: string[]): void;
   removeAllDirectionalConditions(): void;
-  /** The tilenav map built from the grid and the settings. */
+  /** The tilenav map built from the grid and the settings (built again after it was let go:
+   *  see README, "Memory"). */
   readonly map: TileMap;
   findPath(startX: number, startY: number, endX: number, endY: number, callback: (path: Point[] | null) => void): number | undefined;
   cancelPath(instanceId: number): boolean;
   calculate(): void;
+  /** Release tilenav's memory; searches still queued or running are cancelled (no callback).
+   *  Every later call (and `map`) throws "used after free()"; a second free() does nothing. */
   free(): void;
 }
 

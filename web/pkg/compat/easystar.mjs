@@ -128,6 +128,7 @@ export class js {
     this._fresh = false; // the map was compared with the grid since user code last ran
     this._finder = null; // a shared search context, while a search runs
     this._running = null; // the instance whose tilenav query is begun
+    this._freed = false; // free() ran: every method throws (see the end of the class)
   }
 
   setAcceptableTiles(tiles) { this._acceptable = Array.isArray(tiles) ? tiles : [tiles]; this._terrain = true; }
@@ -260,7 +261,8 @@ export class js {
 
   /** Queue a search; `callback(path)` gets [{x, y}, ...] (start to end) or null. Returns an id for cancelPath. */
   findPath(startX, startY, endX, endY, callback) {
-    const done = (result) => (this._sync ? callback(result) : setTimeout(() => callback(result)));
+    // async: the callback runs after this call returns, unless free() ran meanwhile
+    const done = (result) => (this._sync ? callback(result) : setTimeout(() => { if (!this._freed) callback(result); }));
     if (this._acceptable === undefined) throw new Error("You can't set a path without first calling setAcceptableTiles() on EasyStar.");
     if (this._grid === undefined) throw new Error("You can't set a path without first calling setGrid() on EasyStar.");
     checkCoords("findPath", { startX, startY, endX, endY });
@@ -281,12 +283,15 @@ export class js {
     return true;
   }
 
-  _finish(inst, result) {
+  // The running search ends: with `result` for its callback, or none (cancelled: EasyStar.js
+  // never calls a cancelled search's callback).
+  _finish(inst, result, call = true) {
     const m = this._map;
     if (inst.restore !== undefined) m.set(inst.start.x, inst.start.y, inst.restore);
     if (this._finder) { giveFinder(this._finder); this._finder = null; }
     this._running = null;
     this._queue.shift();
+    if (!call) return;
     if (this._sync) this._fresh = false; // the callback runs now and may change the grid
     inst.done(result);
   }
@@ -299,7 +304,7 @@ export class js {
     while (this._queue.length && budget > 0) {
       const inst = this._queue[0];
       if (inst.cancelled) {
-        if (this._running === inst) { this._finder.cancel(); this._finish(inst, undefined); } else this._queue.shift();
+        if (this._running === inst) { this._finder.cancel(); this._finish(inst, undefined, false); } else this._queue.shift();
         continue;
       }
       if (this._running !== inst) {
@@ -327,14 +332,35 @@ export class js {
     }
   }
 
-  /** Release tilenav's memory (the map and the search context). */
+  /** Release tilenav's memory (the map and the search context). The searches still queued are
+   *  cancelled (their callbacks are not called, as after cancelPath), and every later call
+   *  throws "used after free()". A second free() does nothing. */
   free() {
+    if (this._freed) return;
+    this._freed = true;
     notHolding(this);
     if (this._running) this._finder.cancel();
     if (this._finder) giveFinder(this._finder);
     this._finder = this._running = null;
+    this._queue = [];
     this._dropMap();
   }
+}
+
+// After free() every method and `map` throw, as the other tilenav objects do (free() itself
+// does nothing again): each is wrapped with the check.
+for (const name of Object.getOwnPropertyNames(js.prototype)) {
+  if (name === "constructor" || name === "free" || name.startsWith("_")) continue;
+  const d = Object.getOwnPropertyDescriptor(js.prototype, name);
+  const live = (es) => { if (es._freed) throw new Error(`tilenav/compat/easystar: ${name}: EasyStar instance used after free()`); };
+  if (typeof d.value === "function") {
+    const f = d.value;
+    d.value = { [name](...args) { live(this); return f.apply(this, args); } }[name];
+  } else if (d.get) {
+    const g = d.get;
+    d.get = function () { live(this); return g.call(this); };
+  }
+  Object.defineProperty(js.prototype, name, d);
 }
 
 export default { js, TOP, TOP_RIGHT, RIGHT, BOTTOM_RIGHT, BOTTOM, BOTTOM_LEFT, LEFT, TOP_LEFT };
