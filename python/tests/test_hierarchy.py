@@ -196,3 +196,62 @@ def test_crowd_sector_field_errors():
     other = maze_map(seed=1, w=40, h=30, walls=0.04, mud=False)
     with tilenav.Crowd(other, capacity=4) as crowd, pytest.raises(ValueError):
         crowd.set_flow(0, small)
+
+
+def test_hierarchies_sector_fields_regions_and_scenarios_close():
+    """docs/python.md "Lifetimes": close() or a with block releases the C object at once, as
+    for maps, fields and crowds; a closed object raises ValueError on use; what was built on
+    it keeps working."""
+    from conftest import data
+
+    m = maze_map(seed=5, w=64, h=48, walls=0.05, mud=False)
+    with m.hierarchy(sector_size=8) as hi:
+        assert isinstance(hi, tilenav.Hierarchy) and not hi.closed
+        a, b = (1, 1), (60, 40)
+        for cell in (a, b):
+            m.set_cost(cell, 1)
+        hi.update()
+        expected = hi.path(a, b).cost
+        sf = hi.sector_field(b)
+        path_before, cost_before = sf.path(a)
+    assert hi.closed
+    for use in (lambda: hi.path(a, b), hi.update, hi.refresh, lambda: hi.memory_bytes,
+                lambda: hi.stats, lambda: hi.crossing_bound, lambda: hi.sector_field(b)):
+        with pytest.raises(ValueError, match="the hierarchy is closed"):
+            use()
+    hi.close()  # again: nothing
+    # the sector field made before keeps the graph
+    cells, cost = sf.path(a)
+    assert cells.tolist() == path_before.tolist() and cost == cost_before
+    assert sf.direction(a)[0] >= 0
+    with tilenav.Crowd(m, capacity=8) as crowd:
+        crowd.set_flow(0, sf)
+        crowd.add((1.5 * 32, 1.5 * 32), target="flow", flow=0)
+        sf.close()  # the crowd keeps the sectors it follows
+        assert sf.closed
+        for use in (lambda: sf.path(a), lambda: sf.direction(a), lambda: sf.set_goal(a),
+                    lambda: sf.stats, lambda: sf.memory_bytes):
+            with pytest.raises(ValueError, match="the sector field is closed"):
+                use()
+        crowd.step(30)
+        assert crowd.max_wall_overlap == 0
+        with pytest.raises(ValueError, match="the sector field is closed"):
+            crowd.set_flow(1, sf)
+    assert expected > 0
+
+    rg = m.regions()
+    with rg as same:
+        assert same is rg and rg.connected(a, b) and rg.count() >= 1
+    assert rg.closed and "closed" in repr(rg)
+    for use in (lambda: rg.connected(a, b), lambda: rg.id(a), rg.ids, rg.count):
+        with pytest.raises(ValueError, match="the regions object is closed"):
+            use()
+    assert m.path_result(a, b, regions=True).found  # the map keeps its regions
+    assert m.regions().connected(a, b)
+
+    with tilenav.Scenarios(data("tests", "data", "movingai", "tiny.map.scen")) as sc:
+        n = len(sc)
+        assert sc.matches(0, float(sc.optimal[0]))
+    assert sc.closed and len(sc) == n and sc.start.shape == (n, 2)  # the arrays are copies
+    with pytest.raises(ValueError, match="the scenarios file is closed"):
+        sc.matches(0, 1.0)

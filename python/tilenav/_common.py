@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import threading
-from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 from numpy.typing import NDArray
@@ -162,6 +162,40 @@ def needs(value: Any, cls: type, who: str) -> None:
     """TypeError unless ``value`` is a ``cls`` (a Map, a Hierarchy): "Crowd needs a Map"."""
     if not isinstance(value, cls):
         raise TypeError(f"{who} needs a {cls.__name__}, got {type(value).__name__}")
+
+
+_Self = TypeVar("_Self", bound="Closable")
+
+
+class Closable:
+    """``close()``, ``closed`` and ``with`` for an object holding a C object in ``_h``:
+    ``close()`` drops the object's reference at once (what was built on it keeps its own), and
+    every later call raises ValueError ("the hierarchy is closed")."""
+
+    _h: Any
+    _what = "object"
+
+    def close(self) -> None:
+        """Release the C object now (what was built on it keeps what it needs until it goes).
+        Further calls raise ValueError; closing again does nothing."""
+        self._h = None
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close` (further calls raise ValueError)."""
+        return self._h is None
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _handle(self) -> Any:
+        h = self._h
+        if h is None:
+            raise ValueError(f"the {self._what} is closed")
+        return h
 
 
 class NoPickle:

@@ -22,7 +22,7 @@ _NO_CELLS: NDArray[np.int32] = np.zeros((0, 2), dtype=np.int32)
 _CTX_CACHE = 4
 
 
-class Hierarchy(c.NoPickle):
+class Hierarchy(c.Closable, c.NoPickle):
     """A map cut into sectors with an abstract graph of their border cells (HPA*), for long
     paths on big maps. Make one with :meth:`Map.hierarchy`. :meth:`path` searches the abstract
     graph and refines the route sector by sector; :meth:`sector_field` builds flow fields one
@@ -32,9 +32,12 @@ class Hierarchy(c.NoPickle):
     the graph, see :attr:`memory_bytes`). :meth:`update` and :meth:`refresh` wait for the
     queries running on other threads (and for the sector fields and crowds reading the
     hierarchy), and hold new ones back until they are done; they also wait for the map's
-    edits, as queries of the map do."""
+    edits, as queries of the map do. :meth:`close` (or a ``with`` block) releases the graph
+    and the query contexts at once; sector fields made from it keep the graph until they
+    go."""
 
     _instead = "make another with Map.hierarchy()"
+    _what = "hierarchy"
 
     def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
                  step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0,
@@ -76,8 +79,11 @@ class Hierarchy(c.NoPickle):
         self._write_begin = rw.write_begin
         self._write_end = rw.write_end
 
-    def _handle(self) -> Any:
-        return self._h
+    def close(self) -> None:
+        """Release the graph and this hierarchy's query contexts now (sector fields made from
+        it keep the graph until they go). Further calls raise ValueError."""
+        self._h = None
+        self._local = threading.local()
 
     def _reading(self) -> None:
         """Begin a read of the hierarchy and then of its map (the order of every lock)."""
@@ -218,7 +224,7 @@ class Hierarchy(c.NoPickle):
         return SectorField(self, goal, budget=budget)
 
 
-class SectorField(c.NoPickle):
+class SectorField(c.Closable, c.NoPickle):
     """A flow field towards a goal on a big map, built lazily one sector at a time from a
     :class:`Hierarchy` (``sector_field.h``): :meth:`direction` and :meth:`path` build the
     sectors they touch, and the least recently used sectors are dropped past the memory
@@ -226,9 +232,12 @@ class SectorField(c.NoPickle):
     3 SW, 4 W, 5 NW, 6 N, 7 NE; -1 on a goal and where no route exists. Its calls are
     serialised by a lock of its own (asking may build or drop a sector): threads that share
     one wait for each other, and a crowd stepping with it holds it for the step. They also
-    wait for :meth:`Hierarchy.update` and the map's edits (and those for them)."""
+    wait for :meth:`Hierarchy.update` and the map's edits (and those for them).
+    :meth:`close` (or a ``with`` block) releases its sectors at once; a crowd following it
+    keeps them until the crowd goes or its flow slot is cleared."""
 
     _instead = "make another with Hierarchy.sector_field()"
+    _what = "sector field"
 
     def __init__(self, hierarchy: Hierarchy, goal: Any, *, budget: int = 4 << 20) -> None:
         c.needs(hierarchy, Hierarchy, "SectorField")
@@ -268,9 +277,6 @@ class SectorField(c.NoPickle):
             check(st, "SectorField.set_goal", f"goal {goals[0].tolist()}" if len(goals) == 1
                   else "every goal is blocked or outside the map")
             self.goals: NDArray[np.int32] = goals
-
-    def _handle(self) -> Any:
-        return self._h
 
     def direction(self, cell: c.CellLike) -> Tuple[int, float]:
         """(direction, cost) at ``cell``: the step to take towards the goal and the cost of

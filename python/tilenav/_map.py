@@ -1129,12 +1129,15 @@ def _diag_text(diag: Any) -> str:
     return str(ffi.string(buf).decode("utf-8", "replace"))
 
 
-class Scenarios(c.NoPickle):
+class Scenarios(c.Closable, c.NoPickle):
     """A Moving AI scenario file (``.scen``): arrays ``start`` and ``goal`` ((N, 2) int32,
     (x, y)), ``optimal`` (N float64 lengths as printed), ``bucket`` and ``map_size``
-    ((N, 2): width, height). :meth:`matches` applies the benchmark's length tolerance."""
+    ((N, 2): width, height). :meth:`matches` applies the benchmark's length tolerance. The
+    arrays are copies; :meth:`close` (or a ``with`` block) releases the C file at once, after
+    which :meth:`matches` raises ValueError."""
 
     _instead = "load the file again with Scenarios(path)"
+    _what = "scenarios file"
 
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         out = ffi.new("tn_scenarios **")
@@ -1160,7 +1163,8 @@ class Scenarios(c.NoPickle):
     def matches(self, index: int, length: float) -> bool:
         """Does ``length`` equal scenario ``index``'s optimum within the benchmark's tolerance
         (``tn_scenario_matches``)?"""
+        h = self._handle()
         if not 0 <= index < len(self):
             raise IndexError(f"scenario {index} out of range 0..{len(self) - 1}")
-        return bool(lib.tnpy_scenario_matches(self._h, index, float(length)))
+        return bool(lib.tnpy_scenario_matches(h, index, float(length)))
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ._map import Map
 
 
-class Regions(c.NoPickle):
+class Regions(c.Closable, c.NoPickle):
     """The connected components of a map for units of sizes 1..:attr:`max_size` (regions.h).
 
     Two cells share a region exactly when a unit of that size, its top-left cell on the first,
@@ -27,10 +27,12 @@ class Regions(c.NoPickle):
     it to answer a goal in another region at once (``expanded == 0``).
 
     The map's edits update its regions in place: the calls here are queries of the map, which
-    wait for an edit running on another thread (and it for them).
+    wait for an edit running on another thread (and it for them). :meth:`close` (or a ``with``
+    block) drops this object's hold on them at once (the map and its queries keep theirs).
     """
 
     _instead = "ask Map.regions() of the map (or of its copy)"
+    _what = "regions object"
 
     def __init__(self, map: "Map", handle: Any, corner: str) -> None:
         from ._map import Map
@@ -42,10 +44,9 @@ class Regions(c.NoPickle):
         self.max_size: int = int(lib.tn_clearance_max_size(lib.tn_regions_clearance(handle)))
         self.shape = map.shape
 
-    def _handle(self) -> Any:
-        return self._h
-
     def __repr__(self) -> str:
+        if self._h is None:
+            return f"Regions(corner={self.corner!r}, closed)"
         return (f"Regions(corner={self.corner!r}, max_size={self.max_size}, "
                 f"count={self.count()})")
 
