@@ -89,6 +89,19 @@ def test_map_construction_arguments(tmp_path):
             tilenav.Map.from_numpy([[1, 1e300]])
 
 
+def test_load_options_of_the_wrong_type_raise_type_errors():
+    """collision_layers takes a str of comma-separated names; anything else raised
+    AttributeError (from str.encode) before."""
+    td = data("data", "maps", "td.tmj")
+    for bad in (["walls", "collision"], ("walls",), 42, b"walls", 1.5):
+        with pytest.raises(TypeError, match="collision_layers must be a str") as e:
+            tilenav.Map.load(td, collision_layers=bad)
+        if isinstance(bad, (list, tuple)):
+            assert repr(",".join(bad)) in str(e.value)  # what to pass instead
+    assert tilenav.Map.load(td, collision_layers="walls,collision").shape == \
+        tilenav.Map.load(td).shape
+
+
 def test_huge_coordinates_are_outside_the_map(m):
     for cell in ((2**40, 0), (0, -(2**40)), (2**31, 0)):
         with pytest.raises(tilenav.OutOfMapError, match="outside"):

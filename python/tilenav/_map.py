@@ -272,6 +272,14 @@ class Map:
         opts.collision = bits
         keep = None
         if collision_layers is not None:
+            if not isinstance(collision_layers, str):
+                hint = ""
+                if isinstance(collision_layers, (list, tuple)) and all(
+                        isinstance(v, str) for v in collision_layers):
+                    hint = f": pass {','.join(collision_layers)!r}"
+                raise TypeError(f"collision_layers must be a str of comma-separated layer names "
+                                f"(or None: the library's default list), got "
+                                f"{collision_layers!r}{hint}")
             keep = ffi.new("char[]", collision_layers.encode())
             opts.collision_layers = keep
         if tile_size is not None:
