@@ -265,6 +265,9 @@ export class FlowField {
   /** One cell's direction as in directions(): 0..7, -1 = none (goal, blocked, unreachable, outside). */
   direction(x: number, y: number): number;
   lineOfSight(): Uint8Array;
+  /** Smooth unit direction at a pixel position ({0, 0} outside the map). px, py: finite
+   *  numbers (TypeError otherwise). Before build(), this and every other reading throws
+   *  TilenavError "state". */
   sample(px: number, py: number): Point;
   pathFrom(start: Cell): { found: boolean; path: Cell[]; cost: number };
   /** A cell or spawn outside the map throws TilenavError "out of map". */

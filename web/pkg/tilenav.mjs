@@ -1276,8 +1276,15 @@ export class FlowField {
   /** The 8-way direction of one cell, as in directions(): 0..7, -1 = none (a goal, blocked,
    *  unreachable or outside). */
   direction(x, y) {
-    const h = liveOn(this, "FlowField");
+    const h = this._built("FlowField.direction");
     return xyIn(this, x, y, "FlowField.direction") ? api().tnw_field_dir(h, x, y) : -1;
+  }
+
+  // The field's handle, once built (else TilenavError "state", as distance()'s).
+  _built(what) {
+    const h = liveOn(this, "FlowField");
+    if (!api().tnw_field_distances(h)) throw new TilenavError(-15, `${what} (build first)`);
+    return h;
   }
 
   /** Copy of the line-of-sight flags, Uint8Array (1 = the cell sees the goal). */
@@ -1289,10 +1296,15 @@ export class FlowField {
     });
   }
 
-  /** Smooth unit direction at a pixel position ({x: 0, y: 0} where there is none). */
+  /** Smooth unit direction at a pixel position ({x: 0, y: 0} where there is none: outside the
+   *  map, blocked, unreachable). px and py: finite numbers (TypeError otherwise). */
   sample(px, py) {
+    const h = this._built("FlowField.sample");
+    for (const [v, name] of [[px, "px"], [py, "py"]])
+      if (typeof v !== "number" || !Number.isFinite(v))
+        throw new TypeError(`tilenav: FlowField.sample: ${name} must be a finite number of pixels, got ${shown(v)}`);
     return withScratch(8, (p) => {
-      api().tnw_field_sample(liveOn(this, "FlowField"), px, py, p);
+      api().tnw_field_sample(h, px, py, p);
       const v = f32();
       return { x: v[p >> 2], y: v[(p >> 2) + 1] };
     });
@@ -1347,7 +1359,7 @@ export class FlowField {
   }
 
   /** Number of cells that can reach a goal. */
-  get reachableCount() { return api().tnw_field_reachable_count(liveOn(this, "FlowField")); }
+  get reachableCount() { return api().tnw_field_reachable_count(this._built("FlowField.reachableCount")); }
 
   free() { untrack(this, releaseField); }
 }

@@ -1322,10 +1322,20 @@ test("small checks: short text rows, flat findMany length, step() without begin(
   const f = new FlowField(m);
   assert.throws(() => f.distance(0, 0), isErr(-15, /FlowField.distance \(build first\)/));
   assert.throws(() => f.distances(), isErr(-15, /build first/));
+  // and sample(), direction(), reachableCount (they answered {0, 0}, -1 and 0: the stranger's messages.mjs)
+  assert.throws(() => f.sample(40, 40), isErr(-15, /FlowField.sample \(build first\)/));
+  assert.throws(() => f.direction(0, 0), isErr(-15, /FlowField.direction \(build first\)/));
+  assert.throws(() => f.reachableCount, isErr(-15, /FlowField.reachableCount \(build first\)/));
   f.build({ x: 3, y: 0 });
   assert.equal(f.distance(3, 0), 0);
   assert.equal(f.distance(-1, 0), Infinity);
   assert.throws(() => f.distance(0.5, 0), isErr(-1, /integer/));
+  assert.equal(f.direction(-1, 0), -1);
+  assert.ok(f.reachableCount > 0);
+  assert.deepEqual(f.sample(-100, 5), { x: 0, y: 0 }); // outside the map: no direction
+  // sample() of a built field: px and py finite numbers (NaN answered {0, 0}, "5" was read as 5)
+  for (const [px, py, name, shownV] of [[NaN, 5, "px", "NaN"], [5, Infinity, "py", "Infinity"], ["5", 5, "px", '"5"'], [5, undefined, "py", "undefined"]])
+    assert.throws(() => f.sample(px, py), (e) => e instanceof TypeError && e.message === `tilenav: FlowField.sample: ${name} must be a finite number of pixels, got ${shownV}`);
   // not found: cost Infinity and end {x: -1, y: -1}, from find(), begin()/result() alike
   const blocked = { x: 1, y: 1 }, walled = TileMap.fromText(["..#.", "..#."]);
   for (const [map, s, g, status] of [[m, { x: 0, y: 0 }, blocked, "goal blocked"], [m, blocked, { x: 0, y: 0 }, "start blocked"],
