@@ -89,6 +89,27 @@ def test_map_construction_arguments(tmp_path):
             tilenav.Map.from_numpy([[1, 1e300]])
 
 
+def test_moves_follows_the_integer_rule(m):
+    """moves, like every integer argument, takes an int or a NumPy integer: 8.0 and 4.0 were
+    accepted, and "8", None or True raised ValueError instead of TypeError."""
+    calls = [lambda **k: m.path((0, 0), (5, 5), **k),
+             lambda **k: m.path_result((0, 0), (5, 5), **k),
+             lambda **k: m.paths([(0, 0)], [(5, 5)], **k),
+             lambda **k: m.nearest_path((0, 0), [(5, 5)], **k),
+             lambda **k: m.distances((5, 5), **k),
+             lambda **k: m.flow_field((5, 5), **k),
+             lambda **k: m.hierarchy(sector_size=4, **k)]
+    for call in calls:
+        for good in (8, 4, np.int64(8), np.uint8(4)):
+            call(moves=good)
+        for bad in (8.0, 4.0, np.float64(8), "8", None, True, np.bool_(True), [8]):
+            with pytest.raises(TypeError, match="moves must be 4 or 8"):
+                call(moves=bad)
+        for bad in (6, 0, -8, np.int64(2**40)):
+            with pytest.raises(tilenav.InvalidArgumentError, match="moves must be 4 or 8"):
+                call(moves=bad)
+
+
 def test_load_options_of_the_wrong_type_raise_type_errors():
     """collision_layers takes a str of comma-separated names; anything else raised
     AttributeError (from str.encode) before."""

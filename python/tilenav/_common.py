@@ -238,8 +238,12 @@ def moves_struct(moves: int, corner: str, step_costs: str = "exact") -> Tuple[in
         diagonal = CORNERS[corner]
     except (KeyError, TypeError):
         raise ValueError(f"corner must be one of {sorted(CORNERS)}, got {corner!r}") from None
-    if isinstance(moves, (bool, np.bool_)) or moves not in (4, 8):
-        raise ValueError(f"{MOVES_HELP}, got {moves!r}")
+    # the rule of every integer argument: an int or a NumPy integer (not a bool, a float
+    # such as 8.0 or a string: TypeError), then a value in range (InvalidArgumentError)
+    if isinstance(moves, (bool, np.bool_)) or not isinstance(moves, (int, np.integer)):
+        raise TypeError(f"{MOVES_HELP} (an integer), got {moves!r}")
+    if moves not in (4, 8):
+        raise invalid(f"{MOVES_HELP}, got {int(moves)}")
     if moves == 4:
         diagonal = lib.TN_DIAGONAL_NEVER
     try:
