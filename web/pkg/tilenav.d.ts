@@ -408,7 +408,10 @@ export interface AgentDef {
   /** > 0 (default 480). */
   maxForce?: number;
   target?: Target;
+  /** Pixels; required by "seek", "arrive" and "flee" (TilenavError otherwise). */
   goal?: Point;
+  /** The flow slot (default 0) followed by "flow": setFlow() must have given it a field first
+   *  (TilenavError "state" otherwise). */
   flow?: number;
   /** Size class in cells (1..255, default 1): follows slots set from a FlowField of that size (another size throws); radius below size x half the smaller tile side. */
   size?: number;
@@ -437,6 +440,7 @@ export class Crowd {
   setFlow(slot: number, field: FlowField | SectorField | null): void;
   add(a: AgentDef): number;
   remove(id: number): void;
+  /** As add()'s target: a goal for "seek", "arrive", "flee"; for "flow" a slot (default 0) holding a field. */
   setTarget(id: number, kind: Target, goalOrSlot?: Point | number): void;
   /** steps: an integer >= 0 (default 1), as every step(). */
   step(steps?: number): void;

@@ -1768,6 +1768,14 @@ function goalPoint(g, what) {
   return g;
 }
 
+// The goal of a "seek", "arrive" or "flee" target: required (without one the agent would head
+// for pixel (0, 0)), and a point.
+function seekGoal(g, target, what) {
+  if (g === undefined)
+    throw new TilenavError(-1, `${what}: target ${JSON.stringify(String(target).toLowerCase())} needs a goal {x, y} in pixels, none given`);
+  return goalPoint(g, what);
+}
+
 // An agent id (Crowd.add's): a positive integer below 2^32 (the module's uint32).
 const agentId = (id, what) => numArg(id, what, "id", { min: 1, max: 0xffffffff, int: true });
 
@@ -1816,10 +1824,13 @@ export class Crowd {
     return slot;
   }
 
-  // An agent of `size` may follow `slot` only when the slot holds no field or one of its size.
+  // An agent of `size` may follow `slot` only when the slot holds a field of its size (set
+  // with setFlow() first: an agent following an empty slot would stand still, silently).
   _checkFollow(slot, size, what) {
     const f = this._slotField[slot];
-    if (f && f.size !== size)
+    if (!f)
+      throw new TilenavError(-15, `${what}: target "flow" follows flow slot ${slot}, which holds no field: call setFlow(${slot}, field) first${slot === 0 ? " (or give the agent's flow slot: flow: 0..7)" : ""}`);
+    if (f.size !== size)
       throw new TilenavError(-1, `${what}: flow slot ${slot} holds a ${f.kind} for size ${f.size} units, the agent's size is ${size} (agents follow fields made with their size)`);
   }
 
@@ -1907,7 +1918,7 @@ export class Crowd {
     const r = a.radius ?? 6, tmin = Math.min(this.map.tileWidth, this.map.tileHeight);
     if (!(Math.fround(r) < Math.fround(Math.fround(0.5 * Math.fround(tmin)) * size)))
       throw new TilenavError(-1, `${what}: radius ${r}${a.radius === undefined ? " (the default)" : ""} must be below size x half the smaller tile side: ${size} x ${tmin} / 2 = ${size * tmin / 2} pixels`);
-    if (target >= 1 && target <= 3 && a.goal !== undefined) goalPoint(a.goal, what);
+    if (target >= 1 && target <= 3) seekGoal(a.goal, a.target, what);
     const slot = a.flow !== undefined || target === 4 ? this._slot(a.flow ?? 0, what) : 0;
     if (target === 4) this._checkFollow(slot, size, what);
     const id = withScratch(4, (st) => {
@@ -1937,7 +1948,7 @@ export class Crowd {
     const flow = k === 4 ? this._slot(goalOrSlot ?? 0, what) : 0;
     const info = this._agentInfo.get(id);
     if (k === 4 && info) this._checkFollow(flow, info.size, what);
-    const g = k >= 1 && k <= 3 && goalOrSlot !== undefined ? goalPoint(goalOrSlot, what) : { x: 0, y: 0 }; // as add()'s goal
+    const g = k >= 1 && k <= 3 ? seekGoal(goalOrSlot, kind, what) : { x: 0, y: 0 }; // as add()'s goal
     check(api().tnw_crowd_set_target(h, id, k, g.x, g.y, flow), what);
     if (info) this._follow(id, info.size, k === 4 ? flow : -1);
   }

@@ -1172,6 +1172,17 @@ test("Crowd.add and setFlow say what is wrong before the library refuses", () =>
   assert.throws(() => crowd.setFlow(-1, null), says(/slot must be an integer from 0 to 7, got -1/));
   const id = crowd.add({ x: 16, y: 10 });
   assert.throws(() => crowd.setTarget(id, "flow", 9), says(/flow slot must be an integer from 0 to 7, got 9/));
+  // what a target needs: a goal for seek/arrive/flee, a slot holding a field for flow (both were
+  // taken: the agent headed for pixel (0, 0), or stood still; the stranger's messages.mjs)
+  for (const target of ["seek", "arrive", "flee", "SEEK"]) {
+    assert.throws(() => crowd.add({ x: 16, y: 10, target }), says(new RegExp(`Crowd.add: target "${target.toLowerCase()}" needs a goal \\{x, y\\} in pixels, none given`)));
+    assert.throws(() => crowd.setTarget(id, target), says(/Crowd.setTarget: target .* needs a goal \{x, y\} in pixels, none given/));
+  }
+  assert.throws(() => crowd.add({ x: 16, y: 10, target: "flow" }),
+    (e) => e instanceof TilenavError && e.status === -15 && /Crowd.add: target "flow" follows flow slot 0, which holds no field: call setFlow\(0, field\) first/.test(e.message));
+  assert.throws(() => crowd.add({ x: 16, y: 10, target: "flow", flow: 3 }), (e) => e.status === -15 && /flow slot 3, which holds no field: call setFlow\(3, field\) first$/.test(e.message.replace(/: state$/, "")));
+  assert.throws(() => crowd.setTarget(id, "flow", 2), (e) => e.status === -15 && /Crowd.setTarget: target "flow" follows flow slot 2, which holds no field/.test(e.message));
+  assert.equal(crowd.count, 1); // none of them was added
   // a slot holding a field of another size than the agent's
   const f1 = new FlowField(map).build({ x: 5, y: 3 }), f2 = new FlowField(map, { size: 2 }).build({ x: 4, y: 2 });
   crowd.setFlow(0, f2);
