@@ -311,6 +311,7 @@ tn_status tn_flow_view_from_sector_field(const tn_sector_field *field, const tn_
 /* broadphase.h */
 typedef struct tn_bp tn_bp;
 typedef enum tn_bp_kind { TN_BP_GRID, TN_BP_HASH, TN_BP_SAP, TN_BP_BRUTE, ... } tn_bp_kind;
+#define TN_BP_MAX_OBJECTS ...
 typedef struct tn_bp_id { uint32_t id; } tn_bp_id;
 typedef struct tn_bp_pair { tn_bp_id a, b; uint32_t user_a, user_b; } tn_bp_pair;
 void tn_bp_destroy(tn_bp *bp);

@@ -132,8 +132,16 @@ tn_status tnpy_bp_circles(tn_bp_kind kind, const double *xy, const double *radii
             smallest = fmin(smallest, d);
             largest = fmax(largest, d);
         }
-        double area = fmax(x1 - x0, 1.0) * fmax(y1 - y0, 1.0);
-        def.cell_size = tn_bp_suggest_cell(smallest, area, count);
+        double w = fmax(x1 - x0, 1.0), h = fmax(y1 - y0, 1.0);
+        if (!isfinite(w) || !isfinite(h))
+            return TN_E_TOO_LARGE; /* a spread past the largest double: no grid can cover it */
+        /* about one circle per cell (w * h may overflow: inf is ignored, and the bound below
+         * covers it), and at most about `count` cells along each side, so that a long thin
+         * spread (a row of circles) does not get a grid of more than TN_MAX_CELLS cells */
+        def.cell_size = tn_bp_suggest_cell(smallest, w * h, count);
+        const double need = fmax(sqrt(w / count) * sqrt(h), fmax(w, h) / count) * (1.0 + 1e-4);
+        if (def.cell_size < need)
+            def.cell_size = need;
         def.levels = levels_for(def.cell_size, largest);
         def.world = (tn_box){x0, y0, fmax(x1, x0 + 1.0), fmax(y1, y0 + 1.0)};
     }

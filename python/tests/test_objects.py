@@ -159,6 +159,46 @@ def test_broadphase_edge_cases():
     assert tilenav.broadphase([[0, 0], [2.01, 0]], 1.0).tolist() == []
 
 
+@pytest.mark.parametrize("kind", ["grid", "hash", "sap", "brute"])
+def test_broadphase_far_and_thin_spreads(kind):
+    """Circles spread far (1e300) or in a long thin row (a grid fitted to its area had more
+    than TN_MAX_CELLS cells): the grids fit them, with the pairs of brute force; a spread
+    past the largest double has no grid, and the error names that limit."""
+    rng = np.random.default_rng(8)
+    spreads = [np.array([[0, 0], [1e300, 1e300], [1, 1], [1e300 + 1e284, 1e300]]),
+               np.array([[0, 0], [1e300, 0], [1, 1]]),
+               np.column_stack([np.arange(400) * 1e15, rng.random(400)]),  # a thin row
+               np.column_stack([np.arange(50.0) * 2.5, np.zeros(50)])]
+    for pos in spreads:
+        r = np.full(len(pos), 1.0)
+        assert np.array_equal(tilenav.broadphase(pos, r, kind=kind), brute_pairs(pos, r))
+    wide = np.array([[-1e308, 0], [1e308, 0], [1e308, 1]])
+    if kind in ("grid", "hash"):
+        with pytest.raises(tilenav.InvalidArgumentError,
+                           match=r"finite doubles \(below about 1.8e308.*kind='sap'") as e:
+            tilenav.broadphase(wide, 1.0, kind=kind)
+        assert e.value.status_name.startswith("too large")
+    else:
+        assert tilenav.broadphase(wide, 1.0, kind=kind).tolist() == [[1, 2]]
+
+
+def test_jps_plus_names_its_side_limit():
+    """A JPS+ jump table takes maps up to 32767 cells wide and high: past it the error says
+    so (it said only "too large (past a fixed limit of the C library)")."""
+    for w in (32767, 32768):
+        m = tilenav.Map.from_numpy(np.ones((1, w), np.uint8))
+        assert m.path_result((0, 0), (w - 1, 0)).cost == w - 1
+        if w == 32767:
+            assert m.path_result((0, 0), (w - 1, 0), algo="jps+").cost == w - 1
+            continue
+        with pytest.raises(tilenav.InvalidArgumentError,
+                           match=r"algo='jps\+' takes maps up to 32767 cells wide and high.*"
+                                 r"32768 x 1.*algo='jps'") as e:
+            m.path((0, 0), (w - 1, 0), algo="jps+")
+        assert e.value.status == -3  # TN_E_TOO_LARGE
+    assert "32767" in tilenav.Map.path.__doc__
+
+
 def test_scenarios():
     sc = tilenav.Scenarios(data("tests", "data", "movingai", "tiny.map.scen"))
     assert len(sc) > 0 and sc.start.shape == (len(sc), 2)

@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._common import flag, owned
-from ._errors import check
+from ._errors import check, invalid
 from ._tilenav import ffi, lib
 
 KINDS = {"grid": lib.TN_BP_GRID, "hash": lib.TN_BP_HASH, "sap": lib.TN_BP_SAP,
@@ -25,7 +25,14 @@ def broadphase(positions: Any, radii: Any, *, kind: str = "grid", exact: bool = 
     (a dense grid fitted to the circles, hierarchical when radii differ a lot; the default),
     ``"hash"`` (hashed grid), ``"sap"`` (sort and sweep) or ``"brute"`` (every pair; the
     reference). With ``exact=True`` only the pairs whose circles overlap (distance <= r_i + r_j)
-    are kept: the broad phase followed by the narrow test, vectorised."""
+    are kept: the broad phase followed by the narrow test, vectorised.
+
+    Limits (fixed in the C library): at most ``TN_BP_MAX_OBJECTS`` (4,194,303) circles, and
+    for ``"grid"`` and ``"hash"``, which fit a grid to the circles' bounding box, a box whose
+    width and height are finite doubles (the circles spread over less than about 1.8e308,
+    e.g. not from -1e308 to 1e308): :class:`InvalidArgumentError` (status
+    ``TN_E_TOO_LARGE``) names the limit; ``"sap"`` and ``"brute"`` take any finite
+    positions."""
     exact = flag(exact, "exact")
     pos = np.asarray(positions)
     if pos.dtype.kind not in "iuf":
@@ -46,9 +53,21 @@ def broadphase(positions: Any, radii: Any, *, kind: str = "grid", exact: bool = 
     rr = np.ascontiguousarray(r, dtype=np.float64)
     if not (np.isfinite(xy).all() and np.isfinite(rr).all()) or (rr < 0).any():
         raise ValueError("positions and radii must be finite, radii >= 0")
+    if n > lib.TN_BP_MAX_OBJECTS:
+        raise invalid(f"broadphase takes at most {lib.TN_BP_MAX_OBJECTS} circles "
+                      f"(TN_BP_MAX_OBJECTS, a fixed limit of the C library), got {n}",
+                      lib.TN_E_TOO_LARGE)
     out = ffi.new("tn_bp **")
-    check(lib.tnpy_bp_circles(KINDS[kind], ffi.from_buffer("double[]", xy),
-                              ffi.from_buffer("double[]", rr), n, out), "broadphase")
+    st = lib.tnpy_bp_circles(KINDS[kind], ffi.from_buffer("double[]", xy),
+                             ffi.from_buffer("double[]", rr), n, out)
+    if st == lib.TN_E_TOO_LARGE and kind in ("grid", "hash"):
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = np.max(xy + rr[:, None], axis=0) - np.min(xy - rr[:, None], axis=0)
+        raise invalid(f"broadphase: kind={kind!r} fits a grid to the circles' bounding box, "
+                      f"whose width and height must be finite doubles (below about 1.8e308, "
+                      f"a fixed limit); here {span[0]:g} x {span[1]:g}: use kind='sap' or "
+                      f"'brute', which take any finite positions", lib.TN_E_TOO_LARGE)
+    check(st, "broadphase")
     bp = owned(out[0], lib.tn_bp_destroy)
     length = ffi.new("int64_t *")
     cap = max(16, 4 * n)

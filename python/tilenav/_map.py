@@ -43,6 +43,9 @@ COLLISION = {
     "objects": lib.TN_COLLIDE_OBJECT_LAYERS,
 }
 COVER = {"center": lib.TN_COVER_CENTER, "any": lib.TN_COVER_ANY, "half": lib.TN_COVER_HALF}
+# the widest and highest map a JPS+ jump table takes (search.h, tn_jump_table_build: a side
+# past 32767 is TN_E_TOO_LARGE)
+JPS_PLUS_MAX_SIDE = 32767
 _NO_CELLS = np.zeros((0, 2), dtype=np.int32)
 _NO_CELLS.setflags(write=False)
 
@@ -648,7 +651,14 @@ class Map:
                 jdef = ffi.new("tn_jump_table_def *", lib.tn_jump_table_def_default())
                 jdef.map = mh
                 out = ffi.new("tn_jump_table **")
-                check(lib.tn_jump_table_build(jdef, out), "tn_jump_table_build")
+                st = lib.tn_jump_table_build(jdef, out)
+                if st == lib.TN_E_TOO_LARGE:
+                    raise invalid(f"algo='jps+' takes maps up to {JPS_PLUS_MAX_SIDE} cells "
+                                  f"wide and high (the jump table's fixed limit in the C "
+                                  f"library); this map is {self.width} x {self.height} cells: "
+                                  f"use algo='jps' (the same paths, without a table)",
+                                  lib.TN_E_TOO_LARGE)
+                check(st, "tn_jump_table_build")
                 jt = c.owned(out[0], lib.tn_jump_table_destroy, keep=(mh, keep))
                 self._jump_tables[size] = jt
             return jt
@@ -827,7 +837,9 @@ class Map:
         ``algo``: ``"jps"`` (Jump Point Search, weighted on maps with terrain costs; where it
         does not apply, i.e. with 4 moves, corner cutting or ``extra``, A* runs instead, with
         the same optimal cost), ``"astar"``, ``"dijkstra"`` or ``"jps+"`` (JPS over a jump
-        table built on first use). ``moves``: 8 or 4. ``corner``: when a diagonal step may
+        table built on first use; the table takes maps up to 32767 cells wide and high, a
+        fixed limit of the C library: past it :class:`InvalidArgumentError`, status
+        ``TN_E_TOO_LARGE``, naming it). ``moves``: 8 or 4. ``corner``: when a diagonal step may
         pass blocked cells, ``"never"`` (default; the Moving AI rule), ``"one"`` or
         ``"always"`` (4 moves make no diagonal steps and ignore it, but it must still be one
         of these names).
