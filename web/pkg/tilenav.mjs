@@ -156,6 +156,27 @@ function writeCells(ptr, cells) {
 
 const POINTS = { center: 0, some: 1, every: 2, "any-cell": 3, "all-cells": 4 };
 
+// A sprite box argument, checked as the C library checks it (tn_tile_box: every field finite as
+// a float, w and h > 0, the collision area none (areaW = areaH = 0) or both sides > 0), each
+// rule named with the field and its value (the module only says "invalid argument").
+function boxArg(b, what) {
+  if (b === null || typeof b !== "object" || Array.isArray(b))
+    throw new TilenavError(-1, `${what}: box must be {x, y, w, h, areaX?, areaY?, areaW?, areaH?} in pixels, got ${shown(b)}`);
+  for (const k of ["x", "y", "w", "h", "areaX", "areaY", "areaW", "areaH"]) {
+    const v = b[k];
+    if (v === undefined && k.startsWith("area")) continue;
+    if (typeof v !== "number" || !Number.isFinite(Math.fround(v)))
+      throw new TilenavError(-1, `${what}: box.${k} must be a finite number of pixels, got ${shown(v)}`);
+  }
+  const F = Math.fround; // the module's floats
+  for (const k of ["w", "h"])
+    if (!(F(b[k]) > 0)) throw new TilenavError(-1, `${what}: box.${k} must be > 0 (the sprite's ${k === "w" ? "width" : "height"} in pixels), got ${b[k]}`);
+  const aw = b.areaW ?? 0, ah = b.areaH ?? 0;
+  if (!(F(aw) === 0 && F(ah) === 0) && !(F(aw) > 0 && F(ah) > 0))
+    throw new TilenavError(-1, `${what}: box.areaW and box.areaH must both be > 0 (a collision area inside the sprite) or both 0 (none), got ${aw} and ${ah}`);
+  return b;
+}
+
 function writeBox(p, b) {
   const v = f32(), o = p >> 2;
   [b.x, b.y, b.w, b.h, b.areaX ?? 0, b.areaY ?? 0, b.areaW ?? 0, b.areaH ?? 0].forEach((x, i) => { v[o + i] = x; });
@@ -361,6 +382,34 @@ function cellValue(v, what) {
   return v;
 }
 
+// TileMap's `costs` option: {value: cost} (or a Map value -> cost), each cost a number >= 0
+// (0 or Infinity: blocked). Returns a Map of checked entries.
+function costsArg(costs) {
+  const out = new globalThis.Map();
+  if (costs === undefined) return out;
+  if (costs === null || typeof costs !== "object")
+    throw new TypeError(`tilenav: TileMap: costs must be an object {value: cost}, got ${shown(costs)}`);
+  const entries = costs instanceof globalThis.Map ? [...costs].map(([k, v]) => [k, v, k]) : Object.entries(costs).map(([k, v]) => [/^-?\d+$/.test(k) ? Number(k) : k, v, k]);
+  for (const [k, v, key] of entries) {
+    const value = cellValue(k, `TileMap: costs key ${shown(key)}`);
+    if (typeof v !== "number" || Number.isNaN(v) || v < 0)
+      throw new TypeError(`tilenav: TileMap: the cost of value ${value} must be a number >= 0 (0 or Infinity = blocked), got ${typeof v === "number" ? v : `${v === null ? "null" : typeof v} ${shown(v)}`}`);
+    out.set(value, v);
+  }
+  return out;
+}
+
+// TileMap's `blocked` option: the values that block, an array (or any iterable of numbers but a
+// string). Returns a Set of checked values.
+function blockedArg(blocked) {
+  if (blocked === undefined) return new Set();
+  if (blocked === null || typeof blocked !== "object" || typeof blocked[Symbol.iterator] !== "function")
+    throw new TypeError(`tilenav: TileMap: blocked must be an array of cell values (the values that block), got ${shown(blocked)}`);
+  const out = new Set(blocked);
+  for (const b of out) cellValue(b, "TileMap: a blocked value");
+  return out;
+}
+
 /**
  * A grid of width x height cells, each holding an integer value (a tile id). Each value has a
  * terrain entry: blocked, or passable with a cost multiplier for entering the cell.
@@ -399,9 +448,8 @@ export class TileMap {
     this.height = height;
     this.tileWidth = tw;
     this.tileHeight = th;
-    this._costs = new globalThis.Map(Object.entries(o.costs ?? {}).map(([k, v]) => [cellValue(/^-?\d+$/.test(k) ? Number(k) : k, `TileMap: costs key ${JSON.stringify(k)}`), v]));
-    this._blocked = new Set(o.blocked ?? []);
-    for (const b of this._blocked) cellValue(b, "TileMap: a blocked value");
+    this._costs = costsArg(o.costs);
+    this._blocked = blockedArg(o.blocked);
     this._defaultWalls = !o.costs && !o.blocked;
     this._known = new Set();
     this._o = {
@@ -448,7 +496,12 @@ export class TileMap {
     knownOptions(options, "TileMap", "TileMap.fromArray");
     if (cells === null || typeof cells !== "object" || !Number.isInteger(cells.length))
       throw new TypeError(`tilenav: TileMap.fromArray: cells must be an array of cell values, got ${shown(cells)}`);
-    return new TileMap({ ...options, cells, width, height: Math.floor(cells.length / width) });
+    if (!(Number.isInteger(width) && width > 0))
+      throw new TypeError(`tilenav: TileMap.fromArray: width must be a positive integer, got ${shown(width)}`);
+    if (cells.length === 0) throw new TypeError("tilenav: TileMap.fromArray: cells is empty (a map has at least one cell)");
+    if (cells.length % width !== 0)
+      throw new TypeError(`tilenav: TileMap.fromArray: cells has ${cells.length} values, not a multiple of the width ${width} (height = cells.length / width)`);
+    return new TileMap({ ...options, cells, width, height: cells.length / width });
   }
 
   /** A map from rows of text: `wall` characters (default "#") block, anything else is floor. */
@@ -460,6 +513,8 @@ export class TileMap {
     if (wall !== undefined && !(typeof wall === "string" && wall.length))
       throw new TypeError(`tilenav: TileMap.fromText: wall must be a string of the wall characters, got ${shown(wall)}`);
     const lines = (Array.isArray(rows) ? rows : rows.split("\n")).filter((r) => r.length);
+    if (!lines.length)
+      throw new TypeError(`tilenav: TileMap.fromText: the text is empty (${Array.isArray(rows) ? `${rows.length} rows, none with a character` : "no line with a character"}): a map needs at least one row of cells`);
     const width = Math.max(...lines.map((r) => r.length)), walls = wall ?? "#";
     lines.forEach((r, y) => {
       if (r.length !== width)
@@ -519,7 +574,7 @@ export class TileMap {
     if (this._costs.has(value)) cost = this._costs.get(value);
     else if (this._blocked.has(value) || (this._defaultWalls && value !== 0)) cost = Infinity;
     if (typeof cost !== "number" || Number.isNaN(cost) || cost < 0)
-      throw new TypeError(`tilenav: cost of value ${value} is ${cost} (a number >= 0; 0 or Infinity = blocked)`);
+      throw new TypeError(`tilenav: the cost of value ${value} must be a number >= 0 (0 or Infinity = blocked), got ${shown(cost)}`);
     const blocked = !(cost > 0 && Number.isFinite(cost));
     check(api().tnw_map_set_terrain(liveHandle(this, "TileMap"), value, blocked ? 0 : 1, blocked ? 1 : cost),
       `terrain of value ${value}`);
@@ -695,6 +750,12 @@ export class TileMap {
    * @returns {{x:number, y:number, blockedX:boolean, blockedY:boolean}} the new top-left
    */
   moveBox(box, dx, dy) {
+    const what = "TileMap.moveBox";
+    liveHandle(this, "TileMap");
+    boxArg(box, what);
+    for (const [v, name] of [[dx, "dx"], [dy, "dy"]])
+      if (typeof v !== "number" || !Number.isFinite(Math.fround(v)))
+        throw new TilenavError(-1, `${what}: ${name} must be a finite number of pixels, got ${shown(v)}`);
     return withScratch(36, (p) => {
       writeBox(p, box);
       check(api().tnw_tile_move_box(liveHandle(this, "TileMap"), p, dx, dy, p + 32), "TileMap.moveBox");
@@ -709,6 +770,8 @@ export class TileMap {
    * @param {"center"|"some"|"every"|"any-cell"|"all-cells"} [points="some"]
    */
   hitTestWalls(box, points = "some") {
+    liveHandle(this, "TileMap");
+    boxArg(box, "TileMap.hitTestWalls");
     return withScratch(36, (p) => {
       writeBox(p, box);
       check(api().tnw_tile_hit_blocked(liveHandle(this, "TileMap"), p, pick(POINTS, points, "points", 1), p + 32),

@@ -1096,6 +1096,38 @@ test("bad arguments get tilenav's messages, not raw JavaScript errors, and name 
   assert.throws(() => TileMap.fromText(42), typeErr(/TileMap.fromText: rows must be a string or an array of strings, got 42/));
   assert.throws(() => TileMap.fromText(["..", 12]), typeErr(/rows must be a string or an array of strings, got \["..",12\]/));
   assert.throws(() => TileMap.fromText([".."], { wall: 1 }), typeErr(/TileMap.fromText: wall must be a string/));
+  // the stranger's messages.mjs: each says what is wrong (before: "number 1 is not iterable",
+  // "cost of value 1 is 2", "cells has 3 values, expected 2", "width and height must be positive
+  // integers", "TileMap.moveBox: invalid argument")
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: [0, 1], blocked: 1 }), typeErr(/^tilenav: TileMap: blocked must be an array of cell values \(the values that block\), got 1$/));
+  assert.throws(() => new TileMap({ width: 2, height: 1, blocked: "1" }), typeErr(/blocked must be an array .* got "1"/));
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: [0, 1], costs: { 1: "2" } }), typeErr(/^tilenav: TileMap: the cost of value 1 must be a number >= 0 \(0 or Infinity = blocked\), got string "2"$/));
+  assert.throws(() => new TileMap({ width: 2, height: 1, costs: { 3: -1 } }), typeErr(/the cost of value 3 must be a number >= 0 .* got -1$/));
+  assert.throws(() => new TileMap({ width: 2, height: 1, costs: { 3: null } }), typeErr(/the cost of value 3 .* got null null$/));
+  assert.throws(() => new TileMap({ width: 2, height: 1, costs: 5 }), typeErr(/TileMap: costs must be an object \{value: cost\}, got 5/));
+  const viaMap = new TileMap({ width: 2, height: 1, cells: [0, 1], costs: new globalThis.Map([[1, 2.5]]) }); // a Map works too
+  assert.equal(viaMap.cost(1, 0), 2.5);
+  viaMap.free();
+  assert.throws(() => TileMap.fromArray([0, 0, 0], 2), typeErr(/^tilenav: TileMap.fromArray: cells has 3 values, not a multiple of the width 2/));
+  assert.throws(() => TileMap.fromArray([], 2), typeErr(/TileMap.fromArray: cells is empty/));
+  for (const w of [0, -2, 1.5, "2", undefined]) assert.throws(() => TileMap.fromArray([0, 0], w), typeErr(/TileMap.fromArray: width must be a positive integer, got/), String(w));
+  assert.throws(() => TileMap.fromText(""), typeErr(/^tilenav: TileMap.fromText: the text is empty \(no line with a character\)/));
+  assert.throws(() => TileMap.fromText("\n\n"), typeErr(/TileMap.fromText: the text is empty/));
+  assert.throws(() => TileMap.fromText(["", ""]), typeErr(/TileMap.fromText: the text is empty \(2 rows, none with a character\)/));
+  const box = { x: 0, y: 0, w: 10, h: 10 };
+  for (const [f, re] of [
+    [() => map.moveBox(box, NaN, 0), /^TileMap.moveBox: dx must be a finite number of pixels, got NaN/],
+    [() => map.moveBox(box, 0, "3"), /TileMap.moveBox: dy must be a finite number of pixels, got "3"/],
+    [() => map.moveBox(box, 1e39, 0), /dx must be a finite number of pixels, got 1e\+39/], // no 32-bit float
+    [() => map.moveBox({ ...box, w: -10 }, 5, 0), /^TileMap.moveBox: box.w must be > 0 \(the sprite's width in pixels\), got -10/],
+    [() => map.moveBox({ ...box, h: 0 }, 5, 0), /box.h must be > 0 \(the sprite's height in pixels\), got 0/],
+    [() => map.moveBox({ x: 0, y: 0, w: 10 }, 5, 0), /box.h must be a finite number of pixels, got undefined/],
+    [() => map.moveBox({ ...box, areaY: NaN }, 5, 0), /box.areaY must be a finite number of pixels, got NaN/],
+    [() => map.moveBox({ ...box, areaW: 4 }, 5, 0), /box.areaW and box.areaH must both be > 0 \(a collision area inside the sprite\) or both 0 \(none\), got 4 and 0/],
+    [() => map.moveBox(null, 5, 0), /TileMap.moveBox: box must be \{x, y, w, h, areaX\?, areaY\?, areaW\?, areaH\?\} in pixels, got null/],
+    [() => map.hitTestWalls({ ...box, w: -1 }), /^TileMap.hitTestWalls: box.w must be > 0/],
+  ]) assert.throws(f, says(-1, re), String(re));
+  assert.deepEqual(map.moveBox({ ...box, areaX: 2, areaY: 2, areaW: 4, areaH: 4 }, 3, 0), { x: 3, y: 0, blockedX: false, blockedY: false });
   assert.throws(() => pf.findMany(map, null), says(-1, /PathFinder.findMany: queries must be an array .* got null/));
   assert.throws(() => pf.findMany(map, 7), says(-1, /queries must be .* got 7/));
   const crowd = new Crowd(map);

@@ -931,3 +931,29 @@ test("EasyStar-style wrapper after free(): every call throws; queued and running
   assert.equal(after.length, 4); // the searches after it run as before
   c.free();
 });
+
+test("findPath's coordinates: numeric strings as PathFinding.js takes them, anything else a TypeError naming the argument", () => {
+  // the stranger's messages.mjs: findPath("0", "0", "3", "2", grid) named an internal method;
+  // PathFinding.js 0.4.18 reads nodes[y][x], so it takes strings written as array indices
+  const m = [[0, 0, 0, 0], [0, 1, 1, 0], [0, 0, 0, 0]];
+  const grid = new PF.Grid(m);
+  for (const [name, opt] of [["AStarFinder", {}], ["AStarFinder", { allowDiagonal: true }], ["BestFirstFinder", {}], ["DijkstraFinder", {}], ["JumpPointFinder", {}]]) {
+    const a = new PF[name](opt).findPath("0", "0", "3", "2", grid), b = new RefPF[name](opt).findPath("0", "0", "3", "2", new RefPF.Grid(m));
+    assert.equal(a.length, b.length, name);
+    assert.deepEqual(a, new PF[name](opt).findPath(0, 0, 3, 2, grid), name);
+    if (!new PF[name](opt).usesWasm) assert.deepEqual(a, b, name); // the JavaScript engine: PathFinding.js's very path
+    for (const p of a) assert.ok(typeof p[0] === "number" && typeof p[1] === "number");
+  }
+  assert.deepEqual(new PF.AStarFinder().findPath("2", "0", "2", "0", grid), [[2, 0]]);
+  assert.equal(grid.isWalkableAt("1", "1"), false); // PathFinding.js's isWalkableAt takes them too
+  // what PathFinding.js cannot find a node for ("01", "1.0", " 1", 0.5, NaN...): a TypeError naming
+  // the argument (PathFinding.js: "Cannot set properties of undefined (setting 'g')")
+  for (const [args, name] of [[[0.5, 0, 3, 2], "startX"], [[0, "abc", 3, 2], "startY"], [[0, 0, "01", 2], "endX"], [[0, 0, 3, "1.0"], "endY"],
+    [[0, 0, 3, " 2"], "endY"], [[NaN, 0, 3, 2], "startX"], [[undefined, 0, 3, 2], "startX"], [[0, 0, 3, null], "endY"]])
+    for (const F of [PF.AStarFinder, PF.BestFirstFinder, PF.DijkstraFinder, PF.JumpPointFinder])
+      assert.throws(() => new F().findPath(...args, grid),
+        (e) => e instanceof TypeError && e.message.startsWith(`tilenav/compat/pathfinding: findPath: ${name} must be an integer cell coordinate`), `${F.name} ${String(args)}`);
+  assert.throws(() => new PF.AStarFinder().findPath(9, 0, 3, 2, grid), /outside the 4x3 grid/);
+  assert.throws(() => grid.isWalkableAt(0.5, 0), /Grid.isWalkableAt: x must be an integer cell coordinate/);
+  grid.free();
+});

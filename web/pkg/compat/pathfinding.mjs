@@ -410,9 +410,13 @@ function clearanceMatrix(grid) {
   return out;
 }
 
-function checkEnds(grid, sx, sy, ex, ey) {
+// findPath's coordinates as numbers (coord(): integers, or strings of them as PathFinding.js
+// takes), checked inside the grid (PathFinding.js's error for a node it cannot find).
+function ends(grid, sx, sy, ex, ey) {
+  const e = [coord(sx, "findPath", "startX"), coord(sy, "findPath", "startY"), coord(ex, "findPath", "endX"), coord(ey, "findPath", "endY")];
   grid._live(); // (throws after free())
-  if (!grid.isInside(sx, sy) || !grid.isInside(ex, ey)) throw new TypeError(`Cannot read properties of undefined (start or end outside the ${grid.width}x${grid.height} grid)`);
+  if (!grid.isInside(e[0], e[1]) || !grid.isInside(e[2], e[3])) throw new TypeError(`Cannot read properties of undefined (start or end outside the ${grid.width}x${grid.height} grid)`);
+  return e;
 }
 
 // Does a unit of n x n cells fit at (x, y)? (n > 1: the clearance of a map of the cells)
@@ -423,7 +427,7 @@ const fitsAt = (grid, x, y, n) => mapOf(grid._live()).fits(x, y, n);
 // which would pay the regions' build (about 3 ms on 512 x 512) for one search. The results are
 // the same either way.
 function run(grid, sx, sy, ex, ey, o) {
-  checkEnds(grid, sx, sy, ex, ey);
+  [sx, sy, ex, ey] = ends(grid, sx, sy, ex, ey);
   const c = grid._live(), map = mapOf(c);
   o = { ...o, regions: c.searched };
   c.searched = true;
@@ -798,7 +802,7 @@ export class AStarFinder {
   getClearanceGrid(grid) { return clearanceMatrix(grid); }
 
   _faithful(sx, sy, ex, ey, grid, heuristic) {
-    checkEnds(grid, sx, sy, ex, ey);
+    [sx, sy, ex, ey] = ends(grid, sx, sy, ex, ey);
     const n = this.unitSize;
     if (n === 1 && sx === ex && sy === ey) return [[sx, sy]]; // blocked or not, as PathFinding.js
     if (n > 1 ? !fitsAt(grid, sx, sy, n) || !fitsAt(grid, ex, ey, n) : !grid.isWalkableAt(ex, ey)) return [];
@@ -864,11 +868,11 @@ export class JumpPointFinder {
   get usesWasm() { return this._wasmHeuristic !== undefined; }
 
   findPath(startX, startY, endX, endY, grid) {
-    if (startX === endX && startY === endY) { checkEnds(grid, startX, startY, endX, endY); return []; }
+    [startX, startY, endX, endY] = ends(grid, startX, startY, endX, endY);
+    if (startX === endX && startY === endY) return [];
     const n = this.unitSize;
     if (this.usesWasm)
       return run(grid, startX, startY, endX, endY, { algo: "jps", diagonal: DIAG_RULE[this._rule], heuristic: this._wasmHeuristic, size: n });
-    checkEnds(grid, startX, startY, endX, endY);
     if (n > 1 ? !fitsAt(grid, startX, startY, n) || !fitsAt(grid, endX, endY, n) : !grid.isWalkableAt(endX, endY)) return [];
     return faithfulJPS(walkableOf(grid, n), grid.width, grid.height, startX, startY, endX, endY, this._rule, this.heuristic);
   }
