@@ -48,10 +48,10 @@ export interface TileMapOptions {
   tileSize?: number;
   tileWidth?: number;
   tileHeight?: number;
-  /** value -> cost of entering such a cell (Infinity or 0 = blocked). */
-  costs?: Record<number, number>;
-  /** values that block. */
-  blocked?: number[];
+  /** value -> cost of entering such a cell, a number >= 0 (Infinity or 0 = blocked). */
+  costs?: Record<number, number> | Map<number, number>;
+  /** values that block (an array; a value may not be in `costs` too: TypeError). */
+  blocked?: Iterable<number>;
 }
 
 export interface Box {

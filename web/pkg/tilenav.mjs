@@ -450,6 +450,9 @@ export class TileMap {
     this.tileHeight = th;
     this._costs = costsArg(o.costs);
     this._blocked = blockedArg(o.blocked);
+    for (const [value, cost] of this._costs) // one terrain per value
+      if (this._blocked.has(value))
+        throw new TypeError(`tilenav: TileMap: value ${value} is in both costs (cost ${shown(cost)}) and blocked: give it one terrain (in costs, Infinity or 0 blocks)`);
     this._defaultWalls = !o.costs && !o.blocked;
     this._known = new Set();
     this._o = {

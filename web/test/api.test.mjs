@@ -1105,6 +1105,11 @@ test("bad arguments get tilenav's messages, not raw JavaScript errors, and name 
   assert.throws(() => new TileMap({ width: 2, height: 1, costs: { 3: -1 } }), typeErr(/the cost of value 3 must be a number >= 0 .* got -1$/));
   assert.throws(() => new TileMap({ width: 2, height: 1, costs: { 3: null } }), typeErr(/the cost of value 3 .* got null null$/));
   assert.throws(() => new TileMap({ width: 2, height: 1, costs: 5 }), typeErr(/TileMap: costs must be an object \{value: cost\}, got 5/));
+  // a value in both costs and blocked (it was passable at its cost, silently): which terrain?
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: [0, 1], costs: { 1: 2 }, blocked: [1] }),
+    typeErr(/^tilenav: TileMap: value 1 is in both costs \(cost 2\) and blocked: give it one terrain/));
+  assert.throws(() => TileMap.fromText(["#."], { costs: { 0: 1, 7: Infinity }, blocked: [3, 7] }), typeErr(/value 7 is in both costs \(cost Infinity\) and blocked/));
+  assert.throws(() => TileMap.fromArray([0, 5], 2, { costs: new globalThis.Map([[5, 0]]), blocked: new Set([5]) }), typeErr(/value 5 is in both/));
   const viaMap = new TileMap({ width: 2, height: 1, cells: [0, 1], costs: new globalThis.Map([[1, 2.5]]) }); // a Map works too
   assert.equal(viaMap.cost(1, 0), 2.5);
   viaMap.free();
