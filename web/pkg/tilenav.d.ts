@@ -468,6 +468,9 @@ export interface Marble { x: number; y: number; vx: number; vy: number; r: numbe
 
 export class Marbles {
   constructor(o?: MarblesOptions);
+  /** The map whose blocked cells are walls (read in place: it must outlive the marbles), or
+   *  null for a world without walls. */
+  readonly map: TileMap | null;
   readonly capacity: number;
   add(x: number, y: number, vx: number, vy: number, r: number): number;
   setVelocity(i: number, vx: number, vy: number): void;

@@ -91,6 +91,11 @@ export interface Finder {
  */
 export declare class AStarFinder implements Finder {
   constructor(opt?: FinderOptions);
+  /** The options as PathFinding.js keeps them on the finder. */
+  readonly diagonalMovement: DiagonalMovement;
+  readonly weight: number;
+  readonly heuristic: HeuristicFn;
+  readonly optimal: boolean;
   /** True when findPath runs tilenav's optimal search in the wasm, false when PathFinding.js's in JavaScript. */
   readonly usesWasm: boolean;
   readonly unitSize: number;
@@ -110,6 +115,9 @@ export declare class DijkstraFinder extends AStarFinder {}
  */
 export declare class JumpPointFinder implements Finder {
   constructor(opt?: { diagonalMovement?: DiagonalMovement; heuristic?: FinderOptions["heuristic"]; optimal?: boolean; unitSize?: number });
+  readonly diagonalMovement: DiagonalMovement;
+  readonly heuristic: HeuristicFn;
+  readonly optimal: boolean;
   readonly usesWasm: boolean;
   readonly unitSize: number;
   findPath(startX: number, startY: number, endX: number, endY: number, grid: Grid): Path;
