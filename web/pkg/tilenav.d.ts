@@ -48,10 +48,11 @@ export interface TileMapOptions {
   tileSize?: number;
   tileWidth?: number;
   tileHeight?: number;
-  /** value -> cost of entering such a cell, a number >= 0 (Infinity or 0 = blocked). */
-  costs?: Record<number, number> | Map<number, number>;
-  /** values that block (an array; a value may not be in `costs` too: TypeError). */
-  blocked?: Iterable<number>;
+  /** value -> cost of entering such a cell, a number >= 0 (Infinity or 0 = blocked); at run
+   *  time a Map works too (not typed here: the .d.ts needs no ES2015 lib). */
+  costs?: Record<number, number>;
+  /** values that block (a value may not be in `costs` too: TypeError). */
+  blocked?: readonly number[];
 }
 
 export interface Box {
