@@ -73,10 +73,11 @@ def test_field_update_takes_true_for_an_extra_layer_edited_anywhere(m):
 def test_map_construction_arguments(tmp_path):
     ones = np.ones((3, 3))
     for bad in (0, -5, (8, 0)):
-        with pytest.raises(tilenav.InvalidArgumentError, match="tile_size must be an integer > 0"):
+        with pytest.raises(tilenav.InvalidArgumentError,
+                           match=r"tile_size must be an integer in 1\.\.2\*\*31-1"):
             tilenav.Map.from_numpy(ones, tile_size=bad)
     for bad in (2.5, (8,), "8", (8, 8.5)):
-        with pytest.raises(TypeError, match="tile_size must be an integer > 0"):
+        with pytest.raises(TypeError, match=r"tile_size must be an integer in 1\.\.2\*\*31-1"):
             tilenav.Map.from_numpy(ones, tile_size=bad)
     maze = data("data", "maps", "maze64.map")
     assert tilenav.Map.load(maze, tile_size=8).tile_size == (8, 8)  # an int, as from_numpy
@@ -87,6 +88,64 @@ def test_map_construction_arguments(tmp_path):
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match="float32 cannot represent"):
             tilenav.Map.from_numpy([[1, 1e300]])
+
+
+def test_messages_say_the_rule_the_value_broke(m):
+    """An error's words agree with the value given (r_messages.py): a value past an upper
+    limit names the limit, an odd type is a TypeError, a cell of NumPy integers past int32 is
+    outside the map whatever mix of scalars holds it, and a cost float32 cannot hold raises
+    without a NumPy warning first."""
+    ones = np.ones((2, 2))
+    for bad in (2**31, (8, 2**31), 2**40):
+        with pytest.raises(tilenav.InvalidArgumentError,
+                           match=r"tile_size must be an integer in 1\.\.2\*\*31-1 .*got \d+$"):
+            tilenav.Map.from_numpy(ones, tile_size=bad)
+    assert tilenav.Map.from_numpy(ones, tile_size=2**31 - 1).tile_size == (2**31 - 1,) * 2
+    for bad in (2**63, 2**70):
+        with pytest.raises(tilenav.InvalidArgumentError,
+                           match=r"max_expansions must be an integer in 1\.\.2\*\*63-1"):
+            m.path((0, 0), (4, 4), max_expansions=bad)
+    assert m.path_result((0, 0), (4, 4), max_expansions=2**63 - 1).found
+    with pytest.raises(tilenav.InvalidArgumentError, match=r"budget must be an integer in 1\.\."):
+        m.hierarchy(sector_size=4).sector_field((1, 1), budget=2**63)
+    with pytest.raises(tilenav.InvalidArgumentError, match=r"agent must be an integer in 0\.\."):
+        tilenav.Crowd(m).remove(2**40)
+    with pytest.raises(tilenav.InvalidArgumentError, match=r"steps must be an integer in 0\.\."):
+        tilenav.Crowd(m).step(2**31)
+    # cells: integer scalars that NumPy cannot give one integer dtype
+    for cell in ((np.uint64(2**63), 0), (0, np.uint64(2**63)), [2**70, 0],
+                 (np.uint64(2**63), np.int64(1))):
+        with pytest.raises(tilenav.OutOfMapError, match="outside any map"):
+            m.path((0, 0), cell)
+        with pytest.raises(tilenav.OutOfMapError, match=r"goals\[1\] = .* is outside any map"):
+            m.distances([(1, 1), cell])
+    assert m.path((0, 0), (np.uint64(3), 2)).tolist()[-1] == [3, 2]
+    assert m.distances([(np.uint64(3), 2), (1, np.int8(1))])[2, 3] == 0
+    with pytest.raises(TypeError, match="floats are refused"):
+        m.path((0, 0), (np.uint64(3), 2.0))
+    # odd types
+    for bad in (None, "abc", [["a"]], object()):
+        with pytest.raises(TypeError, match="cost must be a bool, integer or float array"):
+            tilenav.Map.from_numpy(bad)
+    for bad in ("x", None, 1.5, True):
+        with pytest.raises(TypeError, match="status must be an integer"):
+            tilenav.status_string(bad)
+    assert tilenav.status_string(np.int32(-1)) == tilenav.status_string(-1)
+    assert tilenav.status_string(2**40) == tilenav.status_string(-999) == "unknown status"
+    with pytest.raises(tilenav.InvalidArgumentError, match=r"max_flows must be an integer in 1"):
+        tilenav.Crowd(m, max_flows=0)
+    # float32's range, checked before the cast (no RuntimeWarning first)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for bad in (1e39, 3.4028235677973366e38, 1e300):
+            with pytest.raises(ValueError, match="not representable as float32"):
+                m.set_cost((1, 1), bad)
+        with pytest.raises(ValueError, match="not representable as float32"):
+            m.set_cost((1, 1), 1e-46)
+        m.set_cost((1, 1), 3.4028235677973362e38)  # rounds to float32's largest
+        assert m.costs[1, 1] == np.finfo(np.float32).max
+        m.set_cost((1, 1), math.inf)
+        assert not m.passable[1, 1]
 
 
 def test_moves_follows_the_integer_rule(m):
@@ -197,7 +256,8 @@ def test_crowd_arguments():
                      (dict(dt=math.nan), "dt must be a finite number > 0"),
                      (dict(neighbour_radius=-1), "neighbour_radius must be"),
                      (dict(max_neighbours=65), "max_neighbours"),
-                     (dict(max_flows=-1), "max_flows")):
+                     (dict(max_flows=-1), "max_flows"),
+                     (dict(max_flows=0), r"max_flows must be an integer in 1\.\.")):
         with pytest.raises(tilenav.InvalidArgumentError, match=rule):
             tilenav.Crowd(m, **kw)
     with pytest.raises(TypeError, match="capacity must be an integer"):
@@ -212,7 +272,7 @@ def test_crowd_arguments():
         cr.add((math.nan, 16))
     with pytest.raises(tilenav.InvalidArgumentError, match=r"clear of blocked cells"):
         cr.add((5.5 * 32, 5.5 * 32))
-    with pytest.raises(ValueError, match="steps must be an integer >= 0"):
+    with pytest.raises(ValueError, match=r"steps must be an integer in 0\.\.2\*\*31-1, got -1"):
         cr.step(-1)
     with pytest.raises(TypeError, match="steps must be an integer"):
         cr.step(2.5)

@@ -65,8 +65,8 @@ def integer(value: Any, name: str, lo: int, hi: int, rule: str = "") -> int:
 
 
 def tile_size(value: Any) -> Tuple[int, int]:
-    """The pixel (width, height) of a cell from one integer or a pair, each > 0."""
-    rule = "> 0 (one integer, or a (width, height) pair)"
+    """The pixel (width, height) of a cell from one integer or a pair, each in 1..2**31-1."""
+    rule = "in 1..2**31-1 (one integer, or a (width, height) pair)"
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         v = integer(value, "tile_size", 1, INT32[1], rule)
         return v, v
@@ -269,9 +269,23 @@ def _int_cells(values: Any, name: str, many: bool) -> NDArray[Any]:
     arr = np.asarray(values)
     if arr.dtype.kind in "iu" or (arr.size == 0 and many):
         return arr
-    if arr.dtype.kind == "O" and all(isinstance(v, int) and not isinstance(v, bool)
-                                     for v in arr.flat):
-        raise OutOfMapError(lib.TN_E_OUT_OF_MAP, name, "past int32: outside any map")
+    if arr.dtype.kind in "fO" and not isinstance(values, np.ndarray):
+        # a tuple or list of integer scalars that NumPy could not give one integer dtype:
+        # np.uint64(2**63) beside a Python int makes float64, a Python int past int64 an
+        # object array; integers they are, so past int32 they are outside any map
+        items = np.array(values, dtype=object)
+        if items.size and all(isinstance(v, (int, np.integer)) and
+                              not isinstance(v, (bool, np.bool_)) for v in items.flat):
+            ints = np.array([int(v) for v in items.flat], dtype=object).reshape(items.shape)
+            outside = [i for i, v in enumerate(ints.flat) if not INT32[0] <= v <= INT32[1]]
+            if outside:
+                if ints.ndim == 1:
+                    where = f"{tuple(ints.tolist())}"
+                else:
+                    row = outside[0] // ints.shape[-1]
+                    where = f"{name}[{row}] = {tuple(ints.reshape(-1, ints.shape[-1])[row])}"
+                raise OutOfMapError(lib.TN_E_OUT_OF_MAP, name, f"{where} is outside any map")
+            return ints.astype(np.int64)
     what = "an (x, y) pair" + (" or an (N, 2) array" if many else "")
     got = f"dtype {arr.dtype}" if many or isinstance(values, np.ndarray) else repr(values)
     raise TypeError(f"{name} must be {what} of integers (Python ints or a NumPy integer "

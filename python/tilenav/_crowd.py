@@ -89,7 +89,7 @@ def _reading(objects: Sequence[Any], run: Callable[[int], Any]) -> Callable[[int
 
 
 def _agent(agent: Any) -> int:
-    return c.integer(agent, "agent", 0, 2**32 - 1, "(an id from Crowd.add)")
+    return c.integer(agent, "agent", 0, 2**32 - 1, "in 0..2**32-1 (an id from Crowd.add)")
 
 
 class Crowd(c.NoPickle):
@@ -129,7 +129,7 @@ class Crowd(c.NoPickle):
         cdef.max_neighbours = c.integer(max_neighbours, "max_neighbours", 1,
                                         lib.TN_CROWD_MAX_NEIGHBOURS)
         cdef.push_apart = c.flag(push_apart, "push_apart")
-        cdef.max_flows = self.max_flows = c.integer(max_flows, "max_flows", 0,
+        cdef.max_flows = self.max_flows = c.integer(max_flows, "max_flows", 1,
                                                     lib.TN_CROWD_MAX_FLOWS)
         cdef.seed = c.integer(seed, "seed", 0, 2**64 - 1, "in 0..2**64-1")
         out = ffi.new("tn_crowd **")
@@ -332,7 +332,7 @@ class Crowd(c.NoPickle):
         them. Another thread's calls on the crowd, and updates of the fields it follows,
         wait for the whole call; an edit of the map waits for the slice of steps (about 20
         ms) that is running."""
-        steps = c.integer(steps, "steps", 0, 2**31 - 1, ">= 0")
+        steps = c.integer(steps, "steps", 0, 2**31 - 1, "in 0..2**31-1")
         with self._lock, ExitStack() as locks:
             h = self._handle()
             # the fields the agents follow: their update(), direction() and path() wait (a

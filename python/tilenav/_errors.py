@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Dict, Tuple, Type
 
 from ._tilenav import ffi, lib
@@ -113,7 +114,12 @@ def invalid(message: str, status: int = lib.TN_E_INVALID_ARG) -> InvalidArgument
 
 
 def status_string(status: int) -> str:
-    """The C library's fixed message for a status (``tn_status_str``)."""
+    """The C library's fixed message for a status (``tn_status_str``): an int (Python or
+    NumPy; TypeError otherwise), "unknown status" past the known ones."""
+    if isinstance(status, bool) or not isinstance(status, numbers.Integral):
+        raise TypeError(f"status must be an integer (a tn_status), got {status!r}")
+    if not -(2**31) <= int(status) < 2**31:
+        return str(ffi.string(lib.tn_status_str(-(2**31))).decode("utf-8", "replace"))
     return str(ffi.string(lib.tn_status_str(int(status))).decode("utf-8", "replace"))
 
 

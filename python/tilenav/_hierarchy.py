@@ -244,7 +244,7 @@ class SectorField(c.Closable, c.NoPickle):
         hh = hierarchy._handle()
         fdef = ffi.new("tn_sector_field_def *", lib.tn_sector_field_def_default())
         fdef.hierarchy = hh
-        fdef.memory_budget = c.integer(budget, "budget", 1, 2**63 - 1, ">= 1 (bytes)")
+        fdef.memory_budget = c.integer(budget, "budget", 1, 2**63 - 1, "in 1..2**63-1 (bytes)")
         out = ffi.new("tn_sector_field **")
         hierarchy._read_begin()
         try:

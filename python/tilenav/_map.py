@@ -43,6 +43,8 @@ COLLISION = {
     "objects": lib.TN_COLLIDE_OBJECT_LAYERS,
 }
 COVER = {"center": lib.TN_COVER_CENTER, "any": lib.TN_COVER_ANY, "half": lib.TN_COVER_HALF}
+# the smallest double that rounds to inf as float32: FLT_MAX plus half its last place
+_FLOAT32_ROUNDS_TO_INF = float(np.finfo(np.float32).max) + 2.0**103
 # the widest and highest map a JPS+ jump table takes (search.h, tn_jump_table_build: a side
 # past 32767 is TN_E_TOO_LARGE)
 JPS_PLUS_MAX_SIDE = 32767
@@ -193,10 +195,11 @@ class Map:
         compiled: a bigger array raises :class:`InvalidArgumentError` (status
         ``TN_E_TOO_LARGE``) at once, before anything is copied."""
         arr = np.asarray(cost)
+        if arr.dtype.kind not in "biuf":  # None, strings, objects: the type is wrong
+            raise TypeError(f"cost must be a bool, integer or float array, got "
+                            f"{type(cost).__name__} (dtype {arr.dtype})")
         if arr.ndim != 2:
             raise ValueError(f"cost must be a 2-D (height, width) array, got shape {arr.shape}")
-        if arr.dtype.kind not in "biuf":
-            raise TypeError(f"cost must be a bool, integer or float array, got dtype {arr.dtype}")
         h, w = arr.shape
         if h < 1 or w < 1:
             raise ValueError(f"cost must have at least one cell, got shape {arr.shape}")
@@ -508,9 +511,12 @@ class Map:
         value = c.number(cost, "cost", ">= 0 (0 or inf = blocked)")
         if math.isnan(value) or value < 0:
             raise ValueError(f"cost must be >= 0 (0 or inf = blocked), got {value}")
+        # checked before the cast, which would warn (RuntimeWarning: overflow) on its way to inf
+        if not math.isinf(value) and value >= _FLOAT32_ROUNDS_TO_INF:
+            raise ValueError(f"cost {value} is not representable as float32 (above 3.4e38)")
         v32 = float(np.float32(value))
-        if (v32 == 0.0 and value != 0.0) or (math.isinf(v32) and not math.isinf(value)):
-            raise ValueError(f"cost {value} is not representable as float32")
+        if v32 == 0.0 and value != 0.0:
+            raise ValueError(f"cost {value} is not representable as float32 (below 1e-45)")
         gid = 1 if v32 == 0.0 or math.isinf(v32) else 0
         self._set_cells("Map.set_cost", lib.tn_map_find_layer(self._handle(), b"cost"), cells,
                         gid, v32)
@@ -594,7 +600,7 @@ class Map:
         closest = c.flag(closest, "closest")
         if max_expansions is not None:
             max_expansions = c.integer(max_expansions, "max_expansions", 1, 2**63 - 1,
-                                       ">= 1 (or None: no budget)")
+                                       "in 1..2**63-1 (or None: no budget)")
         if algo not in ALGOS:
             raise ValueError(f"algo must be one of {sorted(ALGOS)}, got {algo!r}")
         if heuristic not in HEURISTICS:
