@@ -112,6 +112,30 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.parametrize("read_before", [False, True])
+def test_a_closed_crowd_raises_on_every_read(read_before):
+    """After close(), positions, velocities and ids raise ValueError as every other call
+    does; they returned the last arrays when they had been read before the close. Arrays
+    taken before stay valid NumPy arrays (the crowd's memory is Python's)."""
+    m = open_map()
+    crowd = tilenav.Crowd(m)
+    crowd.add((16.0, 16.0))
+    crowd.step(2)
+    taken = crowd.positions if read_before else None
+    if read_before:
+        crowd.velocities, crowd.ids
+    crowd.close()
+    assert crowd.closed
+    for read in (lambda: crowd.positions, lambda: crowd.velocities, lambda: crowd.ids,
+                 lambda: len(crowd), lambda: crowd.steps, lambda: crowd.hash,
+                 lambda: crowd.max_wall_overlap, crowd.step, lambda: crowd.add((16.0, 16.0)),
+                 lambda: crowd.remove(1), lambda: crowd.set_flow(0, None)):
+        with pytest.raises(ValueError, match="the crowd is closed"):
+            read()
+    if read_before:
+        assert taken.shape == (1, 2) and np.isfinite(taken).all()
+
+
 def test_crowd_step_stops_at_ctrl_c():
     """Crowd.step(10**9) runs minutes of C: Ctrl-C (SIGINT) stops it between two steps, and
     the steps taken so far are the crowd's state."""

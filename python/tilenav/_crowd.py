@@ -156,8 +156,11 @@ class Crowd(c.NoPickle):
 
     # ---- life -------------------------------------------------------------------------------
     def close(self) -> None:
-        """Release the crowd now."""
-        self._h = None
+        """Release the crowd now. Every later call raises ValueError, :attr:`positions`,
+        :attr:`velocities` and :attr:`ids` included (arrays taken before stay valid: they
+        are copies the crowd filled)."""
+        with self._lock:  # not in the middle of another thread's step
+            self._h = None
 
     @property
     def closed(self) -> bool:
