@@ -41,3 +41,46 @@ def test_wheel_is_tagged_for_the_limited_api():
         pytest.skip("no wheel built (./build.sh python builds one into build/python/wheel)")
     for name in wheels:
         assert "-cp39-abi3-" in name, name
+
+
+TYPED_USE = '''
+import numpy as np
+import tilenav
+
+m = tilenav.Map.from_numpy(np.ones((10, 10)))
+cr = tilenav.Crowd(m)
+a = cr.add((16.0, 16.0))
+# cells, as docs/python.md lists them: Python ints, NumPy integer scalars, integer arrays
+p = m.path((0, 0), (np.int64(3), np.int64(3)))
+p = m.path([np.int32(0), 0], np.array([3, 3]))
+r = m.path_result((np.uint8(1), np.uint8(1)), p[-1])
+ok: bool = m.line_of_sight((np.int16(0), 0), (3, np.int64(3)))
+ok = m.regions().connected((np.int64(0), np.int64(0)), (3, 3))
+f = m.flow_field((3, 3))
+q = f.path((np.int64(0), np.int64(0)))
+# positions and velocities: pairs of numbers (NumPy's too) or NumPy arrays
+b = cr.add(np.array([48.0, 48.0]), vel=(np.float32(1.0), 2), target="seek",
+           target_pos=cr.positions[0])
+cr.set_velocity(a, cr.velocities[0])
+cr.set_target(b, "arrive", np.array([80.0, 80.0], dtype=np.float32))
+print(p.tolist(), r.cost, q.shape, ok, len(cr))
+'''
+
+
+def test_type_hints_take_what_the_docs_list(tmp_path):
+    """mypy --strict on code using the documented inputs: a tuple of NumPy integer scalars as
+    a cell, an ndarray (a row of crowd.positions) as a position. The hints were narrower
+    (Sequence[int], Sequence[float]) and refused both. The code runs too."""
+    pytest.importorskip("mypy")
+    script = tmp_path / "typed_use.py"
+    script.write_text(TYPED_USE)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    run = subprocess.run([sys.executable, str(script)], cwd=str(tmp_path), env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                          "--cache-dir", str(tmp_path / "cache"), str(script)],
+                         cwd=str(tmp_path), env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr

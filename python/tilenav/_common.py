@@ -14,7 +14,11 @@ from ._errors import OutOfMapError, invalid
 from ._tilenav import ffi, lib
 
 Cell = Tuple[int, int]
-CellLike = Union[Sequence[int], NDArray[np.integer[Any]]]
+# a cell: an (x, y) pair of Python ints or NumPy integer scalars, or an integer array
+CellLike = Union[Sequence[Union[int, np.integer[Any]]], NDArray[np.integer[Any]]]
+# a pixel position or velocity: an (x, y) pair of numbers (NumPy's too), or a NumPy array
+# such as a row of Crowd.positions
+Vec2Like = Union[Sequence[Union[float, np.number[Any]]], NDArray[np.number[Any]]]
 
 MOVES_HELP = "moves must be 4 or 8"
 CORNERS = {

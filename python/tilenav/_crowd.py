@@ -38,7 +38,7 @@ def _target(kind: Optional[str]) -> int:
                          f"got {kind!r}") from None
 
 
-def _vec(v: Sequence[float], name: str) -> Tuple[float, float]:
+def _vec(v: c.Vec2Like, name: str) -> Tuple[float, float]:
     try:
         x, y = v
         fx, fy = c.number(x, name, ""), c.number(y, name, "")
@@ -180,11 +180,13 @@ class Crowd(c.NoPickle):
         return h
 
     # ---- agents -----------------------------------------------------------------------------
-    def add(self, pos: Sequence[float], *, vel: Sequence[float] = (0.0, 0.0),
+    def add(self, pos: c.Vec2Like, *, vel: c.Vec2Like = (0.0, 0.0),
             radius: float = 6.0, max_speed: float = 120.0, max_force: float = 480.0,
-            target: Optional[str] = None, target_pos: Sequence[float] = (0.0, 0.0),
+            target: Optional[str] = None, target_pos: c.Vec2Like = (0.0, 0.0),
             flow: int = 0, size: int = 1) -> int:
-        """Add an agent at pixel position ``pos``; returns its id (an int, never 0).
+        """Add an agent at pixel position ``pos``; returns its id (an int, never 0). Positions
+        and velocities (``pos``, ``vel``, ``target_pos``) are (x, y) pairs of numbers, NumPy's
+        too, or NumPy arrays such as a row of :attr:`positions`.
 
         ``target``: None, ``"seek"``/``"arrive"``/``"flee"`` (``target_pos`` in pixels) or
         ``"flow"`` (follow flow slot ``flow``, see :meth:`set_flow`). The circle must not
@@ -197,8 +199,8 @@ class Crowd(c.NoPickle):
             return self._add(pos, vel, radius, max_speed, max_force, target, target_pos, flow,
                              size)
 
-    def _add(self, pos: Sequence[float], vel: Sequence[float], radius: float, max_speed: float,
-             max_force: float, target: Optional[str], target_pos: Sequence[float], flow: int,
+    def _add(self, pos: c.Vec2Like, vel: c.Vec2Like, radius: float, max_speed: float,
+             max_force: float, target: Optional[str], target_pos: c.Vec2Like, flow: int,
              size: int) -> int:
         h = self._handle()
         size = c.unit_size(size)
@@ -244,7 +246,7 @@ class Crowd(c.NoPickle):
             check(lib.tn_crowd_remove(self._handle(), (agent,)), "Crowd.remove")
             self._stale = True
 
-    def set_target(self, agent: int, target: Optional[str], pos: Sequence[float] = (0.0, 0.0),
+    def set_target(self, agent: int, target: Optional[str], pos: c.Vec2Like = (0.0, 0.0),
                    flow: int = 0) -> None:
         """Change an agent's target (see :meth:`add`)."""
         slot = self._check_slot(flow) if target == "flow" else c.integer(
@@ -253,7 +255,7 @@ class Crowd(c.NoPickle):
         with self._lock:
             check(lib.tn_crowd_set_target(self._handle(), *args), "Crowd.set_target")
 
-    def set_velocity(self, agent: int, vel: Sequence[float]) -> None:
+    def set_velocity(self, agent: int, vel: c.Vec2Like) -> None:
         """Set an agent's velocity (pixels per second)."""
         args = ((_agent(agent),), _vec(vel, "vel"))
         with self._lock:
