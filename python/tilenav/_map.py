@@ -1145,8 +1145,10 @@ def _result(ctx: _Context, st: int) -> PathResult:
     if st == lib.TN_NO_PATH:
         return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False, "no path", None)
     end = res.end
-    return PathResult(ctx.arr[: res.length].copy(), float(res.cost), int(res.expanded), algo,
-                      True, _STATUS[st], (end.x, end.y))
+    # tuple.__new__: the NamedTuple's own __new__ is a Python function (every field given)
+    return tuple.__new__(PathResult, (ctx.arr[: res.length].copy(), float(res.cost),
+                                      int(res.expanded), algo, True, _STATUS[st],
+                                      (end.x, end.y)))
 
 
 def _diag_text(diag: Any) -> str:
