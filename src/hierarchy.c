@@ -461,7 +461,7 @@ static void touch_bounds(tn_hierarchy *h, const tn__grid *g, const sector *sc, c
     }
     for (int32_t i = 0; i < sc->n; i++)
         h->want[local_of(r, lw, W, sc->cell[i])] = 0;
-    if (g->uniform)
+    if (g->uniform && sc->n > 0) /* (a sector without nodes may have no arrays) */
         memcpy(h->lbf, h->lbr, (size_t)sc->n * sizeof *h->lbf);
 }
 
@@ -578,12 +578,15 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s, con
     }
     if (inc) {
         const bool inside = e.x1 > e.x0;
-        if (!inside && n == on && memcmp(sc->cell, h->tmp, (size_t)n * sizeof *h->tmp) == 0) {
+        if (!inside && n == on &&
+            (n == 0 || memcmp(sc->cell, h->tmp, (size_t)n * sizeof *h->tmp) == 0)) {
             *changed = false;
             return TN_OK;
         }
-        memcpy(h->ocell, sc->cell, (size_t)on * sizeof *h->ocell);
-        memcpy(h->odist, sc->dist, (size_t)on * (size_t)on * sizeof *h->odist);
+        if (on > 0) { /* (a sector without nodes may have no arrays) */
+            memcpy(h->ocell, sc->cell, (size_t)on * sizeof *h->ocell);
+            memcpy(h->odist, sc->dist, (size_t)on * (size_t)on * sizeof *h->odist);
+        }
     }
     if (n > sc->cap || !sc->off) {
         sector nw;
@@ -600,8 +603,10 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s, con
         sc->side = NULL;
         sector_free(h, sc);
         *sc = nw;
-        if (!nw.cell || !nw.dist || !nw.off || !nw.adj_j || !nw.adj_c || !nw.lab)
+        if (!nw.cell || !nw.dist || !nw.off || !nw.adj_j || !nw.adj_c || !nw.lab) {
+            sector_free(h, sc); /* empty (cap 0): a later update allocates again */
             return TN_E_NOMEM;
+        }
     }
     if (!sc->side) {
         sc->side = tn__alloc(&h->alloc, (size_t)4 * (size_t)S * sizeof *sc->side);
@@ -745,8 +750,9 @@ static tn_status sector_build(tn_hierarchy *h, const tn__grid *g, int32_t s, con
         if (sym)
             deg[u] = 0;
     }
-    if (inc && n == on && memcmp(sc->cell, h->ocell, nz * sizeof *sc->cell) == 0 &&
-        memcmp(sc->dist, h->odist, nz * nz * sizeof *sc->dist) == 0) {
+    if (inc && n == on &&
+        (n == 0 || (memcmp(sc->cell, h->ocell, nz * sizeof *sc->cell) == 0 &&
+                    memcmp(sc->dist, h->odist, nz * nz * sizeof *sc->dist) == 0))) {
         *changed = false; /* the edge lists too: they follow from the matrix */
         return TN_OK;
     }

@@ -736,13 +736,87 @@ static void test_errors(void **state)
     tn_map_destroy(m);
 }
 
+/* An allocator that fails once `budget` allocations have been made (budget < 0: never). */
+static long fail_budget = -1;
+static void *failing_alloc(size_t size, size_t align, void *user)
+{
+    (void)user;
+    if (fail_budget == 0)
+        return NULL;
+    if (fail_budget > 0)
+        fail_budget--;
+    void *p = NULL;
+    return posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) ? NULL : p;
+}
+static void failing_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    free(p);
+}
+
+/* An update that runs out of memory at every possible allocation in turn: it returns
+ * TN_E_NOMEM, queries refuse, and the next update succeeds and equals a fresh build (the
+ * retry crashed on a sector left with its capacity but not its arrays). Then a map whose
+ * sectors have no nodes at all gains one open cell (its updates copied from NULL arrays). */
+static void test_update_out_of_memory(void **state)
+{
+    (void)state;
+    tn_moves mv = {0};
+    int failures = 0;
+    for (long k = 0; k < 200; k++) {
+        tn_map *m = tn_test_new_map(64, 64);
+        tn_hierarchy_def d = tn_hierarchy_def_default();
+        d.map = m;
+        d.sector_size = 32;
+        d.allocator = (tn_allocator){failing_alloc, failing_free, NULL};
+        tn_hierarchy *h = NULL;
+        assert_int_equal(tn_hierarchy_build(&d, &h), TN_OK);
+        for (int32_t y = 0; y < 64; y += 3) /* a wall with gaps on a border: more nodes */
+            assert_int_equal(tn_map_set(m, 0, 31, y, 1), TN_OK);
+        fail_budget = k;
+        tn_status st = tn_hierarchy_update(h, NULL);
+        fail_budget = -1;
+        if (st == TN_OK) {
+            tn_hierarchy_destroy(h);
+            tn_map_destroy(m);
+            break; /* k allocations were enough: every earlier one has failed once */
+        }
+        assert_int_equal(st, TN_E_NOMEM);
+        failures++;
+        assert_false(tn_hierarchy_current(h));
+        assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+        tn_hierarchy *fresh = build(m, &mv, 32, 0);
+        assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+        tn_hierarchy_destroy(fresh);
+        tn_hierarchy_destroy(h);
+        tn_map_destroy(m);
+    }
+    assert_true(failures > 10);
+    tn_map *m = tn_test_new_map(64, 64);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){0, 0, 64, 64}, 1), TN_OK);
+    tn_hierarchy *h = build(m, &mv, 32, 0);
+    assert_int_equal(tn_map_set(m, 0, 40, 40, 0), TN_OK);
+    assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+    tn_hierarchy *fresh = build(m, &mv, 32, 0);
+    assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+    tn_hierarchy_destroy(fresh);
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade), cmocka_unit_test(test_random),
-        cmocka_unit_test(test_updates),  cmocka_unit_test(test_updates_uniform),
-        cmocka_unit_test(test_parts),    cmocka_unit_test(test_unit_size),
-        cmocka_unit_test(test_threads),  cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_handmade),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_updates),
+        cmocka_unit_test(test_updates_uniform),
+        cmocka_unit_test(test_parts),
+        cmocka_unit_test(test_unit_size),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_update_out_of_memory),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }
