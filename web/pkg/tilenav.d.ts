@@ -254,7 +254,14 @@ export class FlowField {
   readonly height: number;
   build(goals: Cell | Cell[]): this;
   readonly goals: Cell[];
+  /** Brings the field up to date after map edits (recomputing only what they affect); returns
+   *  how many cells were recomputed. */
   update(): number;
+  /** Built, and the map unchanged since the last build() or update(). After a map change,
+   *  until update(): the readers (distance, distances, direction(s), sample, lineOfSight,
+   *  reachableCount, the views) answer from the field as it was before the change, while
+   *  pathFrom() and wouldWallOff() throw TilenavError "map changed" (status -12). */
+  readonly current: boolean;
   distances(): Float32Array;
   /** The distances over the module's memory (no copy); detached when the memory grows. */
   distancesView(): Float32Array;

@@ -1242,6 +1242,7 @@ export class FlowField {
     this.size = unitSize(o.size, "FlowField");
     this._los = pick(LOS, o.lineOfSight, "lineOfSight", 0);
     this._goals = [];
+    this._rev = -1; // the map's revision at the last build() or update() (-1: not built)
     this._o = { _h: 0, _vec: 0, _cl: null, _mo: map._o };
     const held = map._holdSizeMap(this.size), on = held.on;
     this._cl = held.cl;
@@ -1272,7 +1273,17 @@ export class FlowField {
       check(api().tnw_field_build(liveOn(this, "FlowField"), p, list.length), "FlowField.build");
     });
     this._goals = list.map((g) => ({ x: g.x, y: g.y }));
+    this._rev = this.map.revision;
     return this;
+  }
+
+  /** Built, and the map unchanged since the last build() or update(). After a map change the
+   *  readers (distance, direction(s), distances, sample, lineOfSight, reachableCount) still
+   *  answer from the field as it was, while pathFrom() and wouldWallOff() throw TilenavError
+   *  "map changed": check `current` (or call update()) before them. */
+  get current() {
+    liveOn(this, "FlowField");
+    return this._rev >= 0 && this._rev === this.map.revision;
   }
 
   /** The goals of the last build. */
@@ -1285,6 +1296,7 @@ export class FlowField {
     if (this._cl) this.map._syncClearance();
     return withScratch(4, (p) => {
       check(api().tnw_field_update(liveOn(this, "FlowField"), p), "FlowField.update");
+      this._rev = this.map.revision;
       return i32()[p >> 2];
     });
   }

@@ -1529,3 +1529,38 @@ test("every public property an object has is declared in the .d.ts (or private: 
   }
   grid.free(); sf.free(); crowd.free(); hier.free(); field.free(); map.free();
 });
+
+test("FlowField.current: false after a map change until update(); readers answer from the old field, pathFrom and wouldWallOff throw \"map changed\"", () => {
+  const map = TileMap.fromArray(new Array(10 * 5).fill(0), 10, { tileSize: 32, costs: { 0: 1, 1: Infinity } });
+  const field = new FlowField(map);
+  assert.equal(field.current, false); // not built
+  field.build({ x: 9, y: 2 });
+  assert.equal(field.current, true);
+  assert.equal(map.setRect(5, 2, 1, 1, [0]), 0); // no change, no new revision: still current
+  assert.equal(field.current, true);
+  map.set(5, 2, 1); // a wall on the straight route
+  assert.equal(field.current, false);
+  // the C library's rule: readers see the previous field...
+  assert.equal(field.distance(5, 2), 4);
+  assert.equal(field.direction(4, 2), 0);
+  assert.equal(field.reachableCount, 50);
+  // ...while path and wall-off refuse
+  const changed = (e) => e instanceof TilenavError && e.status === -12 && /map changed/.test(e.message);
+  assert.throws(() => field.pathFrom({ x: 0, y: 2 }), changed);
+  assert.throws(() => field.wouldWallOff([{ x: 5, y: 1 }], [{ x: 0, y: 2 }]), changed);
+  assert.ok(field.update() > 0);
+  assert.equal(field.current, true);
+  assert.equal(field.distance(5, 2), Infinity);
+  assert.equal(field.pathFrom({ x: 0, y: 2 }).found, true);
+  // a size-2 field (built on the map of 2 x 2 units) follows the map's revision too
+  const big = new FlowField(map, { size: 2 }).build({ x: 8, y: 3 });
+  assert.equal(big.current, true);
+  map.set(2, 0, 1);
+  assert.equal(big.current, false);
+  big.update();
+  assert.equal(big.current, true);
+  big.free();
+  field.free();
+  assert.throws(() => field.current, /FlowField used after free\(\)/);
+  map.free();
+});
