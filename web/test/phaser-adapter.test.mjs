@@ -3,8 +3,10 @@
 // wrapped edits. The Phaser example in Chromium is web/test/phaser.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { init, TileMap, FlowField, TilenavError } from "../pkg/tilenav.mjs";
-import { PhaserNav, PathFollower, FieldFollower } from "../pkg/adapters/phaser.mjs";
+import { PhaserNav, PathFollower, FieldFollower, tileProperties, collidesProperty } from "../pkg/adapters/phaser.mjs";
 
 await init();
 
@@ -267,38 +269,67 @@ test("bad arguments: a TypeError or TilenavError naming them, not a raw JavaScri
 // A stand-in for a Phaser Tilemap with one TilemapLayer, whose editing methods follow Phaser's
 // signatures and clip as Phaser does (the real ones run in web/test/phaser.mjs); createLayer,
 // createBlankLayer and destroyLayer as Phaser's (a LayerData per layer in tilemap.layers, its
-// TilemapLayer made by createLayer).
-function fakePhaser(W, H, T = 32) {
-  const tile = (x, y, index) => ({ index, collides: false, properties: {}, x, y });
+// TilemapLayer made by createLayer). Collision as in Phaser 3.90's src/tilemaps/components:
+// setCollision registers indexes (layer.collideIndexes) and sets the tiles of those indexes;
+// setCollisionByProperty sets the tiles whose own `properties` match and registers nothing;
+// putTileAt changes an existing tile's index only (its `properties` stay the replaced tile's; a
+// new Tile has {}), and its `collides` is whether the new index is registered. `tileProps`:
+// the tileset's Tiled properties per tile index (Tileset.tileProperties, firstgid 0), copied
+// into the tiles of the initial layer as Phaser's parser does (AssignTileProperties); `indexAt`
+// (x, y) the initial layer's indexes (default 0).
+function fakePhaser(W, H, T = 32, { tileProps = {}, indexAt = () => 0 } = {}) {
+  const tileset = { name: "tiles", firstgid: 0, tileProperties: tileProps, getTileProperties(i) { return this.tileProperties[i - this.firstgid]; } };
+  const tile = (d, x, y, index) => ({
+    index, collides: false, properties: {}, x, y, layer: d,
+    get tileset() { return this.layer.tilemapLayer?.gidMap[this.index] ?? null; }, // as Phaser's Tile
+  });
   const layers = [];
-  const newData = (name, index) => ({ name, width: W, height: H, tilemapLayer: null, data: Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => tile(x, y, index))) });
+  const newData = (name, index) => {
+    const d = { name, width: W, height: H, tilemapLayer: null, collideIndexes: [] };
+    d.data = Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => tile(d, x, y, index)));
+    return d;
+  };
   const makeLayer = (d) => {
-    const data = d.data, collide = new Set();
+    const data = d.data;
     const put = (index, x, y) => {
-      if (!(x >= 0 && y >= 0 && x < W && y < H)) return null;
-      data[y][x] = tile(x, y, index);
-      data[y][x].collides = collide.has(index);
+      if (!(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < W && y < H)) return null;
+      if (data[y][x] === null) data[y][x] = tile(d, x, y, index);
+      else data[y][x].index = index; // Phaser's PutTileAt: the index only
+      data[y][x].collides = d.collideIndexes.includes(index);
       return data[y][x];
     };
     const within = (x = 0, y = 0, w = W, h = H, f) => {
       for (let j = Math.max(0, y); j < Math.min(H, y + h); j++) for (let i = Math.max(0, x); i < Math.min(W, x + w); i++) f(i, j);
     };
     const layer = {
-      layer: d, x: 0, y: 0,
+      layer: d, x: 0, y: 0, gidMap: new Proxy({}, { get: (_, k) => (Number(k) >= 0 ? tileset : undefined) }),
       putTileAt: (index, x, y) => put(index, x, y),
       putTileAtWorldXY: (index, wx, wy) => put(index, Math.floor(wx / T), Math.floor(wy / T)),
-      removeTileAt: (x, y) => { const old = data[y]?.[x] ?? null; if (old) put(-1, x, y); return old; },
+      removeTileAt: (x, y) => { const old = data[y]?.[x] ?? null; if (old) data[y][x] = null; return old; }, // replaceWithNull
       putTilesAt: (rows, x, y) => { rows.forEach((r, j) => r.forEach((index, i) => put(index, x + i, y + j))); },
       fill: (index, x, y, w, h) => within(x, y, w, h, (i, j) => put(index, i, j)),
       setCollision: (indexes, on = true) => {
-        for (const k of [indexes].flat()) on ? collide.add(k) : collide.delete(k);
-        within(0, 0, W, H, (i, j) => { data[j][i].collides = collide.has(data[j][i].index); });
+        for (const k of [indexes].flat()) {
+          const at = d.collideIndexes.indexOf(k);
+          if (on && at < 0) d.collideIndexes.push(k); else if (!on && at >= 0) d.collideIndexes.splice(at, 1);
+        }
+        within(0, 0, W, H, (i, j) => { const t = data[j][i]; if (t && [indexes].flat().includes(t.index)) t.collides = on; });
+      },
+      setCollisionByProperty: (props, on = true) => {
+        within(0, 0, W, H, (i, j) => {
+          const t = data[j][i];
+          if (t) for (const [k, v] of Object.entries(props)) if (k in t.properties && [v].flat().includes(t.properties[k])) t.collides = on;
+        });
       },
     };
     d.tilemapLayer = layer;
     return layer;
   };
   layers.push(newData("ground", 0));
+  for (const row of layers[0].data) for (const t of row) {
+    t.index = indexAt(t.x, t.y);
+    if (tileProps[t.index]) t.properties = { ...t.properties, ...tileProps[t.index] }; // AssignTileProperties
+  }
   const layer = makeLayer(layers[0]);
   const tilemap = {
     width: W, height: H, tileWidth: T, tileHeight: T, layers,
@@ -310,19 +341,70 @@ function fakePhaser(W, H, T = 32) {
   return { tilemap, layer, data: layers[0].data, newData };
 }
 
+test("PhaserNav: the README's setCollisionByProperty({ collides: true }) then putTileAt(WALL): the new wall blocks (Phaser leaves its collides false)", () => {
+  const FLOOR = 0, WALL = 1, MUD = 2;
+  const { tilemap, layer, data } = fakePhaser(12, 8, 32, {
+    tileProps: { [WALL]: { collides: true }, [MUD]: { cost: 3 } },
+    indexAt: (x, y) => (x === 6 && y < 6 ? WALL : FLOOR),
+  });
+  layer.setCollisionByProperty({ collides: true });
+  assert.equal(data[0][6].collides, true);
+  const nav = new PhaserNav(tilemap);
+  assert.equal(nav.passable(6, 0), false);
+  assert.equal(nav.passable(5, 5), true);
+  layer.putTileAt(WALL, 5, 5);
+  assert.equal(data[5][5].collides, false); // Phaser's putTileAt: WALL is no registered index
+  assert.equal(nav.passable(5, 5), false, "the wall put by putTileAt blocks in tilenav");
+  // a wall of the map replaced by floor: its tile keeps properties.collides (Phaser changes
+  // only the index) but no longer collides, and no longer blocks
+  layer.putTileAt(FLOOR, 6, 2);
+  assert.deepEqual([data[2][6].collides, data[2][6].properties.collides], [false, true]);
+  assert.equal(nav.passable(6, 2), true);
+  // removeTileAt, fill: the same rule
+  layer.fill(WALL, 0, 7, 3, 1);
+  assert.deepEqual([0, 1, 2].map((x) => nav.passable(x, 7)), [false, false, false]);
+  layer.removeTileAt(1, 7);
+  assert.equal(nav.passable(1, 7), true);
+  // the rule is tileProperties(tile).collides === true: the kind's Tiled properties
+  assert.deepEqual(tileProperties(data[2][6]), {});
+  assert.deepEqual(tileProperties(data[5][5]), { collides: true });
+  assert.equal(collidesProperty(data[5][5]), true);
+  // a tile with no tileset (a LayerData with no TilemapLayer): its own properties
+  assert.deepEqual(tileProperties({ index: 1, collides: false, properties: { collides: true } }), { collides: true });
+  // the whole map agrees with a fresh read
+  const fresh = new PhaserNav(tilemap, { autoSync: false });
+  for (let y = 0; y < 8; y++) for (let x = 0; x < 12; x++) assert.equal(nav.passable(x, y), fresh.passable(x, y), `(${x}, ${y})`);
+  fresh.destroy();
+  // `blocked` replaces the property rule (tile.collides always blocks): Phaser's view only
+  const phaserOnly = new PhaserNav(tilemap, { autoSync: false, blocked: () => false });
+  assert.equal(phaserOnly.passable(5, 5), true);
+  assert.equal(phaserOnly.passable(6, 0), false);
+  phaserOnly.destroy();
+  nav.destroy();
+});
+
 test("PhaserNav: wrapped edits re-read only the rectangle they touch, written as one map change", () => {
   const { tilemap, layer, data } = fakePhaser(64, 64);
   layer.setCollision([1]);
   const nav = new PhaserNav(tilemap), field = nav.flowField({ x: 63, y: 63 });
   const agree = () => {
     for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++)
-      assert.equal(nav.passable(x, y), !(data[y][x].index >= 0 && data[y][x].collides), `cell (${x}, ${y})`);
+      assert.equal(nav.passable(x, y), !(data[y][x]?.index >= 0 && data[y][x].collides), `cell (${x}, ${y})`);
   };
   const changes = (f) => { const r = nav.revision; f(); return nav.revision - r; };
   assert.equal(changes(() => layer.fill(1, 10, 10, 10, 10)), 1); // 100 cells, one change
   agree();
-  const touched = field.update();
+  // nav.flowField()'s field was updated by the edit; a field of nav.map made directly is not
+  assert.equal(field.current, true);
+  assert.equal(field.update(), 0);
+  const own = new FlowField(nav.map).build({ x: 63, y: 63 });
+  layer.fill(0, 10, 10, 10, 10);
+  assert.equal(own.current, false);
+  const touched = own.update();
   assert.ok(touched > 0 && touched < 64 * 64 / 4, `a 10 x 10 fill: ${touched} cells recomputed`);
+  assert.deepEqual(Array.from(field.distances()), Array.from(own.distances()));
+  own.free();
+  layer.fill(1, 10, 10, 10, 10);
   assert.equal(changes(() => tilemap.fill(0, 8, 8, 6, 6)), 1);
   assert.equal(changes(() => layer.fill(1, -3, -3, 5, 5)), 1); // clipped to the map, as Phaser
   assert.equal(changes(() => layer.putTileAt(1, 40, 40)), 1);
@@ -468,4 +550,76 @@ test("PhaserNav: layers made after it are followed (createLayer, createBlankLaye
   assert.equal(nav.passable(6, 2), true);
   nav.destroy(); named.destroy();
   assert.ok(!String(tilemap.createLayer).includes("_adopt"), "destroy() unwraps createLayer");
+});
+
+test("PhaserNav keeps nav.flowField()'s fields current at each synced edit; a FieldFollower updates a stale field itself", () => {
+  // a wall across the map at x = 8 with a gap at (8, 1); the goal on the right
+  const { tilemap, layer } = fakePhaser(16, 10, 32, { indexAt: (x, y) => (x === 8 && y !== 1 && y !== 9 ? 1 : 0) });
+  layer.setCollision([1]);
+  const nav = new PhaserNav(tilemap), goal = { x: 14, y: 1 };
+  const field = nav.flowField(goal); // kept current by the nav
+  const own = new FlowField(nav.map).build(goal); // made directly: its FieldFollower updates it
+  const creeps = [field, own].map((f) => {
+    const s = nav.cellToWorld(2, 1);
+    return { s, f: new FieldFollower(s, f, { speed: 200 }) };
+  });
+  for (let i = 0; i < 10; i++) for (const c of creeps) c.f.update(16);
+  layer.putTileAt(1, 8, 1); // close the gap: the way round is by (8, 9)
+  assert.equal(field.current, true, "the nav updated its field at the edit");
+  assert.doesNotThrow(() => field.pathFrom({ x: 2, y: 1 }));
+  assert.equal(field.pathFrom({ x: 2, y: 1 }).path.some((c) => c.y === 9), true);
+  assert.equal(own.current, false);
+  for (const [k, c] of creeps.entries()) {
+    let n = 0;
+    while (n < 3000 && c.f.update(16)) n++;
+    assert.ok(c.f.arrived, `creep ${k}: stuck at (${c.s.x.toFixed(1)}, ${c.s.y.toFixed(1)}) after ${n} frames`);
+  }
+  assert.equal(own.current, true);
+  // a freed field is dropped, not updated
+  field.free();
+  assert.doesNotThrow(() => layer.putTileAt(0, 8, 1));
+  own.free();
+  nav.destroy();
+});
+
+test("after nav.destroy(): PathFollower status \"destroyed\", followers' update() does nothing, calls throw \"PhaserNav used after destroy()\"", () => {
+  const { tilemap, layer } = fakePhaser(8, 6);
+  layer.setCollision([1]);
+  const nav = new PhaserNav(tilemap), field = nav.flowField({ x: 7, y: 0 });
+  const hero = nav.cellToWorld(0, 0), creep = nav.cellToWorld(0, 5);
+  const walker = new PathFollower(hero, nav), follower = new FieldFollower(creep, field);
+  assert.equal(walker.moveTo({ x: 7, y: 5 }), true);
+  walker.update(16); follower.update(16);
+  assert.equal(walker.status, "moving");
+  const at = { ...hero }, cat = { ...creep };
+  nav.destroy();
+  assert.equal(nav.destroyed, true);
+  assert.deepEqual([walker.status, walker.done, walker.arrived, walker.failed], ["destroyed", true, false, false]);
+  walker.update(16);
+  assert.deepEqual(hero, at);
+  assert.equal(follower.destroyed, true);
+  assert.equal(follower.update(16), false);
+  assert.deepEqual(creep, cat);
+  const gone = (what) => (e) => e instanceof Error && e.message === `tilenav/phaser: PhaserNav used after destroy() (${what})`;
+  assert.throws(() => walker.moveTo({ x: 1, y: 1 }), gone("PathFollower.moveTo"));
+  assert.throws(() => nav.findPath({ x: 0, y: 0 }, { x: 1, y: 1 }), gone("PhaserNav.findPath"));
+  assert.throws(() => nav.flowField({ x: 1, y: 1 }), gone("PhaserNav.flowField"));
+  assert.throws(() => nav.passable(0, 0), gone("PhaserNav.passable"));
+  assert.throws(() => nav.worldToCell(0, 0), gone("PhaserNav.worldToCell"));
+  assert.throws(() => nav.syncAll(), gone("PhaserNav.syncRect"));
+  assert.throws(() => walker.cell, /PhaserNav used after destroy\(\)/);
+  // the nav's fields were freed with it (before its map); freeing again, destroying again: no-ops
+  assert.throws(() => field.distance(0, 0), /FlowField used after free\(\)/);
+  field.free();
+  nav.destroy();
+  // the wrapping is undone: Phaser's edits go on without the nav
+  assert.doesNotThrow(() => layer.putTileAt(1, 3, 3));
+});
+
+test("types: tsc --strict accepts blocked/cost callbacks annotated with Phaser's Tile, and unannotated ones see tile.x, tile.layer (test/app/phaser-typed.ts)", (t) => {
+  const web = new URL("..", import.meta.url).pathname, tsc = `${web}node_modules/typescript/bin/tsc`;
+  if (!existsSync(tsc) || !existsSync(`${web}node_modules/phaser/types/phaser.d.ts`)) return t.skip("typescript or phaser not in web/node_modules (npm ci in web/)");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", `${web}test/app/tsconfig.phaser.json`], { encoding: "utf8" });
+  } catch (e) { assert.fail(`tsc --strict on test/app/phaser-typed.ts:\n${e.stdout}${e.stderr}`); }
 });

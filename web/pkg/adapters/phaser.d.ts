@@ -1,24 +1,51 @@
 // Types for tilenav/phaser (structural: Phaser's own types are not required).
 import type { TileMap, PathFinder, FlowField, FlowFieldOptions, FindOptions, Cell, Point } from "../tilenav.js";
 
-/** The parts of a Phaser.Tilemaps.Tile the adapter reads. */
-export interface PhaserTileLike { index: number; collides: boolean; properties?: Record<string, unknown>; }
+/** The parts of a Phaser.Tilemaps.Tile the adapter reads (a Phaser Tile has them all). The
+ *  callbacks `blocked` and `cost` get the tilemap's own tiles: with a Phaser Tilemap they are
+ *  typed as Phaser.Tilemaps.Tile (PhaserNav's type parameter T), so tile.x, tile.layer,
+ *  tile.properties... are Phaser's. */
+export interface PhaserTileLike {
+  index: number;
+  collides: boolean;
+  /** The tile's own properties (Tiled's, copied by Phaser when it parsed the map). */
+  properties?: any;
+  /** The tile's cell (Phaser: tile.x, tile.y). */
+  x?: number;
+  y?: number;
+  /** Its LayerData (Phaser: tile.layer). */
+  layer?: object;
+  /** Its tileset (Phaser: null without a TilemapLayer); tileProperties() reads its index's. */
+  tileset?: { getTileProperties(tileIndex: number): object | undefined | null } | null;
+}
 /** The parts of a Phaser.Tilemaps.LayerData the adapter reads. */
-export interface PhaserLayerDataLike { name: string; data: (PhaserTileLike | null)[][]; tilemapLayer?: object | null; }
+export interface PhaserLayerDataLike<T extends PhaserTileLike = PhaserTileLike> { name: string; data: (T | null)[][]; tilemapLayer?: object | null; }
 /** The parts of a Phaser.Tilemaps.Tilemap the adapter reads. */
-export interface PhaserTilemapLike { width: number; height: number; tileWidth: number; tileHeight: number; layers: PhaserLayerDataLike[]; }
+export interface PhaserTilemapLike<T extends PhaserTileLike = PhaserTileLike> { width: number; height: number; tileWidth: number; tileHeight: number; layers: PhaserLayerDataLike<T>[]; }
 export interface SpriteLike { x: number; y: number; }
 
-export interface PhaserNavOptions {
-  layers?: (string | { layer: PhaserLayerDataLike } | PhaserLayerDataLike)[];
-  blocked?: (tile: PhaserTileLike) => boolean;
-  cost?: (tile: PhaserTileLike) => number;
+/** The Tiled properties of a tile's kind: what its tileset gives its current index
+ *  (Tileset.getTileProperties), {} when its tileset gives none; a tile with no tileset (a
+ *  LayerData with no TilemapLayer): its own `properties`. Unlike tile.properties, this follows
+ *  putTileAt, which changes only a tile's index. */
+export declare function tileProperties(tile: PhaserTileLike): Record<string, any>;
+/** The default `blocked` test: tileProperties(tile).collides === true. */
+export declare function collidesProperty(tile: PhaserTileLike): boolean;
+
+export interface PhaserNavOptions<T extends PhaserTileLike = PhaserTileLike> {
+  layers?: (string | { layer: PhaserLayerDataLike<T> } | PhaserLayerDataLike<T>)[];
+  /** Also block these tiles, besides those whose `collides` is true (default collidesProperty:
+   *  the Tiled property `collides: true` of the tile's kind). A method signature, so that a
+   *  callback annotated with Phaser's own Tile type is accepted. */
+  blocked?(tile: T): boolean;
+  /** The cost of entering a tile's cell, > 0 (default: tile.properties.cost, else 1). */
+  cost?(tile: T): number;
   autoSync?: boolean;
 }
 
-export declare class PhaserNav {
-  constructor(tilemap: PhaserTilemapLike, o?: PhaserNavOptions);
-  readonly tilemap: PhaserTilemapLike;
+export declare class PhaserNav<T extends PhaserTileLike = PhaserTileLike> {
+  constructor(tilemap: PhaserTilemapLike<T>, o?: PhaserNavOptions<T>);
+  readonly tilemap: PhaserTilemapLike<T>;
   readonly map: TileMap;
   readonly width: number;
   readonly height: number;
@@ -28,6 +55,8 @@ export declare class PhaserNav {
    *  each call; (0, 0) without a TilemapLayer). */
   readonly origin: Point;
   readonly revision: number;
+  /** destroy() was called: the PhaserNav's calls throw "PhaserNav used after destroy()". */
+  readonly destroyed: boolean;
   /** Re-read cells from the Phaser layers (one map change); each returns how many changed. */
   sync(x: number, y: number): number;
   syncRect(x: number, y: number, w: number, h: number): number;
@@ -41,14 +70,16 @@ export declare class PhaserNav {
   cellToWorld(x: number, y: number, size?: number): Point;
   /** PathFinder.find's options; with `size` (an n x n unit) the cells are its top-left cells. */
   findPath(from: Cell, to: Cell, o?: FindOptions): Cell[];
+  /** The PhaserNav keeps the field current: each change it syncs update()s it. */
   flowField(goals: Cell | Cell[], o?: FlowFieldOptions): FlowField;
+  /** Unwraps, frees the map and the fields of flowField(); a second call does nothing. */
   destroy(): void;
 }
 
 export declare class PathFollower {
   /** `size`: the unit's size in cells (n x n, default 1); the sprite is the unit's centre.
    *  `speed`: pixels per second, > 0 (default 100; else a TilenavError naming it). */
-  constructor(sprite: SpriteLike, nav: PhaserNav, o?: { speed?: number; diagonal?: FindOptions["diagonal"]; size?: number });
+  constructor(sprite: SpriteLike, nav: PhaserNav<any>, o?: { speed?: number; diagonal?: FindOptions["diagonal"]; size?: number });
   readonly sprite: SpriteLike;
   readonly size: number;
   speed: number;
@@ -57,11 +88,12 @@ export declare class PathFollower {
   readonly cell: Cell | null;
   /** "idle" (no goal yet), "moving", "arrived" (on the goal's centre) or "failed" (no path: at
    *  moveTo(), or at a re-plan after a map change, as when a wall is dropped on the sprite; it
-   *  stays put and tries again at the map's next change). */
-  readonly status: "idle" | "moving" | "arrived" | "failed";
+   *  stays put and tries again at the map's next change); "destroyed" once its PhaserNav is
+   *  destroyed (update() then does nothing, moveTo() throws "PhaserNav used after destroy()"). */
+  readonly status: "idle" | "moving" | "arrived" | "failed" | "destroyed";
   readonly arrived: boolean;
   readonly failed: boolean;
-  /** Not moving: arrived, failed or idle (`status` tells which). */
+  /** Not moving: arrived, failed, idle or destroyed (`status` tells which). */
   readonly done: boolean;
   moveTo(goal: Cell): boolean;
   update(deltaMs: number): void;
@@ -93,7 +125,11 @@ export declare class FieldFollower {
   arriveRadius: number;
   /** True when the last update() found the sprite at a goal. */
   readonly arrived: boolean;
-  /** False (without moving) at a goal (`arrived`) or on a cell with no way to one; true while on its way. */
+  /** The PhaserNav of the field's map was destroyed (update() returns false). */
+  readonly destroyed: boolean;
+  /** False (without moving) at a goal (`arrived`), on a cell with no way to one, or once the
+   *  field's PhaserNav is destroyed; true while on its way. A field that is not `current` (the
+   *  map changed since its last build or update) is update()d first. */
   update(deltaMs: number): boolean;
 }
 

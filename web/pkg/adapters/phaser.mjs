@@ -13,8 +13,10 @@
 //
 // A cell is blocked when a tile of one of the chosen layers there collides (Phaser's
 // setCollision, setCollisionBetween, setCollisionByProperty, setCollisionByExclusion: the
-// tile's `collides`), or when options.blocked(tile) says so; its cost is the largest
-// options.cost(tile) among its tiles (default: the tile property `cost`, else 1).
+// tile's `collides`), or when options.blocked(tile) says so (default: its tileset gives the
+// tile's index the Tiled property `collides: true`, which Phaser's putTileAt does not apply);
+// its cost is the largest options.cost(tile) among its tiles (default: the tile property
+// `cost`, else 1). Fields made by nav.flowField() are updated at each synced edit.
 import { TileMap, PathFinder, FlowField, TilenavError } from "../tilenav.mjs";
 
 // The wrapped editing methods of a Tilemap and its TilemapLayers, each with the rectangle of
@@ -76,6 +78,27 @@ function optionsOf(o, what) {
   return o;
 }
 
+/** The Tiled properties of a tile's kind: what its tileset gives its current index
+ *  (Tileset.getTileProperties), else {} when it has a tileset (a TilemapLayer) that gives none;
+ *  a tile with no tileset: its own `properties`. Phaser copies these into `tile.properties`
+ *  when it parses a map, but putTileAt only changes a tile's index: a tile placed there keeps
+ *  the properties of the tile it replaced (or {}), while this reads its new index's. */
+export function tileProperties(tile) {
+  const set = tile?.tileset;
+  if (set && typeof set.getTileProperties === "function") {
+    const p = set.getTileProperties(tile.index);
+    return p && typeof p === "object" ? p : {};
+  }
+  const p = tile?.properties;
+  return p && typeof p === "object" ? p : {};
+}
+
+/** The default `blocked` test: the tile's kind has the Tiled property `collides: true` (see
+ *  tileProperties), the convention of setCollisionByProperty({ collides: true }). */
+export const collidesProperty = (tile) => tileProperties(tile).collides === true;
+
+const destroyedError = (what) => new Error(`tilenav/phaser: PhaserNav used after destroy()${what ? ` (${what})` : ""}`);
+
 const defaultCost = (tile) => {
   const c = tile.properties?.cost;
   return typeof c === "number" && c > 0 ? c : 1;
@@ -90,7 +113,9 @@ export class PhaserNav {
    * @param {object} [o]
    * @param {(string|object)[]} [o.layers] layer names, TilemapLayers or LayerData (default:
    *        every tile layer of the tilemap)
-   * @param {(tile: object) => boolean} [o.blocked] also block these tiles (besides `collides`)
+   * @param {(tile: object) => boolean} [o.blocked] also block these tiles (besides those whose
+   *        `collides` is true; default collidesProperty: the Tiled property `collides: true`
+   *        of the tile's kind, so that tiles put later by putTileAt block too)
    * @param {(tile: object) => number} [o.cost] cost of entering a tile's cell (> 0; default the
    *        tile property `cost`, else 1)
    * @param {boolean} [o.autoSync=true] wrap the tilemap's and layers' editing and collision
@@ -110,7 +135,7 @@ export class PhaserNav {
     this.height = tilemap.height;
     this.tileWidth = tilemap.tileWidth;
     this.tileHeight = tilemap.tileHeight;
-    this._blocked = o.blocked ?? (() => false);
+    this._blocked = o.blocked ?? collidesProperty;
     this._cost = o.cost ?? defaultCost;
     const all = tilemap.layers;
     this._layers = (o.layers ?? all).map((l) => {
@@ -131,6 +156,8 @@ export class PhaserNav {
     this.map = new TileMap({ width: this.width, height: this.height, tileWidth: this.tileWidth, tileHeight: this.tileHeight, cells, costs });
     navOfMap.set(this.map, this);
     this._finder = new PathFinder(this.map);
+    this._fields = new Set(); // WeakRefs of the fields of flowField(), updated at each change
+    this._destroyed = false;
     this._wrapped = [];
     if (o.autoSync ?? true) this._wrap();
   }
@@ -172,13 +199,30 @@ export class PhaserNav {
   /** Re-read one cell from the Phaser layers; returns 1 when it changed, else 0. */
   sync(x, y) { return this.syncRect(x, y, 1, 1); }
 
+  // Throw "PhaserNav used after destroy()" (naming the call) once destroyed.
+  _live(what) {
+    if (this._destroyed) throw destroyedError(what);
+  }
+
   /** Re-read a rectangle of cells (clipped to the map), written to the tilenav map as one
    *  change (TileMap.setRect); returns how many cells changed. */
   syncRect(x, y, w, h) {
+    this._live("PhaserNav.syncRect");
     const x0 = Math.max(0, Math.floor(x)), y0 = Math.max(0, Math.floor(y));
     const x1 = Math.min(this.width, Math.ceil(x + w)), y1 = Math.min(this.height, Math.ceil(y + h));
     if (!(x1 > x0 && y1 > y0)) return 0; // also NaN
-    return this.map.setRect(x0, y0, x1 - x0, y1 - y0, this._read(x0, y0, x1 - x0, y1 - y0));
+    const n = this.map.setRect(x0, y0, x1 - x0, y1 - y0, this._read(x0, y0, x1 - x0, y1 - y0));
+    if (n) this._updateFields();
+    return n;
+  }
+
+  // Bring the live fields of flowField() up to date (incremental: only what the change affects).
+  _updateFields() {
+    for (const ref of this._fields) {
+      const f = ref.deref();
+      if (!f || !f._h) { this._fields.delete(ref); continue; } // collected or freed
+      if (!f.current) f.update();
+    }
   }
 
   /** Re-read every cell (after edits the wrapping does not see); returns how many changed. */
@@ -236,10 +280,13 @@ export class PhaserNav {
   }
 
   /** Map edits so far (grows on every change; followers re-plan when it moves). */
-  get revision() { return this.map.revision; }
+  get revision() { this._live("PhaserNav.revision"); return this.map.revision; }
 
   /** Is the cell walkable? */
-  passable(x, y) { return this.map.passable(x, y); }
+  passable(x, y) { this._live("PhaserNav.passable"); return this.map.passable(x, y); }
+
+  /** destroy() was called. */
+  get destroyed() { return this._destroyed; }
 
   /** Where the layers' top-left corner is in the world: the position of the first chosen layer
    *  that has a TilemapLayer (createLayer(id, tileset, x, y)), read at each call so that a
@@ -266,6 +313,7 @@ export class PhaserNav {
    *  outside. With `size` n: the top-left cell of an n x n unit centred there (the cell under
    *  the position moved back by (n - 1) / 2 tiles). */
   worldToCell(px, py, size = 1) {
+    this._live("PhaserNav.worldToCell");
     const n = unitSizeOf(size, "PhaserNav.worldToCell"), o = this.origin;
     return this.map.cellAt(px - o.x - ((n - 1) / 2) * this.tileWidth, py - o.y - ((n - 1) / 2) * this.tileHeight);
   }
@@ -273,6 +321,7 @@ export class PhaserNav {
   /** The centre of a cell in world pixels; with `size` n, the centre of the n x n unit whose
    *  top-left cell it is. */
   cellToWorld(x, y, size = 1) {
+    this._live("PhaserNav.cellToWorld");
     const n = unitSizeOf(size, "PhaserNav.cellToWorld"), c = this.map.center(x, y), o = this.origin;
     return { x: o.x + c.x + ((n - 1) / 2) * this.tileWidth, y: o.y + c.y + ((n - 1) / 2) * this.tileHeight };
   }
@@ -280,18 +329,31 @@ export class PhaserNav {
   /** Shortest path between cells (PathFinder.find's options, `size` for units of size x size
    *  cells included): an array of {x, y} (top-left cells), [] when none. */
   findPath(from, to, o = {}) {
+    this._live("PhaserNav.findPath");
     const r = this._finder.find(this.map, from, to, o);
     return r.found ? r.path : [];
   }
 
   /** A flow field towards goal cell(s) on this map (FlowField options, `size` included; free()
-   *  it when done). */
-  flowField(goals, o = {}) { return new FlowField(this.map, o).build(goals); }
+   *  it when done, or destroy() frees it). The PhaserNav keeps it current: every change it
+   *  syncs (the wrapped edits, sync*) update()s it, recomputing only what the change affects. */
+  flowField(goals, o = {}) {
+    this._live("PhaserNav.flowField");
+    const f = new FlowField(this.map, o).build(goals);
+    this._fields.add(new WeakRef(f));
+    return f;
+  }
 
-  /** Undo the wrapping and free the tilenav map. */
+  /** Undo the wrapping and free the tilenav map and the fields of flowField(). Afterwards the
+   *  PhaserNav's calls throw "PhaserNav used after destroy()", PathFollowers' status is
+   *  "destroyed" and followers' update() does nothing. A second destroy() does nothing. */
   destroy() {
+    if (this._destroyed) return;
+    this._destroyed = true;
     for (const [t, name, orig] of this._wrapped.reverse()) t[name] = orig;
     this._wrapped = [];
+    for (const ref of this._fields) ref.deref()?.free();
+    this._fields.clear();
     this._finder.free();
     this.map.free();
   }
@@ -328,6 +390,7 @@ export class PathFollower {
 
   /** Plan a path to a goal cell; returns false when there is none. */
   moveTo(goal) {
+    this.nav._live("PathFollower.moveTo");
     this.goal = { x: goal.x, y: goal.y };
     return this._plan(this.cell);
   }
@@ -342,8 +405,10 @@ export class PathFollower {
 
   /** "idle" (no goal yet), "moving", "arrived" (on the goal's centre) or "failed" (no path: at
    *  moveTo(), or when the map changed and the re-plan found none, as when a wall is dropped
-   *  on the sprite; it stays put, and tries again at the map's next change). */
+   *  on the sprite; it stays put, and tries again at the map's next change); "destroyed" once
+   *  its PhaserNav is destroyed (update() then does nothing). */
   get status() {
+    if (this.nav._destroyed) return "destroyed";
     if (!this.goal) return "idle";
     if (this._failed) return "failed";
     return this._i >= this.path.length ? "arrived" : "moving";
@@ -355,12 +420,12 @@ export class PathFollower {
   /** No path to the goal (see status). */
   get failed() { return this.status === "failed"; }
 
-  /** Not moving: arrived, failed or idle (`status` tells which). */
+  /** Not moving: arrived, failed, idle or destroyed (`status` tells which). */
   get done() { return this.status !== "moving"; }
 
-  /** Advance by `deltaMs` milliseconds. */
+  /** Advance by `deltaMs` milliseconds (nothing once the PhaserNav is destroyed). */
   update(deltaMs) {
-    if (!this.goal) return;
+    if (!this.goal || this.nav._destroyed) return;
     const n = this.size;
     // (a failed follower re-plans too when the map changes: a removed wall may open a way)
     if (this.nav.revision !== this._rev) { // the map changed: re-plan from the cell being entered
@@ -446,6 +511,9 @@ export class FieldFollower {
   /** The unit's size in cells (the field's). */
   get size() { return this.field.size ?? 1; }
 
+  /** The PhaserNav of the field's map was destroyed (update() returns false). */
+  get destroyed() { return navOfMap.get(this.field.map)?._destroyed === true; }
+
   // The offset from the unit's top-left cell's point (where the field is read) to the sprite.
   _off() {
     const m = this.field.map, k = (this.size - 1) / 2;
@@ -481,11 +549,15 @@ export class FieldFollower {
 
   /** Advance by `deltaMs` milliseconds. Returns false, without moving, once the unit is at a
    *  goal (`arrived` true) or on a cell with no way to one (a wall dropped on it, an unreachable
-   *  cell, outside the map); true while it is on its way. */
+   *  cell, outside the map), or once the field's PhaserNav is destroyed; true while it is on
+   *  its way. A field the map changed under (not `current`) is update()d first. */
   update(deltaMs) {
     // in map pixels: the sprite's world position less the layer's (a field made on a
     // PhaserNav's map follows its layer's position)
-    const o = navOfMap.get(this.field.map)?.origin ?? { x: 0, y: 0 }, sp = this.sprite;
+    const nav = navOfMap.get(this.field.map);
+    if (nav?._destroyed) { this.arrived = false; return false; }
+    if (!this.field.current) this.field.update(); // edits since: never follow a stale field
+    const o = nav?.origin ?? { x: 0, y: 0 }, sp = this.sprite;
     const p = (this._p = { x: sp.x - o.x, y: sp.y - o.y }), x0 = p.x, y0 = p.y;
     const r = this._update(deltaMs);
     if (p.x !== x0 || p.y !== y0) { sp.x = p.x + o.x; sp.y = p.y + o.y; }

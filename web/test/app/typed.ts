@@ -108,7 +108,7 @@ const walker = new PathFollower(hero, nav, { speed: 1000 });
 walker.moveTo({ x: 2, y: 0 });
 for (let i = 0; i < 10; i++) walker.update(16);
 console.log(nav.passable(1, 0), walker.done, hero.x, hero.y);
-const walkerStatus: "idle" | "moving" | "arrived" | "failed" = walker.status;
+const walkerStatus: "idle" | "moving" | "arrived" | "failed" | "destroyed" = walker.status;
 const creep = nav.cellToWorld(0, 1), fo: FieldFollowerOptions = { speed: 1000, box: 12 };
 const flow = nav.flowField({ x: 2, y: 1 }), follower = new FieldFollower(creep, flow, fo);
 let creepFrames = 0;
