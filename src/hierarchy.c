@@ -892,22 +892,20 @@ static void label_all(tn_hierarchy *h)
 
 /* After an update visited sectors [sx0, sx1] x [sy0, sy1]: fresh labels for their nodes,
  * united along their edges (or, when the labels would run out, an exact labelling). */
-static void label_sectors(tn_hierarchy *h, int32_t sx0, int32_t sy0, int32_t sx1, int32_t sy1)
+/* Fresh labels for the `count` sectors listed, then their unions across every border. */
+static void label_sectors(tn_hierarchy *h, const int32_t *list, int32_t count)
 {
     int64_t need = 0;
-    for (int32_t sy = sy0; sy <= sy1; sy++)
-        for (int32_t sx = sx0; sx <= sx1; sx++)
-            need += h->sec[sy * h->sx + sx].n;
+    for (int32_t k = 0; k < count; k++)
+        need += h->sec[list[k]].n;
     if (!h->lab_ok || h->nlab + need > h->lcap) {
         label_all(h);
         return;
     }
-    for (int32_t sy = sy0; sy <= sy1; sy++)
-        for (int32_t sx = sx0; sx <= sx1; sx++)
-            lab_fresh(h, sy * h->sx + sx);
-    for (int32_t sy = sy0; sy <= sy1; sy++)
-        for (int32_t sx = sx0; sx <= sx1; sx++)
-            lab_unite(h, sy * h->sx + sx);
+    for (int32_t k = 0; k < count; k++)
+        lab_fresh(h, list[k]);
+    for (int32_t k = 0; k < count; k++)
+        lab_unite(h, list[k]);
     h->lab_exact = false;
 }
 
@@ -926,6 +924,8 @@ static tn_status build_all(tn_hierarchy *h)
     rebase(h);
     label_all(h);
     h->revision = g.revision;
+    h->passable_hash = g.passable_hash;
+    h->cost_hash = g.cost_hash;
     h->uniform = g.uniform;
     h->valid = true;
     return TN_OK;
@@ -939,6 +939,7 @@ static void hierarchy_free(tn_hierarchy *h)
             sector_free(h, &h->sec[s]);
     tn__free(&h->alloc, h->sec, (size_t)h->nsec * sizeof *h->sec);
     tn__free(&h->alloc, h->base, (size_t)(h->nsec + 1) * sizeof *h->base);
+    tn__free(&h->alloc, h->visit, (size_t)h->nsec * sizeof *h->visit);
     tn__free(&h->alloc, h->sd, SS * sizeof *h->sd);
     tn__free(&h->alloc, h->heap, SS * sizeof *h->heap);
     tn__free(&h->alloc, h->hpos, SS * sizeof *h->hpos);
@@ -996,6 +997,7 @@ tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out)
     const size_t SS = (size_t)h->S * (size_t)h->S;
     h->sec = tn__calloc(&a, (size_t)h->nsec * sizeof *h->sec);
     h->base = tn__calloc(&a, (size_t)(h->nsec + 1) * sizeof *h->base);
+    h->visit = tn__alloc(&a, (size_t)h->nsec * sizeof *h->visit);
     h->sd = tn__alloc(&a, SS * sizeof *h->sd);
     h->heap = tn__alloc(&a, SS * sizeof *h->heap);
     h->hpos = tn__alloc(&a, SS * sizeof *h->hpos);
@@ -1004,8 +1006,8 @@ tn_status tn_hierarchy_build(const tn_hierarchy_def *def, tn_hierarchy **out)
     h->ab = tn__alloc(&a, SS * sizeof *h->ab);
     h->mv = tn__alloc(&a, SS);
     h->bq = tn__alloc(&a, 3 * SS * sizeof *h->bq);
-    if (!h->sec || !h->base || !h->sd || !h->heap || !h->hpos || !h->tmp || !h->want || !h->ab ||
-        !h->bq || !h->mv) {
+    if (!h->sec || !h->base || !h->visit || !h->sd || !h->heap || !h->hpos || !h->tmp || !h->want ||
+        !h->ab || !h->bq || !h->mv) {
         hierarchy_free(h);
         return TN_E_NOMEM;
     }
@@ -1033,8 +1035,8 @@ size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h)
     const size_t SS = (size_t)h->S * (size_t)h->S;
     const size_t o = (size_t)h->scap;
     size_t b = sizeof *h + (size_t)h->nsec * sizeof *h->sec + (size_t)(h->nsec + 1) * 4 +
-               SS * (8 + 4 + 4 + 1 + 4 + 12 + 4 + 1) + (size_t)16 * (size_t)h->S +
-               o * (4 + 4 + 4 + 8 + 8 + 8) + o * o * (4 + 1 + 8) +
+               (size_t)h->nsec * sizeof *h->visit + SS * (8 + 4 + 4 + 1 + 4 + 12 + 4 + 1) +
+               (size_t)16 * (size_t)h->S + o * (4 + 4 + 4 + 8 + 8 + 8) + o * o * (4 + 1 + 8) +
                (size_t)h->lm_nodes * (size_t)h->K * sizeof *h->lm + (size_t)h->lcap * 8;
     for (int32_t s = 0; s < h->nsec; s++) {
         const sector *sc = &h->sec[s];
@@ -1043,6 +1045,11 @@ size_t tn_hierarchy_memory_bytes(const tn_hierarchy *h)
             b += (size_t)8 * (size_t)h->S;
     }
     return b;
+}
+
+int64_t tn__hierarchy_recomputed(const tn_hierarchy *h)
+{
+    return h->recomputed;
 }
 
 bool tn_hierarchy_current(const tn_hierarchy *h)
@@ -1060,8 +1067,18 @@ tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
         return TN_E_MAP_CHANGED; /* a size map: its clearance first */
     if (h->valid && h->revision == tn_map_revision(h->map))
         return TN_OK;
+    /* the rectangles changed since (each edit's own, so that edits far apart do not make
+     * one rectangle spanning the map), or their union when the log cannot list them */
+    tn_rect rects[TN_CHANGE_LOG];
+    int32_t nr =
+        h->valid ? tn__map_changes_since(h->map, h->revision, h->passable_hash, h->cost_hash, rects)
+                 : -1;
     tn_rect r;
     bool logged = h->valid && tn_map_changed_region(h->map, h->revision, &r);
+    if (nr < 0 && logged) {
+        rects[0] = r;
+        nr = r.x1 > r.x0 && r.y1 > r.y0 ? 1 : 0;
+    }
     /* costs that became uniform, or stopped being, change how every matrix is computed */
     logged = logged && tn_map_uniform_cost(h->map) == h->uniform;
     if (!logged) {
@@ -1077,23 +1094,57 @@ tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
     tn__grid g;
     tn__map_grid(h->map, &g);
     int32_t done = 0;
-    if (r.x1 > r.x0 && r.y1 > r.y0) {
+    if (nr > 0) {
         /* a changed cell changes its sector's costs and the entrances of the borders it is
-         * on, which belong to the sectors on both sides: the rectangle grown by one cell */
-        int32_t x0 = r.x0 - 1 < 0 ? 0 : r.x0 - 1, y0 = r.y0 - 1 < 0 ? 0 : r.y0 - 1;
-        int32_t x1 = r.x1 + 1 > h->w ? h->w : r.x1 + 1, y1 = r.y1 + 1 > h->h ? h->h : r.y1 + 1;
+         * on, which belong to the sectors on both sides: each rectangle grown by one cell;
+         * the sectors those meet, in increasing order, within the box of them all */
+        int32_t sx0 = h->sx, sy0 = h->sy, sx1 = -1, sy1 = -1;
+        for (int32_t k = 0; k < nr; k++) {
+            const tn_rect *c = &rects[k];
+            int32_t x0 = c->x0 - 1 < 0 ? 0 : c->x0 - 1, y0 = c->y0 - 1 < 0 ? 0 : c->y0 - 1;
+            int32_t x1 = c->x1 + 1 > h->w ? h->w : c->x1 + 1;
+            int32_t y1 = c->y1 + 1 > h->h ? h->h : c->y1 + 1;
+            sx0 = x0 / h->S < sx0 ? x0 / h->S : sx0;
+            sy0 = y0 / h->S < sy0 ? y0 / h->S : sy0;
+            sx1 = (x1 - 1) / h->S > sx1 ? (x1 - 1) / h->S : sx1;
+            sy1 = (y1 - 1) / h->S > sy1 ? (y1 - 1) / h->S : sy1;
+        }
         /* node counts that changed, to shift the later sectors' node ids (or all again) */
         enum { TN_HPA_SHIFTS = 64 };
         int32_t shift_s[TN_HPA_SHIFTS], shift_n[TN_HPA_SHIFTS], shifts = 0;
         bool all = false;
-        for (int32_t sy = y0 / h->S; sy <= (y1 - 1) / h->S; sy++)
-            for (int32_t sx = x0 / h->S; sx <= (x1 - 1) / h->S; sx++) {
+        int32_t *visited = h->visit; /* the sectors rebuilt, for their labels */
+        int32_t nvisited = 0;
+        for (int32_t sy = sy0; sy <= sy1; sy++)
+            for (int32_t sx = sx0; sx <= sx1; sx++) {
+                /* the changed cells that reach this sector (its cells and the cells beside its
+                 * borders): the union of the rectangles that do */
+                const int32_t ax0 = sx * h->S - 1, ay0 = sy * h->S - 1;
+                const int32_t ax1 = (sx + 1) * h->S + 1, ay1 = (sy + 1) * h->S + 1;
+                tn_rect u = {0, 0, 0, 0};
+                for (int32_t k = 0; k < nr; k++) {
+                    const tn_rect *c = &rects[k];
+                    if (c->x1 <= ax0 || c->x0 >= ax1 || c->y1 <= ay0 || c->y0 >= ay1)
+                        continue;
+                    if (u.x1 <= u.x0) {
+                        u = *c;
+                    } else {
+                        u.x0 = c->x0 < u.x0 ? c->x0 : u.x0;
+                        u.y0 = c->y0 < u.y0 ? c->y0 : u.y0;
+                        u.x1 = c->x1 > u.x1 ? c->x1 : u.x1;
+                        u.y1 = c->y1 > u.y1 ? c->y1 : u.y1;
+                    }
+                }
+                if (u.x1 <= u.x0)
+                    continue;
                 const int32_t s = sy * h->sx + sx;
+                visited[nvisited++] = s;
+                h->recomputed++;
                 sector *sc = &h->sec[s];
                 const int32_t on = sc->n;
                 const int64_t oe = sc->off ? sc->off[on] : 0;
                 bool changed = false;
-                tn_status st = sector_build(h, &g, s, &r, &changed);
+                tn_status st = sector_build(h, &g, s, &u, &changed);
                 if (st < 0) {
                     h->valid = false;
                     return st;
@@ -1122,9 +1173,11 @@ tn_status tn_hierarchy_update(tn_hierarchy *h, int32_t *sectors)
             }
         }
         if (done)
-            label_sectors(h, x0 / h->S, y0 / h->S, (x1 - 1) / h->S, (y1 - 1) / h->S);
+            label_sectors(h, visited, nvisited);
     }
     h->revision = g.revision;
+    h->passable_hash = g.passable_hash;
+    h->cost_hash = g.cost_hash;
     h->rebuilt += done;
     if (done)
         h->lm_valid = false; /* the node numbering changed: tn_hierarchy_refresh_landmarks() */

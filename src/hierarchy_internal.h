@@ -39,11 +39,13 @@ struct tn_hierarchy {
     int32_t S, gap;
     int32_t w, h, sx, sy, nsec;
     uint64_t revision;
+    uint64_t passable_hash, cost_hash; /* the map's at `revision` (tn__map_changes_since) */
     bool valid;
     bool uniform; /* the map's costs were uniform at the last build: matrices by canon() */
     sector *sec;
-    int32_t *base; /* nsec + 1: global id of each sector's first node */
-    int64_t edges; /* intra-sector edges the abstract search follows, in all */
+    int32_t *base;  /* nsec + 1: global id of each sector's first node */
+    int32_t *visit; /* nsec: an update's list of the sectors it rebuilt */
+    int64_t edges;  /* intra-sector edges the abstract search follows, in all */
     /* landmarks: K of them, lm[v * K + k] the cost from landmark k to node v; valid for the
      * node numbering they were computed on (an update that rebuilds a sector clears it) */
     int32_t K, lm_nodes;
@@ -56,6 +58,7 @@ struct tn_hierarchy {
     int32_t nlab, lcap;
     bool lab_ok, lab_exact; /* exact: one root per connected part (no update since) */
     int64_t rebuilt;
+    int64_t recomputed; /* sectors whose matrices updates recomputed, changed or not (tests) */
     /* build scratch: one sector's Dijkstra */
     double *sd;
     int32_t *heap, *hpos;
@@ -120,5 +123,8 @@ static inline int32_t tn__hpa_facing(const tn_hierarchy *h, int32_t s, int32_t x
         return h->sec[*o].side[SIDE_TOP * S + x - x0];
     }
 }
+
+/* Sectors whose matrices updates have recomputed so far, changed or not (for tests). */
+int64_t tn__hierarchy_recomputed(const tn_hierarchy *h);
 
 #endif

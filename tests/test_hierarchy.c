@@ -736,6 +736,9 @@ static void test_errors(void **state)
     tn_map_destroy(m);
 }
 
+/* hierarchy.c (hierarchy_internal.h, whose names clash with this file's) */
+int64_t tn__hierarchy_recomputed(const tn_hierarchy *h);
+
 /* An allocator that fails once `budget` allocations have been made (budget < 0: never). */
 static long fail_budget = -1;
 static void *failing_alloc(size_t size, size_t align, void *user)
@@ -805,6 +808,45 @@ static void test_update_out_of_memory(void **state)
     tn_map_destroy(m);
 }
 
+/* Edits far apart before one update: each edit's own rectangle is read from the change log, so
+ * two towers in opposite corners rebuild the few sectors around them, not every sector of the
+ * box spanning both (2.4 s on 4096 x 4096 before); past the log's 64 entries the update takes
+ * their union. Every update equals a fresh build, and no reachable pair is refused. */
+static void test_updates_far_apart(void **state)
+{
+    (void)state;
+    tn_moves mv = {0};
+    tn_map *m = tn_test_random_map(256, 256, 0.1, 9090);
+    tn_hierarchy *h = build(m, &mv, 16, 0); /* 256 sectors */
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_test_rng rng = {17};
+    tally t = {0};
+    for (int round = 0; round < 3; round++) {
+        int32_t at = 2 + 10 * round;
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){at, at, at + 2, at + 2}, 1u), TN_OK);
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){252 - at, 252 - at, 254 - at, 254 - at}, 1u),
+                         TN_OK);
+        const int64_t before = tn__hierarchy_recomputed(h);
+        assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+        assert_true(tn__hierarchy_recomputed(h) - before <= 8); /* 2 x 2 around each */
+        tn_hierarchy *fresh = build(m, &mv, 16, 0);
+        assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+        tn_hierarchy_destroy(fresh);
+    }
+    for (int e = 0; e < 70; e++) { /* more edits than the log keeps: their union */
+        int32_t x = (int32_t)tn_test_below(&rng, 255), y = (int32_t)tn_test_below(&rng, 255);
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + 1, y + 1}, e % 2 ? 0u : 1u), TN_OK);
+    }
+    assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+    tn_hierarchy *fresh = build(m, &mv, 16, 0);
+    assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+    tn_hierarchy_destroy(fresh);
+    check_queries(m, &mv, h, ctx, &rng, 3, 8, &t, 1.0);
+    tn_hierarchy_ctx_destroy(ctx);
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
@@ -817,6 +859,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_update_out_of_memory),
+        cmocka_unit_test(test_updates_far_apart),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }
