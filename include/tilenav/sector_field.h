@@ -27,7 +27,10 @@
 /// Cost: tn_sector_field_set_goal() runs one Dijkstra over the goal sectors' cells and one
 /// over the abstract graph (milliseconds on the 179,000 nodes of a 4096 x 4096 map); a tile
 /// costs one Dijkstra over sector_size^2 cells. Memory: 24 bytes per abstract node, plus 5 bytes
-/// per sector cell for each tile kept; at most `memory_budget` bytes of tiles (at least one):
+/// per sector cell for each tile kept, plus a tile build's scratch of 34 bytes per cell of a
+/// (sector_size + 2)^2 window for each thread that builds tiles (one without parallel_for: 39
+/// KB for 32-cell sectors, 2.3 MB for 256-cell ones); tn_sector_field_memory_bytes() reports
+/// the exact figure. At most `memory_budget` bytes of tiles (at least one):
 /// when the budget is full, the least recently used tile is dropped and rebuilt when needed
 /// again (the same values: a tile depends only on the goal and the graph).
 ///
