@@ -20,7 +20,8 @@ static void usage_hpa(FILE *f)
     fprintf(f,
             "usage: tilenav bench MAP SCEN --algo hpa|hpa-exact [--limit N] [--spread N]\n"
             "                     [--warmup K] [--sector N] [--gap N] [--landmarks K]\n"
-            "                     [--weight W] [--no-bound] [--edits N] [--write-optimal OUT]\n\n"
+            "                     [--weight W] [--corridor N] [--no-bound] [--edits N]\n"
+            "                     [--write-optimal OUT]\n\n"
             "Hierarchical search (tilenav/hierarchy.h) on the scenarios, after a build timed on\n"
             "stderr. hpa is the fast mode: each path is checked (legal steps, cost at least the\n"
             "optimum, and at most the optimum plus K times the bound per crossing, K = the\n"

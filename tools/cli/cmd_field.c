@@ -62,7 +62,8 @@ static void usage(FILE *f)
             "                     clearance before the field, and asks the wall-off query for\n"
             "                     the top-left cells a tower takes from the unit)\n");
     fprintf(f,
-            "  --sectors AGENTS   also build a sector flow field (sector_field.h) for the goal on\n"
+            "  --sectors AGENTS   (8 moves without corner cutting, or --moves 4)\n"
+            "                     also build a sector flow field (sector_field.h) for the goal on\n"
             "                     a hierarchy of --sector-size N (4..256, default 32) sectors,\n"
             "                     with a tile budget of --budget-kb K (default 4096), put\n"
             "                     AGENTS agents (1..1000000) at seeded random cells that reach\n"

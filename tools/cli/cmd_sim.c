@@ -22,8 +22,8 @@ static void usage(FILE *f)
             "usage: tilenav sim MAP GX GY --agents N --steps S [--seed K] [--json] [--png FILE]\n"
             "       tilenav sim MAP GX GY --bench [--steps S] [--seed K] [--counts A,B,...]\n"
             "options: --scan C     at most C neighbour candidates per agent (default 48, 0 = all)\n"
-            "         --threads T  spread the step over T threads (same result bit for "
-            "bit)\n"
+            "         --threads T  spread the step over T threads, 1..16 (same result bit\n"
+            "                      for bit)\n"
             "         --area A     goal area radius in tiles (default 2, 0 = none): with --stay,\n"
             "                      an agent there touching an arrived one has arrived and holds\n"
             "         --stay       arrived agents stay and hold their place, push-apart on\n"
@@ -482,7 +482,8 @@ int tn_cmd_sim(int argc, char **argv)
         bool has = i + 1 < argc;
         if (strcmp(a, "--agents") == 0 && has) {
             if (!tn_cli_parse_int(argv[++i], 0, TN_CROWD_MAX_AGENTS, &agents))
-                return tn_cli_usage_error(cmd, "bad --agents '%s'", argv[i]);
+                return tn_cli_usage_error(cmd, "bad --agents '%s' (0..%d)", argv[i],
+                                          (int)TN_CROWD_MAX_AGENTS);
         } else if (strcmp(a, "--steps") == 0 && has) {
             if (!tn_cli_parse_int(argv[++i], 0, 100000000, &steps))
                 return tn_cli_usage_error(cmd, "bad --steps '%s'", argv[i]);
@@ -494,7 +495,8 @@ int tn_cmd_sim(int argc, char **argv)
                 return tn_cli_usage_error(cmd, "bad --scan '%s'", argv[i]);
         } else if (strcmp(a, "--threads") == 0 && has) {
             if (!tn_cli_parse_int(argv[++i], 1, SIM_MAX_THREADS, &threads))
-                return tn_cli_usage_error(cmd, "bad --threads '%s'", argv[i]);
+                return tn_cli_usage_error(cmd, "bad --threads '%s' (1..%d)", argv[i],
+                                          (int)SIM_MAX_THREADS);
         } else if (strcmp(a, "--arrivals") == 0 && has) {
             if (!tn_cli_parse_int(argv[++i], 1, 100000000, &arrivals))
                 return tn_cli_usage_error(cmd, "bad --arrivals '%s'", argv[i]);
