@@ -281,7 +281,9 @@ static const tn_terrain_slot *terrain_slot(const tn_map *m, uint32_t id)
     if (id < TN_TERRAIN_DENSE)
         return id != 0 && id < m->terrain_cap && m->terrain[id].set ? &m->terrain[id] : NULL;
     size_t k = terrain_far_lower(m, id);
-    return k < m->terrain_far_count && m->terrain_far[k].id == id ? &m->terrain_far[k].slot : NULL;
+    return k < m->terrain_far_count && m->terrain_far[k].id == id && m->terrain_far[k].slot.set
+               ? &m->terrain_far[k].slot
+               : NULL;
 }
 
 /* Every set entry, for scans over the table: the dense part, then the far list. The entry
@@ -299,7 +301,7 @@ static const tn_terrain_slot *terrain_entry(const tn_map *m, size_t k, uint32_t 
     }
     const tn_terrain_far *f = &m->terrain_far[k - m->terrain_cap];
     *id = f->id;
-    return &f->slot;
+    return f->slot.set ? &f->slot : NULL;
 }
 
 static void cell_terrain(const tn_map *m, size_t i, uint8_t *passable, float *cost)
@@ -410,43 +412,38 @@ static tn_status terrain_put(tn_map *m, uint32_t gid, tn_terrain t, bool *change
         return TN_E_INVALID_ARG;
     if (id >= TN_MAX_TERRAIN_GID)
         return TN_E_TOO_LARGE;
-    tn_terrain_slot s = {t.cost, (uint8_t)(t.passable ? 1 : 0), 1};
+    /* the entry's slot: the dense table's, grown to hold id, or the far list's, inserted
+     * unset where it belongs */
+    tn_terrain_slot *cur;
     if (id >= TN_TERRAIN_DENSE) {
         size_t k = terrain_far_lower(m, id);
-        if (k < m->terrain_far_count && m->terrain_far[k].id == id) {
-            tn_terrain_slot *cur = &m->terrain_far[k].slot;
-            if (cur->passable == s.passable && cur->cost == s.cost)
-                return TN_OK;
-            *cur = s;
-            *changed = true;
-            return TN_OK;
-        }
-        if (m->terrain_far_count == m->terrain_far_cap) {
+        if (k == m->terrain_far_count || m->terrain_far[k].id != id) {
             void *p = m->terrain_far;
             tn_status st = tn__grow(&m->alloc, &p, sizeof(tn_terrain_far), &m->terrain_far_cap,
                                     m->terrain_far_count + 1);
             if (st != TN_OK)
                 return st;
             m->terrain_far = p;
+            memmove(&m->terrain_far[k + 1], &m->terrain_far[k],
+                    (m->terrain_far_count - k) * sizeof(tn_terrain_far));
+            m->terrain_far[k] = (tn_terrain_far){id, {0.0f, 0, 0}};
+            m->terrain_far_count++;
         }
-        memmove(&m->terrain_far[k + 1], &m->terrain_far[k],
-                (m->terrain_far_count - k) * sizeof(tn_terrain_far));
-        m->terrain_far[k] = (tn_terrain_far){id, s};
-        m->terrain_far_count++;
-        *changed = true;
-        return TN_OK;
+        cur = &m->terrain_far[k].slot;
+    } else {
+        if (id >= m->terrain_cap) {
+            size_t old = m->terrain_cap;
+            void *p = m->terrain;
+            tn_status st =
+                tn__grow(&m->alloc, &p, sizeof(tn_terrain_slot), &m->terrain_cap, (size_t)id + 1);
+            if (st != TN_OK)
+                return st;
+            m->terrain = p;
+            memset(m->terrain + old, 0, (m->terrain_cap - old) * sizeof(tn_terrain_slot));
+        }
+        cur = &m->terrain[id];
     }
-    if (id >= m->terrain_cap) {
-        size_t old = m->terrain_cap;
-        void *p = m->terrain;
-        tn_status st =
-            tn__grow(&m->alloc, &p, sizeof(tn_terrain_slot), &m->terrain_cap, (size_t)id + 1);
-        if (st != TN_OK)
-            return st;
-        m->terrain = p;
-        memset(m->terrain + old, 0, (m->terrain_cap - old) * sizeof(tn_terrain_slot));
-    }
-    tn_terrain_slot *cur = &m->terrain[id];
+    tn_terrain_slot s = {t.cost, (uint8_t)(t.passable ? 1 : 0), 1};
     if (cur->set == s.set && cur->passable == s.passable && cur->cost == s.cost)
         return TN_OK;
     *cur = s;
