@@ -96,6 +96,13 @@ static void update_views(tn_clearance *cl, const tn__grid *g, tn_rect r)
     }
 }
 
+/* The size maps now describe the source map's current revision (tn__map_view_behind()). */
+static void views_synced(tn_clearance *cl)
+{
+    for (int32_t n = 2; cl->views && n <= cl->cap; n++)
+        tn__map_view_synced(cl->views[n]);
+}
+
 tn_status tn_clearance_create(const tn_clearance_def *def, tn_clearance **out)
 {
     if (!out)
@@ -135,8 +142,7 @@ tn_status tn_clearance_create(const tn_clearance_def *def, tn_clearance **out)
             }
         }
         update_views(cl, &g, (tn_rect){0, 0, g.w, g.h});
-        for (int32_t n = 2; n <= cl->cap; n++)
-            tn__map_view_synced(cl->views[n]);
+        views_synced(cl);
     }
     cl->revision = g.revision;
     *out = cl;
@@ -192,8 +198,7 @@ tn_status tn_clearance_update(tn_clearance *cl, int32_t *touched)
         if (cl->views)
             update_views(cl, &g, r);
     }
-    for (int32_t k = 2; cl->views && k <= cl->cap; k++)
-        tn__map_view_synced(cl->views[k]);
+    views_synced(cl);
     cl->revision = g.revision;
     if (touched)
         *touched = n;

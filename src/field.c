@@ -1076,6 +1076,14 @@ tn_vec2 tn_field_sample(const tn_field *f, float px, float py)
 
 /* ---- paths ------------------------------------------------------------------------------- */
 
+/* The map was edited since the last build or update (for a size map: its source map too, as
+ * long as its clearance has not been updated): readers that must not answer for the old map
+ * refuse. */
+static bool field_stale(const tn_field *f)
+{
+    return tn_map_revision(f->map) != f->revision || tn__map_view_behind(f->map);
+}
+
 tn_status tn_field_path(const tn_field *f, tn_cell start, tn_cell *out, int32_t cap, int32_t *len,
                         double *cost)
 {
@@ -1086,7 +1094,7 @@ tn_status tn_field_path(const tn_field *f, tn_cell start, tn_cell *out, int32_t 
         *cost = 0.0;
     if (!f->ready)
         return TN_E_STATE;
-    if (tn_map_revision(f->map) != f->revision || tn__map_view_behind(f->map))
+    if (field_stale(f))
         return TN_E_MAP_CHANGED;
     if (!in_map(f, start.x, start.y))
         return TN_E_OUT_OF_MAP;
@@ -1340,7 +1348,7 @@ tn_status tn_field_would_wall_off(tn_field *f, const tn_cell *cells, int32_t nce
     *cut = false;
     if (!f->ready)
         return TN_E_STATE;
-    if (tn_map_revision(f->map) != f->revision || tn__map_view_behind(f->map))
+    if (field_stale(f))
         return TN_E_MAP_CHANGED;
     for (int32_t s = 0; s < nspawns; s++)
         if (!in_map(f, spawns[s].x, spawns[s].y))

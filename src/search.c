@@ -205,12 +205,12 @@ static const char *query_problem(const tn_query *q)
     return NULL;
 }
 
-/* Fail a query set-up with status `st`, keeping `why` for tn_search_error_detail(). */
 /* The detail of a query on a size map (tn_clearance_map()) whose source map was edited. */
 #define VIEW_BEHIND                                                                                \
     "the map is a size map (tn_clearance_map()) and its source map was edited since: call "        \
     "tn_clearance_update() (or tn_regions_update() for tn_regions_clearance()'s) first"
 
+/* Fail a query set-up with status `st`, keeping `why` for tn_search_error_detail(). */
 #define SETUP_FAIL(status_, reason_)                                                               \
     do {                                                                                           \
         s->why = (reason_);                                                                        \
