@@ -14,6 +14,7 @@
 #include <time.h>
 
 int tn_bench_hpa(int argc, char **argv);
+bool tn_bench_hpa_option(const char *opt);
 
 static void usage_hpa(FILE *f)
 {
@@ -203,6 +204,17 @@ static int edits_bench(const char *cmd, tn_map *map, tn_hierarchy *h, int32_t n,
     free(us);
     free(cpu);
     return TN_EXIT_OK;
+}
+
+/* Is `opt` one of the options only --algo hpa and hpa-exact take (the parser below)? */
+bool tn_bench_hpa_option(const char *opt)
+{
+    static const char *const only[] = {"--sector", "--gap",   "--landmarks", "--corridor",
+                                       "--weight", "--edits", "--no-bound",  "--write-optimal"};
+    for (size_t k = 0; k < sizeof only / sizeof only[0]; k++)
+        if (strcmp(opt, only[k]) == 0)
+            return true;
+    return false;
 }
 
 int tn_bench_hpa(int argc, char **argv)

@@ -557,7 +557,8 @@ done:
     return rc;
 }
 
-int tn_bench_hpa(int argc, char **argv); /* bench_hpa.c: --algo hpa|hpa-exact */
+int tn_bench_hpa(int argc, char **argv);   /* bench_hpa.c: --algo hpa|hpa-exact */
+bool tn_bench_hpa_option(const char *opt); /* bench_hpa.c: an option only they take */
 
 int tn_cmd_bench(int argc, char **argv)
 {
@@ -607,10 +608,7 @@ int tn_cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--warmup") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 0, INT32_MAX, &warmup))
                 return tn_cli_usage_error(cmd, "bad --warmup '%s'", argv[i]);
-        } else if (strcmp(a, "--sector") == 0 || strcmp(a, "--gap") == 0 ||
-                   strcmp(a, "--landmarks") == 0 || strcmp(a, "--weight") == 0 ||
-                   strcmp(a, "--corridor") == 0 || strcmp(a, "--edits") == 0 ||
-                   strcmp(a, "--no-bound") == 0 || strcmp(a, "--write-optimal") == 0) {
+        } else if (tn_bench_hpa_option(a)) {
             return tn_cli_usage_error(cmd,
                                       "%s is an option of --algo hpa and hpa-exact (tilenav "
                                       "bench --algo hpa --help)",
