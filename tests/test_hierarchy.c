@@ -127,6 +127,15 @@ static tn_hierarchy *build(const tn_map *m, const tn_moves *mv, int32_t sector, 
     return build_lm(m, mv, sector, gap, 0);
 }
 
+/* `h`, after its updates, hashes like a hierarchy built afresh on `m` with the same settings. */
+static void assert_equals_fresh(const tn_hierarchy *h, const tn_map *m, const tn_moves *mv,
+                                int32_t sector, int32_t gap)
+{
+    tn_hierarchy *fresh = build(m, mv, sector, gap);
+    assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
+    tn_hierarchy_destroy(fresh);
+}
+
 static tn_hierarchy_ctx *new_ctx(void)
 {
     tn_hierarchy_ctx_def d = tn_hierarchy_ctx_def_default();
@@ -370,9 +379,7 @@ static void test_updates_uniform(void **state)
                         assert_int_equal(tn_map_set(m, 0, i % w, i / w, 0), TN_OK);
             assert_int_equal(tn_map_uniform_cost(m), gid == 0);
             assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
-            tn_hierarchy *fresh = build(m, &mv, sector, gap);
-            assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
-            tn_hierarchy_destroy(fresh);
+            assert_equals_fresh(h, m, &mv, sector, gap);
             check_queries(m, &mv, h, ctx, &rng, 1, 4, &t, 1.0);
         }
         tn_hierarchy_destroy(h);
@@ -532,9 +539,7 @@ static void test_unit_size(void **state)
     assert_int_equal(tn_clearance_update(cl, NULL), TN_OK);
     assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
     assert_true(tn_hierarchy_current(h));
-    tn_hierarchy *fresh = build(sm, &mv, 8, 0);
-    assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
-    tn_hierarchy_destroy(fresh);
+    assert_equals_fresh(h, sm, &mv, 8, 0);
     check_queries(sm, &mv, h, ctx, &rng, 3, 8, &t, 1.0);
     tn_hierarchy_ctx_destroy(ctx);
     tn_hierarchy_destroy(h);
@@ -789,9 +794,7 @@ static void test_update_out_of_memory(void **state)
         failures++;
         assert_false(tn_hierarchy_current(h));
         assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
-        tn_hierarchy *fresh = build(m, &mv, 32, 0);
-        assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
-        tn_hierarchy_destroy(fresh);
+        assert_equals_fresh(h, m, &mv, 32, 0);
         tn_hierarchy_destroy(h);
         tn_map_destroy(m);
     }
@@ -801,9 +804,7 @@ static void test_update_out_of_memory(void **state)
     tn_hierarchy *h = build(m, &mv, 32, 0);
     assert_int_equal(tn_map_set(m, 0, 40, 40, 0), TN_OK);
     assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
-    tn_hierarchy *fresh = build(m, &mv, 32, 0);
-    assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
-    tn_hierarchy_destroy(fresh);
+    assert_equals_fresh(h, m, &mv, 32, 0);
     tn_hierarchy_destroy(h);
     tn_map_destroy(m);
 }
@@ -829,18 +830,14 @@ static void test_updates_far_apart(void **state)
         const int64_t before = tn__hierarchy_recomputed(h);
         assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
         assert_true(tn__hierarchy_recomputed(h) - before <= 8); /* 2 x 2 around each */
-        tn_hierarchy *fresh = build(m, &mv, 16, 0);
-        assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
-        tn_hierarchy_destroy(fresh);
+        assert_equals_fresh(h, m, &mv, 16, 0);
     }
     for (int e = 0; e < 70; e++) { /* more edits than the log keeps: their union */
         int32_t x = (int32_t)tn_test_below(&rng, 255), y = (int32_t)tn_test_below(&rng, 255);
         assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + 1, y + 1}, e % 2 ? 0u : 1u), TN_OK);
     }
     assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
-    tn_hierarchy *fresh = build(m, &mv, 16, 0);
-    assert_true(tn_hierarchy_hash(h) == tn_hierarchy_hash(fresh));
-    tn_hierarchy_destroy(fresh);
+    assert_equals_fresh(h, m, &mv, 16, 0);
     check_queries(m, &mv, h, ctx, &rng, 3, 8, &t, 1.0);
     tn_hierarchy_ctx_destroy(ctx);
     tn_hierarchy_destroy(h);
