@@ -92,7 +92,7 @@ def _agent(agent: Any) -> int:
     return c.integer(agent, "agent", 0, 2**32 - 1, "in 0..2**32-1 (an id from Crowd.add)")
 
 
-class Crowd(c.NoPickle):
+class Crowd(c.Closable, c.NoPickle):
     """Steering agents on a map, advanced together in fixed steps of ``dt`` seconds; they
     flock (separation, cohesion, alignment), avoid each other and the walls, and never walk
     through a blocked cell. Positions are pixels (the map's ``tile_size`` per cell).
@@ -111,6 +111,8 @@ class Crowd(c.NoPickle):
 
     _instead = ("keep the positions and velocities (np.array(crowd.positions)) and add the "
                 "agents to a new Crowd")
+
+    _what = "crowd"
 
     def __init__(self, map: "Map", *, capacity: int = 1024, dt: float = 1.0 / 60.0,
                  neighbour_radius: float = 32.0, max_neighbours: int = 16,
@@ -162,22 +164,6 @@ class Crowd(c.NoPickle):
         with self._lock:  # not in the middle of another thread's step
             self._h = None
 
-    @property
-    def closed(self) -> bool:
-        """True after :meth:`close` (further calls raise ValueError)."""
-        return self._h is None
-
-    def __enter__(self) -> "Crowd":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _handle(self) -> Any:
-        h = self._h
-        if h is None:
-            raise ValueError("the crowd is closed")
-        return h
 
     # ---- agents -----------------------------------------------------------------------------
     def add(self, pos: c.Vec2Like, *, vel: c.Vec2Like = (0.0, 0.0),

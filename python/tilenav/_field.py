@@ -27,7 +27,7 @@ def _pixel(value: Any, name: str) -> float:
     return v
 
 
-class FlowField(c.NoPickle):
+class FlowField(c.Closable, c.NoPickle):
     """A flow field: for every cell the cost to the nearest goal, one of 8 directions on a
     cheapest path, a continuous unit vector (straight at the goal where the cell sees it) and,
     with line of sight, whether the cell sees the goal. Make one with :meth:`Map.flow_field`.
@@ -46,6 +46,8 @@ class FlowField(c.NoPickle):
 
     _instead = ("make another with Map.flow_field() (np.array(field.distances) copies its "
                 "distances)")
+
+    _what = "flow field"
 
     def __init__(self, map: "Map", goal: Any, *, los: bool = True, moves: int = 8,
                  corner: str = "never", step_costs: str = "exact", flow: str = "optimal",
@@ -115,22 +117,6 @@ class FlowField(c.NoPickle):
         self._h = None
         self._view = None
 
-    @property
-    def closed(self) -> bool:
-        """True after :meth:`close` (further calls raise ValueError)."""
-        return self._h is None
-
-    def __enter__(self) -> "FlowField":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _handle(self) -> Any:
-        h = self._h
-        if h is None:
-            raise ValueError("the flow field is closed")
-        return h
 
     # ---- arrays -----------------------------------------------------------------------------
     @property
