@@ -155,12 +155,12 @@ function mapOf(c) {
     return e.map;
   }
   const n = c.w * c.h, same = (x) => x.w === c.w && x.h === c.h;
+  const full = () => pool.length >= POOL_MAPS || pool.reduce((s, x) => s + x.w * x.h, 0) + n > POOL_CELLS;
   let k = pool.findIndex((x) => x.owner === null && same(x));
-  const used = pool.reduce((s, x) => s + x.w * x.h, 0);
-  if (k < 0 && !(pool.length < POOL_MAPS && used + n <= POOL_CELLS)) {
+  if (k < 0 && full()) {
     k = pool.findIndex(same);
     // no map of this size: free the least recently used ones until there is room
-    while (k < 0 && pool.length && (pool.length >= POOL_MAPS || pool.reduce((s, x) => s + x.w * x.h, 0) + n > POOL_CELLS)) {
+    while (k < 0 && pool.length && full()) {
       const old = pool.shift();
       if (old.owner) old.owner.slot = null;
       old.map.free();
@@ -187,24 +187,19 @@ function mapOf(c) {
 function load(map, from, to, w, h) {
   const n = w * h, few = [];
   let lo = -1, hi = -1;
-  // four cells at a time where they agree (both arrays start their buffers: made here)
-  const words = from.byteOffset === 0 && to.byteOffset === 0 ? n >> 2 : 0;
-  const a = new Uint32Array(from.buffer, 0, words), b = new Uint32Array(to.buffer, 0, words);
-  for (let k = 0; k < words; k++) {
-    if (a[k] === b[k]) continue;
-    for (let i = 4 * k; i < 4 * k + 4; i++) {
+  const differ = (i0, i1) => { // note the cells of [i0, i1) that differ
+    for (let i = i0; i < i1; i++) {
       if (from[i] === to[i]) continue;
       if (lo < 0) lo = i;
       hi = i;
       if (few.length <= 16) few.push(i);
     }
-  }
-  for (let i = 4 * words; i < n; i++) {
-    if (from[i] === to[i]) continue;
-    if (lo < 0) lo = i;
-    hi = i;
-    if (few.length <= 16) few.push(i);
-  }
+  };
+  // four cells at a time where they agree (both arrays start their buffers: made here)
+  const words = from.byteOffset === 0 && to.byteOffset === 0 ? n >> 2 : 0;
+  const a = new Uint32Array(from.buffer, 0, words), b = new Uint32Array(to.buffer, 0, words);
+  for (let k = 0; k < words; k++) if (a[k] !== b[k]) differ(4 * k, 4 * k + 4);
+  differ(4 * words, n);
   if (lo < 0) return;
   if (few.length <= 16) {
     for (const i of few) map.set(i % w, (i / w) | 0, 1 - to[i]);
