@@ -186,17 +186,21 @@ tn_status tn_clearance_update(tn_clearance *cl, int32_t *touched)
     tn__map_grid(cl->map, &g);
     if (g.w != cl->w || g.h != cl->h)
         return TN_E_INVALID_ARG; /* maps do not change size */
-    tn_rect r;
-    if (!tn_map_changed_region(cl->map, cl->revision, &r))
-        r = (tn_rect){0, 0, g.w, g.h}; /* the log no longer reaches back */
+    /* each edit's rectangle on its own (edits far apart do not make one rectangle spanning
+     * the map), grown by cap - 1 cells left and up: a square anchored there reaches the
+     * edit. Rectangles that meet are merged, so a cell's right and lower neighbours outside
+     * its rectangle kept their values, and the rectangles can be computed in any order. */
+    tn_rect rects[TN_CHANGE_LOG];
+    int32_t nr = tn__map_changed_rects(cl->map, cl->revision, cl->cap - 1, 0, rects);
+    if (nr < 0) { /* the log no longer reaches back */
+        rects[0] = (tn_rect){0, 0, g.w, g.h};
+        nr = 1;
+    }
     int32_t n = 0;
-    if (r.x1 > r.x0 && r.y1 > r.y0) {
-        /* a square anchored up to cap - 1 cells left of or above a changed cell reaches it */
-        r.x0 -= cl->cap - 1;
-        r.y0 -= cl->cap - 1;
-        n = compute(cl, &g, r);
+    for (int32_t k = 0; k < nr; k++) {
+        n += compute(cl, &g, rects[k]);
         if (cl->views)
-            update_views(cl, &g, r);
+            update_views(cl, &g, rects[k]);
     }
     views_synced(cl);
     cl->revision = g.revision;

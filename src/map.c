@@ -241,6 +241,44 @@ bool tn_map_changed_region(const tn_map *m, uint64_t revision, tn_rect *out)
     return true;
 }
 
+/* Do a and b overlap or touch (share an edge or a corner)? */
+static bool rects_meet(tn_rect a, tn_rect b)
+{
+    return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+}
+
+int32_t tn__map_changed_rects(const tn_map *m, uint64_t revision, int32_t lo, int32_t hi,
+                              tn_rect out[TN_CHANGE_LOG])
+{
+    if (revision > m->revision || m->revision - revision > m->log_count)
+        return -1;
+    int32_t n = 0;
+    for (uint64_t r = revision + 1; r <= m->revision; r++) {
+        tn_rect c = m->log[r % TN_CHANGE_LOG].rect;
+        if (c.x1 <= c.x0 || c.y1 <= c.y0)
+            continue;
+        c.x0 = c.x0 - lo > 0 ? c.x0 - lo : 0;
+        c.y0 = c.y0 - lo > 0 ? c.y0 - lo : 0;
+        c.x1 = c.x1 + hi < m->w ? c.x1 + hi : m->w;
+        c.y1 = c.y1 + hi < m->h ? c.y1 + hi : m->h;
+        /* merge c with every rectangle it meets; the box may then meet others: again */
+        for (int32_t k = 0; k < n;) {
+            if (!rects_meet(out[k], c)) {
+                k++;
+                continue;
+            }
+            c.x0 = out[k].x0 < c.x0 ? out[k].x0 : c.x0;
+            c.y0 = out[k].y0 < c.y0 ? out[k].y0 : c.y0;
+            c.x1 = out[k].x1 > c.x1 ? out[k].x1 : c.x1;
+            c.y1 = out[k].y1 > c.y1 ? out[k].y1 : c.y1;
+            out[k] = out[--n];
+            k = 0;
+        }
+        out[n++] = c;
+    }
+    return n;
+}
+
 int32_t tn__map_changes_since(const tn_map *m, uint64_t revision, uint64_t passable_hash,
                               uint64_t cost_hash, tn_rect out[TN_CHANGE_LOG])
 {

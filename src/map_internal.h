@@ -38,6 +38,15 @@ typedef struct tn__grid {
 int32_t tn__map_changes_since(const tn_map *map, uint64_t revision, uint64_t passable_hash,
                               uint64_t cost_hash, tn_rect out[TN_CHANGE_LOG]);
 
+/* The rectangles changed since `revision`, as tn_map_changed_region() finds them, each grown
+ * by `lo` cells left and up and `hi` cells right and down, clipped to the map, and merged
+ * (into their bounding box) wherever two overlap or touch, until none do: at most
+ * TN_CHANGE_LOG, in `out`, in no particular order. Cells of different rectangles are never
+ * neighbours. -1 when the log does not reach back to `revision` (tn_map_changed_region() is
+ * false); 0 when nothing changed. */
+int32_t tn__map_changed_rects(const tn_map *map, uint64_t revision, int32_t lo, int32_t hi,
+                              tn_rect out[TN_CHANGE_LOG]);
+
 /* Fill `g` from a map (not NULL). */
 void tn__map_grid(const tn_map *map, tn__grid *g);
 

@@ -238,16 +238,16 @@ static inline size_t loc(const tn_regions *r, int32_t c)
 }
 
 /* Try to bring the labels of size class `size` up to date for the cells of `win` whose fit
- * changed (old clearance in r->old, new in `clear`), without relabelling the map: removed
- * cells lose their label when the neighbours they leave stay connected inside the window (else
- * the region might split), added cells take the one label their neighbours have (a new id when
- * none; several would join regions). False when the edit might split, join or empty a region:
+ * changed (old clearance in `old`, by local index; new in `clear`), without relabelling the map:
+ * removed cells lose their label when the neighbours they leave stay connected inside the window
+ * (else the region might split), added cells take the one label their neighbours have (a new id
+ * when none; several would join regions). False when the edit might split, join or empty a region:
  * the caller then relabels the size class. */
-static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win)
+static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win,
+                          const uint8_t *old)
 {
     const int32_t w = r->w, ww = win.x1 - win.x0;
     const size_t n = (size_t)w * (size_t)r->h;
-    uint8_t *old = r->old;
     uint32_t *mark = r->mark;
     TN_ASSERT(win.x0 == r->win.x0 && win.y0 == r->win.y0 && win.x1 == r->win.x1 &&
               win.y1 == r->win.y1 && (int64_t)ww * (win.y1 - win.y0) <= r->scratch);
@@ -361,29 +361,30 @@ tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
         return TN_E_INVALID_ARG;
     if (tn_regions_current(r))
         return TN_OK;
-    tn_rect ch;
-    bool logged = tn_map_changed_region(r->map, r->revision, &ch);
-    /* the cells whose clearance may change: the changed cells, and up to sizes - 1 cells left
-     * of and above them; the local checks look one cell further */
-    tn_rect win = {ch.x0 - r->sizes, ch.y0 - r->sizes, ch.x1 + 1, ch.y1 + 1};
-    win.x0 = win.x0 < 0 ? 0 : win.x0;
-    win.y0 = win.y0 < 0 ? 0 : win.y0;
-    win.x1 = win.x1 > r->w ? r->w : win.x1;
-    win.y1 = win.y1 > r->h ? r->h : win.y1;
+    /* the cells whose clearance may change: each edit's cells, and up to sizes - 1 cells left
+     * of and above them; the local checks look one cell further. One window per edit (edits
+     * far apart are relabelled apart), windows that meet merged into one */
+    tn_rect wins[TN_CHANGE_LOG];
+    int32_t nw = tn__map_changed_rects(r->map, r->revision, r->sizes, 1, wins);
     const uint8_t *clear = tn_clearance_data(r->clear);
-    /* a local update needs the window's clearance before the edit, in the scratch */
-    const int64_t area = (int64_t)(win.x1 - win.x0) * (int64_t)(win.y1 - win.y0);
+    /* a local update needs the windows' clearance before the edit, in the scratch, one after
+     * the other */
+    int64_t area = 0;
+    for (int32_t k = 0; k < nw; k++)
+        area += (int64_t)(wins[k].x1 - wins[k].x0) * (int64_t)(wins[k].y1 - wins[k].y0);
     /* the regions' clearance still describes their revision, unless the caller updated it
      * (it is reachable through tn_regions_clearance()); then the values before the edit are
      * gone and every size is labelled afresh */
     const bool before_kept = tn__clearance_revision(r->clear) == r->revision;
-    const bool local = logged && before_kept && ch.x1 > ch.x0 && area <= r->scratch;
+    const bool local = nw > 0 && before_kept && area <= r->scratch;
     if (local) {
-        r->win = win;
-        const size_t ww = (size_t)(win.x1 - win.x0);
-        for (int32_t y = win.y0; y < win.y1; y++)
-            memcpy(r->old + (size_t)(y - win.y0) * ww,
-                   clear + (size_t)y * (size_t)r->w + (size_t)win.x0, ww);
+        uint8_t *o = r->old;
+        for (int32_t k = 0; k < nw; k++) {
+            const tn_rect win = wins[k];
+            const size_t ww = (size_t)(win.x1 - win.x0);
+            for (int32_t y = win.y0; y < win.y1; y++, o += ww)
+                memcpy(o, clear + (size_t)y * (size_t)r->w + (size_t)win.x0, ww);
+        }
     }
     tn_status st = tn_clearance_update(r->clear, NULL);
     if (st != TN_OK)
@@ -391,13 +392,22 @@ tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
     size_t n = (size_t)r->w * (size_t)r->h;
     int32_t cells = 0;
     for (int32_t s = 1; s <= r->sizes; s++) {
-        if (local && relabel_local(r, s, clear, win)) {
+        if (nw == 0 && before_kept)
+            continue; /* nothing changed */
+        /* the windows in turn: cells of different windows are never neighbours, and each
+         * window's checks read only its own cells, so each sees the others' edits as done */
+        bool done = local;
+        const uint8_t *o = r->old;
+        for (int32_t k = 0; k < nw && done; k++) {
+            r->win = wins[k];
+            done = relabel_local(r, s, clear, wins[k], o);
+            o += (size_t)(wins[k].x1 - wins[k].x0) * (size_t)(wins[k].y1 - wins[k].y0);
+        }
+        if (done) {
             r->local++;
-            cells += (win.x1 - win.x0) * (win.y1 - win.y0);
+            cells += (int32_t)area;
             continue;
         }
-        if (logged && before_kept && ch.x1 <= ch.x0)
-            continue; /* nothing changed */
         r->count[s - 1] = label_size(r, s, clear);
         r->full++;
         cells += (int32_t)n;

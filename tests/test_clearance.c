@@ -129,6 +129,80 @@ static void test_incremental(void **state)
     }
 }
 
+/* Do two clearances' size maps agree, cell by cell, passability and cost? */
+static void same_views(const tn_clearance *a, const tn_clearance *b, int32_t cap)
+{
+    for (int32_t n = 2; n <= cap; n++) {
+        const tn_map *va = tn_clearance_map(a, n), *vb = tn_clearance_map(b, n);
+        assert_non_null(va);
+        assert_non_null(vb);
+        for (int32_t y = 0; y < tn_map_height(va); y++)
+            for (int32_t x = 0; x < tn_map_width(va); x++) {
+                if (tn_map_passable(va, x, y) != tn_map_passable(vb, x, y) ||
+                    (tn_map_passable(va, x, y) && tn_map_cost(va, x, y) != tn_map_cost(vb, x, y)))
+                    fail_msg("size %d, cell (%d, %d): the updated size map differs from a build", n,
+                             x, y);
+            }
+    }
+}
+
+/* Several edits, near each other or far apart, walls and terrain costs, before each update:
+ * the values and the size maps equal a full build's, and an update recomputes no more than
+ * each edit's own rectangle grown by cap - 1 (not the box around them all). */
+static void test_incremental_batches(void **state)
+{
+    (void)state;
+    int far_apart = 0; /* updates of several edits, none meeting another */
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        tn_test_rng r = {seed * 7919};
+        int32_t w = 30 + (int32_t)tn_test_below(&r, 70), h = 30 + (int32_t)tn_test_below(&r, 70);
+        tn_map *m = tn_test_random_map(w, h, 0.1, seed);
+        int32_t cap = 1 + (int32_t)tn_test_below(&r, 5);
+        assert_int_equal(tn_map_set_terrain(m, 7, (tn_terrain){true, 3.0f}), TN_OK);
+        tn_clearance *cl = make(m, cap);
+        for (int k = 0; k < 15; k++) {
+            int edits = 1 + (int)tn_test_below(&r, 6);
+            tn_rect grown[6];
+            for (int e = 0; e < edits; e++) {
+                int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+                int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
+                int32_t rw = 1 + (int32_t)tn_test_below(&r, 3),
+                        rh = 1 + (int32_t)tn_test_below(&r, 3);
+                uint32_t what = tn_test_below(&r, 3), gid = what == 2 ? 7u : what;
+                assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + rw, y + rh}, gid), TN_OK);
+                grown[e] =
+                    (tn_rect){x - cap + 1 < 0 ? 0 : x - cap + 1, y - cap + 1 < 0 ? 0 : y - cap + 1,
+                              x + rw < w ? x + rw : w, y + rh < h ? y + rh : h};
+            }
+            /* when no two grown rectangles overlap or touch, exactly their cells are computed */
+            bool apart = true;
+            int32_t area = 0;
+            for (int e = 0; e < edits; e++) {
+                area += (grown[e].x1 - grown[e].x0) * (grown[e].y1 - grown[e].y0);
+                for (int f = 0; f < e; f++)
+                    apart = apart && !(grown[e].x0 <= grown[f].x1 && grown[f].x0 <= grown[e].x1 &&
+                                       grown[e].y0 <= grown[f].y1 && grown[f].y0 <= grown[e].y1);
+            }
+            int32_t touched = -1;
+            assert_int_equal(tn_clearance_update(cl, &touched), TN_OK);
+            assert_true(touched >= 0 && touched <= w * h);
+            if (apart) {
+                assert_int_equal(touched, area);
+                far_apart += edits > 1;
+            }
+            tn_clearance *full = make(m, cap);
+            assert_memory_equal(tn_clearance_data(cl), tn_clearance_data(full),
+                                (size_t)w * (size_t)h);
+            same_views(cl, full, cap);
+            tn_clearance_destroy(full);
+        }
+        check_all(m, cl, cap);
+        tn_clearance_destroy(cl);
+        tn_map_destroy(m);
+    }
+    assert_true(far_apart >= 20); /* the case that matters was met */
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -156,9 +230,8 @@ static void test_errors(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_handmade),
-        cmocka_unit_test(test_random),
-        cmocka_unit_test(test_incremental),
+        cmocka_unit_test(test_handmade),    cmocka_unit_test(test_random),
+        cmocka_unit_test(test_incremental), cmocka_unit_test(test_incremental_batches),
         cmocka_unit_test(test_errors),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);

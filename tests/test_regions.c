@@ -306,8 +306,9 @@ static void test_updates(void **state)
     assert_true(local_all > full_all); /* the local path does carry most updates */
 }
 
-/* An edit whose window is larger than the local update's scratch (2^18 cells here) relabels the
- * size class from scratch; smaller ones on the same map stay local. Both agree with a build. */
+/* Edits far apart before one update are relabelled each in its own window; an update whose
+ * windows, merged where they meet, are larger than the local update's scratch (2^18 cells here)
+ * relabels the size class from scratch. Each agrees with a build. */
 static void test_window_past_scratch(void **state)
 {
     (void)state;
@@ -327,20 +328,87 @@ static void test_window_past_scratch(void **state)
     tn_regions_stats(rg, &full1, &local1);
     assert_int_equal(full1, full0);
     assert_int_equal(local1, local0 + 2);
-    /* two cells far apart: a window of 560 x 505 cells, past the scratch */
-    assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 10, 11, 11}, 1u), TN_OK);
-    assert_int_equal(tn_map_fill(m, 0, (tn_rect){570, 515, 571, 516}, 0u), TN_OK);
+    /* two 7 x 7 clearings in opposite corners, then a one-cell tower in the middle of each,
+     * one update: two windows of 4 x 4 cells (the tower grown by 2 up and left, 1 down and
+     * right), both local, where their box would span the map */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){20, 20, 27, 27}, 0u), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){560, 480, 567, 487}, 0u), TN_OK);
+    assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+    tn_regions_stats(rg, &full0, &local0);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){23, 23, 24, 24}, 1u), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){563, 483, 564, 484}, 1u), TN_OK);
     int32_t looked = 0;
+    assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
+    tn_regions_stats(rg, &full1, &local1);
+    assert_int_equal(full1, full0);
+    assert_int_equal(local1, local0 + 2);
+    assert_int_equal(looked, 2 * 2 * 16); /* two sizes, two windows of 16 cells */
+    tn_regions *fresh = make(m, TN_DIAGONAL_NO_CUT, 2);
+    for (int32_t s = 1; s <= 2; s++)
+        same_partition(rg, fresh, w, h, s);
+    tn_regions_destroy(fresh);
+    /* an L of walls in 54 pieces whose windows meet: one window of 582 x 503 cells, past the
+     * scratch */
+    for (int32_t x = 0; x < 580; x += 20)
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, 10, x + 20, 11}, 1u), TN_OK);
+    for (int32_t y = 10; y < 510; y += 20)
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){580, y, 581, y + 20}, 1u), TN_OK);
     assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
     assert_int_equal(looked, 2 * w * h);
     tn_regions_stats(rg, &full0, &local0);
     assert_int_equal(full0, full1 + 2);
-    tn_regions *fresh = make(m, TN_DIAGONAL_NO_CUT, 2);
+    fresh = make(m, TN_DIAGONAL_NO_CUT, 2);
     for (int32_t s = 1; s <= 2; s++)
         same_partition(rg, fresh, w, h, s);
     tn_regions_destroy(fresh);
     tn_regions_destroy(rg);
     tn_map_destroy(m);
+}
+
+/* Batches of edits, near each other or far apart, before each update, on maps large enough
+ * for several windows: the regions split the cells as a fresh build does, every size class
+ * and rule, and batches still go local. */
+static void test_updates_batched(void **state)
+{
+    (void)state;
+    int64_t full_all = 0, local_all = 0;
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        tn_test_rng r = {seed * 40503u};
+        int32_t w = 40 + (int32_t)tn_test_below(&r, 60), h = 40 + (int32_t)tn_test_below(&r, 60);
+        tn_map *m = tn_test_random_map(w, h, 0.05 + 0.2 * tn_test_u01(&r), seed + 100);
+        tn_diagonal rule = (tn_diagonal)tn_test_below(&r, 4);
+        int32_t sizes = 1 + (int32_t)tn_test_below(&r, 3);
+        tn_regions *rg = make(m, rule, sizes);
+        for (int k = 0; k < 25; k++) {
+            int edits = 1 + (int)tn_test_below(&r, 5);
+            for (int e = 0; e < edits; e++) {
+                int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+                int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
+                int32_t rw = 1 + (int32_t)tn_test_below(&r, 2),
+                        rh = 1 + (int32_t)tn_test_below(&r, 2);
+                uint32_t gid = tn_test_below(&r, 2) ? 1u : 0u;
+                assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + rw, y + rh}, gid), TN_OK);
+            }
+            if (k % 9 == 4)
+                assert_int_equal(
+                    tn_clearance_update((tn_clearance *)(uintptr_t)tn_regions_clearance(rg), NULL),
+                    TN_OK);
+            assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+            tn_regions *fresh = make(m, rule, sizes);
+            for (int32_t s = 1; s <= sizes; s++) {
+                same_partition(rg, fresh, w, h, s);
+                check_build_order(fresh, w, h, s);
+            }
+            tn_regions_destroy(fresh);
+        }
+        int64_t full = 0, local = 0;
+        tn_regions_stats(rg, &full, &local);
+        full_all += full;
+        local_all += local;
+        tn_regions_destroy(rg);
+        tn_map_destroy(m);
+    }
+    assert_true(local_all > full_all);
 }
 
 static void test_errors(void **state)
@@ -421,6 +489,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_updates),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_window_past_scratch),
+        cmocka_unit_test(test_updates_batched),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

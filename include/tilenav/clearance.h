@@ -26,8 +26,9 @@
 ///
 /// Cost: a full build visits every cell once from the bottom-right (clearance(x, y) = 1 + the
 /// least of its right, lower and lower-right neighbours'). tn_clearance_update() reads the
-/// map's change log and recomputes only the cells whose square can reach a changed cell: the
-/// changed rectangle grown by max_size - 1 to the left and up.
+/// map's change log and recomputes only the cells whose square can reach a changed cell: each
+/// edit's rectangle grown by max_size - 1 to the left and up (rectangles that overlap or touch
+/// are merged into their box; edits far apart stay apart).
 ///
 /// Ownership and threads: the caller creates the object for a map that must outlive it; it
 /// owns one byte per cell, plus the size maps. Readers may share it while nobody updates it.
@@ -63,7 +64,7 @@ TN_API void tn_clearance_destroy(tn_clearance *cl);
 TN_API size_t tn_clearance_memory_bytes(const tn_clearance *cl);
 /// Bring the clearance up to date with the map's edits since the last build or update, from
 /// the map's change log (a full rebuild when the log no longer reaches back). `*touched` (may
-/// be NULL) receives the number of cells recomputed (the same window in each size map).
+/// be NULL) receives the number of cells recomputed (the same windows in each size map).
 TN_API TN_NODISCARD tn_status tn_clearance_update(tn_clearance *cl, int32_t *touched);
 /// Clearance of a cell (0 when blocked or outside the map).
 TN_API int32_t tn_clearance_get(const tn_clearance *cl, int32_t x, int32_t y);

@@ -24,16 +24,17 @@
 /// change log, updates the clearance, then for each size class relabels locally when the edit
 /// cannot split, join or empty a region: cells that stop fitting lose their label when the
 /// neighbours they leave still meet inside the edit's window, cells that start fitting take the
-/// label of the one region they touch (a new id when none). Otherwise (or when the log no longer
-/// reaches back) the size class is relabelled.
+/// label of the one region they touch (a new id when none). Each edit since the last update has
+/// its own window (windows that meet are merged), so edits far apart cost what each costs alone.
+/// Otherwise (or when the log no longer reaches back) the size class is relabelled.
 ///
 /// Ownership and threads: caller-owned, for a map that must outlive it. Readers may share it
 /// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, the
 /// clearance (1 byte per cell, and 5 per cell and size above 1 with size maps), and 9 bytes of
 /// update scratch per cell of the largest window a local update takes: 2^18 cells or an eighth
-/// of the map, whichever is more (the whole map below 2^18 cells; an edit whose window is larger
-/// relabels its size classes). So about 14 bytes per cell up to 512 x 512, and 6.1 on 4096 x 4096
-/// for one size class (103 MB; 254 MB for sizes 1 and 2).
+/// of the map, whichever is more (the whole map below 2^18 cells; an update whose windows hold
+/// more cells in all relabels its size classes). So about 14 bytes per cell up to 512 x 512,
+/// and 6.1 on 4096 x 4096 for one size class (103 MB; 254 MB for sizes 1 and 2).
 #ifndef TILENAV_REGIONS_H
 #define TILENAV_REGIONS_H
 
@@ -72,7 +73,7 @@ TN_API void tn_regions_destroy(tn_regions *regions);
 /// Bytes held.
 TN_API size_t tn_regions_memory_bytes(const tn_regions *regions);
 /// Bring the regions up to date with the map (nothing to do when it has not changed).
-/// `*relabelled` (may be NULL) receives the cells the update looked at: the edit's window per
+/// `*relabelled` (may be NULL) receives the cells the update looked at: the edits' windows per
 /// size class relabelled locally, the whole map per size class relabelled in full.
 TN_API TN_NODISCARD tn_status tn_regions_update(tn_regions *regions, int32_t *relabelled);
 /// Size classes relabelled in full and locally by the updates since creation.
