@@ -1,8 +1,9 @@
-/* CPU time of tn_hierarchy_update() and tn_regions_update() after edits made far apart before
- * one update: 2x2 towers in opposite corners of a map (a game placing two buildings in one
- * frame), next to one tower per update. Public API only, so the same file builds against an
- * older library to compare. Not built by CMake; from the repository root, after a Release build
- * and `python3 bench/gen_huge.py` (build/huge/huge4096.map):
+/* CPU time of tn_hierarchy_update(), tn_regions_update() and a crowd's next tn_crowd_step()
+ * (1,000 agents standing in the middle of the map: the step reads the map's edits) after edits
+ * made far apart before one update: 2x2 towers in opposite corners of a map (a game placing two
+ * buildings in one frame), next to one tower per update. Public API only, so the same file builds
+ * against an older library to compare. Not built by CMake; from the repository root, after a
+ * Release build and `python3 bench/gen_huge.py` (build/huge/huge4096.map):
  *
  *   cc -O2 -Iinclude bench/hpa_far_edits.c -o build/hpa_far_edits build/release/libtilenav_io.a \
  *      build/release/libtilenav.a -lm $(pkg-config --libs libcjson zlib libzstd expat)
@@ -59,9 +60,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "hpa_far_edits: cannot build the hierarchy or the regions\n");
         return 5;
     }
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    tn_crowd *crowd = NULL;
+    if (tn_crowd_create(&cd, &crowd) != TN_OK) {
+        fprintf(stderr, "hpa_far_edits: cannot create the crowd\n");
+        return 5;
+    }
+    uint64_t aseed = 7;
+    for (int k = 0; k < 1000; k++) {
+        tn_agent_def ad = tn_agent_def_default();
+        tn_cell c = open_square(m, &aseed, w / 2 - 64, h / 2 - 64, w / 2 + 64, h / 2 + 64);
+        ad.pos = (tn_vec2){(float)(c.x + 1) * tn_map_tile_width(m),
+                           (float)(c.y + 1) * tn_map_tile_height(m)};
+        tn_agent_id id;
+        if (tn_crowd_add(crowd, &ad, &id) != TN_OK)
+            return 5;
+    }
+    if (tn_crowd_step(crowd) != TN_OK)
+        return 5;
     double *th = malloc(sizeof(double) * (size_t)rounds * 2);
     double *tr = malloc(sizeof(double) * (size_t)rounds * 2);
-    if (!th || !tr)
+    double *tc = malloc(sizeof(double) * (size_t)rounds * 2);
+    if (!th || !tr || !tc)
         return 5;
     uint64_t seed = 1;
     const int32_t qw = w / 4, qh = h / 4;
@@ -82,19 +103,26 @@ int main(int argc, char **argv)
                 double t1 = now();
                 if (tn_regions_update(rg, NULL) != TN_OK)
                     return 6;
+                double t2 = now();
+                if (tn_crowd_step(crowd) != TN_OK)
+                    return 6;
                 th[n] = (t1 - t0) * 1e3;
-                tr[n++] = (now() - t1) * 1e3;
+                tr[n] = (t2 - t1) * 1e3;
+                tc[n++] = (now() - t2) * 1e3;
             }
         }
         qsort(th, (size_t)n, sizeof *th, cmp);
         qsort(tr, (size_t)n, sizeof *tr, cmp);
+        qsort(tc, (size_t)n, sizeof *tc, cmp);
         printf("%s: hierarchy update median %.3f ms max %.3f ms; regions update median %.3f ms "
-               "max %.3f ms (%d updates)\n",
+               "max %.3f ms; crowd step median %.3f ms max %.3f ms (%d updates)\n",
                kind ? "two towers in opposite corners, one update" : "one tower per update",
-               th[n / 2], th[n - 1], tr[n / 2], tr[n - 1], n);
+               th[n / 2], th[n - 1], tr[n / 2], tr[n - 1], tc[n / 2], tc[n - 1], n);
     }
     free(th);
     free(tr);
+    free(tc);
+    tn_crowd_destroy(crowd);
     tn_regions_destroy(rg);
     tn_hierarchy_destroy(hy);
     tn_map_destroy(m);

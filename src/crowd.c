@@ -103,7 +103,8 @@ struct tn_crowd {
     bool clear_valid;
     uint8_t *clear; /* per map cell: every cell within clear_r (Chebyshev) is passable */
     int32_t clear_r;
-    float clear_reach; /* clear_r * smaller tile side, pixels */
+    float clear_reach;      /* clear_r * smaller tile side, pixels */
+    int64_t clear_computed; /* cells whose flag was computed, since creation (for tests) */
 
     int32_t cap, n;
     float dt, nr, nr2, inv_nr, inv_cell, sim2, avoid_la, wall_la, flock_keep;
@@ -450,12 +451,20 @@ static void clear_rect(tn_crowd *c, int32_t x0, int32_t y0, int32_t x1, int32_t 
                     }
             c->clear[(size_t)y * (size_t)w + (size_t)x] = ok;
         }
+    c->clear_computed += (int64_t)(x1 - x0) * (int64_t)(y1 - y0);
 }
 
-/* Bring the clear flags up to date for the changed rectangle `ch` (the whole map at first):
- * the cells within clear_r of it (a 2x2 building on a 4096 x 4096 map: a few dozen cells,
- * not 16 million). */
-static void build_clear(tn_crowd *c, tn_rect ch)
+/* Cells whose clear flag was computed since creation (a build counts the map; for tests). */
+int64_t tn__crowd_clear_computed(const tn_crowd *c);
+int64_t tn__crowd_clear_computed(const tn_crowd *c)
+{
+    return c->clear_computed;
+}
+
+/* Bring the clear flags up to date for the changed rectangles (the whole map at first): the
+ * cells within clear_r of each (a 2x2 building on a 4096 x 4096 map: a few dozen cells, not 16
+ * million; two buildings far apart: two such windows, not the box around them). */
+static void build_clear(tn_crowd *c, const tn_rect *rects, int32_t nr)
 {
     bind_map(c);
     const map_view *m = &c->mover;
@@ -465,35 +474,47 @@ static void build_clear(tn_crowd *c, tn_rect ch)
         r = 1;
     c->clear_r = r;
     c->clear_reach = (float)r * tmin;
-    if (ch.x1 > ch.x0 && ch.y1 > ch.y0)
-        clear_rect(c, ch.x0 - r > 0 ? ch.x0 - r : 0, ch.y0 - r > 0 ? ch.y0 - r : 0,
-                   ch.x1 + r < m->w ? ch.x1 + r : m->w, ch.y1 + r < m->h ? ch.y1 + r : m->h);
+    for (int32_t k = 0; k < nr; k++) {
+        tn_rect ch = rects[k];
+        if (ch.x1 > ch.x0 && ch.y1 > ch.y0)
+            clear_rect(c, ch.x0 - r > 0 ? ch.x0 - r : 0, ch.y0 - r > 0 ? ch.y0 - r : 0,
+                       ch.x1 + r < m->w ? ch.x1 + r : m->w, ch.y1 + r < m->h ? ch.y1 + r : m->h);
+    }
     c->map_revision = tn_map_revision(c->map);
     c->clear_valid = true;
 }
 
-/* After map edits that changed rectangle `r`: agents that a newly blocked cell now overlaps (a
- * tower placed on a creep) move to the nearest position clear of walls within their radius plus
- * half the changed rectangle's larger side plus a tile (tn_tile_circle_push_out: out of a building
- * of any size dropped on them); where there is none (walled in) they stay, and
- * tn_crowd_max_wall_overlap() reports them. Only agents whose circle meets the changed
- * rectangle are tested. Each agent's move depends on the map alone: deterministic. */
-static void unbury_agents(tn_crowd *c, tn_rect r)
+/* After map edits that changed the rectangles `rects`: agents that a newly blocked cell now
+ * overlaps (a tower placed on a creep) move to the nearest position clear of walls within their
+ * radius plus half the largest rectangle's larger side plus a tile (tn_tile_circle_push_out: out
+ * of a building of any size dropped on them); where there is none (walled in) they stay, and
+ * tn_crowd_max_wall_overlap() reports them. Only agents whose circle meets a changed rectangle
+ * are tested, once each. Each agent's move depends on the map alone: deterministic. */
+static void unbury_agents(tn_crowd *c, const tn_rect *rects, int32_t nr)
 {
-    if (r.x1 <= r.x0 || r.y1 <= r.y0)
-        return;
     const map_view *m = &c->mover;
-    float x0 = (float)r.x0 * m->tw, x1 = (float)r.x1 * m->tw;
-    float y0 = (float)r.y0 * m->th, y1 = (float)r.y1 * m->th;
-    /* far enough to leave the changed rectangle from its middle, plus a tile */
-    float tile = m->tw > m->th ? m->tw : m->th;
-    float half = 0.5f * (x1 - x0 > y1 - y0 ? x1 - x0 : y1 - y0);
+    /* far enough to leave the largest changed rectangle from its middle, plus a tile */
+    float tile = m->tw > m->th ? m->tw : m->th, half = -1.0f;
+    for (int32_t k = 0; k < nr; k++) {
+        const tn_rect r = rects[k];
+        if (r.x1 <= r.x0 || r.y1 <= r.y0)
+            continue;
+        float sw = (float)(r.x1 - r.x0) * m->tw, sh = (float)(r.y1 - r.y0) * m->th;
+        half = 0.5f * (sw > sh ? sw : sh) > half ? 0.5f * (sw > sh ? sw : sh) : half;
+    }
+    if (half < 0.0f)
+        return; /* nothing changed */
     float reach = half + tile;
     for (int32_t i = 0; i < c->n; i++) {
         float x = c->px[i], y = c->py[i], rad = c->rad[i];
-        if (x + rad <= x0 || x - rad >= x1 || y + rad <= y0 || y - rad >= y1)
-            continue;
-        if (tn_tile_circle_overlap(c->map, tn__v2(x, y), rad) <= 0.0f)
+        bool meets = false;
+        for (int32_t k = 0; k < nr && !meets; k++) {
+            const tn_rect r = rects[k];
+            meets = r.x1 > r.x0 && r.y1 > r.y0 && x + rad > (float)r.x0 * m->tw &&
+                    x - rad < (float)r.x1 * m->tw && y + rad > (float)r.y0 * m->th &&
+                    y - rad < (float)r.y1 * m->th;
+        }
+        if (!meets || tn_tile_circle_overlap(c->map, tn__v2(x, y), rad) <= 0.0f)
             continue;
         tn_vec2 out;
         if (tn_tile_circle_push_out(c->map, tn__v2(x, y), rad, rad + reach, &out) == TN_OK) {
@@ -509,12 +530,15 @@ static void refresh_map(tn_crowd *c)
         /* what changed since the flags were made (the whole map at first, or when the log no
          * longer reaches back): read once for the flags and the buried agents */
         bool had = c->clear_valid;
-        tn_rect ch = {0, 0, tn_map_width(c->map), tn_map_height(c->map)};
-        if (had && !tn_map_changed_region(c->map, c->map_revision, &ch))
-            ch = (tn_rect){0, 0, tn_map_width(c->map), tn_map_height(c->map)};
-        build_clear(c, ch);
+        tn_rect rects[TN_CHANGE_LOG];
+        int32_t nr = had ? tn__map_changed_rects(c->map, c->map_revision, 0, 0, rects) : -1;
+        if (nr < 0) {
+            rects[0] = (tn_rect){0, 0, tn_map_width(c->map), tn_map_height(c->map)};
+            nr = 1;
+        }
+        build_clear(c, rects, nr);
         if (had)
-            unbury_agents(c, ch);
+            unbury_agents(c, rects, nr);
     } else {
         bind_map(c); /* the passability array may have moved */
     }

@@ -1019,6 +1019,46 @@ static void test_wall_placed_on_agents(void **state)
     tn_map_destroy(m);
 }
 
+/* crowd.c (for tests) */
+int64_t tn__crowd_clear_computed(const tn_crowd *c);
+
+/* Two towers far apart placed before one step (a game placing two buildings in one frame):
+ * the step recomputes the wall flags near each, not in the box around both, and pushes out
+ * the agent under each. */
+static void test_walls_far_apart(void **state)
+{
+    (void)state;
+    const int32_t w = 300, h = 200;
+    tn_map *m = tn_test_random_map(w, h, 0.0, 1);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 4;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.radius = 10.0f;
+    tn_agent_id a, b;
+    ad.pos = (tn_vec2){11.0f * 32.0f, 11.0f * 32.0f}; /* under the first tower */
+    assert_int_equal(tn_crowd_add(c, &ad, &a), TN_OK);
+    ad.pos = (tn_vec2){281.0f * 32.0f, 181.0f * 32.0f}; /* under the second */
+    assert_int_equal(tn_crowd_add(c, &ad, &b), TN_OK);
+    assert_int_equal(tn_crowd_step(c), TN_OK);
+    const int64_t before = tn__crowd_clear_computed(c);
+    assert_true(before >= (int64_t)w * h); /* the first step computed the map */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 10, 12, 12}, 1), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){280, 180, 282, 182}, 1), TN_OK);
+    assert_int_equal(tn_crowd_step(c), TN_OK);
+    /* each 2x2 grown by the flags' reach (a tile or two) on every side: far below the box */
+    assert_true(tn__crowd_clear_computed(c) - before <= 2 * 8 * 8);
+    tn_agent_state sa, sb;
+    assert_int_equal(tn_crowd_get(c, a, &sa), TN_OK);
+    assert_int_equal(tn_crowd_get(c, b, &sb), TN_OK);
+    assert_true(tn_tile_circle_overlap(m, sa.pos, 10.0f) <= 0.0f);
+    assert_true(tn_tile_circle_overlap(m, sb.pos, 10.0f) <= 0.0f);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
 /* Walls added and removed near moving agents (never on them): the crowd's per-cell "no wall
  * within reach" flags follow each edit (only the cells near it are recomputed), so no agent
  * ever walks into a new wall. */
@@ -1169,6 +1209,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_big_unit_goal_at_edge),
         cmocka_unit_test(test_stacked_agents_separate),
         cmocka_unit_test(test_wall_placed_on_agents),
+        cmocka_unit_test(test_walls_far_apart),
         cmocka_unit_test(test_edits_near_moving_agents),
         cmocka_unit_test(test_extreme_values),
         cmocka_unit_test(test_head_on_corner),
