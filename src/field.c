@@ -1185,16 +1185,23 @@ static tn_rect rect_clip(const tn_field *f, tn_rect r)
     return r;
 }
 
-static tn_status update_region(tn_field *f, tn_rect r, int32_t *out_touched)
+/* Repair the field after changes inside `rects` (each already grown by one cell and clipped;
+ * they may overlap): the cells there, and everything whose distance depended on them. */
+static tn_status update_region(tn_field *f, const tn_rect *rects, int32_t nr, int32_t *out_touched)
 {
-    tn_rect g = rect_clip(f, (tn_rect){r.x0 - 1, r.y0 - 1, r.x1 + 1, r.y1 + 1});
     size_t nt = 0;
     tn_status st = TN_OK;
     heap hp = {f->qa, f->qb, f->dist, 0};
-    /* 1. the cells near the change, then everything that loses its support through them */
-    for (int32_t y = g.y0; y < g.y1 && st == TN_OK; y++)
-        for (int32_t x = g.x0; x < g.x1 && st == TN_OK; x++)
-            st = touch(f, &nt, y * f->w + x);
+    /* 1. the cells near the changes, then everything that loses its support through them */
+    tn_rect box = {0, 0, 0, 0};
+    for (int32_t k = 0; k < nr; k++) {
+        const tn_rect g = rects[k];
+        box = rect_union(box, g);
+        for (int32_t y = g.y0; y < g.y1 && st == TN_OK; y++)
+            for (int32_t x = g.x0; x < g.x1 && st == TN_OK; x++)
+                if (!(f->bits[(size_t)y * (size_t)f->w + (size_t)x] & TN_F_MARK))
+                    st = touch(f, &nt, y * f->w + x);
+    }
     for (size_t t = 0; t < nt && st == TN_OK; t++) {
         int32_t c = f->touched[t];
         int32_t y = c / f->w, x = c - y * f->w;
@@ -1292,8 +1299,8 @@ static tn_status update_region(tn_field *f, tn_rect r, int32_t *out_touched)
         f->bits[f->touched[t]] &= (uint8_t)~TN_F_MARK;
     if (out_touched)
         *out_touched = (int32_t)nt;
-    if (f->los == TN_LOS_EXACT)
-        return tn__field_los_region(f, g);
+    if (f->los == TN_LOS_EXACT) /* sight lines: over the box around the changes */
+        return tn__field_los_region(f, box);
     return TN_OK;
 }
 
@@ -1307,16 +1314,29 @@ tn_status tn_field_update(tn_field *f, const tn_rect *extra_changed, int32_t *ou
         return TN_E_STATE;
     if (tn__map_view_behind(f->map))
         return TN_E_MAP_CHANGED; /* a size map: its clearance first */
-    tn_rect r = {0, 0, 0, 0};
-    bool logged = tn_map_changed_region(f->map, f->revision, &r);
-    if (extra_changed)
-        r = rect_union(r, *extra_changed);
-    r = rect_clip(f, r);
+    /* each edit's rectangle on its own (two towers far apart are two small repairs, not one
+     * spanning the map), grown by one cell: the cells whose steps cross a changed cell */
+    tn_rect rects[TN_CHANGE_LOG + 1];
+    int32_t nr = tn__map_changed_rects(f->map, f->revision, 1, 1, rects);
+    const bool logged = nr >= 0;
+    if (!logged)
+        nr = 0;
+    if (extra_changed) {
+        tn_rect e = rect_clip(f, (tn_rect){extra_changed->x0 - 1, extra_changed->y0 - 1,
+                                           extra_changed->x1 + 1, extra_changed->y1 + 1});
+        if (e.x0 < e.x1)
+            rects[nr++] = e;
+    }
     refresh_map(f);
     f->revision = tn_map_revision(f->map);
-    if (r.x0 >= r.x1)
+    if (logged && nr == 0)
         return TN_OK;
-    tn_status st = check_extra(f, r);
+    size_t area = 0;
+    tn_status st = TN_OK;
+    for (int32_t k = 0; k < nr && st == TN_OK; k++) {
+        area += (size_t)(rects[k].x1 - rects[k].x0) * (size_t)(rects[k].y1 - rects[k].y0);
+        st = check_extra(f, rects[k]);
+    }
     if (st != TN_OK)
         return st;
     for (int32_t k = 0; k < f->ngoals; k++)
@@ -1324,14 +1344,13 @@ tn_status tn_field_update(tn_field *f, const tn_rect *extra_changed, int32_t *ou
             f->ready = false;
             return TN_E_GOAL_BLOCKED;
         }
-    size_t area = (size_t)(r.x1 - r.x0 + 2) * (size_t)(r.y1 - r.y0 + 2);
     if (!logged || f->los == TN_LOS_SIMPLE || area * 4 > f->n) {
         st = build_all(f);
         if (out_touched)
             *out_touched = (int32_t)f->n;
         return st;
     }
-    st = update_region(f, r, out_touched);
+    st = update_region(f, rects, nr, out_touched);
     if (st != TN_OK)
         f->ready = false;
     return st;

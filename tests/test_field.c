@@ -519,6 +519,79 @@ static void test_incremental_equals_full(void **state)
     assert_true(edits >= 1000);
 }
 
+/* Batches of edits far apart or near each other (towers, walls, mud) and extra-cost changes
+ * before each update: the field equals a fresh build, and a batch whose edits are few and far
+ * apart is repaired locally (it used to rebuild: its one rectangle spanned the map). */
+static void test_incremental_batches(void **state)
+{
+    (void)state;
+    tn_test_rng r = {977};
+    int local = 0;
+    for (int it = 0; it < 8; it++) {
+        int32_t w = 60 + (int32_t)tn_test_below(&r, 40), h = 50 + (int32_t)tn_test_below(&r, 30);
+        tn_map *m = tn_test_random_map(w, h, 0.1, 1700 + (uint64_t)it);
+        sprinkle_mud(m, &r, it % 2 ? 0.1 : 0.0);
+        tn_cell g = random_free(m, &r);
+        tn_moves mv = {DIAGS[it % 4], (tn_step_costs)(it / 4 % 2)};
+        float *extra = calloc((size_t)(w * h), sizeof(float));
+        tn_los_mode los = it % 3 == 1 ? TN_LOS_EXACT : TN_LOS_OFF;
+        tn_field *inc = make_field(m, mv, (tn_flow_rule)(it % 2), los, extra);
+        tn_field *full = make_field(m, mv, (tn_flow_rule)(it % 2), los, extra);
+        assert_int_equal(tn_field_build(inc, &g, 1), TN_OK);
+        for (int b = 0; b < 40; b++) {
+            int edits = 1 + (int)tn_test_below(&r, 4);
+            tn_rect extra_rect = {0, 0, 0, 0};
+            for (int e = 0; e < edits; e++) {
+                int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w - 1);
+                int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h - 1);
+                if (g.x >= x && g.x < x + 2 && g.y >= y && g.y < y + 2)
+                    continue;
+                uint32_t what = tn_test_below(&r, 3); /* ground, wall, mud */
+                assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + 2, y + 2}, what), TN_OK);
+            }
+            if (tn_test_below(&r, 4) == 0) { /* and the extra layer in a small rectangle */
+                int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w - 2);
+                int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h - 2);
+                for (int32_t yy = y; yy < y + 2; yy++)
+                    for (int32_t xx = x; xx < x + 2; xx++)
+                        extra[yy * w + xx] = (float)tn_test_below(&r, 4);
+                extra_rect = (tn_rect){x, y, x + 2, y + 2};
+            }
+            int32_t touched = -1;
+            assert_int_equal(tn_field_update(inc, extra_rect.x1 > 0 ? &extra_rect : NULL, &touched),
+                             TN_OK);
+            if (touched < w * h && edits > 1)
+                local++;
+            assert_int_equal(tn_field_build(full, &g, 1), TN_OK);
+            assert_fields_equal(inc, full);
+        }
+        tn_field_destroy(inc);
+        tn_field_destroy(full);
+        free(extra);
+        tn_map_destroy(m);
+    }
+    assert_true(local >= 60); /* most batches of several edits stayed local */
+    /* two walls in opposite corners of an open map, the goal in the middle: two repairs of a
+     * few cells each (the box around them spans the map, which used to rebuild it) */
+    tn_map *m = tn_test_random_map(100, 80, 0.0, 5);
+    tn_field *f = make_field(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, TN_FLOW_OPTIMAL,
+                             TN_LOS_OFF, NULL);
+    tn_field *full = make_field(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, TN_FLOW_OPTIMAL,
+                                TN_LOS_OFF, NULL);
+    tn_cell g = {50, 40};
+    assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+    assert_int_equal(tn_map_set(m, 0, 1, 1, 1), TN_OK);
+    assert_int_equal(tn_map_set(m, 0, 98, 78, 1), TN_OK);
+    int32_t touched = -1;
+    assert_int_equal(tn_field_update(f, NULL, &touched), TN_OK);
+    assert_true(touched >= 2 && touched <= 40);
+    assert_int_equal(tn_field_build(full, &g, 1), TN_OK);
+    assert_fields_equal(f, full);
+    tn_field_destroy(f);
+    tn_field_destroy(full);
+    tn_map_destroy(m);
+}
+
 /* ---- wall-off --------------------------------------------------------------------------- */
 
 /* Random wall-off queries on the field's current map, each checked by blocking the cells on a
@@ -950,6 +1023,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_los_missed_cases),
         cmocka_unit_test(test_sampler_never_into_walls),
         cmocka_unit_test(test_incremental_equals_full),
+        cmocka_unit_test(test_incremental_batches),
         cmocka_unit_test(test_wall_off),
         cmocka_unit_test(test_wall_off_corridor),
         cmocka_unit_test(test_shared_map),

@@ -116,10 +116,11 @@ TN_API size_t tn_field_memory_bytes(const tn_field *field);
 TN_API TN_NODISCARD tn_status tn_field_build(tn_field *field, const tn_cell *goals, int32_t count);
 
 /// Bring the field up to date after map edits (gids, terrain) since the last build/update, as
-/// told by tn_map_changed_region(), plus `extra_changed` (cells whose extra cost changed; NULL
-/// when none). Only the affected region is recomputed; the result is identical to a full
-/// tn_field_build() with the same goals. Falls back to a full build when the change log is too
-/// old. `out_touched` (may be NULL) receives how many cells had their distance recomputed.
+/// the map's change log lists them (each edit's rectangle on its own), plus `extra_changed`
+/// (cells whose extra cost changed; NULL when none). Only the affected cells are recomputed;
+/// the result is identical to a full tn_field_build() with the same goals. Falls back to a full
+/// build when the change log is too old or the changed rectangles hold more than a quarter of
+/// the map. `out_touched` (may be NULL) receives how many cells had their distance recomputed.
 /// @return TN_OK; TN_E_STATE (never built); TN_E_GOAL_BLOCKED (a goal is now blocked: the
 ///         field is left empty, build again with other goals); TN_E_MAP_CHANGED (a size map
 ///         whose clearance is behind its source map: call tn_clearance_update() first; the
