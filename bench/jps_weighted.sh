@@ -6,6 +6,8 @@
 # (µs/query) and the ratios A*/JPS and A*/JPS+ of those medians, measured in one process.
 #   SPREAD=N   scenarios per map, spread evenly over the file (default 500; 0 = all)
 #   SEED=S     the mud's seed (default 1)
+#   MIX=roads  lay `--terrain roads:SEED` instead (all ground mud, crossed by roads of cost 1
+#              every 16..31 cells): where weighted JPS does not pay
 #   ROUNDS=N   repeat each map N times (default 1)
 #   BEST_OF=R  time every scenario R times over and keep its fastest (`tilenav bench --rounds`,
 #              default 1): the spikes of a shared machine drop out of the medians
@@ -16,6 +18,7 @@ M=$(cd "$ROOT/../shared/bench/movingai" && pwd)
 TN=${1:-$ROOT/build/release/tilenav}
 SPREAD=${SPREAD:-500}
 SEED=${SEED:-1}
+MIX=${MIX:-mud}
 ROUNDS=${ROUNDS:-1}
 BEST_OF=${BEST_OF:-1}
 MAPS="dao/arena dao/den520d dao/brc202d dao/lak303d bg512/AR0011SR cities/Berlin_0_256
@@ -29,7 +32,7 @@ echo "|---|---|---|---|---|---|---|---|---|"
 for map in $MAPS; do
   for r in $(seq "$ROUNDS"); do
     out=$("$TN" bench "$M/$map.map" "$M/$map.map.scen" --algo astar,jps,jps+ \
-      --terrain "mud:$SEED" "${sel[@]}" 2>/dev/null)
+      --terrain "$MIX:$SEED" "${sel[@]}" 2>/dev/null)
     plain=$("$TN" bench "$M/$map.map" "$M/$map.map.scen" --algo astar,jps "${sel[@]}" 2>/dev/null |
       sed 's/algo=/algo=plain-/')
     printf '%s\n%s\n' "$out" "$plain" | awk -v map="$map" '

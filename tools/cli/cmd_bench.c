@@ -24,8 +24,8 @@ static void usage(FILE *f)
             "                     [--algo astar|jps|jps+|dijkstra|all|hpa|hpa-exact]\n"
             "                     [--limit N] [--spread N] [--warmup K] [--goal-bounds]\n"
             "                     [--size N]"
-            " [--terrain mud[:SEED]] [--rounds R] [--threads T]\n"
-            "                     [--json]\n\n"
+            " [--terrain mud|roads[:SEED]] [--rounds R]\n"
+            "                     [--threads T] [--json]\n\n"
             "Runs the scenarios of a Moving AI .scen file on MAP (8 neighbours, no corner\n"
             "cutting, costs 1 and sqrt 2: the benchmark's rule), checks each path (legal steps,\n"
             "length equal to the scenario's optimum within the rounding of the file) and prints\n"
@@ -60,23 +60,28 @@ static void usage(FILE *f)
             "               grid run by the benchmark itself (for N = 1: the scenario's optimum).\n"
             "               Scenarios whose start or goal cannot hold the unit are counted in\n"
             "               unfit=K and not run. The lines read\n"
-            "               algo=jps size=N scenarios=N mismatches=M unfit=K median_us=X ...\n"
-            "  --terrain mud[:SEED]  lay seeded mud over the map first (cost 3 on the ground's\n"
-            "               cost 1, walls unchanged): W*H/1000 discs (rounded) of radius 3..12\n"
-            "               at uniform centres, drawn from splitmix64(SEED), SEED 1 by default.\n"
-            "               The scenarios' optima then no longer hold: each path is checked\n"
-            "               against the benchmark's own Dijkstra (as for --size, with the cost\n"
-            "               of the footprint's costliest cell), within a relative 1e-9; the\n"
-            "               lines end with terrain=mud:SEED\n"
-            "  --threads T  also run the scenarios as one batch (tn_search_batch) on 1 and on T\n"
-            "               threads (1..16), each with its own search context, and print per\n"
-            "               algorithm a line (wall time, best of 5 runs):\n"
-            "               batch algo=astar threads=T queries=N wall_ms_1=X wall_ms=Y speedup=Z\n"
-            "               identical=yes   (every path equal to the one-at-a-time run's)\n"
-            "  --json       one JSON object instead of the text lines\n\n"
-            "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
-            "3 the map or scenarios cannot be read or parsed, 5 out of memory or past a limit,\n"
-            "6 internal error.\n");
+            "               algo=jps size=N scenarios=N mismatches=M unfit=K median_us=X ...\n");
+    fputs("  --terrain mud[:SEED]  lay seeded mud over the map first (cost 3 on the ground's\n"
+          "               cost 1, walls unchanged): W*H/1000 discs (rounded) of radius 3..12\n"
+          "               at uniform centres, drawn from splitmix64(SEED), SEED 1 by default.\n"
+          "               The scenarios' optima then no longer hold: each path is checked\n"
+          "               against the benchmark's own Dijkstra (as for --size, with the cost\n"
+          "               of the footprint's costliest cell), within a relative 1e-9; the\n"
+          "               lines end with terrain=mud:SEED\n"
+          "  --terrain roads[:SEED]  the other way round: all ground becomes mud (cost 3),\n"
+          "               crossed by roads of cost 1, two cells wide, horizontal and vertical,\n"
+          "               16..31 cells apart (uniform), from splitmix64(SEED); checked the\n"
+          "               same way; the lines end with terrain=roads:SEED\n"
+          "  --threads T  also run the scenarios as one batch (tn_search_batch) on 1 and on T\n"
+          "               threads (1..16), each with its own search context, and print per\n"
+          "               algorithm a line (wall time, best of 5 runs):\n"
+          "               batch algo=astar threads=T queries=N wall_ms_1=X wall_ms=Y speedup=Z\n"
+          "               identical=yes   (every path equal to the one-at-a-time run's)\n"
+          "  --json       one JSON object instead of the text lines\n\n"
+          "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
+          "3 the map or scenarios cannot be read or parsed, 5 out of memory or past a limit,\n"
+          "6 internal error.\n",
+          f);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -220,9 +225,10 @@ static double ref_dijkstra(const eroded *e, tn_cell s, tn_cell g, double *dist, 
     return -1.0;
 }
 
-/* ---- --terrain mud: seeded blobs of cost 3 on the map's ground ------------------------- */
+/* ---- --terrain mud|roads: seeded terrain costs on the map's ground --------------------- */
 
 #define MUD_GID 1000000u /* a gid no loader uses (Moving AI letters are below 128) */
+#define ROAD_GID 1000001u
 #define MUD_COST 3.0f
 
 static uint64_t splitmix64(uint64_t *s)
@@ -239,29 +245,47 @@ static int32_t below(uint64_t *s, int32_t n)
     return (int32_t)((splitmix64(s) >> 32) * (uint64_t)n >> 32);
 }
 
-/* Round(W*H / 1000) discs (at least 1) of integer radius 3..12 centred on uniform cells,
+/* The terrain of --terrain, on a new tile layer "mud" (a wall stays a wall).
+ * mud: round(W*H / 1000) discs (at least 1) of integer radius 3..12 centred on uniform cells,
  * drawn in that order (centre x, centre y, radius) from splitmix64(seed); every cell inside one
- * (dx^2 + dy^2 <= r^2) gets the mud gid on a new terrain layer "mud" (cost 3: a wall stays a
- * wall, ground of cost 1 becomes 3). */
-static tn_status lay_mud(tn_map *map, uint64_t seed)
+ * (dx^2 + dy^2 <= r^2) gets the mud gid (cost 3), the rest keeps cost 1.
+ * roads: every cell gets the mud gid, then rows y, y + 1 get the road gid (cost 1) for y from
+ * below(24), each next y 16 + below(16) further, then columns likewise, all from one
+ * splitmix64(seed) stream in that order. */
+static tn_status lay_terrain(tn_map *map, bool roads, uint64_t seed)
 {
     int32_t w = tn_map_width(map), h = tn_map_height(map), layer = -1;
     tn_status st = tn_map_add_layer(map, "mud", TN_LAYER_TILES, &layer);
     if (st == TN_OK)
         st = tn_map_set_terrain(map, MUD_GID, (tn_terrain){true, MUD_COST});
+    if (st == TN_OK && roads)
+        st = tn_map_set_terrain(map, ROAD_GID, (tn_terrain){true, 1.0f});
     if (st != TN_OK)
         return st;
     uint32_t *g = calloc((size_t)w * (size_t)h, sizeof *g);
     if (!g)
         return TN_E_NOMEM;
-    int64_t count = ((int64_t)w * h + 500) / 1000;
-    for (int64_t b = 0; b < (count > 0 ? count : 1); b++) {
-        int32_t cx = below(&seed, w), cy = below(&seed, h), r = 3 + below(&seed, 10);
-        for (int32_t y = cy - r; y <= cy + r; y++)
-            for (int32_t x = cx - r; x <= cx + r; x++)
-                if (x >= 0 && y >= 0 && x < w && y < h &&
-                    (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
-                    g[(size_t)y * (size_t)w + (size_t)x] = MUD_GID;
+    if (roads) {
+        for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+            g[i] = MUD_GID;
+        for (int32_t y = below(&seed, 24); y < h; y += 16 + below(&seed, 16))
+            for (int32_t yy = y; yy < y + 2 && yy < h; yy++)
+                for (int32_t x = 0; x < w; x++)
+                    g[(size_t)yy * (size_t)w + (size_t)x] = ROAD_GID;
+        for (int32_t x = below(&seed, 24); x < w; x += 16 + below(&seed, 16))
+            for (int32_t xx = x; xx < x + 2 && xx < w; xx++)
+                for (int32_t y = 0; y < h; y++)
+                    g[(size_t)y * (size_t)w + (size_t)xx] = ROAD_GID;
+    } else {
+        int64_t count = ((int64_t)w * h + 500) / 1000;
+        for (int64_t b = 0; b < (count > 0 ? count : 1); b++) {
+            int32_t cx = below(&seed, w), cy = below(&seed, h), r = 3 + below(&seed, 10);
+            for (int32_t y = cy - r; y <= cy + r; y++)
+                for (int32_t x = cx - r; x <= cx + r; x++)
+                    if (x >= 0 && y >= 0 && x < w && y < h &&
+                        (x - cx) * (x - cx) + (y - cy) * (y - cy) <= r * r)
+                        g[(size_t)y * (size_t)w + (size_t)x] = MUD_GID;
+        }
     }
     st = tn_map_set_layer_data(map, layer, g, w * h);
     free(g);
@@ -570,8 +594,8 @@ int tn_cmd_bench(int argc, char **argv)
     const char *cmd = "bench";
     const char *mapf = NULL, *scenf = NULL, *algo_s = "astar";
     int64_t limit = 0, spread = 0, warmup = 20, size = 0, threads = 0, rounds = 1;
-    bool json = false, goal_bounds = false, mud = false;
-    uint64_t mud_seed = 1;
+    bool json = false, goal_bounds = false, laid = false, roads = false;
+    uint64_t terrain_seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (tn_cli_is_help(a)) {
@@ -584,11 +608,14 @@ int tn_cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--terrain") == 0 && i + 1 < argc) {
             const char *t = argv[++i];
             int64_t seed = 1;
-            if (strncmp(t, "mud", 3) != 0 || (t[3] != 0 && t[3] != ':') ||
-                (t[3] == ':' && !tn_cli_parse_int(t + 4, 0, INT32_MAX, &seed)))
-                return tn_cli_usage_error(cmd, "bad --terrain '%s' (mud or mud:SEED)", t);
-            mud = true;
-            mud_seed = (uint64_t)seed;
+            roads = strncmp(t, "roads", 5) == 0;
+            size_t k = roads ? 5 : 3;
+            if ((!roads && strncmp(t, "mud", 3) != 0) || (t[k] != 0 && t[k] != ':') ||
+                (t[k] == ':' && !tn_cli_parse_int(t + k + 1, 0, INT32_MAX, &seed)))
+                return tn_cli_usage_error(
+                    cmd, "bad --terrain '%s' (mud, mud:SEED, roads or roads:SEED)", t);
+            laid = true;
+            terrain_seed = (uint64_t)seed;
         } else if (strcmp(a, "--algo") == 0 && i + 1 < argc) {
             algo_s = argv[++i];
         } else if (strcmp(a, "--limit") == 0 && i + 1 < argc) {
@@ -672,7 +699,7 @@ int tn_cmd_bench(int argc, char **argv)
     }
     fprintf(stderr, "map: %dx%d loaded in %.1f ms\n", (int)tn_map_width(map),
             (int)tn_map_height(map), (tn_cli_now() - l0) * 1e3);
-    if (mud && (st = lay_mud(map, mud_seed)) != TN_OK) {
+    if (laid && (st = lay_terrain(map, roads, terrain_seed)) != TN_OK) {
         tn_cli_error(cmd, "--terrain: %s", tn_status_str(st));
         tn_map_destroy(map);
         return tn_cli_exit_for(st);
@@ -736,7 +763,7 @@ int tn_cmd_bench(int argc, char **argv)
     if (!ref || !eroded_make(map, unit, &grid)) {
         tn_cli_error(cmd, "out of memory");
         rc = TN_EXIT_NOMEM;
-    } else if (unit > 1 || mud || random_q) {
+    } else if (unit > 1 || laid || random_q) {
         double t0 = tn_cli_now();
         tn_clearance_def cd = tn_clearance_def_default();
         cd.map = map;
@@ -774,7 +801,7 @@ int tn_cmd_bench(int argc, char **argv)
             free(heap);
         }
     }
-    sized z = {unit > 1 || mud || random_q, unit, clear, &grid, ref};
+    sized z = {unit > 1 || laid || random_q, unit, clear, &grid, ref};
     tn_jump_table *table = NULL;
     if (rc == TN_EXIT_OK && want_table) {
         double t0 = tn_cli_now();
@@ -817,8 +844,9 @@ int tn_cmd_bench(int argc, char **argv)
     tn_jump_table_destroy(table);
     tn_goal_bounds_destroy(bounds);
     char terrain[48] = "", queries[64] = "";
-    if (mud)
-        snprintf(terrain, sizeof terrain, "mud:%llu", (unsigned long long)mud_seed);
+    if (laid)
+        snprintf(terrain, sizeof terrain, "%s:%llu", roads ? "roads" : "mud",
+                 (unsigned long long)terrain_seed);
     if (random_q)
         snprintf(queries, sizeof queries, "random:%d:%lld", (int)rand_n, (long long)rand_seed);
     if (rc == TN_EXIT_OK) {
@@ -833,9 +861,9 @@ int tn_cmd_bench(int argc, char **argv)
                        a ? ", " : "", tn_algo_name(outs[a].algo), (int)unit, (int)outs[a].n,
                        (int)outs[a].mismatches, (int)outs[a].unfit, outs[a].median, outs[a].mean,
                        outs[a].p99, outs[a].total_ms, outs[a].expanded_mean, (int)rounds,
-                       goal_bounds ? ", \"goal_bounds\": true" : "", mud ? ", \"terrain\": \"" : "",
-                       terrain, mud ? "\"" : "", random_q ? ", \"queries\": \"" : "", queries,
-                       random_q ? "\"" : "");
+                       goal_bounds ? ", \"goal_bounds\": true" : "",
+                       laid ? ", \"terrain\": \"" : "", terrain, laid ? "\"" : "",
+                       random_q ? ", \"queries\": \"" : "", queries, random_q ? "\"" : "");
             printf("]}\n");
         } else {
             for (int a = 0; a < nalgo; a++) {
@@ -847,7 +875,7 @@ int tn_cmd_bench(int argc, char **argv)
                     printf(" unfit=%d", (int)outs[a].unfit);
                 printf(" median_us=%.3f mean_us=%.3f p99_us=%.3f total_ms=%.3f%s%s%s",
                        outs[a].median, outs[a].mean, outs[a].p99, outs[a].total_ms,
-                       goal_bounds ? " goal_bounds=1" : "", mud ? " terrain=" : "", terrain);
+                       goal_bounds ? " goal_bounds=1" : "", laid ? " terrain=" : "", terrain);
                 if (rounds > 1)
                     printf(" rounds=%d", (int)rounds);
                 if (random_q)
