@@ -431,6 +431,25 @@ static void bind_map(tn_crowd *c)
     c->mover.th = (float)g.th;
 }
 
+/* The radius that walls stop, for a radius `rad` of size class `size`: the agent's own, and
+ * for units bigger than a cell at least (size - 1/2) half tiles, so that a unit passes the gaps
+ * of `size` cells its field crosses but no narrower ones (whatever radius it was given for its
+ * neighbours: a 2x2 unit of radius 12.8 px on 32 px tiles slipped through one-tile gaps its
+ * field never crosses, and stood there). */
+static float wall_radius_of(const tn_crowd *c, float rad, int32_t size)
+{
+    if (size <= 1)
+        return rad;
+    float tmin = c->mover.tw < c->mover.th ? c->mover.tw : c->mover.th;
+    float least = ((float)size - 0.5f) * 0.5f * tmin;
+    return rad > least ? rad : least;
+}
+
+static float wall_radius(const tn_crowd *c, int32_t i)
+{
+    return wall_radius_of(c, c->rad[i], c->size[i]);
+}
+
 /* Per cell: is every cell within clear_r passable (and inside the map)? Then neither wall
  * avoidance nor collision can see a wall from an agent whose centre is in that cell. Computed
  * for the cells of [x0, x1) x [y0, y1). */
@@ -506,7 +525,7 @@ static void unbury_agents(tn_crowd *c, const tn_rect *rects, int32_t nr)
         return; /* nothing changed */
     float reach = half + tile;
     for (int32_t i = 0; i < c->n; i++) {
-        float x = c->px[i], y = c->py[i], rad = c->rad[i];
+        float x = c->px[i], y = c->py[i], rad = wall_radius(c, i);
         bool meets = false;
         for (int32_t k = 0; k < nr && !meets; k++) {
             const tn_rect r = rects[k];
@@ -595,7 +614,7 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
         if (!isfinite(d->weights[b]))
             return TN_E_INVALID_ARG;
-    if (tn_tile_circle_overlap(c->map, d->pos, d->radius) != 0.0f)
+    if (tn_tile_circle_overlap(c->map, d->pos, wall_radius_of(c, d->radius, d->size)) != 0.0f)
         return TN_E_INVALID_ARG;
     if (c->n >= c->cap)
         return TN_E_FULL;
@@ -1373,6 +1392,8 @@ static void gather(const tn_crowd *c, int32_t k, nb_list *L)
     keep_nearest(L, kmax, nb);
 }
 
+/* Agent i as the steering functions take it; `radius` its own (wall avoidance passes
+ * wall_radius() instead). */
 static tn_steer_agent agent_value(const tn_crowd *c, int32_t i)
 {
     tn_steer_agent a;
@@ -1668,6 +1689,7 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
             f[TN_BEHAVIOUR_AVOID_WALLS] = tn__v2(0.0f, 0.0f);
         } else {
             tn_steer_agent a = agent_value(c, i);
+            a.radius = wall_radius(c, i);
             f[TN_BEHAVIOUR_AVOID_WALLS] = tn_steer_avoid_walls(&a, c->map, c->wall_la);
         }
     }
@@ -1705,7 +1727,7 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
 /* Move agent i by (dx, dy) through the map; true when the walls changed the move. */
 static bool move_agent(tn_crowd *c, int32_t i, float dx, float dy)
 {
-    float x = c->px[i], y = c->py[i], r = c->rad[i];
+    float x = c->px[i], y = c->py[i], r = wall_radius(c, i);
     int32_t ci = cell_index_px(&c->mover, x, y);
     /* not fmaxf: without -ffinite-math-only that is a libm call; a NaN step fails the test */
     float ax = fabsf(dx), ay = fabsf(dy), step = ax > ay ? ax : ay;
@@ -1892,7 +1914,7 @@ float tn_crowd_max_wall_overlap(const tn_crowd *c)
         return 0.0f;
     float worst = 0.0f;
     for (int32_t i = 0; i < c->n; i++) {
-        float o = tn_tile_circle_overlap(c->map, tn__v2(c->px[i], c->py[i]), c->rad[i]);
+        float o = tn_tile_circle_overlap(c->map, tn__v2(c->px[i], c->py[i]), wall_radius(c, i));
         if (o > worst)
             worst = o;
     }

@@ -930,6 +930,60 @@ static void test_big_unit_goal_at_edge(void **state)
     tn_map_destroy(m);
 }
 
+/* Walls stop a unit of size n as a circle of at least (n - 1/2) half tiles, whatever its
+ * radius: a 2x2 unit of radius 12.8 px (32 px tiles) seeking straight through a one-tile gap
+ * stays behind it (it used to slip through, onto cells its size's field gives no direction, and
+ * stand there), and passes a two-tile gap; a 1x1 unit of the same radius passes the one-tile
+ * gap. */
+static void test_big_unit_narrow_gap(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        const bool wide = k == 1;
+        const int32_t size = k == 2 ? 1 : 2;
+        const char *rows[] = {"............",
+                              "............",
+                              "............",
+                              "............",
+                              wide ? "#####..#####" : "#####.######",
+                              "............",
+                              "............",
+                              "............",
+                              "............"};
+        tn_map *m = tn_test_map_from_rows(rows, 9);
+        tn_crowd_def cd = tn_crowd_def_default();
+        cd.map = m;
+        cd.capacity = 2;
+        tn_crowd *c = NULL;
+        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        tn_agent_def ad = tn_agent_def_default();
+        ad.size = size;
+        ad.radius = 12.8f;
+        ad.target = TN_TARGET_SEEK;
+        /* the gap's middle: x = 5.5 tiles (one-tile gap) or 6 tiles (two-tile gap) */
+        float gx = wide ? 6.0f * 32.0f : 5.5f * 32.0f;
+        ad.pos = (tn_vec2){gx, 2.0f * 32.0f};
+        ad.target_pos = (tn_vec2){gx, 7.5f * 32.0f};
+        tn_agent_id id;
+        assert_int_equal(tn_crowd_add(c, &ad, &id), TN_OK);
+        for (int s = 0; s < 600; s++) {
+            assert_int_equal(tn_crowd_step(c), TN_OK);
+            assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
+        }
+        tn_agent_state st;
+        assert_int_equal(tn_crowd_get(c, id, &st), TN_OK);
+        if (size == 2 && !wide && st.pos.y > 4.0f * 32.0f)
+            fail_msg("the 2x2 unit passed a one-tile gap (at %g, %g)", (double)st.pos.x,
+                     (double)st.pos.y);
+        if ((wide || size == 1) && st.pos.y < 5.0f * 32.0f)
+            fail_msg("case %d: the unit did not pass the gap (at %g, %g)", k, (double)st.pos.x,
+                     (double)st.pos.y);
+        assert_true(st.radius == 12.8f); /* its own radius is what it reports */
+        tn_crowd_destroy(c);
+        tn_map_destroy(m);
+    }
+}
+
 /* Agents added at one point (a spawn) separate with the default behaviours: separation splits
  * exactly coincident agents by slot order (it used to skip them: no direction to push along). */
 static void test_stacked_agents_separate(void **state)
@@ -1207,6 +1261,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_golden_hash),
         cmocka_unit_test(test_size_classes),
         cmocka_unit_test(test_big_unit_goal_at_edge),
+        cmocka_unit_test(test_big_unit_narrow_gap),
         cmocka_unit_test(test_stacked_agents_separate),
         cmocka_unit_test(test_wall_placed_on_agents),
         cmocka_unit_test(test_walls_far_apart),

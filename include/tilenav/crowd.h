@@ -163,8 +163,8 @@ typedef struct tn_crowd_def {
 
 /// Definition of an agent. Get one from tn_agent_def_default().
 typedef struct tn_agent_def {
-    tn_vec2 pos;     ///< pixels, the centre; the circle must not overlap an
-                     ///< impassable cell
+    tn_vec2 pos;     ///< pixels, the centre; the circle that walls stop (see `size`) must
+                     ///< not overlap an impassable cell
     tn_vec2 vel;     ///< pixels per second
     float radius;    ///< pixels, > 0 and < size half tiles (the smaller tile side; default 6)
     float max_speed; ///< pixels per second, > 0 (default 120)
@@ -191,7 +191,10 @@ typedef struct tn_agent_def {
     /// goal. Its radius must be below n half tiles (the smaller tile side). The crowd cannot
     /// tell which size map a view was built on: giving an agent a view of another size is the
     /// caller's mistake (it then follows routes too narrow, or too cautious, for it). Walls
-    /// collide with the agent's circle, not its n x n footprint.
+    /// stop a circle of the agent's radius, or for n >= 2 of at least (n - 1/2) half tiles
+    /// (24 px for n = 2 on 32 px tiles), so that the unit passes the gaps of n cells its field
+    /// crosses and no narrower ones; its radius still sets its spacing from other agents, and is
+    /// what tn_crowd_get() reports.
     int32_t size;
     uint32_t internal_cookie; ///< set by tn_agent_def_default(); do not touch
 } tn_agent_def;

@@ -180,7 +180,10 @@ class Crowd(c.Closable, c.NoPickle):
         class in cells (1..255): it follows flow fields made with the same ``size``
         (:meth:`Map.flow_field`), reading them at its top-left cell, and its ``radius`` must
         be below ``size`` half tiles (ValueError otherwise; also when slot ``flow`` already
-        holds a field of another size: one set later is not checked)."""
+        holds a field of another size: one set later is not checked). Walls stop an agent of
+        size 2 or more as a circle of at least ``size - 0.5`` half tiles, whatever its radius,
+        so it passes the gaps its field crosses and no narrower ones (that circle too must be
+        clear of blocked cells at ``pos``)."""
         with self._lock:
             return self._add(pos, vel, radius, max_speed, max_force, target, target_pos, flow,
                              size)
@@ -219,7 +222,10 @@ class Crowd(c.Closable, c.NoPickle):
             st = lib.tn_crowd_add(h, adef, out)
         finally:
             self.map._read_end()
-        check(st, "Crowd.add", f"at {tuple(pos)}: the circle (radius {radius:g}) must be inside "
+        wall = max(float(radius), (size - 0.5) * min(self.map.tile_size) / 2.0) if size > 1 \
+            else float(radius)
+        check(st, "Crowd.add", f"at {tuple(pos)}: the circle (radius {wall:g}"
+              f"{'' if wall == radius else f', the least for size {size}'}) must be inside "
               f"the map and clear of blocked cells" if st == lib.TN_E_INVALID_ARG else
               f"capacity {self.capacity} reached" if st == lib.TN_E_FULL else "")
         self._stale = True

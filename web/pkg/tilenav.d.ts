@@ -421,7 +421,7 @@ export interface AgentDef {
   /** The flow slot (default 0) followed by "flow": setFlow() must have given it a field first
    *  (TilenavError "state" otherwise). */
   flow?: number;
-  /** Size class in cells (1..255, default 1): follows slots set from a FlowField of that size (another size throws); radius below size x half the smaller tile side. */
+  /** Size class in cells (1..255, default 1): follows slots set from a FlowField of that size (another size throws); radius below size x half the smaller tile side; walls stop a unit of size n >= 2 as a circle of at least (n - 1/2) half tiles, so it passes no gap narrower than n cells. */
   size?: number;
 }
 

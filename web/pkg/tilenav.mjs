@@ -1979,7 +1979,8 @@ export class Crowd {
    * @param {number} [a.flow=0] flow slot, for "flow"
    * @param {number} [a.size=1] size class in cells (1..255): an agent of size n follows flow
    *        slots set from a FlowField with `size: n`, reading it at its top-left cell (the cell
-   *        of its centre minus (n - 1) / 2 tiles); radius below n half tiles
+   *        of its centre minus (n - 1) / 2 tiles); radius below n half tiles; walls stop it
+   *        as a circle of at least (n - 1/2) half tiles, so it passes no gap narrower than n
    */
   add(a) {
     const what = "Crowd.add", h = liveOn(this, "Crowd");
@@ -2004,7 +2005,11 @@ export class Crowd {
         a.goal?.x ?? 0, a.goal?.y ?? 0, slot, size, st);
       const status = i32()[st >> 2];
       if (status === -1) // what is left for the library to refuse: the circle's place
-        throw new TilenavError(-1, `${what}: the agent's circle (centre ${a.x}, ${a.y}, radius ${r} pixels) must be inside the map and clear of blocked cells`);
+      {
+        // walls stop a unit of size n >= 2 as a circle of at least (n - 1/2) half tiles
+        const wall = size > 1 ? Math.max(r, (size - 0.5) * tmin / 2) : r;
+        throw new TilenavError(-1, `${what}: the agent's circle (centre ${a.x}, ${a.y}, radius ${wall} pixels${wall !== r ? `, the least for size ${size}` : ""}) must be inside the map and clear of blocked cells`);
+      }
       check(status, what);
       return id >>> 0;
     });
