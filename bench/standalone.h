@@ -1,7 +1,7 @@
 /* Shared by the standalone benchmarks that are built by hand against a library's public API
- * (hpa_cpu.c, hpa_update.c, hpa_unreachable.c, astar_four.c, distances.c, regions_memory.c:
- * each says how), so that one file compares two versions of the library. Header-only: each is one
- * executable. */
+ * (hpa_cpu.c, hpa_update.c, hpa_unreachable.c, hpa_far_edits.c, field_far_edits.c, astar_four.c,
+ * distances.c, regions_memory.c: each says how), so that one file compares two versions of the
+ * library. Header-only: each is one executable. */
 #ifndef TN_BENCH_STANDALONE_H
 #define TN_BENCH_STANDALONE_H
 
