@@ -7,13 +7,16 @@
  *   cc -O2 -Iinclude bench/field_far_edits.c -o build/field_far_edits \
  *      build/release/libtilenav_io.a build/release/libtilenav.a -lm \
  *      $(pkg-config --libs libcjson zlib libzstd expat)
- *   build/field_far_edits ../shared/bench/movingai/random/random512-10-0.map [ROUNDS]
+ *   build/field_far_edits ../shared/bench/movingai/random/random512-10-0.map [ROUNDS] [los]
  *
+ * `los` gives the field exact line of sight (TN_LOS_EXACT); without it, none.
  * Prints one line per case: the median and the largest CPU time over 2 x ROUNDS (default 10)
  * updates (each tower placed, then sold).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "standalone.h"
+
+#include <string.h>
 
 /* An open top-left cell of a 2x2 square in [x0, x1) x [y0, y1) whose four cells are open, or
  * (-1, -1) after many misses. */
@@ -32,7 +35,7 @@ static tn_cell open_square(const tn_map *m, uint64_t *seed, int32_t x0, int32_t 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: field_far_edits MAP [ROUNDS]\n");
+        fprintf(stderr, "usage: field_far_edits MAP [ROUNDS] [los]\n");
         return 2;
     }
     int rounds = argc > 2 ? atoi(argv[2]) : 10;
@@ -52,6 +55,8 @@ int main(int argc, char **argv)
         open_square(m, &seed, w / 2 - w / 8, h / 2 - h / 8, w / 2 + w / 8, h / 2 + h / 8);
     tn_field_def fd = tn_field_def_default();
     fd.map = m;
+    if (argc > 3 && strcmp(argv[3], "los") == 0)
+        fd.los = TN_LOS_EXACT;
     tn_field *f = NULL;
     if (goal.x < 0 || tn_field_create(&fd, &f) != TN_OK || tn_field_build(f, &goal, 1) != TN_OK) {
         fprintf(stderr, "field_far_edits: cannot build a field to an open cell near the centre\n");
