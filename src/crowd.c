@@ -505,40 +505,43 @@ static void build_clear(tn_crowd *c, const tn_rect *rects, int32_t nr)
 
 /* After map edits that changed the rectangles `rects`: agents that a newly blocked cell now
  * overlaps (a tower placed on a creep) move to the nearest position clear of walls within their
- * radius plus half the largest rectangle's larger side plus a tile (tn_tile_circle_push_out: out
- * of a building of any size dropped on them); where there is none (walled in) they stay, and
- * tn_crowd_max_wall_overlap() reports them. Only agents whose circle meets a changed rectangle
- * are tested, once each. Each agent's move depends on the map alone: deterministic. */
+ * radius plus half the larger side of the largest changed rectangle their circle meets plus a
+ * tile (out of a building of any size dropped on them); where there is none (walled in) they
+ * stay, and tn_crowd_max_wall_overlap() reports them. Each agent is tested once. The search
+ * (tn_tile_circle_push_out) starts a tile out and doubles up to that reach: the nearest
+ * position within a smaller reach is the nearest within a larger one, and a long wall far away
+ * can no longer make the search too large to run (more than 256 wall edges: it used to give
+ * up, and the agent stayed inside the building). Each agent's move depends on the map alone:
+ * deterministic. */
 static void unbury_agents(tn_crowd *c, const tn_rect *rects, int32_t nr)
 {
     const map_view *m = &c->mover;
-    /* far enough to leave the largest changed rectangle from its middle, plus a tile */
-    float tile = m->tw > m->th ? m->tw : m->th, half = -1.0f;
-    for (int32_t k = 0; k < nr; k++) {
-        const tn_rect r = rects[k];
-        if (r.x1 <= r.x0 || r.y1 <= r.y0)
-            continue;
-        float sw = (float)(r.x1 - r.x0) * m->tw, sh = (float)(r.y1 - r.y0) * m->th;
-        half = 0.5f * (sw > sh ? sw : sh) > half ? 0.5f * (sw > sh ? sw : sh) : half;
-    }
-    if (half < 0.0f)
-        return; /* nothing changed */
-    float reach = half + tile;
+    const float tile = m->tw > m->th ? m->tw : m->th;
     for (int32_t i = 0; i < c->n; i++) {
-        float x = c->px[i], y = c->py[i], rad = wall_radius(c, i);
-        bool meets = false;
-        for (int32_t k = 0; k < nr && !meets; k++) {
+        float x = c->px[i], y = c->py[i], rad = wall_radius(c, i), half = -1.0f;
+        for (int32_t k = 0; k < nr; k++) {
             const tn_rect r = rects[k];
-            meets = r.x1 > r.x0 && r.y1 > r.y0 && x + rad > (float)r.x0 * m->tw &&
-                    x - rad < (float)r.x1 * m->tw && y + rad > (float)r.y0 * m->th &&
-                    y - rad < (float)r.y1 * m->th;
+            if (r.x1 <= r.x0 || r.y1 <= r.y0 || x + rad <= (float)r.x0 * m->tw ||
+                x - rad >= (float)r.x1 * m->tw || y + rad <= (float)r.y0 * m->th ||
+                y - rad >= (float)r.y1 * m->th)
+                continue;
+            float sw = (float)(r.x1 - r.x0) * m->tw, sh = (float)(r.y1 - r.y0) * m->th;
+            float hk = 0.5f * (sw > sh ? sw : sh);
+            half = hk > half ? hk : half;
         }
-        if (!meets || tn_tile_circle_overlap(c->map, tn__v2(x, y), rad) <= 0.0f)
+        if (half < 0.0f || tn_tile_circle_overlap(c->map, tn__v2(x, y), rad) <= 0.0f)
             continue;
+        const float reach = half + tile;
         tn_vec2 out;
-        if (tn_tile_circle_push_out(c->map, tn__v2(x, y), rad, rad + reach, &out) == TN_OK) {
-            c->px[i] = out.x;
-            c->py[i] = out.y;
+        for (float d = tile < reach ? tile : reach;; d = 2.0f * d < reach ? 2.0f * d : reach) {
+            tn_status st = tn_tile_circle_push_out(c->map, tn__v2(x, y), rad, rad + d, &out);
+            if (st == TN_OK) {
+                c->px[i] = out.x;
+                c->py[i] = out.y;
+                break;
+            }
+            if (st != TN_E_NOT_FOUND || d >= reach)
+                break; /* walled in within reach, or too many walls to search: it stays */
         }
     }
 }

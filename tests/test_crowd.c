@@ -1113,6 +1113,44 @@ static void test_walls_far_apart(void **state)
     tn_map_destroy(m);
 }
 
+/* A building dropped on an agent in a cluttered map, in the same batch as a long wall far
+ * away (or as more edits than the change log keeps): the agent is still pushed out. The reach
+ * of its search used to come from the largest edit (the long wall, or the whole map), and
+ * within that reach lay more than 256 wall edges, so the search gave up and the agent stayed
+ * inside the building. */
+static void test_building_with_far_long_wall(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        tn_map *m = tn_test_random_map(64, 64, 0.2, 99);
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){9, 9, 16, 16}, 0), TN_OK); /* a clearing */
+        tn_crowd_def cd = tn_crowd_def_default();
+        cd.map = m;
+        cd.capacity = 2;
+        tn_crowd *c = NULL;
+        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        tn_agent_def ad = tn_agent_def_default();
+        ad.size = 2;
+        ad.radius = 12.0f;
+        ad.pos = (tn_vec2){12.0f * 32.0f, 12.0f * 32.0f};
+        tn_agent_id id;
+        assert_int_equal(tn_crowd_add(c, &ad, &id), TN_OK);
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 10, 14, 14}, 1), TN_OK); /* on it */
+        if (k == 0) /* a long wall far away */
+            assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 60, 50, 61}, 1), TN_OK);
+        else /* more edits than the log keeps: the whole map counts as changed */
+            for (int e = 0; e < 70; e++)
+                assert_int_equal(tn_map_set(m, 0, 60, 60, (uint32_t)(e % 2)), TN_OK);
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        if (tn_crowd_max_wall_overlap(c) > 0.0f)
+            fail_msg("case %d: an agent still overlaps a wall by %g px", k,
+                     (double)tn_crowd_max_wall_overlap(c));
+        tn_crowd_destroy(c);
+        tn_map_destroy(m);
+    }
+}
+
 /* Walls added and removed near moving agents (never on them): the crowd's per-cell "no wall
  * within reach" flags follow each edit (only the cells near it are recomputed), so no agent
  * ever walks into a new wall. */
@@ -1265,6 +1303,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_stacked_agents_separate),
         cmocka_unit_test(test_wall_placed_on_agents),
         cmocka_unit_test(test_walls_far_apart),
+        cmocka_unit_test(test_building_with_far_long_wall),
         cmocka_unit_test(test_edits_near_moving_agents),
         cmocka_unit_test(test_extreme_values),
         cmocka_unit_test(test_head_on_corner),

@@ -22,8 +22,9 @@
 ///
 /// Map edits under agents: at the first step after the map changed, an agent that a newly
 /// blocked cell overlaps (a tower or a building placed on creeps) moves to the nearest position
-/// clear of walls, searched within its radius plus half the largest changed rectangle's larger
-/// side plus a tile (tn_tile_circle_push_out); one with nowhere to go there stays, and
+/// clear of walls, searched within its radius plus half the larger side of the largest changed
+/// rectangle its circle meets plus a tile (tn_tile_circle_push_out, from a tile out, doubling);
+/// one with nowhere to go there stays, and
 /// tn_crowd_max_wall_overlap() reports it. A game placing walls should still refuse cells that
 /// agents occupy (docs/agents.md). The crowd's own per-cell tables follow the map's change log,
 /// each edit on its own (a 2x2 building on a 4096 x 4096 map recomputes a few dozen cells, and
