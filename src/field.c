@@ -1128,15 +1128,17 @@ tn_status tn_field_path(const tn_field *f, tn_cell start, tn_cell *out, int32_t 
 
 /* ---- incremental update ------------------------------------------------------------------ */
 
-/* The most cells a repair may touch before it gives up for a full build: a repair costs
- * about 40 times more per cell than a build (heap order, support checks, the directions of each
- * cell's 3 x 3), so past 1/32 of the map a build is cheaper (8 towers on AR0011SR that cut
- * corridors: 51,704 cells repaired in 28 ms against a 3.5 ms build). */
+/* A repair gives up for a full build once it has touched more than 1/32 of the map's cells
+ * (and at least 1,024, so that small maps, where either costs microseconds, keep their local
+ * repairs): a repair costs about 40 times more per cell than a build (heap order, support
+ * checks, the directions of each cell's 3 x 3), so past that a build is cheaper (8 towers on
+ * AR0011SR that cut corridors: 51,704 cells repaired in 28 ms against a 3.5 ms build). */
 #define REPAIR_GIVE_UP TN_E_TOO_LARGE
+#define REPAIR_MIN_BUDGET 1024u
 
 static tn_status touch(tn_field *f, size_t *nt, int32_t c)
 {
-    if (*nt > f->n / 32)
+    if (*nt > f->n / 32 && *nt > REPAIR_MIN_BUDGET)
         return REPAIR_GIVE_UP;
     if (*nt == f->touched_cap) {
         tn_status st =

@@ -590,6 +590,35 @@ static void test_incremental_batches(void **state)
     tn_field_destroy(f);
     tn_field_destroy(full);
     tn_map_destroy(m);
+    /* a repair that grows past 1/32 of the map (walls across a cluttered map's corridors)
+     * gives up and builds; either way the field equals a fresh build */
+    m = tn_test_random_map(200, 200, 0.3, 8);
+    g = random_free(m, &r);
+    f = make_field(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, TN_FLOW_OPTIMAL, TN_LOS_EXACT,
+                   NULL);
+    full = make_field(m, (tn_moves){TN_DIAGONAL_NO_CUT, TN_COSTS_EXACT}, TN_FLOW_OPTIMAL,
+                      TN_LOS_EXACT, NULL);
+    assert_int_equal(tn_field_build(f, &g, 1), TN_OK);
+    int gave_up = 0, repaired = 0;
+    for (int b = 0; b < 30; b++) {
+        int edits = 1 + (int)tn_test_below(&r, 12);
+        for (int e = 0; e < edits; e++) {
+            int32_t x = (int32_t)tn_test_below(&r, 199), y = (int32_t)tn_test_below(&r, 199);
+            if (g.x >= x && g.x < x + 2 && g.y >= y && g.y < y + 2)
+                continue;
+            assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + 2, y + 2}, tn_test_below(&r, 2)),
+                             TN_OK);
+        }
+        assert_int_equal(tn_field_update(f, NULL, &touched), TN_OK);
+        gave_up += touched == 200 * 200;
+        repaired += touched < 200 * 200;
+        assert_int_equal(tn_field_build(full, &g, 1), TN_OK);
+        assert_fields_equal(f, full);
+    }
+    assert_true(gave_up > 0 && repaired > 0);
+    tn_field_destroy(f);
+    tn_field_destroy(full);
+    tn_map_destroy(m);
 }
 
 /* ---- wall-off --------------------------------------------------------------------------- */
