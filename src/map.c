@@ -213,38 +213,17 @@ uint64_t tn_map_revision(const tn_map *m)
     return m ? m->revision : 0;
 }
 
-bool tn_map_changed_region(const tn_map *m, uint64_t revision, tn_rect *out)
-{
-    if (!m || !out)
-        return false;
-    if (revision > m->revision || m->revision - revision > m->log_count) {
-        *out = map_full_rect(m);
-        return false;
-    }
-    tn_rect u = {0, 0, 0, 0};
-    bool any = false;
-    for (uint64_t r = revision + 1; r <= m->revision; r++) {
-        tn_rect c = m->log[r % TN_CHANGE_LOG].rect;
-        if (c.x1 <= c.x0 || c.y1 <= c.y0)
-            continue;
-        if (!any) {
-            u = c;
-            any = true;
-        } else {
-            u.x0 = c.x0 < u.x0 ? c.x0 : u.x0;
-            u.y0 = c.y0 < u.y0 ? c.y0 : u.y0;
-            u.x1 = c.x1 > u.x1 ? c.x1 : u.x1;
-            u.y1 = c.y1 > u.y1 ? c.y1 : u.y1;
-        }
-    }
-    *out = u;
-    return true;
-}
-
 /* Do a and b overlap or touch (share an edge or a corner)? */
 static bool rects_meet(tn_rect a, tn_rect b)
 {
     return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1;
+}
+
+/* The bounding box of a and b. */
+static tn_rect rect_box(tn_rect a, tn_rect b)
+{
+    return (tn_rect){a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0,
+                     a.x1 > b.x1 ? a.x1 : b.x1, a.y1 > b.y1 ? a.y1 : b.y1};
 }
 
 int32_t tn__map_changed_rects(const tn_map *m, uint64_t revision, int32_t lo, int32_t hi,
@@ -267,16 +246,30 @@ int32_t tn__map_changed_rects(const tn_map *m, uint64_t revision, int32_t lo, in
                 k++;
                 continue;
             }
-            c.x0 = out[k].x0 < c.x0 ? out[k].x0 : c.x0;
-            c.y0 = out[k].y0 < c.y0 ? out[k].y0 : c.y0;
-            c.x1 = out[k].x1 > c.x1 ? out[k].x1 : c.x1;
-            c.y1 = out[k].y1 > c.y1 ? out[k].y1 : c.y1;
+            c = rect_box(c, out[k]);
             out[k] = out[--n];
             k = 0;
         }
         out[n++] = c;
     }
     return n;
+}
+
+bool tn_map_changed_region(const tn_map *m, uint64_t revision, tn_rect *out)
+{
+    if (!m || !out)
+        return false;
+    tn_rect rects[TN_CHANGE_LOG];
+    int32_t n = tn__map_changed_rects(m, revision, 0, 0, rects);
+    if (n < 0) {
+        *out = map_full_rect(m);
+        return false;
+    }
+    tn_rect u = {0, 0, 0, 0};
+    for (int32_t k = 0; k < n; k++)
+        u = k ? rect_box(u, rects[k]) : rects[k];
+    *out = u;
+    return true;
 }
 
 int32_t tn__map_changes_since(const tn_map *m, uint64_t revision, uint64_t passable_hash,
