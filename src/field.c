@@ -1344,21 +1344,19 @@ tn_status tn_field_update(tn_field *f, const tn_rect *extra_changed, int32_t *ou
             f->ready = false;
             return TN_E_GOAL_BLOCKED;
         }
-    if (!logged || f->los == TN_LOS_SIMPLE || area * 4 > f->n) {
-        st = build_all(f);
-        if (out_touched)
-            *out_touched = (int32_t)f->n;
-        return st;
+    /* a repair, unless the log cannot tell, the tutorial's sight rule is on, or the changes
+     * (or the repair, as it grows: REPAIR_GIVE_UP) make a build cheaper */
+    if (logged && f->los != TN_LOS_SIMPLE && area * 4 <= f->n) {
+        st = update_region(f, rects, nr, out_touched);
+        if (st != REPAIR_GIVE_UP) {
+            if (st != TN_OK)
+                f->ready = false;
+            return st;
+        }
     }
-    st = update_region(f, rects, nr, out_touched);
-    if (st == REPAIR_GIVE_UP) { /* the repair grew past the size where a build is cheaper */
-        st = build_all(f);
-        if (out_touched)
-            *out_touched = (int32_t)f->n;
-        return st;
-    }
-    if (st != TN_OK)
-        f->ready = false;
+    st = build_all(f);
+    if (out_touched)
+        *out_touched = (int32_t)f->n;
     return st;
 }
 
