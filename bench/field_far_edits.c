@@ -18,20 +18,6 @@
 
 #include <string.h>
 
-/* An open top-left cell of a 2x2 square in [x0, x1) x [y0, y1) whose four cells are open, or
- * (-1, -1) after many misses. */
-static tn_cell open_square(const tn_map *m, uint64_t *seed, int32_t x0, int32_t y0, int32_t x1,
-                           int32_t y1)
-{
-    for (int tries = 0; tries < 1000000; tries++) {
-        int32_t x = x0 + below(seed, x1 - x0 - 1), y = y0 + below(seed, y1 - y0 - 1);
-        if (tn_map_passable(m, x, y) && tn_map_passable(m, x + 1, y) &&
-            tn_map_passable(m, x, y + 1) && tn_map_passable(m, x + 1, y + 1))
-            return (tn_cell){x, y};
-    }
-    return (tn_cell){-1, -1};
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {

@@ -15,18 +15,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "standalone.h"
 
-/* An open top-left cell of a 2x2 square in [x0, x1) x [y0, y1) whose four cells are open. */
-static tn_cell open_square(const tn_map *m, uint64_t *seed, int32_t x0, int32_t y0, int32_t x1,
-                           int32_t y1)
-{
-    for (;;) {
-        int32_t x = x0 + below(seed, x1 - x0 - 1), y = y0 + below(seed, y1 - y0 - 1);
-        if (tn_map_passable(m, x, y) && tn_map_passable(m, x + 1, y) &&
-            tn_map_passable(m, x, y + 1) && tn_map_passable(m, x + 1, y + 1))
-            return (tn_cell){x, y};
-    }
-}
-
 static int fill(tn_map *m, int32_t layer, tn_cell c, uint32_t gid)
 {
     return tn_map_fill(m, layer, (tn_rect){c.x, c.y, c.x + 2, c.y + 2}, gid) != TN_OK;
@@ -71,6 +59,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < 1000; k++) {
         tn_agent_def ad = tn_agent_def_default();
         tn_cell c = open_square(m, &aseed, w / 2 - 64, h / 2 - 64, w / 2 + 64, h / 2 + 64);
+        if (c.x < 0) {
+            fprintf(stderr, "hpa_far_edits: no open 2x2 square near the centre\n");
+            return 5;
+        }
         ad.pos = (tn_vec2){(float)(c.x + 1) * tn_map_tile_width(m),
                            (float)(c.y + 1) * tn_map_tile_height(m)};
         tn_agent_id id;
@@ -93,6 +85,10 @@ int main(int argc, char **argv)
              * quarters, then one update; each placed and then sold */
             tn_cell a = open_square(m, &seed, 0, 0, qw, qh);
             tn_cell b = open_square(m, &seed, w - qw, h - qh, w, h);
+            if (a.x < 0 || b.x < 0) {
+                fprintf(stderr, "hpa_far_edits: no open 2x2 square in a corner quarter\n");
+                return 5;
+            }
             for (int undo = 0; undo < 2; undo++) {
                 uint32_t gid = undo ? 0u : tower;
                 if (fill(m, layer, a, gid) || (kind == 1 && fill(m, layer, b, gid)))

@@ -100,4 +100,18 @@ static inline int lay_mud(tn_map *map, uint64_t seed)
     return bad;
 }
 
+/* A top-left cell in [x0, x1) x [y0, y1) of a 2x2 square whose four cells are open, drawn from
+ * splitmix64(*seed); (-1, -1) after a million misses (no such square there). */
+static inline tn_cell open_square(const tn_map *m, uint64_t *seed, int32_t x0, int32_t y0,
+                                  int32_t x1, int32_t y1)
+{
+    for (int tries = 0; tries < 1000000; tries++) {
+        int32_t x = x0 + below(seed, x1 - x0 - 1), y = y0 + below(seed, y1 - y0 - 1);
+        if (tn_map_passable(m, x, y) && tn_map_passable(m, x + 1, y) &&
+            tn_map_passable(m, x, y + 1) && tn_map_passable(m, x + 1, y + 1))
+            return (tn_cell){x, y};
+    }
+    return (tn_cell){-1, -1};
+}
+
 #endif
