@@ -11,6 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A crowd with the default definition on map `m`, for `capacity` agents. */
+static tn_crowd *make_crowd(const tn_map *m, int32_t capacity)
+{
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = capacity;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    return c;
+}
+
 /* ---- a flow field from the oracle: per cell the direction to the neighbour nearest the goal,
  * line of sight by sampling the segment to the goal every pixel ---------------------------- */
 typedef struct test_flow {
@@ -94,11 +105,7 @@ static void test_handles(void **state)
 {
     (void)state;
     tn_map *m = open_map(8, 8);
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 3;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 3);
     tn_agent_def ad = tn_agent_def_default();
     tn_agent_id a, b, d, e;
     ad.pos = (tn_vec2){40, 40};
@@ -351,11 +358,7 @@ static void test_flow_following(void **state)
     tn_map *m = tn_test_map_from_rows(rows, 12);
     test_flow f;
     flow_build(&f, m, (tn_cell){4, 4});
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 200;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 200);
     assert_int_equal(tn_crowd_set_flow(c, 0, &f.view), TN_OK);
     tn_agent_def ad = tn_agent_def_default();
     ad.target = TN_TARGET_FLOW;
@@ -425,11 +428,7 @@ static void test_flow_from_field(void **state)
             assert_true(dir[y * 20 + x].x == fv.x && dir[y * 20 + x].y == fv.y);
             assert_int_equal(los[y * 20 + x], tn_field_los(field, x, y));
         }
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 150;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 150);
     assert_int_equal(tn_crowd_set_flow(c, 0, &v), TN_OK);
     tn_agent_def ad = tn_agent_def_default();
     ad.target = TN_TARGET_FLOW;
@@ -778,11 +777,7 @@ static void test_prioritized(void **state)
  * instead, the same units stall at the gap: the size class is what gets them there. */
 static int run_sized(const tn_map *m, const tn_flow_view *v, int steps)
 {
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 16;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 16);
     assert_int_equal(tn_crowd_set_flow(c, 0, v), TN_OK);
     tn_agent_def ad = tn_agent_def_default();
     ad.target = TN_TARGET_FLOW;
@@ -893,11 +888,7 @@ static void test_big_unit_goal_at_edge(void **state)
         tn_flow_view v;
         assert_int_equal(tn_flow_view_from_field(f, fd.map, goal, dir, los, 40, &v), TN_OK);
         v.los = NULL;
-        tn_crowd_def cd = tn_crowd_def_default();
-        cd.map = m;
-        cd.capacity = 4;
-        tn_crowd *c = NULL;
-        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        tn_crowd *c = make_crowd(m, 4);
         assert_int_equal(tn_crowd_set_flow(c, 0, &v), TN_OK);
         tn_agent_def ad = tn_agent_def_default();
         ad.target = TN_TARGET_FLOW;
@@ -951,11 +942,7 @@ static void test_big_unit_narrow_gap(void **state)
                               "............",
                               "............"};
         tn_map *m = tn_test_map_from_rows(rows, 9);
-        tn_crowd_def cd = tn_crowd_def_default();
-        cd.map = m;
-        cd.capacity = 2;
-        tn_crowd *c = NULL;
-        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        tn_crowd *c = make_crowd(m, 2);
         tn_agent_def ad = tn_agent_def_default();
         ad.size = size;
         ad.radius = 12.8f;
@@ -992,11 +979,7 @@ static void test_stacked_agents_separate(void **state)
     const char *rows[] = {"............", "............", "............",
                           "............", "............", "............"};
     tn_map *m = tn_test_map_from_rows(rows, 6);
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 8;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 8);
     tn_agent_def ad = tn_agent_def_default();
     ad.pos = (tn_vec2){96.0f, 96.0f};
     ad.target = TN_TARGET_NONE;
@@ -1029,11 +1012,7 @@ static void test_wall_placed_on_agents(void **state)
                           "..................", "..................", "..................",
                           ".................."};
     tn_map *m = tn_test_map_from_rows(rows, 10);
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 4;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 4);
     tn_agent_def ad = tn_agent_def_default();
     ad.target = TN_TARGET_NONE;
     ad.radius = 10.0f;
@@ -1084,11 +1063,7 @@ static void test_walls_far_apart(void **state)
     (void)state;
     const int32_t w = 300, h = 200;
     tn_map *m = tn_test_random_map(w, h, 0.0, 1);
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 4;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 4);
     tn_agent_def ad = tn_agent_def_default();
     ad.radius = 10.0f;
     tn_agent_id a, b;
@@ -1124,11 +1099,7 @@ static void test_building_with_far_long_wall(void **state)
     for (int k = 0; k < 2; k++) {
         tn_map *m = tn_test_random_map(64, 64, 0.2, 99);
         assert_int_equal(tn_map_fill(m, 0, (tn_rect){9, 9, 16, 16}, 0), TN_OK); /* a clearing */
-        tn_crowd_def cd = tn_crowd_def_default();
-        cd.map = m;
-        cd.capacity = 2;
-        tn_crowd *c = NULL;
-        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        tn_crowd *c = make_crowd(m, 2);
         tn_agent_def ad = tn_agent_def_default();
         ad.size = 2;
         ad.radius = 12.0f;
@@ -1159,11 +1130,7 @@ static void test_edits_near_moving_agents(void **state)
     (void)state;
     int32_t w = 40, h = 30;
     tn_map *m = tn_test_random_map(w, h, 0.0, 5);
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 64;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 64);
     tn_test_rng r = {17};
     tn_agent_def ad = tn_agent_def_default();
     ad.target = TN_TARGET_SEEK;
@@ -1209,11 +1176,7 @@ static void test_extreme_values(void **state)
     (void)state;
     const char *rows[] = {"........", "........", "........", "........"};
     tn_map *m = tn_test_map_from_rows(rows, 4);
-    tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
-    cd.capacity = 4;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_crowd *c = make_crowd(m, 4);
     tn_agent_def ad = tn_agent_def_default();
     ad.pos = (tn_vec2){64.0f, 64.0f};
     ad.vel = (tn_vec2){1e20f, -1e20f};
@@ -1255,11 +1218,7 @@ static void test_head_on_corner(void **state)
                           "............", "............"};
     tn_map *m = tn_test_map_from_rows(rows, 10);
     for (int variant = 0; variant < 2; variant++) {
-        tn_crowd_def cd = tn_crowd_def_default();
-        cd.map = m;
-        cd.capacity = 2;
-        tn_crowd *c = NULL;
-        assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+        tn_crowd *c = make_crowd(m, 2);
         tn_agent_def ad = tn_agent_def_default();
         ad.radius = 10.0f;
         ad.target = TN_TARGET_ARRIVE;
