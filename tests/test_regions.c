@@ -259,6 +259,19 @@ static void same_partition(const tn_regions *a, const tn_regions *b, int32_t w, 
     free(ba);
 }
 
+/* Do the regions split every size class's cells as a fresh build on the map does (and does
+ * that build number its regions in row-major order of their first cells)? */
+static void same_as_fresh(const tn_regions *rg, const tn_map *m, tn_diagonal rule, int32_t sizes)
+{
+    const int32_t w = tn_map_width(m), h = tn_map_height(m);
+    tn_regions *fresh = make(m, rule, sizes);
+    for (int32_t s = 1; s <= sizes; s++) {
+        same_partition(rg, fresh, w, h, s);
+        check_build_order(fresh, w, h, s);
+    }
+    tn_regions_destroy(fresh);
+}
+
 /* Random edits (towers placed and sold, walls drawn and erased), each followed by an update:
  * the regions split the cells as a fresh build does, every size class and rule; most updates
  * stay local. */
@@ -287,12 +300,7 @@ static void test_updates(void **state)
             int32_t looked = -1;
             assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
             assert_true(looked >= 0);
-            tn_regions *fresh = make(m, rule, sizes);
-            for (int32_t s = 1; s <= sizes; s++) {
-                same_partition(rg, fresh, w, h, s);
-                check_build_order(fresh, w, h, s);
-            }
-            tn_regions_destroy(fresh);
+            same_as_fresh(rg, m, rule, sizes);
         }
         for (int32_t s = 1; s <= sizes && w * h <= 400; s++)
             check(m, rg, rule, s);
@@ -343,10 +351,7 @@ static void test_window_past_scratch(void **state)
     assert_int_equal(full1, full0);
     assert_int_equal(local1, local0 + 2);
     assert_int_equal(looked, 2 * 2 * 16); /* two sizes, two windows of 16 cells */
-    tn_regions *fresh = make(m, TN_DIAGONAL_NO_CUT, 2);
-    for (int32_t s = 1; s <= 2; s++)
-        same_partition(rg, fresh, w, h, s);
-    tn_regions_destroy(fresh);
+    same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 2);
     /* an L of walls in 54 pieces whose windows meet: one window of 582 x 503 cells, past the
      * scratch */
     for (int32_t x = 0; x < 580; x += 20)
@@ -357,10 +362,7 @@ static void test_window_past_scratch(void **state)
     assert_int_equal(looked, 2 * w * h);
     tn_regions_stats(rg, &full0, &local0);
     assert_int_equal(full0, full1 + 2);
-    fresh = make(m, TN_DIAGONAL_NO_CUT, 2);
-    for (int32_t s = 1; s <= 2; s++)
-        same_partition(rg, fresh, w, h, s);
-    tn_regions_destroy(fresh);
+    same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 2);
     tn_regions_destroy(rg);
     tn_map_destroy(m);
 }
@@ -394,12 +396,7 @@ static void test_updates_batched(void **state)
                     tn_clearance_update((tn_clearance *)(uintptr_t)tn_regions_clearance(rg), NULL),
                     TN_OK);
             assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
-            tn_regions *fresh = make(m, rule, sizes);
-            for (int32_t s = 1; s <= sizes; s++) {
-                same_partition(rg, fresh, w, h, s);
-                check_build_order(fresh, w, h, s);
-            }
-            tn_regions_destroy(fresh);
+            same_as_fresh(rg, m, rule, sizes);
         }
         int64_t full = 0, local = 0;
         tn_regions_stats(rg, &full, &local);
