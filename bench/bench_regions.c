@@ -9,8 +9,9 @@
  *   tn_bench_regions [MAP | side] [wall%] [sizes] [towers]
  * MAP is any map tilenav loads (a Moving AI .map, Tiled .tmj/.tmx); a number instead makes a
  * side x side map with wall% random walls. Defaults: 512, 20%, unit sizes 1..4, 500 towers.
- * Prints two lines:
+ * Prints three lines:
  *   regions map=... sizes=N updates=U local=L full=F update_median_ms=X rebuild_median_ms=Y
+ *     speedup=S update_mean_ms=M update_p99_ms=P update_max_ms=Z
  *   unreachable queries=Q regions_median_us=X astar_median_ms=Y expanded_astar=E
  *   closest queries=Q regions_median_ms=X astar_median_ms=Y same_cost=yes
  * (the same pairs with tn_query.closest, through the regions and without). */
@@ -120,11 +121,15 @@ int main(int argc, char **argv)
     tn_regions_stats(rg, &full, &local);
     qsort(tu, (size_t)nu, sizeof *tu, cmp);
     qsort(tf, (size_t)towers, sizeof *tf, cmp);
-    double mu = tu[nu / 2] * 1e3, mf = tf[towers / 2] * 1e3;
+    double mu = tu[nu / 2] * 1e3, mf = tf[towers / 2] * 1e3, sum = 0.0;
+    for (int32_t k = 0; k < nu; k++)
+        sum += tu[k];
     printf("regions map=%s walls=%d%% sizes=%d updates=%d local=%lld full=%lld "
-           "update_median_ms=%.4f rebuild_median_ms=%.4f speedup=%.1f\n",
+           "update_median_ms=%.4f rebuild_median_ms=%.4f speedup=%.1f update_mean_ms=%.4f "
+           "update_p99_ms=%.4f update_max_ms=%.4f\n",
            src, (int)walls, (int)sizes, (int)nu, (long long)local, (long long)full, mu, mf,
-           mf / (mu > 0 ? mu : 1e-9));
+           mf / (mu > 0 ? mu : 1e-9), sum / nu * 1e3, tu[nu - 1 - nu / 100] * 1e3,
+           tu[nu - 1] * 1e3);
 
     /* unreachable queries: start and goal in different regions of the largest ones */
     enum { PAIRS = 200, REPEAT = 1000 };

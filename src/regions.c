@@ -1,5 +1,7 @@
 /* Regions: connected components of the cells where a unit of each size fits (regions.h),
- * labelled by breadth-first passes in row-major order of their first cell. */
+ * numbered in row-major order of their first cell by a build (union-find over the labels), then
+ * kept current by updates that work from the edits' windows, with floods that find the pieces
+ * of a split region or the largest of joined ones. */
 #include "tilenav/regions.h"
 
 #include "clearance_internal.h"
@@ -10,6 +12,17 @@
 #include <string.h>
 
 #define TN_COOKIE_REGIONS 0x52474e31u
+/* Capacity of an update's split candidates and vanished regions per size class (past them, the
+ * size class is relabelled), and of the regions one added group of cells may join. */
+#define REGIONS_REPS 1024
+#define REGIONS_GONE 256
+#define REGIONS_JOIN 64
+/* Labels besides region ids: the unit does not fit; visited by the flood running; an added group
+ * waiting for its id; split candidate j is labelled LAB_REP - j while the floods run. */
+#define LAB_OUT (-1)
+#define LAB_MARK (-2)
+#define LAB_HOLD (-3)
+#define LAB_REP (-4)
 
 struct tn_regions {
     tn_allocator alloc;
@@ -29,6 +42,20 @@ struct tn_regions {
     uint32_t *mark; /* visit stamps of the local checks, by local index */
     uint32_t stamp;
     int64_t full, local; /* size classes relabelled fully / locally, since creation */
+    int64_t flooded;     /* cells the floods of the update running visited */
+    /* per size class: one cell of each region, by id (a hint, checked before use: a missing
+     * or stale one costs a scan of the labels) */
+    int32_t **seed;
+    int32_t *seed_cap;
+    /* the update's split candidates: cells left behind by removed cells, whose region may have
+     * split (sorted by id, then cell), and the ids of regions that vanished */
+    struct region_rep {
+        int32_t id, cell;
+    } rep[REGIONS_REPS];
+    int32_t reps;
+    uint8_t alive[REGIONS_REPS];
+    int32_t gone[REGIONS_GONE];
+    int32_t ngone;
 };
 
 tn_regions_def tn_regions_def_default(void)
@@ -99,12 +126,62 @@ static inline void unite(int32_t *p, int32_t a, int32_t b)
         p[a] = b;
 }
 
+/* Note cell as one of region id's (size class `size`). The hints grow by doubling; when that
+ * fails the hint is simply missing (seed_of() then scans). */
+static void grow_seeds(tn_regions *r, int32_t size, int32_t id, int32_t cell);
+static inline void set_seed(tn_regions *r, int32_t size, int32_t id, int32_t cell)
+{
+    if (id < r->seed_cap[size - 1])
+        r->seed[size - 1][id] = cell;
+    else
+        grow_seeds(r, size, id, cell);
+}
+
+static void grow_seeds(tn_regions *r, int32_t size, int32_t id, int32_t cell)
+{
+    int32_t cap = r->seed_cap[size - 1];
+    {
+        int64_t grown = cap > 0 ? 2 * (int64_t)cap : 64;
+        while (grown <= id)
+            grown *= 2;
+        int32_t *p = grown <= INT32_MAX ? tn__alloc(&r->alloc, (size_t)grown * sizeof *p) : NULL;
+        if (!p)
+            return;
+        if (cap > 0)
+            memcpy(p, r->seed[size - 1], (size_t)cap * sizeof *p);
+        for (int64_t i = cap; i < grown; i++)
+            p[i] = -1;
+        tn__free(&r->alloc, r->seed[size - 1], (size_t)cap * sizeof *p);
+        r->seed[size - 1] = p;
+        r->seed_cap[size - 1] = cap = (int32_t)grown;
+    }
+    r->seed[size - 1][id] = cell;
+}
+
+/* A cell of region id in the labels `lab` of size class `size`, or -1 when it has none: the
+ * hint when it still holds, else the first such cell in row-major order (a scan). */
+static int32_t seed_of(tn_regions *r, int32_t size, const int32_t *lab, int32_t id)
+{
+    if (id < r->seed_cap[size - 1]) {
+        int32_t c = r->seed[size - 1][id];
+        if (c >= 0 && lab[c] == id)
+            return c;
+    }
+    const int32_t n = r->w * r->h;
+    for (int32_t i = 0; i < n; i++)
+        if (lab[i] == id) {
+            set_seed(r, size, id, i);
+            return i;
+        }
+    return -1;
+}
+
 /* Label the cells of clearance >= size; returns the number of regions. Two passes over the
- * labels themselves, no other memory: the first makes them a union-find forest (each fitting
- * cell joined to the fitting cells before it that a step reaches: left and up, and up-left
- * and up-right under TN_DIAGONAL_ALWAYS); the second numbers the roots in row-major order,
- * and gives every other cell its parent's number, which is final since the parent comes
- * first. The ids are those a breadth-first labelling in row-major order of each region's
+ * labels themselves (and each region's first cell noted as its seed): the first makes them a
+ * union-find forest (each fitting cell joined to the fitting cells before it that a step reaches:
+ * left and up, and up-left and up-right under TN_DIAGONAL_ALWAYS); the second numbers the roots in
+ * row-major order, and gives every other cell its parent's number, which is final since the parent
+ * comes first. The ids are those a breadth-first labelling in row-major order of each region's
  * first cell gives (regions.h). */
 static int32_t label_size(tn_regions *r, int32_t size, const uint8_t *clear)
 {
@@ -133,8 +210,11 @@ static int32_t label_size(tn_regions *r, int32_t size, const uint8_t *clear)
     const int32_t n = w * h;
     for (int32_t i = 0; i < n; i++) {
         int32_t p = lab[i];
-        if (p >= 0)
-            lab[i] = p == i ? regions++ : lab[p];
+        if (p < 0)
+            continue;
+        if (p == i)
+            set_seed(r, size, regions, i);
+        lab[i] = p == i ? regions++ : lab[p];
     }
     return regions;
 }
@@ -181,7 +261,10 @@ tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out)
     r->count = r->label ? tn__calloc(&a, (size_t)r->sizes * sizeof(int32_t)) : NULL;
     r->scratch = window_cells(n);
     size_t sc = (size_t)r->scratch;
-    r->queue = r->count ? tn__alloc(&a, sc * sizeof(int32_t)) : NULL;
+    r->seed = r->count ? tn__calloc(&a, (size_t)r->sizes * sizeof *r->seed) : NULL;
+    r->seed_cap = r->seed ? tn__calloc(&a, (size_t)r->sizes * sizeof *r->seed_cap) : NULL;
+    /* the floods push up to 8 cells past their budget */
+    r->queue = r->seed_cap ? tn__alloc(&a, (sc + 8) * sizeof(int32_t)) : NULL;
     r->old = r->queue ? tn__alloc(&a, sc) : NULL;
     r->mark = r->old ? tn__calloc(&a, sc * sizeof(uint32_t)) : NULL;
     if (!r->mark) {
@@ -202,8 +285,14 @@ void tn_regions_destroy(tn_regions *r)
     tn_clearance_destroy(r->clear);
     tn__free(&a, r->label, n * (size_t)r->sizes * sizeof(int32_t));
     tn__free(&a, r->count, (size_t)r->sizes * sizeof(int32_t));
+    for (int32_t k = 0; r->seed && r->seed_cap && k < r->sizes; k++)
+        tn__free(&a, r->seed[k], (size_t)r->seed_cap[k] * sizeof(int32_t));
+    if (r->seed)
+        tn__free(&a, r->seed, (size_t)r->sizes * sizeof *r->seed);
+    if (r->seed_cap)
+        tn__free(&a, r->seed_cap, (size_t)r->sizes * sizeof *r->seed_cap);
     size_t sc = (size_t)r->scratch;
-    tn__free(&a, r->queue, sc * sizeof(int32_t));
+    tn__free(&a, r->queue, (sc + 8) * sizeof(int32_t));
     tn__free(&a, r->old, sc);
     tn__free(&a, r->mark, sc * sizeof(uint32_t));
     tn__free(&a, r, sizeof *r);
@@ -213,10 +302,12 @@ size_t tn_regions_memory_bytes(const tn_regions *r)
 {
     if (!r)
         return 0;
-    size_t n = (size_t)r->w * (size_t)r->h;
+    size_t n = (size_t)r->w * (size_t)r->h, seeds = 0;
+    for (int32_t k = 0; k < r->sizes; k++)
+        seeds += (size_t)r->seed_cap[k] * sizeof(int32_t) + sizeof(int32_t *) + sizeof(int32_t);
     return sizeof *r + n * (size_t)r->sizes * sizeof(int32_t) +
-           (size_t)r->scratch * (2 * sizeof(int32_t) + 1) + (size_t)r->sizes * sizeof(int32_t) +
-           tn_clearance_memory_bytes(r->clear);
+           ((size_t)r->scratch + 8) * sizeof(int32_t) + (size_t)r->scratch * (sizeof(int32_t) + 1) +
+           (size_t)r->sizes * sizeof(int32_t) + seeds + tn_clearance_memory_bytes(r->clear);
 }
 
 /* A new visit stamp for the local checks (the marks are cleared when the stamps wrap). */
@@ -237,24 +328,218 @@ static inline size_t loc(const tn_regions *r, int32_t c)
     return (size_t)(y - r->win.y0) * (size_t)(r->win.x1 - r->win.x0) + (size_t)(x - r->win.x0);
 }
 
-/* Try to bring the labels of size class `size` up to date for the cells of `win` whose fit
- * changed (old clearance in `old`, by local index; new in `clear`), without relabelling the map:
- * removed cells lose their label when the neighbours they leave stay connected inside the window
- * (else the region might split), added cells take the one label their neighbours have (a new id
- * when none; several would join regions). False when the edit might split, join or empty a region:
- * the caller then relabels the size class. */
-static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win,
-                          const uint8_t *old)
+/* The whole map, for the floods that leave the update's windows. */
+static inline tn_rect whole(const tn_regions *r)
+{
+    return (tn_rect){0, 0, r->w, r->h};
+}
+
+/* The most cells a probing flood may visit before the update gives up and relabels the size
+ * class: a quarter of the map (about where a flood's cost per cell passes a build's), and no
+ * more than the scratch queue holds. All the floods of a size class's update together stop at
+ * twice that. */
+static int64_t probe_limit(const tn_regions *r)
+{
+    int64_t n = (int64_t)r->w * r->h, lim = n / 4 > 64 ? n / 4 : 64;
+    return lim < r->scratch ? lim : r->scratch;
+}
+
+/* Relabel the cells labelled `from` that connect to cell c (labelled `from`) to `to`, breadth
+ * first over the whole map. False when the queue would overflow (the caller relabels). */
+static bool flood_relabel(tn_regions *r, int32_t *lab, int32_t c, int32_t from, int32_t to)
+{
+    TN_ASSERT(lab[c] == from && from != to);
+    int32_t head = 0, tail = 0, *q = r->queue;
+    const tn_rect all = whole(r);
+    lab[c] = to;
+    q[tail++] = c;
+    while (head < tail) {
+        if (tail > r->scratch)
+            return false;
+        int32_t nb[8];
+        int nn = neighbours(r, q[head++], all, nb);
+        for (int k = 0; k < nn; k++)
+            if (lab[nb[k]] == from) {
+                lab[nb[k]] = to;
+                q[tail++] = nb[k];
+            }
+    }
+    r->flooded += tail;
+    return true;
+}
+
+/* Probe region `id` from cell c (already taken out of it, labelled LAB_MARK by the caller):
+ * visit its cells breadth first, labelling them LAB_MARK, until `budget` cells. Split
+ * candidates met (labelled LAB_REP - j) join the flood and are reported dead in r->alive.
+ * Returns the cells visited (in r->queue), negated when the budget stopped the flood before it
+ * had the whole piece. */
+static int32_t probe(tn_regions *r, int32_t *lab, int32_t c, int32_t id, int64_t budget,
+                     int32_t *active)
+{
+    int32_t head = 0, tail = 0, *q = r->queue;
+    const tn_rect all = whole(r);
+    q[tail++] = c;
+    while (head < tail) {
+        if (tail > budget) {
+            r->flooded += tail;
+            return -tail;
+        }
+        int32_t nb[8];
+        int nn = neighbours(r, q[head++], all, nb);
+        for (int k = 0; k < nn; k++) {
+            int32_t j = nb[k], v = lab[j];
+            if (v != id) {
+                if (v > LAB_REP)
+                    continue;
+                r->alive[LAB_REP - v] = 0; /* another candidate: the same piece */
+                --*active;
+            }
+            lab[j] = LAB_MARK;
+            q[tail++] = j;
+        }
+    }
+    r->flooded += tail;
+    return tail;
+}
+
+/* Give region id's number to the region numbered last, so ids stay 0..count-1 once region
+ * `id` has no cells left (it vanished, or joined another). */
+static bool drop_id(tn_regions *r, int32_t size, int32_t *lab, int32_t id)
+{
+    const int32_t last = r->count[size - 1] - 1;
+    TN_ASSERT(id >= 0 && id <= last);
+    if (id != last) {
+        int32_t c = seed_of(r, size, lab, last);
+        if (c < 0 || !flood_relabel(r, lab, c, last, id))
+            return false;
+        set_seed(r, size, id, c);
+    }
+    r->count[size - 1] = last;
+    return true;
+}
+
+/* Region id lost cells, leaving the split candidates cand[0..m) behind (distinct cells of
+ * the region, m >= 2): find which pieces it now falls into. Floods from the candidates in
+ * turn, with a budget doubled each round, merge candidates they reach; a flood that ends
+ * within its budget has a whole piece, which takes a new id, while other candidates remain.
+ * The last piece keeps the id. So the work is about twice the smaller pieces' cells per
+ * candidate. False past probe_limit() (the caller relabels). */
+static bool resolve_split(tn_regions *r, int32_t size, int32_t *lab, int32_t id,
+                          const struct region_rep *cand, int32_t m)
+{
+    int32_t active = m;
+    for (int32_t j = 0; j < m; j++) {
+        TN_ASSERT(lab[cand[j].cell] == id);
+        lab[cand[j].cell] = LAB_REP - j;
+        r->alive[j] = 1;
+    }
+    const int64_t limit = probe_limit(r);
+    for (int64_t budget = 64 < limit ? 64 : limit; active > 1; budget *= 2) {
+        if (budget > limit)
+            return false;
+        for (int32_t j = 0; j < m && active > 1; j++) {
+            if (!r->alive[j])
+                continue;
+            if (r->flooded > 2 * limit)
+                return false; /* many pieces: a relabel costs less */
+            const int32_t c = cand[j].cell;
+            lab[c] = LAB_MARK;
+            int32_t got = probe(r, lab, c, id, budget, &active);
+            int32_t cells = got < 0 ? -got : got, to = id;
+            if (got > 0 && active > 1) { /* a whole piece, and others remain: a new region */
+                to = r->count[size - 1]++;
+                set_seed(r, size, to, c);
+                r->alive[j] = 0;
+                active--;
+            }
+            for (int32_t k = 0; k < cells; k++)
+                lab[r->queue[k]] = to;
+            if (r->alive[j]) /* still a candidate for the next round */
+                lab[c] = LAB_REP - j;
+        }
+    }
+    for (int32_t j = 0; j < m; j++)
+        if (r->alive[j]) {
+            lab[cand[j].cell] = id;
+            set_seed(r, size, id, cand[j].cell);
+        }
+    return true;
+}
+
+/* An added group of cells touches the m >= 2 regions ids[0..m) (cell[j] one cell of each):
+ * they become one. The same doubling floods find the largest (the one still unfinished when
+ * the others have finished), whose id survives; the others' cells take it. Returns the id
+ * kept, or -1 past probe_limit(). The ids given up are left in ids[0..m-1), and have no cells. */
+static int32_t resolve_join(tn_regions *r, int32_t *lab, int32_t *ids, const int32_t *cell,
+                            int32_t m)
+{
+    int32_t active = m;
+    for (int32_t j = 0; j < m; j++)
+        r->alive[j] = 1;
+    const int64_t limit = probe_limit(r);
+    for (int64_t budget = 64 < limit ? 64 : limit; active > 1; budget *= 2) {
+        if (budget > limit)
+            return -1;
+        for (int32_t j = 0; j < m && active > 1; j++) {
+            if (!r->alive[j])
+                continue;
+            if (r->flooded > 2 * limit)
+                return -1;
+            lab[cell[j]] = LAB_MARK;
+            int32_t got = probe(r, lab, cell[j], ids[j], budget, &active);
+            if (got > 0) { /* the whole region: its cells stay marked until the id is known */
+                r->alive[j] = 0;
+                active--;
+            } else {
+                for (int32_t k = 0; k < -got; k++)
+                    lab[r->queue[k]] = ids[j];
+            }
+        }
+    }
+    int32_t keep = 0;
+    while (!r->alive[keep])
+        keep++;
+    const int32_t id = ids[keep];
+    for (int32_t j = 0; j < m; j++)
+        if (j != keep && !flood_relabel(r, lab, cell[j], LAB_MARK, id))
+            return -1;
+    ids[keep] = ids[m - 1];
+    return id;
+}
+
+/* Sort ids descending (a handful: insertion sort), so that drop_id() on each in turn never
+ * moves one still to be dropped. */
+static void sort_desc(int32_t *ids, int32_t m)
+{
+    for (int32_t i = 1; i < m; i++)
+        for (int32_t k = i; k > 0 && ids[k - 1] < ids[k]; k--) {
+            int32_t t = ids[k];
+            ids[k] = ids[k - 1];
+            ids[k - 1] = t;
+        }
+}
+
+static int cmp_rep(const void *a, const void *b)
+{
+    const struct region_rep *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+/* Take out of size class `size`'s regions the cells of `win` that stopped fitting (old
+ * clearance in `old`, by local index; new in `clear`). Each connected group of them, with the
+ * neighbours of its region it leaves behind: when those meet again inside the window the
+ * region stays whole; otherwise they become split candidates (r->rep); when there are none the
+ * region vanished (r->gone). False when the candidates or vanished regions pass their capacity. */
+static bool remove_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win,
+                         const uint8_t *old)
 {
     const int32_t w = r->w, ww = win.x1 - win.x0;
     const size_t n = (size_t)w * (size_t)r->h;
     uint32_t *mark = r->mark;
-    TN_ASSERT(win.x0 == r->win.x0 && win.y0 == r->win.y0 && win.x1 == r->win.x1 &&
-              win.y1 == r->win.y1 && (int64_t)ww * (win.y1 - win.y0) <= r->scratch);
     int32_t *lab = r->label + (size_t)(size - 1) * n;
     const uint8_t k = (uint8_t)size;
-    /* the removed cells first: each connected group of them, with the same-label neighbours it
-     * leaves, which must meet again inside the window */
     for (int32_t y = win.y0; y < win.y1; y++)
         for (int32_t x = win.x0; x < win.x1; x++) {
             size_t i = (size_t)y * (size_t)w + (size_t)x;
@@ -262,14 +547,15 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
             if (!(old[li] >= k && clear[i] < k) || lab[i] < 0)
                 continue;
             int32_t id = lab[i];
-            /* the group: removed cells of this label reachable through removed cells */
+            /* the group: removed cells of this label reachable through removed cells; the
+             * neighbours it leaves are noted as candidates, kept only if they do not meet */
             uint32_t g = next_stamp(r);
-            int32_t head = 0, tail = 0, first_nb = -1, nbs = 0;
+            int32_t head = 0, tail = 0, first_nb = -1, nbs = 0, reps0 = r->reps;
             r->queue[tail++] = (int32_t)i;
             mark[li] = g;
             while (head < tail) {
                 int32_t c = r->queue[head++], nb[8];
-                lab[c] = -1;
+                lab[c] = LAB_OUT;
                 /* the window holds every removed cell and its neighbours */
                 int nn = neighbours(r, c, win, nb);
                 for (int q = 0; q < nn; q++) {
@@ -280,15 +566,25 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
                     mark[lj] = g;
                     if (clear[j] < k) { /* removed too: part of the group */
                         r->queue[tail++] = j;
-                    } else { /* a neighbour left behind */
-                        nbs++;
-                        if (first_nb < 0)
-                            first_nb = j;
+                        continue;
                     }
+                    nbs++; /* a neighbour left behind */
+                    if (first_nb < 0)
+                        first_nb = j;
+                    if (r->reps == REGIONS_REPS)
+                        return false;
+                    r->rep[r->reps++] = (struct region_rep){id, j};
                 }
             }
-            if (nbs == 0)
-                return false; /* the group was a whole region: it vanishes */
+            if (nbs == 0) { /* the group was a whole region: it vanishes */
+                if (r->ngone == REGIONS_GONE)
+                    return false;
+                r->gone[r->ngone++] = id;
+                continue;
+            }
+            if (id < r->seed_cap[size - 1] && r->seed[size - 1][id] >= 0 &&
+                lab[r->seed[size - 1][id]] != id)
+                r->seed[size - 1][id] = first_nb;
             /* do the neighbours left behind meet inside the window, through cells of the
              * region that still fit? */
             uint32_t v = next_stamp(r);
@@ -312,19 +608,33 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
                 }
                 reached += was_nb;
             }
-            if (reached < nbs)
-                return false; /* they might meet outside the window, or not: relabel */
+            if (reached == nbs)
+                r->reps = reps0; /* the region stays whole here */
         }
-    /* then the added cells: each connected group takes its neighbours' one label */
+    return true;
+}
+
+/* Give the cells of `win` that started fitting their region: each connected group of them
+ * takes the one region it touches, a new id when none (an island), and joins the regions it
+ * touches when several. False past the floods' limits. */
+static bool add_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win,
+                      const uint8_t *old)
+{
+    const int32_t w = r->w, ww = win.x1 - win.x0;
+    const size_t n = (size_t)w * (size_t)r->h;
+    uint32_t *mark = r->mark;
+    int32_t *lab = r->label + (size_t)(size - 1) * n;
+    const uint8_t k = (uint8_t)size;
     for (int32_t y = win.y0; y < win.y1; y++)
         for (int32_t x = win.x0; x < win.x1; x++) {
             size_t i = (size_t)y * (size_t)w + (size_t)x;
             size_t li = (size_t)(y - win.y0) * (size_t)ww + (size_t)(x - win.x0);
             if (!(old[li] < k && clear[i] >= k) || lab[i] >= 0)
                 continue;
-            int32_t head = 0, tail = 0, id = -1;
+            int32_t head = 0, tail = 0, m = 0, ids[REGIONS_JOIN], cell[REGIONS_JOIN];
             uint32_t g = next_stamp(r);
             r->queue[tail++] = (int32_t)i;
+            lab[i] = LAB_HOLD;
             mark[li] = g;
             while (head < tail) {
                 int32_t nb[8];
@@ -336,20 +646,78 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, tn_
                     if (clear[j] < k || mark[lj] == g)
                         continue;
                     if (lab[j] >= 0) { /* an existing region */
-                        if (id >= 0 && lab[j] != id)
-                            return false; /* two regions join */
-                        id = lab[j];
+                        int32_t e = 0;
+                        while (e < m && ids[e] != lab[j])
+                            e++;
+                        if (e == m) {
+                            if (m == REGIONS_JOIN)
+                                return false;
+                            ids[m] = lab[j];
+                            cell[m++] = j;
+                        }
                     } else if (old[lj] < k) { /* added too */
                         mark[lj] = g;
+                        lab[j] = LAB_HOLD;
                         r->queue[tail++] = j;
                     }
                 }
             }
-            if (id < 0)
-                id = r->count[size - 1]++; /* an island of its own */
-            for (int32_t q = 0; q < tail; q++)
-                lab[r->queue[q]] = id;
+            if (m <= 1) {
+                int32_t id = m == 1 ? ids[0] : r->count[size - 1]++;
+                if (m == 0) /* an island of its own */
+                    set_seed(r, size, id, (int32_t)i);
+                for (int32_t q = 0; q < tail; q++)
+                    lab[r->queue[q]] = id;
+                continue;
+            }
+            int32_t id = resolve_join(r, lab, ids, cell, m);
+            if (id < 0 || !flood_relabel(r, lab, (int32_t)i, LAB_HOLD, id))
+                return false;
+            sort_desc(ids, m - 1);
+            for (int32_t e = 0; e < m - 1; e++)
+                if (!drop_id(r, size, lab, ids[e]))
+                    return false;
         }
+    return true;
+}
+
+/* Bring the labels of size class `size` up to date for the update's windows wins[0..nw) (old
+ * clearance of each in turn in r->old) without relabelling the map: first the cells that
+ * stopped fitting, in every window, then the splits they made and the regions they emptied,
+ * then the cells that started fitting. False when the caller must relabel the size class. */
+static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, const tn_rect *wins,
+                          int32_t nw)
+{
+    int32_t *lab = r->label + (size_t)(size - 1) * (size_t)r->w * (size_t)r->h;
+    r->reps = r->ngone = 0;
+    const uint8_t *o = r->old;
+    for (int32_t k = 0; k < nw; k++) {
+        r->win = wins[k];
+        if (!remove_cells(r, size, clear, wins[k], o))
+            return false;
+        o += (size_t)(wins[k].x1 - wins[k].x0) * (size_t)(wins[k].y1 - wins[k].y0);
+    }
+    /* the candidates of each region together (a piece may touch edits in several windows) */
+    qsort(r->rep, (size_t)r->reps, sizeof r->rep[0], cmp_rep);
+    for (int32_t a = 0, b; a < r->reps; a = b) {
+        int32_t m = 0;
+        for (b = a; b < r->reps && r->rep[b].id == r->rep[a].id; b++)
+            if (m == 0 || r->rep[a + m - 1].cell != r->rep[b].cell)
+                r->rep[a + m++] = r->rep[b];
+        if (m >= 2 && !resolve_split(r, size, lab, r->rep[a].id, r->rep + a, m))
+            return false;
+    }
+    sort_desc(r->gone, r->ngone);
+    for (int32_t e = 0; e < r->ngone; e++)
+        if (!drop_id(r, size, lab, r->gone[e]))
+            return false;
+    o = r->old;
+    for (int32_t k = 0; k < nw; k++) {
+        r->win = wins[k];
+        if (!add_cells(r, size, clear, wins[k], o))
+            return false;
+        o += (size_t)(wins[k].x1 - wins[k].x0) * (size_t)(wins[k].y1 - wins[k].y0);
+    }
     return true;
 }
 
@@ -396,16 +764,10 @@ tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
             continue; /* nothing changed */
         /* the windows in turn: cells of different windows are never neighbours, and each
          * window's checks read only its own cells, so each sees the others' edits as done */
-        bool done = local;
-        const uint8_t *o = r->old;
-        for (int32_t k = 0; k < nw && done; k++) {
-            r->win = wins[k];
-            done = relabel_local(r, s, clear, wins[k], o);
-            o += (size_t)(wins[k].x1 - wins[k].x0) * (size_t)(wins[k].y1 - wins[k].y0);
-        }
-        if (done) {
+        r->flooded = 0;
+        if (local && relabel_local(r, s, clear, wins, nw)) {
             r->local++;
-            cells += (int32_t)area;
+            cells += (int32_t)(area + r->flooded);
             continue;
         }
         r->count[s - 1] = label_size(r, s, clear);

@@ -323,11 +323,18 @@ static void test_window_past_scratch(void **state)
     const int32_t w = 600, h = 520;
     tn_map *m = tn_test_random_map(w, h, 0.3, 77);
     tn_regions *rg = make(m, TN_DIAGONAL_NO_CUT, 2);
-    /* memory: 4 bytes per cell and size class, the clearance, 9 bytes per scratch cell */
+    /* memory: 4 bytes per cell and size class, the clearance, 9 bytes per scratch cell, and
+     * a cell of each region (4 bytes per region, the hints grown by doubling from 64), with
+     * the update's fixed-size lists (under 16 KB) */
     size_t n = (size_t)w * (size_t)h,
-           own = tn_regions_memory_bytes(rg) - tn_clearance_memory_bytes(tn_regions_clearance(rg));
+           own = tn_regions_memory_bytes(rg) - tn_clearance_memory_bytes(tn_regions_clearance(rg)),
+           hints = 0;
+    for (int32_t s = 1; s <= 2; s++) {
+        int32_t c = tn_regions_count(rg, s);
+        hints += 4 * (size_t)(2 * c > 64 ? 2 * c : 64);
+    }
     assert_true(own >= 2 * 4 * n + 9 * ((size_t)1 << 18) &&
-                own < 2 * 4 * n + 9 * ((size_t)1 << 18) + 4096);
+                own < 2 * 4 * n + 9 * ((size_t)1 << 18) + hints + 16384);
     int64_t full0 = 0, local0 = 0, full1 = 0, local1 = 0;
     tn_regions_stats(rg, &full0, &local0);
     /* 3 x 3 opened: local */
@@ -406,6 +413,119 @@ static void test_updates_batched(void **state)
         tn_map_destroy(m);
     }
     assert_true(local_all > full_all);
+}
+
+/* Regions a wall closes off, doors that open them again, rooms filled in: resolved by floods
+ * from the edit, not by a relabel. A closed room takes the next id; when a region's id is given
+ * up (it joined a larger one, or vanished) the last id takes its place, so ids stay
+ * 0..count-1. A wall that halves the map (both pieces over a quarter of it) relabels. Each
+ * state agrees with a build. */
+static void test_split_join_local(void **state)
+{
+    (void)state;
+    const int32_t w = 64, h = 32;
+    tn_map *m = tn_test_random_map(w, h, 0.0, 1);
+    tn_regions *rg = make(m, TN_DIAGONAL_NO_CUT, 1);
+    assert_int_equal(tn_regions_count(rg, 1), 1);
+    int64_t full0 = 0, local0 = 0, full = 0, local = 0;
+    tn_regions_stats(rg, &full0, &local0);
+    /* two rooms of 3 x 3 cells, walls all round but a door at the top middle */
+    const int32_t rx[2] = {10, 30};
+    for (int k = 0; k < 2; k++) {
+        int32_t x = rx[k];
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, 10, x + 2, 11}, 1u), TN_OK);
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){x + 3, 10, x + 5, 11}, 1u), TN_OK);
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, 14, x + 5, 15}, 1u), TN_OK);
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, 11, x + 1, 14}, 1u), TN_OK);
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){x + 4, 11, x + 5, 14}, 1u), TN_OK);
+    }
+    assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+    assert_int_equal(tn_regions_count(rg, 1), 1);
+    /* the doors close: each room a region of its own, numbered after the outside */
+    int32_t looked = 0;
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){rx[k] + 2, 10, rx[k] + 3, 11}, 1u), TN_OK);
+        assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
+        assert_int_equal(tn_regions_count(rg, 1), 2 + k);
+        assert_int_equal(tn_regions_id(rg, 1, rx[k] + 2, 12), 1 + k);
+        assert_int_equal(tn_regions_id(rg, 1, 0, 0), 0);
+        assert_true(looked < 1000); /* the room's 9 cells, the outside probed a little */
+        same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 1);
+    }
+    /* the first room opens: it joins the outside, and the second room takes its id */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){rx[0] + 2, 10, rx[0] + 3, 11}, 0u), TN_OK);
+    assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
+    assert_int_equal(tn_regions_count(rg, 1), 2);
+    assert_int_equal(tn_regions_id(rg, 1, rx[0] + 2, 12), 0);
+    assert_int_equal(tn_regions_id(rg, 1, rx[1] + 2, 12), 1);
+    assert_true(looked < 1000);
+    same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 1);
+    /* the second room is filled in: its region vanishes */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){rx[1] + 1, 11, rx[1] + 4, 14}, 1u), TN_OK);
+    assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+    assert_int_equal(tn_regions_count(rg, 1), 1);
+    same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 1);
+    /* the first room closes again and the filled one is cleared: a new region, then an id
+     * given up and taken by the last one in the same update */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){rx[0] + 2, 10, rx[0] + 3, 11}, 1u), TN_OK);
+    assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){rx[1] + 1, 11, rx[1] + 4, 14}, 0u), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){rx[0] + 1, 11, rx[0] + 4, 14}, 1u), TN_OK);
+    assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+    assert_int_equal(tn_regions_count(rg, 1), 2);
+    same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 1);
+    tn_regions_stats(rg, &full, &local);
+    assert_int_equal(full, full0); /* not one relabel so far */
+    assert_int_equal(local, local0 + 7);
+    /* a wall from top to bottom halves the map: the pieces are too large to probe */
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){27, 0, 28, h}, 1u), TN_OK);
+    assert_int_equal(tn_regions_update(rg, &looked), TN_OK);
+    tn_regions_stats(rg, &full, &local);
+    assert_int_equal(full, full0 + 1);
+    assert_int_equal(looked, w * h);
+    assert_int_equal(tn_regions_count(rg, 1), 3);
+    same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 1);
+    tn_regions_destroy(rg);
+    tn_map_destroy(m);
+}
+
+/* Towers placed and sold on maps whose random walls make many small regions for the larger
+ * sizes, where edits split, join and empty regions all the time: the regions split the cells
+ * as a fresh build does after every update, and hardly any update relabels a size class. */
+static void test_updates_fragmented(void **state)
+{
+    (void)state;
+    int64_t full_all = 0, local_all = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        tn_test_rng r = {seed * 97531u};
+        int32_t w = 48 + (int32_t)tn_test_below(&r, 48), h = 48 + (int32_t)tn_test_below(&r, 48);
+        tn_map *m = tn_test_random_map(w, h, 0.15 + 0.2 * tn_test_u01(&r), seed + 500);
+        tn_diagonal rule = (tn_diagonal)tn_test_below(&r, 4);
+        int32_t sizes = 1 + (int32_t)tn_test_below(&r, 4);
+        tn_regions *rg = make(m, rule, sizes);
+        for (int k = 0; k < 50; k++) {
+            int edits = 1 + (int)tn_test_below(&r, 3);
+            for (int e = 0; e < edits; e++) {
+                int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
+                int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
+                int32_t side = 1 + (int32_t)tn_test_below(&r, 2);
+                uint32_t gid = tn_test_below(&r, 2) ? 1u : 0u;
+                assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + side, y + side}, gid),
+                                 TN_OK);
+            }
+            assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+            same_as_fresh(rg, m, rule, sizes);
+        }
+        int64_t full = 0, local = 0;
+        tn_regions_stats(rg, &full, &local);
+        full_all += full;
+        local_all += local;
+        tn_regions_destroy(rg);
+        tn_map_destroy(m);
+    }
+    print_message("fragmented: %lld size classes updated locally, %lld relabelled\n",
+                  (long long)local_all, (long long)full_all);
+    assert_true(full_all * 50 < local_all);
 }
 
 static void test_errors(void **state)
@@ -487,6 +607,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_window_past_scratch),
         cmocka_unit_test(test_updates_batched),
+        cmocka_unit_test(test_split_join_local),
+        cmocka_unit_test(test_updates_fragmented),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

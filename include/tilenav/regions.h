@@ -9,8 +9,10 @@
 /// passes through a side neighbour that also fits, so under TN_DIAGONAL_NEVER, NO_CUT and ONE
 /// the regions are the same (side-connected components); under TN_DIAGONAL_ALWAYS diagonal
 /// neighbours join too. Ids are 0..count-1 (-1 where the unit does not fit); a build numbers
-/// them in row-major order of each region's first cell, a local update gives a new island the
-/// next id. The same maps and updates always give the same ids.
+/// them in row-major order of each region's first cell. An update gives each new region (an
+/// island, or a piece split off) the next id; when a region's id is given up (it joined a larger
+/// region, or vanished) the region numbered last takes that id, so ids stay 0..count-1. The
+/// same maps and updates always give the same ids.
 ///
 /// Searches: set tn_query::regions and a query whose start and goals lie in different regions
 /// returns TN_NO_PATH at once, without expanding a node; with `closest` it searches only for
@@ -20,16 +22,21 @@
 /// TN_DIAGONAL_ALWAYS ones.
 ///
 /// Cost: a build labels every size class with one union-find pass over its labels and one
-/// numbering pass (linear in the cells, no other memory). tn_regions_update() reads the map's
-/// change log, updates the clearance, then for each size class relabels locally when the edit
-/// cannot split, join or empty a region: cells that stop fitting lose their label when the
-/// neighbours they leave still meet inside the edit's window, cells that start fitting take the
-/// label of the one region they touch (a new id when none). Each edit since the last update has
-/// its own window (windows that meet are merged), so edits far apart cost what each costs alone.
-/// Otherwise (or when the log no longer reaches back) the size class is relabelled.
+/// numbering pass (linear in the cells). tn_regions_update() reads the map's change log, updates
+/// the clearance, then for each size class works from the edits' windows. Cells that stop
+/// fitting lose their label; when the neighbours they leave in their region do not meet again
+/// inside the window, floods from those neighbours, with a budget doubled each round, find the
+/// pieces the region fell into, and every piece but the last takes a new id: the work is about
+/// twice the cells of the smaller pieces. Cells that start fitting take the label of the region
+/// they touch (a new id when none); when they touch several, the same floods find the largest,
+/// whose id the others' cells take. Each edit since the last update has its own window (windows
+/// that meet are merged), so edits far apart cost what each costs alone. A size class is
+/// relabelled when the floods would pass a quarter of the map (a wall that halves it), when the
+/// windows hold more cells than the scratch, or when the log no longer reaches back.
 ///
 /// Ownership and threads: caller-owned, for a map that must outlive it. Readers may share it
-/// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, the
+/// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, 4 bytes per
+/// region and size class (a cell of each, to renumber one without a scan), the
 /// clearance (1 byte per cell, and 5 per cell and size above 1 with size maps), and 9 bytes of
 /// update scratch per cell of the largest window a local update takes: 2^18 cells or an eighth
 /// of the map, whichever is more (the whole map below 2^18 cells; an update whose windows hold
@@ -73,8 +80,9 @@ TN_API void tn_regions_destroy(tn_regions *regions);
 /// Bytes held.
 TN_API size_t tn_regions_memory_bytes(const tn_regions *regions);
 /// Bring the regions up to date with the map (nothing to do when it has not changed).
-/// `*relabelled` (may be NULL) receives the cells the update looked at: the edits' windows per
-/// size class relabelled locally, the whole map per size class relabelled in full.
+/// `*relabelled` (may be NULL) receives the cells the update looked at: per size class updated
+/// locally, the edits' windows and the cells its floods visited; the whole map per size class
+/// relabelled in full.
 TN_API TN_NODISCARD tn_status tn_regions_update(tn_regions *regions, int32_t *relabelled);
 /// Size classes relabelled in full and locally by the updates since creation.
 TN_API void tn_regions_stats(const tn_regions *regions, int64_t *full, int64_t *local);

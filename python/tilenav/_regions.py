@@ -22,9 +22,11 @@ class Regions(c.Closable, c.NoPickle):
     ``corner="never"`` or ``"one"`` the regions are the same (a diagonal step passes through
     a side cell that also fits); ``corner="always"`` joins diagonal neighbours too. Ids are
     ``0 .. count(size) - 1``, and -1 where the unit does not fit: a build numbers the regions
-    in row-major order of each region's first cell, and an edit the map's regions follow
-    locally gives a new island the next id (regions.h). Get one from :meth:`Map.regions`; ``Map.path(..., regions=True)`` uses
-    it to answer a goal in another region at once (``expanded == 0``).
+    in row-major order of each region's first cell; an edit gives each new region (an island,
+    or a piece split off) the next id, and the region numbered last takes the id of one that
+    joined another or vanished, so ids stay ``0 .. count(size) - 1`` (regions.h). Get one from
+    :meth:`Map.regions`; ``Map.path(..., regions=True)`` uses it to answer a goal in another
+    region at once (``expanded == 0``).
 
     The map's edits update its regions in place: the calls here are queries of the map, which
     wait for an edit running on another thread (and it for them). :meth:`close` (or a ``with``
