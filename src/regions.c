@@ -758,7 +758,7 @@ tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
     if (st != TN_OK)
         return st;
     size_t n = (size_t)r->w * (size_t)r->h;
-    int32_t cells = 0;
+    int64_t cells = 0; /* capped at INT32_MAX for the caller */
     for (int32_t s = 1; s <= r->sizes; s++) {
         if (nw == 0 && before_kept)
             continue; /* nothing changed */
@@ -767,16 +767,16 @@ tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
         r->flooded = 0;
         if (local && relabel_local(r, s, clear, wins, nw)) {
             r->local++;
-            cells += (int32_t)(area + r->flooded);
+            cells += area + r->flooded;
             continue;
         }
         r->count[s - 1] = label_size(r, s, clear);
         r->full++;
-        cells += (int32_t)n;
+        cells += (int64_t)n;
     }
     r->revision = tn_map_revision(r->map);
     if (relabelled)
-        *relabelled = cells;
+        *relabelled = cells < INT32_MAX ? (int32_t)cells : INT32_MAX;
     return TN_OK;
 }
 

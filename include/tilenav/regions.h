@@ -82,7 +82,7 @@ TN_API size_t tn_regions_memory_bytes(const tn_regions *regions);
 /// Bring the regions up to date with the map (nothing to do when it has not changed).
 /// `*relabelled` (may be NULL) receives the cells the update looked at: per size class updated
 /// locally, the edits' windows and the cells its floods visited; the whole map per size class
-/// relabelled in full.
+/// relabelled in full (capped at INT32_MAX).
 TN_API TN_NODISCARD tn_status tn_regions_update(tn_regions *regions, int32_t *relabelled);
 /// Size classes relabelled in full and locally by the updates since creation.
 TN_API void tn_regions_stats(const tn_regions *regions, int64_t *full, int64_t *local);
