@@ -467,9 +467,11 @@ static bool resolve_split(tn_regions *r, int32_t size, int32_t *lab, int32_t id,
 }
 
 /* An added group of cells touches the m >= 2 regions ids[0..m) (cell[j] one cell of each):
- * they become one. The same doubling floods find the largest (the one still unfinished when
- * the others have finished), whose id survives; the others' cells take it. Returns the id
- * kept, or -1 past probe_limit(). The ids given up are left in ids[0..m-1), and have no cells. */
+ * they become one. The same doubling floods keep the one still unfinished when the others have
+ * finished: the largest, or one larger than the budget before the last while each of the others
+ * fit in the last, so each of them has at most twice its cells (or at most the first budget's
+ * 64). Its id survives; the others' cells take it. Returns the id kept, or -1 past
+ * probe_limit(). The ids given up are left in ids[0..m-1), and have no cells. */
 static int32_t resolve_join(tn_regions *r, int32_t *lab, int32_t *ids, const int32_t *cell,
                             int32_t m)
 {

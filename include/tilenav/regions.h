@@ -28,11 +28,13 @@
 /// inside the window, floods from those neighbours, with a budget doubled each round, find the
 /// pieces the region fell into, and every piece but the last takes a new id: the work is about
 /// twice the cells of the smaller pieces. Cells that start fitting take the label of the region
-/// they touch (a new id when none); when they touch several, the same floods find the largest,
-/// whose id the others' cells take. Each edit since the last update has its own window (windows
-/// that meet are merged), so edits far apart cost what each costs alone. A size class is
-/// relabelled when the floods would pass a quarter of the map (a wall that halves it), when the
-/// windows hold more cells than the scratch, or when the log no longer reaches back.
+/// they touch (a new id when none); when they touch several, the same floods keep the one still
+/// unfinished when the others have finished (the largest, or one such that each of the others
+/// has at most twice its cells, or at most 64), and the others' cells take its id. Each edit since
+/// the last update has its own window (windows that meet are merged), so edits far apart cost what
+/// each costs alone. A size class is relabelled when the floods would pass a quarter of the map (a
+/// wall that halves it), when the windows hold more cells than the scratch, or when the log no
+/// longer reaches back.
 ///
 /// Ownership and threads: caller-owned, for a map that must outlive it. Readers may share it
 /// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, 4 bytes per
