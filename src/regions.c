@@ -335,12 +335,14 @@ static inline tn_rect whole(const tn_regions *r)
 }
 
 /* The most cells a probing flood may visit before the update gives up and relabels the size
- * class: a quarter of the map (about where a flood's cost per cell passes a build's), and no
- * more than the scratch queue holds. All the floods of a size class's update together stop at
- * twice that. */
+ * class: 1/32 of the map (at least 64), and no more than the scratch queue holds. All the floods
+ * of a size class's update together stop at twice that. A flood costs about twice a build's
+ * pass per cell, and the doubling rounds from two candidates visit about four times the smaller
+ * piece: past 1/32 a relabel costs less, and giving up wastes at most a quarter of one (a wall
+ * that halves an open 512 x 512 map: 9.8 ms against 8.7 ms relabelling at once). */
 static int64_t probe_limit(const tn_regions *r)
 {
-    int64_t n = (int64_t)r->w * r->h, lim = n / 4 > 64 ? n / 4 : 64;
+    int64_t n = (int64_t)r->w * r->h, lim = n / 32 > 64 ? n / 32 : 64;
     return lim < r->scratch ? lim : r->scratch;
 }
 

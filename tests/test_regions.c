@@ -418,7 +418,7 @@ static void test_updates_batched(void **state)
 /* Regions a wall closes off, doors that open them again, rooms filled in: resolved by floods
  * from the edit, not by a relabel. A closed room takes the next id; when a region's id is given
  * up (it joined a larger one, or vanished) the last id takes its place, so ids stay
- * 0..count-1. A wall that halves the map (both pieces over a quarter of it) relabels. Each
+ * 0..count-1. A wall that halves the map (both pieces over 1/32 of it) relabels. Each
  * state agrees with a build. */
 static void test_split_join_local(void **state)
 {
@@ -491,7 +491,8 @@ static void test_split_join_local(void **state)
 
 /* Towers placed and sold on maps whose random walls make many small regions for the larger
  * sizes, where edits split, join and empty regions all the time: the regions split the cells
- * as a fresh build does after every update, and hardly any update relabels a size class. */
+ * as a fresh build does after every update, and few updates relabel a size class (on maps this
+ * small a piece past 1/32 of the map, 72 to 280 cells, is relabelled: that costs less). */
 static void test_updates_fragmented(void **state)
 {
     (void)state;
@@ -525,7 +526,7 @@ static void test_updates_fragmented(void **state)
     }
     print_message("fragmented: %lld size classes updated locally, %lld relabelled\n",
                   (long long)local_all, (long long)full_all);
-    assert_true(full_all * 50 < local_all);
+    assert_true(full_all * 10 < local_all);
 }
 
 static void test_errors(void **state)

@@ -32,9 +32,9 @@
 /// unfinished when the others have finished (the largest, or one such that each of the others
 /// has at most twice its cells, or at most 64), and the others' cells take its id. Each edit since
 /// the last update has its own window (windows that meet are merged), so edits far apart cost what
-/// each costs alone. A size class is relabelled when the floods would pass a quarter of the map (a
-/// wall that halves it), when the windows hold more cells than the scratch, or when the log no
-/// longer reaches back.
+/// each costs alone. A size class is relabelled when a flood would pass 1/32 of the map (a wall
+/// that cuts off a large piece: a relabel costs less then), when the windows hold more cells than
+/// the scratch, or when the log no longer reaches back.
 ///
 /// Ownership and threads: caller-owned, for a map that must outlive it. Readers may share it
 /// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, 4 bytes per
