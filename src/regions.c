@@ -24,6 +24,16 @@
 #define LAB_HOLD (-3)
 #define LAB_REP (-4)
 
+/* The labels of a size class hold slots, not region ids: a region's id is pub[slot]. So an id
+ * given up (a region vanished, or joined another) is filled by the last id in O(1), by moving
+ * that region's entry, without touching its cells. After a build the slots are the ids
+ * (`ident`) and no table is needed; the first update that gives an id up makes one. */
+typedef struct region_ids {
+    int32_t *pub, *inv, *free; /* cap entries each: slot -> id, id -> slot, the free slots */
+    int32_t cap, nfree, nslot; /* slots handed out: 0..nslot-1, nfree of them free */
+    bool ident;
+} region_ids;
+
 struct tn_regions {
     tn_allocator alloc;
     const tn_map *map;
@@ -43,10 +53,7 @@ struct tn_regions {
     uint32_t stamp;
     int64_t full, local; /* size classes relabelled fully / locally, since creation */
     int64_t flooded;     /* cells the floods of the update running visited */
-    /* per size class: one cell of each region, by id (a hint, checked before use: a missing
-     * or stale one costs a scan of the labels) */
-    int32_t **seed;
-    int32_t *seed_cap;
+    region_ids *ids;     /* per size class: the labels' slots and the public ids */
     /* the update's split candidates: cells left behind by removed cells, whose region may have
      * split (sorted by id, then cell), and the ids of regions that vanished */
     struct region_rep {
@@ -126,58 +133,97 @@ static inline void unite(int32_t *p, int32_t a, int32_t b)
         p[a] = b;
 }
 
-/* Note cell as one of region id's (size class `size`). The hints grow by doubling; when that
- * fails the hint is simply missing (seed_of() then scans). */
-static void grow_seeds(tn_regions *r, int32_t size, int32_t id, int32_t cell);
-static inline void set_seed(tn_regions *r, int32_t size, int32_t id, int32_t cell)
+/* The region id of a slot in size class `size` (slot >= 0). */
+static inline int32_t id_of(const tn_regions *r, int32_t size, int32_t slot)
 {
-    if (id < r->seed_cap[size - 1])
-        r->seed[size - 1][id] = cell;
-    else
-        grow_seeds(r, size, id, cell);
+    const region_ids *d = &r->ids[size - 1];
+    return d->ident ? slot : d->pub[slot];
 }
 
-static void grow_seeds(tn_regions *r, int32_t size, int32_t id, int32_t cell)
+/* Make the slot tables of `d` hold at least `want` entries, keeping what they hold; false when
+ * memory runs out (the tables are unchanged). */
+static bool grow_ids(tn_regions *r, region_ids *d, int64_t want)
 {
-    int32_t cap = r->seed_cap[size - 1];
-    {
-        int64_t grown = cap > 0 ? 2 * (int64_t)cap : 64;
-        while (grown <= id)
-            grown *= 2;
-        int32_t *p = grown <= INT32_MAX ? tn__alloc(&r->alloc, (size_t)grown * sizeof *p) : NULL;
-        if (!p)
-            return;
-        if (cap > 0)
-            memcpy(p, r->seed[size - 1], (size_t)cap * sizeof *p);
-        for (int64_t i = cap; i < grown; i++)
-            p[i] = -1;
-        tn__free(&r->alloc, r->seed[size - 1], (size_t)cap * sizeof *p);
-        r->seed[size - 1] = p;
-        r->seed_cap[size - 1] = cap = (int32_t)grown;
+    if (want <= d->cap)
+        return true;
+    int64_t cap = d->cap > 0 ? 2 * (int64_t)d->cap : 64;
+    while (cap < want)
+        cap *= 2;
+    if (cap > INT32_MAX)
+        return false;
+    size_t bytes = (size_t)cap * sizeof(int32_t);
+    int32_t *p = tn__alloc(&r->alloc, bytes), *v = p ? tn__alloc(&r->alloc, bytes) : NULL,
+            *f = v ? tn__alloc(&r->alloc, bytes) : NULL;
+    if (!f) {
+        tn__free(&r->alloc, p, bytes);
+        tn__free(&r->alloc, v, bytes);
+        return false;
     }
-    r->seed[size - 1][id] = cell;
+    size_t old = (size_t)d->cap * sizeof(int32_t);
+    if (d->cap > 0) {
+        memcpy(p, d->pub, old);
+        memcpy(v, d->inv, old);
+        memcpy(f, d->free, old);
+    }
+    tn__free(&r->alloc, d->pub, old);
+    tn__free(&r->alloc, d->inv, old);
+    tn__free(&r->alloc, d->free, old);
+    d->pub = p;
+    d->inv = v;
+    d->free = f;
+    d->cap = (int32_t)cap;
+    return true;
 }
 
-/* A cell of region id in the labels `lab` of size class `size`, or -1 when it has none: the
- * hint when it still holds, else the first such cell in row-major order (a scan). */
-static int32_t seed_of(tn_regions *r, int32_t size, const int32_t *lab, int32_t id)
+/* A slot for a new region of size class `size`, which takes the next id; -1 when memory runs
+ * out (the caller relabels: a build needs no table). */
+static int32_t new_region(tn_regions *r, int32_t size)
 {
-    if (id < r->seed_cap[size - 1]) {
-        int32_t c = r->seed[size - 1][id];
-        if (c >= 0 && lab[c] == id)
-            return c;
-    }
-    const int32_t n = r->w * r->h;
-    for (int32_t i = 0; i < n; i++)
-        if (lab[i] == id) {
-            set_seed(r, size, id, i);
-            return i;
+    region_ids *d = &r->ids[size - 1];
+    const int32_t id = r->count[size - 1];
+    int32_t slot = id; /* the slots are the ids */
+    if (!d->ident) {
+        if (d->nfree > 0) {
+            slot = d->free[--d->nfree];
+        } else {
+            if (!grow_ids(r, d, (int64_t)d->nslot + 1))
+                return -1;
+            slot = d->nslot++;
         }
-    return -1;
+        d->pub[slot] = id;
+        d->inv[id] = slot;
+    }
+    r->count[size - 1] = id + 1;
+    return slot;
+}
+
+/* The region in `slot` has no cells left (it vanished, or joined another): the region numbered
+ * last takes its id, so ids stay 0..count-1. O(1). False when memory runs out. */
+static bool drop_region(tn_regions *r, int32_t size, int32_t slot)
+{
+    region_ids *d = &r->ids[size - 1];
+    const int32_t count = r->count[size - 1];
+    if (d->ident) { /* the first id given up since the build: the table, the identity */
+        if (!grow_ids(r, d, count))
+            return false;
+        for (int32_t k = 0; k < count; k++)
+            d->pub[k] = d->inv[k] = k;
+        d->nfree = 0;
+        d->nslot = count;
+        d->ident = false;
+    }
+    const int32_t id = d->pub[slot], moved = d->inv[count - 1];
+    TN_ASSERT(id >= 0 && id < count && d->nfree < d->cap);
+    d->pub[moved] = id;
+    d->inv[id] = moved;
+    d->pub[slot] = -1;
+    d->free[d->nfree++] = slot;
+    r->count[size - 1] = count - 1;
+    return true;
 }
 
 /* Label the cells of clearance >= size; returns the number of regions. Two passes over the
- * labels themselves (and each region's first cell noted as its seed): the first makes them a
+ * labels themselves, no other memory: the first makes them a
  * union-find forest (each fitting cell joined to the fitting cells before it that a step reaches:
  * left and up, and up-left and up-right under TN_DIAGONAL_ALWAYS); the second numbers the roots in
  * row-major order, and gives every other cell its parent's number, which is final since the parent
@@ -210,12 +256,10 @@ static int32_t label_size(tn_regions *r, int32_t size, const uint8_t *clear)
     const int32_t n = w * h;
     for (int32_t i = 0; i < n; i++) {
         int32_t p = lab[i];
-        if (p < 0)
-            continue;
-        if (p == i)
-            set_seed(r, size, regions, i);
-        lab[i] = p == i ? regions++ : lab[p];
+        if (p >= 0)
+            lab[i] = p == i ? regions++ : lab[p];
     }
+    r->ids[size - 1].ident = true; /* the slots are the ids */
     return regions;
 }
 
@@ -261,10 +305,9 @@ tn_status tn_regions_create(const tn_regions_def *def, tn_regions **out)
     r->count = r->label ? tn__calloc(&a, (size_t)r->sizes * sizeof(int32_t)) : NULL;
     r->scratch = window_cells(n);
     size_t sc = (size_t)r->scratch;
-    r->seed = r->count ? tn__calloc(&a, (size_t)r->sizes * sizeof *r->seed) : NULL;
-    r->seed_cap = r->seed ? tn__calloc(&a, (size_t)r->sizes * sizeof *r->seed_cap) : NULL;
+    r->ids = r->count ? tn__calloc(&a, (size_t)r->sizes * sizeof *r->ids) : NULL;
     /* the floods push up to 8 cells past their budget */
-    r->queue = r->seed_cap ? tn__alloc(&a, (sc + 8) * sizeof(int32_t)) : NULL;
+    r->queue = r->ids ? tn__alloc(&a, (sc + 8) * sizeof(int32_t)) : NULL;
     r->old = r->queue ? tn__alloc(&a, sc) : NULL;
     r->mark = r->old ? tn__calloc(&a, sc * sizeof(uint32_t)) : NULL;
     if (!r->mark) {
@@ -285,12 +328,14 @@ void tn_regions_destroy(tn_regions *r)
     tn_clearance_destroy(r->clear);
     tn__free(&a, r->label, n * (size_t)r->sizes * sizeof(int32_t));
     tn__free(&a, r->count, (size_t)r->sizes * sizeof(int32_t));
-    for (int32_t k = 0; r->seed && r->seed_cap && k < r->sizes; k++)
-        tn__free(&a, r->seed[k], (size_t)r->seed_cap[k] * sizeof(int32_t));
-    if (r->seed)
-        tn__free(&a, r->seed, (size_t)r->sizes * sizeof *r->seed);
-    if (r->seed_cap)
-        tn__free(&a, r->seed_cap, (size_t)r->sizes * sizeof *r->seed_cap);
+    for (int32_t k = 0; r->ids && k < r->sizes; k++) {
+        size_t bytes = (size_t)r->ids[k].cap * sizeof(int32_t);
+        tn__free(&a, r->ids[k].pub, bytes);
+        tn__free(&a, r->ids[k].inv, bytes);
+        tn__free(&a, r->ids[k].free, bytes);
+    }
+    if (r->ids)
+        tn__free(&a, r->ids, (size_t)r->sizes * sizeof *r->ids);
     size_t sc = (size_t)r->scratch;
     tn__free(&a, r->queue, (sc + 8) * sizeof(int32_t));
     tn__free(&a, r->old, sc);
@@ -302,12 +347,12 @@ size_t tn_regions_memory_bytes(const tn_regions *r)
 {
     if (!r)
         return 0;
-    size_t n = (size_t)r->w * (size_t)r->h, seeds = 0;
+    size_t n = (size_t)r->w * (size_t)r->h, tables = 0;
     for (int32_t k = 0; k < r->sizes; k++)
-        seeds += (size_t)r->seed_cap[k] * sizeof(int32_t) + sizeof(int32_t *) + sizeof(int32_t);
+        tables += (size_t)r->ids[k].cap * 3 * sizeof(int32_t) + sizeof(region_ids);
     return sizeof *r + n * (size_t)r->sizes * sizeof(int32_t) +
            ((size_t)r->scratch + 8) * sizeof(int32_t) + (size_t)r->scratch * (sizeof(int32_t) + 1) +
-           (size_t)r->sizes * sizeof(int32_t) + seeds + tn_clearance_memory_bytes(r->clear);
+           (size_t)r->sizes * sizeof(int32_t) + tables + tn_clearance_memory_bytes(r->clear);
 }
 
 /* A new visit stamp for the local checks (the marks are cleared when the stamps wrap). */
@@ -404,22 +449,6 @@ static int32_t probe(tn_regions *r, int32_t *lab, int32_t c, int32_t id, int64_t
     return tail;
 }
 
-/* Give region id's number to the region numbered last, so ids stay 0..count-1 once region
- * `id` has no cells left (it vanished, or joined another). */
-static bool drop_id(tn_regions *r, int32_t size, int32_t *lab, int32_t id)
-{
-    const int32_t last = r->count[size - 1] - 1;
-    TN_ASSERT(id >= 0 && id <= last);
-    if (id != last) {
-        int32_t c = seed_of(r, size, lab, last);
-        if (c < 0 || !flood_relabel(r, lab, c, last, id))
-            return false;
-        set_seed(r, size, id, c);
-    }
-    r->count[size - 1] = last;
-    return true;
-}
-
 /* Region id lost cells, leaving the split candidates cand[0..m) behind (distinct cells of
  * the region, m >= 2): find which pieces it now falls into. Floods from the candidates in
  * turn, with a budget doubled each round, merge candidates they reach; a flood that ends
@@ -449,8 +478,9 @@ static bool resolve_split(tn_regions *r, int32_t size, int32_t *lab, int32_t id,
             int32_t got = probe(r, lab, c, id, budget, &active);
             int32_t cells = got < 0 ? -got : got, to = id;
             if (got > 0 && active > 1) { /* a whole piece, and others remain: a new region */
-                to = r->count[size - 1]++;
-                set_seed(r, size, to, c);
+                to = new_region(r, size);
+                if (to < 0)
+                    return false;
                 r->alive[j] = 0;
                 active--;
             }
@@ -461,23 +491,21 @@ static bool resolve_split(tn_regions *r, int32_t size, int32_t *lab, int32_t id,
         }
     }
     for (int32_t j = 0; j < m; j++)
-        if (r->alive[j]) {
+        if (r->alive[j])
             lab[cand[j].cell] = id;
-            set_seed(r, size, id, cand[j].cell);
-        }
     return true;
 }
 
 /* An added group of cells touches the m >= 2 regions ids[0..m) (cell[j] one cell of each):
- * they become one. The same doubling floods keep the one still unfinished when the others have
- * finished: the largest, or one larger than the budget before the last while each of the others
- * fit in the last, so each of them has at most twice its cells (or at most the first budget's
- * 64). Its id survives; the others' cells take it. Returns the id kept, or -1 past
+ * they become one, under the id of the largest. The same doubling floods measure all but the
+ * one still unfinished when the others have finished; one more flood, up to the largest of
+ * those, tells whether it is larger (of equal ones, the one measured last keeps its id). The
+ * others' cells take the id: about twice their cells. Returns the id kept, or -1 past
  * probe_limit(). The ids given up are left in ids[0..m-1), and have no cells. */
 static int32_t resolve_join(tn_regions *r, int32_t *lab, int32_t *ids, const int32_t *cell,
                             int32_t m)
 {
-    int32_t active = m;
+    int32_t active = m, big = -1, big_cells = 0;
     for (int32_t j = 0; j < m; j++)
         r->alive[j] = 1;
     const int64_t limit = probe_limit(r);
@@ -494,6 +522,10 @@ static int32_t resolve_join(tn_regions *r, int32_t *lab, int32_t *ids, const int
             if (got > 0) { /* the whole region: its cells stay marked until the id is known */
                 r->alive[j] = 0;
                 active--;
+                if (got >= big_cells) {
+                    big = j;
+                    big_cells = got;
+                }
             } else {
                 for (int32_t k = 0; k < -got; k++)
                     lab[r->queue[k]] = ids[j];
@@ -503,24 +535,21 @@ static int32_t resolve_join(tn_regions *r, int32_t *lab, int32_t *ids, const int
     int32_t keep = 0;
     while (!r->alive[keep])
         keep++;
+    /* the unfinished one keeps its id if it has more cells than the largest measured */
+    lab[cell[keep]] = LAB_MARK;
+    int32_t got = probe(r, lab, cell[keep], ids[keep], big_cells, &active);
+    if (got > 0 && got < big_cells) {
+        keep = big; /* its cells, and the others', are marked: all take the id below */
+    } else {
+        for (int32_t k = 0; k < (got < 0 ? -got : got); k++)
+            lab[r->queue[k]] = ids[keep];
+    }
     const int32_t id = ids[keep];
     for (int32_t j = 0; j < m; j++)
-        if (j != keep && !flood_relabel(r, lab, cell[j], LAB_MARK, id))
+        if (lab[cell[j]] == LAB_MARK && !flood_relabel(r, lab, cell[j], LAB_MARK, id))
             return -1;
     ids[keep] = ids[m - 1];
     return id;
-}
-
-/* Sort ids descending (a handful: insertion sort), so that drop_id() on each in turn never
- * moves one still to be dropped. */
-static void sort_desc(int32_t *ids, int32_t m)
-{
-    for (int32_t i = 1; i < m; i++)
-        for (int32_t k = i; k > 0 && ids[k - 1] < ids[k]; k--) {
-            int32_t t = ids[k];
-            ids[k] = ids[k - 1];
-            ids[k - 1] = t;
-        }
 }
 
 static int cmp_rep(const void *a, const void *b)
@@ -586,9 +615,6 @@ static bool remove_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_r
                 r->gone[r->ngone++] = id;
                 continue;
             }
-            if (id < r->seed_cap[size - 1] && r->seed[size - 1][id] >= 0 &&
-                lab[r->seed[size - 1][id]] != id)
-                r->seed[size - 1][id] = first_nb;
             /* do the neighbours left behind meet inside the window, through cells of the
              * region that still fit? */
             uint32_t v = next_stamp(r);
@@ -667,9 +693,9 @@ static bool add_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect
                 }
             }
             if (m <= 1) {
-                int32_t id = m == 1 ? ids[0] : r->count[size - 1]++;
-                if (m == 0) /* an island of its own */
-                    set_seed(r, size, id, (int32_t)i);
+                int32_t id = m == 1 ? ids[0] : new_region(r, size); /* or an island */
+                if (id < 0)
+                    return false;
                 for (int32_t q = 0; q < tail; q++)
                     lab[r->queue[q]] = id;
                 continue;
@@ -677,9 +703,8 @@ static bool add_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect
             int32_t id = resolve_join(r, lab, ids, cell, m);
             if (id < 0 || !flood_relabel(r, lab, (int32_t)i, LAB_HOLD, id))
                 return false;
-            sort_desc(ids, m - 1);
             for (int32_t e = 0; e < m - 1; e++)
-                if (!drop_id(r, size, lab, ids[e]))
+                if (!drop_region(r, size, ids[e]))
                     return false;
         }
     return true;
@@ -711,9 +736,8 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, con
         if (m >= 2 && !resolve_split(r, size, lab, r->rep[a].id, r->rep + a, m))
             return false;
     }
-    sort_desc(r->gone, r->ngone);
     for (int32_t e = 0; e < r->ngone; e++)
-        if (!drop_id(r, size, lab, r->gone[e]))
+        if (!drop_region(r, size, r->gone[e]))
             return false;
     o = r->old;
     for (int32_t k = 0; k < nw; k++) {
@@ -802,7 +826,8 @@ int32_t tn_regions_id(const tn_regions *r, int32_t size, int32_t x, int32_t y)
     if (!r || size < 1 || size > r->sizes || x < 0 || y < 0 || x >= r->w || y >= r->h)
         return -1;
     size_t n = (size_t)r->w * (size_t)r->h;
-    return r->label[(size_t)(size - 1) * n + (size_t)y * (size_t)r->w + (size_t)x];
+    int32_t slot = r->label[(size_t)(size - 1) * n + (size_t)y * (size_t)r->w + (size_t)x];
+    return slot < 0 ? -1 : id_of(r, size, slot);
 }
 
 int32_t tn_regions_count(const tn_regions *r, int32_t size)

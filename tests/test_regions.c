@@ -529,6 +529,59 @@ static void test_updates_fragmented(void **state)
     assert_true(full_all * 10 < local_all);
 }
 
+/* A join keeps the largest region's id, whichever the floods measure first, and the region
+ * numbered last takes the id given up (a stranger's case: a row ..#...28...#.). */
+static void test_join_keeps_largest(void **state)
+{
+    (void)state;
+    for (int flip = 0; flip < 2; flip++) { /* the large region right, then left, of the door */
+        tn_map *m = tn_test_random_map(33, 1, 0.0, 1);
+        const int32_t door = flip ? 30 : 2, far = flip ? 1 : 31;
+        assert_int_equal(tn_map_set(m, 0, door, 0, 1u), TN_OK);
+        assert_int_equal(tn_map_set(m, 0, far, 0, 1u), TN_OK);
+        tn_regions *rg = make(m, TN_DIAGONAL_NO_CUT, 1);
+        const int32_t small = flip ? 31 : 0, large = 15, lone = flip ? 0 : 32;
+        assert_int_equal(tn_regions_count(rg, 1), 3);
+        const int32_t large_id = tn_regions_id(rg, 1, large, 0);
+        assert_int_equal(tn_map_set(m, 0, door, 0, 0u), TN_OK);
+        assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+        assert_int_equal(tn_regions_count(rg, 1), 2);
+        assert_int_equal(tn_regions_id(rg, 1, small, 0), tn_regions_id(rg, 1, large, 0));
+        if (large_id < 2) /* not numbered last: it keeps its id */
+            assert_int_equal(tn_regions_id(rg, 1, large, 0), large_id);
+        assert_int_not_equal(tn_regions_id(rg, 1, lone, 0), tn_regions_id(rg, 1, large, 0));
+        same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 1);
+        tn_regions_destroy(rg);
+        tn_map_destroy(m);
+    }
+    /* pockets of 3, 5, 9, 2 and 40 cells in row 0 and one of 10 in row 2, walled off from row 1,
+     * and 32 one-cell pockets in row 4 numbered after them; one edit opens row 1 and joins the
+     * six: the 40-cell pocket keeps its id (4), and row 4's last pockets take the five given up */
+    tn_map *m = tn_test_random_map(64, 5, 0.0, 1);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){0, 1, 64, 2}, 1u), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){10, 2, 64, 4}, 1u), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){0, 3, 64, 4}, 1u), TN_OK);
+    for (int32_t x = 1; x < 64; x += 2)
+        assert_int_equal(tn_map_set(m, 0, x, 4, 1u), TN_OK);
+    const int32_t cut[5] = {3, 9, 19, 22, 63}; /* row 0's pockets end before these walls */
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(tn_map_set(m, 0, cut[k], 0, 1u), TN_OK);
+    tn_regions *rg = make(m, TN_DIAGONAL_NO_CUT, 1);
+    assert_int_equal(tn_regions_count(rg, 1), 6 + 32);
+    assert_int_equal(tn_regions_id(rg, 1, 40, 0), 4);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){0, 1, 64, 2}, 0u), TN_OK); /* one edit */
+    assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
+    assert_int_equal(tn_regions_count(rg, 1), 1 + 32);
+    assert_int_equal(tn_regions_id(rg, 1, 40, 0), 4);
+    assert_int_equal(tn_regions_id(rg, 1, 0, 2), 4);
+    same_as_fresh(rg, m, TN_DIAGONAL_NO_CUT, 1);
+    int64_t full = 0, local = 0;
+    tn_regions_stats(rg, &full, &local);
+    assert_int_equal(full, 0);
+    tn_regions_destroy(rg);
+    tn_map_destroy(m);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -610,6 +663,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_updates_batched),
         cmocka_unit_test(test_split_join_local),
         cmocka_unit_test(test_updates_fragmented),
+        cmocka_unit_test(test_join_keeps_largest),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }

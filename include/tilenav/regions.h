@@ -28,17 +28,19 @@
 /// inside the window, floods from those neighbours, with a budget doubled each round, find the
 /// pieces the region fell into, and every piece but the last takes a new id: the work is about
 /// twice the cells of the smaller pieces. Cells that start fitting take the label of the region
-/// they touch (a new id when none); when they touch several, the same floods keep the one still
-/// unfinished when the others have finished (the largest, or one such that each of the others
-/// has at most twice its cells, or at most 64), and the others' cells take its id. Each edit since
+/// they touch (a new id when none); when a group of them touches several, the same floods find
+/// the largest, which keeps its id, and the others' cells take it (groups in turn: a region a
+/// group joined may be the largest for the next). An id given up is taken by the region
+/// numbered last in O(1): the labels hold slots, and a table maps slots to ids. Each edit since
 /// the last update has its own window (windows that meet are merged), so edits far apart cost what
 /// each costs alone. A size class is relabelled when a flood would pass 1/32 of the map (a wall
 /// that cuts off a large piece: a relabel costs less then), when the windows hold more cells than
 /// the scratch, or when the log no longer reaches back.
 ///
 /// Ownership and threads: caller-owned, for a map that must outlive it. Readers may share it
-/// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, 4 bytes per
-/// region and size class (a cell of each, to renumber one without a scan), the
+/// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, 12 bytes per
+/// region and size class once an update has given an id up (the slot table, grown by doubling),
+/// the
 /// clearance (1 byte per cell, and 5 per cell and size above 1 with size maps), and 9 bytes of
 /// update scratch per cell of the largest window a local update takes: 2^18 cells or an eighth
 /// of the map, whichever is more (the whole map below 2^18 cells; an update whose windows hold
