@@ -41,7 +41,7 @@ struct tn_regions {
     int32_t w, h, sizes;
     uint64_t revision;
     tn_clearance *clear;
-    int32_t *label; /* sizes * W * H */
+    int32_t *label; /* sizes * W * H: slots (region_ids), or the LAB_ values below 0 */
     int32_t *count; /* per size class */
     /* the local updates' scratch, for windows of up to `scratch` cells (an update whose window
      * is larger relabels): */
@@ -55,7 +55,7 @@ struct tn_regions {
     int64_t flooded;     /* cells the floods of the update running visited */
     region_ids *ids;     /* per size class: the labels' slots and the public ids */
     /* the update's split candidates: cells left behind by removed cells, whose region may have
-     * split (sorted by id, then cell), and the ids of regions that vanished */
+     * split (sorted by slot, then cell), and the slots of regions that vanished */
     struct region_rep {
         int32_t id, cell;
     } rep[REGIONS_REPS];
@@ -449,7 +449,7 @@ static int32_t probe(tn_regions *r, int32_t *lab, int32_t c, int32_t id, int64_t
     return tail;
 }
 
-/* Region id lost cells, leaving the split candidates cand[0..m) behind (distinct cells of
+/* Region (slot) id lost cells, leaving the split candidates cand[0..m) behind (distinct cells of
  * the region, m >= 2): find which pieces it now falls into. Floods from the candidates in
  * turn, with a budget doubled each round, merge candidates they reach; a flood that ends
  * within its budget has a whole piece, which takes a new id, while other candidates remain.
