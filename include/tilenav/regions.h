@@ -40,9 +40,8 @@
 /// Ownership and threads: caller-owned, for a map that must outlive it. Readers may share it
 /// while nobody updates it. Memory: 4 bytes per cell and size class for the labels, 12 bytes per
 /// region and size class once an update has given an id up (the slot table, grown by doubling),
-/// the
-/// clearance (1 byte per cell, and 5 per cell and size above 1 with size maps), and 9 bytes of
-/// update scratch per cell of the largest window a local update takes: 2^18 cells or an eighth
+/// the clearance (1 byte per cell, and 5 per cell and size above 1 with size maps), and 9 bytes
+/// of update scratch per cell of the largest window a local update takes: 2^18 cells or an eighth
 /// of the map, whichever is more (the whole map below 2^18 cells; an update whose windows hold
 /// more cells in all relabels its size classes). So about 14 bytes per cell up to 512 x 512,
 /// and 6.1 on 4096 x 4096 for one size class (103 MB; 254 MB for sizes 1 and 2).
