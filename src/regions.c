@@ -560,18 +560,18 @@ static int cmp_rep(const void *a, const void *b)
     return (x->cell > y->cell) - (x->cell < y->cell);
 }
 
-/* Take out of size class `size`'s regions the cells of `win` that stopped fitting (old
+/* Take out of size class `size`'s regions (labels `lab`) the cells of the window r->win that
+ * stopped fitting (old
  * clearance in `old`, by local index; new in `clear`). Each connected group of them, with the
  * neighbours of its region it leaves behind: when those meet again inside the window the
  * region stays whole; otherwise they become split candidates (r->rep); when there are none the
  * region vanished (r->gone). False when the candidates or vanished regions pass their capacity. */
-static bool remove_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win,
+static bool remove_cells(tn_regions *r, int32_t size, int32_t *lab, const uint8_t *clear,
                          const uint8_t *old)
 {
+    const tn_rect win = r->win;
     const int32_t w = r->w, ww = win.x1 - win.x0;
-    const size_t n = (size_t)w * (size_t)r->h;
     uint32_t *mark = r->mark;
-    int32_t *lab = r->label + (size_t)(size - 1) * n;
     const uint8_t k = (uint8_t)size;
     for (int32_t y = win.y0; y < win.y1; y++)
         for (int32_t x = win.x0; x < win.x1; x++) {
@@ -644,16 +644,15 @@ static bool remove_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_r
     return true;
 }
 
-/* Give the cells of `win` that started fitting their region: each connected group of them
- * takes the one region it touches, a new id when none (an island), and joins the regions it
- * touches when several. False past the floods' limits. */
-static bool add_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect win,
+/* Give the cells of the window r->win that started fitting their region (labels `lab`): each
+ * connected group of them takes the one region it touches, a new id when none (an island), and
+ * joins the regions it touches when several. False past the floods' limits. */
+static bool add_cells(tn_regions *r, int32_t size, int32_t *lab, const uint8_t *clear,
                       const uint8_t *old)
 {
+    const tn_rect win = r->win;
     const int32_t w = r->w, ww = win.x1 - win.x0;
-    const size_t n = (size_t)w * (size_t)r->h;
     uint32_t *mark = r->mark;
-    int32_t *lab = r->label + (size_t)(size - 1) * n;
     const uint8_t k = (uint8_t)size;
     for (int32_t y = win.y0; y < win.y1; y++)
         for (int32_t x = win.x0; x < win.x1; x++) {
@@ -710,6 +709,23 @@ static bool add_cells(tn_regions *r, int32_t size, const uint8_t *clear, tn_rect
     return true;
 }
 
+/* Run `pass` over the update's windows wins[0..nw) in turn, each as r->win with its old
+ * clearance (the windows' are one after the other in r->old); false as soon as one fails. */
+typedef bool window_pass(tn_regions *r, int32_t size, int32_t *lab, const uint8_t *clear,
+                         const uint8_t *old);
+static bool each_window(tn_regions *r, int32_t size, int32_t *lab, const uint8_t *clear,
+                        const tn_rect *wins, int32_t nw, window_pass *pass)
+{
+    const uint8_t *old = r->old;
+    for (int32_t k = 0; k < nw; k++) {
+        r->win = wins[k];
+        if (!pass(r, size, lab, clear, old))
+            return false;
+        old += (size_t)(wins[k].x1 - wins[k].x0) * (size_t)(wins[k].y1 - wins[k].y0);
+    }
+    return true;
+}
+
 /* Bring the labels of size class `size` up to date for the update's windows wins[0..nw) (old
  * clearance of each in turn in r->old) without relabelling the map: first the cells that
  * stopped fitting, in every window, then the splits they made and the regions they emptied,
@@ -719,13 +735,8 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, con
 {
     int32_t *lab = r->label + (size_t)(size - 1) * (size_t)r->w * (size_t)r->h;
     r->reps = r->ngone = 0;
-    const uint8_t *o = r->old;
-    for (int32_t k = 0; k < nw; k++) {
-        r->win = wins[k];
-        if (!remove_cells(r, size, clear, wins[k], o))
-            return false;
-        o += (size_t)(wins[k].x1 - wins[k].x0) * (size_t)(wins[k].y1 - wins[k].y0);
-    }
+    if (!each_window(r, size, lab, clear, wins, nw, remove_cells))
+        return false;
     /* the candidates of each region together (a piece may touch edits in several windows) */
     qsort(r->rep, (size_t)r->reps, sizeof r->rep[0], cmp_rep);
     for (int32_t a = 0, b; a < r->reps; a = b) {
@@ -739,14 +750,7 @@ static bool relabel_local(tn_regions *r, int32_t size, const uint8_t *clear, con
     for (int32_t e = 0; e < r->ngone; e++)
         if (!drop_region(r, size, r->gone[e]))
             return false;
-    o = r->old;
-    for (int32_t k = 0; k < nw; k++) {
-        r->win = wins[k];
-        if (!add_cells(r, size, clear, wins[k], o))
-            return false;
-        o += (size_t)(wins[k].x1 - wins[k].x0) * (size_t)(wins[k].y1 - wins[k].y0);
-    }
-    return true;
+    return each_window(r, size, lab, clear, wins, nw, add_cells);
 }
 
 tn_status tn_regions_update(tn_regions *r, int32_t *relabelled)
