@@ -374,31 +374,42 @@ static void test_window_past_scratch(void **state)
     tn_map_destroy(m);
 }
 
-/* Batches of edits, near each other or far apart, before each update, on maps large enough
- * for several windows: the regions split the cells as a fresh build does, every size class
- * and rule, and batches still go local. */
-static void test_updates_batched(void **state)
+/* Random edit runs for the update tests: `seeds` maps of side0 + [0, span) cells a side, walls
+ * with probability wall0 + [0, wall_span), a random rule and 1..max_sizes size classes; each of
+ * `updates` rounds fills 1..max_edits rectangles (sides 1..2, square or not) with walls or
+ * floor, updates the caller's way of the regions' clearance every clearance_every-th round
+ * (0: never) and then the regions, which must split the cells as a fresh build does. The size
+ * classes updated locally and relabelled are added to *local and *full. */
+typedef struct edit_runs {
+    uint64_t seeds, rng_mul, map_seed;
+    int32_t side0, span, max_sizes, updates, max_edits;
+    double wall0, wall_span;
+    bool square;
+    int clearance_every, clearance_at;
+} edit_runs;
+
+static void run_edits(const edit_runs *p, int64_t *full_all, int64_t *local_all)
 {
-    (void)state;
-    int64_t full_all = 0, local_all = 0;
-    for (uint64_t seed = 1; seed <= 16; seed++) {
-        tn_test_rng r = {seed * 40503u};
-        int32_t w = 40 + (int32_t)tn_test_below(&r, 60), h = 40 + (int32_t)tn_test_below(&r, 60);
-        tn_map *m = tn_test_random_map(w, h, 0.05 + 0.2 * tn_test_u01(&r), seed + 100);
+    for (uint64_t seed = 1; seed <= p->seeds; seed++) {
+        tn_test_rng r = {seed * p->rng_mul};
+        int32_t w = p->side0 + (int32_t)tn_test_below(&r, (uint32_t)p->span),
+                h = p->side0 + (int32_t)tn_test_below(&r, (uint32_t)p->span);
+        tn_map *m =
+            tn_test_random_map(w, h, p->wall0 + p->wall_span * tn_test_u01(&r), seed + p->map_seed);
         tn_diagonal rule = (tn_diagonal)tn_test_below(&r, 4);
-        int32_t sizes = 1 + (int32_t)tn_test_below(&r, 3);
+        int32_t sizes = 1 + (int32_t)tn_test_below(&r, (uint32_t)p->max_sizes);
         tn_regions *rg = make(m, rule, sizes);
-        for (int k = 0; k < 25; k++) {
-            int edits = 1 + (int)tn_test_below(&r, 5);
+        for (int k = 0; k < p->updates; k++) {
+            int edits = 1 + (int)tn_test_below(&r, (uint32_t)p->max_edits);
             for (int e = 0; e < edits; e++) {
                 int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
                 int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
                 int32_t rw = 1 + (int32_t)tn_test_below(&r, 2),
-                        rh = 1 + (int32_t)tn_test_below(&r, 2);
+                        rh = p->square ? rw : 1 + (int32_t)tn_test_below(&r, 2);
                 uint32_t gid = tn_test_below(&r, 2) ? 1u : 0u;
                 assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + rw, y + rh}, gid), TN_OK);
             }
-            if (k % 9 == 4)
+            if (p->clearance_every > 0 && k % p->clearance_every == p->clearance_at)
                 assert_int_equal(
                     tn_clearance_update((tn_clearance *)(uintptr_t)tn_regions_clearance(rg), NULL),
                     TN_OK);
@@ -407,11 +418,34 @@ static void test_updates_batched(void **state)
         }
         int64_t full = 0, local = 0;
         tn_regions_stats(rg, &full, &local);
-        full_all += full;
-        local_all += local;
+        *full_all += full;
+        *local_all += local;
         tn_regions_destroy(rg);
         tn_map_destroy(m);
     }
+}
+
+/* Batches of edits, near each other or far apart, before each update, on maps large enough
+ * for several windows: the regions split the cells as a fresh build does, every size class
+ * and rule, and batches still go local. */
+static void test_updates_batched(void **state)
+{
+    (void)state;
+    const edit_runs p = {.seeds = 16,
+                         .rng_mul = 40503u,
+                         .map_seed = 100,
+                         .side0 = 40,
+                         .span = 60,
+                         .max_sizes = 3,
+                         .updates = 25,
+                         .max_edits = 5,
+                         .wall0 = 0.05,
+                         .wall_span = 0.2,
+                         .square = false,
+                         .clearance_every = 9,
+                         .clearance_at = 4};
+    int64_t full_all = 0, local_all = 0;
+    run_edits(&p, &full_all, &local_all);
     assert_true(local_all > full_all);
 }
 
@@ -496,34 +530,19 @@ static void test_split_join_local(void **state)
 static void test_updates_fragmented(void **state)
 {
     (void)state;
+    const edit_runs p = {.seeds = 20,
+                         .rng_mul = 97531u,
+                         .map_seed = 500,
+                         .side0 = 48,
+                         .span = 48,
+                         .max_sizes = 4,
+                         .updates = 50,
+                         .max_edits = 3,
+                         .wall0 = 0.15,
+                         .wall_span = 0.2,
+                         .square = true};
     int64_t full_all = 0, local_all = 0;
-    for (uint64_t seed = 1; seed <= 20; seed++) {
-        tn_test_rng r = {seed * 97531u};
-        int32_t w = 48 + (int32_t)tn_test_below(&r, 48), h = 48 + (int32_t)tn_test_below(&r, 48);
-        tn_map *m = tn_test_random_map(w, h, 0.15 + 0.2 * tn_test_u01(&r), seed + 500);
-        tn_diagonal rule = (tn_diagonal)tn_test_below(&r, 4);
-        int32_t sizes = 1 + (int32_t)tn_test_below(&r, 4);
-        tn_regions *rg = make(m, rule, sizes);
-        for (int k = 0; k < 50; k++) {
-            int edits = 1 + (int)tn_test_below(&r, 3);
-            for (int e = 0; e < edits; e++) {
-                int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w);
-                int32_t y = (int32_t)tn_test_below(&r, (uint32_t)h);
-                int32_t side = 1 + (int32_t)tn_test_below(&r, 2);
-                uint32_t gid = tn_test_below(&r, 2) ? 1u : 0u;
-                assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + side, y + side}, gid),
-                                 TN_OK);
-            }
-            assert_int_equal(tn_regions_update(rg, NULL), TN_OK);
-            same_as_fresh(rg, m, rule, sizes);
-        }
-        int64_t full = 0, local = 0;
-        tn_regions_stats(rg, &full, &local);
-        full_all += full;
-        local_all += local;
-        tn_regions_destroy(rg);
-        tn_map_destroy(m);
-    }
+    run_edits(&p, &full_all, &local_all);
     print_message("fragmented: %lld size classes updated locally, %lld relabelled\n",
                   (long long)local_all, (long long)full_all);
     assert_true(full_all * 10 < local_all);
