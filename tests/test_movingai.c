@@ -119,6 +119,9 @@ static void test_bad_maps(void **state)
                      "past the limit");
     expect_map_error("type octile\nheight 70000\nwidth 70000\nmap\n", TN_E_TOO_LARGE, 3, 1,
                      "past the limit");
+    /* the number as written, however long (it once printed a number cut at 2^40) */
+    expect_map_error("type octile\nheight 99999999999999999999\nwidth 3\nmap\n", TN_E_TOO_LARGE, 3,
+                     1, "3 x 99999999999999999999 cells");
     expect_map_error("type octile\nheight 0\nwidth 5\nmap\n", TN_E_PARSE, 3, 1, ">= 1");
     expect_map_error("type octile\nheight 1\nwidth 2\nmap\n..\n..\n", TN_E_PARSE, 6, 1,
                      "after the 1 map rows");

@@ -37,8 +37,11 @@ static bool is_space(char c)
     return c == ' ' || c == '\t';
 }
 
-/* Parse "<key> <int>" exactly (surrounding blanks allowed). */
-static bool key_int(const char *s, size_t n, const char *key, int64_t *out)
+/* Parse "<key> <int>" exactly (surrounding blanks allowed). The value stops growing past
+ * 2^40 (any such map is refused); *digits and *ndigits give the number as written, for
+ * messages. */
+static bool key_int(const char *s, size_t n, const char *key, int64_t *out, const char **digits,
+                    int *ndigits)
 {
     size_t k = strlen(key);
     if (n < k + 2 || memcmp(s, key, k) != 0 || !is_space(s[k]))
@@ -48,6 +51,7 @@ static bool key_int(const char *s, size_t n, const char *key, int64_t *out)
         i++;
     int64_t v = 0;
     size_t d = 0;
+    const char *first = s + i;
     while (i < n && s[i] >= '0' && s[i] <= '9') {
         if (v < ((int64_t)1 << 40))
             v = v * 10 + (s[i] - '0');
@@ -59,6 +63,8 @@ static bool key_int(const char *s, size_t n, const char *key, int64_t *out)
     if (d == 0 || i != n)
         return false;
     *out = v;
+    *digits = first;
+    *ndigits = d > 64 ? 64 : (int)d;
     return true;
 }
 
@@ -90,6 +96,8 @@ tn_status tn__parse_movingai(const char *data, size_t len, const char *name, con
     const char *s;
     size_t n;
     int64_t w = -1, h = -1;
+    const char *wd = "", *hd = "";
+    int wn = 0, hn = 0;
     if (!next_line(&r, &s, &n) || !line_is(s, n, "type octile"))
         return tn__diag(diag, TN_E_PARSE, name, r.line ? r.line : 1, 1, NULL,
                         "expected \"type octile\" on the first line");
@@ -98,11 +106,17 @@ tn_status tn__parse_movingai(const char *data, size_t len, const char *name, con
             return tn__diag(diag, TN_E_PARSE, name, r.line + 1, 1, NULL,
                             "unexpected end of file: expected \"height N\" and \"width N\"");
         int64_t v;
-        if (key_int(s, n, "height", &v) && h < 0)
+        const char *dg;
+        int dn;
+        if (key_int(s, n, "height", &v, &dg, &dn) && h < 0) {
             h = v;
-        else if (key_int(s, n, "width", &v) && w < 0)
+            hd = dg;
+            hn = dn;
+        } else if (key_int(s, n, "width", &v, &dg, &dn) && w < 0) {
             w = v;
-        else
+            wd = dg;
+            wn = dn;
+        } else
             return tn__diag(diag, TN_E_PARSE, name, r.line, 1, NULL,
                             k == 0 ? "expected \"height N\" (a whole number)"
                                    : "expected \"width N\" (a whole number)");
@@ -111,8 +125,8 @@ tn_status tn__parse_movingai(const char *data, size_t len, const char *name, con
         return tn__diag(diag, TN_E_PARSE, name, r.line, 1, NULL, "width and height must be >= 1");
     if (w > TN_MAX_DIM || h > TN_MAX_DIM || w * h > TN_MAX_CELLS)
         return tn__diag(diag, TN_E_TOO_LARGE, name, r.line, 1, NULL,
-                        "map of %lld x %lld cells is past the limit (%d per side, %d cells)",
-                        (long long)w, (long long)h, TN_MAX_DIM, TN_MAX_CELLS);
+                        "map of %.*s x %.*s cells is past the limit (%d per side, %d cells)", wn,
+                        wd, hn, hd, TN_MAX_DIM, TN_MAX_CELLS);
     if (!next_line(&r, &s, &n) || !line_is(s, n, "map"))
         return tn__diag(diag, TN_E_PARSE, name, r.line, 1, NULL, "expected \"map\"");
     /* The rows must be in the buffer before anything is allocated. */

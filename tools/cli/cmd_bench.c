@@ -40,7 +40,8 @@ static void usage(FILE *f)
             "for --terrain, and the lines end with queries=random:N:SEED.\n\n"
             "  --algo A     astar (default), jps, dijkstra, all (the three), or jps+ (JPS over\n"
             "               a precomputed jump table; its build time is printed on stderr), or\n"
-            "               a comma-separated list of those names (astar,jps,jps+);\n"
+            "               a comma-separated list of those names (astar,jps,jps+ or\n"
+            "               all,jps+);\n"
             "               hpa or hpa-exact (alone): hierarchical search (`--algo hpa --help`)\n"
             "  --limit N    only the first N scenarios (0: all of them)\n"
             "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
@@ -79,7 +80,8 @@ static void usage(FILE *f)
           "               identical=yes   (every path equal to the one-at-a-time run's)\n"
           "  --json       one JSON object instead of the text lines\n\n"
           "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
-          "3 the map or scenarios cannot be read or parsed, 5 out of memory or past a limit,\n"
+          "3 the map or scenarios cannot be read or parsed (or, for SCEN random, the map has\n"
+          "too few open cells connected to each other), 5 out of memory or past a limit,\n"
           "6 internal error.\n",
           f);
 }
@@ -663,29 +665,30 @@ int tn_cmd_bench(int argc, char **argv)
     tn_algo algos[8];
     int nalgo = 0;
     bool want_table = false;
-    if (strcmp(algo_s, "all") == 0) {
-        algos[0] = TN_ALGO_ASTAR;
-        algos[1] = TN_ALGO_JPS;
-        algos[2] = TN_ALGO_DIJKSTRA;
-        nalgo = 3;
-    } else {
-        for (const char *p = algo_s;;) { /* one name or a comma-separated list */
-            const char *e = strchr(p, ',');
-            size_t len = e ? (size_t)(e - p) : strlen(p);
-            char name[16];
-            if (len >= sizeof name || nalgo == 8)
-                return tn_cli_usage_error(cmd, "bad --algo '%s'", algo_s);
-            memcpy(name, p, len);
-            name[len] = 0;
-            if (!tn_algo_from_name(name, &algos[nalgo]))
-                return tn_cli_usage_error(
-                    cmd, "unknown --algo '%s' (astar, dijkstra, jps, jps+, all)", name);
+    for (const char *p = algo_s;;) { /* one name or a comma-separated list; all = three */
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char name[16];
+        if (len >= sizeof name)
+            return tn_cli_usage_error(cmd, "bad --algo '%s'", algo_s);
+        memcpy(name, p, len);
+        name[len] = 0;
+        static const tn_algo all3[3] = {TN_ALGO_ASTAR, TN_ALGO_JPS, TN_ALGO_DIJKSTRA};
+        tn_algo one;
+        const bool is_all = strcmp(name, "all") == 0;
+        if (!is_all && !tn_algo_from_name(name, &one))
+            return tn_cli_usage_error(cmd, "unknown --algo '%s' (astar, dijkstra, jps, jps+, all)",
+                                      name);
+        for (int k = 0; k < (is_all ? 3 : 1); k++) {
+            if (nalgo == 8)
+                return tn_cli_usage_error(cmd, "bad --algo '%s': at most 8 names", algo_s);
+            algos[nalgo] = is_all ? all3[k] : one;
             want_table |= algos[nalgo] == TN_ALGO_JPS_PLUS;
             nalgo++;
-            if (!e)
-                break;
-            p = e + 1;
         }
+        if (!e)
+            break;
+        p = e + 1;
     }
 
     tn_diag diag;
