@@ -383,6 +383,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->expanded = 0;
     s->goal_count = 0;
     s->redirected = false;
+    s->algo = query ? query->algo : TN_ALGO_ASTAR; /* what the result names if nothing runs */
     if (!map || !goals || goal_count < 1)
         SETUP_FAIL(TN_E_INVALID_ARG, "map or goals is NULL, or goal_count is below 1");
     tn_query q;
@@ -408,6 +409,27 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         return fit;
     if (q.extra && !extra_valid(q.extra, (size_t)w * (size_t)h))
         SETUP_FAIL(TN_E_INVALID_ARG, "query.extra must be finite and >= 0 in every cell");
+    /* the algorithm that runs (JPS falls back to A* where it does not apply), decided before
+     * any answer without a search, which names it too */
+    tn_algo algo = q.algo;
+    if (algo == TN_ALGO_JPS_PLUS) {
+        if (!q.jump_table)
+            SETUP_FAIL(TN_E_INVALID_ARG, "TN_ALGO_JPS_PLUS needs query.jump_table");
+        if (!tn_jump_table_current(q.jump_table, map))
+            SETUP_FAIL(TN_E_MAP_CHANGED,
+                       "query.jump_table was built for another map, size map or revision: "
+                       "build it again");
+    }
+    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) &&
+        !tn__jps_applicable(&g, &q, goal_count)) {
+        if (!q.jps_fallback)
+            SETUP_FAIL(TN_E_UNSUPPORTED,
+                       "JPS needs 8 moves without corner cutting (TN_DIAGONAL_NO_CUT), no "
+                       "query.extra, one goal and no closest; set query.jps_fallback to run A* "
+                       "instead");
+        algo = TN_ALGO_ASTAR;
+    }
+    s->algo = algo;
     if (!tn__grid_contains(&g, start.x, start.y))
         return TN_E_OUT_OF_MAP;
     if (!tn__grid_passable(&g, start.x, start.y))
@@ -473,29 +495,10 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
         if (!reachable) {
             s->map = map;
             s->source = source;
-            s->algo = q.algo;
             s->state = Q_DONE;
             s->status = TN_NO_PATH;
             return TN_NO_PATH;
         }
-    }
-    tn_algo algo = q.algo;
-    if (algo == TN_ALGO_JPS_PLUS) {
-        if (!q.jump_table)
-            SETUP_FAIL(TN_E_INVALID_ARG, "TN_ALGO_JPS_PLUS needs query.jump_table");
-        if (!tn_jump_table_current(q.jump_table, map))
-            SETUP_FAIL(TN_E_MAP_CHANGED,
-                       "query.jump_table was built for another map, size map or revision: "
-                       "build it again");
-    }
-    if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) &&
-        !tn__jps_applicable(&g, &q, goal_count)) {
-        if (!q.jps_fallback)
-            SETUP_FAIL(TN_E_UNSUPPORTED,
-                       "JPS needs 8 moves without corner cutting (TN_DIAGONAL_NO_CUT), no "
-                       "query.extra, one goal and no closest; set query.jps_fallback to run A* "
-                       "instead");
-        algo = TN_ALGO_ASTAR;
     }
     const tn_goal_bounds *gb = NULL;
     if ((algo == TN_ALGO_JPS || algo == TN_ALGO_JPS_PLUS) && q.goal_bounds) {
@@ -1109,8 +1112,11 @@ tn_status tn_search_path_multi(tn_search *s, const tn_map *map, tn_cell start, c
     tn_status st = search_begin(s, map, start, goals, goal_count, query, out, cap);
     if (st == TN_NO_PATH) /* the regions answered: fill res as a search would */
         return tn_search_get_path(s, out, cap, res);
-    if (st != TN_IN_PROGRESS)
+    if (st != TN_IN_PROGRESS) {
+        if (res && s)
+            res->algo = s->algo;
         return st;
+    }
     /* the budget counts every expansion, JPS's of the start (made in the set-up) too */
     int64_t budget = s->q.max_expansions > 0 ? s->q.max_expansions - s->expanded : INT64_MAX;
     st = search_run(s, budget > 0 ? budget : 0);

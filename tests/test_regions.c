@@ -169,12 +169,22 @@ static void test_search(void **state)
             tn_query q;
             memset(&q, 0, sizeof q);
             q.moves.diagonal = rule;
+            if (i % 2) { /* JPS, which falls back to A* but under TN_DIAGONAL_NO_CUT */
+                q.algo = TN_ALGO_JPS;
+                q.jps_fallback = true;
+            }
             tn_search_result r0, r1;
             tn_status s0 = tn_search_path(s, m, a, b, &q, path, 2000, &r0);
             q.regions = rg;
             tn_status s1 = tn_search_path(s, m, a, b, &q, path, 2000, &r1);
             assert_int_equal(s0, s1);
             assert_true(r0.cost == r1.cost && r0.length == r1.length);
+            /* the result names the algorithm that ran, or would have when the regions answer */
+            tn_algo want = i % 2 && rule == TN_DIAGONAL_NO_CUT ? TN_ALGO_JPS : TN_ALGO_ASTAR;
+            assert_int_equal(r0.algo, want);
+            assert_int_equal(r1.algo, want);
+            q.algo = TN_ALGO_ASTAR;
+            q.jps_fallback = false;
             if (s1 == TN_NO_PATH) {
                 assert_int_equal(r1.expanded, 0);
                 assert_int_equal(r1.goal, -1);
@@ -205,8 +215,24 @@ static void test_search(void **state)
                 q.closest = false;
             }
         }
-        /* a regions object for 4/8-connected-without-ALWAYS refuses ALWAYS queries */
+        /* a blocked start runs nothing: the result names the algorithm that would have */
         tn_query q;
+        memset(&q, 0, sizeof q);
+        q.moves.diagonal = rule;
+        q.algo = TN_ALGO_JPS;
+        q.jps_fallback = true;
+        for (int32_t i = 0; i < 40 * 30; i++) {
+            tn_cell wall = {i % 40, i / 40}, b = tn_test_random_open_cell(m, &r);
+            if (tn_map_passable(m, wall.x, wall.y))
+                continue;
+            tn_search_result rb;
+            assert_int_equal(tn_search_path(s, m, wall, b, &q, path, 2000, &rb),
+                             TN_E_START_BLOCKED);
+            assert_int_equal(rb.algo, rule == TN_DIAGONAL_NO_CUT ? TN_ALGO_JPS : TN_ALGO_ASTAR);
+            assert_int_equal(rb.length, 0);
+            break;
+        }
+        /* a regions object for 4/8-connected-without-ALWAYS refuses ALWAYS queries */
         memset(&q, 0, sizeof q);
         q.regions = rg;
         q.moves.diagonal = TN_DIAGONAL_ALWAYS;

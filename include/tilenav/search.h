@@ -155,7 +155,10 @@ typedef struct tn_search_result {
     int64_t expanded; ///< nodes taken off the open list
     tn_cell end;      ///< the last cell of the path (goal, closest cell, or best partial)
     int32_t goal;     ///< index in the goal array of the goal reached, or -1
-    tn_algo algo;     ///< the algorithm that actually ran
+    /// the algorithm that ran, after JPS's fallback to A*; when no search ran (the regions
+    /// answered, a blocked start or goal, a refused query) the one that would have run, or
+    /// the query's own algo when it was refused before that was known
+    tn_algo algo;
 } tn_search_result;
 
 /// Definition of a search context. Get one from tn_search_def_default().
