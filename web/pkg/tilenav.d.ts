@@ -42,14 +42,14 @@ export type HeuristicName = "auto" | "manhattan" | "euclidean" | "octile" | "dia
 export interface TileMapOptions {
   width: number;
   height: number;
-  /** width*height non-negative integer values, row-major (default all 0). */
-  /** Integers from 0 to MAX_CELL_VALUE (4194302). */
+  /** width*height integer values from 0 to MAX_CELL_VALUE (4194302), row-major (default all 0). */
   cells?: ArrayLike<number>;
   tileSize?: number;
   tileWidth?: number;
   tileHeight?: number;
-  /** value -> cost of entering such a cell, a number >= 0 (Infinity or 0 = blocked); at run
-   *  time a Map works too (not typed here: the .d.ts needs no ES2015 lib). */
+  /** value -> cost of entering such a cell, a number >= 0 and at most 3.4028234663852886e38
+   *  (a 32-bit float's largest; Infinity or 0 = blocked); at run time a Map works too (not
+   *  typed here: the .d.ts needs no ES2015 lib). */
   costs?: Record<number, number>;
   /** values that block (a value may not be in `costs` too: TypeError). */
   blocked?: readonly number[];
@@ -97,7 +97,9 @@ export interface DecodedTiled {
 export class TileMap {
   constructor(o: TileMapOptions);
   static fromArray(cells: ArrayLike<number>, width: number, options?: Omit<TileMapOptions, "width" | "height" | "cells">): TileMap;
-  static fromText(rows: string | string[], options?: Omit<TileMapOptions, "width" | "height" | "cells"> & { wall?: string }): TileMap;
+  /** Cells 0 (floor) and 1 (a `wall` character, default "#"); a wall stays a wall unless
+   *  `costs` or `blocked` names value 1. */
+  static fromText(rows: string | readonly string[], options?: Omit<TileMapOptions, "width" | "height" | "cells"> & { wall?: string }): TileMap;
   /** A map from a Tiled JSON map (.tmj/.json, text or parsed), read with the C loader's conventions. */
   static fromTiled(json: string | object, options?: TiledOptions): Promise<TileMap>;
   /** The passability and costs fromTiled uses, without making a map. */
@@ -233,7 +235,7 @@ export class PathFinder {
   result(): PathResult;
   cancel(): void;
   /** Many queries: flat [sx, sy, gx, gy, ...] or {start, goal} objects; costs and lengths only. */
-  findMany(map: TileMap, queries: Int32Array | number[] | { start: Cell; goal: Cell }[], o?: FindOptions): BatchResult;
+  findMany(map: TileMap, queries: Int32Array | readonly number[] | readonly { start: Cell; goal: Cell }[], o?: FindOptions): BatchResult;
   free(): void;
 }
 
@@ -255,7 +257,8 @@ export class FlowField {
   build(goals: Cell | Cell[]): this;
   readonly goals: Cell[];
   /** Brings the field up to date after map edits (recomputing only what they affect); returns
-   *  how many cells were recomputed. */
+   *  how many cells were recomputed. A goal now blocked throws TilenavError "goal blocked"
+   *  and leaves the field empty until build() with other goals. */
   update(): number;
   /** Built, and the map unchanged since the last build() or update(). After a map change,
    *  until update(): the readers (distance, distances, direction(s), sample, lineOfSight,
@@ -278,8 +281,9 @@ export class FlowField {
    *  TilenavError "state". */
   sample(px: number, py: number): Point;
   pathFrom(start: Cell): { found: boolean; path: Cell[]; cost: number };
-  /** A cell or spawn outside the map throws TilenavError "out of map". */
-  wouldWallOff(cells: Cell[], spawns: Cell[]): boolean;
+  /** True when blocking `cells` would cut some spawn off from every goal, and when a goal or
+   *  a spawn is among `cells`. A cell or spawn outside the map throws TilenavError "out of map". */
+  wouldWallOff(cells: readonly Cell[], spawns: readonly Cell[]): boolean;
   readonly reachableCount: number;
   free(): void;
 }

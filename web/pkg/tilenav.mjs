@@ -239,7 +239,7 @@ const outOfMap = (m, x, y, what, name) =>
 // The `regions` option of PathFinder's queries (default true).
 function useRegions(v, what) {
   if (v === undefined) return true;
-  if (typeof v !== "boolean") throw new TilenavError(-1, `${what}: regions must be true or false, got ${String(v)}`);
+  if (typeof v !== "boolean") throw new TilenavError(-1, `${what}: regions must be true or false, got ${shown(v)}`);
   return v;
 }
 
@@ -384,6 +384,9 @@ function cellValue(v, what) {
 
 // TileMap's `costs` option: {value: cost} (or a Map value -> cost), each cost a number >= 0
 // (0 or Infinity: blocked). Returns a Map of checked entries.
+// The largest finite cost a cell can have: the C map stores costs as 32-bit floats.
+const MAX_COST = 3.4028234663852886e38;
+
 function costsArg(costs) {
   const out = new globalThis.Map();
   if (costs === undefined) return out;
@@ -394,6 +397,8 @@ function costsArg(costs) {
     const value = cellValue(k, `TileMap: costs key ${shown(key)}`);
     if (typeof v !== "number" || Number.isNaN(v) || v < 0)
       throw new TypeError(`tilenav: TileMap: the cost of value ${value} must be a number >= 0 (0 or Infinity = blocked), got ${typeof v === "number" ? v : `${v === null ? "null" : typeof v} ${shown(v)}`}`);
+    if (v > MAX_COST && v !== Infinity)
+      throw new TypeError(`tilenav: TileMap: the cost of value ${value} is ${v}, past the largest cost a cell can have (${MAX_COST}, a 32-bit float's largest; Infinity blocks)`);
     out.set(value, v);
   }
   return out;
@@ -507,10 +512,17 @@ export class TileMap {
     return new TileMap({ ...options, cells, width, height: cells.length / width });
   }
 
-  /** A map from rows of text: `wall` characters (default "#") block, anything else is floor. */
+  /** A map from rows of text: `wall` characters (default "#") block, anything else is floor.
+   *  The cells hold 0 (floor) and 1 (wall). `costs` and `blocked` may give value 0 a cost or
+   *  value 1 another terrain; a wall they do not name still blocks. */
   static fromText(rows, options = {}) {
     knownOptions(options, "fromText", "TileMap.fromText");
     const { wall, ...mapOptions } = options;
+    if (mapOptions.costs !== undefined || mapOptions.blocked !== undefined) {
+      // unlisted values cost 1 once costs or blocked is given: keep the walls walls
+      const costs = costsArg(mapOptions.costs), blocked = blockedArg(mapOptions.blocked);
+      if (!costs.has(1) && !blocked.has(1)) mapOptions.blocked = [...blocked, 1];
+    }
     if (!(typeof rows === "string" || (Array.isArray(rows) && rows.every((r) => typeof r === "string"))))
       throw new TypeError(`tilenav: TileMap.fromText: rows must be a string or an array of strings, got ${shown(rows)}`);
     if (wall !== undefined && !(typeof wall === "string" && wall.length))
@@ -627,6 +639,8 @@ export class TileMap {
     cellValue(value, `${what}: value`);
     if (typeof cost !== "number" || Number.isNaN(cost) || cost < 0)
       throw new TypeError(`tilenav: ${what}(${value}, cost): cost must be a number >= 0 (0 or Infinity = blocked), got ${shown(cost)}`);
+    if (cost > MAX_COST && cost !== Infinity)
+      throw new TypeError(`tilenav: ${what}(${value}, cost): cost ${cost} is past the largest cost a cell can have (${MAX_COST}, a 32-bit float's largest; Infinity blocks)`);
     this._blocked.delete(value);
     this._setCost(value, cost);
   }

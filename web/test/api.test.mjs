@@ -225,6 +225,46 @@ test("bad input throws defined errors", () => {
   assert.throws(() => map.get(0, 0), /after free/);
 });
 
+test("fromText with costs or blocked keeps its walls; costs past a float throw", () => {
+  const rows = ["..#..", "..#..", "..#.."];
+  for (const o of [{ costs: { 0: 2 } }, { blocked: [] }, { costs: new Map([[0, 3]]) }, { blocked: [7] }]) {
+    const m = TileMap.fromText(rows, o);
+    assert.equal(m.passable(2, 1), false, JSON.stringify(o));
+    const pf = new PathFinder(m);
+    assert.equal(pf.find(m, { x: 0, y: 1 }, { x: 4, y: 1 }).status, "no path", JSON.stringify(o));
+    pf.free();
+    m.free();
+  }
+  const floor2 = TileMap.fromText(rows, { costs: { 0: 2 } });
+  assert.equal(floor2.cost(0, 0), 2);
+  floor2.free();
+  const mud = TileMap.fromText(rows, { costs: { 1: 5 } }); // naming value 1 gives the walls a terrain
+  assert.equal(mud.cost(2, 1), 5);
+  mud.free();
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: [0, 1], costs: { 1: 1e39 } }),
+    (e) => e instanceof TypeError && /value 1 is 1e\+39, past the largest cost/.test(e.message));
+  const ok = new TileMap({ width: 2, height: 1, cells: [0, 1], costs: { 1: 3e38, 2: Infinity } });
+  assert.throws(() => ok.setTerrain(1, 1e39), /past the largest cost/);
+  ok.free();
+});
+
+test("result.algo names what ran, or would have when nothing ran", () => {
+  const m = TileMap.fromText(["..#..", "..#..", "..#.."]);
+  const pf = new PathFinder(m);
+  for (const regions of [true, false]) {
+    // JPS does not apply with "never": A* runs (or would, when the regions answer)
+    const r = pf.find(m, { x: 0, y: 0 }, { x: 4, y: 0 }, { algo: "jps", diagonal: "never", regions });
+    assert.equal(r.status, "no path");
+    assert.equal(r.algo, "astar", `regions ${regions}`);
+    const j = pf.find(m, { x: 0, y: 0 }, { x: 4, y: 0 }, { algo: "jps", regions });
+    assert.equal(j.algo, "jps", `regions ${regions}`);
+  }
+  assert.equal(pf.find(m, { x: 2, y: 0 }, { x: 0, y: 0 }, { algo: "jps" }).algo, "jps"); // start blocked
+  assert.equal(pf.find(m, { x: 2, y: 0 }, { x: 0, y: 0 }, { algo: "dijkstra" }).algo, "dijkstra");
+  pf.free();
+  m.free();
+});
+
 // Distance from a point to the nearest point of a cell's square (0 inside).
 function distToCell(px, py, cx, cy, t) {
   const dx = Math.max(cx * t - px, 0, px - (cx + 1) * t), dy = Math.max(cy * t - py, 0, py - (cy + 1) * t);

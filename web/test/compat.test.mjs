@@ -957,3 +957,18 @@ test("findPath's coordinates: numeric strings as PathFinding.js takes them, anyt
   assert.throws(() => grid.isWalkableAt(0.5, 0), /Grid.isWalkableAt: x must be an integer cell coordinate/);
   grid.free();
 });
+
+test("an unknown diagonalMovement throws PathFinding.js's error, as PathFinding.js does", () => {
+  for (const bad of [5, 7, "always"]) {
+    for (const name of ["AStarFinder", "BestFirstFinder", "DijkstraFinder"]) {
+      for (const optimal of [false, true]) {
+        const ref = new RefPF[name]({ diagonalMovement: bad });
+        assert.throws(() => ref.findPath(0, 0, 1, 1, new RefPF.Grid([[0, 0], [0, 0]])), /Incorrect value of diagonalMovement/);
+        const grid = new PF.Grid([[0, 0], [0, 0]]);
+        const ours = new PF[name]({ diagonalMovement: bad, optimal });
+        assert.throws(() => ours.findPath(0, 0, 1, 1, grid), /Incorrect value of diagonalMovement/, `${name} ${bad} optimal ${optimal}`);
+        grid.free();
+      }
+    }
+  }
+});

@@ -393,7 +393,7 @@ function diagonalOf(opt) {
 function unitSizeOf(opt) {
   const n = opt.unitSize ?? 1;
   if (!(Number.isInteger(n) && n >= 1 && n <= 255))
-    throw new TilenavError(-1, `tilenav/compat/pathfinding: unitSize must be an integer from 1 to 255, got ${String(n)}`);
+    throw new TilenavError(-1, `tilenav/compat/pathfinding: unitSize must be an integer from 1 to 255, got ${typeof n === "string" ? JSON.stringify(n) : String(n)}`);
   return n;
 }
 
@@ -788,7 +788,9 @@ export class AStarFinder {
   /** The path as [[x, y], ...] from start to end inclusive, or [] when there is none. With
    *  unitSize > 1: the path of the unit's top-left cell ([] where the unit does not fit). */
   findPath(startX, startY, endX, endY, grid) {
-    if (this.usesWasm)
+    // an unknown diagonalMovement goes to the JavaScript search, which throws PathFinding.js's
+    // "Incorrect value of diagonalMovement" where PathFinding.js does
+    if (this.usesWasm && DIAG_RULE[this.diagonalMovement])
       return run(grid, startX, startY, endX, endY, { algo: "astar", diagonal: DIAG_RULE[this.diagonalMovement], heuristic: this._wasmHeuristic, weight: 1, size: this.unitSize });
     return this._faithful(startX, startY, endX, endY, grid, this.heuristic);
   }
@@ -831,6 +833,7 @@ export class DijkstraFinder extends AStarFinder {
   get usesWasm() { return true; }
 
   findPath(startX, startY, endX, endY, grid) {
+    if (!DIAG_RULE[this.diagonalMovement]) return this._faithful(startX, startY, endX, endY, grid, () => 0); // throws as PathFinding.js
     return run(grid, startX, startY, endX, endY, { algo: "dijkstra", diagonal: DIAG_RULE[this.diagonalMovement], size: this.unitSize });
   }
 }
