@@ -190,6 +190,7 @@ typedef struct jctx {
     uint32_t *tag;
     double *key;
     uint32_t gen;
+    double fmax; /* s->jps_fmax */
 } jctx;
 
 static inline const uint64_t *row_of(const jctx *j, int32_t y)
@@ -474,7 +475,8 @@ static jctx jctx_of(const tn_search *s, tn_openlist *o)
               o,
               s->tag,
               s->key,
-              s->gen};
+              s->gen,
+              s->jps_fmax};
     return j;
 }
 
@@ -602,6 +604,10 @@ TN_INLINE tn_status jps_run_k(tn_search *s, int64_t budget, const bool wt)
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
         j.tag[i] = j.gen << 3 | dir;
         expanded++;
+        if (!(f < j.fmax)) { /* past what the path rebuild can trust: A* takes over */
+            st = TN__RESTART_ASTAR;
+            break;
+        }
         int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
         if (e & ENT_GOAL) {
             s->end = (int32_t)i;

@@ -532,6 +532,7 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     s->min_cost = g.min_cost;
     s->straight = tn_moves_straight(&q.moves);
     s->diagonal = tn_moves_diagonal(&q.moves);
+    s->jps_fmax = TN__JPS_KEY_LIMIT(fmin(s->straight, s->diagonal) * (double)g.min_cost);
     s->goals = goals;
     s->goal_count = goal_count;
     s->start_x = start.x;
@@ -827,7 +828,7 @@ static tn_status (*fast_loop(const tn_search *s))(tn_search *, int64_t)
 }
 
 /* Run at most `budget` expansions. Returns TN_IN_PROGRESS or a final status. */
-static tn_status search_run(tn_search *s, int64_t budget)
+static tn_status search_run_once(tn_search *s, int64_t budget)
 {
     const int32_t w = s->w;
     const uint64_t wdiv = s->wdiv;
@@ -850,6 +851,8 @@ static tn_status search_run(tn_search *s, int64_t budget)
         uint32_t dir = (e >> ENT_DIR_SHIFT) & 7u;
         s->tag[i] = s->gen << 3 | dir;
         s->expanded++;
+        if ((jps || jpsp) && !(f < s->jps_fmax))
+            return TN__RESTART_ASTAR; /* past what the path rebuild can trust */
         int32_t y = row_of_index(wdiv, i), x = (int32_t)i - y * w;
         if (e & ENT_GOAL) {
             s->end = (int32_t)i;
@@ -878,6 +881,38 @@ static tn_status search_run(tn_search *s, int64_t budget)
         return TN_CLOSEST;
     }
     return TN_NO_PATH;
+}
+
+/* A JPS or JPS+ query whose keys passed TN__JPS_KEY_LIMIT starts again as A*, with the same
+ * start, goal and rules; the expansions so far still count. */
+static tn_status restart_as_astar(tn_search *s)
+{
+    tn_query q = s->q;
+    q.algo = TN_ALGO_ASTAR;
+    q.regions = NULL; /* they answered already: the goal is in the start's region */
+    s->restart_goal = s->goals[0];
+    const tn_cell start = {s->start_x, s->start_y};
+    const bool track = s->track; /* sliced queries track the best node whatever the query */
+    const int64_t expanded = s->expanded;
+    tn_status st = search_begin(s, s->source, start, &s->restart_goal, 1, &q, NULL, 0);
+    s->track = s->track || track;
+    s->expanded += expanded;
+    return st;
+}
+
+/* Run the open list for up to `budget` expansions (search_run_once), through a restart as A*
+ * when JPS's keys grow past what its path rebuild can trust. */
+static tn_status search_run(tn_search *s, int64_t budget)
+{
+    const int64_t before = s->expanded;
+    tn_status st = search_run_once(s, budget);
+    if (st != TN__RESTART_ASTAR)
+        return st;
+    const int64_t used = s->expanded - before;
+    st = restart_as_astar(s);
+    if (st != TN_IN_PROGRESS)
+        return st;
+    return search_run_once(s, budget > used ? budget - used : 0);
 }
 
 tn_status tn_search_step(tn_search *s, int64_t max_expansions)

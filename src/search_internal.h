@@ -35,6 +35,16 @@
 /* JPS caches a context keeps beside the active one, so queries alternating between a few maps
  * (unit sizes) do not rebuild them every time. */
 #define TN__JPS_SPARES 3
+/* JPS and JPS+ rebuild a path from the costs of its jump points: a segment ends at the first
+ * expanded node back along the arrival ray whose cost plus the segment's fits the node's within
+ * a relative 1e-9 (rebuild_path). That identifies a parent only while the tolerance is below
+ * half the least step cost: then every segment lowers the cost, so the walk ends, and never
+ * passes its parent, so its cells are the jump's. A key at or past this limit (cost ratios near
+ * 1e9 along a path: doubles can no longer tell the jump points apart) stops JPS, and the query
+ * starts again as A* (search_run), which rebuilds by its direction bits. */
+#define TN__JPS_KEY_LIMIT(least_step) (0.5e9 * (least_step)-1.0)
+/* search_run's internal status for that restart (never returned to a caller) */
+#define TN__RESTART_ASTAR ((tn_status)100)
 
 #define TAG_OPEN 0x80000000u
 #define TAG_STACK 0x40000000u /* with TAG_OPEN: on the f-level stack */
@@ -97,10 +107,13 @@ struct tn_search {
     int32_t redirect_n;
     tn_cell redirect[TN__REDIRECT_MAX];
     int32_t goal_x, goal_y; /* the only goal (heuristic of single-goal queries) */
+    tn_cell restart_goal;   /* the goal of a JPS query restarted as A* (s->goals points here) */
     bool multi_h;           /* heuristic is a minimum over the goals */
     bool track;             /* keep the best node for closest/partial results */
     bool uniform;           /* every passable cell costs 1 */
     float min_cost;         /* the map's least cost (tn_map_min_cost) */
+    /* JPS and JPS+: the largest key their path rebuild can trust (TN__JPS_KEY_LIMIT) */
+    double jps_fmax;
     double straight, diagonal;
     double hmul;  /* weight * min cost */
     double hstr;  /* heuristic per straight unit (hmul included) */

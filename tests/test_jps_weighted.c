@@ -355,6 +355,107 @@ static void test_query_features(void **state)
     tn_map_destroy(m);
 }
 
+/* Costs far apart (up to 1e20 times the least): a path costing past about 5e8 times the least
+ * step is beyond what JPS's path rebuild can tell apart in doubles (TN__JPS_KEY_LIMIT); the
+ * query then runs as A* (a stranger's 20 x 8 map with one cell of cost 1e20 crashed the rebuild
+ * in a loop between two jump points). Every answer, one-shot or sliced, matches A* and the
+ * oracle, its cells are legal, and the result names the algorithm that answered. */
+static void test_huge_cost_ratios(void **state)
+{
+    (void)state;
+    static const float BIG[6] = {1e3f, 1e6f, 1e9f, 1e12f, 1e20f, 3e38f};
+    tn_search *s = new_search(), *t = new_search();
+    int restarted = 0, kept = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        int32_t w = 8 + (int32_t)(seed * 7 % 25), h = 6 + (int32_t)(seed * 11 % 21);
+        tn_map *m = tn_test_random_map(w, h, 0.05 * (double)(seed % 6), seed + 900);
+        int32_t layer = -1;
+        assert_int_equal(tn_map_add_layer(m, "costs", TN_LAYER_TILES, &layer), TN_OK);
+        for (int k = 0; k < 6; k++)
+            assert_int_equal(
+                tn_map_set_terrain(m, COST_GID + (uint32_t)k, (tn_terrain){true, BIG[k]}), TN_OK);
+        tn_test_rng r = {seed * 77};
+        for (int32_t i = 0; i < w * h / 12 + 1; i++) { /* a few costly cells */
+            int32_t x = (int32_t)tn_test_below(&r, (uint32_t)w),
+                    y = (int32_t)tn_test_below(&r, (uint32_t)h);
+            assert_int_equal(tn_map_set(m, layer, x, y, COST_GID + tn_test_below(&r, 6)), TN_OK);
+        }
+        tn_jump_table *jt = NULL;
+        assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
+        tn_cell *a = malloc((size_t)w * (size_t)h * sizeof *a),
+                *b = malloc((size_t)w * (size_t)h * sizeof *b);
+        double *dist = malloc((size_t)w * (size_t)h * sizeof *dist);
+        for (int k = 0; k < 6; k++) {
+            tn_moves mv = {TN_DIAGONAL_NO_CUT, (tn_step_costs)(k % 2)};
+            tn_cell start = tn_test_random_open_cell(m, &r);
+            if (k >= 4) /* a moat of cost 1e20 around the start: every step after it vanishes */
+                for (int32_t y = start.y - 1; y <= start.y + 1; y++)
+                    for (int32_t x = start.x - 1; x <= start.x + 1; x++)
+                        if (tn_map_contains(m, x, y) && (x != start.x || y != start.y))
+                            assert_int_equal(tn_map_set(m, layer, x, y, COST_GID + 4), TN_OK);
+            if (k >= 4) { /* a jump table of the edited map */
+                tn_jump_table_destroy(jt);
+                jt = NULL;
+                assert_int_equal(tn_test_jump_table(m, &jt), TN_OK);
+            }
+            tn_oracle_dijkstra(m, &mv, NULL, &start, 1, false, dist);
+            const double limit = 0.5e9 * fmin(tn_moves_straight(&mv), tn_moves_diagonal(&mv)) *
+                                     (double)tn_map_min_cost(m) -
+                                 1.0;
+            for (int g = 0; g < 8; g++) {
+                tn_cell goal = tn_test_random_open_cell(m, &r);
+                double want = dist[goal.y * w + goal.x];
+                tn_query q;
+                memset(&q, 0, sizeof q);
+                q.moves = mv;
+                tn_search_result ra;
+                tn_status sa = tn_search_path(s, m, start, goal, &q, a, w * h, &ra);
+                assert_true(sa == TN_OK ? same_cost(ra.cost, want) : want == (double)INFINITY);
+                for (int alg = 0; alg < 2; alg++) {
+                    tn_query qj = q;
+                    qj.algo = alg ? TN_ALGO_JPS_PLUS : TN_ALGO_JPS;
+                    qj.jump_table = jt;
+                    tn_search_result rj, rs;
+                    tn_status sj = tn_search_path(s, m, start, goal, &qj, a, w * h, &rj);
+                    assert_int_equal(sj, sa);
+                    if (sj != TN_OK)
+                        continue;
+                    assert_true(same_cost(rj.cost, ra.cost));
+                    double c = tn_oracle_path_cost(m, &mv, NULL, a, rj.length, start, goal);
+                    assert_true(c >= 0.0 && same_cost(c, rj.cost));
+                    if (want < 0.9 * limit) {
+                        assert_int_equal(rj.algo, qj.algo);
+                        kept++;
+                    } else if (want > 1.1 * limit) {
+                        assert_int_equal(rj.algo, TN_ALGO_ASTAR);
+                        restarted++;
+                    }
+                    /* sliced, a few expansions at a time: the same answer */
+                    assert_int_equal(tn_search_begin(t, m, start, &goal, 1, &qj), TN_IN_PROGRESS);
+                    tn_status ss;
+                    while ((ss = tn_search_step(t, 2)) == TN_IN_PROGRESS) {
+                    }
+                    assert_int_equal(ss, TN_OK);
+                    assert_int_equal(tn_search_get_path(t, b, w * h, &rs), TN_OK);
+                    assert_int_equal(rs.algo, rj.algo);
+                    assert_true(same_cost(rs.cost, rj.cost));
+                    c = tn_oracle_path_cost(m, &mv, NULL, b, rs.length, start, goal);
+                    assert_true(c >= 0.0 && same_cost(c, rs.cost));
+                }
+            }
+        }
+        free(a);
+        free(b);
+        free(dist);
+        tn_jump_table_destroy(jt);
+        tn_map_destroy(m);
+    }
+    printf("huge cost ratios: %d answers by JPS/JPS+, %d restarted as A*\n", kept, restarted);
+    assert_true(kept > 100 && restarted > 100);
+    tn_search_destroy(s);
+    tn_search_destroy(t);
+}
+
 /* The JPS cache and jump tables follow cost edits that leave passability alone (and the
  * way back to uniform costs). */
 static void test_cost_edits(void **state)
@@ -595,6 +696,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_random_blobs),
         cmocka_unit_test(test_random_rooms),
         cmocka_unit_test(test_query_features),
+        cmocka_unit_test(test_huge_cost_ratios),
         cmocka_unit_test(test_cost_edits),
         cmocka_unit_test(test_cache_follows_edits_locally),
         cmocka_unit_test(test_cache_patch_equals_build),

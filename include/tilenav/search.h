@@ -38,22 +38,24 @@
 /// terrain comes in patches (mud, roads, swamps) and degrades towards A* on per-cell noise.
 /// Otherwise (other moves, an extra layer, several goals, `closest`)
 /// the query returns TN_E_UNSUPPORTED, or, with `jps_fallback` set, runs A* instead (reported
-/// in ::tn_search_result::algo). JPS keeps a cache in the context: the map's passability as
-/// bitsets (by rows and by columns) and four jump-ahead bits per cell (does a straight jump
-/// from here find a jump point before a wall), built on the first JPS query of a map (0.75 to
-/// 1 byte per cell on top of the 16, reused afterwards; about 1 ms on a 512 x 512 map). After
-/// an edit it is updated from the map's change log: the edited cells and the flags of the rows
-/// and 64-column words they touch (about 20 µs for a few cells on 1024 x 1024); a map it was
-/// not built from, or edits past the log or over more than an eighth of the map, build it
-/// afresh. It keeps those of the last
-/// four maps it searched (other maps, the size maps of units bigger than a cell), so queries
-/// alternating between them do not rebuild them. On weighted maps the cache
-/// also holds the cost boundaries, their stops and their moves (about 10 more bytes per cell;
-/// building it takes about 2 ms on den520d and 13 ms on a 512 x 512 map with a fifth of it in
-/// mud patches; an edit updates the cells within 2 of the change). TN_ALGO_JPS_PLUS has
-/// the same rules and reads a precomputed ::tn_jump_table instead (see below). Both first test the
-/// two octile lines from the start to the goal (all diagonal steps first, then all straight steps
-/// first): a free one whose cells all have the map's least cost is a shortest path and is
+/// in ::tn_search_result::algo). A JPS or JPS+ query whose path would cost 5e8 times the least
+/// step or more (cost ratios of that order along a path: 1e20 next to 1) starts again as A*
+/// whatever `jps_fallback` says, since doubles can then no longer tell its jump points apart
+/// when the path is rebuilt; the result names A*, and its expansions count both. JPS keeps a cache
+/// in the context: the map's passability as bitsets (by rows and by columns) and four jump-ahead
+/// bits per cell (does a straight jump from here find a jump point before a wall), built on the
+/// first JPS query of a map (0.75 to 1 byte per cell on top of the 16, reused afterwards; about 1
+/// ms on a 512 x 512 map). After an edit it is updated from the map's change log: the edited cells
+/// and the flags of the rows and 64-column words they touch (about 20 µs for a few cells on 1024 x
+/// 1024); a map it was not built from, or edits past the log or over more than an eighth of the
+/// map, build it afresh. It keeps those of the last four maps it searched (other maps, the size
+/// maps of units bigger than a cell), so queries alternating between them do not rebuild them. On
+/// weighted maps the cache also holds the cost boundaries, their stops and their moves (about 10
+/// more bytes per cell; building it takes about 2 ms on den520d and 13 ms on a 512 x 512 map with a
+/// fifth of it in mud patches; an edit updates the cells within 2 of the change). TN_ALGO_JPS_PLUS
+/// has the same rules and reads a precomputed ::tn_jump_table instead (see below). Both first test
+/// the two octile lines from the start to the goal (all diagonal steps first, then all straight
+/// steps first): a free one whose cells all have the map's least cost is a shortest path and is
 /// returned without a search (`expanded` = 1). Goal bounds cannot be built on weighted maps
 /// (goal_bounds.h), so a weighted query given bounds of an earlier revision gets
 /// TN_E_MAP_CHANGED like any stale bounds.
