@@ -443,3 +443,24 @@ def test_cells_outside_the_map_answer_or_raise_as_documented(m):
         m.path((0, 0), out)
     with pytest.raises(tilenav.OutOfMapError, match=r"the start \(10, 3\) is outside the"):
         m.path_result(out, (0, 0))
+
+
+def test_integers_past_a_float_are_refused_as_values(m):
+    """A Python int too large for a double raised OverflowError from float(); it is a value
+    out of range like any other (a stranger's test)."""
+    huge = 10**400
+    f = m.flow_field((0, 0))
+    for call in (lambda: f.sample(huge, 0), lambda: m.path((0, 0), (5, 5), weight=huge),
+                 lambda: m.set_cost((0, 0), huge), lambda: tilenav.Crowd(m, dt=huge),
+                 lambda: tilenav.Crowd(m).add((huge, 0))):
+        with pytest.raises(ValueError, match="too large for a float|beyond|past|finite"):
+            call()
+
+
+def test_paths_with_a_null_byte_are_refused(tmp_path):
+    """C would stop reading the path at the NUL and load another file."""
+    src = data("tests", "data", "movingai", "tiny.map")
+    with pytest.raises(tilenav.InvalidArgumentError, match="embedded null byte"):
+        tilenav.Map.load(str(src) + "\0.tmx")
+    with pytest.raises(tilenav.InvalidArgumentError, match="embedded null byte"):
+        tilenav.Scenarios(str(src) + ".scen\0junk")

@@ -280,3 +280,19 @@ def test_the_option_cache_keeps_every_argument_check():
     # NumPy scalars equal to valid options work, as before
     assert len(m.path((0, 0), (5, 5), size=np.int64(1), weight=np.float32(1),
                       moves=np.int32(8))) == 6
+
+
+def test_jps_on_costs_a_double_cannot_tell_apart():
+    """A stranger's 20 x 8 map: the start is boxed in by one cell of cost 1e20, so every later
+    step of cost 1 vanishes in doubles. JPS's path rebuild looped and crashed there; such a
+    query now runs as A* (and says so)."""
+    rows = ("#..H####|#.#.####|#.######|#..#####|##.#####|##...###|####...#|######..|#####...|"
+            "##......|##.####.|##.####.|...####.|.####...|.####.##|.####.##|.####.##|.###..##|"
+            ".....###|####...M").split("|")
+    cost = np.array([[{"#": 0, ".": 1, "H": 1e20, "M": 1e6}[ch] for ch in row] for row in rows])
+    m = tilenav.Map.from_numpy(cost)
+    a = m.path_result((3, 1), (7, 19), algo="astar")
+    for algo in ("jps", "jps+"):
+        r = m.path_result((3, 1), (7, 19), algo=algo)
+        assert r.found and r.cost == pytest.approx(a.cost, rel=1e-9) and r.algo == "astar"
+        assert (r.cells[1] == (3, 0)).all()

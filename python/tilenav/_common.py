@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 import threading
 from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -36,7 +37,22 @@ def number(value: Any, name: str, rule: str) -> float:
     float; ``rule`` (e.g. ">= 1") goes into the TypeError."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number {rule}, got {value!r}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # a Python int past a double's range (no repr: it may be huge)
+        bits = int(value).bit_length() if isinstance(value, int) else None
+        raise invalid(f"{name} must be a number {rule}, got "
+                      + (f"an integer of {bits} bits" if bits else "a value")
+                      + ", too large for a float") from None
+
+
+def fs_path(path: Any, who: str) -> bytes:
+    """A file path for the C loaders, as bytes; a NUL in it would end the path early in C, so
+    it is refused (as open() refuses it)."""
+    b = os.fsencode(path)
+    if b"\0" in b:
+        raise invalid(f"{who}: the path {os.fsdecode(b)!r} has an embedded null byte")
+    return b
 
 
 def positive(value: Any, name: str) -> float:

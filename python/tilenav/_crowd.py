@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _common as c
-from ._errors import check
+from ._errors import InvalidArgumentError, check
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
@@ -42,6 +42,8 @@ def _vec(v: c.Vec2Like, name: str) -> Tuple[float, float]:
     try:
         x, y = v
         fx, fy = c.number(x, name, ""), c.number(y, name, "")
+    except InvalidArgumentError:
+        raise  # a number past a float's range
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be an (x, y) pair of numbers, got {v!r}") from None
     if not (math.isfinite(fx) and math.isfinite(fy)):

@@ -208,7 +208,9 @@ class Hierarchy(c.Closable, c.NoPickle):
                                        self._cells, res)
         finally:
             self._done_reading()
-        check(st, "Hierarchy.path", f"from {(sx, sy)} to {(gx, gy)}")
+        from ._map import _unit
+
+        check(st, "Hierarchy.path", f"from {(sx, sy)} to {(gx, gy)}{_unit(self.size, st)}")
         algo = "hpa-exact" if exact else "hpa"
         if st == lib.TN_NO_PATH:
             return PathResult(_NO_CELLS, 0.0, int(res.expanded), algo, False, "no path", None)

@@ -292,7 +292,7 @@ class Map:
             opts.tile_width, opts.tile_height = c.tile_size(tile_size)
         out = ffi.new("tn_map **")
         diag = ffi.new("tn_diag *")
-        fspath = os.fsencode(path)
+        fspath = c.fs_path(path, "Map.load")
         st = lib.tn_map_load(fspath, opts, out, diag)
         check(st, f"Map.load({os.fsdecode(fspath)!r})", _diag_text(diag))
         return cls(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
@@ -883,7 +883,8 @@ class Map:
         :meth:`path` is paid once per batch. Options as :meth:`path`, except that there is no
         ``extra`` layer, ``closest`` or ``max_expansions``; results equal
         :meth:`path_result`'s query by query. A bad start or goal raises as :meth:`path`
-        does, naming the query."""
+        does, naming the query; empty ``starts`` or ``goals`` raise ``ValueError`` (a batch
+        has at least one query)."""
         h = self._handle()
         q, _keep = self._query(algo, moves, corner, heuristic, weight, step_costs, size, regions)
         s = c.cells_array(starts, "starts")
@@ -1091,7 +1092,9 @@ _TOKEN = object()
 def compress_path(cells: Any) -> NDArray[np.int32]:
     """The turning points of a path (``tn_path_compress``): its first and last cells and the
     cells where the direction of travel changes, as a new (M, 2) int32 array (an empty path
-    gives an empty array)."""
+    gives an empty array). The cells are not checked to be a path: any list of cells comes
+    back with the middle cells of its equal, consecutive steps removed
+    (:meth:`Map.smooth_path` refuses a non-path)."""
     if np.asarray(cells).size == 0:
         return _NO_CELLS.copy()
     arr = c.cells_array(cells, "cells")
@@ -1170,7 +1173,7 @@ class Scenarios(c.Closable, c.NoPickle):
     def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
         out = ffi.new("tn_scenarios **")
         diag = ffi.new("tn_diag *")
-        fspath = os.fsencode(path)
+        fspath = c.fs_path(path, "Scenarios")
         check(lib.tn_scenarios_load(fspath, ffi.NULL, out, diag),
               f"Scenarios({os.fsdecode(fspath)!r})", _diag_text(diag))
         self._h = c.owned(out[0], lib.tn_scenarios_destroy)
