@@ -623,3 +623,38 @@ test("types: tsc --strict accepts blocked/cost callbacks annotated with Phaser's
     execFileSync(process.execPath, [tsc, "-p", `${web}test/app/tsconfig.phaser.json`], { encoding: "utf8" });
   } catch (e) { assert.fail(`tsc --strict on test/app/phaser-typed.ts:\n${e.stdout}${e.stderr}`); }
 });
+
+test("nav fields: a wall on a goal never throws out of the edit; the field keeps the open goals", () => {
+  const rows = Array.from({ length: 10 }, () => ".".repeat(12));
+  const tm = fakeTilemap(rows), nav = new PhaserNav(tm);
+  const a = { x: 0, y: 9 }, b = { x: 11, y: 0 };
+  const f1 = nav.flowField([a, b]), f2 = nav.flowField(b);
+  const put = (c, wall) => {
+    Object.assign(tm.layers[0].data[c.y][c.x], { index: wall ? 1 : 0, collides: wall });
+    nav.sync(c.x, c.y); // the edit a wrapped putTileAt makes
+  };
+  const sameAsFresh = (f, goals) => {
+    const ref = new FlowField(nav.map).build(goals);
+    assert.deepEqual(f.distances(), ref.distances());
+    ref.free();
+  };
+  put(a, true); // a tower on one of f1's exits
+  assert.deepEqual(f1.goals, [b]);
+  assert.ok(f1.current && f2.current);
+  sameAsFresh(f1, [b]);
+  put({ x: 5, y: 5 }, true); // later edits go on as usual
+  assert.ok(f1.current && f2.current);
+  put(b, true); // every exit covered: no throw; the fields stay as they were, followers stop
+  assert.equal(f2.current, false);
+  const follower = new FieldFollower(nav.cellToWorld(6, 6), f2, { speed: 100 });
+  assert.equal(follower.update(16), false);
+  put(a, false); // an exit opens again: f1 goes to it
+  assert.deepEqual(f1.goals, [a]);
+  sameAsFresh(f1, [a]);
+  put(b, false);
+  assert.deepEqual(f1.goals, [a, b]);
+  sameAsFresh(f1, [a, b]);
+  assert.ok(f2.current);
+  assert.equal(follower.update(16), true);
+  nav.destroy();
+});

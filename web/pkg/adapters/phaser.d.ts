@@ -70,7 +70,9 @@ export declare class PhaserNav<T extends PhaserTileLike = PhaserTileLike> {
   cellToWorld(x: number, y: number, size?: number): Point;
   /** PathFinder.find's options; with `size` (an n x n unit) the cells are its top-left cells. */
   findPath(from: Cell, to: Cell, o?: FindOptions): Cell[];
-  /** The PhaserNav keeps the field current: each change it syncs update()s it. */
+  /** The PhaserNav keeps the field current: each change it syncs update()s it. A goal a wall
+   *  covers is left out (rebuilt towards the others) until it opens again; with every goal
+   *  covered the field stays as it was (not `current`) and its FieldFollowers stop. */
   flowField(goals: Cell | Cell[], o?: FlowFieldOptions): FlowField;
   /** Unwraps, frees the map and the fields of flowField(); a second call does nothing. */
   destroy(): void;

@@ -217,11 +217,20 @@ export class PhaserNav {
   }
 
   // Bring the live fields of flowField() up to date (incremental: only what the change affects).
+  // A field keeps the goals given to flowField() that are open (the unit fits there): a wall
+  // dropped on one of several exits leaves it out (rebuilt towards the others) until it opens
+  // again. With every goal covered the field is left as it was, not `current`, and its
+  // followers stop, until one opens. An edit never throws out of Phaser for it.
   _updateFields() {
     for (const ref of this._fields) {
       const f = ref.deref();
       if (!f || !f._h) { this._fields.delete(ref); continue; } // collected or freed
-      if (!f.current) f.update();
+      const wanted = f._navGoals, open = wanted.filter((g) => this.map.fits(g.x, g.y, f.size));
+      f._navNoGoal = open.length === 0;
+      if (f._navNoGoal) continue;
+      const same = open.length === f._goals.length && open.every((g, i) => g.x === f._goals[i].x && g.y === f._goals[i].y);
+      if (!same) f.build(open);
+      else if (!f.current) f.update();
     }
   }
 
@@ -336,10 +345,15 @@ export class PhaserNav {
 
   /** A flow field towards goal cell(s) on this map (FlowField options, `size` included; free()
    *  it when done, or destroy() frees it). The PhaserNav keeps it current: every change it
-   *  syncs (the wrapped edits, sync*) update()s it, recomputing only what the change affects. */
+   *  syncs (the wrapped edits, sync*) update()s it, recomputing only what the change affects.
+   *  A goal a wall covers is left out (the field is rebuilt towards the others) until it opens
+   *  again; with every goal covered the field stays as it was, not `current`, and
+   *  FieldFollowers on it stop (update() returns false) until one opens. */
   flowField(goals, o = {}) {
     this._live("PhaserNav.flowField");
     const f = new FlowField(this.map, o).build(goals);
+    f._navGoals = f.goals; // the goals it keeps towards (see _updateFields)
+    f._navNoGoal = false;
     this._fields.add(new WeakRef(f));
     return f;
   }
@@ -556,6 +570,7 @@ export class FieldFollower {
     // PhaserNav's map follows its layer's position)
     const nav = navOfMap.get(this.field.map);
     if (nav?._destroyed) { this.arrived = false; return false; }
+    if (this.field._navNoGoal) { this.arrived = false; return false; } // every goal covered
     if (!this.field.current) this.field.update(); // edits since: never follow a stale field
     const o = nav?.origin ?? { x: 0, y: 0 }, sp = this.sprite;
     const p = (this._p = { x: sp.x - o.x, y: sp.y - o.y }), x0 = p.x, y0 = p.y;
