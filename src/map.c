@@ -399,18 +399,22 @@ static inline void cell_put(tn_map *m, size_t i, uint8_t p, float c)
     }
 }
 
-/* Recompute passability and cost of the cells of `r` (already clipped), keeping counts. */
-static void map_update_rect(tn_map *m, tn_rect r)
+/* Recompute passability and cost of the cells of `r` (already clipped), keeping counts.
+ * True when a cell's passability or cost changed. */
+static bool map_update_rect(tn_map *m, tn_rect r)
 {
+    bool changed = false;
     for (int32_t y = r.y0; y < r.y1; y++) {
         for (int32_t x = r.x0; x < r.x1; x++) {
             size_t i = (size_t)y * (size_t)m->w + (size_t)x;
             uint8_t p;
             float c;
             cell_terrain(m, i, &p, &c);
+            changed |= m->passable[i] != p || m->cost[i] != c;
             cell_put(m, i, p, c);
         }
     }
+    return changed;
 }
 
 static void map_update_all(tn_map *m)
@@ -422,9 +426,12 @@ static void map_update_all(tn_map *m)
         if (t && t->passable && t->cost < mn)
             mn = t->cost;
     }
+    /* a terrain no cell holds changes no cell: no new revision (fields, regions and caches
+     * stay current), unless it moves the least cost the heuristics scale by */
+    bool changed = mn != m->min_terrain_cost;
     m->min_terrain_cost = mn;
-    map_update_rect(m, map_full_rect(m));
-    map_log_change(m, map_full_rect(m));
+    if (map_update_rect(m, map_full_rect(m)) || changed)
+        map_log_change(m, map_full_rect(m));
 }
 
 static void map_rebuild_terrain_layers(tn_map *m)

@@ -235,6 +235,35 @@ static void test_terrain_random(void **state)
 /* Terrain entries of ids spread over the whole range (the table keeps low ids in an array and
  * the few high ones, such as the loader's TN_COLLISION_GID, in a sorted list): every lookup,
  * cell, clone and free gid equals a reference table; one high id costs no large table. */
+/* A terrain entry no cell holds changes no cell: no new revision (a stranger's test found
+ * that giving an unused value a terrain made every flow field on the map stale). */
+static void test_terrain_revision(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_blank_map(6, 5, 8, 8);
+    int32_t layer = -1;
+    assert_int_equal(tn_map_add_layer(m, "g", TN_LAYER_TILES, &layer), TN_OK);
+    assert_int_equal(tn_map_set(m, layer, 2, 3, 5u), TN_OK);
+    uint64_t rev = tn_map_revision(m);
+    /* gid 9: no cell holds it, and cost 3 is above the least cost */
+    assert_int_equal(tn_map_set_terrain(m, 9u, (tn_terrain){true, 3.0f}), TN_OK);
+    assert_int_equal(tn_map_revision(m), rev);
+    assert_int_equal(tn_map_set_terrain(m, 9u, (tn_terrain){false, 1.0f}), TN_OK);
+    assert_int_equal(tn_map_revision(m), rev);
+    tn_rect r;
+    assert_true(tn_map_changed_region(m, rev, &r));
+    assert_true(r.x1 <= r.x0 || r.y1 <= r.y0); /* nothing changed */
+    /* gid 5 is on (2, 3): its cell changes, and so does the revision */
+    assert_int_equal(tn_map_set_terrain(m, 5u, (tn_terrain){true, 2.0f}), TN_OK);
+    assert_int_equal(tn_map_revision(m), rev + 1);
+    assert_true(tn_map_cost(m, 2, 3) == 2.0f);
+    /* an unused gid that lowers the least cost: the heuristics scale by it */
+    assert_int_equal(tn_map_set_terrain(m, 11u, (tn_terrain){true, 0.5f}), TN_OK);
+    assert_int_equal(tn_map_revision(m), rev + 2);
+    assert_true(tn_map_min_cost(m) == 0.5f);
+    tn_map_destroy(m);
+}
+
 static void test_terrain_high_ids(void **state)
 {
     (void)state;
@@ -644,12 +673,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_create_limits),     cmocka_unit_test(test_layers),
         cmocka_unit_test(test_many_layers_limit), cmocka_unit_test(test_conversions_edges),
-        cmocka_unit_test(test_terrain_random),    cmocka_unit_test(test_terrain_high_ids),
-        cmocka_unit_test(test_change_log),        cmocka_unit_test(test_stamp_layer),
-        cmocka_unit_test(test_overlay),           cmocka_unit_test(test_objects_tilesets),
-        cmocka_unit_test(test_status_strings),    cmocka_unit_test(test_set_rect),
-        cmocka_unit_test(test_negative_counts),   cmocka_unit_test(test_allocator),
-        cmocka_unit_test(test_passable_hash),
+        cmocka_unit_test(test_terrain_random),    cmocka_unit_test(test_terrain_revision),
+        cmocka_unit_test(test_terrain_high_ids),  cmocka_unit_test(test_change_log),
+        cmocka_unit_test(test_stamp_layer),       cmocka_unit_test(test_overlay),
+        cmocka_unit_test(test_objects_tilesets),  cmocka_unit_test(test_status_strings),
+        cmocka_unit_test(test_set_rect),          cmocka_unit_test(test_negative_counts),
+        cmocka_unit_test(test_allocator),         cmocka_unit_test(test_passable_hash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -193,7 +193,10 @@ TN_API bool tn_map_uniform_cost(const tn_map *map);
 
 /// @name Changes
 /// @{
-/// Revision counter: grows by one on every edit of gids, terrain or layer flags.
+/// Revision counter: grows by one on every edit of gids or layer flags, and on an edit of the
+/// terrain table that changes some cell's passability or cost or the least cost
+/// (tn_map_min_cost); a terrain entry for a gid no cell holds leaves it (and so the fields,
+/// regions and caches built on the map stay current).
 TN_API uint64_t tn_map_revision(const tn_map *map);
 /// The bounding rectangle of the cells whose terrain may have changed since `revision`.
 /// Returns true and an empty rect when nothing changed, true and the region otherwise, and

@@ -615,13 +615,16 @@ export class TileMap {
 
   /**
    * A cell value that no cell, `costs` key, `blocked` entry or setTerrain() of the map has used:
-   * the one above the largest in use (tn_map_free_gid()). For a game's own tiles on a map made
+   * the one above the largest in use (tn_map_free_gid()), and at least 2 on a map with the
+   * default walls (no `costs` or `blocked`: every value but 0 a wall), where 1 stays a wall. For a game's own tiles on a map made
    * elsewhere (a Tiled map): give it a terrain with setTerrain(), or let terrainValue() do both.
    * TilenavError "full" when the largest cell value, MAX_CELL_VALUE, is in use.
    */
   freeValue() {
     liveHandle(this, "TileMap");
-    let max = -1;
+    // with the default walls (no costs, no blocked) every value but 0 is a wall, and 1 is the
+    // customary one: it is never handed out, so a later set(x, y, 1) still builds a wall
+    let max = this._defaultWalls ? 1 : -1;
     for (const v of this._known) if (v > max) max = v;
     if (max >= MAX_CELL_VALUE)
       throw new TilenavError(-13, `TileMap.freeValue: the map uses the largest cell value, ${MAX_CELL_VALUE} (a free value is the one above the largest in use)`);

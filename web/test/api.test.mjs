@@ -1604,3 +1604,17 @@ test("FlowField.current: false after a map change until update(); readers answer
   assert.throws(() => field.current, /FlowField used after free\(\)/);
   map.free();
 });
+
+test("terrainValue on a map with the default walls keeps 1 a wall and fields current", () => {
+  const m = TileMap.fromArray([0, 0, 0, 0], 2), f = new FlowField(m).build({ x: 1, y: 1 });
+  const mud = m.terrainValue(3);
+  assert.ok(mud >= 2, `got ${mud}`);
+  assert.ok(f.current); // no cell holds the new value: nothing changed
+  m.set(0, 0, 1);
+  assert.equal(m.passable(0, 0), false);
+  m.set(1, 0, mud);
+  assert.equal(m.cost(1, 0), 3);
+  const room = TileMap.fromText(["...", "..."]);
+  assert.ok(room.freeValue() >= 2);
+  f.free(); m.free(); room.free();
+});
