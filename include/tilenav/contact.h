@@ -99,8 +99,11 @@ TN_API double tn_marbles_energy(const tn_marble *m, int32_t n);
 /// 2. the pairs go into `scratch` (capacity `cap`) and are taken in a canonical order (by
 ///    index), so every broad-phase kind gives the same result;
 /// 3. overlapping pairs are separated and bounce (tn_marble_resolve); pairs that meet during
-///    the step (tn_sweep_circle_circle) bounce at their time of impact, so that fast marbles
-///    do not pass through each other;
+///    the step (tn_sweep_circle_circle) bounce with the normal at their time of impact, before
+///    anything moves, so that two fast marbles do not pass through each other (they turn back
+///    up to a step's travel short of touching). Pairs are taken one at a time: with three or
+///    more meeting in one step, a later bounce can send a marble back into one it already
+///    left, and that pair overlaps until the next step separates it;
 /// 4. marbles move by their velocity through the impassable cells of `map` with the shared
 ///    circle mover (tn_tile_move_circle: exact sweep, no tunnelling at any speed, sliding),
 ///    bounce off the last wall touched with the restitution, then off the world edges. With a

@@ -41,6 +41,20 @@ function parseJson(text, where, what) {
   }
 }
 
+// The C loader's nesting limit (TN_MAX_JSON_DEPTH): objects and arrays inside each other, the
+// outermost counting 1. Checked without recursion, so that a deeper file (thousands of nested
+// groups) is refused as the C loader refuses it rather than overflowing the call stack.
+const MAX_JSON_DEPTH = 64;
+function checkDepth(root, where) {
+  const stack = [root], depth = [1];
+  while (stack.length) {
+    const v = stack.pop(), d = depth.pop();
+    if (d > MAX_JSON_DEPTH) throw parseErr(where, `nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (the C loader's limit)`);
+    for (const c of Array.isArray(v) ? v : Object.values(v))
+      if (c !== null && typeof c === "object") { stack.push(c); depth.push(d + 1); }
+  }
+}
+
 // The options, checked as the rest of the API checks them (unknown names: TypeError).
 function checkOptions(o) {
   if (o === null || typeof o !== "object") throw new TypeError(`tilenav: fromTiled: options must be an object, got ${String(o)}`);
@@ -457,6 +471,7 @@ export async function decodeTiled(json, o = {}, maxCells = MAX_CELLS) {
   checkOptions(o);
   const root = typeof json === "string" ? parseJson(json, "", "the map") : json;
   if (!isObj(root)) throw parseErr("", "expected a Tiled map object");
+  checkDepth(root, "");
   const base = o.url === undefined ? undefined : await baseUrl(o.url);
   const collision = o.collision === undefined ? 7 : o.collision.reduce((m, k) => m | ({ properties: COLLIDE_PROPERTIES, "tile-shapes": COLLIDE_TILE_SHAPES, "object-layers": COLLIDE_OBJECT_LAYERS }[k] ?? (() => { throw new TypeError(`tilenav: unknown collision convention "${k}"`); })()), 0);
   const cover = COVER[o.cover ?? "center"];
@@ -483,6 +498,7 @@ export async function decodeTiled(json, o = {}, maxCells = MAX_CELLS) {
     }
     if (v === undefined) throw new TiledError(-7, rel, `external file '${rel}': give it in options.files, options.load or options.url`);
     const parsed = typeof v === "string" ? parseJson(v, rel, `'${rel}'`) : v;
+    if (parsed !== null && typeof parsed === "object") checkDepth(parsed, rel);
     // as the C loader: a file the map names must be a JSON object (a tileset, a template);
     // 42, [] or null would otherwise be read as a tileset without tiles (its collisions lost)
     if (!isObj(parsed)) {

@@ -384,7 +384,8 @@ function cellValue(v, what) {
 
 // TileMap's `costs` option: {value: cost} (or a Map value -> cost), each cost a number >= 0
 // (0 or Infinity: blocked). Returns a Map of checked entries.
-// The largest finite cost a cell can have: the C map stores costs as 32-bit floats.
+// The largest finite 32-bit float: the largest cost a cell can have (the C map stores costs as
+// floats), and the largest speed of a marble (the map's circle mover works in floats).
 const MAX_COST = 3.4028234663852886e38;
 
 function costsArg(costs) {
@@ -664,6 +665,11 @@ export class TileMap {
     const want = cost > 0 && Number.isFinite(cost) ? cost : Infinity;
     let best = -1;
     for (const v of this._known) if ((best < 0 || v < best) && this._costOf(v) === want) best = v;
+    // with the default walls, 1 is a wall already (see freeValue)
+    if (best < 0 && want === Infinity && this._defaultWalls && this._costOf(1) === Infinity) {
+      this._terrain(1);
+      best = 1;
+    }
     if (best >= 0) return best;
     const v = this.freeValue();
     this.setTerrain(v, want);
@@ -2160,7 +2166,9 @@ export class Marbles {
   /** Add a marble at (x, y) with velocity (vx, vy) per step and radius r; returns its index. */
   add(x, y, vx, vy, r) {
     const what = "Marbles.add", h = liveOn(this, "Marbles");
-    for (const [v, name] of [[x, "x"], [y, "y"], [vx, "vx"], [vy, "vy"]]) numArg(v, what, name, {});
+    for (const [v, name] of [[x, "x"], [y, "y"]]) numArg(v, what, name, {});
+    // the map's circle mover works in 32-bit floats: a speed past one is lost there
+    for (const [v, name] of [[vx, "vx"], [vy, "vy"]]) numArg(v, what, name, { min: -MAX_COST, max: MAX_COST });
     numArg(r, what, "r", { min: 0, gt: true });
     const i = api().tnw_marbles_add(h, x, y, vx, vy, r), at = `the marble at (${x}, ${y}) of radius ${r}`;
     if (i === -9) throw new TilenavError(i, `${what}: ${at} must lie inside the ${this._world.w} x ${this._world.h} pixel world`);
@@ -2173,7 +2181,7 @@ export class Marbles {
     const what = "Marbles.setVelocity", h = liveOn(this, "Marbles");
     if (!(Number.isInteger(i) && i >= 0 && i < this.count))
       throw new TilenavError(-1, `${what}: i must be the index of a marble (0 to count - 1; ${this.count} marbles), got ${shown(i)}`);
-    numArg(vx, what, "vx", {}); numArg(vy, what, "vy", {});
+    numArg(vx, what, "vx", { min: -MAX_COST, max: MAX_COST }); numArg(vy, what, "vy", { min: -MAX_COST, max: MAX_COST });
     check(api().tnw_marbles_set_velocity(h, i, vx, vy), what);
   }
 

@@ -1192,13 +1192,13 @@ test("bad arguments get tilenav's messages, not raw JavaScript errors, and name 
   const field = new FlowField(map);
   assert.throws(() => field.build([]), says(-1, /FlowField.build: goals is \[\], needs a cell or an array of at least one/));
   const marbles = new Marbles({ map });
-  for (const [args, re] of [[[NaN, 16, 1, 0, 4], /Marbles.add: x must be a finite number, got NaN/], [[16, 16, 1, "1", 4], /vy must be a finite number, got "1"/],
+  for (const [args, re] of [[[NaN, 16, 1, 0, 4], /Marbles.add: x must be a finite number, got NaN/], [[16, 16, 1, "1", 4], /vy must be a finite number from -3.4028234663852886e\+38 to 3.4028234663852886e\+38, got "1"/],
     [[16, 16, 1, 0, 0], /r must be a finite number > 0, got 0/], [[48, 16, 0, 0, 4], /the marble at \(48, 16\) of radius 4 must be clear of the map's blocked cells/]])
     assert.throws(() => marbles.add(...args), says(-1, re), String(args));
   assert.throws(() => marbles.add(2, 16, 0, 0, 4), says(-9, /Marbles.add: the marble at \(2, 16\) of radius 4 must lie inside the 128 x 64 pixel world/));
   assert.equal(marbles.add(16, 16, 1, 0, 4), 0);
   assert.throws(() => marbles.setVelocity(1, 0, 0), says(-1, /Marbles.setVelocity: i must be the index of a marble .* got 1/));
-  assert.throws(() => marbles.setVelocity(0, NaN, 0), says(-1, /Marbles.setVelocity: vx must be a finite number, got NaN/));
+  assert.throws(() => marbles.setVelocity(0, NaN, 0), says(-1, /Marbles.setVelocity: vx must be a finite number from -3.4028234663852886e\+38 to 3.4028234663852886e\+38, got NaN/));
   assert.throws(() => new Marbles({ width: 100, height: 100, capacity: 0 }), says(-1, /Marbles: capacity must be an integer from 1 to 65536, got 0/));
   assert.throws(() => new Marbles({ width: 100, height: 100, restitution: 2 }), says(-1, /Marbles: restitution must be a finite number from 0 to 1, got 2/));
   assert.throws(() => new GridWanderer(map, { x: 1, y: 0 }), says(-1, /GridWanderer: cell \{x: 1, y: 0\} is blocked \(a wanderer starts on a passable cell\)/));
@@ -1617,4 +1617,12 @@ test("terrainValue on a map with the default walls keeps 1 a wall and fields cur
   const room = TileMap.fromText(["...", "..."]);
   assert.ok(room.freeValue() >= 2);
   f.free(); m.free(); room.free();
+});
+
+test("Marbles: a speed past a 32-bit float is refused, not lost", () => {
+  const w = new Marbles({ width: 100, height: 100 });
+  assert.throws(() => w.add(50, 50, 1e300, 0, 3), (e) => e instanceof TilenavError && /vx must be a finite number from/.test(e.message));
+  const i = w.add(50, 50, 1, 0, 3);
+  assert.throws(() => w.setVelocity(i, 0, -1e39), /vy must be a finite number from/);
+  w.free();
 });

@@ -312,3 +312,24 @@ test("an external tileset or template that is not a JSON object: a TilenavError 
   const withTemplate = JSON.stringify({ type: "map", orientation: "orthogonal", width: 2, height: 2, tilewidth: 16, tileheight: 16, tilesets: [], layers: [{ type: "objectgroup", name: "walls", objects: [{ id: 1, template: "box.tj", x: 0, y: 0 }] }] });
   await assert.rejects(TileMap.fromTiled(withTemplate, { files: { "box.tj": "[1]" } }), (e) => e instanceof TilenavError && e.status === -6 && /box\.tj: expected a JSON object at the top level/.test(e.message));
 });
+
+test("nesting past the C loader's 64 levels is refused as a parse error, never a RangeError", async () => {
+  const nested = (levels) => {
+    let layers = [{ type: "tilelayer", name: "ground", width: 2, height: 1, data: [0, 0] }];
+    for (let k = 0; k < levels; k++) layers = [{ type: "group", name: `g${k}`, layers }];
+    return { width: 2, height: 1, tilewidth: 16, tileheight: 16, orientation: "orthogonal", infinite: false, layers, tilesets: [] };
+  };
+  const nestedText = (levels) => { // by hand: JSON.stringify itself overflows at 3,000 groups
+    let layers = '[{"type":"tilelayer","name":"ground","width":2,"height":1,"data":[0,0]}]';
+    for (let k = 0; k < levels; k++) layers = `[{"type":"group","name":"g${k}","layers":${layers}}]`;
+    return `{"width":2,"height":1,"tilewidth":16,"tileheight":16,"orientation":"orthogonal","infinite":false,"layers":${layers},"tilesets":[]}`;
+  };
+  const ok = await TileMap.decodeTiled(nested(20)); // 20 groups: 42 levels
+  assert.equal(ok.width, 2);
+  assert.equal((await TileMap.decodeTiled(nestedText(20))).width, 2);
+  for (const levels of [40, 3000]) {
+    for (const input of [nested(levels), nestedText(levels)]) {
+      await assert.rejects(TileMap.decodeTiled(input), (e) => e instanceof TilenavError && e.status === -6 && /nested deeper than 64/.test(e.message), `${levels} groups`);
+    }
+  }
+});
