@@ -841,7 +841,7 @@ static tn_status check_extra(const tn_field *f, tn_rect r)
     for (int32_t y = r.y0; y < r.y1; y++)
         for (int32_t x = r.x0; x < r.x1; x++) {
             float e = f->extra[(size_t)y * (size_t)f->w + (size_t)x];
-            if (!(e >= 0.0f) || e == INFINITY)
+            if (!(e >= 0.0f && e <= TN_MAX_COST))
                 return TN_E_INVALID_ARG;
         }
     return TN_OK;

@@ -446,7 +446,7 @@ static void map_rebuild_terrain_layers(tn_map *m)
 static tn_status terrain_put(tn_map *m, uint32_t gid, tn_terrain t, bool *changed)
 {
     uint32_t id = tn_gid_id(gid);
-    if (id == 0 || !isfinite(t.cost) || !(t.cost > 0.0f))
+    if (id == 0 || !(t.cost > 0.0f && t.cost <= TN_MAX_COST))
         return TN_E_INVALID_ARG;
     if (id >= TN_MAX_TERRAIN_GID)
         return TN_E_TOO_LARGE;
@@ -511,7 +511,7 @@ tn_status tn_map_set_terrain_many(tn_map *m, const uint32_t *gids, const tn_terr
         return TN_E_STATE;
     for (int32_t i = 0; i < count; i++) {
         uint32_t id = tn_gid_id(gids[i]);
-        if (id == 0 || !isfinite(t[i].cost) || !(t[i].cost > 0.0f))
+        if (id == 0 || !(t[i].cost > 0.0f && t[i].cost <= TN_MAX_COST))
             return TN_E_INVALID_ARG;
         if (id >= TN_MAX_TERRAIN_GID)
             return TN_E_TOO_LARGE;

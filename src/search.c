@@ -220,7 +220,7 @@ static const char *query_problem(const tn_query *q)
 static bool extra_valid(const float *extra, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!(extra[i] >= 0.0f) || !isfinite(extra[i]))
+        if (!(extra[i] >= 0.0f && extra[i] <= TN_MAX_COST))
             return false;
     return true;
 }
@@ -408,7 +408,8 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
     if (fit != TN_OK)
         return fit;
     if (q.extra && !extra_valid(q.extra, (size_t)w * (size_t)h))
-        SETUP_FAIL(TN_E_INVALID_ARG, "query.extra must be finite and >= 0 in every cell");
+        SETUP_FAIL(TN_E_INVALID_ARG,
+                   "query.extra must be >= 0 and <= TN_MAX_COST (1e28) in every cell");
     /* the algorithm that runs (JPS falls back to A* where it does not apply), decided before
      * any answer without a search, which names it too */
     tn_algo algo = q.algo;
@@ -1321,7 +1322,7 @@ tn_status tn_search_distances(tn_search *s, const tn_map *map, const tn_cell *so
     if ((size_t)cap < n)
         return TN_E_BUFFER_TOO_SMALL;
     if (extra && !extra_valid(extra, n))
-        SETUP_FAIL(TN_E_INVALID_ARG, "extra must be finite and >= 0 in every cell");
+        SETUP_FAIL(TN_E_INVALID_ARG, "extra must be >= 0 and <= TN_MAX_COST (1e28) in every cell");
     if (s->state == Q_RUNNING)
         search_finish(s);
     s->state = Q_IDLE;

@@ -638,8 +638,9 @@ static tn_status read_tile(const tn_sector_field *f, const uint8_t *t, int32_t s
     float d;
     memcpy(&d, t + 4 * (size_t)i, sizeof d);
     int8_t k = (int8_t)t[4 * SS + (size_t)i];
+    /* no route: no direction either (a tile's direction with an infinite cost is not one) */
     if (dir)
-        *dir = k == TN_SF_GOAL_DIR ? TN_DIR_NONE : k;
+        *dir = k == TN_SF_GOAL_DIR || !isfinite(d) ? TN_DIR_NONE : k;
     if (cost)
         *cost = d;
     return isfinite(d) ? TN_OK : TN_NO_PATH;

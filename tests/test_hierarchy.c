@@ -144,6 +144,57 @@ static tn_hierarchy_ctx *new_ctx(void)
     return c;
 }
 
+/* Costs up to TN_MAX_COST keep the hierarchy's 32-bit sums finite: a stranger's corridor with
+ * two cells of cost 3e38 (then accepted) made both modes answer "no path" to a reachable goal
+ * when 4-wide sectors put them in one sector. Costs past TN_MAX_COST are refused now. */
+static void test_largest_costs(void **state)
+{
+    (void)state;
+    static const char *rows[] = {"################", "................", "################"};
+    tn_map *m = tn_test_map_from_rows(rows, 3);
+    assert_non_null(m);
+    int32_t layer = -1;
+    assert_int_equal(tn_map_add_layer(m, "costs", TN_LAYER_TILES, &layer), TN_OK);
+    assert_int_equal(tn_map_set_terrain(m, 77u, (tn_terrain){true, 2e28f}), TN_E_INVALID_ARG);
+    assert_int_equal(tn_map_set_terrain(m, 77u, (tn_terrain){true, TN_MAX_COST}), TN_OK);
+    assert_int_equal(tn_map_set(m, layer, 5, 1, 77u), TN_OK);
+    assert_int_equal(tn_map_set(m, layer, 6, 1, 77u), TN_OK);
+    tn_moves mv = {0};
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_search_def sd = tn_search_def_default();
+    tn_search *s = NULL;
+    assert_int_equal(tn_search_create(&sd, &s), TN_OK);
+    tn_cell path[64];
+    tn_search_result ra;
+    assert_int_equal(tn_search_path(s, m, (tn_cell){0, 1}, (tn_cell){15, 1}, NULL, path, 64, &ra),
+                     TN_OK);
+    /* an extra layer past TN_MAX_COST is refused too */
+    float extra[48] = {0};
+    extra[20] = 2e28f;
+    tn_query qe;
+    memset(&qe, 0, sizeof qe);
+    qe.extra = extra;
+    assert_int_equal(tn_search_path(s, m, (tn_cell){0, 1}, (tn_cell){15, 1}, &qe, path, 64, NULL),
+                     TN_E_INVALID_ARG);
+    extra[20] = TN_MAX_COST;
+    assert_int_equal(tn_search_path(s, m, (tn_cell){0, 1}, (tn_cell){15, 1}, &qe, path, 64, NULL),
+                     TN_OK);
+    for (int32_t sector = 4; sector <= 8; sector += 4) {
+        tn_hierarchy *h = build(m, &mv, sector, 0);
+        for (int mode = 0; mode < 2; mode++) {
+            tn_hierarchy_result r;
+            assert_int_equal(tn_hierarchy_path(ctx, h, (tn_cell){0, 1}, (tn_cell){15, 1},
+                                               (tn_hierarchy_mode)mode, path, 64, &r),
+                             TN_OK);
+            assert_true(fabs(r.cost - ra.cost) <= 1e-6 * ra.cost);
+        }
+        tn_hierarchy_destroy(h);
+    }
+    tn_search_destroy(s);
+    tn_hierarchy_ctx_destroy(ctx);
+    tn_map_destroy(m);
+}
+
 static void test_handmade(void **state)
 {
     (void)state;
@@ -848,6 +899,7 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_handmade),
+        cmocka_unit_test(test_largest_costs),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_updates),
         cmocka_unit_test(test_updates_uniform),

@@ -83,7 +83,7 @@ typedef struct tn_field_def {
     tn_moves moves;         ///< movement rules (zeroed: 8-connected, no corner cutting)
     tn_flow_rule flow;      ///< default TN_FLOW_OPTIMAL
     tn_los_mode los;        ///< default TN_LOS_OFF
-    const float *extra;     ///< optional extra cost per cell (W*H, finite, >= 0), or NULL;
+    const float *extra;     ///< optional extra cost per cell (W*H, 0..TN_MAX_COST), or NULL;
                             ///< read at build/update time, must outlive the field
     tn_allocator allocator; ///< zeroed = malloc/free
     /// Optional parallel loop (::tn_parallel_for). NULL (default): everything runs in the

@@ -54,7 +54,7 @@ enum {
 /// Terrain entry of one gid.
 typedef struct tn_terrain {
     bool passable; ///< false: a cell holding this gid cannot be entered
-    float cost;    ///< cost multiplier for entering the cell, finite and > 0 (default 1)
+    float cost;    ///< cost multiplier for entering the cell, > 0 and <= TN_MAX_COST (default 1)
 } tn_terrain;
 
 /// An object of an object layer (Tiled objects, spawn points, trigger areas...).
@@ -158,7 +158,7 @@ TN_API TN_NODISCARD tn_status tn_map_set_layer_data(tn_map *map, int32_t layer,
 /// @name Terrain
 /// @{
 /// Set the terrain entry of a tile id (flags are ignored: pass either a raw gid or an id).
-/// @return TN_E_INVALID_ARG (gid 0, cost not finite or <= 0), TN_E_TOO_LARGE (id past
+/// @return TN_E_INVALID_ARG (gid 0, cost not > 0 and <= TN_MAX_COST), TN_E_TOO_LARGE (id past
 ///         TN_MAX_TERRAIN_GID), TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_map_set_terrain(tn_map *map, uint32_t gid, tn_terrain terrain);
 /// Set `count` terrain entries at once (gids[i] gets t[i]; later entries win) and update the

@@ -117,7 +117,7 @@ typedef struct tn_query {
     tn_algo algo;
     tn_heuristic heuristic;
     double weight;        ///< h multiplier, >= 1 (0 means 1); > 1 trades optimality for speed
-    const float *extra;   ///< W*H extra costs added on entering a cell (finite, >= 0), or NULL
+    const float *extra;   ///< W*H extra costs added on entering a cell (0..TN_MAX_COST), or NULL
     bool jps_fallback;    ///< JPS not applicable: run A* instead of returning TN_E_UNSUPPORTED
     bool closest;         ///< goal unreachable (or blocked): return a path to the closest cell
     double closest_bound; ///< with `closest`: never expand past this g (0 = no bound)

@@ -226,8 +226,8 @@ def test_edits_wait_for_queries_on_other_threads():
 def test_a_rectangle_is_one_change_and_empty_edits_nothing():
     m = tilenav.Map.from_numpy(np.ones((12, 12)))
     rev = m.revision
-    m.set_cost((11, 11), 2.0)  # a cost the map did not have: a new terrain entry, which the
-    assert m.revision == rev + 2  # map logs as a change of every cell, then the cell's change
+    m.set_cost((11, 11), 2.0)  # a cost the map did not have: a new terrain entry, which no
+    assert m.revision == rev + 1  # cell holds yet (no change), then the cell's change
     m.set_cost((11, 10), 3.0)
     rev = m.revision
     m.set_cost([(x, y) for y in range(4, 7) for x in range(2, 5)], 0)  # a 3x3 tower

@@ -39,11 +39,12 @@ def test_query_options_name_the_argument_and_the_rule(m):
         m.hierarchy(sector_size=4).path((0, 0), (5, 5), weight="2")
 
 
-@pytest.mark.parametrize("bad, shown", [(-1.0, "-1.0"), (math.nan, "nan"), (math.inf, "inf")])
+@pytest.mark.parametrize("bad, shown", [(-1.0, "-1.0"), (math.nan, "nan"), (math.inf, "inf"),
+                                        (2e28, "1.99999[0-9]*e\\+28")])
 def test_bad_extra_costs_name_the_layer_and_the_cell(m, bad, shown):
     extra = np.zeros((10, 10), dtype=np.float32)
     extra[3, 2] = bad
-    rule = rf"extra must be finite and >= 0 .*extra\[3, 2\] \(cell \(2, 3\)\) is {shown}"
+    rule = rf"extra must be >= 0 and <= 1e28 .*extra\[3, 2\] \(cell \(2, 3\)\) is {shown}"
     with pytest.raises(tilenav.InvalidArgumentError, match=rule):
         m.path((0, 0), (5, 5), extra=extra)
     with pytest.raises(tilenav.InvalidArgumentError, match=rule):
@@ -86,8 +87,11 @@ def test_map_construction_arguments(tmp_path):
         tilenav.Map.load(maze, tile_size=0)
     with warnings.catch_warnings():  # the ValueError, without a NumPy overflow warning first
         warnings.simplefilter("error")
-        with pytest.raises(ValueError, match="float32 cannot represent"):
+        with pytest.raises(ValueError, match=r"above 1e28, the largest finite cost .*1e\+300"):
             tilenav.Map.from_numpy([[1, 1e300]])
+        with pytest.raises(ValueError, match="float32 cannot represent"):
+            tilenav.Map.from_numpy([[1, 1e-300]])
+    assert tilenav.Map.from_numpy([[1, 1e28, math.inf]]).costs[0, 1] == np.float32(1e28)
 
 
 def test_messages_say_the_rule_the_value_broke(m):
@@ -137,13 +141,13 @@ def test_messages_say_the_rule_the_value_broke(m):
     # float32's range, checked before the cast (no RuntimeWarning first)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for bad in (1e39, 3.4028235677973366e38, 1e300):
-            with pytest.raises(ValueError, match="not representable as float32"):
+        for bad in (1e39, 3.4028235677973366e38, 1e300, 1.0001e28):
+            with pytest.raises(ValueError, match="above 1e28, the largest finite cost"):
                 m.set_cost((1, 1), bad)
         with pytest.raises(ValueError, match="not representable as float32"):
             m.set_cost((1, 1), 1e-46)
-        m.set_cost((1, 1), 3.4028235677973362e38)  # rounds to float32's largest
-        assert m.costs[1, 1] == np.finfo(np.float32).max
+        m.set_cost((1, 1), 1e28)  # TN_MAX_COST, the largest finite cost
+        assert m.costs[1, 1] == np.float32(1e28)
         m.set_cost((1, 1), math.inf)
         assert not m.passable[1, 1]
 
@@ -464,3 +468,14 @@ def test_paths_with_a_null_byte_are_refused(tmp_path):
         tilenav.Map.load(str(src) + "\0.tmx")
     with pytest.raises(tilenav.InvalidArgumentError, match="embedded null byte"):
         tilenav.Scenarios(str(src) + ".scen\0junk")
+
+
+def test_the_largest_cost_is_the_c_librarys():
+    """Python checks costs against TN_MAX_COST before C does; the two must agree."""
+    import re
+
+    from tilenav import _map
+
+    base = open(data("include", "tilenav", "base.h")).read()
+    value = float(re.search(r"#define TN_MAX_COST ([0-9.e+]+)f", base).group(1))
+    assert _map._MAX_COST == value

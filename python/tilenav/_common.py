@@ -101,12 +101,12 @@ def tile_size(value: Any) -> Tuple[int, int]:
 
 def extra_problem(extra: NDArray[np.float32]) -> Optional[str]:
     """What is wrong with an ``extra`` layer the C library refused (None: nothing)."""
-    bad = ~(np.isfinite(extra) & (extra >= 0))
+    bad = ~((extra >= 0) & (extra <= 1e28))  # TN_MAX_COST
     if not bad.any():
         return None
     y, x = (int(v) for v in np.argwhere(bad)[0])
-    return (f"extra must be finite and >= 0 in every cell; extra[{y}, {x}] (cell {(x, y)}) is "
-            f"{float(extra[y, x])!r}")
+    return (f"extra must be >= 0 and <= 1e28 (TN_MAX_COST) in every cell; extra[{y}, {x}] "
+            f"(cell {(x, y)}) is {float(extra[y, x])!r}")
 
 
 def owned(ptr: Any, destroy: Callable[[Any], None], size: int = 0, keep: Any = None) -> Any:

@@ -43,8 +43,9 @@ COLLISION = {
     "objects": lib.TN_COLLIDE_OBJECT_LAYERS,
 }
 COVER = {"center": lib.TN_COVER_CENTER, "any": lib.TN_COVER_ANY, "half": lib.TN_COVER_HALF}
-# the smallest double that rounds to inf as float32: FLT_MAX plus half its last place
-_FLOAT32_ROUNDS_TO_INF = float(np.finfo(np.float32).max) + 2.0**103
+# the largest finite cost a cell may have (the C library's TN_MAX_COST: a path over a whole map
+# stays finite in the 32-bit sums of fields and the hierarchy)
+_MAX_COST = 1e28
 # the widest and highest map a JPS+ jump table takes (search.h, tn_jump_table_build: a side
 # past 32767 is TN_E_TOO_LARGE)
 JPS_PLUS_MAX_SIDE = 32767
@@ -216,9 +217,14 @@ class Map:
                 raise ValueError("cost must not hold negative or NaN values (0 or inf = blocked)")
             with np.errstate(over="ignore", under="ignore"):  # checked just below
                 values = values.astype(np.float32)
-            if ((values == 0) & (arr != 0)).any() or (np.isinf(values) & np.isfinite(arr)).any():
-                raise ValueError("cost holds values float32 cannot represent (below 1e-45 or "
-                                 "above 3.4e38)")
+            if ((values == 0) & (arr != 0)).any():
+                raise ValueError("cost holds values float32 cannot represent (below 1e-45)")
+            big = np.isfinite(arr) & (arr > _MAX_COST)
+            if big.any():
+                y, x = (int(v) for v in np.argwhere(big)[0])
+                raise ValueError(f"cost holds values above 1e28, the largest finite cost "
+                                 f"(TN_MAX_COST; inf blocks): cost[{y}, {x}] is "
+                                 f"{float(arr[y, x])!r}")
         # one gid per distinct cost: gid 1 blocks, gids 2.. carry the costs in ascending order
         blocked = (values == 0) | np.isinf(values)
         uniq, inverse = np.unique(np.where(blocked, np.float32(np.inf), values),
@@ -512,8 +518,9 @@ class Map:
         if math.isnan(value) or value < 0:
             raise ValueError(f"cost must be >= 0 (0 or inf = blocked), got {value}")
         # checked before the cast, which would warn (RuntimeWarning: overflow) on its way to inf
-        if not math.isinf(value) and value >= _FLOAT32_ROUNDS_TO_INF:
-            raise ValueError(f"cost {value} is not representable as float32 (above 3.4e38)")
+        if not math.isinf(value) and value > _MAX_COST:
+            raise ValueError(f"cost {value} is above 1e28, the largest finite cost (TN_MAX_COST; "
+                             f"inf blocks)")
         v32 = float(np.float32(value))
         if v32 == 0.0 and value != 0.0:
             raise ValueError(f"cost {value} is not representable as float32 (below 1e-45)")

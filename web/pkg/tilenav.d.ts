@@ -47,9 +47,9 @@ export interface TileMapOptions {
   tileSize?: number;
   tileWidth?: number;
   tileHeight?: number;
-  /** value -> cost of entering such a cell, a number >= 0 and at most 3.4028234663852886e38
-   *  (a 32-bit float's largest; Infinity or 0 = blocked); at run time a Map works too (not
-   *  typed here: the .d.ts needs no ES2015 lib). */
+  /** value -> cost of entering such a cell, a number >= 0 and at most 1e28 (TN_MAX_COST;
+   *  Infinity or 0 = blocked); at run time a Map works too (not typed here: the .d.ts needs
+   *  no ES2015 lib). */
   costs?: Record<number, number>;
   /** values that block (a value may not be in `costs` too: TypeError). */
   blocked?: readonly number[];

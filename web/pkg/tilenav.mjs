@@ -384,9 +384,12 @@ function cellValue(v, what) {
 
 // TileMap's `costs` option: {value: cost} (or a Map value -> cost), each cost a number >= 0
 // (0 or Infinity: blocked). Returns a Map of checked entries.
-// The largest finite 32-bit float: the largest cost a cell can have (the C map stores costs as
-// floats), and the largest speed of a marble (the map's circle mover works in floats).
-const MAX_COST = 3.4028234663852886e38;
+// The largest finite cost of a cell (the C library's TN_MAX_COST: a path over a whole map stays
+// finite in the 32-bit sums of fields and the hierarchy).
+const MAX_COST = 1e28;
+// The largest finite 32-bit float: the largest speed of a marble (the map's circle mover works
+// in floats).
+const MAX_SPEED = 3.4028234663852886e38;
 
 function costsArg(costs) {
   const out = new globalThis.Map();
@@ -399,7 +402,7 @@ function costsArg(costs) {
     if (typeof v !== "number" || Number.isNaN(v) || v < 0)
       throw new TypeError(`tilenav: TileMap: the cost of value ${value} must be a number >= 0 (0 or Infinity = blocked), got ${typeof v === "number" ? v : `${v === null ? "null" : typeof v} ${shown(v)}`}`);
     if (v > MAX_COST && v !== Infinity)
-      throw new TypeError(`tilenav: TileMap: the cost of value ${value} is ${v}, past the largest cost a cell can have (${MAX_COST}, a 32-bit float's largest; Infinity blocks)`);
+      throw new TypeError(`tilenav: TileMap: the cost of value ${value} is ${v}, past the largest finite cost a cell can have (1e28, the C library's TN_MAX_COST; Infinity blocks)`);
     out.set(value, v);
   }
   return out;
@@ -644,7 +647,7 @@ export class TileMap {
     if (typeof cost !== "number" || Number.isNaN(cost) || cost < 0)
       throw new TypeError(`tilenav: ${what}(${value}, cost): cost must be a number >= 0 (0 or Infinity = blocked), got ${shown(cost)}`);
     if (cost > MAX_COST && cost !== Infinity)
-      throw new TypeError(`tilenav: ${what}(${value}, cost): cost ${cost} is past the largest cost a cell can have (${MAX_COST}, a 32-bit float's largest; Infinity blocks)`);
+      throw new TypeError(`tilenav: ${what}(${value}, cost): cost ${cost} is past the largest finite cost a cell can have (1e28, the C library's TN_MAX_COST; Infinity blocks)`);
     this._blocked.delete(value);
     this._setCost(value, cost);
   }
@@ -2168,7 +2171,7 @@ export class Marbles {
     const what = "Marbles.add", h = liveOn(this, "Marbles");
     for (const [v, name] of [[x, "x"], [y, "y"]]) numArg(v, what, name, {});
     // the map's circle mover works in 32-bit floats: a speed past one is lost there
-    for (const [v, name] of [[vx, "vx"], [vy, "vy"]]) numArg(v, what, name, { min: -MAX_COST, max: MAX_COST });
+    for (const [v, name] of [[vx, "vx"], [vy, "vy"]]) numArg(v, what, name, { min: -MAX_SPEED, max: MAX_SPEED });
     numArg(r, what, "r", { min: 0, gt: true });
     const i = api().tnw_marbles_add(h, x, y, vx, vy, r), at = `the marble at (${x}, ${y}) of radius ${r}`;
     if (i === -9) throw new TilenavError(i, `${what}: ${at} must lie inside the ${this._world.w} x ${this._world.h} pixel world`);
@@ -2181,7 +2184,7 @@ export class Marbles {
     const what = "Marbles.setVelocity", h = liveOn(this, "Marbles");
     if (!(Number.isInteger(i) && i >= 0 && i < this.count))
       throw new TilenavError(-1, `${what}: i must be the index of a marble (0 to count - 1; ${this.count} marbles), got ${shown(i)}`);
-    numArg(vx, what, "vx", { min: -MAX_COST, max: MAX_COST }); numArg(vy, what, "vy", { min: -MAX_COST, max: MAX_COST });
+    numArg(vx, what, "vx", { min: -MAX_SPEED, max: MAX_SPEED }); numArg(vy, what, "vy", { min: -MAX_SPEED, max: MAX_SPEED });
     check(api().tnw_marbles_set_velocity(h, i, vx, vy), what);
   }
 

@@ -242,9 +242,11 @@ test("fromText with costs or blocked keeps its walls; costs past a float throw",
   assert.equal(mud.cost(2, 1), 5);
   mud.free();
   assert.throws(() => new TileMap({ width: 2, height: 1, cells: [0, 1], costs: { 1: 1e39 } }),
-    (e) => e instanceof TypeError && /value 1 is 1e\+39, past the largest cost/.test(e.message));
-  const ok = new TileMap({ width: 2, height: 1, cells: [0, 1], costs: { 1: 3e38, 2: Infinity } });
-  assert.throws(() => ok.setTerrain(1, 1e39), /past the largest cost/);
+    (e) => e instanceof TypeError && /value 1 is 1e\+39, past the largest finite cost/.test(e.message));
+  assert.throws(() => new TileMap({ width: 2, height: 1, cells: [0, 1], costs: { 1: 2e28 } }), /TN_MAX_COST/);
+  const ok = new TileMap({ width: 2, height: 1, cells: [0, 1], costs: { 1: 1e28, 2: Infinity } });
+  assert.equal(ok.cost(1, 0), Math.fround(1e28));
+  assert.throws(() => ok.setTerrain(1, 3e38), /past the largest finite cost/);
   ok.free();
 });
 
