@@ -245,8 +245,11 @@ TN_API TN_NODISCARD tn_status tn_crowd_get(const tn_crowd *crowd, tn_agent_id id
 TN_API TN_NODISCARD tn_status tn_crowd_set_target(tn_crowd *crowd, tn_agent_id id,
                                                   tn_target_kind kind, tn_vec2 pos, int32_t flow);
 /// Set an agent's velocity (pixels per second; clamped to its max speed at the next step).
+/// @return TN_OK, TN_E_STALE_ID, TN_E_INVALID_ARG (NULL crowd, a component not finite).
 TN_API TN_NODISCARD tn_status tn_crowd_set_velocity(tn_crowd *crowd, tn_agent_id id, tn_vec2 vel);
 /// Set one behaviour weight of an agent.
+/// @return TN_OK, TN_E_STALE_ID, TN_E_INVALID_ARG (NULL crowd, an unknown behaviour, a weight
+///         that is NaN or infinite).
 TN_API TN_NODISCARD tn_status tn_crowd_set_weight(tn_crowd *crowd, tn_agent_id id,
                                                   tn_behaviour behaviour, float weight);
 
