@@ -479,3 +479,30 @@ def test_the_largest_cost_is_the_c_librarys():
     base = open(data("include", "tilenav", "base.h")).read()
     value = float(re.search(r"#define TN_MAX_COST ([0-9.e+]+)f", base).group(1))
     assert _map._MAX_COST == value
+
+
+def test_a_blocked_goal_among_several_is_named():
+    """A field takes no blocked goal; the error said every goal was blocked (a stranger)."""
+    cost = np.ones((5, 5))
+    cost[4, 4] = 0
+    m = tilenav.Map.from_numpy(cost)
+    assert m.distances(np.array([(0, 0), (4, 4)]))[0, 0] == 0  # distances() skips it
+    with pytest.raises(tilenav.BlockedError, match=r"goal 1, \(4, 4\), is blocked"):
+        m.flow_field(np.array([(0, 0), (4, 4)]), los=False)
+    with pytest.raises(tilenav.BlockedError, match=r"goal 1, \(4, 4\), is blocked"):
+        m.hierarchy(sector_size=4).sector_field((0, 0)).set_goal(np.array([(0, 0), (4, 4)]))
+    f = m.flow_field((0, 0))
+    with pytest.raises(ValueError, match="x0 <= x1"):
+        f.update(extra_changed=(3, 3, 2, 2))
+    crowd = tilenav.Crowd(m)
+    a = crowd.add((16, 16))
+    with pytest.raises(ValueError, match="vel must be finite as float32"):
+        crowd.set_velocity(a, (1e40, 0))
+
+
+def test_a_box_past_a_double_by_its_radius_names_the_limit():
+    for kind in ("grid", "hash"):
+        with pytest.raises(tilenav.InvalidArgumentError, match="finite doubles") as e:
+            tilenav.broadphase(np.array([[0.0, 0], [5, 0], [1e3, 1e3]]),
+                               np.array([1e308, 1, 1]), kind=kind)
+        assert e.value.status == -3  # TN_E_TOO_LARGE, as for positions that span too far

@@ -60,9 +60,12 @@ def broadphase(positions: Any, radii: Any, *, kind: str = "grid", exact: bool = 
     out = ffi.new("tn_bp **")
     st = lib.tnpy_bp_circles(KINDS[kind], ffi.from_buffer("double[]", xy),
                              ffi.from_buffer("double[]", rr), n, out)
-    if st == lib.TN_E_TOO_LARGE and kind in ("grid", "hash"):
+    if st in (lib.TN_E_TOO_LARGE, lib.TN_E_INVALID_ARG) and kind in ("grid", "hash"):
         with np.errstate(over="ignore", invalid="ignore"):
             span = np.max(xy + rr[:, None], axis=0) - np.min(xy - rr[:, None], axis=0)
+    if kind in ("grid", "hash") and (st == lib.TN_E_TOO_LARGE or (
+            st == lib.TN_E_INVALID_ARG and not np.isfinite(span).all())):
+        # a radius can carry a box past a finite double as well as a position
         raise invalid(f"broadphase: kind={kind!r} fits a grid to the circles' bounding box, "
                       f"whose width and height must be finite doubles (below about 1.8e308, "
                       f"a fixed limit); here {span[0]:g} x {span[1]:g}: use kind='sap' or "

@@ -89,8 +89,7 @@ class FlowField(c.Closable, c.NoPickle):
         if st == lib.TN_E_INVALID_ARG and self.extra is not None:
             detail = c.extra_problem(self.extra) or ""
         elif len(goals) > 1:
-            detail = ("every goal is blocked or outside the map" if size == 1 else
-                      f"a {size}x{size} unit fits at none of the goals")
+            detail = _first_bad_goal(map, goals, size)
         else:
             detail = f"goal {goals[0].tolist()}"
             if size > 1 and st == lib.TN_E_GOAL_BLOCKED:
@@ -245,6 +244,9 @@ class FlowField(c.Closable, c.NoPickle):
             except (TypeError, ValueError):
                 raise TypeError(f"extra_changed must be an (x0, y0, x1, y1) rectangle of "
                                 f"integers, True or None, got {extra_changed!r}") from None
+            if x1 < x0 or y1 < y0:
+                raise ValueError(f"extra_changed must be an (x0, y0, x1, y1) rectangle with "
+                                 f"x0 <= x1 and y0 <= y1, got {extra_changed!r}")
             rect = ffi.new("tn_rect *", (x0, y0, x1, y1))
         touched = ffi.new("int32_t *")
         with self._lock:  # the field's lock, then the map's: the order every caller takes
@@ -261,3 +263,17 @@ class FlowField(c.Closable, c.NoPickle):
             if self._vectors is not None:
                 self._fill_view(force=True)
         return int(touched[0])
+
+
+def _first_bad_goal(map: Any, goals: Any, size: int) -> str:
+    """Which of several goals a field refused: a field takes no blocked goal (where
+    :meth:`Map.distances` skips them), so name the first one."""
+    h, w = map.shape
+    unit = f" for a {size}x{size} unit" if size > 1 else ""
+    for k, (x, y) in enumerate(goals.tolist()):
+        if not (0 <= x < w and 0 <= y < h):
+            return f"goal {k}, {(x, y)}, is outside the map"
+        if not map.fits((x, y), size):
+            return (f"goal {k}, {(x, y)}, is blocked{unit} (a field takes no blocked goal: "
+                    f"leave it out)")
+    return "a goal is blocked or outside the map"

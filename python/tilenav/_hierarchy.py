@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from . import _common as c
 from ._errors import check
+from ._field import _first_bad_goal
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
@@ -277,7 +278,7 @@ class SectorField(c.Closable, c.NoPickle):
             finally:
                 self.hierarchy._done_reading()
             check(st, "SectorField.set_goal", f"goal {goals[0].tolist()}" if len(goals) == 1
-                  else "every goal is blocked or outside the map")
+                  else _first_bad_goal(self.hierarchy.map, goals, self.hierarchy.size))
             self.goals: NDArray[np.int32] = goals
 
     def direction(self, cell: c.CellLike) -> Tuple[int, float]:

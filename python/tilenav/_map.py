@@ -1038,7 +1038,9 @@ class Map:
         line of sight): distances, one of 8 directions per cell, continuous vectors, and with
         ``los`` the cells that see the goal in a straight line. ``size``: the field of a
         ``size`` x ``size`` unit, per top-left cell (see :meth:`path`); crowd agents added
-        with the same ``size`` follow it. See :class:`FlowField`."""
+        with the same ``size`` follow it. A field takes no blocked goal: one blocked goal among
+        several raises :class:`BlockedError` naming it (where :meth:`distances` skips such
+        goals). See :class:`FlowField`."""
         from ._field import FlowField
 
         return FlowField(self, goal, los=los, moves=moves, corner=corner, step_costs=step_costs,
