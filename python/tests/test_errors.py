@@ -474,11 +474,11 @@ def test_the_largest_cost_is_the_c_librarys():
     """Python checks costs against TN_MAX_COST before C does; the two must agree."""
     import re
 
-    from tilenav import _map
+    from tilenav import _common
 
     base = open(data("include", "tilenav", "base.h")).read()
     value = float(re.search(r"#define TN_MAX_COST ([0-9.e+]+)f", base).group(1))
-    assert _map._MAX_COST == value
+    assert _common.MAX_COST == value
 
 
 def test_a_blocked_goal_among_several_is_named():

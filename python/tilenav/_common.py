@@ -32,6 +32,13 @@ STEP_COSTS = {"exact": lib.TN_COSTS_EXACT, "10-14": lib.TN_COSTS_10_14}
 INT32 = (-(2**31), 2**31 - 1)
 
 
+# The largest finite float32, the C library's type for costs, positions and velocities.
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+# The largest finite cost of a cell, terrain or extra (the C library's TN_MAX_COST: a path over
+# a whole map stays finite in the 32-bit sums of fields and the hierarchy).
+MAX_COST = 1e28
+
+
 def number(value: Any, name: str, rule: str) -> float:
     """A real number (int, float or a NumPy scalar of either; not a string or a bool), as a
     float; ``rule`` (e.g. ">= 1") goes into the TypeError."""
@@ -101,7 +108,7 @@ def tile_size(value: Any) -> Tuple[int, int]:
 
 def extra_problem(extra: NDArray[np.float32]) -> Optional[str]:
     """What is wrong with an ``extra`` layer the C library refused (None: nothing)."""
-    bad = ~((extra >= 0) & (extra <= 1e28))  # TN_MAX_COST
+    bad = ~((extra >= 0) & (extra <= MAX_COST))
     if not bad.any():
         return None
     y, x = (int(v) for v in np.argwhere(bad)[0])

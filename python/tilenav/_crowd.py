@@ -38,9 +38,6 @@ def _target(kind: Optional[str]) -> int:
                          f"got {kind!r}") from None
 
 
-_FLOAT32_MAX = 3.4028234663852886e38
-
-
 def _vec(v: c.Vec2Like, name: str) -> Tuple[float, float]:
     try:
         x, y = v
@@ -51,7 +48,7 @@ def _vec(v: c.Vec2Like, name: str) -> Tuple[float, float]:
         raise TypeError(f"{name} must be an (x, y) pair of numbers, got {v!r}") from None
     if not (math.isfinite(fx) and math.isfinite(fy)):
         raise ValueError(f"{name} must be finite, got {v!r}")
-    if max(abs(fx), abs(fy)) > _FLOAT32_MAX:  # the C crowd holds float32
+    if max(abs(fx), abs(fy)) > c.FLOAT32_MAX:  # the C crowd holds float32
         raise ValueError(f"{name} must be finite as float32 (each part at most 3.4e38 in size), "
                          f"got {v!r}")
     return (fx, fy)

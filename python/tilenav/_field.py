@@ -16,13 +16,12 @@ if TYPE_CHECKING:
     from ._map import Map
 
 FLOW_RULES = {"optimal": lib.TN_FLOW_OPTIMAL, "steepest": lib.TN_FLOW_STEEPEST}
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def _pixel(value: Any, name: str) -> float:
     """A pixel coordinate: a number finite as float32 (the C library's type)."""
     v = c.number(value, name, "(a pixel position)")
-    if not abs(v) <= _FLOAT32_MAX:  # NaN too
+    if not abs(v) <= c.FLOAT32_MAX:  # NaN too
         raise ValueError(f"{name} must be a finite pixel position (as float32), got {value!r}")
     return v
 

@@ -43,9 +43,6 @@ COLLISION = {
     "objects": lib.TN_COLLIDE_OBJECT_LAYERS,
 }
 COVER = {"center": lib.TN_COVER_CENTER, "any": lib.TN_COVER_ANY, "half": lib.TN_COVER_HALF}
-# the largest finite cost a cell may have (the C library's TN_MAX_COST: a path over a whole map
-# stays finite in the 32-bit sums of fields and the hierarchy)
-_MAX_COST = 1e28
 # the widest and highest map a JPS+ jump table takes (search.h, tn_jump_table_build: a side
 # past 32767 is TN_E_TOO_LARGE)
 JPS_PLUS_MAX_SIDE = 32767
@@ -219,7 +216,7 @@ class Map:
                 values = values.astype(np.float32)
             if ((values == 0) & (arr != 0)).any():
                 raise ValueError("cost holds values float32 cannot represent (below 1e-45)")
-            big = np.isfinite(arr) & (arr > _MAX_COST)
+            big = np.isfinite(arr) & (arr > c.MAX_COST)
             if big.any():
                 y, x = (int(v) for v in np.argwhere(big)[0])
                 raise ValueError(f"cost holds values above 1e28, the largest finite cost "
@@ -518,7 +515,7 @@ class Map:
         if math.isnan(value) or value < 0:
             raise ValueError(f"cost must be >= 0 (0 or inf = blocked), got {value}")
         # checked before the cast, which would warn (RuntimeWarning: overflow) on its way to inf
-        if not math.isinf(value) and value > _MAX_COST:
+        if not math.isinf(value) and value > c.MAX_COST:
             raise ValueError(f"cost {value} is above 1e28, the largest finite cost (TN_MAX_COST; "
                              f"inf blocks)")
         v32 = float(np.float32(value))
