@@ -190,6 +190,11 @@ typedef struct tn_flow_view { int32_t width, height; ...; } tn_flow_view;
 typedef enum tn_target_kind {
     TN_TARGET_NONE, TN_TARGET_SEEK, TN_TARGET_ARRIVE, TN_TARGET_FLEE, TN_TARGET_FLOW, ...
 } tn_target_kind;
+typedef enum tn_behaviour {
+    TN_BEHAVIOUR_TARGET, TN_BEHAVIOUR_SEPARATION, TN_BEHAVIOUR_COHESION, TN_BEHAVIOUR_ALIGNMENT,
+    TN_BEHAVIOUR_AVOID_AGENTS, TN_BEHAVIOUR_AVOID_WALLS, TN_BEHAVIOUR_WANDER,
+    TN_BEHAVIOUR_COUNT, ...
+} tn_behaviour;
 #define TN_CROWD_MAX_AGENTS ...
 #define TN_CROWD_MAX_FLOWS ...
 #define TN_CROWD_MAX_NEIGHBOURS ...
@@ -210,9 +215,13 @@ typedef struct tn_agent_def {
     float radius;
     float max_speed;
     float max_force;
+    float weights[7];
     tn_target_kind target;
     tn_vec2 target_pos;
     int32_t flow;
+    float slow_radius;
+    float arrive_radius;
+    float arrive_area;
     int32_t size;
     ...;
 } tn_agent_def;
@@ -226,6 +235,8 @@ int32_t tn_crowd_count(const tn_crowd *crowd);
 tn_status tn_crowd_set_target(tn_crowd *crowd, tn_agent_id id, tn_target_kind kind, tn_vec2 pos,
                               int32_t flow);
 tn_status tn_crowd_set_velocity(tn_crowd *crowd, tn_agent_id id, tn_vec2 vel);
+tn_status tn_crowd_set_weight(tn_crowd *crowd, tn_agent_id id, tn_behaviour behaviour,
+                              float weight);
 tn_status tn_crowd_set_flow(tn_crowd *crowd, int32_t slot, const tn_flow_view *view);
 uint64_t tn_crowd_steps(const tn_crowd *crowd);
 uint64_t tn_crowd_hash(const tn_crowd *crowd);
@@ -361,7 +372,7 @@ tn_status tnpy_crowd_steps(tn_crowd *crowd, int32_t steps);
 tn_status tnpy_crowd_steps_sectors(tn_crowd *crowd, int32_t steps, tn_sector_field **fields,
                                    const int32_t *slots, int32_t count);
 int32_t tnpy_crowd_gather(const tn_crowd *crowd, uint32_t *ids, tn_vec2 *pos, tn_vec2 *vel,
-                          int32_t cap);
+                          bool *arrived, bool *held, int32_t cap);
 tn_status tnpy_bp_circles(tn_bp_kind kind, const double *xy, const double *radii, int32_t count,
                           tn_bp **out);
 int32_t tnpy_scenarios_gather(const tn_scenarios *scen, int32_t *ints, double *optimal);

@@ -81,7 +81,7 @@ tn_status tnpy_crowd_steps_sectors(tn_crowd *crowd, int32_t steps, tn_sector_fie
 }
 
 int32_t tnpy_crowd_gather(const tn_crowd *crowd, uint32_t *ids, tn_vec2 *pos, tn_vec2 *vel,
-                          int32_t cap)
+                          bool *arrived, bool *held, int32_t cap)
 {
     int32_t n = tn_crowd_count(crowd);
     if (n > cap)
@@ -94,6 +94,8 @@ int32_t tnpy_crowd_gather(const tn_crowd *crowd, uint32_t *ids, tn_vec2 *pos, tn
         ids[i] = id.id;
         pos[i] = s.pos;
         vel[i] = s.vel;
+        arrived[i] = s.arrived;
+        held[i] = s.held;
     }
     return n;
 }

@@ -18,9 +18,10 @@ tn_status tnpy_crowd_steps(tn_crowd *crowd, int32_t steps);
 /// `slots[k]`) built before each step (tn_crowd_prepare_sector_field).
 tn_status tnpy_crowd_steps_sectors(tn_crowd *crowd, int32_t steps, tn_sector_field **fields,
                                    const int32_t *slots, int32_t count);
-/// The live agents' ids, positions and velocities (tn_crowd_agent_at order), at most `cap`.
+/// The live agents' ids, positions, velocities and arrived and held flags (tn_crowd_agent_at
+/// order), at most `cap`.
 int32_t tnpy_crowd_gather(const tn_crowd *crowd, uint32_t *ids, tn_vec2 *pos, tn_vec2 *vel,
-                          int32_t cap);
+                          bool *arrived, bool *held, int32_t cap);
 /// A broad phase of `count` circles (centres xy[2i], xy[2i+1], radii[i]; user value i), boxes
 /// inserted and updated; grids get a world and cell size fitted to the circles.
 tn_status tnpy_bp_circles(tn_bp_kind kind, const double *xy, const double *radii, int32_t count,

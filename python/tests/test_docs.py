@@ -17,6 +17,19 @@ def test_roguelike_example_runs(capsys):
     crowds = re.search(r"## Flow fields and crowds\n\n```python\n(.*?)```", text, re.S).group(1)
     exec(compile(crowds, "docs/python.md", "exec"), scope)
     assert scope["crowd"].steps == 60 and scope["crowd"].positions[0, 0] > 48
+    # and the arrival snippet removes the agent once it is at the field's goal
+    removal = re.search(r"reads it after each step:\n\n```python\n(.*?)```", text,
+                        re.S).group(1)
+    crowd = scope["crowd"]
+    exec(compile(removal, "docs/python.md", "exec"), scope)
+    assert len(crowd) == 1 and not crowd.arrived.any()
+    for _ in range(1200):
+        crowd.step()
+        if crowd.arrived.any():
+            break
+    assert crowd.arrived.tolist() == [True]
+    exec(compile(removal, "docs/python.md", "exec"), scope)
+    assert len(crowd) == 0
 
 
 def test_docstring_examples():

@@ -6,13 +6,14 @@ import math
 import threading
 import time
 from contextlib import ExitStack
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple, Union
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Sequence, Tuple,
+                    Union)
 
 import numpy as np
 from numpy.typing import NDArray
 
 from . import _common as c
-from ._errors import InvalidArgumentError, check
+from ._errors import InvalidArgumentError, check, invalid
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
@@ -28,6 +29,42 @@ TARGETS = {
     "flee": lib.TN_TARGET_FLEE,
     "flow": lib.TN_TARGET_FLOW,
 }
+
+
+# the behaviours whose weights add() and set_weight() take (tn_behaviour's order)
+BEHAVIOURS = {
+    "target": lib.TN_BEHAVIOUR_TARGET,
+    "separation": lib.TN_BEHAVIOUR_SEPARATION,
+    "cohesion": lib.TN_BEHAVIOUR_COHESION,
+    "alignment": lib.TN_BEHAVIOUR_ALIGNMENT,
+    "avoid_agents": lib.TN_BEHAVIOUR_AVOID_AGENTS,
+    "avoid_walls": lib.TN_BEHAVIOUR_AVOID_WALLS,
+    "wander": lib.TN_BEHAVIOUR_WANDER,
+}
+
+
+def _behaviour(name: Any) -> int:
+    try:
+        return int(BEHAVIOURS[name])
+    except (KeyError, TypeError):
+        raise ValueError(f"behaviour must be one of {', '.join(map(repr, BEHAVIOURS))}; got "
+                         f"{name!r}") from None
+
+
+def _weight(value: Any, name: str) -> float:
+    """A behaviour weight: a number finite as float32 (negative turns the force around)."""
+    w = c.number(value, name, "")
+    if not (math.isfinite(w) and abs(w) <= c.FLOAT32_MAX):
+        raise invalid(f"{name} must be a finite number, got {value!r}")
+    return w
+
+
+def _radius(value: Any, name: str) -> float:
+    """A distance in pixels: a number >= 0, finite as float32."""
+    r = c.number(value, name, ">= 0")
+    if not (math.isfinite(r) and 0.0 <= r <= c.FLOAT32_MAX):
+        raise invalid(f"{name} must be a finite number >= 0 (pixels), got {value!r}")
+    return r
 
 
 def _target(kind: Optional[str]) -> int:
@@ -156,7 +193,9 @@ class Crowd(c.Closable, c.NoPickle):
         self._ids = np.zeros(self.capacity, dtype=np.uint32)
         self._pos = np.zeros((self.capacity, 2), dtype=np.float32)
         self._vel = np.zeros((self.capacity, 2), dtype=np.float32)
-        for a in (self._ids, self._pos, self._vel):
+        self._arrived = np.zeros(self.capacity, dtype=np.bool_)
+        self._held = np.zeros(self.capacity, dtype=np.bool_)
+        for a in (self._ids, self._pos, self._vel, self._arrived, self._held):
             a.setflags(write=False)
         self._count = 0
         self._stale = False
@@ -174,7 +213,9 @@ class Crowd(c.Closable, c.NoPickle):
     def add(self, pos: c.Vec2Like, *, vel: c.Vec2Like = (0.0, 0.0),
             radius: float = 6.0, max_speed: float = 120.0, max_force: float = 480.0,
             target: Optional[str] = None, target_pos: c.Vec2Like = (0.0, 0.0),
-            flow: int = 0, size: int = 1) -> int:
+            flow: int = 0, size: int = 1, slow_radius: float = 32.0,
+            arrive_radius: float = 8.0, arrive_area: float = 0.0,
+            weights: Optional[Mapping[str, float]] = None) -> int:
         """Add an agent at pixel position ``pos``; returns its id (an int, never 0). Positions
         and velocities (``pos``, ``vel``, ``target_pos``) are (x, y) pairs of numbers, NumPy's
         too, or NumPy arrays such as a row of :attr:`positions`.
@@ -188,14 +229,29 @@ class Crowd(c.Closable, c.NoPickle):
         holds a field of another size: one set later is not checked). Walls stop an agent of
         size 2 or more as a circle of at least ``size - 0.5`` half tiles, whatever its radius,
         so it passes the gaps its field crosses and no narrower ones (that circle too must be
-        clear of blocked cells at ``pos``)."""
+        clear of blocked cells at ``pos``).
+
+        Arriving (pixels, each >= 0): ``"arrive"`` and ``"flow"`` agents slow down within
+        ``slow_radius`` of the goal, and count as arrived (:attr:`arrived`) within
+        ``arrive_radius`` of it. ``arrive_area`` > 0 is a goal area for crowds that stay: an
+        agent inside it that touches an arrived agent with the same goal arrives too, held
+        (:attr:`held`), and holds its place instead of pushing into the packed goal, so the
+        crowd fills the area from the goal outwards (it needs a neighbour behaviour with a
+        weight; docs/agents.md, on ``arrive_area``).
+
+        ``weights``: behaviour weights to change, by name, e.g. ``{"wander": 1.0,
+        "cohesion": 0}``; the others keep their defaults: ``"target"`` 1, ``"separation"``
+        2, ``"cohesion"`` 0.2, ``"alignment"`` 0.5, ``"avoid_agents"`` 1, ``"avoid_walls"``
+        1, ``"wander"`` 0. Each is a finite number (0 turns the behaviour off); see also
+        :meth:`set_weight`."""
         with self._lock:
             return self._add(pos, vel, radius, max_speed, max_force, target, target_pos, flow,
-                             size)
+                             size, (slow_radius, arrive_radius, arrive_area), weights)
 
     def _add(self, pos: c.Vec2Like, vel: c.Vec2Like, radius: float, max_speed: float,
              max_force: float, target: Optional[str], target_pos: c.Vec2Like, flow: int,
-             size: int) -> int:
+             size: int, arriving: Tuple[float, float, float],
+             weights: Optional[Mapping[str, float]]) -> int:
         h = self._handle()
         size = c.unit_size(size)
         half = size * min(self.map.tile_size) / 2.0
@@ -221,6 +277,15 @@ class Crowd(c.Closable, c.NoPickle):
         adef.flow = self._check_slot(flow) if target == "flow" else c.integer(
             flow, "flow", 0, lib.TN_CROWD_MAX_FLOWS)
         adef.size = size
+        adef.slow_radius, adef.arrive_radius, adef.arrive_area = (
+            _radius(v, n) for v, n in zip(arriving, ("slow_radius", "arrive_radius",
+                                                    "arrive_area")))
+        if weights is not None:
+            if not isinstance(weights, Mapping):
+                raise TypeError(f"weights must be a mapping of behaviour names to numbers "
+                                f"(e.g. {{'wander': 1.0}}), got {type(weights).__name__}")
+            for name, value in weights.items():
+                adef.weights[_behaviour(name)] = _weight(value, f"weights[{name!r}]")
         out = ffi.new("tn_agent_id *")
         self.map._read_begin()  # the circle is checked against the map's walls
         try:
@@ -251,6 +316,14 @@ class Crowd(c.Closable, c.NoPickle):
         args = ((_agent(agent),), _target(target), _vec(pos, "pos"), slot)
         with self._lock:
             check(lib.tn_crowd_set_target(self._handle(), *args), "Crowd.set_target")
+            self._stale = True  # its arrived flag is cleared
+
+    def set_weight(self, agent: int, behaviour: str, weight: float) -> None:
+        """Set one behaviour weight of an agent (``behaviour``: one of the names of
+        :meth:`add`'s ``weights``; ``weight``: a finite number, 0 turns the behaviour off)."""
+        args = ((_agent(agent),), _behaviour(behaviour), _weight(weight, "weight"))
+        with self._lock:
+            check(lib.tn_crowd_set_weight(self._handle(), *args), "Crowd.set_weight")
 
     def set_velocity(self, agent: int, vel: c.Vec2Like) -> None:
         """Set an agent's velocity (pixels per second)."""
@@ -362,13 +435,15 @@ class Crowd(c.Closable, c.NoPickle):
                 self._gather(h)
 
     def _gather(self, h: Any) -> None:
-        arrays = (self._ids, self._pos, self._vel)
+        arrays = (self._ids, self._pos, self._vel, self._arrived, self._held)
         for a in arrays:
             a.setflags(write=True)
         self._count = lib.tnpy_crowd_gather(
             h, ffi.from_buffer("uint32_t[]", self._ids),
             ffi.cast("tn_vec2 *", ffi.from_buffer(self._pos)),
-            ffi.cast("tn_vec2 *", ffi.from_buffer(self._vel)), self.capacity)
+            ffi.cast("tn_vec2 *", ffi.from_buffer(self._vel)),
+            ffi.cast("bool *", ffi.from_buffer(self._arrived)),
+            ffi.cast("bool *", ffi.from_buffer(self._held)), self.capacity)
         for a in arrays:
             a.setflags(write=False)
         self._stale = False
@@ -400,6 +475,20 @@ class Crowd(c.Closable, c.NoPickle):
         """(N,) uint32 agent ids, in the row order of :attr:`positions` (which changes between
         steps)."""
         return self._ids[: self._fresh()]
+
+    @property
+    def arrived(self) -> NDArray[np.bool_]:
+        """(N,) bool, read-only, refreshed by :meth:`step` (rows as :attr:`positions`): the
+        agent is within its ``arrive_radius`` of its goal, or held in its ``arrive_area``. A
+        step sets it; :meth:`set_target` clears it. What to do on arrival (remove the agent,
+        give it a new target) is the caller's: the crowd keeps steering it."""
+        return self._arrived[: self._fresh()]
+
+    @property
+    def held(self) -> NDArray[np.bool_]:
+        """(N,) bool, read-only, refreshed by :meth:`step`: arrived by being held up in the goal
+        area (``arrive_area`` of :meth:`add`) rather than within ``arrive_radius``."""
+        return self._held[: self._fresh()]
 
     def __len__(self) -> int:
         with self._lock:
