@@ -928,11 +928,14 @@ int32_t tnw_crowd_step_sectors(tnw_crowd *c, int32_t steps, tn_sector_field *con
 TNW_EXPORT(tnw_crowd_add)
 uint32_t tnw_crowd_add(tnw_crowd *c, float x, float y, float radius, float max_speed,
                        float max_force, int32_t target, float tx, float ty, int32_t flow,
-                       int32_t size, int32_t *status);
+                       int32_t size, const float *arriving, const float *weights,
+                       int32_t weight_mask, int32_t *status);
 TNW_EXPORT(tnw_crowd_remove) int32_t tnw_crowd_remove(tnw_crowd *c, uint32_t id);
 TNW_EXPORT(tnw_crowd_set_target)
 int32_t tnw_crowd_set_target(tnw_crowd *c, uint32_t id, int32_t kind, float x, float y,
                              int32_t flow);
+TNW_EXPORT(tnw_crowd_set_weight)
+int32_t tnw_crowd_set_weight(tnw_crowd *c, uint32_t id, int32_t behaviour, float weight);
 TNW_EXPORT(tnw_crowd_step) int32_t tnw_crowd_step(tnw_crowd *c, int32_t steps);
 TNW_EXPORT(tnw_crowd_count) int32_t tnw_crowd_count(const tnw_crowd *c);
 TNW_EXPORT(tnw_crowd_read)
@@ -1058,11 +1061,14 @@ int32_t tnw_crowd_step_sectors(tnw_crowd *c, int32_t steps, tn_sector_field *con
 }
 
 /* Add an agent (radius, speed, force, size <= 0 keep the defaults). An agent of size n (an n x n
- * unit) follows flow slots filled from fields built on the size-n map. Returns its id, 0 on
+ * unit) follows flow slots filled from fields built on the size-n map. `arriving` (or NULL):
+ * slow_radius, arrive_radius, arrive_area, each < 0 for the default; weights[b] replaces the
+ * default weight of behaviour b where bit b of `weight_mask` is set. Returns its id, 0 on
  * error. */
 uint32_t tnw_crowd_add(tnw_crowd *c, float x, float y, float radius, float max_speed,
                        float max_force, int32_t target, float tx, float ty, int32_t flow,
-                       int32_t size, int32_t *status)
+                       int32_t size, const float *arriving, const float *weights,
+                       int32_t weight_mask, int32_t *status)
 {
     tn_agent_id id = {0};
     tn_status st = TN_E_INVALID_ARG;
@@ -1080,6 +1086,17 @@ uint32_t tnw_crowd_add(tnw_crowd *c, float x, float y, float radius, float max_s
         d.flow = flow;
         if (size > 0)
             d.size = size;
+        if (arriving) {
+            if (!(arriving[0] < 0.0f))
+                d.slow_radius = arriving[0];
+            if (!(arriving[1] < 0.0f))
+                d.arrive_radius = arriving[1];
+            if (!(arriving[2] < 0.0f))
+                d.arrive_area = arriving[2];
+        }
+        for (int32_t b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+            if (weights && (weight_mask >> b & 1))
+                d.weights[b] = weights[b];
         st = tn_crowd_add(c->crowd, &d, &id);
     }
     if (status)
@@ -1103,6 +1120,14 @@ int32_t tnw_crowd_set_target(tnw_crowd *c, uint32_t id, int32_t kind, float x, f
                                         (tn_vec2){x, y}, flow);
 }
 
+int32_t tnw_crowd_set_weight(tnw_crowd *c, uint32_t id, int32_t behaviour, float weight)
+{
+    if (!c)
+        return TN_E_INVALID_ARG;
+    return (int32_t)tn_crowd_set_weight(c->crowd, (tn_agent_id){id}, (tn_behaviour)behaviour,
+                                        weight);
+}
+
 int32_t tnw_crowd_step(tnw_crowd *c, int32_t steps)
 {
     if (!c || steps < 0)
@@ -1123,8 +1148,9 @@ int32_t tnw_crowd_count(const tnw_crowd *c)
 /* Number of floats per agent written by tnw_crowd_read. */
 #define TNW_AGENT_FLOATS 7
 
-/* Read every live agent: ids[i] and state[7*i ..] = x, y, vx, vy, heading, radius, arrived.
- * Returns the number of agents written (at most cap) or an error. */
+/* Read every live agent: ids[i] and state[7*i ..] = x, y, vx, vy, heading, radius, arrived
+ * (0 no, 1 within its arrive radius, 2 held in its goal area). Returns the number of agents
+ * written (at most cap) or an error. */
 int32_t tnw_crowd_read(const tnw_crowd *c, uint32_t *ids, float *state, int32_t cap)
 {
     if (!c || !ids || !state || cap < 0)
@@ -1146,7 +1172,7 @@ int32_t tnw_crowd_read(const tnw_crowd *c, uint32_t *ids, float *state, int32_t 
         o[3] = s.vel.y;
         o[4] = s.heading;
         o[5] = s.radius;
-        o[6] = s.arrived ? 1.0f : 0.0f;
+        o[6] = s.held ? 2.0f : s.arrived ? 1.0f : 0.0f;
     }
     return n;
 }

@@ -399,6 +399,9 @@ export class SectorField {
 
 export type Target = "none" | "seek" | "arrive" | "flee" | "flow";
 
+/** The steering behaviours an agent combines, each with a weight. */
+export type Behaviour = "target" | "separation" | "cohesion" | "alignment" | "avoidAgents" | "avoidWalls" | "wander";
+
 export interface CrowdOptions {
   /** 1..1048574 (default 1024). */
   capacity?: number;
@@ -427,15 +430,27 @@ export interface AgentDef {
   flow?: number;
   /** Size class in cells (1..255, default 1): follows slots set from a FlowField of that size (another size throws); radius below size x half the smaller tile side; walls stop a unit of size n >= 2 as a circle of at least (n - 1/2) half tiles, so it passes no gap narrower than n cells. */
   size?: number;
+  /** Pixels >= 0 (default 32): "arrive" and "flow" agents slow down within it of their goal. */
+  slowRadius?: number;
+  /** Pixels >= 0 (default 8): within it of its goal an agent has arrived. */
+  arriveRadius?: number;
+  /** Pixels >= 0 (default 0, none): the goal area of a crowd that stays. Inside it an agent that touches an arrived agent with the same goal arrives too (`held`) and holds its place instead of pushing into the packed goal, so the crowd fills the area from the goal outwards. */
+  arriveArea?: number;
+  /** Behaviour weights to change (finite numbers, 0 turns one off); defaults: target 1, separation 2, cohesion 0.2, alignment 0.5, avoidAgents 1, avoidWalls 1, wander 0. */
+  weights?: Partial<Record<Behaviour, number>>;
 }
 
 export interface Agent {
-  id: number; x: number; y: number; vx: number; vy: number; heading: number; radius: number; arrived: boolean;
+  id: number; x: number; y: number; vx: number; vy: number; heading: number; radius: number;
+  /** Within its arriveRadius of its goal, or held in its arriveArea; cleared by setTarget(). */
+  arrived: boolean;
+  /** Arrived by being held up in its arriveArea. */
+  held: boolean;
 }
 
 export interface CrowdView {
   count: number;
-  /** Floats per agent in `data` (7): x, y, vx, vy, heading, radius, arrived. */
+  /** Floats per agent in `data` (7): x, y, vx, vy, heading, radius, arrived (0 no, 1 within its arriveRadius, 2 held in its arriveArea). */
   stride: number;
   /** Row i of `data` is agent ids[i]; the rows' order changes between steps and on remove(). */
   ids: Uint32Array;
@@ -454,6 +469,8 @@ export class Crowd {
   remove(id: number): void;
   /** As add()'s target: a goal for "seek", "arrive", "flee"; for "flow" a slot (default 0) holding a field. */
   setTarget(id: number, kind: Target, goalOrSlot?: Point | number): void;
+  /** Set one behaviour weight of an agent (a finite number; 0 turns it off); an unknown behaviour: TypeError. */
+  setWeight(id: number, behaviour: Behaviour, weight: number): void;
   /** steps: an integer >= 0 (default 1), as every step(). */
   step(steps?: number): void;
   readonly count: number;

@@ -188,6 +188,33 @@ const HEURISTIC = { auto: 0, manhattan: 1, euclidean: 2, octile: 3, diagonal: 3,
 const FLOW = { optimal: 0, steepest: 1 };
 const LOS = { off: 0, exact: 1, simple: 2 };
 const TARGET = { none: 0, seek: 1, arrive: 2, flee: 3, flow: 4 };
+// The crowd's behaviours, in the order of the library's weight arrays (tn_behaviour).
+const BEHAVIOUR = { target: 0, separation: 1, cohesion: 2, alignment: 3, avoidAgents: 4, avoidWalls: 5, wander: 6 };
+// The largest finite float32: an agent's weights and distances are float32 in the library.
+const F32_MAX = 3.4028234663852886e38;
+
+// A behaviour's number from its name (exactly as in BEHAVIOUR; TypeError otherwise).
+function behaviourOf(name, what) {
+  if (typeof name !== "string" || !Object.hasOwn(BEHAVIOUR, name))
+    throw new TypeError(`tilenav: ${what}: unknown behaviour ${shown(name)} (${Object.keys(BEHAVIOUR).join(", ")})`);
+  return BEHAVIOUR[name];
+}
+
+// An agent's `weights` option: {values, mask}, values[b] for each behaviour b named (bit b of
+// mask), the others left to the library's defaults.
+function agentWeights(w, what) {
+  const values = [0, 0, 0, 0, 0, 0, 0];
+  let mask = 0;
+  if (w === undefined) return { values, mask };
+  knownOptions(w, "weights", `${what}: weights`);
+  for (const [name, v] of Object.entries(w)) {
+    if (v === undefined) continue;
+    const b = BEHAVIOUR[name];
+    values[b] = numArg(v, what, `weights.${name}`, { min: -F32_MAX, max: F32_MAX });
+    mask |= 1 << b;
+  }
+  return { values, mask };
+}
 
 function pick(table, value, what, dflt) {
   if (value === undefined) return dflt;
@@ -316,7 +343,8 @@ const OPTIONS = {
   hierarchyFind: ["exact", "weight"],
   SectorField: ["budget"],
   Crowd: ["capacity", "dt", "seed", "pushApart", "neighbourRadius"],
-  agent: ["x", "y", "radius", "maxSpeed", "maxForce", "target", "goal", "flow", "size"],
+  agent: ["x", "y", "radius", "maxSpeed", "maxForce", "target", "goal", "flow", "size", "slowRadius", "arriveRadius", "arriveArea", "weights"],
+  weights: ["target", "separation", "cohesion", "alignment", "avoidAgents", "avoidWalls", "wander"],
   Marbles: ["map", "width", "height", "capacity", "restitution"],
   AngleCar: ["width", "height", "tileWidth", "tileHeight", "tileSize", "angles", "friction", "x", "y", "rotation", "jitter", "seed"],
   GridWanderer: ["speed", "seed"],
@@ -2007,6 +2035,15 @@ export class Crowd {
    *        slots set from a FlowField with `size: n`, reading it at its top-left cell (the cell
    *        of its centre minus (n - 1) / 2 tiles); radius below n half tiles; walls stop it
    *        as a circle of at least (n - 1/2) half tiles, so it passes no gap narrower than n
+   * @param {number} [a.slowRadius=32] pixels >= 0: "arrive" and "flow" agents slow down
+   *        within it of their goal
+   * @param {number} [a.arriveRadius=8] pixels >= 0: within it of its goal an agent has arrived
+   * @param {number} [a.arriveArea=0] pixels >= 0, the goal area of a crowd that stays (0:
+   *        none): inside it an agent touching an arrived agent with the same goal arrives too,
+   *        `held`, and holds its place instead of pushing into the packed goal
+   * @param {object} [a.weights] behaviour weights to change (finite numbers; 0 turns one off):
+   *        target 1, separation 2, cohesion 0.2, alignment 0.5, avoidAgents 1, avoidWalls 1,
+   *        wander 0 by default
    */
   add(a) {
     const what = "Crowd.add", h = liveOn(this, "Crowd");
@@ -2019,6 +2056,9 @@ export class Crowd {
       throw new TilenavError(-1, `${what}: radius must be a positive number of pixels, got ${shown(a.radius)}`);
     // 0 asks the glue for the library's defaults (120 pixels per second, 480)
     const maxSpeed = numArg(a.maxSpeed, what, "maxSpeed", { min: 0, gt: true }, 0), maxForce = numArg(a.maxForce, what, "maxForce", { min: 0, gt: true }, 0);
+    // -1 asks the glue for the library's defaults (32, 8 and 0 pixels)
+    const arriving = ["slowRadius", "arriveRadius", "arriveArea"].map((k) => numArg(a[k], what, k, { min: 0, max: F32_MAX }, -1));
+    const weights = agentWeights(a.weights, what);
     // the library's rule, in its float arithmetic: radius < 0.5 * smaller tile side * size
     const r = a.radius ?? 6, tmin = Math.min(this.map.tileWidth, this.map.tileHeight);
     if (!(Math.fround(r) < Math.fround(Math.fround(0.5 * Math.fround(tmin)) * size)))
@@ -2026,9 +2066,12 @@ export class Crowd {
     if (target >= 1 && target <= 3) seekGoal(a.goal, a.target, what);
     const slot = a.flow !== undefined || target === 4 ? this._slot(a.flow ?? 0, what) : 0;
     if (target === 4) this._checkFollow(slot, size, what);
-    const id = withScratch(4, (st) => {
+    const id = withScratch(4 + 4 * 3 + 4 * 7, (st) => {
+      const ap = st + 4, wp = ap + 4 * 3, fv = f32();
+      arriving.forEach((v, k) => { fv[(ap >> 2) + k] = v; });
+      weights.values.forEach((v, k) => { fv[(wp >> 2) + k] = v; });
       const id = api().tnw_crowd_add(h, a.x, a.y, r, maxSpeed, maxForce, target,
-        a.goal?.x ?? 0, a.goal?.y ?? 0, slot, size, st);
+        a.goal?.x ?? 0, a.goal?.y ?? 0, slot, size, ap, wp, weights.mask, st);
       const status = i32()[st >> 2];
       if (status === -1) // what is left for the library to refuse: the circle's place
       {
@@ -2062,6 +2105,16 @@ export class Crowd {
     if (info) this._follow(id, info.size, k === 4 ? flow : -1);
   }
 
+  /** Set one behaviour weight of an agent: "target", "separation", "cohesion", "alignment",
+   *  "avoidAgents", "avoidWalls" or "wander" (a finite number; 0 turns it off). */
+  setWeight(id, behaviour, weight) {
+    const what = "Crowd.setWeight", h = liveOn(this, "Crowd");
+    agentId(id, what);
+    const b = behaviourOf(behaviour, what);
+    const w = numArg(weight, what, "weight", { min: -F32_MAX, max: F32_MAX });
+    check(api().tnw_crowd_set_weight(h, id, b, w), what);
+  }
+
   /** Advance every agent by `steps` fixed steps (default 1). Slots following a SectorField get
    *  their sectors built before each step (see setFlow). */
   step(steps = 1) {
@@ -2088,15 +2141,16 @@ export class Crowd {
   /** Number of live agents. */
   get count() { return api().tnw_crowd_count(liveOn(this, "Crowd")); }
 
-  /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived}], in no fixed order (each
-   *  step sorts the agents by place; remove() moves them): go by `id`, not by index. */
+  /** Every live agent: [{id, x, y, vx, vy, heading, radius, arrived, held}], in no fixed order
+   *  (each step sorts the agents by place; remove() moves them): go by `id`, not by index.
+   *  `arrived`: within its arriveRadius of its goal, or held in its arriveArea (`held`). */
   agents() {
     const n = check(api().tnw_crowd_read(liveOn(this, "Crowd"), this._ids, this._state, this.capacity), "Crowd.agents");
     const ids = new Uint32Array(api().memory.buffer, this._ids, n), s = f32(), b = this._state >> 2;
     const out = new Array(n);
     for (let i = 0; i < n; i++) {
       const o = b + AGENT_FLOATS * i;
-      out[i] = { id: ids[i], x: s[o], y: s[o + 1], vx: s[o + 2], vy: s[o + 3], heading: s[o + 4], radius: s[o + 5], arrived: s[o + 6] !== 0 };
+      out[i] = { id: ids[i], x: s[o], y: s[o + 1], vx: s[o + 2], vy: s[o + 3], heading: s[o + 4], radius: s[o + 5], arrived: s[o + 6] !== 0, held: s[o + 6] === 2 };
     }
     return out;
   }
@@ -2104,7 +2158,8 @@ export class Crowd {
   /**
    * Every live agent's state with no per-agent objects: `data` is a Float32Array over the
    * module's memory with `stride` (7) floats per agent: x, y, vx, vy, heading, radius,
-   * arrived (0/1); `ids` a Uint32Array: row i is agent ids[i]. The rows' order changes between
+   * arrived (0 no, 1 within its arriveRadius, 2 held in its arriveArea); `ids` a Uint32Array:
+   * row i is agent ids[i]. The rows' order changes between
    * steps (each step sorts the agents by place) and on remove(): match rows to sprites through
    * `ids`, never by index. Refreshed by this call (no allocation); detached when the module's
    * memory grows, so call it once per frame after step().

@@ -202,6 +202,109 @@ test("crowd follows a field to the goal and never overlaps a wall", () => {
   map.free();
 });
 
+// A walled n x n room with a wall across part of it (as python/tests/test_arrive.py).
+function room(n = 24, innerWall = true) {
+  const rows = [];
+  for (let y = 0; y < n; y++) {
+    let r = "";
+    for (let x = 0; x < n; x++)
+      r += x === 0 || y === 0 || x === n - 1 || y === n - 1 || (innerWall && y === 6 && x >= 6 && x < 18) ? "#" : ".";
+    rows.push(r);
+  }
+  return TileMap.fromText(rows);
+}
+
+// `count` distinct open cells' centres of `map`, drawn with `rand`.
+function spread(map, count, rand) {
+  const open = [];
+  for (let y = 0; y < map.height; y++) for (let x = 0; x < map.width; x++) if (map.passable(x, y)) open.push(map.center(x, y));
+  for (let i = open.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [open[i], open[j]] = [open[j], open[i]]; }
+  return open.slice(0, count);
+}
+
+test("crowd: arrived within arriveRadius, cleared by setTarget", () => {
+  const map = room(24, false), goal = map.center(12, 12);
+  const crowd = new Crowd(map, { capacity: 16, seed: 1 });
+  const quiet = { separation: 0, cohesion: 0, alignment: 0, avoidAgents: 0 };
+  const ids = spread(map, 6, rng(2)).map((p) => crowd.add({ ...p, target: "seek", goal, arriveRadius: 20, weights: quiet }));
+  const ever = new Map(ids.map((id) => [id, false]));
+  for (let s = 0; s < 600; s++) {
+    crowd.step();
+    for (const a of crowd.agents()) {
+      const d = Math.hypot(a.x - goal.x, a.y - goal.y);
+      if (d <= 20 - 1e-3) assert.ok(a.arrived, `agent ${a.id} at ${d} px not arrived`);
+      if (!ever.get(a.id) && a.arrived) assert.ok(d <= 20 + 1e-3, `agent ${a.id} arrived at ${d} px`);
+      if (a.arrived) ever.set(a.id, true);
+      assert.equal(a.held, false);
+    }
+  }
+  assert.ok(crowd.agents().every((a) => a.arrived));
+  crowd.setTarget(ids[0], "seek", map.center(3, 20));
+  assert.deepEqual(crowd.agents().filter((a) => !a.arrived).map((a) => a.id), [ids[0]]);
+  crowd.free();
+  map.free();
+});
+
+test("crowd: a goal area lets a crowd that stays arrive (held)", () => {
+  const run = (area) => {
+    const map = room(), field = new FlowField(map, { lineOfSight: "off" }).build({ x: 12, y: 12 });
+    const crowd = new Crowd(map, { capacity: 80, seed: 7, pushApart: true });
+    crowd.setFlow(0, field);
+    for (const p of spread(map, 80, rng(9))) crowd.add({ ...p, target: "flow", flow: 0, arriveArea: area });
+    crowd.step(1500);
+    assert.equal(crowd.maxWallOverlap(), 0);
+    const agents = crowd.agents(), v = crowd.view(), goal = map.center(12, 12);
+    for (let i = 0; i < v.count; i++) // the view's arrived column: 0, 1, or 2 when held
+      assert.equal(v.data[i * v.stride + 6], agents[i].held ? 2 : agents[i].arrived ? 1 : 0);
+    const out = { arrived: agents.filter((a) => a.arrived).length, held: agents.filter((a) => a.held).length,
+      heldMax: Math.max(0, ...agents.filter((a) => a.held).map((a) => Math.hypot(a.x - goal.x, a.y - goal.y))) };
+    crowd.free(); field.free(); map.free();
+    return out;
+  };
+  const withArea = run(160);
+  assert.equal(withArea.arrived, 80);
+  assert.ok(withArea.held > 40 && withArea.held < 80, JSON.stringify(withArea));
+  assert.ok(withArea.heldMax <= 160 + 8);
+  const without = run(0);
+  assert.equal(without.held, 0);
+  assert.ok(without.arrived < 70, JSON.stringify(without));
+});
+
+test("crowd: behaviour weights at add() and setWeight(), and their errors", () => {
+  const map = room();
+  const wanderer = (o = {}) => {
+    const crowd = new Crowd(map, { capacity: 4, seed: 5 });
+    const id = crowd.add({ ...map.center(12, 16), ...o });
+    return { crowd, id };
+  };
+  const still = wanderer(); // no target, wander 0 by default: nothing moves
+  still.crowd.step(60);
+  assert.deepEqual([still.crowd.agents()[0].vx, still.crowd.agents()[0].vy], [0, 0]);
+  const moving = wanderer({ weights: { wander: 1 } });
+  moving.crowd.step(60);
+  const m = moving.crowd.agents()[0];
+  assert.ok(Math.hypot(m.vx, m.vy) > 1);
+  const later = wanderer();
+  later.crowd.setWeight(later.id, "wander", 1);
+  later.crowd.step(60);
+  assert.deepEqual(later.crowd.agents()[0], m); // the same weight set after add: the same run
+  const c = still.crowd, p = map.center(3, 3);
+  assert.throws(() => c.add({ ...p, weights: { flocking: 1 } }), (e) => e instanceof TypeError && e.message.includes("flocking"));
+  assert.throws(() => c.add({ ...p, weights: { wander: NaN } }), (e) => e instanceof TilenavError && e.message.includes("weights.wander"));
+  assert.throws(() => c.add({ ...p, weights: { target: 1e39 } }), (e) => e instanceof TilenavError && e.message.includes("weights.target"));
+  assert.throws(() => c.add({ ...p, weights: 3 }), TypeError);
+  for (const k of ["slowRadius", "arriveRadius", "arriveArea"])
+    for (const v of [-1, Infinity, "8"])
+      assert.throws(() => c.add({ ...p, [k]: v }), (e) => e instanceof TilenavError && e.message.includes(k), `${k} = ${v}`);
+  assert.equal(c.count, 1); // nothing refused was added
+  assert.throws(() => c.setWeight(still.id, "Wander", 1), TypeError);
+  assert.throws(() => c.setWeight(still.id, "wander", Infinity), TilenavError);
+  c.remove(still.id);
+  assert.throws(() => c.setWeight(still.id, "wander", 1), (e) => e instanceof TilenavError && e.message.includes("stale id"));
+  for (const o of [still, moving, later]) o.crowd.free();
+  map.free();
+});
+
 test("bad input throws defined errors", () => {
   assert.throws(() => new TileMap({ width: 0, height: 3 }), TypeError);
   assert.throws(() => TileMap.fromArray([0, 0, 0], 2), TypeError);

@@ -74,7 +74,7 @@ cp test/app/typed.ts test/app/tsconfig.json "$app/"
 (cd "$app" && node "$WEB/node_modules/typescript/bin/tsc" -p tsconfig.json) ||
     { echo "web: tsc --strict failed on the typed example"; exit 1; }
 out=$(cd "$app" && node out/typed.js)
-[ "$out" = "$(printf 'true 10 true true 2 21 42 1 7 7 true 7 7 true true true true\nfalse true 1\nfalse true 40 8\narrived true false true 12 {"x":2,"y":1} 0')" ] || { echo "web: the typed example printed '$out'"; exit 1; }
+[ "$out" = "$(printf 'true 10 true true 2 21 42 1 7 false 7 true 7 7 true true true true\nfalse true 1\nfalse true 40 8\narrived true false true 12 {"x":2,"y":1} 0')" ] || { echo "web: the typed example printed '$out'"; exit 1; }
 echo "web: tsc --strict on the typed example against the package's .d.ts, then run: ok"
 # the same as .mts in a "type": "commonjs" project (npm init -y's default), as the README says
 cjs="$tmp/cjs-app"

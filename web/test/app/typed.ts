@@ -1,7 +1,7 @@
 // A typed example of the package, checked by `tsc --strict` in web/test/package.sh (installed
 // from the packed tarball into a fresh project) and then run by Node.
 import { init, version, TileMap, PathFinder, FlowField, Crowd, Hierarchy, SectorField, TilenavError } from "tilenav";
-import type { Cell, PathResult, CrowdView, RegionOptions, HierarchyResult, SectorFieldStats } from "tilenav";
+import type { Cell, PathResult, CrowdView, Behaviour, RegionOptions, HierarchyResult, SectorFieldStats } from "tilenav";
 import PF from "tilenav/compat/pathfinding";
 import EasyStar from "tilenav/compat/easystar";
 
@@ -29,8 +29,11 @@ const dist: Float32Array = field.distancesView();
 const distLength = dist.length;
 const crowd = new Crowd(map, { capacity: 8 });
 crowd.setFlow(0, field);
-crowd.add({ x: 8, y: 8, target: "flow", flow: 0 });
+const staying = crowd.add({ x: 8, y: 8, target: "flow", flow: 0, arriveArea: 64, arriveRadius: 8, slowRadius: 32, weights: { wander: 0.5, avoidAgents: 2 } });
+const weight: Behaviour = "cohesion";
+crowd.setWeight(staying, weight, 0);
 crowd.step(10);
+const held: boolean = crowd.agents().some((a) => a.held);
 const view: CrowdView = crowd.view();
 
 // a 2x2 unit: a path of its top-left cell, a field for it, and where it fits
@@ -85,7 +88,7 @@ es.findPath(0, 0, 0, 2, (p) => { esLen = p ? p.length : -1; });
 es.calculate();
 
 console.log(r.found, cells.length, sliced.cost === r.cost, frames > 1, costs.length, distLength, vecLength,
-  view.count, view.stride, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm, bigOk, regionsOk, hierOk);
+  view.count, view.stride, held, pfPath.length, smooth.length <= pfPath.length, esLen, bfPath.length, jpsWasm, bigOk, regionsOk, hierOk);
 crowd.free(); field.free(); finder.free(); map.free(); grid.free(); es.free();
 
 // a Tiled map from JSON (here a tiny one written inline)
