@@ -358,7 +358,8 @@ examples)
     echo "examples: all passed"
     ;;
 *)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    # the header comment, up to its first blank comment line after the modes
+    sed -n '2,/^# Build trees/p' "$0" | sed 's/^# \{0,1\}//'
     [ "$mode" = help ] || exit 2
     ;;
 esac

@@ -45,9 +45,10 @@ static void usage(FILE *f)
             "                     # blocked, . unreachable; with --size, : where the unit\n"
             "                     does not fit (its top-left cell there)\n"
             "  --json             print one JSON object instead of the summary line: width,\n"
-            "                     height, goal, reachable, los, build_ms, and per cell (rows of\n"
-            "                     arrays) distance (null = unreachable or blocked), dir (0..7 =\n"
-            "                     E SE S SW W NW N NE, -1 = none) and los (0/1)\n"
+            "                     height, goal, reachable, los_count, build_ms, and per cell\n"
+            "                     (rows of arrays) distance (null = unreachable or blocked),\n"
+            "                     dir (0..7 = E SE S SW W NW N NE, -1 = none) and los (0/1)\n"
+
             "  --png FILE         the map (its tileset art when it has any) under a heat map of\n"
             "                     distances, with LOS cells, flow arrows and the goal\n"
             "  --scale PX         pixels per cell in the PNG (default: fit about 1024 px)\n"
@@ -250,7 +251,7 @@ static void print_json(const tn_map *m, const tn_field *f, tn_cell goal, double 
 {
     int32_t w = tn_map_width(m), h = tn_map_height(m);
     printf("{\"width\": %d, \"height\": %d, \"goal\": [%d, %d], \"reachable\": %d, "
-           "\"los\": %d, \"build_ms\": %.3f,\n \"distance\": [",
+           "\"los_count\": %d, \"build_ms\": %.3f,\n \"distance\": [",
            (int)w, (int)h, (int)goal.x, (int)goal.y, (int)tn_field_reachable_count(f),
            (int)tn_field_los_count(f), ms);
     for (int32_t y = 0; y < h; y++) {

@@ -94,6 +94,12 @@ export interface DecodedTiled {
   report: { cellsBlocked: number; collisionLayers: number; collisionObjects: number };
 }
 
+/** What fromTiled() and fromDecodedTiled() record on a map: Tiled's cell of the map's (0, 0) (infinite maps), and the loader's report. */
+export interface TiledInfo { origin: { x: number; y: number }; report: DecodedTiled["report"] }
+
+/** A map made from a Tiled map: `tiled` is always there. */
+export type TiledTileMap = TileMap & { tiled: TiledInfo };
+
 export class TileMap {
   constructor(o: TileMapOptions);
   static fromArray(cells: ArrayLike<number>, width: number, options?: Omit<TileMapOptions, "width" | "height" | "cells">): TileMap;
@@ -101,13 +107,13 @@ export class TileMap {
    *  `costs` or `blocked` names value 1. */
   static fromText(rows: string | readonly string[], options?: Omit<TileMapOptions, "width" | "height" | "cells"> & { wall?: string }): TileMap;
   /** A map from a Tiled JSON map (.tmj/.json, text or parsed), read with the C loader's conventions. */
-  static fromTiled(json: string | object, options?: TiledOptions): Promise<TileMap>;
+  static fromTiled(json: string | object, options?: TiledOptions): Promise<TiledTileMap>;
   /** The passability and costs fromTiled uses, without making a map. */
   static decodeTiled(json: string | object, options?: TiledOptions): Promise<DecodedTiled>;
   /** A TileMap from decodeTiled()'s result. */
-  static fromDecodedTiled(d: DecodedTiled): TileMap;
-  /** Set by fromTiled / fromDecodedTiled. */
-  tiled?: { origin: { x: number; y: number }; report: DecodedTiled["report"] };
+  static fromDecodedTiled(d: DecodedTiled): TiledTileMap;
+  /** Set by fromTiled / fromDecodedTiled (whose maps' type says so: TiledTileMap). */
+  tiled?: TiledInfo;
   readonly width: number;
   readonly height: number;
   readonly tileWidth: number;

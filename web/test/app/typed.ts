@@ -97,7 +97,7 @@ const tiled = await TileMap.fromTiled({
   tilesets: [{ firstgid: 1, tiles: [{ id: 0, properties: [{ name: "collides", type: "bool", value: true }] }] }],
   layers: [{ type: "tilelayer", name: "t", width: 2, height: 1, data: [1, 0] }],
 }, { cover: "center" });
-console.log(tiled.passable(0, 0), tiled.passable(1, 0), tiled.tiled?.report.cellsBlocked);
+console.log(tiled.passable(0, 0), tiled.passable(1, 0), tiled.tiled.report.cellsBlocked);
 tiled.free();
 
 // the Phaser adapter over anything shaped like a Phaser tilemap (here a stand-in object)
