@@ -1000,6 +1000,25 @@ static tn_status load_file(const char *dir, const char *name, const tn_load_def 
     return tn_map_load(p, o, m, d);
 }
 
+/* The files tn_map_load() reports through tn_load_def::on_file. */
+typedef struct files_read {
+    int n;
+    char path[16][1024];
+} files_read;
+
+static void on_file(const char *path, void *user)
+{
+    files_read *f = user;
+    assert_true(f->n < 16);
+    snprintf(f->path[f->n++], sizeof f->path[0], "%s", path);
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+    size_t a = strlen(s), b = strlen(end);
+    return a >= b && strcmp(s + a - b, end) == 0;
+}
+
 static void test_files(void **state)
 {
     (void)state;
@@ -1049,6 +1068,9 @@ static void test_files(void **state)
     tn_load_def o = tn_load_def_default();
     tn_load_report rep;
     o.report = &rep;
+    files_read read = {0};
+    o.on_file = on_file;
+    o.on_file_user = &read;
     tn_map *m = NULL;
     tn_diag d;
     tn_status st = load_file(dir, "map.tmj", &o, &m, &d);
@@ -1057,6 +1079,23 @@ static void test_files(void **state)
         tn_diag_format(&d, msg, sizeof msg);
         fail_msg("%s", msg);
     }
+    /* every file read, the map first, each one a file that opens; none other */
+    assert_true(read.n >= 4);
+    assert_true(ends_with(read.path[0], "/map.tmj"));
+    bool seen[3] = {false, false, false};
+    for (int i = 1; i < read.n; i++) {
+        FILE *rf = fopen(read.path[i], "rb");
+        assert_non_null(rf);
+        fclose(rf);
+        int k = ends_with(read.path[i], "/walls.tsj") ? 0
+                : ends_with(read.path[i], "/box.tj")  ? 1
+                : ends_with(read.path[i], "/wall.tj") ? 2
+                                                      : -1;
+        if (k < 0)
+            fail_msg("on_file reported %s", read.path[i]);
+        seen[k] = true;
+    }
+    assert_true(seen[0] && seen[1] && seen[2]);
     const char *rows[] = {"#..#", "##..", "..#."};
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 4; x++)

@@ -117,6 +117,12 @@ typedef struct tn_load_def {
     const char *collision_layers;
     /// Optional: filled with what the loader read (may be NULL).
     tn_load_report *report;
+    /// Optional (NULL): called by tn_map_load() with the path of every file it has read, in
+    /// the order read: the map, then its external tilesets and templates (paths as the loader
+    /// opened them). A game can watch them for hot reloading; the CLI refuses to write an
+    /// output over any of them. Not called by tn_map_parse() for the text it is given.
+    void (*on_file)(const char *path, void *user);
+    void *on_file_user;       ///< passed to on_file
     uint32_t internal_cookie; ///< set by tn_load_def_default(); do not touch
 } tn_load_def;
 

@@ -238,6 +238,8 @@ tn_status tn_map_load(const char *path, const tn_load_def *opts, tn_map **out, t
     tn_status st = tn__file_read(path, o.max_file_bytes, NULL, &data, &len, diag);
     if (st != TN_OK)
         return st;
+    if (o.on_file)
+        o.on_file(path, o.on_file_user);
     st = tn_map_parse(data, len, path, &o, out, diag);
     tn__file_free(NULL, data, len);
     return st;

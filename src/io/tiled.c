@@ -957,6 +957,8 @@ static tn_status read_tilesets(tl_ctx *c, const cJSON *root)
         if (st != TN_OK)
             return err(c, st, where, "external tileset '%s' (from \"%s\"): %s", path, src,
                        sub.message);
+        if (c->o->on_file)
+            c->o->on_file(path, c->o->on_file_user);
         const char *saved = c->file;
         bool saved_ext = c->external;
         c->file = path;
@@ -1761,6 +1763,8 @@ static tn_status load_template(tl_ctx *c, const char *rel, const char *where,
     st = tn__file_read(path, c->o->max_file_bytes, NULL, &text, &len, &sub);
     if (st != TN_OK)
         return err(c, st, where, "template '%s' (from \"%s\"): %s", path, rel, sub.message);
+    if (c->o->on_file)
+        c->o->on_file(path, c->o->on_file_user);
     void *p = c->templates;
     st = grow(c, &p, sizeof(tl_template), &c->cap_templates, c->ntemplates + 1, where);
     if (st != TN_OK) {

@@ -7,6 +7,7 @@
 #include "tilenav/io.h"
 #include "tilenav/search.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +74,7 @@ static int write_optimal(const char *cmd, const char *mapf, const tn_map *map,
 {
     FILE *f = fopen(outf, "w");
     if (!f) {
-        tn_cli_error(cmd, "cannot write %s", outf);
+        tn_cli_error(cmd, "cannot write %s: %s", outf, strerror(errno));
         return TN_EXIT_OUTPUT;
     }
     tn_search_def def = tn_search_def_default();
@@ -287,7 +288,9 @@ int tn_bench_hpa(int argc, char **argv)
     memset(&diag, 0, sizeof diag);
     tn_map *map = NULL;
     const double l0 = tn_cli_now(), lc0 = cpu_now();
-    tn_status st = tn_map_load(mapf, NULL, &map, &diag);
+    tn_load_def lopts = tn_load_def_default();
+    lopts.on_file = tn_cli_input_hook;
+    tn_status st = tn_map_load(mapf, &lopts, &map, &diag);
     if (st == TN_OK)
         fprintf(stderr, "map: %dx%d loaded in %.1f ms (CPU %.1f ms)\n", (int)tn_map_width(map),
                 (int)tn_map_height(map), (tn_cli_now() - l0) * 1e3, (cpu_now() - lc0) * 1e3);
@@ -298,6 +301,13 @@ int tn_bench_hpa(int argc, char **argv)
         char msg[1024];
         tn_map_destroy(map);
         return tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
+    }
+    tn_cli_input(scenf);
+    int out_rc = tn_cli_check_output(cmd, "--write-optimal", write);
+    if (out_rc != TN_EXIT_OK) {
+        tn_scenarios_destroy(sc);
+        tn_map_destroy(map);
+        return out_rc;
     }
     const int32_t ns = tn_scenarios_count(sc);
     int32_t *sel = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *sel);

@@ -63,6 +63,18 @@ int tn_cli_exit_for(tn_status st);
  * the diagnostic is empty), print "tilenav CMD: msg" and return the exit code (which tells
  * the kind of failure). */
 int tn_cli_load_failed(const char *cmd, const tn_diag *d, tn_status st, char *msg, size_t cap);
+/* Inputs and outputs (inputs.c): an output never replaces a file the command read.
+ * Remember `path` as an input of this run (when it is an existing file). */
+void tn_cli_input(const char *path);
+/* A tn_load_def::on_file that remembers every file a map load reads (the map, its external
+ * tilesets and templates). */
+void tn_cli_input_hook(const char *path, void *user);
+/* Remember the tileset images of `map`, as the pictures open them. */
+void tn_cli_input_images(const tn_map *map);
+/* TN_EXIT_OK when output `path` (given with option `opt`; NULL = none) is not one of the
+ * inputs remembered (by device and inode: another spelling or a link is the same file);
+ * otherwise prints why and returns TN_EXIT_USAGE. Call it before any work is done. */
+int tn_cli_check_output(const char *cmd, const char *opt, const char *path);
 /* True when argv[i] is "-h" or "--help". */
 bool tn_cli_is_help(const char *arg);
 /* Monotonic clock in seconds. */

@@ -53,7 +53,8 @@ static void help(void)
         "through the broad phase.\n"
         "Writes DIR/demo.gif (the run) and DIR/demo-sheet.png (six moments, with the flow\n"
         "field), both drawn with the map's tileset art, prints a summary, then a short\n"
-        "tile-collision walk-through.\n\n"
+        "tile-collision walk-through, and DIR/demo-siege.png (a 2x2 unit's path beside a\n"
+        "creep's on weighted tiles).\n\n"
         "Options:\n"
         "  --out DIR    output folder, created if missing (default ./demo-out)\n"
         "  --steps N    simulation steps of 1/60 s, 60..100000 (default 1500)\n"
@@ -849,11 +850,25 @@ int tn_cmd_demo(int argc, char **argv)
         return TN_EXIT_NOMEM;
     d->exit = (tn_cell){-1, -1};
     tn_diag diag;
-    tn_status st = tn_map_load(path, NULL, &d->map, &diag);
+    tn_load_def lopts = tn_load_def_default();
+    lopts.on_file = tn_cli_input_hook;
+    tn_status st = tn_map_load(path, &lopts, &d->map, &diag);
     if (st != TN_OK) {
         char msg[1200];
         free(d);
         return tn_cli_load_failed("demo", &diag, st, msg, sizeof msg);
+    }
+    tn_cli_input_images(d->map);
+    static const char *const outputs[] = {"demo.gif", "demo-sheet.png", "demo-siege.png"};
+    for (int k = 0; k < 3; k++) {
+        char file[4096];
+        snprintf(file, sizeof file, "%s/%s", out, outputs[k]);
+        int out_rc = tn_cli_check_output("demo", "--out", file);
+        if (out_rc != TN_EXIT_OK) {
+            tn_map_destroy(d->map);
+            free(d);
+            return out_rc;
+        }
     }
     d->w = tn_map_width(d->map);
     d->h = tn_map_height(d->map);

@@ -475,10 +475,21 @@ int tn_cmd_field(int argc, char **argv)
     tn_map *m = NULL;
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
+    o.load.on_file = tn_cli_input_hook;
     tn_status st = tn_map_load(o.map, &o.load, &m, &diag);
     if (st != TN_OK) {
         char buf[1024];
         return tn_cli_load_failed(cmd, &diag, st, buf, sizeof buf);
+    }
+    tn_cli_input_images(m);
+    int out_rc = tn_cli_check_output(cmd, "--png", o.png);
+    if (out_rc == TN_EXIT_OK)
+        out_rc = tn_cli_check_output(cmd, "--out", o.out);
+    if (out_rc == TN_EXIT_OK && o.png && o.out && strcmp(o.png, o.out) == 0)
+        out_rc = tn_cli_usage_error(cmd, "--png and --out name the same file '%s'", o.png);
+    if (out_rc != TN_EXIT_OK) {
+        tn_map_destroy(m);
+        return out_rc;
     }
     if (o.gx >= tn_map_width(m) || o.gy >= tn_map_height(m)) {
         int rc = tn_cli_usage_error(

@@ -198,6 +198,7 @@ int tn_cmd_path(int argc, char **argv)
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
     tn_map *map = NULL;
+    lopts.on_file = tn_cli_input_hook;
     tn_status st = tn_map_load(pos[0], &lopts, &map, &diag);
     if (st != TN_OK) {
         char msg[1024];
@@ -205,6 +206,12 @@ int tn_cmd_path(int argc, char **argv)
         if (json)
             print_json_error(st, msg);
         return rc;
+    }
+    tn_cli_input_images(map);
+    int out_rc = tn_cli_check_output(cmd, "--png", png);
+    if (out_rc != TN_EXIT_OK) {
+        tn_map_destroy(map);
+        return out_rc;
     }
     int32_t cells = tn_map_width(map) * tn_map_height(map);
     tn_search_def def = tn_search_def_default();

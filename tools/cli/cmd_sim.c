@@ -548,10 +548,17 @@ int tn_cmd_sim(int argc, char **argv)
     tn_map *m = NULL;
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
+    lopts.on_file = tn_cli_input_hook;
     tn_status st = tn_map_load(pos[0], &lopts, &m, &diag);
     if (st < 0) {
         char msg[1024];
         return tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
+    }
+    tn_cli_input_images(m);
+    int out_rc = tn_cli_check_output(cmd, "--png", png);
+    if (out_rc != TN_EXIT_OK) {
+        tn_map_destroy(m);
+        return out_rc;
     }
     int64_t gx, gy;
     if (!tn_cli_parse_int(pos[1], 0, tn_map_width(m) - 1, &gx) ||

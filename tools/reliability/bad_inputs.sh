@@ -128,5 +128,23 @@ case_ 4 "path: PNG into a missing folder" "$TN" path "$t/ok.map" 0 0 2 2 --png "
 case_ 2 "path: --scale 0" "$TN" path "$t/ok.map" 0 0 2 2 --png "$t/p.png" --scale 0
 case_ 4 "collide: PNG into a missing folder" "$TN" collide --objects 10 --steps 1 --png "$t/no/such/dir.png"
 case_ 0 "field --png: tileset image missing (drawn with the palette)" "$TN" field "$t/art.tmj" 1 0 --png "$t/art.png"
+# an output over a file the command reads: refused before any work, the file kept byte for byte
+cp "$t/ok.map" "$t/mine.map"
+ln -s mine.map "$t/link.png"
+ln "$t/mine.map" "$t/hard.csv"
+mkdir "$t/tiled"
+printf 'not really a picture\n' >"$t/tiled/tiles.png"
+sed 's/missing.png/tiles.png/' "$t/art.tmj" >"$t/tiled/m.tmj"
+cp "$t/ok.scen" "$t/mine.scen"
+kept=$(cat "$t/mine.map" "$t/tiled/tiles.png" "$t/mine.scen" | cksum)
+case_ 2 "path: --png over its own map" "$TN" path "$t/mine.map" 0 0 2 2 --png "$t/mine.map"
+case_ 2 "path: --png over a symbolic link to its map" "$TN" path "$t/mine.map" 0 0 2 2 --png "$t/link.png"
+case_ 2 "field: --out over a hard link to its map" "$TN" field "$t/mine.map" 0 0 --out "$t/hard.csv"
+case_ 2 "sim: --png over the map's tileset image" "$TN" sim "$t/tiled/m.tmj" 1 0 --agents 1 --steps 1 --png "$t/tiled/tiles.png"
+case_ 2 "bench: --write-optimal over its .scen" "$TN" bench "$t/mine.map" "$t/mine.scen" --algo hpa --write-optimal "$t/mine.scen"
+if [ "$(cat "$t/mine.map" "$t/tiled/tiles.png" "$t/mine.scen" | cksum)" != "$kept" ]; then
+    echo "MISMATCH: an input file was overwritten by an output" >&2
+    fail=1
+fi
 [ -z "$TABLE" ] && echo "bad inputs: $n cases, $([ $fail -eq 0 ] && echo 'all as documented' || echo 'MISMATCHES')"
 exit $fail
