@@ -1,6 +1,7 @@
 /* tilenav: the command-line tool. Dispatches to one cmd_<name>.c per command. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,21 @@ static void usage(FILE *f)
            "  6  internal error (a bug)\n");
 }
 
+/* Standard output could not be written (a full disk, a closed pipe: /dev/full): the output
+ * is lost, so the run has failed whatever the command found. */
+static int finish(int rc)
+{
+    errno = 0;
+    bool bad = fflush(stdout) != 0;
+    int why = errno;
+    if (bad || ferror(stdout)) {
+        fprintf(stderr, "tilenav: cannot write the standard output: %s\n",
+                why ? strerror(why) : "write error");
+        return rc == TN_EXIT_OK || rc == TN_EXIT_FAIL ? TN_EXIT_OUTPUT : rc;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -53,15 +69,15 @@ int main(int argc, char **argv)
     }
     if (tn_cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return TN_EXIT_OK;
+        return finish(TN_EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("tilenav %s\n", tn_version());
-        return TN_EXIT_OK;
+        return finish(TN_EXIT_OK);
     }
     for (size_t i = 0; commands[i].name; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+            return finish(commands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "tilenav: unknown command '%s' (see 'tilenav --help')\n", argv[1]);
     return TN_EXIT_USAGE;
 }

@@ -47,13 +47,14 @@ printf 'type octile\nheight 3\nwidth 3\nmap\n.@.\n@@@\n.@.\n' >"$t/alone.map"
 
 fail=0
 n=0
+stdout=/dev/null # where case_ sends the command's standard output
 [ -n "$TABLE" ] && printf '| # | input | command | exit | message |\n|---|---|---|---|---|\n'
 case_() { # expected-exit description command...
     want=$1
     what=$2
     shift 2
     n=$((n + 1))
-    out=$("$@" 2>&1 >/dev/null </dev/null)
+    out=$("$@" 2>&1 >"$stdout" </dev/null)
     got=$?
     # the error line (progress lines such as bench's "map: ... loaded" come first)
     msg=$(printf '%s\n' "$out" | grep -m1 -E '^(tilenav|usage)' || printf '%s' "$out" | head -1)
@@ -146,5 +147,10 @@ if [ "$(cat "$t/mine.map" "$t/tiled/tiles.png" "$t/mine.scen" | cksum)" != "$kep
     echo "MISMATCH: an input file was overwritten by an output" >&2
     fail=1
 fi
+# a standard output that cannot be written (a full disk) is a failed run
+stdout=/dev/full
+case_ 4 "info: standard output on a full disk" "$TN" info "$t/ok.map"
+case_ 4 "path: standard output on a full disk" "$TN" path "$t/ok.map" 0 0 2 2
+stdout=/dev/null
 [ -z "$TABLE" ] && echo "bad inputs: $n cases, $([ $fail -eq 0 ] && echo 'all as documented' || echo 'MISMATCHES')"
 exit $fail
