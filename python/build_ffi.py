@@ -198,6 +198,9 @@ typedef enum tn_behaviour {
 #define TN_CROWD_MAX_AGENTS ...
 #define TN_CROWD_MAX_FLOWS ...
 #define TN_CROWD_MAX_NEIGHBOURS ...
+static const float TN_CROWD_MAX_WEIGHT;
+static const float TN_CROWD_MAX_SPEED;
+static const float TN_CROWD_MAX_FORCE;
 typedef struct tn_crowd_def {
     const tn_map *map;
     int32_t capacity;

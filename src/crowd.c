@@ -224,6 +224,12 @@ static bool finite_pos(float f)
     return isfinite(f) && f > 0.0f;
 }
 
+/* A behaviour weight: a number no larger in size than TN_CROWD_MAX_WEIGHT (false for NaN). */
+static bool weight_ok(float w)
+{
+    return fabsf(w) <= TN_CROWD_MAX_WEIGHT;
+}
+
 tn_status tn_crowd_create(const tn_crowd_def *def, tn_crowd **out)
 {
     if (!out)
@@ -610,12 +616,13 @@ tn_status tn_crowd_add(tn_crowd *c, const tn_agent_def *d, tn_agent_id *out)
     if (!isfinite(d->pos.x) || !isfinite(d->pos.y) || !isfinite(d->vel.x) || !isfinite(d->vel.y) ||
         d->size < 1 || d->size > 255 || !isfinite(d->radius) || d->radius < 0.0f ||
         !(d->radius < 0.5f * tmin * (float)d->size) || !finite_pos(d->max_speed) ||
-        !finite_pos(d->max_force) || !isfinite(d->slow_radius) || d->slow_radius < 0.0f ||
+        d->max_speed > TN_CROWD_MAX_SPEED || !finite_pos(d->max_force) ||
+        d->max_force > TN_CROWD_MAX_FORCE || !isfinite(d->slow_radius) || d->slow_radius < 0.0f ||
         !isfinite(d->arrive_radius) || d->arrive_radius < 0.0f || !isfinite(d->arrive_area) ||
         d->arrive_area < 0.0f || !target_ok(c, d->target, d->target_pos, d->flow))
         return TN_E_INVALID_ARG;
     for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
-        if (!isfinite(d->weights[b]))
+        if (!weight_ok(d->weights[b]))
             return TN_E_INVALID_ARG;
     if (tn_tile_circle_overlap(c->map, d->pos, wall_radius_of(c, d->radius, d->size)) != 0.0f)
         return TN_E_INVALID_ARG;
@@ -757,7 +764,7 @@ tn_status tn_crowd_set_weight(tn_crowd *c, tn_agent_id id, tn_behaviour b, float
     int32_t i = dense_index(c, id, &st);
     if (i < 0)
         return st;
-    if ((unsigned)b >= (unsigned)TN_BEHAVIOUR_COUNT || !isfinite(weight))
+    if ((unsigned)b >= (unsigned)TN_BEHAVIOUR_COUNT || !weight_ok(weight))
         return TN_E_INVALID_ARG;
     c->w[(size_t)i * TN_BEHAVIOUR_COUNT + (size_t)b] = weight;
     return TN_OK;
@@ -1580,11 +1587,12 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
     float ms = c->maxs[i], mf = c->maxf[i];
     tn_vec2 want = tn__v2(0.0f, 0.0f);
     if (c->arrived[i] == ARRIVED_HELD) {
-        /* held in the goal area: it holds its place, no neighbour forces (push-apart, when on,
-         * still resolves overlaps; walls still apply) */
-        static const int nb_behaviours[4] = {TN_BEHAVIOUR_SEPARATION, TN_BEHAVIOUR_COHESION,
-                                             TN_BEHAVIOUR_ALIGNMENT, TN_BEHAVIOUR_AVOID_AGENTS};
-        for (int t = 0; t < 4; t++) {
+        /* held in the goal area: it holds its place, no neighbour forces and no wander
+         * (push-apart, when on, still resolves overlaps; walls still apply) */
+        static const int nb_behaviours[5] = {TN_BEHAVIOUR_SEPARATION, TN_BEHAVIOUR_COHESION,
+                                             TN_BEHAVIOUR_ALIGNMENT, TN_BEHAVIOUR_AVOID_AGENTS,
+                                             TN_BEHAVIOUR_WANDER};
+        for (int t = 0; t < 5; t++) {
             int b = nb_behaviours[t];
             run[b] = false;
             f[b] = tn__v2(0.0f, 0.0f);

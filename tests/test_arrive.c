@@ -130,6 +130,50 @@ static void test_narrow_door(void **state)
     tn_map_destroy(m);
 }
 
+/* Held agents hold their place: wander (weight 1) stops too once an agent is held, so 60
+ * agents gathering in a 96 px goal area of an open room stay in it (before the fix wandering
+ * held agents drifted 300-400 px away while still flagged held). */
+static void test_held_agents_do_not_wander(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(40, 30, 0.0, 1);
+    flow f;
+    flow_make(&f, m, (tn_cell){20, 15});
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 60;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    assert_int_equal(tn_crowd_set_flow(c, 0, &f.view), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_FLOW;
+    ad.flow = 0;
+    ad.arrive_area = 96.0f;
+    ad.weights[TN_BEHAVIOUR_WANDER] = 1.0f;
+    tn_agent_id ids[60];
+    assert_int_equal(spawn_in(c, m, 60, 5, ad, 1, 1, 39, 29, ids), 60);
+    for (int s = 0; s < 3000; s++)
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+    const float gx = 20.5f * 32.0f, gy = 15.5f * 32.0f;
+    int held = 0;
+    float far = 0.0f;
+    for (int k = 0; k < 60; k++) {
+        tn_agent_state st;
+        assert_int_equal(tn_crowd_get(c, ids[k], &st), TN_OK);
+        if (!st.held)
+            continue;
+        held++;
+        float d = hypotf(st.pos.x - gx, st.pos.y - gy);
+        far = d > far ? d : far;
+    }
+    print_message("held %d of 60, the farthest %.1f px from the goal\n", held, (double)far);
+    assert_true(held >= 30);
+    assert_true(far <= 96.0f + 12.0f); /* the area, plus what a step moved it when held */
+    tn_crowd_destroy(c);
+    flow_free(&f);
+    tn_map_destroy(m);
+}
+
 static void odd_split(tn_task task, void *ctx, int32_t count, void *user)
 {
     (void)user;
@@ -385,6 +429,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_knobs),
         cmocka_unit_test(test_narrow_door),
         cmocka_unit_test(test_crowded_goal),
+        cmocka_unit_test(test_held_agents_do_not_wander),
         cmocka_unit_test(test_threads_same_bits),
         cmocka_unit_test(test_flocking_does_not_brake),
         cmocka_unit_test(test_dense_same_neighbours),

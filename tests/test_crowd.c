@@ -1207,6 +1207,79 @@ static void test_extreme_values(void **state)
     tn_map_destroy(m);
 }
 
+/* Speeds, forces and weights at their limits (TN_CROWD_MAX_SPEED, _FORCE, _WEIGHT, either
+ * sign) on every target kind, with push-apart, never give a position or velocity that is not
+ * finite; one past a limit is refused by tn_crowd_add and tn_crowd_set_weight. A weight of
+ * 1e36 used to be accepted and made NaN positions in one step. */
+static void test_limits_stay_finite(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(40, 30, 0.15, 3);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 64;
+    cd.push_apart = true;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    tn_test_rng r = {11};
+    const float speeds[3] = {120.0f, 1e6f, TN_CROWD_MAX_SPEED};
+    const float forces[3] = {480.0f, 1e9f, TN_CROWD_MAX_FORCE};
+    int added = 0;
+    for (int tries = 0; added < 60 && tries < 6000; tries++) {
+        tn_agent_def a = tn_agent_def_default();
+        a.pos = (tn_vec2){(float)tn_test_u01(&r) * 40.0f * 32.0f,
+                          (float)tn_test_u01(&r) * 30.0f * 32.0f};
+        a.max_speed = speeds[added % 3];
+        a.max_force = forces[(added / 3) % 3];
+        a.target = (tn_target_kind)(added % 4); /* none, seek, arrive, flee */
+        a.target_pos = (tn_vec2){640.0f, 480.0f};
+        for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+            a.weights[b] = (b + added) % 2 ? TN_CROWD_MAX_WEIGHT : -TN_CROWD_MAX_WEIGHT;
+        tn_agent_id id;
+        if (tn_crowd_add(c, &a, &id) == TN_OK)
+            added++;
+    }
+    assert_int_equal(added, 60);
+    for (int s = 0; s < 200; s++) {
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        for (int32_t i = 0; i < tn_crowd_count(c); i++) {
+            tn_agent_state st;
+            assert_int_equal(tn_crowd_get(c, tn_crowd_agent_at(c, i), &st), TN_OK);
+            if (!(isfinite(st.pos.x) && isfinite(st.pos.y) && isfinite(st.vel.x) &&
+                  isfinite(st.vel.y)))
+                fail_msg("agent %d not finite at step %d", (int)i, s);
+        }
+    }
+    assert_true(tn_crowd_max_wall_overlap(c) <= 0.0f);
+    /* one past each limit: refused, nothing added */
+    tn_agent_def a = tn_agent_def_default();
+    tn_agent_id id;
+    for (int32_t i = 0; i < tn_crowd_count(c) && tn_crowd_count(c) == 60; i++) {
+        tn_agent_state st;
+        assert_int_equal(tn_crowd_get(c, tn_crowd_agent_at(c, i), &st), TN_OK);
+        a.pos = st.pos; /* a place that is clear of walls */
+        break;
+    }
+    a.weights[TN_BEHAVIOUR_COHESION] = 1.0001e6f;
+    assert_int_equal(tn_crowd_add(c, &a, &id), TN_E_INVALID_ARG);
+    a.weights[TN_BEHAVIOUR_COHESION] = -1e36f;
+    assert_int_equal(tn_crowd_add(c, &a, &id), TN_E_INVALID_ARG);
+    a.weights[TN_BEHAVIOUR_COHESION] = 0.2f;
+    a.max_speed = 1.0001e9f;
+    assert_int_equal(tn_crowd_add(c, &a, &id), TN_E_INVALID_ARG);
+    a.max_speed = 120.0f;
+    a.max_force = 1.0001e12f;
+    assert_int_equal(tn_crowd_add(c, &a, &id), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_count(c), 60);
+    tn_agent_id first = tn_crowd_agent_at(c, 0);
+    assert_int_equal(tn_crowd_set_weight(c, first, TN_BEHAVIOUR_TARGET, 1e36f), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_set_weight(c, first, TN_BEHAVIOUR_TARGET, NAN), TN_E_INVALID_ARG);
+    assert_int_equal(tn_crowd_set_weight(c, first, TN_BEHAVIOUR_TARGET, -TN_CROWD_MAX_WEIGHT),
+                     TN_OK);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
 /* An agent driven straight at a wall's convex corner (the contact normal along its move, so
  * sliding removes all of it) slides past it instead of standing there for good. Found by an
  * outside check: 1 agent of 8,000 on a 4096 x 4096 world stood at a 2x2 block's corner. */
@@ -1265,6 +1338,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_building_with_far_long_wall),
         cmocka_unit_test(test_edits_near_moving_agents),
         cmocka_unit_test(test_extreme_values),
+        cmocka_unit_test(test_limits_stay_finite),
         cmocka_unit_test(test_head_on_corner),
     };
     const struct CMUnitTest slow_tests[] = {

@@ -74,6 +74,13 @@ typedef struct tn_agent_id {
 #define TN_CROWD_MAX_FLOWS 256
 /// Longest neighbour list.
 #define TN_CROWD_MAX_NEIGHBOURS 64
+/// Largest behaviour weight in size (|weight|): past it the weighted forces of a step could
+/// overflow a float and turn positions into NaN.
+#define TN_CROWD_MAX_WEIGHT 1e6f
+/// Largest max_speed of an agent, pixels per second.
+#define TN_CROWD_MAX_SPEED 1e9f
+/// Largest max_force of an agent, pixels per second squared.
+#define TN_CROWD_MAX_FORCE 1e12f
 
 /// A read-only view of a flow field, as a tn_field provides it (or anything else): per-cell unit
 /// directions, per-cell line of sight to the goal, the goal in pixels. The arrays are
@@ -168,11 +175,11 @@ typedef struct tn_agent_def {
                      ///< not overlap an impassable cell
     tn_vec2 vel;     ///< pixels per second
     float radius;    ///< pixels, > 0 and < size half tiles (the smaller tile side; default 6)
-    float max_speed; ///< pixels per second, > 0 (default 120)
-    float max_force; ///< pixels per second squared, > 0 (default 480)
-    float weights[TN_BEHAVIOUR_COUNT]; ///< default: target 1, separation 2, cohesion 0.2,
-                                       ///< alignment 0.5 (the tutorial's), agents 1, walls 1,
-                                       ///< wander 0
+    float max_speed; ///< pixels per second, > 0 and <= TN_CROWD_MAX_SPEED (default 120)
+    float max_force; ///< pixels per second squared, > 0 and <= TN_CROWD_MAX_FORCE (default 480)
+    float weights[TN_BEHAVIOUR_COUNT]; ///< each at most TN_CROWD_MAX_WEIGHT in size; default:
+                                       ///< target 1, separation 2, cohesion 0.2, alignment 0.5
+                                       ///< (the tutorial's), agents 1, walls 1, wander 0
     tn_target_kind target;             ///< default TN_TARGET_NONE
     tn_vec2 target_pos;                ///< pixels (SEEK, ARRIVE, FLEE)
     int32_t flow;                      ///< flow view slot (FLOW)
@@ -181,7 +188,7 @@ typedef struct tn_agent_def {
     /// pixels, >= 0: the goal area (default 0 = none). Inside it an agent also counts as arrived
     /// when it is held up at the goal: it touches (centres closer than 1.5x the sum of the radii)
     /// an agent with the same goal that has arrived. Such an agent holds its place (its target
-    /// force brakes it; separation, cohesion, alignment and agent avoidance stop; walls and
+    /// force brakes it; separation, cohesion, alignment, agent avoidance and wander stop; walls and
     /// push-apart still act) instead of pushing into a packed goal, so a crowd that stays fills the
     /// area from the goal outwards and every member arrives. Needs a neighbour behaviour with a
     /// weight (the neighbour list). No effect when arrived agents are removed at once.
@@ -249,7 +256,7 @@ TN_API TN_NODISCARD tn_status tn_crowd_set_target(tn_crowd *crowd, tn_agent_id i
 TN_API TN_NODISCARD tn_status tn_crowd_set_velocity(tn_crowd *crowd, tn_agent_id id, tn_vec2 vel);
 /// Set one behaviour weight of an agent.
 /// @return TN_OK, TN_E_STALE_ID, TN_E_INVALID_ARG (NULL crowd, an unknown behaviour, a weight
-///         that is NaN or infinite).
+///         that is NaN or larger in size than TN_CROWD_MAX_WEIGHT).
 TN_API TN_NODISCARD tn_status tn_crowd_set_weight(tn_crowd *crowd, tn_agent_id id,
                                                   tn_behaviour behaviour, float weight);
 

@@ -112,12 +112,20 @@ def test_arrive_and_weight_arguments_are_checked():
     m = room()
     with tilenav.Crowd(m, capacity=4) as crowd:
         p = centre((3, 3))
-        with pytest.raises(ValueError, match="behaviour must be one of 'target'"):
+        with pytest.raises(ValueError, match="weights: unknown behaviour 'flocking'"):
             crowd.add(p, weights={"flocking": 1})
+        with pytest.raises(tilenav.InvalidArgumentError, match=r"from -1e\+06 to 1e\+06"):
+            crowd.add(p, weights={"target": 1e36})  # past TN_CROWD_MAX_WEIGHT: NaN forces
+        for name, limit in (("max_speed", 1e9), ("max_force", 1e12)):
+            crowd.remove(crowd.add(p, **{name: limit}))  # the limit itself is taken
+            with pytest.raises(tilenav.InvalidArgumentError, match=name):
+                crowd.add(p, **{name: limit * 1.001})
         with pytest.raises(tilenav.InvalidArgumentError, match=r"weights\['wander'\]"):
             crowd.add(p, weights={"wander": float("nan")})
         with pytest.raises(tilenav.InvalidArgumentError, match="weights"):
             crowd.add(p, weights={"target": 1e39})  # past float32
+        with pytest.raises(TypeError, match=r"weights\['wander'\] must be a number from"):
+            crowd.add(p, weights={"wander": "8"})
         with pytest.raises(TypeError, match="mapping of behaviour names"):
             crowd.add(p, weights=[("wander", 1)])
         for name in ("slow_radius", "arrive_radius", "arrive_area"):

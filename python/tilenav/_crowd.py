@@ -52,16 +52,29 @@ def _behaviour(name: Any) -> int:
 
 
 def _weight(value: Any, name: str) -> float:
-    """A behaviour weight: a number finite as float32 (negative turns the force around)."""
-    w = c.number(value, name, "")
-    if not (math.isfinite(w) and abs(w) <= c.FLOAT32_MAX):
-        raise invalid(f"{name} must be a finite number, got {value!r}")
+    """A behaviour weight: a number at most TN_CROWD_MAX_WEIGHT in size (negative turns the
+    force around)."""
+    limit = float(lib.TN_CROWD_MAX_WEIGHT)
+    rule = f"from {-limit:g} to {limit:g}"
+    w = c.number(value, name, rule)
+    if not abs(w) <= limit:
+        raise invalid(f"{name} must be a number {rule}, got {value!r}")
     return w
+
+
+def _limited(value: Any, name: str, limit: float) -> float:
+    """A number > 0 and at most ``limit`` (max_speed, max_force)."""
+    rule = f"> 0 and <= {limit:.6g}"
+    v = c.number(value, name, rule)
+    # as the C library sees it: the float32 nearest (1e12 is 999999995904 there)
+    if not (0.0 < v <= 2 * limit and float(np.float32(v)) <= limit):
+        raise invalid(f"{name} must be a number {rule}, got {value!r}")
+    return v
 
 
 def _radius(value: Any, name: str) -> float:
     """A distance in pixels: a number >= 0, finite as float32."""
-    r = c.number(value, name, ">= 0")
+    r = c.number(value, name, ">= 0 (pixels)")
     if not (math.isfinite(r) and 0.0 <= r <= c.FLOAT32_MAX):
         raise invalid(f"{name} must be a finite number >= 0 (pixels), got {value!r}")
     return r
@@ -242,8 +255,9 @@ class Crowd(c.Closable, c.NoPickle):
         ``weights``: behaviour weights to change, by name, e.g. ``{"wander": 1.0,
         "cohesion": 0}``; the others keep their defaults: ``"target"`` 1, ``"separation"``
         2, ``"cohesion"`` 0.2, ``"alignment"`` 0.5, ``"avoid_agents"`` 1, ``"avoid_walls"``
-        1, ``"wander"`` 0. Each is a finite number (0 turns the behaviour off); see also
-        :meth:`set_weight`."""
+        1, ``"wander"`` 0. Each is a number from -1e6 to 1e6 (0 turns the behaviour off;
+        larger weights could overflow the forces); see also :meth:`set_weight`. ``max_speed``
+        is at most 1e9 pixels per second, ``max_force`` at most 1e12."""
         with self._lock:
             return self._add(pos, vel, radius, max_speed, max_force, target, target_pos, flow,
                              size, (slow_radius, arrive_radius, arrive_area), weights)
@@ -258,8 +272,8 @@ class Crowd(c.Closable, c.NoPickle):
         if not c.positive(radius, "radius") < half:
             raise ValueError(f"radius {radius} must be below {half:g} pixels (size {size} x half "
                              f"a tile of {min(self.map.tile_size)} px)")
-        max_speed = c.positive(max_speed, "max_speed")
-        max_force = c.positive(max_force, "max_force")
+        max_speed = _limited(max_speed, "max_speed", float(lib.TN_CROWD_MAX_SPEED))
+        max_force = _limited(max_force, "max_force", float(lib.TN_CROWD_MAX_FORCE))
         if target == "flow":
             field = self._flows.get(self._check_slot(flow))
             if field is not None and field.size != size:
@@ -285,6 +299,9 @@ class Crowd(c.Closable, c.NoPickle):
                 raise TypeError(f"weights must be a mapping of behaviour names to numbers "
                                 f"(e.g. {{'wander': 1.0}}), got {type(weights).__name__}")
             for name, value in weights.items():
+                if name not in BEHAVIOURS:
+                    raise ValueError(f"weights: unknown behaviour {name!r} (one of "
+                                     f"{', '.join(map(repr, BEHAVIOURS))})")
                 adef.weights[_behaviour(name)] = _weight(value, f"weights[{name!r}]")
         out = ffi.new("tn_agent_id *")
         self.map._read_begin()  # the circle is checked against the map's walls
@@ -320,7 +337,8 @@ class Crowd(c.Closable, c.NoPickle):
 
     def set_weight(self, agent: int, behaviour: str, weight: float) -> None:
         """Set one behaviour weight of an agent (``behaviour``: one of the names of
-        :meth:`add`'s ``weights``; ``weight``: a finite number, 0 turns the behaviour off)."""
+        :meth:`add`'s ``weights``; ``weight``: a number from -1e6 to 1e6, 0 turns the
+        behaviour off)."""
         args = ((_agent(agent),), _behaviour(behaviour), _weight(weight, "weight"))
         with self._lock:
             check(lib.tn_crowd_set_weight(self._handle(), *args), "Crowd.set_weight")

@@ -424,9 +424,9 @@ export interface AgentDef {
   x: number;
   y: number;
   radius?: number;
-  /** Pixels per second, > 0 (default 120). */
+  /** Pixels per second, > 0 and at most 1e9 (default 120). */
   maxSpeed?: number;
-  /** > 0 (default 480). */
+  /** > 0 and at most 1e12 (default 480). */
   maxForce?: number;
   target?: Target;
   /** Pixels; required by "seek", "arrive" and "flee" (TilenavError otherwise). */
@@ -442,7 +442,7 @@ export interface AgentDef {
   arriveRadius?: number;
   /** Pixels >= 0 (default 0, none): the goal area of a crowd that stays. Inside it an agent that touches an arrived agent with the same goal arrives too (`held`) and holds its place instead of pushing into the packed goal, so the crowd fills the area from the goal outwards. */
   arriveArea?: number;
-  /** Behaviour weights to change (finite numbers, 0 turns one off); defaults: target 1, separation 2, cohesion 0.2, alignment 0.5, avoidAgents 1, avoidWalls 1, wander 0. */
+  /** Behaviour weights to change, a plain object (numbers from -1e6 to 1e6, 0 turns one off); defaults: target 1, separation 2, cohesion 0.2, alignment 0.5, avoidAgents 1, avoidWalls 1, wander 0. */
   weights?: Partial<Record<Behaviour, number>>;
 }
 
@@ -475,7 +475,7 @@ export class Crowd {
   remove(id: number): void;
   /** As add()'s target: a goal for "seek", "arrive", "flee"; for "flow" a slot (default 0) holding a field. */
   setTarget(id: number, kind: Target, goalOrSlot?: Point | number): void;
-  /** Set one behaviour weight of an agent (a finite number; 0 turns it off); an unknown behaviour: TypeError. */
+  /** Set one behaviour weight of an agent (a number from -1e6 to 1e6; 0 turns it off); an unknown behaviour: TypeError. */
   setWeight(id: number, behaviour: Behaviour, weight: number): void;
   /** steps: an integer >= 0 (default 1), as every step(). */
   step(steps?: number): void;

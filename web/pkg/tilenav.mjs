@@ -192,6 +192,9 @@ const TARGET = { none: 0, seek: 1, arrive: 2, flee: 3, flow: 4 };
 const BEHAVIOUR = { target: 0, separation: 1, cohesion: 2, alignment: 3, avoidAgents: 4, avoidWalls: 5, wander: 6 };
 // The largest finite float32: an agent's weights and distances are float32 in the library.
 const F32_MAX = 3.4028234663852886e38;
+// The crowd's limits (crowd.h): TN_CROWD_MAX_WEIGHT, _SPEED and _FORCE. Past them a step's
+// forces could overflow a float and turn positions into NaN.
+const CROWD_MAX_WEIGHT = 1e6, CROWD_MAX_SPEED = 1e9, CROWD_MAX_FORCE = 1e12;
 
 // A behaviour's number from its name (exactly as in BEHAVIOUR; TypeError otherwise).
 function behaviourOf(name, what) {
@@ -206,11 +209,14 @@ function agentWeights(w, what) {
   const values = [0, 0, 0, 0, 0, 0, 0];
   let mask = 0;
   if (w === undefined) return { values, mask };
+  const proto = w !== null && typeof w === "object" ? Object.getPrototypeOf(w) : undefined;
+  if (proto !== Object.prototype && proto !== null) // a Map, an array, a class instance: its entries are not own properties
+    throw new TypeError(`tilenav: ${what}: weights must be a plain object {behaviour: weight}, got ${shown(w)}`);
   knownOptions(w, "weights", `${what}: weights`);
   for (const [name, v] of Object.entries(w)) {
     if (v === undefined) continue;
     const b = BEHAVIOUR[name];
-    values[b] = numArg(v, what, `weights.${name}`, { min: -F32_MAX, max: F32_MAX });
+    values[b] = numArg(v, what, `weights.${name}`, { min: -CROWD_MAX_WEIGHT, max: CROWD_MAX_WEIGHT });
     mask |= 1 << b;
   }
   return { values, mask };
@@ -229,7 +235,7 @@ function pick(table, value, what, dflt) {
 function numArg(v, what, name, { min = -Infinity, max = Infinity, gt = false, int = false }, dflt) {
   if (v === undefined && dflt !== undefined) return dflt;
   if (typeof v === "number" && (int ? Number.isInteger(v) : Number.isFinite(v)) && (gt ? v > min : v >= min) && v <= max) return v;
-  const range = max < Infinity ? ` from ${min} to ${max}` : gt ? ` > ${min}` : min > -Infinity ? ` >= ${min}` : "";
+  const range = max < Infinity ? (gt ? ` > ${min} and <= ${max}` : ` from ${min} to ${max}`) : gt ? ` > ${min}` : min > -Infinity ? ` >= ${min}` : "";
   throw new TilenavError(-1, `${what}: ${name} must be ${int ? "an integer" : "a finite number"}${range}, got ${shown(v)}`);
 }
 
@@ -2026,8 +2032,8 @@ export class Crowd {
    * @param {number} a.x pixels (the circle must not overlap a wall)
    * @param {number} a.y
    * @param {number} [a.radius=6] pixels, below size x half the smaller tile side
-   * @param {number} [a.maxSpeed=120] pixels per second
-   * @param {number} [a.maxForce=480]
+   * @param {number} [a.maxSpeed=120] pixels per second, at most 1e9
+   * @param {number} [a.maxForce=480] at most 1e12
    * @param {"none"|"seek"|"arrive"|"flee"|"flow"} [a.target="none"]
    * @param {{x:number,y:number}} [a.goal] pixels, for seek/arrive/flee
    * @param {number} [a.flow=0] flow slot, for "flow"
@@ -2041,7 +2047,7 @@ export class Crowd {
    * @param {number} [a.arriveArea=0] pixels >= 0, the goal area of a crowd that stays (0:
    *        none): inside it an agent touching an arrived agent with the same goal arrives too,
    *        `held`, and holds its place instead of pushing into the packed goal
-   * @param {object} [a.weights] behaviour weights to change (finite numbers; 0 turns one off):
+   * @param {object} [a.weights] behaviour weights to change (-1e6..1e6; 0 turns one off):
    *        target 1, separation 2, cohesion 0.2, alignment 0.5, avoidAgents 1, avoidWalls 1,
    *        wander 0 by default
    */
@@ -2055,7 +2061,7 @@ export class Crowd {
     if (a.radius !== undefined && !(typeof a.radius === "number" && a.radius > 0 && Number.isFinite(a.radius)))
       throw new TilenavError(-1, `${what}: radius must be a positive number of pixels, got ${shown(a.radius)}`);
     // 0 asks the glue for the library's defaults (120 pixels per second, 480)
-    const maxSpeed = numArg(a.maxSpeed, what, "maxSpeed", { min: 0, gt: true }, 0), maxForce = numArg(a.maxForce, what, "maxForce", { min: 0, gt: true }, 0);
+    const maxSpeed = numArg(a.maxSpeed, what, "maxSpeed", { min: 0, gt: true, max: CROWD_MAX_SPEED }, 0), maxForce = numArg(a.maxForce, what, "maxForce", { min: 0, gt: true, max: CROWD_MAX_FORCE }, 0);
     // -1 asks the glue for the library's defaults (32, 8 and 0 pixels)
     const arriving = ["slowRadius", "arriveRadius", "arriveArea"].map((k) => numArg(a[k], what, k, { min: 0, max: F32_MAX }, -1));
     const weights = agentWeights(a.weights, what);
@@ -2106,12 +2112,12 @@ export class Crowd {
   }
 
   /** Set one behaviour weight of an agent: "target", "separation", "cohesion", "alignment",
-   *  "avoidAgents", "avoidWalls" or "wander" (a finite number; 0 turns it off). */
+   *  "avoidAgents", "avoidWalls" or "wander" (a number from -1e6 to 1e6; 0 turns it off). */
   setWeight(id, behaviour, weight) {
     const what = "Crowd.setWeight", h = liveOn(this, "Crowd");
     agentId(id, what);
     const b = behaviourOf(behaviour, what);
-    const w = numArg(weight, what, "weight", { min: -F32_MAX, max: F32_MAX });
+    const w = numArg(weight, what, "weight", { min: -CROWD_MAX_WEIGHT, max: CROWD_MAX_WEIGHT });
     check(api().tnw_crowd_set_weight(h, id, b, w), what);
   }
 

@@ -293,6 +293,12 @@ test("crowd: behaviour weights at add() and setWeight(), and their errors", () =
   assert.throws(() => c.add({ ...p, weights: { wander: NaN } }), (e) => e instanceof TilenavError && e.message.includes("weights.wander"));
   assert.throws(() => c.add({ ...p, weights: { target: 1e39 } }), (e) => e instanceof TilenavError && e.message.includes("weights.target"));
   assert.throws(() => c.add({ ...p, weights: 3 }), TypeError);
+  for (const w of [new Map([["wander", 5]]), [5], Object.create({ wander: 5 })]) // entries that are not own properties
+    assert.throws(() => c.add({ ...p, weights: w }), (e) => e instanceof TypeError && e.message.includes("plain object"));
+  assert.throws(() => c.add({ ...p, weights: { target: 1e36 } }), (e) => e instanceof TilenavError && e.message.includes("from -1000000 to 1000000")); // NaN forces past it
+  assert.throws(() => c.add({ ...p, maxSpeed: 2e9 }), (e) => e instanceof TilenavError && e.message.includes("maxSpeed"));
+  assert.throws(() => c.add({ ...p, maxForce: 2e12 }), (e) => e instanceof TilenavError && e.message.includes("maxForce"));
+  c.remove(c.add({ ...p, maxSpeed: 1e9, maxForce: 1e12, weights: { target: 1e6, cohesion: -1e6 } })); // the limits themselves
   for (const k of ["slowRadius", "arriveRadius", "arriveArea"])
     for (const v of [-1, Infinity, "8"])
       assert.throws(() => c.add({ ...p, [k]: v }), (e) => e instanceof TilenavError && e.message.includes(k), `${k} = ${v}`);
@@ -1204,7 +1210,7 @@ test("numbers of options and counts are checked, naming the option: dt, maxSpeed
   assert.throws(() => new Crowd(map, { neighbourRadius: -3 }), says(/Crowd: neighbourRadius must be a finite number > 0, got -3/));
   const crowd = new Crowd(map, { capacity: 4, dt: 1 / 30 });
   for (const maxSpeed of [NaN, -1, 0, "fast"])
-    assert.throws(() => crowd.add({ x: 16, y: 16, maxSpeed }), says(/Crowd.add: maxSpeed must be a finite number > 0, got/), String(maxSpeed));
+    assert.throws(() => crowd.add({ x: 16, y: 16, maxSpeed }), says(/Crowd.add: maxSpeed must be a finite number > 0 and <= 1000000000, got/), String(maxSpeed));
   assert.throws(() => crowd.add({ x: 16, y: 16, maxForce: Infinity }), says(/Crowd.add: maxForce must be/));
   const id = crowd.add({ x: 16, y: 16, maxSpeed: 50 });
   assert.throws(() => crowd.setTarget(id, "seek", { x: NaN, y: 0 }), says(/Crowd.setTarget: goal must be a point/));
