@@ -3,6 +3,7 @@
  * fixed-step integration and tile collision. See crowd.h. */
 #include "tilenav/crowd.h"
 
+#include "det_math.h"
 #include "grid.h"
 #include "internal.h"
 #include "sector_field_internal.h"
@@ -712,7 +713,7 @@ tn_status tn_crowd_get(const tn_crowd *c, tn_agent_id id, tn_agent_state *out)
         return st;
     out->pos = tn__v2(c->px[i], c->py[i]);
     out->vel = tn__v2(c->vx[i], c->vy[i]);
-    out->heading = atan2f(c->hy[i], c->hx[i]);
+    out->heading = tn__dm_atan2f(c->hy[i], c->hx[i]);
     out->radius = c->rad[i];
     out->size = c->size[i];
     out->target = (tn_target_kind)c->kind[i];

@@ -1,6 +1,7 @@
 /* Direction ("angle") maps: headings in degrees per cell. */
 #include "tilenav/dirmap.h"
 
+#include "det_math.h"
 #include "internal.h"
 
 #include <math.h>
@@ -107,7 +108,7 @@ tn_vec2 tn_dirmap_vector(const tn_dirmap *m, int32_t x, int32_t y)
     if (isnan(d))
         return (tn_vec2){0.0f, 0.0f};
     double a = (double)d * (TN_PI / 180.0);
-    return (tn_vec2){(float)cos(a), (float)sin(a)};
+    return (tn_vec2){(float)tn__dm_cos(a), (float)tn__dm_sin(a)};
 }
 
 float tn_dirmap_at_px(const tn_dirmap *m, float px, float py, int32_t tw, int32_t th)
@@ -155,7 +156,7 @@ tn_status tn_dirmap_from_field(tn_dirmap *m, const tn_field *f)
             tn_vec2 v = tn_field_vector(f, x, y);
             float d = NAN;
             if (v.x != 0.0f || v.y != 0.0f)
-                d = wrap360((float)(atan2((double)v.y, (double)v.x) * (180.0 / TN_PI)));
+                d = wrap360((float)(tn__dm_atan2((double)v.y, (double)v.x) * (180.0 / TN_PI)));
             m->deg[(size_t)y * (size_t)m->w + (size_t)x] = d;
         }
     return TN_OK;

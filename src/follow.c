@@ -1,6 +1,7 @@
 /* Path follower, path-radius following, grid walker and wanderer, direction-map car. */
 #include "tilenav/follow.h"
 
+#include "det_math.h"
 #include "internal.h"
 #include "steer_math.h"
 
@@ -81,7 +82,7 @@ tn_status tn_path_follower_step(tn_path_follower *f, float speed, float dt, int3
             float move = d < left ? d : left;
             if (d > 0.0f) {
                 f->pos = tn__v2_add(f->pos, tn__v2_scale(to, move / d));
-                f->heading = atan2f(to.y, to.x);
+                f->heading = tn__dm_atan2f(to.y, to.x);
             }
             f->progress += move;
             left -= move;
@@ -102,7 +103,7 @@ tn_status tn_path_follower_step(tn_path_follower *f, float speed, float dt, int3
             tn_vec2 to = tn__v2_sub(f->points[f->next], f->pos);
             float d = tn__v2_len(to);
             if (d > 0.0f)
-                f->heading = atan2f(to.y, to.x);
+                f->heading = tn__dm_atan2f(to.y, to.x);
             if (d <= left) {
                 /* reach the waypoint exactly and carry what is left */
                 f->pos = f->points[f->next];
@@ -397,8 +398,8 @@ tn_status tn_car_step(tn_car *car, const tn_car_def *def, const tn_car_track *tr
             car->rotation += diff > 0.0f ? def->turn_rate : -def->turn_rate;
         car->rotation = fmodf(car->rotation, 2.0f * PI_F);
     }
-    car->vel.x = car->speed * cosf(car->rotation) * car->friction;
-    car->vel.y = car->speed * sinf(car->rotation) * car->friction;
+    car->vel.x = car->speed * tn__dm_cosf(car->rotation) * car->friction;
+    car->vel.y = car->speed * tn__dm_sinf(car->rotation) * car->friction;
     car->pos.x += car->vel.x;
     car->pos.y += car->vel.y;
     cell = track_cell(track, w, h, car->pos);

@@ -1,6 +1,7 @@
 /* Formation slots around a leader, reformed around walls. */
 #include "tilenav/formation.h"
 
+#include "det_math.h"
 #include "steer_math.h"
 #include "tilenav/tile_collision.h"
 
@@ -35,7 +36,7 @@ tn_status tn_formation_slots(const tn_map *map, tn_vec2 leader, float heading,
     if (count < 0 || ((!offsets || !out) && count > 0) || !isfinite(leader.x) ||
         !isfinite(leader.y) || !isfinite(heading) || !isfinite(radius) || !(radius > 0.0f))
         return TN_E_INVALID_ARG;
-    float c = cosf(heading), s = sinf(heading);
+    float c = tn__dm_cosf(heading), s = tn__dm_sinf(heading);
     float step = 1.0f;
     if (map) {
         float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);

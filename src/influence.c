@@ -1,6 +1,7 @@
 /* Influence maps: sources summed into a float layer, exponential decay, a dirty rectangle. */
 #include "tilenav/influence.h"
 
+#include "det_math.h"
 #include "internal.h"
 
 #include <math.h>
@@ -133,7 +134,7 @@ tn_status tn_influence_decay(tn_influence *m, float dt, float half_life)
 {
     if (!m || !isfinite(dt) || dt < 0.0f || !isfinite(half_life) || !(half_life > 0.0f))
         return TN_E_INVALID_ARG;
-    float k = (float)pow(0.5, (double)dt / (double)half_life);
+    float k = (float)tn__dm_exp2(-((double)dt / (double)half_life));
     bool any = false;
     for (size_t i = 0; i < m->n; i++) {
         float v = m->v[i];

@@ -1,6 +1,7 @@
 /* Steering behaviours on one agent (see steer.h); the formulas live in steer_math.h. */
 #include "tilenav/steer.h"
 
+#include "det_math.h"
 #include "grid.h"
 #include "steer_math.h"
 
@@ -76,7 +77,7 @@ tn_vec2 tn_steer_wander(const tn_steer_agent *a, tn_wander *w, tn_rng *rng)
     tn_vec2 h = tn__v2_with_len(a->vel, 1.0f);
     if (h.x == 0.0f && h.y == 0.0f)
         h = tn__v2(1.0f, 0.0f);
-    float c = cosf(w->angle), s = sinf(w->angle);
+    float c = tn__dm_cosf(w->angle), s = tn__dm_sinf(w->angle);
     /* the circle point, rotated into the heading frame */
     tn_vec2 off = tn__v2(h.x * c - h.y * s, h.x * s + h.y * c);
     tn_vec2 target = tn__v2(a->pos.x + h.x * w->distance + off.x * w->radius,
@@ -256,5 +257,5 @@ float tn_steer_heading(tn_vec2 v, float fallback)
 {
     if (v.x == 0.0f && v.y == 0.0f)
         return fallback;
-    return atan2f(v.y, v.x);
+    return tn__dm_atan2f(v.y, v.x);
 }

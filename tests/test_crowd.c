@@ -570,6 +570,51 @@ static void test_golden_hash(void **state)
     if (h != TN_GOLDEN_CROWD)
         fail_msg("crowd hash %016llx, expected %016llx", (unsigned long long)h,
                  (unsigned long long)TN_GOLDEN_CROWD);
+    /* with wander: its sine and cosine are src/det_math.h's, not libm's, so the same bits too */
+    h = run_hash_wander(5, 400, 2, 0.5f);
+    if (h != TN_GOLDEN_CROWD_WANDER)
+        fail_msg("wander crowd hash %016llx, expected %016llx", (unsigned long long)h,
+                 (unsigned long long)TN_GOLDEN_CROWD_WANDER);
+}
+
+/* The wanderers of web/test/api.test.mjs and python/tests/test_arrive.py, so the WebAssembly
+ * build (wasi-libc) and the Python package are held to the same bits as this build: a walled
+ * 16 x 12 room, 12 agents with no target and wander weight 1, crowd seed 7, 600 steps. */
+#define WANDERERS_HASH 0xdfb80f110b34faa0ull
+static void test_wanderers_hash(void **state)
+{
+    (void)state;
+    const char *rows[12];
+    char buf[12][17];
+    for (int y = 0; y < 12; y++) {
+        for (int x = 0; x < 16; x++)
+            buf[y][x] = x == 0 || y == 0 || x == 15 || y == 11 ? '#' : '.';
+        buf[y][16] = 0;
+        rows[y] = buf[y];
+    }
+    tn_map *m = tn_test_map_from_rows(rows, 12);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 16;
+    cd.seed = 7;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    for (int i = 0; i < 12; i++) {
+        tn_agent_def a = tn_agent_def_default();
+        a.pos = (tn_vec2){(float)(2 + (i % 6) * 2) * 32.0f + 16.0f,
+                          (float)(2 + (i / 6) * 4) * 32.0f + 16.0f};
+        a.weights[TN_BEHAVIOUR_WANDER] = 1.0f;
+        tn_agent_id id;
+        assert_int_equal(tn_crowd_add(c, &a, &id), TN_OK);
+    }
+    for (int s = 0; s < 600; s++)
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+    uint64_t h = tn_crowd_hash(c);
+    if (h != WANDERERS_HASH)
+        fail_msg("wanderers hash 0x%016llxull, expected 0x%016llxull", (unsigned long long)h,
+                 (unsigned long long)WANDERERS_HASH);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
 }
 
 static void test_determinism(void **state)
@@ -1329,6 +1374,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_sparse_grid),
         cmocka_unit_test(test_golden_hash),
+        cmocka_unit_test(test_wanderers_hash),
         cmocka_unit_test(test_size_classes),
         cmocka_unit_test(test_big_unit_goal_at_edge),
         cmocka_unit_test(test_big_unit_narrow_gap),

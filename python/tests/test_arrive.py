@@ -144,3 +144,17 @@ def test_arrive_and_weight_arguments_are_checked():
         crowd.remove(agent)
         with pytest.raises(tilenav.StaleIdError):
             crowd.set_weight(agent, "wander", 1.0)
+
+
+def test_wanderers_give_the_c_librarys_bits():
+    """The crowd of tests/test_crowd.c test_wanderers_hash and web/test/api.test.mjs: its wander
+    uses tilenav's own sine and cosine, so every build and binding gives the same hash."""
+    cost = np.ones((12, 16))
+    cost[0, :] = cost[-1, :] = cost[:, 0] = cost[:, -1] = 0
+    m = tilenav.Map.from_numpy(cost, tile_size=TILE)
+    with tilenav.Crowd(m, capacity=16, seed=7) as crowd:
+        for i in range(12):
+            crowd.add(((2 + (i % 6) * 2) * 32 + 16, (2 + (i // 6) * 4) * 32 + 16),
+                      weights={"wander": 1.0})
+        crowd.step(600)
+        assert crowd.hash == 0xDFB80F110B34FAA0

@@ -26,6 +26,8 @@ int main(void)
     bad |= check("paths and fields", st, h, TN_GOLDEN_PATHS_FIELDS);
     st = tn_golden_crowd(5, 400, 2, 0.0f, NULL, &h);
     bad |= check("crowd", st, h, TN_GOLDEN_CROWD);
+    st = tn_golden_crowd(5, 400, 2, 0.5f, NULL, &h);
+    bad |= check("crowd with wander", st, h, TN_GOLDEN_CROWD_WANDER);
     printf("%s\n", bad ? "golden hashes: FAILED" : "golden hashes: ok");
     return bad;
 }

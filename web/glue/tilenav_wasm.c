@@ -941,6 +941,7 @@ TNW_EXPORT(tnw_crowd_count) int32_t tnw_crowd_count(const tnw_crowd *c);
 TNW_EXPORT(tnw_crowd_read)
 int32_t tnw_crowd_read(const tnw_crowd *c, uint32_t *ids, float *state, int32_t cap);
 TNW_EXPORT(tnw_crowd_max_wall_overlap) float tnw_crowd_max_wall_overlap(const tnw_crowd *c);
+TNW_EXPORT(tnw_crowd_hash) int32_t tnw_crowd_hash(const tnw_crowd *c, uint32_t *halves);
 
 tnw_crowd *tnw_crowd_create(const tn_map *map, int32_t capacity, float dt, double seed,
                             int32_t push_apart, float neighbour_radius, int32_t *status)
@@ -1175,6 +1176,17 @@ int32_t tnw_crowd_read(const tnw_crowd *c, uint32_t *ids, float *state, int32_t 
         o[6] = s.held ? 2.0f : s.arrived ? 1.0f : 0.0f;
     }
     return n;
+}
+
+/* tn_crowd_hash() as two 32-bit halves, low first (a JavaScript BigInt is made of them). */
+int32_t tnw_crowd_hash(const tnw_crowd *c, uint32_t *halves)
+{
+    if (!c || !halves)
+        return TN_E_INVALID_ARG;
+    uint64_t h = tn_crowd_hash(c->crowd);
+    halves[0] = (uint32_t)h;
+    halves[1] = (uint32_t)(h >> 32);
+    return TN_OK;
 }
 
 float tnw_crowd_max_wall_overlap(const tnw_crowd *c)

@@ -488,6 +488,8 @@ export class Crowd {
   /** 0 while the map does not change under the agents; a cell blocked where an agent stands
    *  overlaps it. */
   maxWallOverlap(): number;
+  /** A 64-bit hash of the whole state: the same inputs and seed give the same hash here, in C and in Python (compare it across peers to find a desync). */
+  readonly hash: bigint;
   free(): void;
 }
 

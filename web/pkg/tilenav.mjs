@@ -2177,6 +2177,18 @@ export class Crowd {
     return { count: n, stride: AGENT_FLOATS, ids: new Uint32Array(buf, this._ids, n), data: new Float32Array(buf, this._state, AGENT_FLOATS * n) };
   }
 
+  /** A 64-bit hash of the whole state (positions, velocities, flags, the random state): the
+   *  same inputs and seed give the same hash here, in C and in Python, on every system. Lockstep
+   *  games compare it to find a desync. */
+  get hash() {
+    const h = liveOn(this, "Crowd");
+    return withScratch(8, (p) => {
+      check(api().tnw_crowd_hash(h, p), "Crowd.hash");
+      const v = new Uint32Array(api().memory.buffer, p, 2);
+      return (BigInt(v[1]) << 32n) | BigInt(v[0]);
+    });
+  }
+
   /** Largest overlap of any agent with a wall, in pixels: 0 while the map does not change under
    *  the agents (agents never move into walls, but a cell blocked where one stands overlaps it,
    *  and an agent walled in there stays). */

@@ -270,6 +270,19 @@ test("crowd: a goal area lets a crowd that stays arrive (held)", () => {
   assert.ok(without.arrived < 70, JSON.stringify(without));
 });
 
+test("crowd: wanderers give the C library's bits (its sine and cosine are tilenav's own, not libm's)", () => {
+  // tests/test_crowd.c test_wanderers_hash and python/tests/test_arrive.py run the same crowd
+  const rows = [];
+  for (let y = 0; y < 12; y++) rows.push(y === 0 || y === 11 ? "#".repeat(16) : "#" + ".".repeat(14) + "#");
+  const map = TileMap.fromText(rows), crowd = new Crowd(map, { capacity: 16, seed: 7 });
+  for (let i = 0; i < 12; i++)
+    crowd.add({ x: (2 + (i % 6) * 2) * 32 + 16, y: (2 + Math.floor(i / 6) * 4) * 32 + 16, weights: { wander: 1 } });
+  crowd.step(600);
+  assert.equal(crowd.hash, 0xdfb80f110b34faa0n);
+  crowd.free();
+  map.free();
+});
+
 test("crowd: behaviour weights at add() and setWeight(), and their errors", () => {
   const map = room();
   const wanderer = (o = {}) => {
