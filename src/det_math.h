@@ -140,7 +140,7 @@ static inline double tn__dm_exp2(double x)
     if (x < -1100.0)
         return 0.0;
     if (x > 1100.0)
-        return INFINITY;
+        return (double)INFINITY;
     double n = floor(x + 0.5);
     double g = (x - n) * 6.93147180559945286227e-01; /* ln 2 */
     double p = 1.0;

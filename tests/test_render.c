@@ -885,7 +885,10 @@ static void test_bad_input(void **state)
     (void)state;
     tn_canvas cv;
     assert_false(tn_canvas_init(&cv, 0, 5, BG));
-    assert_false(tn_canvas_init(&cv, 5, 16385, BG));
+    assert_false(tn_canvas_init(&cv, 5, TN_CANVAS_MAX_SIDE + 1, BG)); /* a side too long */
+    assert_false(tn_canvas_init(&cv, 16385, 16385, BG));              /* too many pixels */
+    assert_true(tn_canvas_init(&cv, TN_CANVAS_MAX_SIDE, 3, BG));      /* a long thin map */
+    tn_canvas_free(&cv);
     assert_false(tn_canvas_init(&cv, -1, -1, BG));
     assert_true(tn_canvas_init(&cv, 8, 8, BG));
     tn_map *m = tn_test_blank_map(2, 2, 8, 8);

@@ -42,7 +42,8 @@ static void usage_hpa(FILE *f)
             "               update_{,cpu_}{median,p99,max}_us (wall and CPU time of the\n"
             "               wall's update), update_sectors_mean, update_sectors_max\n"
             "  --write-optimal OUT  write the scenarios that have a path to OUT with their\n"
-            "               optimal lengths (JPS) and stop (for generated scenario files)\n");
+            "               optimal lengths (JPS) and stop (for generated scenario files;\n"
+            "               exit status 4 when OUT cannot be written)\n");
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -264,6 +265,9 @@ int tn_bench_hpa(int argc, char **argv)
         } else if (strcmp(a, "--edits") == 0 && i + 1 < argc) {
             if (!tn_cli_parse_int(argv[++i], 0, 1000000, &edits))
                 return tn_cli_usage_error(cmd, "bad --edits '%s'", argv[i]);
+        } else if (strcmp(a, "--json") == 0) {
+            return tn_cli_usage_error(cmd, "--algo %s prints key=value lines: it takes no --json",
+                                      algo ? algo : "hpa");
         } else if (a[0] == '-' && a[1]) {
             return tn_cli_usage_error(cmd, "unknown option '%s' for --algo %s", a,
                                       algo ? algo : "hpa");

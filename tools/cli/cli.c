@@ -9,6 +9,18 @@
 #include <string.h>
 #include <time.h>
 
+static bool json_mode;
+
+void tn_cli_set_json(bool on)
+{
+    json_mode = on;
+}
+
+FILE *tn_cli_lines(void)
+{
+    return json_mode ? stderr : stdout;
+}
+
 void tn_cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

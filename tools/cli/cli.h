@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Every command's entry point and summary (the list is generated from the file names). */
 #define TN_CMD(n)                                                                                  \
@@ -63,6 +64,13 @@ int tn_cli_exit_for(tn_status st);
  * the diagnostic is empty), print "tilenav CMD: msg" and return the exit code (which tells
  * the kind of failure). */
 int tn_cli_load_failed(const char *cmd, const tn_diag *d, tn_status st, char *msg, size_t cap);
+/* With --json, standard output holds the one JSON object and nothing else: the other lines a
+ * command prints (bench, batch, sectors, arrivals, towers) go to standard error. Commands
+ * that take --json call tn_cli_set_json() once their options are read. */
+void tn_cli_set_json(bool on);
+/* Where those other lines go: stdout, or stderr in --json mode. */
+FILE *tn_cli_lines(void);
+
 /* Inputs and outputs (inputs.c): an output never replaces a file the command read.
  * Remember `path` as an input of this run (when it is an existing file). */
 void tn_cli_input(const char *path);

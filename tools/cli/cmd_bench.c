@@ -44,7 +44,8 @@ static void usage(FILE *f)
             "               all,jps+);\n"
             "               hpa or hpa-exact (alone): hierarchical search (`--algo hpa --help`)\n"
             "  --limit N    only the first N scenarios (0: all of them)\n"
-            "  --spread N   N scenarios spread evenly over the file (as the peers' --spread)\n"
+            "  --spread N   N scenarios spread evenly over the file (as the peers' --spread;\n"
+            "               it takes the place of --limit)\n"
             "  --warmup K   untimed queries before timing (default 20)\n"
             "  --rounds R   time the scenarios R times over (1..100, default 1), in the same\n"
             "               order, and keep each scenario's fastest time: the spikes of a\n"
@@ -78,11 +79,12 @@ static void usage(FILE *f)
           "               algorithm a line (wall time, best of 5 runs):\n"
           "               batch algo=astar threads=T queries=N wall_ms_1=X wall_ms=Y speedup=Z\n"
           "               identical=yes   (every path equal to the one-at-a-time run's)\n"
-          "  --json       one JSON object instead of the text lines\n\n"
+          "  --json       one JSON object instead of the text lines (--threads' batch\n"
+          "               lines then go to standard error)\n\n"
           "Exit status: 0 every scenario matched, 1 some scenario mismatched, 2 bad arguments,\n"
           "3 the map or scenarios cannot be read or parsed (or, for SCEN random, the map has\n"
-          "too few open cells connected to each other), 5 out of memory or past a limit,\n"
-          "6 internal error.\n",
+          "too few open cells connected to each other), 4 (--algo hpa --write-optimal) the\n"
+          "file cannot be written, 5 out of memory or past a limit, 6 internal error.\n",
           f);
 }
 
@@ -568,10 +570,11 @@ static int run_batch(const char *cmd, const tn_map *map, const tn_scenarios *sc,
                                   (size_t)items[i].result.length * sizeof *paths) == 0;
             }
         }
-    printf("batch algo=%s threads=%d queries=%d wall_ms_1=%.3f wall_ms=%.3f speedup=%.2f "
-           "identical=%s\n",
-           tn_algo_name(algo), (int)threads, (int)n, best[0], best[1],
-           best[1] > 0.0 ? best[0] / best[1] : 0.0, same ? "yes" : "no");
+    fprintf(tn_cli_lines(),
+            "batch algo=%s threads=%d queries=%d wall_ms_1=%.3f wall_ms=%.3f speedup=%.2f "
+            "identical=%s\n",
+            tn_algo_name(algo), (int)threads, (int)n, best[0], best[1],
+            best[1] > 0.0 ? best[0] / best[1] : 0.0, same ? "yes" : "no");
     if (!same)
         rc = TN_EXIT_FAIL;
 done:
@@ -605,6 +608,7 @@ int tn_cmd_bench(int argc, char **argv)
             return TN_EXIT_OK;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
+            tn_cli_set_json(true);
         } else if (strcmp(a, "--goal-bounds") == 0) {
             goal_bounds = true;
         } else if (strcmp(a, "--terrain") == 0 && i + 1 < argc) {

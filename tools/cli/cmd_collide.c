@@ -210,6 +210,8 @@ static int parse_args(int argc, char **argv, options *o)
             if (!tn_cli_parse_int(argv[++i], 0, INT64_MAX, &v))
                 return tn_cli_usage_error(cmd, "bad --seed '%s'", argv[i]);
             o->seed = (uint64_t)v;
+        } else if (!strcmp(a, "--world") && more < 2) {
+            return tn_cli_usage_error(cmd, "--world takes two numbers: W H (pixels)");
         } else if (!strcmp(a, "--world") && more >= 2) {
             if (!tn_cli_parse_double(argv[i + 1], 1e-9, 1e12, &o->w) ||
                 !tn_cli_parse_double(argv[i + 2], 1e-9, 1e12, &o->h))
@@ -260,6 +262,8 @@ static int parse_args(int argc, char **argv, options *o)
             return tn_cli_bad_option(cmd, a, i + 1 >= argc);
         }
     }
+    if (o->active < 1.0 && !o->kinematic)
+        return tn_cli_usage_error(cmd, "--active is for --kinematic runs (the marbles all move)");
     double rmax = o->mixed ? 128.0 : o->radius;
     if (o->w - 2.0 * rmax <= o->speed || o->h - 2.0 * rmax <= o->speed)
         return tn_cli_usage_error(cmd, "world too small for radius %g and speed %g", rmax,

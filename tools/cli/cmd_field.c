@@ -6,6 +6,7 @@
 #include "tilenav/clearance.h"
 #include "tilenav/io.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +48,9 @@ static void usage(FILE *f)
             "  --json             print one JSON object instead of the summary line: width,\n"
             "                     height, goal, reachable, los_count, build_ms, and per cell\n"
             "                     (rows of arrays) distance (null = unreachable or blocked),\n"
-            "                     dir (0..7 = E SE S SW W NW N NE, -1 = none) and los (0/1)\n"
+            "                     dir (0..7 = E SE S SW W NW N NE, -1 = none) and los (0/1);\n"
+            "                     the --bench, --bench-towers and --sectors lines then go to\n"
+            "                     standard error\n"
 
             "  --png FILE         the map (its tileset art when it has any) under a heat map of\n"
             "                     distances, with LOS cells, flow arrows and the goal\n"
@@ -130,14 +133,16 @@ static int parse(int argc, char **argv, opts *o)
             else
                 return tn_cli_usage_error(cmd, "unknown --flow '%s'", v);
             i++;
-        } else if (strcmp(a, "--los") == 0) {
-            o->los = TN_LOS_EXACT;
-        } else if (strcmp(a, "--los-simple") == 0) {
-            o->los = TN_LOS_SIMPLE;
+        } else if (strcmp(a, "--los") == 0 || strcmp(a, "--los-simple") == 0) {
+            tn_los_mode mode = strcmp(a, "--los") == 0 ? TN_LOS_EXACT : TN_LOS_SIMPLE;
+            if (o->los != TN_LOS_OFF && o->los != mode)
+                return tn_cli_usage_error(cmd, "--los and --los-simple exclude each other");
+            o->los = mode;
         } else if (strcmp(a, "--ascii") == 0) {
             o->ascii = true;
         } else if (strcmp(a, "--json") == 0) {
             o->json = true;
+            tn_cli_set_json(true);
         } else if (strcmp(a, "--png") == 0 && v) {
             o->png = v;
             i++;
@@ -286,6 +291,7 @@ static void print_json(const tn_map *m, const tn_field *f, tn_cell goal, double 
 
 static int write_csv(const tn_field *f, const char *path)
 {
+    errno = 0;
     FILE *fp = fopen(path, "w");
     if (!fp)
         return -1;
@@ -452,11 +458,12 @@ static int bench_towers(tn_map *m, tn_clearance *clear, int32_t size, tn_field *
         done++;
     }
     double mu = median(tu, nu), mf = median(tf, n);
-    printf("towers placed=%lld sold=%lld refused=%lld cpu_update_ms=%.4f cpu_full_ms=%.4f "
-           "speedup=%.1f "
-           "touched_avg=%.0f identical=%s\n",
-           (long long)n, (long long)n, (long long)refused, mu, mf, mf / mu,
-           (double)touched_sum / (double)n, same ? "yes" : "no");
+    fprintf(tn_cli_lines(),
+            "towers placed=%lld sold=%lld refused=%lld cpu_update_ms=%.4f cpu_full_ms=%.4f "
+            "speedup=%.1f "
+            "touched_avg=%.0f identical=%s\n",
+            (long long)n, (long long)n, (long long)refused, mu, mf, mf / mu,
+            (double)touched_sum / (double)n, same ? "yes" : "no");
     free(tu);
     free(tf);
     tn_field_destroy(full);
@@ -487,6 +494,12 @@ int tn_cmd_field(int argc, char **argv)
         out_rc = tn_cli_check_output(cmd, "--out", o.out);
     if (out_rc == TN_EXIT_OK && o.png && o.out && strcmp(o.png, o.out) == 0)
         out_rc = tn_cli_usage_error(cmd, "--png and --out name the same file '%s'", o.png);
+    char why[256];
+    if (out_rc == TN_EXIT_OK && o.png &&
+        tn_picture_fits(m, (int32_t)o.scale, 32, why, sizeof why) != TN_PICTURE_OK) {
+        tn_cli_error(cmd, "--png %s: %s", o.png, why);
+        out_rc = TN_EXIT_NOMEM;
+    }
     if (out_rc != TN_EXIT_OK) {
         tn_map_destroy(m);
         return out_rc;
@@ -557,13 +570,12 @@ int tn_cmd_field(int argc, char **argv)
         int pr = render_png(m, f, (int32_t)o.scale, o.png);
         if (pr != 0) {
             tn_cli_error(cmd, "%s: %s", o.png, tn_picture_error(pr));
-            rc = pr == TN_PICTURE_TOO_BIG ? TN_EXIT_USAGE
-                 : pr == TN_PICTURE_NOMEM ? TN_EXIT_NOMEM
-                                          : TN_EXIT_OUTPUT;
+            rc =
+                pr == TN_PICTURE_TOO_BIG || pr == TN_PICTURE_NOMEM ? TN_EXIT_NOMEM : TN_EXIT_OUTPUT;
         }
     }
     if (o.out && write_csv(f, o.out) != 0) {
-        tn_cli_error(cmd, "%s: cannot write", o.out);
+        tn_cli_error(cmd, "%s: cannot write: %s", o.out, errno ? strerror(errno) : "write error");
         rc = TN_EXIT_OUTPUT;
     }
     if (rc == TN_EXIT_OK && o.bench > 0) {
@@ -583,11 +595,12 @@ int tn_cmd_field(int argc, char **argv)
                 mn = t[i] < mn ? t[i] : mn;
                 cmn = c[i] < cmn ? c[i] : cmn;
             }
-            printf("bench builds=%lld median_ms=%.3f min_ms=%.3f cpu_median_ms=%.3f "
-                   "cpu_min_ms=%.3f bytes_per_cell=%.2f\n",
-                   (long long)o.bench, median(t, o.bench), mn, median(c, o.bench), cmn,
-                   (double)tn_field_memory_bytes(f) /
-                       ((double)tn_map_width(m) * (double)tn_map_height(m)));
+            fprintf(tn_cli_lines(),
+                    "bench builds=%lld median_ms=%.3f min_ms=%.3f cpu_median_ms=%.3f "
+                    "cpu_min_ms=%.3f bytes_per_cell=%.2f\n",
+                    (long long)o.bench, median(t, o.bench), mn, median(c, o.bench), cmn,
+                    (double)tn_field_memory_bytes(f) /
+                        ((double)tn_map_width(m) * (double)tn_map_height(m)));
             free(t);
         }
     }

@@ -39,7 +39,8 @@ static void usage(FILE *f)
         "                    dijkstra; jps and jps+ fall back to A* where they do not apply\n"
         "                    (4 moves, corner cutting, --closest) and say so on stderr\n"
         "  --costs C         exact (1 and sqrt 2, default) or 10-14 (the book's integers)\n"
-        "  --closest         when the goal cannot be reached, go to the closest cell\n"
+        "  --closest         when the goal cannot be reached (blocked, walled off, or\n"
+        "                    outside the map), go to the cell closest to it\n"
         "  --smooth          also print waypoints smoothed by line of sight\n"
         "  --size N          a unit of N x N cells (1..8): SX SY and GX GY are its top-left\n"
         "                    cells, every step keeps its whole footprint on passable cells\n"
@@ -55,7 +56,8 @@ static void usage(FILE *f)
         "  --scale PX        pixels per cell in the PNG, 1..64 (default: fit about 1024 "
         "px)\n" TN_CLI_LOAD_OPTIONS_HELP "\n"
         "Exit status: 0 path found (or, with --closest, a path to the closest cell), 1 no path,\n"
-        "2 bad arguments or blocked/outside cells, 3 the map cannot be read or parsed,\n"
+        "2 bad arguments, a start blocked or outside the map, or (without --closest) such a\n"
+        "goal, 3 the map cannot be read or parsed,\n"
         "4 the PNG cannot be written, 5 out of memory or past a limit, 6 internal error.\n");
 }
 
@@ -73,6 +75,16 @@ static void print_json_error(tn_status st, const char *why)
             putchar(*c);
     }
     printf("\"}\n");
+}
+
+/* Are the size x size cells with top-left cell `c` all on the map and passable? */
+static bool footprint_free(const tn_map *map, tn_cell c, int32_t size)
+{
+    for (int32_t dy = 0; dy < size; dy++)
+        for (int32_t dx = 0; dx < size; dx++)
+            if (!tn_map_passable(map, c.x + dx, c.y + dy))
+                return false;
+    return true;
 }
 
 static void print_ascii(const tn_map *map, const tn_cell *cells, int32_t n, const tn_cell *wp,
@@ -167,7 +179,8 @@ int tn_cmd_path(int argc, char **argv)
         } else if (strcmp(a, "--weight") == 0 && v) {
             i++;
             if (!tn_cli_parse_double(v, 1.0, 1e6, &q.weight))
-                return tn_cli_usage_error(cmd, "--weight takes a number >= 1, not '%s'", v);
+                return tn_cli_usage_error(cmd, "--weight takes a number from 1 to 1e6, not '%s'",
+                                          v);
         } else if ((lo = tn_cli_load_option(cmd, argc, argv, &i, &lopts)) != 0) {
             if (lo < 0)
                 return TN_EXIT_USAGE;
@@ -179,6 +192,8 @@ int tn_cmd_path(int argc, char **argv)
             return tn_cli_usage_error(cmd, "unexpected argument '%s'", a);
         }
     }
+    if (json && ascii)
+        return tn_cli_usage_error(cmd, "--ascii and --json exclude each other");
     if (npos != 5) {
         static const char *const names[5] = {"MAP", "SX", "SY", "GX", "GY"};
         return tn_cli_usage_error(cmd, "missing %s (usage: tilenav path MAP SX SY GX GY)",
@@ -209,9 +224,33 @@ int tn_cmd_path(int argc, char **argv)
     }
     tn_cli_input_images(map);
     int out_rc = tn_cli_check_output(cmd, "--png", png);
+    char too_big[256];
+    if (out_rc == TN_EXIT_OK && png &&
+        tn_picture_fits(map, (int32_t)scale, 32, too_big, sizeof too_big) != TN_PICTURE_OK) {
+        tn_cli_error(cmd, "--png %s: %s", png, too_big);
+        out_rc = TN_EXIT_NOMEM;
+    }
     if (out_rc != TN_EXIT_OK) {
         tn_map_destroy(map);
         return out_rc;
+    }
+    /* a unit that does not fit at its start (or, without --closest, its goal) is told so
+     * before its clearance is built: on a huge map that build is the bulk of the memory */
+    for (int end = 0; end < 2 && size > 1; end++) {
+        tn_cell at = end ? goal : start;
+        if (!tn_map_contains(map, at.x, at.y) || (end && q.closest) ||
+            footprint_free(map, at, (int32_t)size))
+            continue;
+        char why[160];
+        snprintf(why, sizeof why,
+                 "(%d, %d) -> (%d, %d): the unit does not fit at the %s (its "
+                 "top-left cell)",
+                 (int)start.x, (int)start.y, (int)goal.x, (int)goal.y, end ? "goal" : "start");
+        tn_cli_error(cmd, "%s", why);
+        if (json)
+            print_json_error(end ? TN_E_GOAL_BLOCKED : TN_E_START_BLOCKED, why);
+        tn_map_destroy(map);
+        return TN_EXIT_USAGE;
     }
     int32_t cells = tn_map_width(map) * tn_map_height(map);
     tn_search_def def = tn_search_def_default();
@@ -358,9 +397,8 @@ int tn_cmd_path(int argc, char **argv)
                                       nw, start, goal, "path");
         if (pr != TN_PICTURE_OK) {
             tn_cli_error(cmd, "%s: %s", png, tn_picture_error(pr));
-            rc = pr == TN_PICTURE_TOO_BIG ? TN_EXIT_USAGE
-                 : pr == TN_PICTURE_NOMEM ? TN_EXIT_NOMEM
-                                          : TN_EXIT_OUTPUT;
+            rc =
+                pr == TN_PICTURE_TOO_BIG || pr == TN_PICTURE_NOMEM ? TN_EXIT_NOMEM : TN_EXIT_OUTPUT;
         }
     }
     tn_clearance_destroy(clear);

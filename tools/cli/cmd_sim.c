@@ -52,7 +52,10 @@ static void usage(FILE *f)
             "      all_arrived_step=T\n"
             "where X is the mean time of one crowd step, D the deepest overlap (pixels) of any\n"
             "agent with an impassable cell seen after any step (always 0), H the state hash,\n"
-            "T the first step after which every agent had arrived (0: never).\n"
+            "T the first step after which every agent had arrived (0: never, or no agent\n"
+            "placed; fewer than N placed is said on stderr). --json prints\n"
+            "it as one JSON object instead; the --arrivals and --sectors lines then go to\n"
+            "standard error (--bench takes no --json).\n"
             "--bench prints ms per step and ns per agent for each agent count (default\n"
             "1000,3000,10000,30000,100000; S defaults to 120 steps; an agent that arrives\n"
             "re-enters at a random cell, so the count holds).\n"
@@ -388,12 +391,13 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
     if (free_flow && res->spawned > 0) {
         qsort(free_flow, (size_t)res->spawned, sizeof *free_flow, cmp_float);
         int32_t q[3] = {50, 90, 99};
-        printf("arrivals free_flow");
+        fprintf(tn_cli_lines(), "arrivals free_flow");
         for (int k = 0; k < 3; k++) {
             int32_t at = (int32_t)ceil((double)res->spawned * q[k] / 100.0) - 1;
-            printf(" p%d=%d", (int)q[k], (int)ceil((double)free_flow[at < 0 ? 0 : at]));
+            fprintf(tn_cli_lines(), " p%d=%d", (int)q[k],
+                    (int)ceil((double)free_flow[at < 0 ? 0 : at]));
         }
-        printf("\n");
+        fprintf(tn_cli_lines(), "\n");
     }
     free(free_flow);
     double total = 0.0, cpu = 0.0, all = 0.0, crit = 0.0;
@@ -441,10 +445,12 @@ static tn_status sim_run(const tn_map *m, const sim_flow *f, int32_t agents, int
         }
         if (opt->stay)
             res->arrived = here;
-        if (res->all_arrived_step == 0 && res->arrived == res->spawned && !recycle)
+        if (res->all_arrived_step == 0 && res->arrived == res->spawned && res->spawned > 0 &&
+            !recycle)
             res->all_arrived_step = s + 1;
         if (opt->arrivals > 0 && ((s + 1) % opt->arrivals == 0 || s + 1 == steps))
-            printf("arrivals step=%d arrived=%d\n", (int)(s + 1), (int)res->arrived);
+            fprintf(tn_cli_lines(), "arrivals step=%d arrived=%d\n", (int)(s + 1),
+                    (int)res->arrived);
         /* the benchmark keeps the count: every agent that arrives re-enters somewhere else */
         for (int32_t tries = 0; recycle && left > 0 && tries < 1000; tries++)
             left -= spawn_one(c, &ad, reach, nreach, w, tw, th, &rng, &cell);
@@ -469,6 +475,7 @@ int tn_cmd_sim(int argc, char **argv)
     int64_t agents = -1, steps = -1, seed = 1, scan = 48, threads = 1, arrivals = 0, dense = -1;
     double area = 2.0, flock_brake = 0.0;
     int64_t budget_kb = 16384;
+    bool budget_set = false;
     bool json = false, bench = false, stay = false, sectors = false;
     const char *png = NULL, *counts = "1000,3000,10000,30000,100000";
     tn_load_def lopts = tn_load_def_default();
@@ -517,7 +524,8 @@ int tn_cmd_sim(int argc, char **argv)
             sectors = true;
         } else if (strcmp(a, "--budget-kb") == 0 && has) {
             if (!tn_cli_parse_int(argv[++i], 1, 16777216, &budget_kb))
-                return tn_cli_usage_error(cmd, "bad --budget-kb '%s'", argv[i]);
+                return tn_cli_usage_error(cmd, "bad --budget-kb '%s' (1..16777216)", argv[i]);
+            budget_set = true;
         } else if (strcmp(a, "--stay") == 0) {
             stay = true;
         } else if (strcmp(a, "--png") == 0 && has) {
@@ -526,6 +534,7 @@ int tn_cmd_sim(int argc, char **argv)
             counts = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
             json = true;
+            tn_cli_set_json(true);
         } else if (strcmp(a, "--bench") == 0) {
             bench = true;
         } else if ((lo = tn_cli_load_option(cmd, argc, argv, &i, &lopts)) != 0) {
@@ -545,6 +554,26 @@ int tn_cmd_sim(int argc, char **argv)
     }
     if (!bench && (agents < 0 || steps < 0))
         return tn_cli_usage_error(cmd, "--agents and --steps are required");
+    if (bench && json)
+        return tn_cli_usage_error(cmd, "--bench prints a table: it takes no --json");
+    if (budget_set && !sectors)
+        return tn_cli_usage_error(cmd, "--budget-kb is the budget of --sectors");
+    /* --counts: every count read before any work */
+    int32_t count_list[64];
+    int ncounts = 0;
+    for (const char *p = counts; bench;) {
+        char *end = NULL;
+        long n = strtol(p, &end, 10);
+        if (end == p || n < 1 || n > TN_CROWD_MAX_AGENTS || (*end != ',' && *end) || ncounts == 64)
+            return tn_cli_usage_error(cmd,
+                                      "bad --counts '%s': up to 64 agent counts in 1..%d, "
+                                      "separated by commas",
+                                      counts, TN_CROWD_MAX_AGENTS);
+        count_list[ncounts++] = (int32_t)n;
+        if (!*end)
+            break;
+        p = end + 1;
+    }
     tn_map *m = NULL;
     tn_diag diag;
     memset(&diag, 0, sizeof diag);
@@ -556,6 +585,12 @@ int tn_cmd_sim(int argc, char **argv)
     }
     tn_cli_input_images(m);
     int out_rc = tn_cli_check_output(cmd, "--png", png);
+    char why[256];
+    if (out_rc == TN_EXIT_OK && png &&
+        tn_picture_fits(m, 0, 16, why, sizeof why) != TN_PICTURE_OK) {
+        tn_cli_error(cmd, "--png %s: %s", png, why);
+        out_rc = TN_EXIT_NOMEM;
+    }
     if (out_rc != TN_EXIT_OK) {
         tn_map_destroy(m);
         return out_rc;
@@ -601,19 +636,13 @@ int tn_cmd_sim(int argc, char **argv)
         int32_t bsteps = steps > 0 ? (int32_t)steps : 120;
         printf("agents  ms_per_step  cpu_ms_per_step  cpu_ns_per_agent  arrived  "
                "max_wall_overlap  all_threads_cpu_ms  busiest_thread_cpu_ms\n");
-        const char *p = counts;
-        while (*p && rc == TN_EXIT_OK) {
-            char *end = NULL;
-            long n = strtol(p, &end, 10);
-            if (end == p || n < 1 || n > TN_CROWD_MAX_AGENTS) {
-                rc = tn_cli_usage_error(cmd, "bad --counts '%s'", counts);
-                break;
-            }
+        for (int k = 0; k < ncounts && rc == TN_EXIT_OK; k++) {
+            int32_t n = count_list[k];
             sim_result r;
             sim_opts bo = so;
             bo.stay = false;
             bo.arrivals = 0;
-            st = sim_run(m, &f, (int32_t)n, bsteps, (uint64_t)seed, true, &bo, &pool, NULL, &r);
+            st = sim_run(m, &f, n, bsteps, (uint64_t)seed, true, &bo, &pool, NULL, &r);
             if (st < 0) {
                 tn_cli_error(cmd, "%s", tn_status_str(st));
                 rc = tn_cli_exit_for(st);
@@ -624,7 +653,6 @@ int tn_cmd_sim(int argc, char **argv)
                    r.cpu_ms_per_step * 1e6 / (r.spawned > 0 ? r.spawned : 1), r.arrived,
                    (double)r.max_overlap, r.all_cpu_ms_per_step, r.crit_cpu_ms_per_step);
             fflush(stdout);
-            p = *end == ',' ? end + 1 : end;
         }
     } else {
         sim_result r;
@@ -637,6 +665,14 @@ int tn_cmd_sim(int argc, char **argv)
         } else if (st < 0) {
             tn_cli_error(cmd, "%s", tn_status_str(st));
             rc = tn_cli_exit_for(st);
+        }
+        if (st >= 0 && r.spawned < agents)
+            tn_cli_error(cmd,
+                         "warning: placed %d of the %lld agents asked for: there is no "
+                         "more room on open cells that reach the goal",
+                         (int)r.spawned, (long long)agents);
+        if (st < 0) {
+            /* reported above */
         } else if (json) {
             printf("{\"agents\":%d,\"arrived\":%d,\"steps\":%" PRId64
                    ",\"ms_per_step\":%.4f,\"max_wall_overlap\":%g,\"hash\":\"%016" PRIx64
@@ -653,12 +689,13 @@ int tn_cmd_sim(int argc, char **argv)
         if (rc == TN_EXIT_OK && f.sf) {
             tn_sector_field_stats ss;
             tn_sector_field_stats_get(f.sf, &ss);
-            printf("sectors hierarchy_ms=%.1f goal_ms=%.2f tiles_built=%lld tiles_kept=%d "
-                   "tiles_max=%d field_bytes=%zu hierarchy_bytes=%zu whole_field_bytes=%zu "
-                   "prepare_ms_per_step=%.4f\n",
-                   f.hier_ms, f.goal_ms, (long long)ss.tiles_built, ss.tiles_kept, ss.tiles_max,
-                   tn_sector_field_memory_bytes(f.sf), tn_hierarchy_memory_bytes(f.hier),
-                   tn_field_memory_bytes(f.field), r.prepare_ms_per_step);
+            fprintf(tn_cli_lines(),
+                    "sectors hierarchy_ms=%.1f goal_ms=%.2f tiles_built=%lld tiles_kept=%d "
+                    "tiles_max=%d field_bytes=%zu hierarchy_bytes=%zu whole_field_bytes=%zu "
+                    "prepare_ms_per_step=%.4f\n",
+                    f.hier_ms, f.goal_ms, (long long)ss.tiles_built, ss.tiles_kept, ss.tiles_max,
+                    tn_sector_field_memory_bytes(f.sf), tn_hierarchy_memory_bytes(f.hier),
+                    tn_field_memory_bytes(f.field), r.prepare_ms_per_step);
         }
         if (rc == TN_EXIT_OK && r.max_overlap > 0.0f)
             rc = TN_EXIT_FAIL;

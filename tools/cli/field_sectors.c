@@ -119,16 +119,17 @@ int tn_cli_field_sectors(const tn_map *map, tn_moves moves, const tn_field *whol
         tn_cli_error(cmd, "--sectors: %s", tn_status_str(st));
         rc = tn_cli_exit_for(st);
     } else {
-        printf("sectors agents=%lld cluster=%lld sector=%lld arrived=%lld hierarchy_ms=%.1f "
-               "hierarchy_bytes=%zu goal_ms=%.2f first_ms=%.2f first_tiles=%d "
-               "first_bytes=%zu walk_ms=%.1f tiles_built=%lld tiles_kept=%d tiles_max=%d "
-               "evicted=%lld field_bytes=%zu whole_ms=%.1f whole_bytes=%zu subopt_mean=%.4f "
-               "subopt_max=%.4f\n",
-               (long long)agents, (long long)cluster, (long long)sector, (long long)arrived,
-               hier_ms, tn_hierarchy_memory_bytes(hier), goal_ms, first_ms, first.tiles_kept,
-               first_bytes, walk_ms, (long long)done.tiles_built, done.tiles_kept, done.tiles_max,
-               (long long)done.tiles_evicted, peak_bytes, whole_ms, tn_field_memory_bytes(whole),
-               arrived ? sum / (double)arrived : 0.0, worst);
+        fprintf(tn_cli_lines(),
+                "sectors agents=%lld cluster=%lld sector=%lld arrived=%lld hierarchy_ms=%.1f "
+                "hierarchy_bytes=%zu goal_ms=%.2f first_ms=%.2f first_tiles=%d "
+                "first_bytes=%zu walk_ms=%.1f tiles_built=%lld tiles_kept=%d tiles_max=%d "
+                "evicted=%lld field_bytes=%zu whole_ms=%.1f whole_bytes=%zu subopt_mean=%.4f "
+                "subopt_max=%.4f\n",
+                (long long)agents, (long long)cluster, (long long)sector, (long long)arrived,
+                hier_ms, tn_hierarchy_memory_bytes(hier), goal_ms, first_ms, first.tiles_kept,
+                first_bytes, walk_ms, (long long)done.tiles_built, done.tiles_kept, done.tiles_max,
+                (long long)done.tiles_evicted, peak_bytes, whole_ms, tn_field_memory_bytes(whole),
+                arrived ? sum / (double)arrived : 0.0, worst);
         if (arrived != agents) {
             tn_cli_error(cmd, "--sectors: %lld of %lld agents found no route",
                          (long long)(agents - arrived), (long long)agents);

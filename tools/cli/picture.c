@@ -2,19 +2,39 @@
 
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int tn_picture_fits(const tn_map *map, int32_t cell, int32_t max_cell, char *why, size_t cap)
+{
+    int32_t w = tn_map_width(map), h = tn_map_height(map);
+    bool fitted = cell < 1;
+    if (fitted)
+        cell = tn_draw_fit_cell(w, h, 1024, max_cell);
+    int64_t pw = (int64_t)w * cell, ph = (int64_t)h * cell;
+    if (pw <= TN_CANVAS_MAX_SIDE && ph <= TN_CANVAS_MAX_SIDE && pw * ph <= TN_CANVAS_MAX_PIXELS)
+        return TN_PICTURE_OK;
+    if (why)
+        snprintf(why, cap,
+                 "the %d x %d map at %d px per cell%s makes a %lld x %lld picture, past the "
+                 "limits of %d pixels a side and %lld in all%s",
+                 (int)w, (int)h, (int)cell, fitted ? " (the least)" : "", (long long)pw,
+                 (long long)ph, TN_CANVAS_MAX_SIDE, (long long)TN_CANVAS_MAX_PIXELS,
+                 cell > 1 ? ": lower --scale" : "");
+    return TN_PICTURE_TOO_BIG;
+}
 
 int tn_picture_begin(tn_picture *p, const tn_map *map, int32_t cell, int32_t max_cell,
                      const char *cmd)
 {
     memset(p, 0, sizeof *p);
     int32_t w = tn_map_width(map), h = tn_map_height(map);
+    if (tn_picture_fits(map, cell, max_cell, NULL, 0) != TN_PICTURE_OK)
+        return TN_PICTURE_TOO_BIG;
     if (cell < 1)
         cell = tn_draw_fit_cell(w, h, 1024, max_cell);
-    if ((int64_t)w * cell > 16384 || (int64_t)h * cell > 16384)
-        return TN_PICTURE_TOO_BIG;
     if (!tn_canvas_init(&p->cv, w * cell, h * cell, (tn_rgba){20, 20, 24, 255}))
         return TN_PICTURE_NOMEM;
     p->view = tn_draw_view_of(map, 0, 0, cell);
@@ -50,8 +70,11 @@ int tn_picture_begin(tn_picture *p, const tn_map *map, int32_t cell, int32_t max
 
 int tn_picture_write(tn_picture *p, const char *path)
 {
+    errno = 0;
     int rc = tn_canvas_write_png(&p->cv, path);
+    int why = errno; /* for tn_picture_error: free() leaves it, but say so */
     tn_picture_free(p);
+    errno = why;
     return rc;
 }
 
@@ -66,9 +89,9 @@ const char *tn_picture_error(int rc)
 {
     switch (rc) {
     case TN_PICTURE_NO_PNG: return "this build has no PNG support";
-    case TN_PICTURE_TOO_BIG: return "image too large (lower --scale)";
+    case TN_PICTURE_TOO_BIG: return "the picture would be past the canvas's limits";
     case TN_PICTURE_NOMEM: return "out of memory";
-    default: return "cannot write";
+    default: return errno ? strerror(errno) : "cannot write";
     }
 }
 

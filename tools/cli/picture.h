@@ -17,7 +17,7 @@ enum {
     TN_PICTURE_OK = 0,
     TN_PICTURE_IO = -1,      /* the file could not be written */
     TN_PICTURE_NO_PNG = -2,  /* built without libpng */
-    TN_PICTURE_TOO_BIG = -3, /* more than 16384 pixels on a side at that scale */
+    TN_PICTURE_TOO_BIG = -3, /* past the canvas's limits at that scale (render.h) */
     TN_PICTURE_NOMEM = -4,
 };
 
@@ -26,6 +26,10 @@ enum {
  * is reported as "tilenav CMD: warning: ..." on stderr and drawn with the palette). */
 int tn_picture_begin(tn_picture *p, const tn_map *map, int32_t cell, int32_t max_cell,
                      const char *cmd);
+/* Can a picture of `map` at `cell` pixels per cell (< 1: fitted, at most `max_cell`) be
+ * made? TN_PICTURE_OK, or TN_PICTURE_TOO_BIG with the reason (sizes and limits) in `why`.
+ * Commands call it before any work, so a picture that cannot be made fails first (exit 5). */
+int tn_picture_fits(const tn_map *map, int32_t cell, int32_t max_cell, char *why, size_t cap);
 /* Write the PNG and free everything (also on failure). */
 int tn_picture_write(tn_picture *p, const char *path);
 /* Free without writing (safe on a zeroed or already freed picture). */
@@ -43,7 +47,8 @@ int tn_picture_unit_path(const char *file, int32_t scale, const tn_map *map, con
 bool tn_picture_too_narrow(const tn_map *map, const tn_map *walk, int32_t size, int32_t x,
                            int32_t y);
 int32_t tn_picture_count_too_narrow(const tn_map *map, const tn_map *walk, int32_t size);
-/* The message for a result, for "tilenav CMD: FILE: message". */
+/* The message for a result, for "tilenav CMD: FILE: message" (for TN_PICTURE_IO the system's
+ * reason, from errno: call it right after the write). */
 const char *tn_picture_error(int rc);
 
 #endif

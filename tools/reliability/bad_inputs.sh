@@ -147,6 +147,13 @@ if [ "$(cat "$t/mine.map" "$t/tiled/tiles.png" "$t/mine.scen" | cksum)" != "$kep
     echo "MISMATCH: an input file was overwritten by an output" >&2
     fail=1
 fi
+# options that cannot go together, lists read whole before any work, pictures past the limits
+case_ 2 "path: --json with --ascii" "$TN" path "$t/ok.map" 0 0 2 2 --json --ascii
+case_ 2 "sim: --bench with --json" "$TN" sim "$t/ok.map" 0 0 --bench --json
+case_ 2 "sim: a bad count after a good one" "$TN" sim "$t/ok.map" 0 0 --bench --counts 10,abc
+case_ 2 "field: --los with --los-simple" "$TN" field "$t/ok.map" 0 0 --los --los-simple
+awk 'BEGIN { printf "type octile\nheight 1\nwidth 60000\nmap\n"; for (i = 0; i < 60000; i++) printf "."; printf "\n" }' >"$t/long.map"
+case_ 5 "path: a picture past 65535 pixels a side" "$TN" path "$t/long.map" 0 0 9 0 --png "$t/long.png" --scale 2
 # a standard output that cannot be written (a full disk) is a failed run
 stdout=/dev/full
 case_ 4 "info: standard output on a full disk" "$TN" info "$t/ok.map"

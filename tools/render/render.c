@@ -13,7 +13,8 @@ bool tn_canvas_init(tn_canvas *c, int32_t w, int32_t h, tn_rgba bg)
 {
     c->w = c->h = 0;
     c->px = NULL;
-    if (w < 1 || h < 1 || w > 16384 || h > 16384)
+    if (w < 1 || h < 1 || w > TN_CANVAS_MAX_SIDE || h > TN_CANVAS_MAX_SIDE ||
+        (int64_t)w * h > TN_CANVAS_MAX_PIXELS)
         return false;
     c->px = malloc((size_t)w * (size_t)h * 4);
     if (!c->px)

@@ -17,8 +17,11 @@ typedef struct tn_canvas {
     uint8_t *px; /* w*h*4 bytes, row-major RGBA */
 } tn_canvas;
 
-/* Allocate a w x h canvas filled with `bg`; false when out of memory or too large
- * (at most 16384 x 16384). */
+/* The largest canvas: a side of at most TN_CANVAS_MAX_SIDE pixels (PNG and GIF take 65535)
+ * and at most TN_CANVAS_MAX_PIXELS in all (1 GiB of RGBA), so a long thin map still draws. */
+#define TN_CANVAS_MAX_SIDE 65535
+#define TN_CANVAS_MAX_PIXELS ((int64_t)1 << 28)
+/* Allocate a w x h canvas filled with `bg`; false when out of memory or past the limits. */
 bool tn_canvas_init(tn_canvas *c, int32_t w, int32_t h, tn_rgba bg);
 void tn_canvas_free(tn_canvas *c);
 
