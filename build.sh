@@ -172,7 +172,8 @@ determinism)
     for cfg in "gcc Release" "clang Debug" "gcc Release portable"; do
         set -- $cfg
         dir="build/det-$1-$2${3:+-$3}"
-        flags="" opts="" targets="tn_test_determinism tn_test_crowd" tests="determinism|crowd"
+        flags="" opts="" targets="tn_test_determinism tn_test_crowd tn_test_det_math"
+        tests="determinism|crowd|det_math"
         if [ "${3:-}" = portable ]; then
             flags="-DTN_CROWD_SCALAR" opts="-DTILENAV_PORTABLE_C=ON"
             targets="$targets tn_test_bits tn_test_search tn_test_jps_weighted tn_test_goal_bounds"

@@ -42,13 +42,14 @@ MAX_COST = 1e28
 def number(value: Any, name: str, rule: str) -> float:
     """A real number (int, float or a NumPy scalar of either; not a string or a bool), as a
     float; ``rule`` (e.g. ">= 1") goes into the TypeError."""
+    rule = f" {rule}" if rule else ""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number {rule}, got {value!r}")
+        raise TypeError(f"{name} must be a number{rule}, got {value!r}")
     try:
         return float(value)
     except OverflowError:  # a Python int past a double's range (no repr: it may be huge)
         bits = int(value).bit_length() if isinstance(value, int) else None
-        raise invalid(f"{name} must be a number {rule}, got "
+        raise invalid(f"{name} must be a number{rule}, got "
                       + (f"an integer of {bits} bits" if bits else "a value")
                       + ", too large for a float") from None
 

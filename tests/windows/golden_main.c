@@ -1,6 +1,6 @@
 /* The pinned hashes of support/golden.h without cmocka, for targets where the test suite does
  * not build: `./build.sh windows` cross-compiles this with MinGW-w64 against the static
- * library and the DLL and runs it under Wine. Exit 0 when both hashes match, 1 otherwise. */
+ * library and the DLL and runs it under Wine. Exit 0 when every hash matches, 1 otherwise. */
 #include "support/golden.h"
 
 #include <stdio.h>
