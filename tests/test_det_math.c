@@ -37,8 +37,8 @@ static void test_sin_cos_against_libm(void **state)
             assert_true(s == tn__dm_sin(x) && c == tn__dm_cos(x));
             float xf = (float)x, sf = tn__dm_sinf(xf), cf = tn__dm_cosf(xf);
             /* the float results: within one float rounding of the true value */
-            near(sf, sin((double)xf), 1.2e-7, "sinf", xf);
-            near(cf, cos((double)xf), 1.2e-7, "cosf", xf);
+            near((double)sf, sin((double)xf), 1.2e-7, "sinf", (double)xf);
+            near((double)cf, cos((double)xf), 1.2e-7, "cosf", (double)xf);
         }
     /* exact and special points */
     double s, c;
@@ -48,8 +48,8 @@ static void test_sin_cos_against_libm(void **state)
     assert_true(s == 0.0 && signbit(s) && c == 1.0);
     near(tn__dm_sin(TN__DM_PI_2), 1.0, 1e-16, "sin", TN__DM_PI_2);
     near(tn__dm_cos(TN__DM_PI), -1.0, 1e-16, "cos", TN__DM_PI);
-    assert_true(isnan(tn__dm_sin(INFINITY)) && isnan(tn__dm_cos(-INFINITY)));
-    assert_true(isnan(tn__dm_sin(NAN)) && isnan(tn__dm_cos(NAN)));
+    assert_true(isnan(tn__dm_sin((double)INFINITY)) && isnan(tn__dm_cos(-(double)INFINITY)));
+    assert_true(isnan(tn__dm_sin((double)NAN)) && isnan(tn__dm_cos((double)NAN)));
     /* sin^2 + cos^2 = 1 at the quadrant seams */
     for (int q = -8; q <= 8; q++)
         for (int d = -2; d <= 2; d++) {
@@ -73,7 +73,8 @@ static void test_atan2_against_libm(void **state)
         /* three halvings, each rounded: within 4 units in the last place */
         near(tn__dm_atan2(y, x), atan2(y, x), 9e-16, "atan2 (y/x)", y / x);
         float yf = (float)y, xf = (float)x;
-        near(tn__dm_atan2f(yf, xf), atan2((double)yf, (double)xf), 2.4e-7, "atan2f", yf / xf);
+        near((double)tn__dm_atan2f(yf, xf), atan2((double)yf, (double)xf), 2.4e-7, "atan2f",
+             (double)(yf / xf));
     }
     /* libm's special cases: signed zeros, infinities, NaN */
     const double zs[2] = {0.0, -0.0};
@@ -82,14 +83,15 @@ static void test_atan2_against_libm(void **state)
             double got = tn__dm_atan2(zs[a], zs[b]), want = atan2(zs[a], zs[b]);
             assert_true(got == want && signbit(got) == signbit(want));
         }
-    const double odd[8] = {INFINITY, -INFINITY, 1.0, -1.0, 0.0, -0.0, 1e-300, -1e300};
+    const double odd[8] = {
+        (double)INFINITY, -(double)INFINITY, 1.0, -1.0, 0.0, -0.0, 1e-300, -1e300};
     for (int a = 0; a < 8; a++)
         for (int b = 0; b < 8; b++) {
             double got = tn__dm_atan2(odd[a], odd[b]), want = atan2(odd[a], odd[b]);
             near(got, want, 9e-16, "atan2 special", (double)(a * 8 + b));
             assert_true(signbit(got) == signbit(want));
         }
-    assert_true(isnan(tn__dm_atan2(NAN, 1.0)) && isnan(tn__dm_atan2(1.0, NAN)));
+    assert_true(isnan(tn__dm_atan2((double)NAN, 1.0)) && isnan(tn__dm_atan2(1.0, (double)NAN)));
 }
 
 static void test_exp2_against_libm(void **state)
@@ -105,7 +107,7 @@ static void test_exp2_against_libm(void **state)
     for (int n = -1022; n <= 1023; n++)
         assert_true(tn__dm_exp2((double)n) == ldexp(1.0, n)); /* whole powers are exact */
     assert_true(tn__dm_exp2(-2000.0) == 0.0 && isinf(tn__dm_exp2(2000.0)));
-    assert_true(isnan(tn__dm_exp2(NAN)));
+    assert_true(isnan(tn__dm_exp2((double)NAN)));
 }
 
 /* FNV-1a over the bits of every result of a fixed argument sequence. The constant was printed
