@@ -357,10 +357,13 @@ static void cell_terrain(const tn_map *m, size_t i, uint8_t *passable, float *co
     *cost = c;
 }
 
-/* The mix of cell index i in the passability hash (splitmix64's finaliser). */
-static inline uint64_t cell_hash(size_t i)
+/* The mix of cell index i in the passability hash (splitmix64's finaliser). 64-bit on every
+ * target: with a 32-bit size_t the cost hash below lost the cost's bits and two cost layouts
+ * collided, so a search context reused a stale weighted-JPS cache for a new map allocated where
+ * an old one was freed (the WebAssembly build). */
+static inline uint64_t cell_hash(uint64_t i)
 {
-    uint64_t z = (uint64_t)i + 0x9E3779B97F4A7C15ull;
+    uint64_t z = i + 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
@@ -372,7 +375,8 @@ static TN_NOINLINE TN_COLD void cost_hash_toggle(tn_map *m, size_t i, float c)
 {
     uint32_t b;
     memcpy(&b, &c, sizeof b);
-    m->cost_hash ^= cell_hash(i ^ ((size_t)b << 28 | (size_t)b >> 4));
+    /* i < 2^28 and the cost's 32 bits above it: one value per (cell, cost) */
+    m->cost_hash ^= cell_hash((uint64_t)i | (uint64_t)b << 28);
 }
 
 /* Store cell i's passability and cost (cost INFINITY when blocked), keeping the counts and

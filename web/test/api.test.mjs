@@ -324,6 +324,27 @@ test("crowd: behaviour weights at add() and setWeight(), and their errors", () =
   map.free();
 });
 
+test("a PathFinder reused after one map is freed and another made in its place: JPS answers for the new map", () => {
+  // A stranger's repro: the cost hash lost the costs' bits with wasm32's 32-bit size_t, so two
+  // maps whose one costly cell differs collided; the new map took the freed map's address, and
+  // JPS reused the old map's weighted cache (cost 1428.6 for an optimum of 15.83).
+  const W = 16, H = 3;
+  const mk = (cell, cost) => { const cells = new Array(W * H).fill(0); cells[cell] = 2; return new TileMap({ width: W, height: H, cells, costs: { 2: cost } }); };
+  const pf = new PathFinder({ maxCells: 4096 }), q = (m, p, algo) => p.find(m, { x: 0, y: 1 }, { x: 15, y: 1 }, { algo });
+  for (let round = 0; round < 4; round++) {
+    const a = mk(W + 6, 1000);
+    assert.equal(q(a, pf, "jps").cost, q(a, pf, "astar").cost);
+    a.free();
+    const b = mk(W + 7, new Float32Array(new Uint32Array([0x447a0010 + round]).buffer)[0]);
+    const fresh = new PathFinder({ maxCells: 4096 }), want = q(b, fresh, "astar");
+    assert.equal(q(b, pf, "jps").cost, want.cost, `round ${round}`);
+    assert.equal(q(b, fresh, "jps").cost, want.cost);
+    fresh.free();
+    b.free();
+  }
+  pf.free();
+});
+
 test("bad input throws defined errors", () => {
   assert.throws(() => new TileMap({ width: 0, height: 3 }), TypeError);
   assert.throws(() => TileMap.fromArray([0, 0, 0], 2), TypeError);
