@@ -188,10 +188,10 @@ typedef struct tn_agent_def {
     /// pixels, >= 0: the goal area (default 0 = none). Inside it an agent also counts as arrived
     /// when it is held up at the goal: it touches (centres closer than 1.5x the sum of the radii)
     /// an agent with the same goal that has arrived. Such an agent holds its place (its target
-    /// force brakes it; separation, cohesion, alignment, agent avoidance and wander stop; walls and
-    /// push-apart still act) instead of pushing into a packed goal, so a crowd that stays fills the
-    /// area from the goal outwards and every member arrives. Needs a neighbour behaviour with a
-    /// weight (the neighbour list). No effect when arrived agents are removed at once.
+    /// force brakes it; separation, cohesion, alignment, agent avoidance and wander stop; walls
+    /// and push-apart still act) instead of pushing into a packed goal, so a crowd that stays
+    /// fills the area from the goal outwards and every member arrives. Needs a neighbour behaviour
+    /// with a weight (the neighbour list). No effect when arrived agents are removed at once.
     float arrive_area;
     /// size class in cells, 1..255 (default 1): a unit of size n follows flow views built on
     /// the size-n map (clearance.h, tn_clearance_map()), which it reads at its top-left cell,

@@ -116,10 +116,10 @@ typedef struct tn_query {
     tn_moves moves;
     tn_algo algo;
     tn_heuristic heuristic;
-    double weight;      ///< h multiplier, >= 1 (0 means 1); > 1 trades optimality for speed
-    const float *extra; ///< W*H extra costs added on entering a cell (0..TN_MAX_COST), or NULL
-    bool jps_fallback;  ///< JPS not applicable: run A* instead of returning TN_E_UNSUPPORTED
-    bool closest; ///< goal unreachable (blocked, or outside the map): a path to the closest cell
+    double weight;        ///< h multiplier, >= 1 (0 means 1); > 1 trades optimality for speed
+    const float *extra;   ///< W*H extra costs added on entering a cell (0..TN_MAX_COST), or NULL
+    bool jps_fallback;    ///< JPS not applicable: run A* instead of returning TN_E_UNSUPPORTED
+    bool closest;         ///< goal unreachable, blocked or off the map: path to the closest cell
     double closest_bound; ///< with `closest`: never expand past this g (0 = no bound)
     /// one-shot budget (0 = none), counting every expansion (JPS's of the start too), so a
     /// TN_PARTIAL result reports `expanded` = max_expansions
