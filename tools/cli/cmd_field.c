@@ -488,18 +488,11 @@ int tn_cmd_field(int argc, char **argv)
         char buf[1024];
         return tn_cli_load_failed(cmd, &diag, st, buf, sizeof buf);
     }
-    tn_cli_input_images(m);
-    int out_rc = tn_cli_check_output(cmd, "--png", o.png);
+    int out_rc = tn_picture_check_output(cmd, m, o.png, (int32_t)o.scale, 32);
     if (out_rc == TN_EXIT_OK)
         out_rc = tn_cli_check_output(cmd, "--out", o.out);
     if (out_rc == TN_EXIT_OK && o.png && o.out && strcmp(o.png, o.out) == 0)
         out_rc = tn_cli_usage_error(cmd, "--png and --out name the same file '%s'", o.png);
-    char why[256];
-    if (out_rc == TN_EXIT_OK && o.png &&
-        tn_picture_fits(m, (int32_t)o.scale, 32, why, sizeof why) != TN_PICTURE_OK) {
-        tn_cli_error(cmd, "--png %s: %s", o.png, why);
-        out_rc = TN_EXIT_NOMEM;
-    }
     if (out_rc != TN_EXIT_OK) {
         tn_map_destroy(m);
         return out_rc;

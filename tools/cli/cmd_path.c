@@ -222,14 +222,7 @@ int tn_cmd_path(int argc, char **argv)
             print_json_error(st, msg);
         return rc;
     }
-    tn_cli_input_images(map);
-    int out_rc = tn_cli_check_output(cmd, "--png", png);
-    char too_big[256];
-    if (out_rc == TN_EXIT_OK && png &&
-        tn_picture_fits(map, (int32_t)scale, 32, too_big, sizeof too_big) != TN_PICTURE_OK) {
-        tn_cli_error(cmd, "--png %s: %s", png, too_big);
-        out_rc = TN_EXIT_NOMEM;
-    }
+    int out_rc = tn_picture_check_output(cmd, map, png, (int32_t)scale, 32);
     if (out_rc != TN_EXIT_OK) {
         tn_map_destroy(map);
         return out_rc;

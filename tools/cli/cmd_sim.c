@@ -583,14 +583,7 @@ int tn_cmd_sim(int argc, char **argv)
         char msg[1024];
         return tn_cli_load_failed(cmd, &diag, st, msg, sizeof msg);
     }
-    tn_cli_input_images(m);
-    int out_rc = tn_cli_check_output(cmd, "--png", png);
-    char why[256];
-    if (out_rc == TN_EXIT_OK && png &&
-        tn_picture_fits(m, 0, 16, why, sizeof why) != TN_PICTURE_OK) {
-        tn_cli_error(cmd, "--png %s: %s", png, why);
-        out_rc = TN_EXIT_NOMEM;
-    }
+    int out_rc = tn_picture_check_output(cmd, m, png, 0, 16); /* as draw_png's picture */
     if (out_rc != TN_EXIT_OK) {
         tn_map_destroy(m);
         return out_rc;

@@ -26,6 +26,22 @@ int tn_picture_fits(const tn_map *map, int32_t cell, int32_t max_cell, char *why
     return TN_PICTURE_TOO_BIG;
 }
 
+int tn_picture_check_output(const char *cmd, const tn_map *map, const char *file, int32_t cell,
+                            int32_t max_cell)
+{
+    tn_cli_input_images(map); /* also for a later check of another output (field --out) */
+    if (!file)
+        return TN_EXIT_OK;
+    int rc = tn_cli_check_output(cmd, "--png", file);
+    char why[256];
+    if (rc == TN_EXIT_OK &&
+        tn_picture_fits(map, cell, max_cell, why, sizeof why) != TN_PICTURE_OK) {
+        tn_cli_error(cmd, "--png %s: %s", file, why);
+        rc = TN_EXIT_NOMEM;
+    }
+    return rc;
+}
+
 int tn_picture_begin(tn_picture *p, const tn_map *map, int32_t cell, int32_t max_cell,
                      const char *cmd)
 {

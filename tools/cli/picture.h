@@ -30,6 +30,13 @@ int tn_picture_begin(tn_picture *p, const tn_map *map, int32_t cell, int32_t max
  * made? TN_PICTURE_OK, or TN_PICTURE_TOO_BIG with the reason (sizes and limits) in `why`.
  * Commands call it before any work, so a picture that cannot be made fails first (exit 5). */
 int tn_picture_fits(const tn_map *map, int32_t cell, int32_t max_cell, char *why, size_t cap);
+/* The checks of an output `--png FILE` (NULL: none), once the map is loaded and before any
+ * work: FILE is not a file the command read (the map's tileset images are remembered as inputs
+ * here, with or without FILE, for the command's other outputs too; see tn_cli_check_output)
+ * and the picture fits (tn_picture_fits). TN_EXIT_OK, or the
+ * exit status with the reason printed: 2 for an input, 5 for a picture past the limits. */
+int tn_picture_check_output(const char *cmd, const tn_map *map, const char *file, int32_t cell,
+                            int32_t max_cell);
 /* Write the PNG and free everything (also on failure). */
 int tn_picture_write(tn_picture *p, const char *path);
 /* Free without writing (safe on a zeroed or already freed picture). */
