@@ -149,15 +149,13 @@ static inline double tn__dm_exp2(double x)
     return ldexp(p, (int)n);
 }
 
-/* The float versions the library calls. */
-static inline float tn__dm_sinf(float x)
+/* The float versions the library calls: sine and cosine of one angle in one reduction. */
+static inline void tn__dm_sincosf(float x, float *s, float *c)
 {
-    return (float)tn__dm_sin((double)x);
-}
-
-static inline float tn__dm_cosf(float x)
-{
-    return (float)tn__dm_cos((double)x);
+    double sd, cd;
+    tn__dm_sincos((double)x, &sd, &cd);
+    *s = (float)sd;
+    *c = (float)cd;
 }
 
 static inline float tn__dm_atan2f(float y, float x)

@@ -108,7 +108,9 @@ tn_vec2 tn_dirmap_vector(const tn_dirmap *m, int32_t x, int32_t y)
     if (isnan(d))
         return (tn_vec2){0.0f, 0.0f};
     double a = (double)d * (TN_PI / 180.0);
-    return (tn_vec2){(float)tn__dm_cos(a), (float)tn__dm_sin(a)};
+    double s, c;
+    tn__dm_sincos(a, &s, &c);
+    return (tn_vec2){(float)c, (float)s};
 }
 
 float tn_dirmap_at_px(const tn_dirmap *m, float px, float py, int32_t tw, int32_t th)

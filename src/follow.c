@@ -398,8 +398,10 @@ tn_status tn_car_step(tn_car *car, const tn_car_def *def, const tn_car_track *tr
             car->rotation += diff > 0.0f ? def->turn_rate : -def->turn_rate;
         car->rotation = fmodf(car->rotation, 2.0f * PI_F);
     }
-    car->vel.x = car->speed * tn__dm_cosf(car->rotation) * car->friction;
-    car->vel.y = car->speed * tn__dm_sinf(car->rotation) * car->friction;
+    float s, c;
+    tn__dm_sincosf(car->rotation, &s, &c);
+    car->vel.x = car->speed * c * car->friction;
+    car->vel.y = car->speed * s * car->friction;
     car->pos.x += car->vel.x;
     car->pos.y += car->vel.y;
     cell = track_cell(track, w, h, car->pos);

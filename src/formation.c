@@ -36,7 +36,8 @@ tn_status tn_formation_slots(const tn_map *map, tn_vec2 leader, float heading,
     if (count < 0 || ((!offsets || !out) && count > 0) || !isfinite(leader.x) ||
         !isfinite(leader.y) || !isfinite(heading) || !isfinite(radius) || !(radius > 0.0f))
         return TN_E_INVALID_ARG;
-    float c = tn__dm_cosf(heading), s = tn__dm_sinf(heading);
+    float s, c;
+    tn__dm_sincosf(heading, &s, &c);
     float step = 1.0f;
     if (map) {
         float tw = (float)tn_map_tile_width(map), th = (float)tn_map_tile_height(map);

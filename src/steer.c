@@ -77,7 +77,8 @@ tn_vec2 tn_steer_wander(const tn_steer_agent *a, tn_wander *w, tn_rng *rng)
     tn_vec2 h = tn__v2_with_len(a->vel, 1.0f);
     if (h.x == 0.0f && h.y == 0.0f)
         h = tn__v2(1.0f, 0.0f);
-    float c = tn__dm_cosf(w->angle), s = tn__dm_sinf(w->angle);
+    float s, c;
+    tn__dm_sincosf(w->angle, &s, &c);
     /* the circle point, rotated into the heading frame */
     tn_vec2 off = tn__v2(h.x * c - h.y * s, h.x * s + h.y * c);
     tn_vec2 target = tn__v2(a->pos.x + h.x * w->distance + off.x * w->radius,
