@@ -172,6 +172,51 @@ static void test_scenarios(void **state)
     expect_scen_error("version 1\n1 m 10 8 1 2 9 7 nan\n", 2, "optimal length");
 }
 
+/* max_file_bytes: a file that tells its size is refused before it is read, naming its size
+ * (a 300 MiB sparse file: no read of 256 MiB of zeros first); one at the limit loads. */
+static void test_file_limit(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_movingai_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char small[600], big[600];
+    snprintf(small, sizeof small, "%s/small.map", dir);
+    snprintf(big, sizeof big, "%s/big.map", dir);
+    const char text[] = "type octile\nheight 2\nwidth 3\nmap\n..@\n...\n";
+    FILE *f = fopen(small, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, sizeof text - 1, f), sizeof text - 1);
+    assert_int_equal(fclose(f), 0);
+    f = fopen(big, "wb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 300L << 20, SEEK_SET), 0);
+    assert_int_equal(fputc('.', f), '.');
+    assert_int_equal(fclose(f), 0);
+
+    tn_load_def o = tn_load_def_default();
+    tn_map *m = NULL;
+    tn_diag d;
+    o.max_file_bytes = sizeof text - 2;
+    assert_int_equal(tn_map_load(small, &o, &m, &d), TN_E_TOO_LARGE);
+    assert_null(m);
+    char want[128];
+    snprintf(want, sizeof want, "file is %zu bytes, larger than the limit of %zu bytes",
+             sizeof text - 1, sizeof text - 2);
+    if (!strstr(d.message, want))
+        fail_msg("message \"%s\", expected \"%s\"", d.message, want);
+    o.max_file_bytes = sizeof text - 1;
+    assert_int_equal(tn_map_load(small, &o, &m, &d), TN_OK);
+    assert_int_equal(tn_map_width(m), 3);
+    tn_map_destroy(m);
+    m = NULL;
+    assert_int_equal(tn_map_load(big, NULL, &m, &d), TN_E_TOO_LARGE);
+    assert_null(m);
+    assert_non_null(strstr(d.message, "file is 314572801 bytes"));
+    assert_int_equal(remove(small), 0);
+    assert_int_equal(remove(big), 0);
+    assert_int_equal(remove(dir), 0);
+}
+
 static void test_missing_file(void **state)
 {
     (void)state;
@@ -195,10 +240,9 @@ static void test_missing_file(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest local_tests[] = {
-        cmocka_unit_test(test_tiny_map),
-        cmocka_unit_test(test_bad_maps),
-        cmocka_unit_test(test_scenarios),
-        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_tiny_map),   cmocka_unit_test(test_bad_maps),
+        cmocka_unit_test(test_scenarios),  cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_file_limit),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_all_maps),

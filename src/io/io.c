@@ -83,17 +83,38 @@ tn_status tn__file_read(const char *path, size_t max_bytes, const tn_allocator *
     FILE *f = fopen(path, "rb");
     if (!f)
         return tn__diag(diag, TN_E_IO, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+    /* A file that can tell its size (a regular file) is refused before any read when it is
+     * past the limit, and read into one buffer of its size; a pipe, a device or a /proc file
+     * (size 0) is read in doubling chunks up to the limit. The loop below still reads to the
+     * end, so a file that grows meanwhile is read whole, or refused at the limit. */
+    size_t hint = 0;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long end = ftell(f);
+        if (end > 0)
+            hint = (size_t)end;
+    }
+    if (fseek(f, 0, SEEK_SET) != 0) {
+        clearerr(f);
+        hint = 0;
+    }
+    if (hint > max_bytes) {
+        fclose(f);
+        return tn__diag(diag, TN_E_TOO_LARGE, path, 0, 0, NULL,
+                        "file is %zu bytes, larger than the limit of %zu bytes (max_file_bytes)",
+                        hint, max_bytes);
+    }
     size_t cap = 0, n = 0;
     char *buf = NULL;
     tn_status st = TN_OK;
     for (;;) {
         if (n + 1 >= cap) {
-            size_t ncap = cap ? cap * 2 : 65536;
+            size_t ncap = cap ? cap * 2 : hint ? hint + 2 : 65536;
             if (cap && ncap - 1 > max_bytes)
                 ncap = max_bytes + 2;
             if (ncap <= n + 1) {
                 st = tn__diag(diag, TN_E_TOO_LARGE, path, 0, 0, NULL,
-                              "file is larger than the limit of %zu bytes", max_bytes);
+                              "file is larger than the limit of %zu bytes (max_file_bytes)",
+                              max_bytes);
                 break;
             }
             char *nb = tn__alloc(a, ncap);
@@ -115,7 +136,7 @@ tn_status tn__file_read(const char *path, size_t max_bytes, const tn_allocator *
         n += got;
         if (n > max_bytes) {
             st = tn__diag(diag, TN_E_TOO_LARGE, path, 0, 0, NULL,
-                          "file is larger than the limit of %zu bytes", max_bytes);
+                          "file is larger than the limit of %zu bytes (max_file_bytes)", max_bytes);
             break;
         }
         if (got < want) {
