@@ -201,12 +201,23 @@ typedef enum tn_behaviour {
 static const float TN_CROWD_MAX_WEIGHT;
 static const float TN_CROWD_MAX_SPEED;
 static const float TN_CROWD_MAX_FORCE;
+typedef enum tn_combine { TN_COMBINE_WEIGHTED, TN_COMBINE_PRIORITIZED, ... } tn_combine;
+typedef struct tn_wander { float distance; float radius; float jitter; float angle; } tn_wander;
 typedef struct tn_crowd_def {
     const tn_map *map;
     int32_t capacity;
     float dt;
     float neighbour_radius;
     int32_t max_neighbours;
+    int32_t max_scan;
+    int32_t dense_neighbours;
+    float similar_goal_distance;
+    float avoid_look_ahead;
+    float wall_look_ahead;
+    tn_wander wander;
+    int32_t period[7];
+    tn_combine combine;
+    float flock_brake;
     bool push_apart;
     int32_t max_flows;
     uint64_t seed;

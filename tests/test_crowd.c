@@ -617,6 +617,62 @@ static void test_wanderers_hash(void **state)
     tn_map_destroy(m);
 }
 
+/* Every tuning knob of tn_crowd_def away from its default, each to its own value: Python's
+ * Crowd(...) and JavaScript's new Crowd(map, {...}) pass them by name, and pin this hash too
+ * (python/tests/test_crowd_options.py, web/test/api.test.mjs), so a knob dropped or two
+ * swapped on the way is seen. */
+#define TUNED_HASH 0x40e76f866a1256bfull
+
+static void test_tuned_crowd_hash(void **state)
+{
+    (void)state;
+    const char *rows[12];
+    char buf[12][17];
+    for (int y = 0; y < 12; y++) {
+        for (int x = 0; x < 16; x++)
+            buf[y][x] = x == 0 || y == 0 || x == 15 || y == 11 ? '#' : '.';
+        buf[y][16] = 0;
+        rows[y] = buf[y];
+    }
+    tn_map *m = tn_test_map_from_rows(rows, 12);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 16;
+    cd.seed = 9;
+    cd.max_neighbours = 4;
+    cd.max_scan = 7;
+    cd.dense_neighbours = 3;
+    cd.similar_goal_distance = 40.0f;
+    cd.avoid_look_ahead = 0.75f;
+    cd.wall_look_ahead = 48.0f;
+    cd.wander = (tn_wander){30.0f, 20.0f, 0.25f, 0.0f};
+    cd.period[TN_BEHAVIOUR_SEPARATION] = 2;
+    cd.period[TN_BEHAVIOUR_COHESION] = 3;
+    cd.period[TN_BEHAVIOUR_WANDER] = 5;
+    cd.combine = TN_COMBINE_PRIORITIZED;
+    cd.flock_brake = 0.5f;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    for (int i = 0; i < 12; i++) {
+        tn_agent_def a = tn_agent_def_default();
+        a.pos = (tn_vec2){(float)(2 + (i % 6) * 2) * 32.0f + 16.0f,
+                          (float)(2 + (i / 6) * 4) * 32.0f + 16.0f};
+        a.weights[TN_BEHAVIOUR_WANDER] = 1.0f;
+        a.target = TN_TARGET_SEEK;
+        a.target_pos = (tn_vec2){i % 2 ? 400.0f : 100.0f, 200.0f};
+        tn_agent_id id;
+        assert_int_equal(tn_crowd_add(c, &a, &id), TN_OK);
+    }
+    for (int s = 0; s < 600; s++)
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+    uint64_t h = tn_crowd_hash(c);
+    if (h != TUNED_HASH)
+        fail_msg("tuned crowd hash 0x%016llxull, expected 0x%016llxull", (unsigned long long)h,
+                 (unsigned long long)TUNED_HASH);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
 static void test_determinism(void **state)
 {
     (void)state;
@@ -1375,6 +1431,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sparse_grid),
         cmocka_unit_test(test_golden_hash),
         cmocka_unit_test(test_wanderers_hash),
+        cmocka_unit_test(test_tuned_crowd_hash),
         cmocka_unit_test(test_size_classes),
         cmocka_unit_test(test_big_unit_goal_at_edge),
         cmocka_unit_test(test_big_unit_narrow_gap),

@@ -80,6 +80,32 @@ def _radius(value: Any, name: str) -> float:
     return r
 
 
+def _finite(value: Any, name: str) -> float:
+    """A number finite as float32."""
+    v = c.number(value, name, "")
+    if not (math.isfinite(v) and abs(v) <= c.FLOAT32_MAX):
+        raise invalid(f"{name} must be a finite number, got {value!r}")
+    return v
+
+
+def _finite_positive(value: Any, name: str) -> float:
+    """A number > 0, finite as float32."""
+    v = c.positive(value, name)
+    if not v <= c.FLOAT32_MAX:
+        raise invalid(f"{name} must be a finite number > 0, got {value!r}")
+    return v
+
+
+COMBINE = {"weighted": lib.TN_COMBINE_WEIGHTED, "prioritized": lib.TN_COMBINE_PRIORITIZED}
+
+
+def _combine(name: Any) -> int:
+    try:
+        return int(COMBINE[name])
+    except (KeyError, TypeError):
+        raise ValueError(f"combine must be 'weighted' or 'prioritized'; got {name!r}") from None
+
+
 def _target(kind: Optional[str]) -> int:
     try:
         return int(TARGETS[kind])
@@ -171,7 +197,30 @@ class Crowd(c.Closable, c.NoPickle):
 
     def __init__(self, map: "Map", *, capacity: int = 1024, dt: float = 1.0 / 60.0,
                  neighbour_radius: float = 32.0, max_neighbours: int = 16,
-                 push_apart: bool = False, max_flows: int = 8, seed: int = 0) -> None:
+                 push_apart: bool = False, max_flows: int = 8, seed: int = 0,
+                 max_scan: int = 64, dense_neighbours: int = 10,
+                 similar_goal_distance: float = 64.0, avoid_look_ahead: float = 0.5,
+                 wall_look_ahead: float = 0.0, wander_distance: float = 24.0,
+                 wander_radius: float = 12.0, wander_jitter: float = 0.5,
+                 periods: Optional[Mapping[str, int]] = None, combine: str = "weighted",
+                 flock_brake: float = 0.0) -> None:
+        """``neighbour_radius``, ``max_neighbours``, ``push_apart``, ``max_flows`` and
+        ``seed`` are described in docs/python.md; the others are the C crowd's tuning knobs
+        (``tn_crowd_def`` in crowd.h, same names and defaults):
+
+        - ``max_scan``: neighbour candidates examined per agent, 0 = all;
+        - ``dense_neighbours``: agents in the 2 x 2 nearest grid cells from which an agent
+          looks at half the neighbour radius only, 0 = never;
+        - ``similar_goal_distance``: pixels; agents whose goals are closer than this flock;
+        - ``avoid_look_ahead`` (seconds, > 0) and ``wall_look_ahead`` (pixels, 0 = one tile);
+        - ``wander_distance``, ``wander_radius`` (pixels), ``wander_jitter`` (radians per
+          step): the wander circle;
+        - ``periods``: steps between two runs of a behaviour, by name (1..1024, default 1);
+        - ``combine``: ``"weighted"`` (the weighted sum) or ``"prioritized"`` (a running sum
+          in the behaviours' order, truncated at the agent's max force);
+        - ``flock_brake``: 0..1, how much of cohesion's and alignment's pull against an
+          agent's own target is kept (0: none).
+        """
         from ._map import Map
 
         c.needs(map, Map, "Crowd")
@@ -189,6 +238,29 @@ class Crowd(c.Closable, c.NoPickle):
         cdef.max_flows = self.max_flows = c.integer(max_flows, "max_flows", 1,
                                                     lib.TN_CROWD_MAX_FLOWS)
         cdef.seed = c.integer(seed, "seed", 0, 2**64 - 1, "in 0..2**64-1")
+        cdef.max_scan = c.integer(max_scan, "max_scan", 0, 2**31 - 1, ">= 0 (0: all)")
+        cdef.dense_neighbours = c.integer(dense_neighbours, "dense_neighbours", 0, 2**31 - 1,
+                                          ">= 0 (0: never)")
+        cdef.similar_goal_distance = _radius(similar_goal_distance, "similar_goal_distance")
+        cdef.avoid_look_ahead = _finite_positive(avoid_look_ahead, "avoid_look_ahead")
+        cdef.wall_look_ahead = _radius(wall_look_ahead, "wall_look_ahead")
+        cdef.wander.distance = _finite(wander_distance, "wander_distance")
+        cdef.wander.radius = _finite(wander_radius, "wander_radius")
+        cdef.wander.jitter = _finite(wander_jitter, "wander_jitter")
+        if periods is not None:
+            if not isinstance(periods, Mapping):
+                raise TypeError(f"periods must be a mapping of behaviour names to steps, got "
+                                f"{periods!r}")
+            for name, steps in periods.items():
+                if name not in BEHAVIOURS:
+                    names = ", ".join(repr(k) for k in BEHAVIOURS)
+                    raise ValueError(f"periods: behaviour must be one of {names}; got {name!r}")
+                cdef.period[_behaviour(name)] = c.integer(steps, f"periods[{name!r}]", 1, 1024)
+        cdef.combine = _combine(combine)
+        brake = c.number(flock_brake, "flock_brake", "in 0..1")
+        if not 0.0 <= brake <= 1.0:
+            raise invalid(f"flock_brake must be a number in 0..1, got {flock_brake!r}")
+        cdef.flock_brake = brake
         out = ffi.new("tn_crowd **")
         map._read_begin()
         try:

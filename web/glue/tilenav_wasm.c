@@ -914,7 +914,8 @@ typedef struct tnw_crowd {
 
 TNW_EXPORT(tnw_crowd_create)
 tnw_crowd *tnw_crowd_create(const tn_map *map, int32_t capacity, float dt, double seed,
-                            int32_t push_apart, float neighbour_radius, int32_t *status);
+                            int32_t push_apart, float neighbour_radius, const int32_t *iopt,
+                            const float *fopt, int32_t *status);
 TNW_EXPORT(tnw_crowd_destroy) void tnw_crowd_destroy(tnw_crowd *c);
 TNW_EXPORT(tnw_crowd_set_flow)
 int32_t tnw_crowd_set_flow(tnw_crowd *c, int32_t slot, const tn_field *field, int32_t gx,
@@ -943,8 +944,40 @@ int32_t tnw_crowd_read(const tnw_crowd *c, uint32_t *ids, float *state, int32_t 
 TNW_EXPORT(tnw_crowd_max_wall_overlap) float tnw_crowd_max_wall_overlap(const tnw_crowd *c);
 TNW_EXPORT(tnw_crowd_hash) int32_t tnw_crowd_hash(const tnw_crowd *c, uint32_t *halves);
 
+/* The crowd's tuning knobs, each left to tn_crowd_def_default() when unset (INT32_MIN, NaN):
+ * iopt = max_neighbours, max_scan, dense_neighbours, combine, max_flows, period[7];
+ * fopt = similar_goal_distance, avoid_look_ahead, wall_look_ahead, wander distance, radius
+ * and jitter, flock_brake. Either may be NULL (all unset). */
+enum { TNW_CROWD_IOPTS = 5 + TN_BEHAVIOUR_COUNT, TNW_CROWD_FOPTS = 7 };
+
+static void crowd_options(tn_crowd_def *def, const int32_t *iopt, const float *fopt)
+{
+    int32_t *ints[TNW_CROWD_IOPTS] = {&def->max_neighbours, &def->max_scan, &def->dense_neighbours,
+                                      NULL, &def->max_flows};
+    for (int b = 0; b < TN_BEHAVIOUR_COUNT; b++)
+        ints[5 + b] = &def->period[b];
+    float *floats[TNW_CROWD_FOPTS] = {&def->similar_goal_distance,
+                                      &def->avoid_look_ahead,
+                                      &def->wall_look_ahead,
+                                      &def->wander.distance,
+                                      &def->wander.radius,
+                                      &def->wander.jitter,
+                                      &def->flock_brake};
+    for (int k = 0; iopt && k < TNW_CROWD_IOPTS; k++)
+        if (iopt[k] != INT32_MIN) {
+            if (ints[k])
+                *ints[k] = iopt[k];
+            else
+                def->combine = iopt[k] == 1 ? TN_COMBINE_PRIORITIZED : TN_COMBINE_WEIGHTED;
+        }
+    for (int k = 0; fopt && k < TNW_CROWD_FOPTS; k++)
+        if (!isnan(fopt[k]))
+            *floats[k] = fopt[k];
+}
+
 tnw_crowd *tnw_crowd_create(const tn_map *map, int32_t capacity, float dt, double seed,
-                            int32_t push_apart, float neighbour_radius, int32_t *status)
+                            int32_t push_apart, float neighbour_radius, const int32_t *iopt,
+                            const float *fopt, int32_t *status)
 {
     tn_status st = TN_OK;
     tnw_crowd *c = NULL;
@@ -966,6 +999,7 @@ tnw_crowd *tnw_crowd_create(const tn_map *map, int32_t capacity, float dt, doubl
         def.neighbour_radius = neighbour_radius;
     def.seed = (uint64_t)seed;
     def.push_apart = push_apart != 0;
+    crowd_options(&def, iopt, fopt);
     c->map = map;
     c->cells = tn_map_width(map) * tn_map_height(map);
     c->max_flows = def.max_flows;

@@ -418,6 +418,32 @@ export interface CrowdOptions {
   pushApart?: boolean;
   /** Pixels, > 0 (default 32). */
   neighbourRadius?: number;
+  /** Flow slots, 1..256 (default 8). */
+  maxFlows?: number;
+  /** Nearest neighbours kept, 1..64 (default 16). */
+  maxNeighbours?: number;
+  /** Neighbour candidates examined per agent, own grid row first; 0 = all (default 64). */
+  maxScan?: number;
+  /** Agents in the 2 x 2 nearest grid cells from which an agent looks at half the neighbour radius only; 0 = never (default 10). */
+  denseNeighbours?: number;
+  /** Pixels >= 0 (default 64): agents whose goals are closer than this flock together. */
+  similarGoalDistance?: number;
+  /** Seconds of travel looked ahead for agents, > 0 (default 0.5). */
+  avoidLookAhead?: number;
+  /** Feeler length in pixels, >= 0 (default 0 = one tile). */
+  wallLookAhead?: number;
+  /** The wander circle: pixels ahead of the agent (default 24). */
+  wanderDistance?: number;
+  /** The wander circle's radius in pixels (default 12). */
+  wanderRadius?: number;
+  /** Radians the wander angle may move per step (default 0.5). */
+  wanderJitter?: number;
+  /** Steps between two runs of a behaviour, 1..1024 (default 1 each). */
+  periods?: Partial<Record<Behaviour, number>>;
+  /** "weighted" (the weighted sum, default) or "prioritized" (a running sum in priority order, truncated at the agent's maxForce). */
+  combine?: "weighted" | "prioritized";
+  /** 0..1 (default 0): how much of cohesion's and alignment's pull against an agent's own target is kept. */
+  flockBrake?: number;
 }
 
 export interface AgentDef {

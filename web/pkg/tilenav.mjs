@@ -222,6 +222,32 @@ function agentWeights(w, what) {
   return { values, mask };
 }
 
+const CROWD_MAX_FLOWS = 256, CROWD_MAX_NEIGHBOURS = 64, INT32_MIN = -0x80000000;
+
+// A crowd's tuning knobs (tn_crowd_def), as the glue's tnw_crowd_create() takes them: `ints`
+// = maxNeighbours, maxScan, denseNeighbours, combine, maxFlows, periods[7]; `floats` =
+// similarGoalDistance, avoidLookAhead, wallLookAhead, wanderDistance, wanderRadius,
+// wanderJitter, flockBrake. Unset: INT32_MIN and NaN (the library's defaults).
+function crowdKnobs(o, what) {
+  const int = (k, min, max) => numArg(o[k], what, k, { min, max, int: true }, INT32_MIN);
+  const ints = [int("maxNeighbours", 1, CROWD_MAX_NEIGHBOURS), int("maxScan", 0, INT32_MAX),
+    int("denseNeighbours", 0, INT32_MAX), pick({ weighted: 0, prioritized: 1 }, o.combine, `${what}: combine`, INT32_MIN),
+    INT32_MIN, ...new Array(7).fill(INT32_MIN)];
+  if (o.periods !== undefined) {
+    const p = o.periods, proto = p !== null && typeof p === "object" ? Object.getPrototypeOf(p) : undefined;
+    if (proto !== Object.prototype && proto !== null)
+      throw new TypeError(`tilenav: ${what}: periods must be a plain object {behaviour: steps}, got ${shown(p)}`);
+    knownOptions(p, "periods", `${what}: periods`);
+    for (const [name, v] of Object.entries(p))
+      if (v !== undefined) ints[5 + BEHAVIOUR[name]] = numArg(v, what, `periods.${name}`, { min: 1, max: 1024, int: true });
+  }
+  const real = (k, opts) => numArg(o[k], what, k, { max: F32_MAX, ...opts }, NaN);
+  const floats = [real("similarGoalDistance", { min: 0 }), real("avoidLookAhead", { min: 0, gt: true }),
+    real("wallLookAhead", { min: 0 }), real("wanderDistance", { min: -F32_MAX }), real("wanderRadius", { min: -F32_MAX }),
+    real("wanderJitter", { min: -F32_MAX }), real("flockBrake", { min: 0, max: 1 })];
+  return { ints, floats };
+}
+
 function pick(table, value, what, dflt) {
   if (value === undefined) return dflt;
   const k = table[String(value).toLowerCase()];
@@ -348,7 +374,10 @@ const OPTIONS = {
   Hierarchy: ["sectorSize", "diagonal", "stepCosts", "landmarks", "portalGap", "size"],
   hierarchyFind: ["exact", "weight"],
   SectorField: ["budget"],
-  Crowd: ["capacity", "dt", "seed", "pushApart", "neighbourRadius"],
+  Crowd: ["capacity", "dt", "seed", "pushApart", "neighbourRadius", "maxNeighbours", "maxScan", "denseNeighbours",
+    "similarGoalDistance", "avoidLookAhead", "wallLookAhead", "wanderDistance", "wanderRadius", "wanderJitter",
+    "periods", "combine", "flockBrake", "maxFlows"],
+  periods: ["target", "separation", "cohesion", "alignment", "avoidAgents", "avoidWalls", "wander"],
   agent: ["x", "y", "radius", "maxSpeed", "maxForce", "target", "goal", "flow", "size", "slowRadius", "arriveRadius", "arriveArea", "weights"],
   weights: ["target", "separation", "cohesion", "alignment", "avoidAgents", "avoidWalls", "wander"],
   Marbles: ["map", "width", "height", "capacity", "restitution"],
@@ -1940,10 +1969,16 @@ export class Crowd {
     this.capacity = numArg(o.capacity, what, "capacity", { min: 1, max: CROWD_MAX_AGENTS, int: true }, 1024);
     const dt = numArg(o.dt, what, "dt", { min: 0, gt: true }, 1 / 60); // seconds per step
     const seed = seedArg(o.seed, what), radius = numArg(o.neighbourRadius, what, "neighbourRadius", { min: 0, gt: true }, 0);
-    this.maxFlows = 8; // flow slots 0..7 (tn_crowd_def_default()'s max_flows, as the glue makes it)
+    // flow slots 0..maxFlows-1 (default 8, tn_crowd_def_default()'s max_flows)
+    this.maxFlows = numArg(o.maxFlows, what, "maxFlows", { min: 1, max: CROWD_MAX_FLOWS, int: true }, 8);
+    const { ints, floats } = crowdKnobs(o, what);
+    ints[4] = this.maxFlows;
     this._o = { _h: 0, _ids: 0, _state: 0 };
-    withScratch(4, (st) => {
-      this._h = api().tnw_crowd_create(h, this.capacity, dt, seed, o.pushApart ? 1 : 0, radius, st);
+    withScratch(4 + 4 * ints.length + 4 * floats.length, (st) => {
+      const ip = st + 4, fp = ip + 4 * ints.length;
+      i32().set(ints, ip >> 2);
+      f32().set(floats, fp >> 2);
+      this._h = api().tnw_crowd_create(h, this.capacity, dt, seed, o.pushApart ? 1 : 0, radius, ip, fp, st);
       check(i32()[st >> 2], "Crowd");
     });
     track(this, releaseCrowd);

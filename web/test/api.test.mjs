@@ -8,6 +8,9 @@ import { init, TileMap, PathFinder, FlowField, Hierarchy, Crowd, Marbles, AngleC
 
 await init();
 
+// tests/test_crowd.c TUNED_HASH: a crowd with every tuning knob away from its default
+const TUNED_HASH = 0x40e76f866a1256bfn;
+
 // A small seeded generator (mulberry32) so failures reproduce.
 function rng(seed) {
   return () => {
@@ -280,6 +283,56 @@ test("crowd: wanderers give the C library's bits (its sine and cosine are tilena
   crowd.step(600);
   assert.equal(crowd.hash, 0xdfb80f110b34faa0n);
   crowd.free();
+  map.free();
+});
+
+test("crowd: the tuning knobs reach the library by name (the C and Python pinned hash)", () => {
+  // tests/test_crowd.c test_tuned_crowd_hash and python/tests/test_crowd_options.py run this
+  // crowd with every knob away from its default, each to its own value
+  const rows = [];
+  for (let y = 0; y < 12; y++) rows.push(y === 0 || y === 11 ? "#".repeat(16) : "#" + ".".repeat(14) + "#");
+  const map = TileMap.fromText(rows);
+  const crowd = new Crowd(map, {
+    capacity: 16, seed: 9, maxNeighbours: 4, maxScan: 7, denseNeighbours: 3, similarGoalDistance: 40,
+    avoidLookAhead: 0.75, wallLookAhead: 48, wanderDistance: 30, wanderRadius: 20, wanderJitter: 0.25,
+    periods: { separation: 2, cohesion: 3, wander: 5 }, combine: "prioritized", flockBrake: 0.5, maxFlows: 3,
+  });
+  assert.equal(crowd.maxFlows, 3);
+  for (let i = 0; i < 12; i++)
+    crowd.add({ x: (2 + (i % 6) * 2) * 32 + 16, y: (2 + Math.floor(i / 6) * 4) * 32 + 16, weights: { wander: 1 },
+      target: "seek", goal: { x: i % 2 ? 400 : 100, y: 200 } });
+  crowd.step(600);
+  assert.equal(crowd.hash, TUNED_HASH);
+  assert.throws(() => crowd.setFlow(3, null), /flow slot must be an integer from 0 to 2/);
+  crowd.free();
+  // the defaults given by name are the defaults
+  const hashOf = (o) => {
+    const c = new Crowd(map, { capacity: 16, seed: 9, ...o });
+    for (let i = 0; i < 12; i++)
+      c.add({ x: (2 + (i % 6) * 2) * 32 + 16, y: (2 + Math.floor(i / 6) * 4) * 32 + 16, weights: { wander: 1 } });
+    c.step(200);
+    const h = c.hash;
+    c.free();
+    return h;
+  };
+  const base = hashOf({});
+  assert.equal(hashOf({ maxNeighbours: 16, maxScan: 64, denseNeighbours: 10, similarGoalDistance: 64, avoidLookAhead: 0.5,
+    wallLookAhead: 0, wanderDistance: 24, wanderRadius: 12, wanderJitter: 0.5, combine: "weighted", flockBrake: 0,
+    periods: { target: 1, separation: 1, cohesion: 1, alignment: 1, avoidAgents: 1, avoidWalls: 1, wander: 1 }, maxFlows: 8 }), base);
+  for (const o of [{ wanderRadius: 0 }, { wanderJitter: 2 }, { periods: { wander: 3 } }, { combine: "prioritized" }])
+    assert.notEqual(hashOf(o), base, JSON.stringify(o));
+  const bad = [
+    [{ maxNeighbours: 0 }, TilenavError, /maxNeighbours/], [{ maxNeighbours: 65 }, TilenavError, /maxNeighbours/],
+    [{ maxScan: -1 }, TilenavError, /maxScan/], [{ denseNeighbours: 1.5 }, TilenavError, /denseNeighbours/],
+    [{ similarGoalDistance: -1 }, TilenavError, /similarGoalDistance/], [{ avoidLookAhead: 0 }, TilenavError, /avoidLookAhead/],
+    [{ wallLookAhead: NaN }, TilenavError, /wallLookAhead/], [{ wanderRadius: Infinity }, TilenavError, /wanderRadius/],
+    [{ wanderJitter: 1e39 }, TilenavError, /wanderJitter/], [{ flockBrake: 1.5 }, TilenavError, /flockBrake/],
+    [{ periods: { separation: 0 } }, TilenavError, /periods.separation/], [{ periods: { wander: 1025 } }, TilenavError, /periods.wander/],
+    [{ periods: { flying: 2 } }, TypeError, /flying/], [{ periods: new globalThis.Map() }, TypeError, /periods/],
+    [{ combine: "sum" }, TypeError, /combine/], [{ maxFlows: 0 }, TilenavError, /maxFlows/], [{ maxFlows: 257 }, TilenavError, /maxFlows/],
+  ];
+  for (const [o, type, message] of bad)
+    assert.throws(() => new Crowd(map, o), (e) => e instanceof type && message.test(e.message), JSON.stringify(o));
   map.free();
 });
 
