@@ -108,6 +108,25 @@ void tn_test_encode_gids(const uint32_t *g, size_t n, const char *comp, char *ou
     if (!strcmp(comp, "zstd")) {
         zn = ZSTD_compress(z, n * 8 + 128, raw, n * 4, 3);
         assert_false(ZSTD_isError(zn));
+    } else if (!strcmp(comp, "zstd-stream")) {
+        /* as zstd's command line writes a pipe: no content size in the frame, and a window
+         * of 8 MiB whatever the size */
+        ZSTD_CCtx *c = ZSTD_createCCtx();
+        assert_non_null(c);
+        assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0)));
+        assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, 23)));
+        ZSTD_outBuffer ob = {z, n * 8 + 128, 0};
+        ZSTD_inBuffer ib = {raw, n * 4 / 2, 0};
+        assert_false(ZSTD_isError(ZSTD_compressStream2(c, &ob, &ib, ZSTD_e_continue)));
+        ib.size = n * 4;
+        size_t left;
+        do {
+            left = ZSTD_compressStream2(c, &ob, &ib, ZSTD_e_end);
+            assert_false(ZSTD_isError(left));
+        } while (left != 0);
+        zn = ob.pos;
+        ZSTD_freeCCtx(c);
+        assert_int_equal(ZSTD_getFrameContentSize(z, zn), ZSTD_CONTENTSIZE_UNKNOWN);
     } else if (comp[0]) {
         z_stream s;
         memset(&s, 0, sizeof s);

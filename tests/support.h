@@ -38,7 +38,8 @@ typedef struct tn_test_text {
 void tn_test_textf(tn_test_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Tiled's base64 layer data: n gids as little-endian bytes, compressed ("" none, "zlib",
- * "gzip", "zstd"), base64 into out (room for 4 * ((8 * n + 130) / 3) + 1 chars). */
+ * "gzip", "zstd", or "zstd-stream": a frame without its content size, with an 8 MiB window),
+ * base64 into out (room for 4 * ((8 * n + 130) / 3) + 1 chars). */
 void tn_test_encode_gids(const uint32_t *g, size_t n, const char *comp, char *out);
 
 /* The real Tiled maps of ../shared/bench/tiled, as paths below bench/tiled/. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 static tn_status fail(tn_status st, char *msg, size_t cap, const char *fmt, ...) TN_PRINTF(4, 5);
 
@@ -154,47 +155,29 @@ tn_status tn__zstd_exact(const uint8_t *in, size_t n, uint8_t *out, size_t want,
     ZSTD_DCtx *z = ZSTD_createDCtx();
     if (!z)
         return fail(TN_E_NOMEM, msg, cap, "cannot start the zstd decoder");
-    /* The decoder's window never needs to exceed the expected output: bound it by that. */
-    int wlog = 10;
-    while (wlog < 27 && ((size_t)1 << wlog) < want)
-        wlog++;
-    ZSTD_DCtx_setParameter(z, ZSTD_d_windowLogMax, wlog);
-    ZSTD_inBuffer ib = {in, n, 0};
-    ZSTD_outBuffer ob = {out, want, 0};
-    uint8_t probe[16];
+    /* One call into the exact buffer: the decoder keeps its window in that buffer, so a frame
+     * that declares a large window (zstd's command line and streaming writers do when they do
+     * not record the content size) costs no memory past it, and output past `want` is an
+     * error, never written (a bomb stops at W*H*4 bytes). Concatenated frames are read too. */
     tn_status st = TN_OK;
-    for (;;) {
-        /* Once the exact buffer is full, decode into a tiny probe: any byte there is surplus. */
-        bool probing = ob.pos == ob.size;
-        ZSTD_outBuffer pb = {probe, sizeof probe, 0};
-        size_t in_before = ib.pos, out_before = ob.pos;
-        size_t r = ZSTD_decompressStream(z, probing ? &pb : &ob, &ib);
-        if (ZSTD_isError(r)) {
-            st = fail(TN_E_PARSE, msg, cap, "bad zstd data: %s", ZSTD_getErrorName(r));
-            break;
-        }
-        if (probing && pb.pos > 0) {
+    size_t r = ZSTD_decompressDCtx(z, out, want, in, n);
+    if (ZSTD_isError(r)) {
+        switch (ZSTD_getErrorCode(r)) {
+        case ZSTD_error_dstSize_tooSmall:
             st = fail(TN_E_PARSE, msg, cap,
                       "zstd data decompresses to more than the expected %zu bytes", want);
             break;
-        }
-        if (r == 0 && ib.pos == ib.size) { /* the last frame ended */
-            if (ob.pos != want)
-                st = fail(TN_E_PARSE, msg, cap,
-                          "zstd data decompresses to %zu bytes, expected %zu (4 per cell)", ob.pos,
-                          want);
+        case ZSTD_error_srcSize_wrong:
+            st = fail(TN_E_PARSE, msg, cap, "zstd data is truncated (expected %zu bytes)", want);
             break;
-        }
-        if (ib.pos == ib.size && ib.pos == in_before && ob.pos == out_before) {
-            st = fail(TN_E_PARSE, msg, cap, "zstd data is truncated (after %zu of %zu bytes)",
-                      ob.pos, want);
+        case ZSTD_error_memory_allocation:
+            st = fail(TN_E_NOMEM, msg, cap, "out of memory in the zstd decoder");
             break;
+        default: st = fail(TN_E_PARSE, msg, cap, "bad zstd data: %s", ZSTD_getErrorName(r)); break;
         }
-        if (ib.pos == in_before && ob.pos == out_before && (probing || r != 0) &&
-            ib.pos < ib.size && pb.pos == 0) {
-            st = fail(TN_E_PARSE, msg, cap, "bad zstd data: the decoder made no progress");
-            break;
-        }
+    } else if (r != want) {
+        st = fail(TN_E_PARSE, msg, cap,
+                  "zstd data decompresses to %zu bytes, expected %zu (4 per cell)", r, want);
     }
     ZSTD_freeDCtx(z);
     return st;
