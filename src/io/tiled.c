@@ -305,6 +305,44 @@ static void line_col(const char *data, size_t pos, int32_t *line, int32_t *col)
     *col = cc > INT32_MAX ? INT32_MAX : (int32_t)cc;
 }
 
+/* The offset of the first byte that breaks UTF-8 (RFC 3629: no overlong forms, no surrogates,
+ * nothing past U+10FFFF), or len when the text is UTF-8. JSON text is UTF-8 (RFC 8259), and
+ * cJSON would pass other bytes through into names, and from there into the CLI's JSON. */
+static size_t utf8_end(const char *data, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    size_t i = 0;
+    while (i < len) {
+        unsigned b = s[i];
+        if (b < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = b >= 0xC2 && b <= 0xDF   ? 2
+                   : b >= 0xE0 && b <= 0xEF ? 3
+                   : b >= 0xF0 && b <= 0xF4 ? 4
+                                            : 0;
+        if (n == 0 || len - i < n)
+            return i;
+        unsigned lo = 0x80, hi = 0xBF; /* the second byte's range */
+        if (b == 0xE0)
+            lo = 0xA0;
+        else if (b == 0xED)
+            hi = 0x9F;
+        else if (b == 0xF0)
+            lo = 0x90;
+        else if (b == 0xF4)
+            hi = 0x8F;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (size_t k = 2; k < n; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+        i += n;
+    }
+    return len;
+}
+
 /* Bound the value count and the nesting depth before cJSON sees the text. */
 static tn_status prescan(tl_ctx *c, const char *data, size_t len, bool *open)
 {
@@ -355,6 +393,20 @@ static tn_status parse_json(tl_ctx *c, const char *data, size_t len, cJSON **out
     size_t skip = 0;
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         skip = 3;
+    int32_t line, col;
+    size_t bad = skip + utf8_end(data + skip, len - skip);
+    if (bad < len) {
+        line_col(data, bad, &line, &col);
+        return tn__diag(c->diag, TN_E_PARSE, c->file, line, col, NULL,
+                        "the text is not UTF-8 (byte 0x%02X)", (unsigned)(unsigned char)data[bad]);
+    }
+    size_t first = skip;
+    while (first < len && (data[first] == ' ' || data[first] == '\t' || data[first] == '\r' ||
+                           data[first] == '\n'))
+        first++;
+    if (first == len)
+        return tn__diag(c->diag, TN_E_PARSE, c->file, 1, 1, NULL,
+                        len ? "no JSON in the file: only white space" : "the file is empty");
     bool open = false;
     tn_status st = prescan(c, data + skip, len - skip, &open);
     if (st != TN_OK)
@@ -362,7 +414,6 @@ static tn_status parse_json(tl_ctx *c, const char *data, size_t len, cJSON **out
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(data + skip, len - skip, &end, 0);
     size_t pos = end && end >= data + skip && end <= data + len ? (size_t)(end - data) : len;
-    int32_t line, col;
     if (!root) {
         if (open) { /* an unclosed string, array or object: the text was cut short */
             line_col(data, len, &line, &col);
