@@ -600,6 +600,12 @@ static void test_random_tile_layers(void **state)
             bh = 8 + (int)tn_test_below(&r, 3u * (uint32_t)th);
         }
         rand_tile(&r, bw, bh, &big);
+        /* tileset 3 (gid 21): drawn at the grid's size (Tiled 1.9 tilerendersize "grid"),
+         * stretched or fitted (aspect kept, centred) onto its cell */
+        rtile grid;
+        bool fit = tn_test_below(&r, 2) == 1;
+        rand_tile(&r, 8 + (int)tn_test_below(&r, 3u * (uint32_t)tw),
+                  8 + (int)tn_test_below(&r, 3u * (uint32_t)th), &grid);
         uint32_t *g = calloc((size_t)(w * h), sizeof *g);
         rplace pl[200];
         rpred p[600];
@@ -608,6 +614,8 @@ static void test_random_tile_layers(void **state)
             uint32_t k = tn_test_below(&r, 8), flags = (uint32_t)tn_test_below(&r, 8) << 29;
             if (k < 3)
                 g[i] = (1 + k) | flags;
+            else if (k == 4)
+                g[i] = 21 | flags;
             else if (k == 3 && np < 200) {
                 g[i] = 11 | flags;
                 int cx = i % w, cy = i / w;
@@ -634,6 +642,11 @@ static void test_random_tile_layers(void **state)
                       "\"tilecount\":1,\"tiles\":[",
                       bw, bh);
         tile_json(&b, &big, 0);
+        tn_test_textf(&b,
+                      "]},{\"firstgid\":21,\"name\":\"c\",\"tilewidth\":%d,\"tileheight\":%d,"
+                      "\"tilecount\":1,\"tilerendersize\":\"grid\",\"fillmode\":\"%s\",\"tiles\":[",
+                      grid.iw, grid.ih, fit ? "preserve-aspect-fit" : "stretch");
+        tile_json(&b, &grid, 0);
         tn_test_textf(
             &b,
             "]}],\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":%d,\"height\":%d,"
@@ -660,6 +673,24 @@ static void test_random_tile_layers(void **state)
                 assert_int_equal(tn_map_terrain(m, (uint32_t)k + 1).passable, !same_blocks[k]);
             }
         }
+        {
+            /* the grid-size tile: its image scaled onto the cell (0, 0) */
+            double sx = (double)tw / grid.iw, sy = (double)th / grid.ih, k = sx < sy ? sx : sy;
+            double gw = fit ? grid.iw * k : tw, gh = fit ? grid.ih * k : th;
+            rplace own = {&grid, 0, (tw - gw) / 2, th - (th - gh) / 2, gw, gh, 0};
+            rpred q[4];
+            for (int j = 0; j < grid.ns; j++)
+                q[j] = pred_place(&own, j);
+            int want = ref_union(q, grid.ns, rule, 0, 0, tw, th);
+            if (want >= 0) {
+                tiles_decided++;
+                if (tn_map_terrain(m, 21).passable != !want)
+                    fail_msg("case %d (%s): the %s %d x %d tile on a %d x %d cell: loader %d, "
+                             "reference %d\n%s",
+                             cs, rule_name(rule), fit ? "fitted" : "stretched", grid.iw, grid.ih,
+                             tw, th, !tn_map_terrain(m, 21).passable, want, b.s);
+            }
+        }
         int32_t layer_cells = 0, shape_cells = 0;
         for (int cy = 0; cy < h; cy++)
             for (int cx = 0; cx < w; cx++) {
@@ -668,7 +699,7 @@ static void test_random_tile_layers(void **state)
                 int want = ref_union(p, npr, rule, cx, cy, tw, th);
                 total++;
                 uint32_t id = tn_gid_id(g[cy * w + cx]);
-                bool own = id >= 1 && id <= 3 && !tn_map_terrain(m, id).passable;
+                bool own = ((id >= 1 && id <= 3) || id == 21) && !tn_map_terrain(m, id).passable;
                 shape_cells += got || own;
                 assert_int_equal(tn_map_passable(m, cx, cy), !(got || own));
                 if (want < 0)
@@ -680,7 +711,7 @@ static void test_random_tile_layers(void **state)
             }
         assert_int_equal(rep.blocked_by_tile_shapes, shape_cells);
         assert_int_equal(rep.cells_blocked, shape_cells);
-        assert_int_equal(rep.tiles_with_shapes, 4);
+        assert_int_equal(rep.tiles_with_shapes, 5);
         assert_int_equal(rep.blocked_by_object_layers, 0);
         assert_int_equal(tn_map_find_layer(m, TN_COLLISION_LAYER) >= 0, layer_cells > 0);
         tn_map_destroy(m);
@@ -690,7 +721,7 @@ static void test_random_tile_layers(void **state)
     print_message("tile layers: %ld cells, %ld called; %ld tiles called\n", total, decided,
                   tiles_decided);
     assert_true(decided > total * 9 / 10);
-    assert_true(tiles_decided > 120 * 3 * 9 / 10);
+    assert_true(tiles_decided > 120 * 4 * 9 / 10);
 }
 
 /* ---- handmade maps ----------------------------------------------------------------------------
@@ -940,6 +971,76 @@ static void test_flips_by_hand(void **state)
             fail_msg("flags %08x: expected cell %d,%d", cases[i].flags, cases[i].x, cases[i].y);
         tn_map_destroy(m);
     }
+}
+
+/* Tiled 1.9's tilerendersize "grid": a 64 x 64 tile with one square over its whole image,
+ * in cell (1, 1) of 32 px cells, blocks that cell alone, where at its own size it covers the
+ * four cells up and right of the cell's bottom-left corner. With fillmode
+ * "preserve-aspect-fit", a 32 x 64 tile whose top three quarters are a shape covers
+ * 16 x 24 px of its cell: under the "half" rule that blocks when stretched (32 x 24), not when
+ * fitted. The same tile with a gid past the terrain table goes through the collision layer:
+ * the same cells. */
+/* A 4 x 3 map of 32 px cells holding gid g in cell (1, 1); its tileset's tiles are iw x 64
+ * (with the tileset fields `extra`), tile 0 has one shape of sw x sh at its top-left. */
+static void size_map(char *text, size_t cap, uint32_t g, int iw, const char *extra, int sw, int sh)
+{
+    snprintf(text, cap,
+             "{\"width\":4,\"height\":3,\"tilewidth\":32,\"tileheight\":32,"
+             "\"tilesets\":[{\"firstgid\":%u,\"tilewidth\":%d,\"tileheight\":64%s,"
+             "\"tiles\":[{\"id\":0,\"objectgroup\":{\"objects\":[{\"x\":0,\"y\":0,"
+             "\"width\":%d,\"height\":%d}]}}]}],"
+             "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":4,"
+             "\"height\":3,\"data\":[0,0,0,0,0,%u,0,0,0,0,0,0]}]}",
+             g, iw, extra, sw, sh, g);
+}
+
+static void test_render_size_by_hand(void **state)
+{
+    (void)state;
+    static const uint32_t gids[] = {1, TN_MAX_TERRAIN_GID + 5};
+    for (int k = 0; k < 2; k++) {
+        uint32_t g = gids[k];
+        char text[1024];
+        size_map(text, sizeof text, g, 64, "", 64, 64);
+        tn_map *m = parse(text, NULL, "size.tmj");
+        for (int32_t y = 0; y < 3; y++)
+            for (int32_t x = 0; x < 4; x++)
+                assert_int_equal(tn_map_passable(m, x, y), !((x == 1 || x == 2) && y <= 1));
+        tn_map_destroy(m);
+        size_map(text, sizeof text, g, 64, ",\"tilerendersize\":\"grid\"", 64, 64);
+        m = parse(text, NULL, "size.tmj");
+        for (int32_t y = 0; y < 3; y++)
+            for (int32_t x = 0; x < 4; x++)
+                assert_int_equal(tn_map_passable(m, x, y), !(x == 1 && y == 1));
+        tn_map_destroy(m);
+        tn_load_def o = tn_load_def_default();
+        o.cover = TN_COVER_HALF;
+        size_map(text, sizeof text, g, 32, ",\"tilerendersize\":\"grid\",\"fillmode\":\"stretch\"",
+                 32, 48);
+        m = parse(text, &o, "size.tmj");
+        assert_false(tn_map_passable(m, 1, 1));
+        tn_map_destroy(m);
+        size_map(text, sizeof text, g, 32,
+                 ",\"tilerendersize\":\"grid\",\"fillmode\":\"preserve-aspect-fit\"", 32, 48);
+        m = parse(text, &o, "size.tmj");
+        assert_true(tn_map_passable(m, 1, 1));
+        tn_map_destroy(m);
+        /* fillmode alone changes nothing: tiles drawn at their own size are not scaled */
+        size_map(text, sizeof text, g, 64, ",\"fillmode\":\"preserve-aspect-fit\"", 64, 64);
+        m = parse(text, NULL, "size.tmj");
+        assert_false(tn_map_passable(m, 2, 0));
+        tn_map_destroy(m);
+    }
+    char text[1024];
+    tn_diag d;
+    tn_map *m = NULL;
+    size_map(text, sizeof text, 1u, 64, ",\"tilerendersize\":\"map\"", 64, 64);
+    assert_int_equal(tn_map_parse(text, strlen(text), "bad.tmj", NULL, &m, &d), TN_E_PARSE);
+    assert_string_equal(d.where, "tilesets[0].tilerendersize");
+    size_map(text, sizeof text, 1u, 64, ",\"fillmode\":\"cover\"", 64, 64);
+    assert_int_equal(tn_map_parse(text, strlen(text), "bad.tmj", NULL, &m, &d), TN_E_PARSE);
+    assert_string_equal(d.where, "tilesets[0].fillmode");
+    assert_null(m);
 }
 
 /* Tiled < 1.2: "tiles" keyed by id, "tileproperties", "tilepropertytypes". */
@@ -1315,6 +1416,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_infinite_origin),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_flips_by_hand),
+        cmocka_unit_test(test_render_size_by_hand),
     };
     const struct CMUnitTest shared_tests[] = {
         cmocka_unit_test(test_bench_defaults),

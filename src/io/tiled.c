@@ -54,12 +54,18 @@ typedef struct tl_shape {
 } tl_shape;
 
 /* A tileset tile with collision shapes. */
+/* How a tileset's tiles are drawn on tile layers (Tiled 1.9's `tilerendersize` and
+ * `fillmode`): at their own size, on their cell's bottom-left corner; or scaled onto their
+ * cell, stretched or fitted (aspect kept, centred). */
+typedef enum tl_render { TL_RENDER_TILE, TL_RENDER_STRETCH, TL_RENDER_FIT } tl_render;
+
 typedef struct tl_tile {
     uint32_t gid;
     int32_t iw, ih;      /* its image size in pixels */
     size_t first, count; /* its shapes in tl_ctx.shapes */
-    bool cell;           /* the size of a map cell */
+    bool cell;           /* drawn on one map cell: its own size, or scaled onto it */
     bool blocks;         /* (cell) its shapes block its cell under the cover rule */
+    uint8_t render;      /* tl_render */
 } tl_tile;
 
 typedef struct tl_source { /* an external tileset: resolved path, first gid */
@@ -105,6 +111,7 @@ typedef struct tl_ctx {
     double *pts; /* points of polygons and polylines, (x, y) pairs */
     size_t npts, cap_pts;
     bool oversize;   /* some tile with shapes is not one cell in size */
+    uint8_t render;  /* tl_render of the tileset being read */
     size_t nprops;   /* terrain entries from properties (the first nprops of tgid/tter) */
     uint8_t *gflags; /* GF_* per gid below ngflags */
     size_t ngflags;
@@ -779,7 +786,8 @@ static tn_status tile_shapes(tl_ctx *c, const cJSON *og, const char *base, uint3
     if ((st = grow(c, &p, sizeof(tl_tile), &c->cap_tiles, c->ntiles + 1, base)) != TN_OK)
         return st;
     c->tiles = p;
-    c->tiles[c->ntiles++] = (tl_tile){gid, iw, ih, first, c->nshapes - first, false, false};
+    c->tiles[c->ntiles++] =
+        (tl_tile){gid, iw, ih, first, c->nshapes - first, false, false, c->render};
     return TN_OK;
 }
 
@@ -856,6 +864,24 @@ static tn_status read_tileset(tl_ctx *c, const cJSON *ts, const char *base, int6
         st = get_str(c, ts, base, "image", &s);
     if (st == TN_OK && s && s[0])
         st = join_path(c, dir, s, t.image, sizeof t.image, path_key(where, base, "image"));
+    c->render = TL_RENDER_TILE;
+    if (st == TN_OK)
+        st = get_str(c, ts, base, "tilerendersize", &s);
+    if (st == TN_OK && s && strcmp(s, "tile") != 0) {
+        if (strcmp(s, "grid") != 0)
+            return err(c, TN_E_PARSE, path_key(where, base, "tilerendersize"),
+                       "expected \"tile\" or \"grid\", found \"%.40s\"", s);
+        c->render = TL_RENDER_STRETCH;
+    }
+    if (st == TN_OK)
+        st = get_str(c, ts, base, "fillmode", &s);
+    if (st == TN_OK && s && strcmp(s, "stretch") != 0) {
+        if (strcmp(s, "preserve-aspect-fit") != 0)
+            return err(c, TN_E_PARSE, path_key(where, base, "fillmode"),
+                       "expected \"stretch\" or \"preserve-aspect-fit\", found \"%.40s\"", s);
+        if (c->render == TL_RENDER_STRETCH)
+            c->render = TL_RENDER_FIT;
+    }
     if (st != TN_OK)
         return st;
     int64_t max_id = 0x0FFFFFFF - firstgid;
@@ -1559,6 +1585,30 @@ static tn__affine flip_affine(uint32_t raw, int32_t iw, int32_t ih, double *fw, 
     return m;
 }
 
+/* The transform from tile t's pixels to the map's when it is drawn in cell (cx, cy) with the
+ * flips of `raw`: at its own size on the cell's bottom-left corner, or scaled onto the cell
+ * (tilerendersize "grid": stretched, or fitted with its aspect kept and centred). */
+static tn__affine tile_place(const tl_ctx *c, const tl_tile *t, uint32_t raw, int32_t cx,
+                             int32_t cy)
+{
+    double fw, fh;
+    tn__affine m = flip_affine(raw, t->iw, t->ih, &fw, &fh);
+    double x0 = (double)cx * c->tw, y0 = (double)cy * c->th;
+    if (t->render == TL_RENDER_TILE) {
+        tn__affine at = tn__affine_translate(x0, y0 + c->th - fh);
+        return tn__affine_then(&m, &at);
+    }
+    double sx = c->tw / fw, sy = c->th / fh, ox = 0.0, oy = 0.0;
+    if (t->render == TL_RENDER_FIT) {
+        double k = sx < sy ? sx : sy;
+        ox = (c->tw - fw * k) / 2.0;
+        oy = (c->th - fh * k) / 2.0;
+        sx = sy = k;
+    }
+    tn__affine at = {sx, 0.0, 0.0, sy, x0 + ox, y0 + oy};
+    return tn__affine_then(&m, &at);
+}
+
 /* Once the tilesets are read: sort the shaped tiles, decide for those of one cell's size
  * whether their shapes block the cell, and give those a blocking terrain entry (keeping a
  * cost their properties gave). Also the per-gid flags the report counts with. */
@@ -1571,16 +1621,20 @@ static tn_status finish_tiles(tl_ctx *c)
     for (size_t k = 0; k < c->ntiles; k++) {
         tl_tile *t = &c->tiles[k];
         /* a gid past the terrain table goes through the collision layer instead (same cells) */
-        t->cell = t->iw == c->tw && t->ih == c->th && t->gid < TN_MAX_TERRAIN_GID;
+        t->cell = (t->render != TL_RENDER_TILE || (t->iw == c->tw && t->ih == c->th)) &&
+                  t->gid < TN_MAX_TERRAIN_GID;
         if (!t->cell) {
             c->oversize = c->oversize || shapes;
             continue;
         }
         uint8_t cell = 0;
         tn__raster_grid g = {1, 1, c->tw, c->th, &cell, 1, NULL, 0};
-        tn__affine id = tn__affine_identity();
+        /* per gid, so without flips: they move no shape out of the cell, and change neither
+         * its centre's cover nor its area (a fitted tile turned by a diagonal flip on a
+         * cell that is not square may cover another area: not seen here) */
+        tn__affine place = tile_place(c, t, t->gid, 0, 0);
         for (size_t i = 0; i < t->count && !cell; i++) {
-            tn__shape r = to_raster(c, &c->shapes[t->first + i], &id);
+            tn__shape r = to_raster(c, &c->shapes[t->first + i], &place);
             if (tn__raster(&r, c->o->cover, &g, c->a) != TN_OK)
                 return err(c, TN_E_NOMEM, "tilesets", "out of memory rasterising tile shapes");
         }
@@ -1665,11 +1719,7 @@ static tn_status collide_tile_layer(tl_ctx *c, const uint32_t *gids, const char 
             }
             if (!last || last->cell)
                 continue;
-            double fw, fh;
-            tn__affine m = flip_affine(raw, last->iw, last->ih, &fw, &fh);
-            tn__affine at =
-                tn__affine_translate((double)cx * c->tw, ((double)cy + 1.0) * c->th - fh);
-            m = tn__affine_then(&m, &at);
+            tn__affine m = tile_place(c, last, raw, cx, cy);
             tn_status st = raster_tile(c, last, &m, MK_SHAPES | MK_LAYER, where);
             if (st != TN_OK)
                 return st;
