@@ -94,6 +94,7 @@ void tn_search_destroy(tn_search *s)
         return;
     tn__jps_free(s);
     free_arrays(s);
+    tn__free(&s->alloc, s->goal_copy, (size_t)s->goal_cap * sizeof *s->goal_copy);
     tn_allocator a = s->alloc;
     tn__free(&a, s, sizeof *s);
 }
@@ -103,7 +104,8 @@ size_t tn_search_memory_bytes(const tn_search *s)
     if (!s)
         return 0;
     return sizeof *s + (size_t)s->max_cells * (sizeof(double) + 2 * sizeof(uint32_t)) +
-           (s->jkey ? (size_t)s->max_cells * sizeof(double) : 0) + tn__jps_bytes(s);
+           (s->jkey ? (size_t)s->max_cells * sizeof(double) : 0) + tn__jps_bytes(s) +
+           (size_t)s->goal_cap * sizeof *s->goal_copy;
 }
 
 int32_t tn_search_max_cells(const tn_search *s)
@@ -593,6 +595,26 @@ static tn_status search_begin(tn_search *s, const tn_map *map, tn_cell start, co
 tn_status tn_search_begin(tn_search *s, const tn_map *map, tn_cell start, const tn_cell *goals,
                           int32_t goal_count, const tn_query *query)
 {
+    if (s && goals && goal_count >= 1) {
+        /* A sliced query reads its goals at every step and when it ends: it keeps a copy, so
+         * the caller's array may change or go out of scope once this returns. The copy grows
+         * when a query has more goals than any before (only that query allocates). */
+        if (s->state == Q_RUNNING)
+            search_finish(s); /* the last query's goal marks, from the copy they point into */
+        if (goal_count > s->goal_cap) {
+            if ((uint64_t)goal_count > SIZE_MAX / sizeof *s->goal_copy)
+                return TN_E_TOO_LARGE;
+            int32_t cap = goal_count < 16 ? 16 : goal_count;
+            tn_cell *p = tn__alloc(&s->alloc, (size_t)cap * sizeof *p);
+            if (!p)
+                return TN_E_NOMEM;
+            tn__free(&s->alloc, s->goal_copy, (size_t)s->goal_cap * sizeof *s->goal_copy);
+            s->goal_copy = p;
+            s->goal_cap = cap;
+        }
+        memcpy(s->goal_copy, goals, (size_t)goal_count * sizeof *goals);
+        goals = s->goal_copy;
+    }
     tn_status st = search_begin(s, map, start, goals, goal_count, query, NULL, 0);
     if (st == TN_IN_PROGRESS)
         s->track = true; /* sliced queries can report the best partial path at any time */

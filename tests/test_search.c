@@ -552,6 +552,85 @@ static void test_sliced_states(void **state)
     tn_map_destroy(m);
 }
 
+/* Begins a sliced query to `goal` from a goal array on this function's stack, which is gone
+ * when the caller steps it (the usual pattern: a helper starts the query, the frame loop
+ * steps it). */
+static tn_status begin_from_stack(tn_search *s, const tn_map *m, tn_cell start, int32_t gx,
+                                  int32_t gy, int32_t count)
+{
+    tn_cell goals[8];
+    for (int32_t k = 0; k < count; k++)
+        goals[k] = (tn_cell){gx - k, gy};
+    return tn_search_begin(s, m, start, goals, count, NULL);
+}
+
+/* A sliced query copies its goals (found by a stranger: it kept the caller's pointer, so an
+ * array reused or gone before the query ended left a goal mark behind, and a later one-shot
+ * query stopped at that old goal and returned TN_OK). */
+static void test_sliced_goals_are_copied(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(10, 3, 0.0, 1);
+    tn_search *s = new_search(30);
+    tn_cell path[64];
+    tn_search_result res;
+    /* the array reused before cancel: the next one-shot query must reach its own goal */
+    tn_cell goals[1] = {{5, 1}};
+    assert_int_equal(tn_search_begin(s, m, (tn_cell){0, 0}, goals, 1, NULL), TN_IN_PROGRESS);
+    goals[0] = (tn_cell){9, 2};
+    tn_search_cancel(s);
+    assert_int_equal(tn_search_path(s, m, (tn_cell){0, 1}, (tn_cell){9, 1}, NULL, path, 64, &res),
+                     TN_OK);
+    assert_int_equal(res.length, 10);
+    assert_true(path[9].x == 9 && path[9].y == 1);
+    /* the same, replaced by a new sliced query instead of cancelled */
+    goals[0] = (tn_cell){5, 1};
+    assert_int_equal(tn_search_begin(s, m, (tn_cell){0, 0}, goals, 1, NULL), TN_IN_PROGRESS);
+    goals[0] = (tn_cell){9, 2};
+    assert_int_equal(tn_search_begin(s, m, (tn_cell){0, 1}, goals, 1, NULL), TN_IN_PROGRESS);
+    tn_status st;
+    while ((st = tn_search_step(s, 1)) == TN_IN_PROGRESS) {
+    }
+    assert_int_equal(st, TN_OK);
+    assert_int_equal(tn_search_get_path(s, path, 64, &res), TN_OK);
+    assert_true(path[res.length - 1].x == 9 && path[res.length - 1].y == 2);
+    /* goals from a frame that has returned, stepped later, one and several of them (the
+     * multi-goal heuristic reads them at every node) */
+    for (int32_t count = 1; count <= 8; count += 7) {
+        assert_int_equal(begin_from_stack(s, m, (tn_cell){0, 0}, 9, 2, count), TN_IN_PROGRESS);
+        tn_cell other[8];
+        for (int k = 0; k < 8; k++) /* likely where the helper's frame was */
+            other[k] = (tn_cell){1, 1};
+        (void)other;
+        while ((st = tn_search_step(s, 1)) == TN_IN_PROGRESS) {
+        }
+        assert_int_equal(st, TN_OK);
+        assert_int_equal(tn_search_get_path(s, path, 64, &res), TN_OK);
+        tn_cell end = path[res.length - 1], goals2[8];
+        for (int32_t k = 0; k < count; k++)
+            goals2[k] = (tn_cell){9 - k, 2};
+        tn_search_result one;
+        assert_int_equal(
+            tn_search_path_multi(s, m, (tn_cell){0, 0}, goals2, count, NULL, path, 64, &one),
+            TN_OK);
+        assert_true(one.cost == res.cost);
+        assert_true(end.x == path[one.length - 1].x && end.y == path[one.length - 1].y);
+        assert_true(end.x == 10 - count && end.y == 2);
+    }
+    /* more goals than any query before: the copy grows */
+    tn_cell many[40];
+    for (int k = 0; k < 40; k++)
+        many[k] = (tn_cell){9, k % 3};
+    size_t before = tn_search_memory_bytes(s);
+    assert_int_equal(tn_search_begin(s, m, (tn_cell){0, 0}, many, 40, NULL), TN_IN_PROGRESS);
+    assert_true(tn_search_memory_bytes(s) > before);
+    while ((st = tn_search_step(s, 4)) == TN_IN_PROGRESS) {
+    }
+    assert_int_equal(st, TN_OK);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
 /* ---- JPS ------------------------------------------------------------------------------- */
 
 static void test_jps_equals_astar(void **state)
@@ -1753,6 +1832,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sliced_equals_one_shot),
         cmocka_unit_test(test_fast_loop_equals_generic),
         cmocka_unit_test(test_sliced_states),
+        cmocka_unit_test(test_sliced_goals_are_copied),
         cmocka_unit_test(test_jps_equals_astar),
         cmocka_unit_test(test_jps_direct_line),
         cmocka_unit_test(test_jps_wide_maps),

@@ -231,7 +231,10 @@ TN_API TN_NODISCARD tn_status tn_search_path_multi(tn_search *search, const tn_m
 /// @name Time-sliced queries
 /// A query split over several calls (e.g. a few hundred expansions per frame). The context
 /// keeps a pointer to the map and to `query->extra`: both must stay alive and unchanged until
-/// the query ends; a map edit in between makes the next step return TN_E_MAP_CHANGED.
+/// the query ends; a map edit in between makes the next step return TN_E_MAP_CHANGED. The
+/// goals are copied: their array may change or go out of scope once tn_search_begin()
+/// returns (the copy grows, allocating, when a query has more goals than any before on this
+/// context; TN_E_NOMEM if it cannot).
 /// The final path, cost and expansion count equal those of the one-shot query.
 /// @{
 /// Start a query (same arguments as tn_search_path_multi). Returns TN_IN_PROGRESS; TN_NO_PATH
