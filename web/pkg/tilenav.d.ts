@@ -75,8 +75,8 @@ export interface TiledOptions {
   cover?: "center" | "any" | "half";
   /** Comma-separated collision layer markers (default "collision,collisions,collider,colliders,walls,wall,solid,obstacles,blocked"). */
   collisionLayers?: string;
-  /** Decompresses layer data (default: node:zlib in Node.js, DecompressionStream in browsers; zstd only where node:zlib has it). */
-  decompress?: (bytes: Uint8Array, kind: "zlib" | "gzip" | "zstd") => Uint8Array | Promise<Uint8Array>;
+  /** Decompresses layer data (default: node:zlib in Node.js, DecompressionStream in browsers; zstd only where node:zlib has it). `maxLength` is the layer's W x H x 4 bytes: a result of another length is refused, so stop soon past it (a zip bomb is otherwise inflated in full). */
+  decompress?: (bytes: Uint8Array, kind: "zlib" | "gzip" | "zstd", maxLength: number) => Uint8Array | Promise<Uint8Array>;
 }
 
 /** A Tiled map's cells as the C loader computes them (TileMap.decodeTiled). */

@@ -187,11 +187,11 @@ test("refused at once with a TilenavError that says why: sizes before allocating
   }
   await rejects(TileMap.fromTiled(header(16384, 16384)), -3, /does not fit the WebAssembly module's 4 GiB memory/);
   await rejects(TileMap.decodeTiled(header(16385, 16385)), -3, /16385 x 16385 map is larger than tilenav maps go \(65536 cells a side, 268435456 cells\)/);
-  await rejects(TileMap.fromTiled(header(2.5, 3)), -6, /whole numbers/);
+  await rejects(TileMap.fromTiled(header(2.5, 3)), -6, /width: expected a whole number, found 2\.5/);
   const chunk = (x, y, w, h) => ({ x, y, width: w, height: h, data: new Array(Math.max(0, w * h)).fill(0) });
   const far = header(0, 0, { infinite: true, layers: [{ type: "tilelayer", name: "g", chunks: [chunk(0, 0, 2, 2), chunk(2e6, 0, 2, 2)] }] });
   await rejects(TileMap.fromTiled(far), -3, /chunks: a 2000002 x 2 map is larger/);
-  await rejects(TileMap.fromTiled(header(0, 0, { infinite: true, layers: [{ type: "tilelayer", name: "g", chunks: [chunk(0.5, 0, 2, 2)] }] })), -6, /whole numbers/);
+  await rejects(TileMap.fromTiled(header(0, 0, { infinite: true, layers: [{ type: "tilelayer", name: "g", chunks: [chunk(0.5, 0, 2, 2)] }] })), -6, /layers\[0\]\.chunks\[0\]\.x: expected a whole number, found 0\.5/);
   new TileMap({ width: 4, height: 4 }).free(); // the module still works
   // not JSON, Tiled XML: the hint to export JSON
   await rejects(TileMap.fromTiled("this is not json"), -6, /the map is not JSON .*Export As/);
@@ -332,4 +332,216 @@ test("nesting past the C loader's 64 levels is refused as a parse error, never a
       await assert.rejects(TileMap.decodeTiled(input), (e) => e instanceof TilenavError && e.status === -6 && /nested deeper than 64/.test(e.message), `${levels} groups`);
     }
   }
+});
+
+// ---- files the C loader refuses or accepts, and the JavaScript loader must agree ----------
+
+const tinyMap = (layers, extra = {}) => ({ type: "map", orientation: "orthogonal", width: 2, height: 2, tilewidth: 16, tileheight: 16, tilesets: [], layers, ...extra });
+const tileLayer = (extra) => ({ type: "tilelayer", name: "g", width: 2, height: 2, ...extra });
+const refusedWith = (status, re) => (e) => e instanceof TilenavError && e.status === status && re.test(e.message);
+
+test("a zip bomb is refused once past the expected W x H x 4 bytes, never inflated in full (as the C loader)", async () => {
+  await init();
+  const zlib = await import("node:zlib");
+  const bomb = (kind) => { // 4 MiB of zeros for a 2 x 2 map (16 bytes)
+    const b = Buffer.alloc(4 << 20);
+    return (kind === "gzip" ? zlib.gzipSync(b) : kind === "zstd" ? zlib.zstdCompressSync(b) : zlib.deflateSync(b)).toString("base64");
+  };
+  const kinds = ["zlib", "gzip", ...(zlib.zstdDecompressSync ? ["zstd"] : [])];
+  for (const kind of kinds) {
+    const map = tinyMap([tileLayer({ encoding: "base64", compression: kind, data: bomb(kind) })]);
+    await assert.rejects(TileMap.decodeTiled(map), refusedWith(-6, new RegExp(`layers\\[0\\]\\.data: ${kind} data decompresses to more than the expected 16 bytes`)), kind);
+  }
+  // zlib data labelled gzip (and the reverse) is read, as zlib's inflate reads it for the C loader
+  const cells = Buffer.from(new Uint32Array([0, 1, 0, 1]).buffer);
+  for (const [kind, data] of [["gzip", zlib.deflateSync(cells)], ["zlib", zlib.gzipSync(cells)]])
+    assert.deepEqual(Array.from((await TileMap.decodeTiled(tinyMap([tileLayer({ encoding: "base64", compression: kind, data: data.toString("base64") })]))).passable), [1, 1, 1, 1]);
+  // the browsers' path (DecompressionStream): it stops reading once past the limit
+  const { streamDecompress } = await import("../pkg/tiled.mjs");
+  assert.equal(typeof streamDecompress, "function");
+  const big = new Uint8Array(zlib.deflateSync(Buffer.alloc(256 << 20))); // 256 MiB inflated
+  const t = performance.now();
+  await assert.rejects(streamDecompress(big, "zlib", 16), (e) => /zlib data decompresses to more than the expected 16 bytes/.test(e.message));
+  assert.ok(performance.now() - t < 2000, `${performance.now() - t} ms: inflated past the limit`);
+  for (const [kind, data] of [["zlib", zlib.deflateSync(cells)], ["gzip", zlib.gzipSync(cells)], ["zlib", zlib.gzipSync(cells)]])
+    assert.deepEqual(Array.from(await streamDecompress(new Uint8Array(data), kind, 16)), Array.from(cells), kind);
+  // options.decompress gets the expected size; what it gives is checked against it
+  let got = null;
+  const over = async (b, kind, max) => { got = max; return new Uint8Array(1 << 20); };
+  await assert.rejects(TileMap.decodeTiled(tinyMap([tileLayer({ encoding: "base64", compression: "zlib", data: bomb("zlib") })]), { decompress: over }),
+    refusedWith(-6, /layers\[0\]\.data: zlib data decompresses to more than the expected 16 bytes/));
+  assert.equal(got, 16);
+  await assert.rejects(TileMap.decodeTiled(tinyMap([tileLayer({ encoding: "base64", compression: "zlib", data: bomb("zlib") })]), { decompress: async () => new Uint8Array(8) }),
+    refusedWith(-6, /layers\[0\]\.data: zlib data decompresses to 8 bytes, expected 16 \(4 per cell\)/));
+});
+
+test("base64 layer data: the C loader's rules, whatever the platform's decoder (no '!', no URL-safe alphabet, padding required)", async () => {
+  await init();
+  const cells = Buffer.from(new Uint32Array([0, 0, 0, 0]).buffer).toString("base64"); // "AAAAAAAAAAAAAAAAAAAAAA=="
+  const load = (data) => TileMap.decodeTiled(tinyMap([tileLayer({ encoding: "base64", data })]));
+  for (const [data, re] of [
+    [`!${cells.slice(1)}`, /layers\[0\]\.data: bad base64 character '!' at offset 0/],
+    [`${cells.slice(0, 5)}_${cells.slice(6)}`, /bad base64 character '_' at offset 5/],
+    [`${cells.slice(0, 5)}-${cells.slice(6)}`, /bad base64 character '-' at offset 5/],
+    [`${cells.slice(0, 3)}\u00e9${cells.slice(4)}`, /bad base64 byte 0xc3 at offset 3/],
+    [cells.replace(/=+$/, ""), /bad base64: 22 characters and 0 '=' is not a whole number of 4-character groups/],
+    [`AAAA=AAA${cells.slice(8)}`, /bad base64: data after '=' padding at offset 5/],
+    [`${cells}====`, /bad base64: 22 characters and 6 '=' is not a whole number/],
+    ["AAAAAAAAAAAAAAAAAAAAAAAAA", /bad base64: 25 characters/],
+    ["AAAAAAAAAAAAAAAA", /base64 data decodes to 12 bytes, expected 2 x 2 cells x 4 = 16/],
+  ]) await assert.rejects(load(data), refusedWith(-6, re), data);
+  // blanks (space, tab, CR, LF) anywhere are skipped, as the C loader skips them
+  const d = await load(` ${cells.slice(0, 8)}\n\t${cells.slice(8, 16)}\r\n${cells.slice(16)} `);
+  assert.deepEqual(Array.from(d.passable), [1, 1, 1, 1]);
+  const gid = Buffer.from(new Uint32Array([0, 7, 0xffffffff, 2]).buffer).toString("base64");
+  const ts = [{ firstgid: 1, tilewidth: 16, tileheight: 16, tiles: [{ id: 6, properties: [{ name: "solid", value: true }] }, { id: 1, properties: [{ name: "cost", value: 3 }] }] }];
+  const dd = await TileMap.decodeTiled(tinyMap([tileLayer({ encoding: "base64", data: gid })], { tilesets: ts }));
+  assert.deepEqual(Array.from(dd.passable), [1, 0, 1, 1]);
+  assert.deepEqual(Array.from(dd.cost), [1, Infinity, 1, 3]);
+});
+
+test("csv strings of gids: whole numbers in [0, 4294967295] with blanks around them, as the C loader", async () => {
+  await init();
+  const load = (data) => TileMap.decodeTiled(tinyMap([tileLayer({ encoding: "csv", data })]));
+  for (const [data, re] of [
+    ["1,2,abc,0", /layers\[0\]\.data\[2\]: gid must be a whole number in \[0, 4294967295\], found 'abc'/],
+    ["-1,0,0,0", /data\[0\]: gid must be a whole number in \[0, 4294967295\], found '-1'/],
+    ["0,1.5,0,0", /data\[1\]: gid must be a whole number in \[0, 4294967295\], found '1.5'/],
+    ["0,0,4294967296,0", /data\[2\]: .*found '4294967296'/],
+    ["0,0,,0", /data\[2\]: .*found ''/],
+    ["0,0,0,0,", /data\[4\]: .*found ''/],
+    ["0 1,0,0,0", /data\[0\]: .*found '0 1'/],
+    ["0,0,0", /layers\[0\]\.data: has 3 gids, expected 2 x 2 = 4/],
+    ["0,0,0,0,0,0", /layers\[0\]\.data: has 6 gids, expected 2 x 2 = 4/],
+    ["", /has 0 gids/],
+  ]) await assert.rejects(load(data), refusedWith(-6, re), data);
+  const ts = [{ firstgid: 1, tilewidth: 16, tileheight: 16, tiles: [{ id: 0, properties: [{ name: "solid", value: true }] }] }];
+  const d = await TileMap.decodeTiled(tinyMap([tileLayer({ encoding: "csv", data: " 0 ,\n1,\r\n\t0,   4294967295 \n" })], { tilesets: ts }));
+  assert.deepEqual(Array.from(d.passable), [1, 0, 1, 1]);
+  // JSON arrays: the C loader's messages too
+  await assert.rejects(TileMap.decodeTiled(tinyMap([tileLayer({ data: [0, "1", 0, 0] })])), refusedWith(-6, /layers\[0\]\.data\[1\]: gid must be a whole number, found a string/));
+  await assert.rejects(TileMap.decodeTiled(tinyMap([tileLayer({ data: [0, 0, -1, 0] })])), refusedWith(-6, /layers\[0\]\.data\[2\]: gid must be a whole number in \[0, 4294967295\], found -1/));
+});
+
+test("malformed maps the C loader refuses are refused, with its message and JSON path", async () => {
+  await init();
+  const ts = { firstgid: 1, tilewidth: 16, tileheight: 16, tilecount: 1 };
+  const walls = (objects) => ({ type: "objectgroup", name: "walls", objects });
+  const decor = (objects) => ({ type: "objectgroup", name: "decor", objects });
+  const ground = tileLayer({ data: [0, 0, 0, 0] });
+  const many = Array.from({ length: 1025 }, () => ground);
+  const cases = [
+    [tinyMap([ground], { tilesets: [{ ...ts, firstgid: undefined }] }), -6, /tilesets\[0\]\.firstgid: missing field/],
+    [tinyMap([ground], { tilesets: [{ ...ts, firstgid: 0 }] }), -6, /tilesets\[0\]\.firstgid: 0 is outside \[1, 268435455\]/],
+    [tinyMap([ground], { tilesets: [{ ...ts, firstgid: 1.5 }] }), -6, /tilesets\[0\]\.firstgid: expected a whole number, found 1\.5/],
+    [tinyMap([ground], { tilesets: [{ ...ts, tilecount: "8" }] }), -6, /tilesets\[0\]\.tilecount: expected a whole number, found a string/],
+    [tinyMap([ground], { tilesets: [{ ...ts, tiles: [{ id: -1 }] }] }), -6, /tilesets\[0\]\.tiles\[0\]\.id: -1 is outside \[0, 268435454\]/],
+    [tinyMap([ground], { tilesets: [{ ...ts, tiles: [{ id: 0, properties: [{ value: true }] }] }] }), -6, /tilesets\[0\]\.tiles\[0\]\.properties\[0\]: property without a name/],
+    [tinyMap([ground], { tilesets: [{ ...ts, tiles: [{ id: 0, objectgroup: { objects: [{ x: "1", width: 4, height: 4 }] } }] }] }), -6, /tilesets\[0\]\.tiles\[0\]\.objectgroup\.objects\[0\]\.x: expected a number, found a string/],
+    [tinyMap([{ type: "tilelayer", name: "g", chunks: [{ x: 0, y: 0, width: 0, height: 2, data: [] }] }], { infinite: true }), -6, /layers\[0\]\.chunks\[0\]\.width: 0 is outside \[1, 65536\]/],
+    [tinyMap([ground, walls([{ x: 0, y: 0, polygon: [{ x: 0, y: 0 }, { x: 1e300, y: 0 }, { x: 0, y: 8 }] }])]), -6, /layers\[1\]\.objects\[0\]\.polygon\[1\]\.x: 1\.0000000000000001e\+300 is outside \[-1e\+09, 1e\+09\]/],
+    [tinyMap([ground, walls([{ x: 0, y: 0, polygon: [{ x: 0, y: 0 }, { x: 8 }, { x: 0, y: 8 }] }])]), -6, /layers\[1\]\.objects\[0\]\.polygon\[1\]: point without x or y/],
+    [tinyMap([ground, decor([{ x: 0, y: 0, width: -64, height: 8 }])]), -6, /layers\[1\]\.objects\[0\]\.width: -64 is outside \[0, 1e\+09\]/], // not a collision layer: checked all the same
+    [tinyMap([ground, walls([{ x: "3", y: 0, width: 8, height: 8 }])]), -6, /layers\[1\]\.objects\[0\]\.x: expected a number, found a string/],
+    [tinyMap([ground, walls([{ x: 0, y: 0, width: 8, height: 8, rotation: "45" }])]), -6, /layers\[1\]\.objects\[0\]\.rotation: expected a number, found a string/],
+    [tinyMap([ground, walls([{ x: 0, y: 0, width: 8, height: 8, ellipse: "yes" }])]), -6, /layers\[1\]\.objects\[0\]\.ellipse: expected true or false, found a string/],
+    [tinyMap([ground], { tilewidth: 32.5 }), -6, /tilewidth: expected a whole number, found 32\.5/],
+    [tinyMap([ground], { tileheight: 0 }), -6, /tileheight: 0 is outside \[1, 65536\]/],
+    [tinyMap([ground], { infinite: "false" }), -6, /infinite: expected true or false, found a string/],
+    [tinyMap([{ ...ground, visible: "yes" }]), -6, /layers\[0\]\.visible: expected true or false, found a string/],
+    [tinyMap([{ ...ground, name: 3 }]), -6, /layers\[0\]\.name: expected a string, found a number/],
+    [tinyMap([{ ...ground, encoding: "" }]), -6, /layers\[0\]\.data: unknown encoding ''/],
+    [tinyMap(many), -3, /layers\[1024\]: more than 1024 layers/],
+  ];
+  for (const [map, status, re] of cases)
+    await assert.rejects(TileMap.decodeTiled(map), refusedWith(status, re), re.source);
+  // 1024 layers are fine, and groups and image layers do not count
+  const d = await TileMap.decodeTiled(tinyMap([...many.slice(1), { type: "group", name: "x", layers: [{ type: "imagelayer", name: "i" }] }]));
+  assert.equal(d.width, 2);
+});
+
+test("a UTF-8 byte order mark at the start of a map, external tileset or template is skipped, as the C loader skips it", async () => {
+  await init();
+  const BOM = "\ufeff";
+  const tsj = { type: "tileset", tilewidth: 16, tileheight: 16, tilecount: 2, tiles: [{ id: 1, properties: [{ name: "collides", value: true }] }] };
+  const map = tinyMap([tileLayer({ data: [1, 2, 2, 1] }), { type: "objectgroup", name: "walls", objects: [{ template: "box.tj", x: 0, y: 0 }] }], { tilesets: [{ firstgid: 1, source: "ts.tsj" }] });
+  const files = { "ts.tsj": BOM + JSON.stringify(tsj), "box.tj": BOM + JSON.stringify({ type: "template", object: { width: 16, height: 16 } }) };
+  const d = await TileMap.decodeTiled(BOM + JSON.stringify(map), { files });
+  assert.deepEqual(Array.from(d.passable), [0, 0, 0, 1]);
+  assert.equal(d.report.collisionObjects, 1);
+  await assert.rejects(TileMap.decodeTiled(`${BOM}${BOM}{}`), refusedWith(-6, /not JSON/)); // only one
+});
+
+test("template and tileset paths written with '\\' are read as folders, as the C loader reads them", async () => {
+  await init();
+  const dir = mkdtempSync(`${tmpdir()}/tilenav-tiled-`);
+  try {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(`${dir}/tpl`); mkdirSync(`${dir}/sub`);
+    writeFileSync(`${dir}/sub/big.tsj`, JSON.stringify({ type: "tileset", tilewidth: 16, tileheight: 16, tilecount: 1, tiles: [{ id: 0, objectgroup: { objects: [{ x: 0, y: 0, width: 32, height: 16 }] } }], imagewidth: 32, imageheight: 16 }));
+    // the template's tileset is relative to the template's folder (tpl\ -> tpl/)
+    writeFileSync(`${dir}/tpl/bigtile.tj`, JSON.stringify({ type: "template", tileset: { firstgid: 1, source: "..\\sub\\big.tsj" }, object: { gid: 1, width: 32, height: 16 } }));
+    const map = { type: "map", orientation: "orthogonal", width: 4, height: 2, tilewidth: 16, tileheight: 16,
+      tilesets: [{ firstgid: 5, source: "sub\\big.tsj" }],
+      layers: [tileLayer({ width: 4, height: 2, data: new Array(8).fill(0) }), { type: "objectgroup", name: "walls", objects: [{ template: "tpl\\bigtile.tj", x: 32, y: 32 }] }] };
+    writeFileSync(`${dir}/map.tmj`, JSON.stringify(map));
+    const d = await TileMap.decodeTiled(JSON.stringify(map), { url: `${dir}/map.tmj` });
+    assert.deepEqual(Array.from(d.passable), [1, 1, 1, 1, 1, 1, 0, 0]);
+    if (DUMP) { // and the C loader says the same
+      const [c] = cDump([`${dir}/map.tmj`], "center");
+      assert.equal(c.rows.join(" ").split(" ").map((v) => (v === "x" ? 0 : 1)).join(""), "11111100");
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("tiles drawn at the grid's size (tilerendersize \"grid\"): scaled onto their cell, stretched or fitted, as the C loader", async () => {
+  // a 4 x 3 map of 32 px cells with gid g in cell (1, 1); its tileset's tiles are iw x 64 with
+  // one shape of sw x sh at the top-left (tests/test_tiled_collision.c test_render_size_by_hand)
+  const sized = (g, iw, extra, sw, sh) => ({
+    width: 4, height: 3, tilewidth: 32, tileheight: 32,
+    tilesets: [{ firstgid: g, tilewidth: iw, tileheight: 64, ...extra,
+      tiles: [{ id: 0, objectgroup: { objects: [{ x: 0, y: 0, width: sw, height: sh }] } }] }],
+    layers: [{ type: "tilelayer", name: "t", width: 4, height: 3, data: [0, 0, 0, 0, 0, g, 0, 0, 0, 0, 0, 0] }],
+  });
+  const blocked = async (m, o) => { const d = await TileMap.decodeTiled(m, o); return Array.from(d.passable, (p) => 1 - p); };
+  for (const g of [1, (1 << 22) + 5]) { // a gid past the terrain table goes through the collision layer: the same cells
+    assert.deepEqual(await blocked(sized(g, 64, {}, 64, 64)), [0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0]);
+    assert.deepEqual(await blocked(sized(g, 64, { tilerendersize: "grid" }, 64, 64)), [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+    // 32 x 64 with its top three quarters a shape: 32 x 24 px of the cell stretched, 16 x 24 fitted
+    assert.equal((await blocked(sized(g, 32, { tilerendersize: "grid", fillmode: "stretch" }, 32, 48), { cover: "half" }))[5], 1);
+    assert.equal((await blocked(sized(g, 32, { tilerendersize: "grid", fillmode: "preserve-aspect-fit" }, 32, 48), { cover: "half" }))[5], 0);
+    assert.equal((await blocked(sized(g, 64, { fillmode: "preserve-aspect-fit" }, 64, 64)))[2], 1); // fillmode alone scales nothing
+  }
+  await assert.rejects(TileMap.decodeTiled(sized(1, 64, { tilerendersize: "map" }, 64, 64)), (e) => e instanceof TilenavError && /tilesets\[0\]\.tilerendersize: expected "tile" or "grid"/.test(e.message));
+  await assert.rejects(TileMap.decodeTiled(sized(1, 64, { fillmode: "cover" }, 64, 64)), (e) => e instanceof TilenavError && /tilesets\[0\]\.fillmode/.test(e.message));
+  // random grid-size tiles, flipped, on random cells: cell by cell as the C loader reads them
+  if (!DUMP) return;
+  const dir = mkdtempSync(`${tmpdir()}/tilenav-grid-`);
+  try {
+    let seed = 99;
+    const rnd = (n) => { seed = (seed * 1103515245 + 12345) >>> 0; return (seed >>> 8) % n; };
+    const maps = [];
+    for (let k = 0; k < 24; k++) {
+      const tw = 8 + rnd(25), th = 8 + rnd(25), iw = 8 + rnd(3 * tw), ih = 8 + rnd(3 * th), W = 6, H = 5;
+      const objects = [{ id: 1, x: rnd(iw), y: rnd(ih), width: 1 + rnd(iw), height: 1 + rnd(ih), rotation: rnd(2) ? 0 : rnd(90) },
+        { id: 2, x: rnd(iw), y: rnd(ih), width: 1 + rnd(iw), height: 1 + rnd(ih), ellipse: true }];
+      const data = Array.from({ length: W * H }, () => (rnd(3) ? 0 : (1 + rnd(2) * ((1 << 22) + 4)) + rnd(8) * 0x20000000) >>> 0);
+      const tileset = (firstgid) => ({ firstgid, tilewidth: iw, tileheight: ih, tilerendersize: "grid", fillmode: rnd(2) ? "stretch" : "preserve-aspect-fit", tiles: [{ id: 0, objectgroup: { objects } }] });
+      maps.push({ width: W, height: H, tilewidth: tw, tileheight: th, tilesets: [tileset(1), tileset((1 << 22) + 5)],
+        layers: [{ type: "tilelayer", name: "t", width: W, height: H, data }] });
+      writeFileSync(`${dir}/${k}.json`, JSON.stringify(maps[k]));
+    }
+    for (const cover of ["center", "any", "half"]) {
+      const ref = cDump(maps.map((_, k) => `${dir}/${k}.json`), cover);
+      for (const [k, m] of maps.entries()) {
+        assert.equal(ref[k].error, undefined, ref[k].error);
+        const d = await TileMap.decodeTiled(m, { cover });
+        const got = [];
+        for (let y = 0; y < d.height; y++) got.push(Array.from({ length: d.width }, (_, x) => (d.passable[y * d.width + x] ? String(d.cost[y * d.width + x]) : "x")).join(" "));
+        assert.deepEqual(got, ref[k].rows, `${cover}, map ${k}: ${JSON.stringify(m)}`);
+      }
+    }
+  } finally { rmSync(dir, { recursive: true }); }
 });
