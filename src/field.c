@@ -584,7 +584,12 @@ static tn_status integrate_heap(tn_field *f)
 
 /* ---- flow -------------------------------------------------------------------------------- */
 
-/* Direction byte (without LOS/GOAL flags) of one cell from the distances. */
+/* Direction byte (without LOS/GOAL flags) of one cell from the distances. A cell points only at
+ * a neighbour of a smaller distance, so that following directions always ends, at a goal or at
+ * a cell with none. With exact sums the best neighbour always is smaller (its distance plus a
+ * positive step is this cell's); in float sums it may not be, once a step is below half a unit
+ * in the last place of the distances (costs 2^24 times apart, or a uniform path past 2^24
+ * steps): two cells of equal distance would then point at each other. */
 static uint8_t flow_cell(const tn_field *f, int32_t x, int32_t y)
 {
     size_t w = (size_t)f->w, i = (size_t)y * w + (size_t)x;
@@ -599,7 +604,7 @@ static uint8_t flow_cell(const tn_field *f, int32_t x, int32_t y)
                 continue;
             size_t n = (size_t)(y + DY[k]) * w + (size_t)(x + DX[k]);
             float dn = f->dist[n];
-            if (dn == INFINITY)
+            if (!(dn < di))
                 continue;
             float v = dn + step_cost(f, n, (k & 1) != 0);
             if (v < bv || (v == bv && dn < bd)) {
@@ -610,6 +615,7 @@ static uint8_t flow_cell(const tn_field *f, int32_t x, int32_t y)
         }
     } else {
         tn_diagonal corner = tn__los_corner(f->moves.diagonal);
+        bv = di; /* the least distance below this cell's */
         for (int k = 0; k < 8; k++) {
             int32_t nx = x + DX[k], ny = y + DY[k];
             if (!in_map(f, nx, ny))
@@ -672,7 +678,9 @@ static void flow_rows_steepest_nocut(tn_field *f, int32_t y)
         best = c7 < bv ? 7 : best;
         bv = c7 < bv ? c7 : bv;
         const int32_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
-        const int32_t none = (di == TN_INF_BITS) | (di == 0) | (bv == TN_INF_BITS);
+        /* bv >= di: no neighbour below this cell (flow_cell); the bits of floats >= 0 order
+         * as the floats */
+        const int32_t none = (di == TN_INF_BITS) | (di == 0) | (bv >= di);
         bits[x] = (uint8_t)(none ? keep : (keep | (int32_t)TN_F_HAS_DIR | best));
     }
 }
@@ -705,7 +713,7 @@ static void flow_row_optimal(tn_field *f, int32_t y)
         for (int k = 0; k < 8; k++) {
             size_t n = (size_t)((ptrdiff_t)i + off[k]);
             float dn = d[n];
-            if (dn == INFINITY)
+            if (!(dn < di)) /* flow_cell: only a smaller neighbour */
                 continue;
             float v;
             if (k & 1) {
@@ -745,6 +753,7 @@ static void flow_row_optimal_uniform(tn_field *f, int32_t y)
                   m_all = rule == TN_DIAGONAL_ALWAYS;
     const float bs = f->bs, bdg = f->bd;
     const int32_t xe = f->w - 1;
+    int32_t redo = 0; /* some cell's best neighbour is not below it: see flow_cell */
     for (int32_t x = 1; x < xe; x++) {
         const int32_t di = fbits(d + x);
         const float e = d[x + 1], s = dn[x], wv = d[x - 1], nn = up[x];
@@ -785,8 +794,12 @@ static void flow_row_optimal_uniform(tn_field *f, int32_t y)
 #undef TN_TRY
         const int32_t keep = bits[x] & (TN_F_LOS | TN_F_GOAL);
         const int32_t none = (di == TN_INF_BITS) | (di == 0) | (bv == TN_INF_BITS);
+        redo |= !none & (bd >= di);
         bits[x] = (uint8_t)(none ? keep : (keep | (int32_t)TN_F_HAS_DIR | best));
     }
+    if (redo) /* only past float precision (paths past 2^24 steps): the rule of flow_cell */
+        for (int32_t x = 1; x < xe; x++)
+            bits[x] = (uint8_t)((bits[x] & (TN_F_LOS | TN_F_GOAL)) | flow_cell(f, x, y));
 }
 
 typedef struct flow_job {
@@ -1111,7 +1124,13 @@ tn_status tn_field_path(const tn_field *f, tn_cell start, tn_cell *out, int32_t 
         uint8_t b = f->bits[i];
         if (b & TN_F_GOAL)
             break;
-        TN_ASSERT((b & TN_F_HAS_DIR) && (size_t)n <= f->n);
+        /* no direction short of a goal: only past float precision (flow_cell), where the
+         * directions stop on a plateau of equal distances instead of circling on it; they
+         * strictly decrease, so the walk ends within the map's cells */
+        if (!(b & TN_F_HAS_DIR) || (size_t)n > f->n) {
+            *len = 0;
+            return TN_NO_PATH;
+        }
         int k = b & TN_F_DIR_MASK;
         at.x += DX[k];
         at.y += DY[k];

@@ -195,6 +195,83 @@ static void test_distances_open(void **state)
 
 /* A cost ratio beyond the bucket ring (extra costs up to 20000 against steps of 1) takes the
  * binary-heap path; still the oracle's distances. */
+/* Costs far apart (found by a stranger: mud of 1e20 beside ground of 1): float sums give two
+ * neighbours the same distance, and their directions pointed at each other, so
+ * tn_field_path() circled until its counter overflowed and wrote out of bounds. Every
+ * direction must lead to a strictly smaller distance (so following them ends), and
+ * tn_field_path() return TN_OK or TN_NO_PATH, after builds and after updates, for every flow
+ * rule and corner rule. */
+static void check_directions_descend(const tn_field *f, const tn_map *m, int64_t *plateaus)
+{
+    int32_t w = tn_map_width(m), h = tn_map_height(m);
+    tn_cell path[4096];
+    for (int32_t y = 0; y < h; y++)
+        for (int32_t x = 0; x < w; x++) {
+            float d = tn_field_distance(f, x, y);
+            int32_t k = tn_field_dir(f, x, y);
+            if (d == INFINITY || d == 0.0f) {
+                assert_int_equal(k, TN_DIR_NONE);
+                continue;
+            }
+            if (k == TN_DIR_NONE) { /* stopped on a plateau of equal distances */
+                (*plateaus)++;
+            } else {
+                float dn = tn_field_distance(f, x + tn_dir_dx(k), y + tn_dir_dy(k));
+                if (!(dn < d))
+                    fail_msg("(%d,%d) at %g points at (%d,%d) at %g", x, y, (double)d,
+                             x + tn_dir_dx(k), y + tn_dir_dy(k), (double)dn);
+            }
+            int32_t len = 0;
+            tn_status st = tn_field_path(f, (tn_cell){x, y}, path, 4096, &len, NULL);
+            assert_true(st == TN_OK || st == TN_NO_PATH);
+            assert_true(st == TN_NO_PATH || (len >= 2 && len <= w * h));
+        }
+}
+
+static void test_costs_past_float_precision(void **state)
+{
+    (void)state;
+    static const float bigs[] = {5e6f, 1e8f, 1e20f, 1e28f};
+    static const tn_diagonal rules[] = {TN_DIAGONAL_NO_CUT, TN_DIAGONAL_ONE, TN_DIAGONAL_ALWAYS,
+                                        TN_DIAGONAL_NEVER};
+    int64_t plateaus = 0;
+    for (int seed = 1; seed <= 6; seed++)
+        for (size_t b = 0; b < sizeof bigs / sizeof bigs[0]; b++) {
+            tn_map *m = tn_test_random_map(40, 30, 0.25, (uint64_t)seed);
+            tn_test_add_mud(m, 0.2, (uint64_t)seed + 100);
+            assert_int_equal(
+                tn_map_set_terrain(m, 2, (tn_terrain){.passable = true, .cost = bigs[b]}), TN_OK);
+            tn_test_rng r = {(uint64_t)seed};
+            tn_cell goal = tn_test_random_open_cell(m, &r);
+            for (int flow = 0; flow < 2; flow++)
+                for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++) {
+                    tn_field_def fd = tn_field_def_default();
+                    fd.map = m;
+                    fd.flow = flow ? TN_FLOW_STEEPEST : TN_FLOW_OPTIMAL;
+                    fd.moves.diagonal = rules[k];
+                    tn_field *f = NULL;
+                    assert_int_equal(tn_field_create(&fd, &f), TN_OK);
+                    assert_int_equal(tn_field_build(f, &goal, 1), TN_OK);
+                    check_directions_descend(f, m, &plateaus);
+                    /* edits, then an incremental update: the same rule */
+                    tn_cell c = tn_test_random_open_cell(m, &r);
+                    if (c.x != goal.x || c.y != goal.y) {
+                        assert_int_equal(tn_map_set(m, 0, c.x, c.y, 1), TN_OK);
+                        assert_int_equal(tn_field_update(f, NULL, NULL), TN_OK);
+                        check_directions_descend(f, m, &plateaus);
+                        assert_int_equal(tn_map_set(m, 0, c.x, c.y, 2), TN_OK);
+                        assert_int_equal(tn_field_update(f, NULL, NULL), TN_OK);
+                        check_directions_descend(f, m, &plateaus);
+                    }
+                    tn_field_destroy(f);
+                }
+            tn_map_destroy(m);
+        }
+    /* the case above does happen on these maps (cells that stop on a plateau) */
+    print_message("cells stopped on a plateau: %lld\n", (long long)plateaus);
+    assert_true(plateaus > 0);
+}
+
 static void test_heap_fallback(void **state)
 {
     (void)state;
@@ -1048,6 +1125,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_distances_open),
         cmocka_unit_test(test_tiny_maps),
         cmocka_unit_test(test_heap_fallback),
+        cmocka_unit_test(test_costs_past_float_precision),
         cmocka_unit_test(test_los_exact_random),
         cmocka_unit_test(test_los_missed_cases),
         cmocka_unit_test(test_sampler_never_into_walls),

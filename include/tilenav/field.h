@@ -168,7 +168,9 @@ TN_API tn_vec2 tn_field_sample(const tn_field *field, float px, float py);
 /// included) to `out` (up to `cap`), sets `*len` to the number of cells of the whole path and
 /// `*cost` (may be NULL) to its cost. With TN_FLOW_OPTIMAL the cost equals the distance of
 /// `start`, i.e. A*'s.
-/// @return TN_OK; TN_NO_PATH (start unreachable or blocked; *len = 0);
+/// @return TN_OK; TN_NO_PATH (start unreachable or blocked; *len = 0; also when the
+///         directions stop short of a goal, which only costs 2^24 times apart or a path past
+///         2^24 steps can cause: see docs/field.md, "Limits");
 ///         TN_E_BUFFER_TOO_SMALL (*len = length needed); TN_E_OUT_OF_MAP; TN_E_STATE;
 ///         TN_E_MAP_CHANGED (the map was edited since the last build/update: update first).
 TN_API TN_NODISCARD tn_status tn_field_path(const tn_field *field, tn_cell start, tn_cell *out,
