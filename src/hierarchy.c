@@ -512,8 +512,11 @@ static tn_status reserve_scratch(tn_hierarchy *h, int32_t m)
 }
 
 /* The pruned edge lists of a sector from its matrix: edge i -> j unless a third node k gives
- * dist[i][k] + dist[k][j] <= dist[i][j] (in doubles). For each row, the least sum over k of
- * every column at once (the diagonal set to INFINITY rules out k = j). */
+ * dist[i][k] + dist[k][j] <= dist[i][j] (in doubles), both parts below dist[i][j]. For each
+ * row, the least sum over k of every column at once (the diagonal set to INFINITY rules out
+ * k = j). The parts' test only matters where a sum absorbs a part (costs past 2^53 times the
+ * cheapest step, as terrain of 1e17 beside 1): there i -> j and i -> k of equal cost, with
+ * k -> j absorbed, would each be pruned by the other and the route lost. */
 static void sector_prune(tn_hierarchy *h, sector *sc)
 {
     const int32_t n = sc->n;
@@ -535,7 +538,7 @@ static void sector_prune(tn_hierarchy *h, sector *sc)
                 continue;
             const double *dk = D + (size_t)k * nz;
             for (int32_t j = 0; j < n; j++) {
-                double v = a + dk[j];
+                double v = a < di[j] && dk[j] < di[j] ? a + dk[j] : (double)INFINITY;
                 mn[j] = v < mn[j] ? v : mn[j];
             }
         }

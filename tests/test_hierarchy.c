@@ -195,6 +195,53 @@ static void test_largest_costs(void **state)
     tn_map_destroy(m);
 }
 
+/* Costs past 2^53 times the cheapest step (found by a stranger: mud of 1e17 or more beside
+ * ground of 1): a sum in the sector's edge pruning absorbed the cheap part, two edges of equal
+ * cost each pruned the other, and both modes answered TN_NO_PATH for goals A* reaches. Every
+ * pair of open cells of the stranger's map, both modes, against A*. */
+static void test_costs_past_double_precision(void **state)
+{
+    (void)state;
+    static const char *rows[] = {"#.#.~.#..#.#.~~.", "..~~.###~.#.#..~", "#..........##~.#",
+                                 ".#.#~......#~...", "#...##~~.##..#..", "#..~.....#...#..",
+                                 "#..#.....~###..~", "~..#..#~....#.#~"};
+    static const float bigs[] = {3.0f, 1e16f, 1e17f, 1e20f, 1e27f};
+    tn_moves mv = {0};
+    tn_hierarchy_ctx *ctx = new_ctx();
+    tn_search_def sd = tn_search_def_default();
+    tn_search *s = NULL;
+    assert_int_equal(tn_search_create(&sd, &s), TN_OK);
+    tn_cell path[256];
+    for (size_t b = 0; b < sizeof bigs / sizeof bigs[0]; b++) {
+        tn_map *m = tn_test_map_from_rows(rows, 8);
+        assert_int_equal(tn_map_set_terrain(m, 2, (tn_terrain){true, bigs[b]}), TN_OK);
+        tn_hierarchy *h = build(m, &mv, 8, 0);
+        for (int32_t a = 0; a < 128; a++)
+            for (int32_t z = 0; z < 128; z++) {
+                tn_cell from = {a % 16, a / 16}, to = {z % 16, z / 16};
+                if (!tn_map_passable(m, from.x, from.y) || !tn_map_passable(m, to.x, to.y))
+                    continue;
+                tn_search_result ra;
+                tn_status sa = tn_search_path(s, m, from, to, NULL, path, 256, &ra);
+                for (int mode = 0; mode < 2; mode++) {
+                    tn_hierarchy_result r;
+                    tn_status sh =
+                        tn_hierarchy_path(ctx, h, from, to, (tn_hierarchy_mode)mode, path, 256, &r);
+                    if (sh != sa)
+                        fail_msg("cost %g, (%d,%d) -> (%d,%d), mode %d: %s, A* %s", (double)bigs[b],
+                                 from.x, from.y, to.x, to.y, mode, tn_status_str(sh),
+                                 tn_status_str(sa));
+                    if (sa == TN_OK && mode == TN_HIERARCHY_EXACT)
+                        assert_true(fabs(r.cost - ra.cost) <= 1e-6 * ra.cost);
+                }
+            }
+        tn_hierarchy_destroy(h);
+        tn_map_destroy(m);
+    }
+    tn_search_destroy(s);
+    tn_hierarchy_ctx_destroy(ctx);
+}
+
 static void test_handmade(void **state)
 {
     (void)state;
@@ -900,6 +947,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_handmade),
         cmocka_unit_test(test_largest_costs),
+        cmocka_unit_test(test_costs_past_double_precision),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_updates),
         cmocka_unit_test(test_updates_uniform),
