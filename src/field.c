@@ -503,7 +503,7 @@ static tn_status integrate_buckets(tn_field *f, float lo, float hi)
         tn_cell g = f->goals[k];
         dist[(size_t)g.y * sw + (size_t)g.x] = 0.0f;
         st = bucket_push(f, &f->bk[0], (uint32_t)g.y << 16 | (uint32_t)g.x);
-        pending++;
+        pending += st == TN_OK;
     }
     int32_t reach = 0;
     for (uint64_t kb = 0; pending > 0 && st == TN_OK; kb++) {
@@ -544,7 +544,12 @@ static tn_status integrate_buckets(tn_field *f, float lo, float hi)
                     dist[u] = nd;
                     uint64_t bi = (uint64_t)((double)nd * inv);
                     TN_ASSERT(bi > kb && bi < kb + nb);
+                    /* a failed push ends the build with its status: a later push that
+                     * succeeds must not overwrite it (the count of pending entries would
+                     * never reach 0, and the error be lost) */
                     st = bucket_push(f, &f->bk[bi % nb], e + POFF[k]);
+                    if (st != TN_OK)
+                        break;
                     pending++;
                 }
             }

@@ -40,11 +40,11 @@ static tn_status size_arrays(tn_search *s, int32_t cells)
     s->key = tn__alloc(&s->alloc, n * sizeof(double));
     s->tag = tn__calloc(&s->alloc, n * sizeof(uint32_t));
     s->heap = tn__alloc(&s->alloc, n * sizeof(uint32_t));
+    s->max_cells = cells; /* the size free_arrays() gives back, if one of them failed */
     if (!s->key || !s->tag || !s->heap) {
         free_arrays(s);
         return TN_E_NOMEM;
     }
-    s->max_cells = cells;
     s->okey = s->key;
     s->gen = 1;
     s->heap_n = 0;

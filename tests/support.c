@@ -241,8 +241,13 @@ void *tn_test_count_alloc(size_t size, size_t align, void *user)
 {
     tn_test_counter *c = user;
     (void)align;
-    if (c->fail_after >= 0 && c->calls >= c->fail_after)
-        return NULL;
+    if (c->fail_after >= 0 && c->calls >= c->fail_after) {
+        if (!c->once)
+            return NULL;
+        if (c->calls++ == c->fail_after)
+            return NULL;
+        c->calls--;
+    }
     c->calls++;
     unsigned char *p = malloc(size + 16);
     if (!p)

@@ -66,11 +66,13 @@ void tn_test_add_mud(tn_map *m, double p, uint64_t seed);
 void tn_test_two_threads(tn_task task, void *ctx, int32_t count, void *user);
 
 /* A counting allocator (user: a tn_test_counter): every free must name the size allocated
- * (bad_free otherwise); it fails every call once `calls` reaches fail_after (< 0: never). */
+ * (bad_free otherwise); it fails every call once `calls` reaches fail_after (< 0: never), or
+ * with `once` that call alone (the later ones succeed again). */
 typedef struct tn_test_counter {
     size_t outstanding;
     long calls, fail_after;
     bool bad_free;
+    bool once;
 } tn_test_counter;
 void *tn_test_count_alloc(size_t size, size_t align, void *user);
 void tn_test_count_free(void *ptr, size_t size, void *user);

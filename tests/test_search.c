@@ -1542,7 +1542,7 @@ static void test_growing_context(void **state)
 static void test_jps_open_list_memory(void **state)
 {
     (void)state;
-    tn_test_counter ca = {0, 0, -1, false};
+    tn_test_counter ca = {0, 0, -1, false, false};
     tn_search_def d = tn_search_def_default();
     d.allocator = (tn_allocator){tn_test_count_alloc, tn_test_count_free, &ca};
     tn_search *s = NULL;
@@ -1583,6 +1583,42 @@ static void test_jps_open_list_memory(void **state)
     tn_search_destroy(s);
     assert_int_equal(ca.outstanding, 0);
     assert_false(ca.bad_free);
+}
+
+/* Every allocation of a context's arrays failing in turn, at create (max_cells set) and at the
+ * first query of a context that sizes itself: TN_E_NOMEM, and every block given back with the
+ * size it was allocated with (found by a stranger: the arrays allocated before the failure
+ * were freed with size 1, which a pool allocator would take for another block). */
+static void test_array_failures(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(40, 25, 0.2, 77);
+    tn_cell path[1000];
+    int nomem = 0;
+    for (long k = 0; k < 6; k++)
+        for (int grow = 0; grow < 2; grow++) {
+            tn_test_counter ca = {0, 0, k, false, true};
+            tn_search_def d = tn_search_def_default();
+            d.allocator = (tn_allocator){tn_test_count_alloc, tn_test_count_free, &ca};
+            d.max_cells = grow ? 0 : 1000;
+            tn_search *s = NULL;
+            tn_status st = tn_search_create(&d, &s);
+            if (st == TN_OK) {
+                tn_cell a = {0, 0}, b = {39, 24};
+                assert_int_equal(tn_map_set(m, 0, 0, 0, 0), TN_OK);
+                assert_int_equal(tn_map_set(m, 0, 39, 24, 0), TN_OK);
+                st = tn_search_path(s, m, a, b, NULL, path, 1000, NULL);
+                assert_true(st == TN_OK || st == TN_NO_PATH || st == TN_E_NOMEM);
+                tn_search_destroy(s);
+            } else {
+                assert_null(s);
+            }
+            nomem += st == TN_E_NOMEM;
+            assert_false(ca.bad_free);
+            assert_int_equal(ca.outstanding, 0);
+        }
+    assert_true(nomem >= 4);
+    tn_map_destroy(m);
 }
 
 static void test_map_unchanged(void **state)
@@ -1833,6 +1869,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fast_loop_equals_generic),
         cmocka_unit_test(test_sliced_states),
         cmocka_unit_test(test_sliced_goals_are_copied),
+        cmocka_unit_test(test_array_failures),
         cmocka_unit_test(test_jps_equals_astar),
         cmocka_unit_test(test_jps_direct_line),
         cmocka_unit_test(test_jps_wide_maps),
