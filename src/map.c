@@ -915,6 +915,8 @@ tn_status tn_map_add_object(tn_map *m, const tn_map_object *o)
         return TN_E_INVALID_ARG;
     if (memchr(o->name, 0, sizeof o->name) == NULL || memchr(o->type, 0, sizeof o->type) == NULL)
         return TN_E_INVALID_ARG;
+    if (o->layer < -1 || o->layer >= m->layer_count || o->shape > 5u)
+        return TN_E_INVALID_ARG;
     void *p = m->objects;
     tn_status st =
         tn__grow(&m->alloc, &p, sizeof(tn_map_object), &m->object_cap, (size_t)m->object_count + 1);

@@ -57,7 +57,8 @@ TN_API void tn_influence_destroy(tn_influence *inf);
 TN_API size_t tn_influence_memory_bytes(const tn_influence *inf);
 
 /// Add one source (see the file comment for the formula).
-/// @param[in] x, y     centre in cells (any finite value; sources off the map still reach in)
+/// @param[in] x        centre in cells, x (any finite value; sources off the map still reach in)
+/// @param[in] y        centre in cells, y
 /// @param[in] radius   in cells, > 0
 /// @param[in] strength any finite value (a field's extra layer must stay >= 0)
 TN_API TN_NODISCARD tn_status tn_influence_add(tn_influence *inf, float x, float y, float radius,

@@ -61,7 +61,7 @@ typedef struct tn_terrain {
 typedef struct tn_map_object {
     char name[TN_MAX_NAME]; ///< may be empty
     char type[TN_MAX_NAME]; ///< Tiled's class/type; may be empty
-    int32_t layer;          ///< index of the object layer it belongs to
+    int32_t layer;          ///< index of the layer it belongs to, or -1 for none
     int32_t id;             ///< id from the source file, or 0
     uint32_t gid;           ///< tile objects: the raw gid; otherwise 0
     float x, y, w, h;       ///< pixels; w = h = 0 for points
@@ -206,6 +206,11 @@ TN_API bool tn_map_changed_region(const tn_map *map, uint64_t revision, tn_rect 
 
 /// @name Objects and tilesets
 /// @{
+/// Add a copy of `object` (objects are kept for games and renderers: spawn points, regions;
+/// the map's passability never reads them).
+/// @return TN_OK; TN_E_INVALID_ARG (NULL, a coordinate or size not finite, a name or type
+///         without its terminating NUL, `layer` neither -1 nor an index below
+///         tn_map_layer_count(), `shape` past 5); TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_map_add_object(tn_map *map, const tn_map_object *object);
 TN_API int32_t tn_map_object_count(const tn_map *map);
 /// Object by index, or NULL.

@@ -87,8 +87,22 @@ static inline double tn_moves_diagonal(const tn_moves *m)
 /// Are the rules valid (known enum values)?
 static inline bool tn_moves_valid(const tn_moves *m)
 {
-    return m && (unsigned)m->diagonal <= (unsigned)TN_DIAGONAL_ALWAYS &&
-           (unsigned)m->costs <= (unsigned)TN_COSTS_10_14;
+    /* switches, not casts or compares: warning-free under C's -Wconversion and C++'s
+     * -Wold-style-cast, whatever type the compiler gives the enums */
+    if (!m)
+        return false;
+    switch (m->diagonal) {
+    case TN_DIAGONAL_NO_CUT:
+    case TN_DIAGONAL_NEVER:
+    case TN_DIAGONAL_ONE:
+    case TN_DIAGONAL_ALWAYS: break;
+    default: return false;
+    }
+    switch (m->costs) {
+    case TN_COSTS_EXACT:
+    case TN_COSTS_10_14: return true;
+    default: return false;
+    }
 }
 
 #ifdef __cplusplus
