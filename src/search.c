@@ -256,6 +256,11 @@ static void search_setup_heuristic(tn_search *s, double minc)
     s->hdiag *= s->hmul;
     s->euc *= s->hmul;
     s->multi_h = s->goal_count > 1 && h != TN_HEURISTIC_ZERO;
+    /* closest_bound: a node's g is recovered as f - h, a few units in the last place of f
+     * off, so a cell of cost exactly the bound could test past it; the limit allows that
+     * much (f is at most the bound plus the largest heuristic the map allows) */
+    double hbig = (fabs(s->hstr) + fabs(s->hdiag) + fabs(s->euc)) * ((double)s->w + (double)s->h);
+    s->bound_lim = q->closest_bound + 1e-12 * (q->closest_bound + hbig);
     if (s->goal_count >= 1) {
         s->goal_x = s->goals[0].x;
         s->goal_y = s->goals[0].y;
@@ -635,7 +640,7 @@ TN_INLINE void astar_expand(tn_search *s, uint32_t i, int32_t x, int32_t y, doub
     const bool yu = y > 0;
     const bool yd = y < s->h - 1;
     const double st = s->straight, dg = s->diagonal;
-    const double bound = s->q.closest_bound;
+    const double bound = s->bound_lim;
     const bool ok[4] = {xr, xl, yd, yu};
     const int32_t off[4] = {1, -1, w, -w};
     bool free4[4];

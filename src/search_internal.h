@@ -119,10 +119,11 @@ struct tn_search {
     /* JPS and JPS+: the largest key their path rebuild can trust (TN__JPS_KEY_LIMIT) */
     double jps_fmax;
     double straight, diagonal;
-    double hmul;  /* weight * min cost */
-    double hstr;  /* heuristic per straight unit (hmul included) */
-    double hdiag; /* octile: extra per diagonal unit (hmul included) */
-    double euc;   /* euclidean: cost per unit of distance (hmul included) */
+    double hmul;      /* weight * min cost */
+    double hstr;      /* heuristic per straight unit (hmul included) */
+    double bound_lim; /* closest_bound with room for f - h's rounding (search_setup_heuristic) */
+    double hdiag;     /* octile: extra per diagonal unit (hmul included) */
+    double euc;       /* euclidean: cost per unit of distance (hmul included) */
     tn_heuristic hkind;
     int32_t end;    /* cell the path ends at (goal, closest or partial), -1 none */
     int32_t direct; /* JPS: the goal was reached by a free octile line, DIRECT_* (or 0) */

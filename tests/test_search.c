@@ -366,6 +366,51 @@ static void test_closest_reachable(void **state)
     tn_map_destroy(m);
 }
 
+/* A cell whose cost equals closest_bound exactly is within it (found by a stranger: g recovered
+ * as f - h came out an ulp above the bound, the cell was skipped, and TN_CLOSEST ended farther
+ * from the goal). Open 20 x 8 map, a wall down column 10 cuts the goals off; every start row,
+ * goal row and whole bound 1..9, against the oracle. */
+static void test_closest_bound_inclusive(void **state)
+{
+    (void)state;
+    const int32_t w = 20, h = 8;
+    const char *rows[8];
+    for (int y = 0; y < h; y++)
+        rows[y] = "..........#.........";
+    tn_map *m = tn_test_map_from_rows(rows, h);
+    tn_search *s = new_search(w * h);
+    double dist[160];
+    tn_cell path[160];
+    int bad = 0;
+    for (int32_t sy = 0; sy < h; sy++) {
+        tn_cell start = {0, sy};
+        tn_query q;
+        memset(&q, 0, sizeof q);
+        tn_oracle_dijkstra(m, &q.moves, NULL, &start, 1, false, dist);
+        for (int32_t gy = 0; gy < h; gy++)
+            for (int b = 1; b <= 9; b++) {
+                tn_cell goal = {19, gy};
+                q.closest = true;
+                q.closest_bound = b;
+                double bh = (double)INFINITY;
+                for (int32_t i = 0; i < w * h; i++)
+                    if (dist[i] <= b + 1e-9)
+                        bh = fmin(bh, octile((tn_cell){i % w, i / w}, goal));
+                tn_search_result res;
+                assert_int_equal(tn_search_path(s, m, start, goal, &q, path, 160, &res),
+                                 TN_CLOSEST);
+                assert_true(res.cost <= b + 1e-9);
+                if (!close_to(octile(res.end, goal), bh) && bad++ < 4)
+                    print_message("(0,%d) -> (19,%d) bound %d: ended at (%d,%d), %g from the goal; "
+                                  "the oracle's %g\n",
+                                  sy, gy, b, res.end.x, res.end.y, octile(res.end, goal), bh);
+            }
+    }
+    assert_int_equal(bad, 0);
+    tn_search_destroy(s);
+    tn_map_destroy(m);
+}
+
 /* ---- time-sliced queries ---------------------------------------------------------------- */
 
 static void test_sliced_equals_one_shot(void **state)
@@ -1869,6 +1914,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fast_loop_equals_generic),
         cmocka_unit_test(test_sliced_states),
         cmocka_unit_test(test_sliced_goals_are_copied),
+        cmocka_unit_test(test_closest_bound_inclusive),
         cmocka_unit_test(test_array_failures),
         cmocka_unit_test(test_jps_equals_astar),
         cmocka_unit_test(test_jps_direct_line),
