@@ -100,7 +100,7 @@ typedef struct tn_rect {
 #define TN_MAX_CELLS (1 << 28)       ///< largest width*height of a map
 #define TN_MAX_LAYERS 1024           ///< most layers in one map
 #define TN_MAX_NAME 128              ///< longest layer/object name, including the NUL
-#define TN_MAX_TERRAIN_GID (1 << 22) ///< largest gid the terrain table can describe
+#define TN_MAX_TERRAIN_GID (1 << 22) ///< the terrain table describes ids below this
 /// Largest terrain cost and extra cost of a cell: a path over a whole map then stays finite in
 /// the 32-bit sums of flow fields, sector fields and the hierarchy (14 x 2^28 x 1e28 < 3.4e38).
 #define TN_MAX_COST 1e28f

@@ -159,7 +159,7 @@ TN_API TN_NODISCARD tn_status tn_map_set_layer_data(tn_map *map, int32_t layer,
 /// @{
 /// Set the terrain entry of a tile id (flags are ignored: pass either a raw gid or an id).
 /// @return TN_E_INVALID_ARG (gid 0, cost not > 0 and <= TN_MAX_COST), TN_E_TOO_LARGE (id past
-///         TN_MAX_TERRAIN_GID), TN_E_NOMEM.
+///         TN_MAX_TERRAIN_GID - 1), TN_E_NOMEM.
 TN_API TN_NODISCARD tn_status tn_map_set_terrain(tn_map *map, uint32_t gid, tn_terrain terrain);
 /// Set `count` terrain entries at once (gids[i] gets t[i]; later entries win) and update the
 /// cells once, which is much faster than calling tn_map_set_terrain() in a loop on a big map.
@@ -185,7 +185,9 @@ TN_API const uint8_t *tn_map_passable_data(const tn_map *map);
 TN_API const float *tn_map_cost_data(const tn_map *map);
 /// Number of passable cells.
 TN_API int32_t tn_map_passable_count(const tn_map *map);
-/// Smallest cost of a passable cell (1 on an empty map); heuristics scale by it.
+/// A lower bound on the cost of every passable cell, which heuristics scale by: the least
+/// cost among the passable terrain entries and cost 1 (the cost of a gid without an entry), so
+/// an entry that no cell holds may lower it. 1 on a map without entries.
 TN_API float tn_map_min_cost(const tn_map *map);
 /// True when every passable cell costs exactly 1 (JPS then needs no cost boundaries).
 TN_API bool tn_map_uniform_cost(const tn_map *map);
@@ -193,7 +195,9 @@ TN_API bool tn_map_uniform_cost(const tn_map *map);
 
 /// @name Changes
 /// @{
-/// Revision counter: grows by one on every edit of gids or layer flags, and on an edit of the
+/// Revision counter: grows by one on every edit of gids or layer flags that may change a
+/// cell's terrain (tn_map_set_rect() of an empty rectangle counts too; setting a cell to the
+/// gid it holds, or the flags of a layer with no gids, does not), and on an edit of the
 /// terrain table that changes some cell's passability or cost or the least cost
 /// (tn_map_min_cost); a terrain entry for a gid no cell holds leaves it (and so the fields,
 /// regions and caches built on the map stay current).
