@@ -108,13 +108,18 @@ int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_d
 {
     const char *opt = argv[*i];
     bool collision = strcmp(opt, "--collision") == 0;
-    if (!collision && strcmp(opt, "--cover") != 0)
+    bool layers = strcmp(opt, "--collision-layers") == 0;
+    if (!collision && !layers && strcmp(opt, "--cover") != 0)
         return 0;
     if (*i + 1 >= argc) {
         tn_cli_usage_error(cmd, "%s needs a value", opt);
         return -1;
     }
     const char *v = argv[++*i];
+    if (layers) { /* the loader's own list syntax; "" turns the marker off */
+        o->collision_layers = v;
+        return 1;
+    }
     if (!collision) {
         if (strcmp(v, "center") == 0)
             o->cover = TN_COVER_CENTER;

@@ -48,14 +48,19 @@ bool tn_cli_parse_double(const char *s, double lo, double hi, double *out);
 bool tn_cli_parse_diagonal(const char *s, tn_diagonal *out);
 bool tn_cli_parse_costs(const char *s, tn_step_costs *out);
 /* The map loader's collision options, for commands that load maps: `--collision LIST`
- * (comma-separated properties, shapes, objects; or all, none) into o->collision and
- * `--cover center|any|half` into o->cover. Returns 1 when argv[*i] is one of them (its value
- * consumed, *i advanced), 0 when it is not, -1 after printing a usage error. */
+ * (comma-separated properties, shapes, objects; or all, none) into o->collision,
+ * `--collision-layers NAMES` into o->collision_layers and `--cover center|any|half` into
+ * o->cover. Returns 1 when argv[*i] is one of them (its value consumed, *i advanced), 0 when
+ * it is not, -1 after printing a usage error. */
 int tn_cli_load_option(const char *cmd, int argc, char **argv, int *i, tn_load_def *o);
-/* The --help lines of those two options. */
+/* The --help lines of those options. */
 #define TN_CLI_LOAD_OPTIONS_HELP                                                                   \
     "  --collision LIST  which Tiled collision conventions block cells: a comma-separated\n"       \
     "                    list of properties, shapes, objects, or all (default) or none\n"          \
+    "  --collision-layers NAMES\n"                                                                 \
+    "                    the names (or classes) that mark an object layer as a collision\n"        \
+    "                    layer, comma-separated, any case (default collision,collisions,\n"        \
+    "                    collider,colliders,walls,wall,solid,obstacles,blocked; \"\" none)\n"      \
     "  --cover RULE      when a Tiled collision shape blocks a cell: center (default:\n"           \
     "                    the cell's centre is inside), any (any overlap) or half (over half)\n"
 /* Map a tn_status to an exit code. */

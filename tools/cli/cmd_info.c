@@ -1,4 +1,4 @@
-/* tilenav info MAP [--json] [--format FMT] [--collision LIST] [--cover RULE]: what a map file
+/* tilenav info MAP [--json] [--format FMT] [--collision LIST] [--cover RULE] ...: what a map file
  * holds, as the loaders read it. */
 #include "cli.h"
 #include "tilenav/io.h"
@@ -14,7 +14,8 @@ static void help(FILE *f)
 {
     fprintf(
         f,
-        "usage: tilenav info MAP [--json] [--format FMT] [--collision LIST] [--cover RULE]\n\n"
+        "usage: tilenav info MAP [--json] [--format FMT] [--collision LIST]\n"
+        "                        [--collision-layers NAMES] [--cover RULE]\n\n"
         "Load MAP (Moving AI .map, Tiled JSON .tmj/.json or XML .tmx, tilenav ASCII .txt) and\n"
         "print its format, width and height in cells, tile size in pixels, every layer (name,\n"
         "kind, flags, non-empty cells), object and tileset counts, and the number of\n"
