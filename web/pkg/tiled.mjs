@@ -710,7 +710,7 @@ function toRaster(s, place) {
  * @param {Object<string, string|object>} [o.files] contents of external tilesets/templates by
  *        their path relative to the map (as the map writes it), used before o.url / o.load
  * @param {(path: string) => Promise<string|object>} [o.load] reads a file by that path
- * @param {("properties"|"tile-shapes"|"object-layers")[]} [o.collision] conventions (default all)
+ * @param {("properties"|"tile-shapes"|"object-layers"|"shapes"|"objects")[]} [o.collision] conventions (default all; "shapes" and "objects" as in the CLI and Python)
  * @param {"center"|"any"|"half"} [o.cover="center"]
  * @param {string} [o.collisionLayers] comma-separated collision layer markers (default as C)
  * @param {(bytes: Uint8Array, kind: "zlib"|"gzip"|"zstd", maxLength: number) => Promise<Uint8Array>} [o.decompress]
@@ -722,7 +722,14 @@ export async function decodeTiled(json, o = {}, maxCells = MAX_CELLS) {
   if (!isObj(root)) throw parseErr("", "expected a Tiled map object");
   checkDepth(root, "");
   const base = o.url === undefined ? undefined : await baseUrl(o.url);
-  const collision = o.collision === undefined ? 7 : o.collision.reduce((m, k) => m | ({ properties: COLLIDE_PROPERTIES, "tile-shapes": COLLIDE_TILE_SHAPES, "object-layers": COLLIDE_OBJECT_LAYERS }[k] ?? (() => { throw new TypeError(`tilenav: unknown collision convention "${k}"`); })()), 0);
+  // the conventions by name: this package's, and the CLI's and Python's ("shapes", "objects")
+  const CONVENTIONS = { properties: COLLIDE_PROPERTIES, "tile-shapes": COLLIDE_TILE_SHAPES, "object-layers": COLLIDE_OBJECT_LAYERS,
+    shapes: COLLIDE_TILE_SHAPES, objects: COLLIDE_OBJECT_LAYERS };
+  if (o.collision !== undefined && !Array.isArray(o.collision))
+    throw new TypeError(`tilenav: collision must be an array of convention names (${Object.keys(CONVENTIONS).join(", ")}), got ${typeof o.collision}`);
+  const collision = o.collision === undefined ? 7 : o.collision.reduce((m, k) => m | ((Object.hasOwn(CONVENTIONS, k) ? CONVENTIONS[k] : undefined) ?? (() => {
+    throw new TypeError(`tilenav: unknown collision convention "${k}" (${Object.keys(CONVENTIONS).join(", ")})`);
+  })()), 0);
   const cover = COVER[o.cover ?? "center"];
   if (cover === undefined) throw new TypeError(`tilenav: unknown cover rule "${o.cover}" (center, any, half)`);
   const markers = (o.collisionLayers ?? DEFAULT_MARKERS).split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);

@@ -70,7 +70,7 @@ export interface TiledOptions {
   /** Reads an external file by its path relative to the map. */
   load?: (path: string) => Promise<string | object>;
   /** Which collision conventions block cells (default all three, as the C loader). */
-  collision?: ("properties" | "tile-shapes" | "object-layers")[];
+  collision?: ("properties" | "tile-shapes" | "object-layers" | "shapes" | "objects")[];
   /** When a collision shape blocks a cell (default "center"). */
   cover?: "center" | "any" | "half";
   /** Comma-separated collision layer markers (default "collision,collisions,collider,colliders,walls,wall,solid,obstacles,blocked"). */

@@ -141,6 +141,13 @@ test("small maps written here: properties, shapes, collision layers, cover rules
   assert.equal(any.passable[1 * 6 + 1], 0); // the top strip overlaps the cell
   const noLayers = await TileMap.decodeTiled(map, { collision: ["properties", "tile-shapes"] });
   assert.equal(noLayers.passable[5], 1);
+  // the CLI's and Python's names mean the same; others are refused, naming the valid ones
+  const cliNames = await TileMap.decodeTiled(map, { collision: ["properties", "shapes"] });
+  assert.deepEqual(Array.from(cliNames.passable), Array.from(noLayers.passable));
+  const all = await TileMap.decodeTiled(map);
+  assert.deepEqual(Array.from((await TileMap.decodeTiled(map, { collision: ["properties", "shapes", "objects"] })).passable), Array.from(all.passable));
+  await assert.rejects(TileMap.decodeTiled(map, { collision: ["walls"] }), (e) => e instanceof TypeError && /"walls" \(properties, tile-shapes, object-layers, shapes, objects\)/.test(e.message));
+  await assert.rejects(TileMap.decodeTiled(map, { collision: "properties" }), (e) => e instanceof TypeError && /must be an array/.test(e.message));
   // infinite: two chunks, the origin at their top-left
   const inf = {
     type: "map", orientation: "orthogonal", width: 4, height: 4, tilewidth: 16, tileheight: 16, infinite: true, tilesets: [ts],
