@@ -97,6 +97,20 @@ tn_status tn__file_read(const char *path, size_t max_bytes, const tn_allocator *
         clearerr(f);
         hint = 0;
     }
+    /* A directory opens and seeks too (its end is LONG_MAX on Linux), then fails to read: one
+     * byte read first reports it as unreadable, not as too large. */
+    errno = 0;
+    int first = fgetc(f);
+    int first_errno = errno;
+    if (first == EOF && ferror(f)) {
+        fclose(f);
+        return tn__diag(diag, TN_E_IO, path, 0, 0, NULL, "cannot read: %s",
+                        first_errno ? strerror(first_errno) : "read error");
+    }
+    if (first != EOF && ungetc(first, f) == EOF) {
+        fclose(f);
+        return tn__diag(diag, TN_E_IO, path, 0, 0, NULL, "cannot read: read error");
+    }
     if (hint > max_bytes) {
         fclose(f);
         return tn__diag(diag, TN_E_TOO_LARGE, path, 0, 0, NULL,
