@@ -702,6 +702,70 @@ test("EasyStar-style wrapper reads the grid array live, as EasyStar.js: edits an
   es.free();
 });
 
+test("EasyStar-style wrapper: a diagonal may pass an avoided point's corner, as in EasyStar.js (never costlier, found/not found agree)", () => {
+  // a stranger's case: corners are checked against the tiles only, never the avoided points
+  const tiny = (avoid) => {
+    const es = new EasyStar.js();
+    es.enableSync(); es.setGrid([[0, 0], [0, 0]]); es.setAcceptableTiles([0]); es.enableDiagonals(); es.disableCornerCutting();
+    for (const [x, y] of avoid) es.avoidAdditionalPoint(x, y);
+    let out;
+    es.findPath(0, 0, 1, 1, (p) => { out = p; }); es.calculate();
+    es.free();
+    return out;
+  };
+  assert.deepEqual(tiny([[1, 0]]), [{ x: 0, y: 0 }, { x: 1, y: 1 }]);
+  assert.deepEqual(tiny([[1, 0], [0, 1]]), [{ x: 0, y: 0 }, { x: 1, y: 1 }]);
+  assert.equal(tiny([[1, 1]]), null); // the goal itself avoided
+  // an avoided point on a wall tile still blocks the corner
+  {
+    const es = new EasyStar.js();
+    es.enableSync(); es.setGrid([[0, 1], [0, 0]]); es.setAcceptableTiles([0]); es.enableDiagonals(); es.disableCornerCutting();
+    es.avoidAdditionalPoint(1, 0);
+    let out;
+    es.findPath(0, 0, 1, 1, (p) => { out = p; }); es.calculate();
+    assert.equal(out.length, 3);
+    es.setAcceptableTiles([0, 1]); // the tile under the avoided point becomes acceptable: the corner opens
+    es.findPath(0, 0, 1, 1, (p) => { out = p; }); es.calculate();
+    assert.equal(out.length, 2);
+    es.free();
+  }
+  // random grids against EasyStar.js itself, diagonals on, corner cutting off and on
+  const rand = rng(977), pick = (n) => Math.floor(rand() * n);
+  let searches = 0, found = 0;
+  for (let g = 0; g < 60; g++) {
+    const w = 4 + pick(12), h = 4 + pick(12), tile = () => { const r = rand(); return r < 0.2 ? 1 : r < 0.35 ? 2 : 0; };
+    const grid = Array.from({ length: h }, () => Array.from({ length: w }, tile));
+    const ours = new EasyStar.js(), ref = new RefEasyStar.js(), avoided = new Set();
+    for (const es of [ours, ref]) {
+      es.enableSync(); es.setGrid(grid); es.setAcceptableTiles([0, 2]); es.setTileCost(2, 3); es.enableDiagonals();
+      if (g % 2) es.disableCornerCutting();
+    }
+    for (let k = 2 + pick(w * h / 4); k > 0; k--) {
+      const x = pick(w), y = pick(h);
+      avoided.add(`${x},${y}`);
+      for (const es of [ours, ref]) es.avoidAdditionalPoint(x, y);
+    }
+    for (let q = 0; q < 12; q++) {
+      const s = { x: pick(w), y: pick(h) }, e = { x: pick(w), y: pick(h) };
+      let a, b;
+      ours.findPath(s.x, s.y, e.x, e.y, (p) => { a = p; }); ours.calculate();
+      ref.findPath(s.x, s.y, e.x, e.y, (p) => { b = p; }); ref.calculate();
+      const tag = `grid ${g} search ${q} from ${s.x},${s.y} to ${e.x},${e.y}`;
+      searches++;
+      assert.equal(a === null, b === null, tag);
+      if (!a) continue;
+      found++;
+      assert.ok(easyCost(a, grid, { 0: 1, 2: 3 }) <= easyCost(b, grid, { 0: 1, 2: 3 }) + 1e-9, tag);
+      for (const c of a.slice(1)) {
+        assert.ok(grid[c.y][c.x] !== 1, `${tag}: through a wall at ${c.x},${c.y}`);
+        assert.ok(!avoided.has(`${c.x},${c.y}`), `${tag}: through an avoided point at ${c.x},${c.y}`);
+      }
+    }
+    ours.free();
+  }
+  assert.ok(found > 200 && found < searches, `${found} paths of ${searches} searches`);
+});
+
 test("EasyStar-style wrapper: avoided points and grid edits change single cells of the map, not a rebuild", () => {
   const n = 512, grid = Array.from({ length: n }, () => new Array(n).fill(0)), es = new EasyStar.js();
   grid[n - 1][n - 1] = 1; // a value met at the start (a new one changes the terrain table: the whole map)

@@ -34,9 +34,15 @@ export const TOP = "TOP", TOP_RIGHT = "TOP_RIGHT", RIGHT = "RIGHT", BOTTOM_RIGHT
 // The tilenav map's cell values are internal ids: one per distinct tile value of the grid (any
 // value EasyStar.js takes: numbers, -1, strings...; compared with ===, as EasyStar.js does),
 // from FIRST_TILE on, plus two reserved ones.
-const AVOID = 0; // an avoided point: blocked
+// An avoided point on an acceptable tile: EasyStar.js never enters it, but checks corners
+// against the tiles alone, so a diagonal past it may cut its corner. It is passable at a cost
+// past any path that avoids every such point (AVOID_COST), and a path found through one means
+// none avoids them all (null, as EasyStar.js).
+const AVOID = 0;
 const START = 1; // a start tile that is not acceptable, for the search that starts there
-const FIRST_TILE = 2;
+const AVOID_WALL = 2; // an avoided point on a tile that is not acceptable: blocked either way
+const FIRST_TILE = 3;
+const AVOID_COST = 1e20;
 const MAX_ID = 4194302; // tilenav's largest cell value
 const MAX_SIDE = 65536, MAX_CELLS = 2 ** 28; // tilenav's largest map
 
@@ -179,6 +185,23 @@ export class js {
     return this._costs.get(String(v)) ?? 1;
   }
 
+  // The map's value for cell (x, y) holding tile v: its tile's id, or an avoided point's.
+  _cellId(x, y, v) {
+    if (!this._avoid.has(`${x},${y}`)) return this._idOf(v);
+    return this._costOf(v) === Infinity ? AVOID_WALL : AVOID;
+  }
+
+  // Does a path found by the search step on an avoided point (past its start, the whole
+  // footprint of a unit of setUnitSize())? Then no path avoids them all.
+  _throughAvoided(path) {
+    const m = this._map, n = this._unitSize;
+    for (let i = 1; i < path.length; i++)
+      for (let dy = 0; dy < n; dy++)
+        for (let dx = 0; dx < n; dx++)
+          if (m.get(path[i].x + dx, path[i].y + dy) === AVOID) return true;
+    return false;
+  }
+
   _idOf(v) {
     let id = this._ids.get(v);
     if (id === undefined) {
@@ -205,6 +228,9 @@ export class js {
     if (this._terrain) {
       this._terrain = false;
       this._accSeen = acc.slice();
+      // an avoided point's id follows its tile's acceptability
+      for (const [x, y] of this._avoid.values())
+        if (Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < w && y < h) this._pending.add(y * w + x);
       this._tiles.forEach((v, i) => {
         const want = this._costOf(v), id = FIRST_TILE + i;
         if (m._costs.get(id) !== want) m._setCost(id, want);
@@ -221,7 +247,7 @@ export class js {
       }
     }
     for (const i of pending) {
-      const x = i % w, y = (i - x) / w, want = this._avoid.has(`${x},${y}`) ? AVOID : this._idOf(seen[i]);
+      const x = i % w, y = (i - x) / w, want = this._cellId(x, y, seen[i]);
       if (m.get(x, y) !== want) m.set(x, y, want);
     }
     pending.clear();
@@ -235,8 +261,9 @@ export class js {
       const row = g[y] ?? [];
       for (let x = 0; x < w; x++) { const v = row[x]; seen[y * w + x] = v; cells[y * w + x] = this._idOf(v); }
     }
-    for (const [x, y] of this._avoid.values()) if (Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < w && y < h) cells[y * w + x] = AVOID;
-    const costs = { [AVOID]: Infinity, [START]: 1 };
+    for (const [x, y] of this._avoid.values())
+      if (Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < w && y < h) cells[y * w + x] = this._cellId(x, y, seen[y * w + x]);
+    const costs = { [AVOID]: AVOID_COST, [START]: 1, [AVOID_WALL]: Infinity };
     this._tiles.forEach((v, i) => { costs[FIRST_TILE + i] = this._costOf(v); });
     const map = new TileMap({ width: w, height: h, cells, costs });
     this._map?.free();
@@ -328,7 +355,7 @@ export class js {
       if (st === "in progress") { budget -= step; inst.expanded += step; continue; } // ran all `step`
       const r = f.result();
       budget -= Math.max(1, r.expanded - inst.expanded);
-      this._finish(inst, r.found ? r.path : null);
+      this._finish(inst, r.found && !this._throughAvoided(r.path) ? r.path : null);
     }
   }
 
