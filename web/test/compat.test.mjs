@@ -1018,6 +1018,19 @@ test("findPath's coordinates: numeric strings as PathFinding.js takes them, anyt
       assert.throws(() => new F().findPath(...args, grid),
         (e) => e instanceof TypeError && e.message.startsWith(`tilenav/compat/pathfinding: findPath: ${name} must be an integer cell coordinate`), `${F.name} ${String(args)}`);
   assert.throws(() => new PF.AStarFinder().findPath(9, 0, 3, 2, grid), /outside the 4x3 grid/);
+  // an end past a row's ends, on a row of the grid: PathFinding.js's A*, best-first and Dijkstra
+  // search on and return [] (the node is undefined, never met); its JPS and every start outside,
+  // or an end on no row, throw (a stranger's comparison: tilenav threw for all)
+  for (const [args, name] of [[[0, 0, 4, 1], "end right"], [[0, 0, -1, 2], "end left"], [[0, 0, 1, 3], "end below"], [[-1, 0, 1, 1], "start left"]]) {
+    for (const F of ["AStarFinder", "BestFirstFinder", "DijkstraFinder", "JumpPointFinder"]) {
+      const refGrid = new RefPF.Grid(4, 3);
+      let want;
+      try { want = { path: new RefPF[F]().findPath(...args, refGrid) }; } catch { want = { threw: true }; }
+      if (want.threw) assert.throws(() => new PF[F]().findPath(...args, grid), /outside the 4x3 grid/, `${F} ${name}`);
+      else assert.deepEqual(new PF[F]().findPath(...args, grid), want.path, `${F} ${name}`);
+    }
+  }
+  assert.deepEqual(new PF.AStarFinder().findPath(0, 0, 4, 1, grid), []); // not vacuous: one case returns []
   assert.throws(() => grid.isWalkableAt(0.5, 0), /Grid.isWalkableAt: x must be an integer cell coordinate/);
   grid.free();
 });

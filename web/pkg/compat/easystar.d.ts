@@ -50,9 +50,15 @@ export declare class js {
   free(): void;
 }
 
+type js_ = js; // for the namespace below
+
 declare const EasyStar: {
   js: typeof js;
   TOP: typeof TOP; TOP_RIGHT: typeof TOP_RIGHT; RIGHT: typeof RIGHT; BOTTOM_RIGHT: typeof BOTTOM_RIGHT;
   BOTTOM: typeof BOTTOM; BOTTOM_LEFT: typeof BOTTOM_LEFT; LEFT: typeof LEFT; TOP_LEFT: typeof TOP_LEFT;
 };
+/** EasyStar.js as a type name too (`let es: EasyStar.js`), as with easystarjs's own types. */
+declare namespace EasyStar {
+  type js = js_;
+}
 export default EasyStar;

@@ -138,6 +138,19 @@ export declare const Util: {
   readonly compressPath: typeof compressPath;
 };
 
+// Aliases for the namespace below (inside it, `Grid` would name its own member).
+type Grid_ = Grid;
+type Node_ = Node;
+type AStarFinder_ = AStarFinder;
+type BestFirstFinder_ = BestFirstFinder;
+type DijkstraFinder_ = DijkstraFinder;
+type JumpPointFinder_ = JumpPointFinder;
+type DiagonalMovement_ = DiagonalMovement;
+type FinderOptions_ = FinderOptions;
+type Finder_ = Finder;
+type HeuristicFn_ = HeuristicFn;
+type Path_ = Path;
+
 declare const PF: {
   Grid: typeof Grid;
   Node: typeof Node;
@@ -149,4 +162,18 @@ declare const PF: {
   Heuristic: typeof Heuristic;
   Util: typeof Util;
 };
+/** PF.Grid, PF.AStarFinder, PF.FinderOptions... as type names too, as with @types/pathfinding. */
+declare namespace PF {
+  type Grid = Grid_;
+  type Node = Node_;
+  type AStarFinder = AStarFinder_;
+  type BestFirstFinder = BestFirstFinder_;
+  type DijkstraFinder = DijkstraFinder_;
+  type JumpPointFinder = JumpPointFinder_;
+  type DiagonalMovement = DiagonalMovement_;
+  type FinderOptions = FinderOptions_;
+  type Finder = Finder_;
+  type Heuristic = HeuristicFn_;
+  type Path = Path_;
+}
 export default PF;

@@ -406,12 +406,17 @@ function clearanceMatrix(grid) {
 }
 
 // findPath's coordinates as numbers (coord(): integers, or strings of them as PathFinding.js
-// takes), checked inside the grid (PathFinding.js's error for a node it cannot find).
-function ends(grid, sx, sy, ex, ey) {
+// takes), checked inside the grid as PathFinding.js checks them: a start outside, or an end on
+// no row, throws its error for a node it cannot find; an end past the row's ends is a node
+// no search meets, so A*, best-first and Dijkstra return [] (null here: the callers' []), and
+// only JPS (`jps`), which reads the end node's fields, throws.
+function ends(grid, sx, sy, ex, ey, jps = false) {
   const e = [coord(sx, "findPath", "startX"), coord(sy, "findPath", "startY"), coord(ex, "findPath", "endX"), coord(ey, "findPath", "endY")];
   grid._live(); // (throws after free())
-  if (!grid.isInside(e[0], e[1]) || !grid.isInside(e[2], e[3])) throw new TypeError(`Cannot read properties of undefined (start or end outside the ${grid.width}x${grid.height} grid)`);
-  return e;
+  const endOnRow = e[3] >= 0 && e[3] < grid.height;
+  if (!grid.isInside(e[0], e[1]) || !endOnRow || (jps && !grid.isInside(e[2], e[3])))
+    throw new TypeError(`Cannot read properties of undefined (start or end outside the ${grid.width}x${grid.height} grid)`);
+  return grid.isInside(e[2], e[3]) ? e : null;
 }
 
 // Does a unit of n x n cells fit at (x, y)? (n > 1: the clearance of a map of the cells)
@@ -422,7 +427,9 @@ const fitsAt = (grid, x, y, n) => mapOf(grid._live()).fits(x, y, n);
 // which would pay the regions' build (about 3 ms on 512 x 512) for one search. The results are
 // the same either way.
 function run(grid, sx, sy, ex, ey, o) {
-  [sx, sy, ex, ey] = ends(grid, sx, sy, ex, ey);
+  const e = ends(grid, sx, sy, ex, ey);
+  if (!e) return [];
+  [sx, sy, ex, ey] = e;
   const c = grid._live(), map = mapOf(c);
   o = { ...o, regions: c.searched };
   c.searched = true;
@@ -799,7 +806,9 @@ export class AStarFinder {
   getClearanceGrid(grid) { return clearanceMatrix(grid); }
 
   _faithful(sx, sy, ex, ey, grid, heuristic) {
-    [sx, sy, ex, ey] = ends(grid, sx, sy, ex, ey);
+    const e = ends(grid, sx, sy, ex, ey);
+    if (!e) return [];
+    [sx, sy, ex, ey] = e;
     const n = this.unitSize;
     if (n === 1 && sx === ex && sy === ey) return [[sx, sy]]; // blocked or not, as PathFinding.js
     if (n > 1 ? !fitsAt(grid, sx, sy, n) || !fitsAt(grid, ex, ey, n) : !grid.isWalkableAt(ex, ey)) return [];
@@ -866,7 +875,7 @@ export class JumpPointFinder {
   get usesWasm() { return this._wasmHeuristic !== undefined; }
 
   findPath(startX, startY, endX, endY, grid) {
-    [startX, startY, endX, endY] = ends(grid, startX, startY, endX, endY);
+    [startX, startY, endX, endY] = ends(grid, startX, startY, endX, endY, true);
     if (startX === endX && startY === endY) return [];
     const n = this.unitSize;
     if (this.usesWasm)

@@ -72,14 +72,20 @@ wideCrowd.free(); sf.free(); hier.free(); wide.free();
 
 try { map.set(-1, 0, 0); } catch (e) { if (!(e instanceof TilenavError)) throw e; }
 
-const grid = new PF.Grid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
+// PF.Grid, PF.FinderOptions, EasyStar.js as type names, as PathFinding.js and EasyStar.js users
+// write them (a stranger's switch of the import broke these)
+const grid: PF.Grid = new PF.Grid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
+const pfOptions: PF.FinderOptions = { diagonalMovement: PF.DiagonalMovement.Never };
+const pfFinder: PF.AStarFinder = new PF.AStarFinder(pfOptions);
+const pfNode: PF.Node | undefined = grid.getNodeAt(0, 0);
+void pfFinder; void pfNode;
 const pfPath: number[][] = new PF.AStarFinder({ diagonalMovement: PF.DiagonalMovement.Never }).findPath(0, 0, 0, 2, grid);
 const smooth = PF.Util.smoothenPath(grid, pfPath);
 // PathFinding.js's greedy best-first with a custom heuristic (run in JavaScript), and the wasm's
 const bfPath = new PF.BestFirstFinder({ heuristic: (dx: number, dy: number) => dx + dy }).findPath(0, 0, 0, 2, grid);
 const jpsWasm = new PF.JumpPointFinder({ optimal: true }).usesWasm && !new PF.JumpPointFinder().usesWasm;
 
-const es = new EasyStar.js();
+const es: EasyStar.js = new EasyStar.js();
 es.setGrid([[0, 0, 0], [1, 1, 0], [0, 0, 0]]);
 es.setAcceptableTiles([0]);
 es.enableSync();
