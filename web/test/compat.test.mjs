@@ -570,9 +570,7 @@ test("grid.clone() per search (PathFinding.js's habit) keeps no memory; a clone 
   assert.equal(memoryBytes(), before, "the module's memory grew with clones");
   // copy on write: a change to either side is not seen by the other
   const a = new PF.Grid([[0, 0, 0], [0, 1, 0], [0, 0, 0]]), b = a.clone(), c = a.clone();
-  assert.equal(b.map, a.map);
   b.setWalkableAt(0, 1, false);
-  assert.notEqual(b.map, a.map);
   assert.equal(a.isWalkableAt(0, 1), true);
   assert.equal(c.isWalkableAt(0, 1), true);
   assert.equal(b.isWalkableAt(0, 1), false);
@@ -583,14 +581,17 @@ test("grid.clone() per search (PathFinding.js's habit) keeps no memory; a clone 
   assert.deepEqual(new PF.AStarFinder().findPath(0, 0, 2, 0, c), [[0, 0], [1, 0], [2, 0]]);
   assert.deepEqual(new PF.AStarFinder().findPath(0, 0, 2, 0, a).length, 7);
   b.setWalkableAt(2, 2, true); // no change: no copy needed
-  // free(): the cells go with the last grid holding them; a freed grid throws
-  const d = c.clone(), shared = c.map;
+  // free(): the cells go with the last grid holding them; a freed grid throws; a grid's map
+  // (its own: see "grid.map is the grid's alone") goes with it
+  const d = c.clone();
   c.free();
   assert.throws(() => c.isWalkableAt(0, 0), /used after free/);
   assert.equal(d.isWalkableAt(1, 0), true);
-  assert.equal(shared._h !== 0, true);
+  const own = d.map;
+  assert.equal(own._h !== 0, true);
+  assert.notEqual(own, b.map);
   d.free();
-  assert.equal(shared._h, 0);
+  assert.equal(own._h, 0);
   c.free(); // twice: nothing
   for (const g of [a, b, G]) g.free();
 });
@@ -637,20 +638,31 @@ test("clone, edit, search, drop (no free()): the module's memory stays flat, the
   grid.free();
 });
 
-test("grid.map is the grid's: edits through it are seen by the grid, its searches and the clones sharing it", () => {
+test("grid.map is the grid's alone: edits through it are seen by the grid and its searches, never by a clone", () => {
   const g = new PF.Grid(5, 3), c = g.clone(), f = new PF.AStarFinder();
   assert.equal(f.findPath(0, 1, 4, 1, g).length, 5);
   g.map.fill(2, 0, 1, 3, 1); // a wall across the middle, through tilenav's API
   assert.equal(g.isWalkableAt(2, 1), false);
-  assert.equal(c.isWalkableAt(2, 1), false); // shared until one changes through the Grid
+  assert.equal(c.isWalkableAt(2, 1), true); // c kept the cells as they were (g took its own copy)
   assert.equal(g.nodes[1][2].walkable, false);
   assert.deepEqual(f.findPath(0, 1, 4, 1, g), []);
-  assert.deepEqual(new PF.BestFirstFinder().findPath(0, 1, 4, 1, c), []);
-  c.setWalkableAt(2, 2, true); // c takes its own copy, with the wall
-  assert.equal(f.findPath(0, 1, 4, 1, c).length, 7); // round the wall through (2, 2)
-  assert.deepEqual(f.findPath(0, 1, 4, 1, g), []);
-  assert.equal(g.map.passable(2, 2), false);
-  g.free(); c.free();
+  assert.equal(new PF.BestFirstFinder().findPath(0, 1, 4, 1, c).length, 5);
+  // a stranger's cases: the map stays g's after a clone of g and an edit of g (it went to the
+  // clone), and a clone's map never edits g
+  const m = g.map, d = g.clone();
+  g.setWalkableAt(0, 0, false);
+  m.set(4, 0, 1);
+  assert.equal(g.map, m);
+  assert.equal(g.isWalkableAt(4, 0), false);
+  assert.equal(d.isWalkableAt(4, 0), true);
+  assert.equal(d.isWalkableAt(2, 1), false); // the clone copied the cells as they were then
+  d.map.set(0, 2, 1);
+  assert.equal(g.isWalkableAt(0, 2), true);
+  assert.equal(d.isWalkableAt(0, 2), false);
+  c.setWalkableAt(2, 2, false);
+  assert.equal(g.map.passable(2, 2), false); // g's wall, not c's edit
+  assert.equal(g.isWalkableAt(3, 2), true);
+  g.free(); c.free(); d.free();
   assert.throws(() => g.map, /used after free/);
 });
 

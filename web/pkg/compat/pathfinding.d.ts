@@ -36,9 +36,9 @@ export declare class Grid {
   constructor(width: number, height: number, matrix?: (number | boolean)[][]);
   readonly width: number;
   readonly height: number;
-  /** A tilenav map of the grid (0 walkable, 1 blocked), made on first use and the grid's from
-   *  then on (shared with the clones sharing its cells); changes through it (map.set()) are
-   *  seen by the grid. Searches do not need it: grids hold their cells in JavaScript. */
+  /** A tilenav map of the grid (0 walkable, 1 blocked), made on first use and the grid's alone
+   *  from then on (never shared with a clone); changes through it (map.set()) are seen by the
+   *  grid. Searches do not need it: grids hold their cells in JavaScript. */
   readonly map: TileMap;
   /** nodes[y][x], made on first use. */
   readonly nodes: Node[][];

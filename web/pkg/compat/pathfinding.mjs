@@ -265,12 +265,15 @@ export class Grid {
 
   /**
    * A tilenav map of the grid (value 0 walkable, 1 blocked), usable with tilenav's own API. Made
-   * on first use; from then on it is the grid's (and its clones', while they share its cells):
-   * setWalkableAt writes into it, and changes made through it (`map.set()`) are seen by the
-   * grid and by the clones sharing its cells. Freed with the grid's cells.
+   * on first use; from then on it is this grid's alone: setWalkableAt writes into it, and
+   * changes made through it (`map.set()`) are seen by the grid. Taking it gives a grid that
+   * shares its cells with clones its own copy first, and a clone of a grid with a map gets its
+   * own copy at once, so no other grid ever edits it. Freed with the grid's cells.
    */
   get map() {
-    const c = this._live();
+    let c = this._live();
+    if (!c.pinned)
+      c = this._own(); // cells shared with clones: this grid's own copy first
     if (!c.pinned) {
       const m = mapOf(c), e = c.slot;
       pool.splice(pool.indexOf(e), 1); // the pool's map becomes the cells' own
@@ -365,6 +368,10 @@ export class Grid {
     const c = this._live(), g = Object.create(Grid.prototype);
     g.width = this.width;
     g.height = this.height;
+    if (c.pinned) { // the map is this grid's alone (see map): the clone copies the cells now
+      g._cells = new Cells(c.w, c.h, c.data.slice());
+      return g;
+    }
     c.grids++;
     g._cells = c;
     return g;
