@@ -1061,3 +1061,17 @@ test("an unknown diagonalMovement throws PathFinding.js's error, as PathFinding.
     }
   }
 });
+
+test("Grid edges as PathFinding.js: sizes as strings, isWalkableAt outside (NaN too) is false, nodes serialise walkable", () => {
+  // a stranger's comparison: these threw or lost `walkable` where PathFinding.js does not
+  const g = new PF.Grid("3", "2"), r = new RefPF.Grid("3", "2");
+  assert.deepEqual([g.width, g.height], [3, 2]);
+  assert.equal(new PF.AStarFinder().findPath(0, 0, 2, 1, g).length, new RefPF.AStarFinder().findPath(0, 0, 2, 1, r).length);
+  g.setWalkableAt(1, 0, false); r.setWalkableAt(1, 0, false);
+  for (const a of [[NaN, 0], [0, NaN], [-1, 0], [3, 0], [0, 2], [Infinity, 1], ["1", "1"], [1, 0], [2, 1]])
+    assert.equal(g.isWalkableAt(...a), r.isWalkableAt(...a), String(a));
+  assert.throws(() => g.isWalkableAt(0.5, 0), /must be an integer cell coordinate/); // PathFinding.js: a TypeError too
+  assert.deepEqual(JSON.parse(JSON.stringify(g.nodes[0][1])), { x: 1, y: 0, walkable: false });
+  assert.deepEqual(JSON.parse(JSON.stringify(g.getNodeAt(2, 1))), { x: 2, y: 1, walkable: true });
+  g.free();
+});

@@ -83,6 +83,9 @@ const GridNode = Object.create(Node.prototype, {
     set(v) { this.grid.setWalkableAt(this.x, this.y, v); },
     configurable: true,
   },
+  // JSON.stringify(node) gives {x, y, walkable} as PathFinding.js's plain nodes do (the getter
+  // lives on the prototype, which JSON would not read)
+  toJSON: { value() { return { x: this.x, y: this.y, walkable: this.walkable }; } },
 });
 
 function gridNode(grid, x, y) {
@@ -239,6 +242,10 @@ export class Grid {
    */
   constructor(widthOrMatrix, height, matrix) {
     let width = widthOrMatrix;
+    // sizes written as strings ("3", from JSON or a config): PathFinding.js's loops take them
+    const size = (v) => (typeof v === "string" && /^(0|[1-9][0-9]*)$/.test(v) ? Number(v) : v);
+    width = size(width);
+    height = size(height);
     if (typeof widthOrMatrix === "object") {
       matrix = widthOrMatrix;
       height = matrix.length;
@@ -313,6 +320,8 @@ export class Grid {
 
   isWalkableAt(x, y) {
     const c = this._live();
+    // outside (NaN, Infinity, -1, past the edge): false, as PathFinding.js's isInside() test
+    if (!(x >= 0 && x < c.w && y >= 0 && y < c.h)) return false;
     x = coord(x, "Grid.isWalkableAt", "x");
     y = coord(y, "Grid.isWalkableAt", "y");
     return x >= 0 && y >= 0 && x < c.w && y < c.h && c.data[y * c.w + x] === 1;
