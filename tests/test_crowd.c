@@ -577,13 +577,11 @@ static void test_golden_hash(void **state)
                  (unsigned long long)TN_GOLDEN_CROWD_WANDER);
 }
 
-/* The wanderers of web/test/api.test.mjs and python/tests/test_arrive.py, so the WebAssembly
- * build (wasi-libc) and the Python package are held to the same bits as this build: a walled
- * 16 x 12 room, 12 agents with no target and wander weight 1, crowd seed 7, 600 steps. */
-#define WANDERERS_HASH 0xdfb80f110b34faa0ull
-static void test_wanderers_hash(void **state)
+/* The hash of 12 agents with wander weight 1 in a walled 16 x 12 room of 32 px tiles after 600
+ * steps, the crowd made from `cd` (its map set here); with `seek`, each also seeks one of two
+ * points. Shared by the two pinned crowds below. */
+static uint64_t room_crowd_hash(tn_crowd_def cd, bool seek)
 {
-    (void)state;
     const char *rows[12];
     char buf[12][17];
     for (int y = 0; y < 12; y++) {
@@ -593,10 +591,7 @@ static void test_wanderers_hash(void **state)
         rows[y] = buf[y];
     }
     tn_map *m = tn_test_map_from_rows(rows, 12);
-    tn_crowd_def cd = tn_crowd_def_default();
     cd.map = m;
-    cd.capacity = 16;
-    cd.seed = 7;
     tn_crowd *c = NULL;
     assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
     for (int i = 0; i < 12; i++) {
@@ -604,39 +599,47 @@ static void test_wanderers_hash(void **state)
         a.pos = (tn_vec2){(float)(2 + (i % 6) * 2) * 32.0f + 16.0f,
                           (float)(2 + (i / 6) * 4) * 32.0f + 16.0f};
         a.weights[TN_BEHAVIOUR_WANDER] = 1.0f;
+        if (seek) {
+            a.target = TN_TARGET_SEEK;
+            a.target_pos = (tn_vec2){i % 2 ? 400.0f : 100.0f, 200.0f};
+        }
         tn_agent_id id;
         assert_int_equal(tn_crowd_add(c, &a, &id), TN_OK);
     }
     for (int s = 0; s < 600; s++)
         assert_int_equal(tn_crowd_step(c), TN_OK);
     uint64_t h = tn_crowd_hash(c);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+    return h;
+}
+
+/* The wanderers of web/test/api.test.mjs and python/tests/test_arrive.py, so the WebAssembly
+ * build (wasi-libc) and the Python package are held to the same bits as this build: a walled
+ * 16 x 12 room, 12 agents with no target and wander weight 1, crowd seed 7, 600 steps. */
+#define WANDERERS_HASH 0xdfb80f110b34faa0ull
+static void test_wanderers_hash(void **state)
+{
+    (void)state;
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.capacity = 16;
+    cd.seed = 7;
+    uint64_t h = room_crowd_hash(cd, false);
     if (h != WANDERERS_HASH)
         fail_msg("wanderers hash 0x%016llxull, expected 0x%016llxull", (unsigned long long)h,
                  (unsigned long long)WANDERERS_HASH);
-    tn_crowd_destroy(c);
-    tn_map_destroy(m);
 }
 
 /* Every tuning knob of tn_crowd_def away from its default, each to its own value: Python's
  * Crowd(...) and JavaScript's new Crowd(map, {...}) pass them by name, and pin this hash too
  * (python/tests/test_crowd_options.py, web/test/api.test.mjs), so a knob dropped or two
- * swapped on the way is seen. */
+ * swapped on the way is seen. The room and agents of the wanderers, each also seeking. */
 #define TUNED_HASH 0x40e76f866a1256bfull
 
 static void test_tuned_crowd_hash(void **state)
 {
     (void)state;
-    const char *rows[12];
-    char buf[12][17];
-    for (int y = 0; y < 12; y++) {
-        for (int x = 0; x < 16; x++)
-            buf[y][x] = x == 0 || y == 0 || x == 15 || y == 11 ? '#' : '.';
-        buf[y][16] = 0;
-        rows[y] = buf[y];
-    }
-    tn_map *m = tn_test_map_from_rows(rows, 12);
     tn_crowd_def cd = tn_crowd_def_default();
-    cd.map = m;
     cd.capacity = 16;
     cd.seed = 9;
     cd.max_neighbours = 4;
@@ -651,26 +654,10 @@ static void test_tuned_crowd_hash(void **state)
     cd.period[TN_BEHAVIOUR_WANDER] = 5;
     cd.combine = TN_COMBINE_PRIORITIZED;
     cd.flock_brake = 0.5f;
-    tn_crowd *c = NULL;
-    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
-    for (int i = 0; i < 12; i++) {
-        tn_agent_def a = tn_agent_def_default();
-        a.pos = (tn_vec2){(float)(2 + (i % 6) * 2) * 32.0f + 16.0f,
-                          (float)(2 + (i / 6) * 4) * 32.0f + 16.0f};
-        a.weights[TN_BEHAVIOUR_WANDER] = 1.0f;
-        a.target = TN_TARGET_SEEK;
-        a.target_pos = (tn_vec2){i % 2 ? 400.0f : 100.0f, 200.0f};
-        tn_agent_id id;
-        assert_int_equal(tn_crowd_add(c, &a, &id), TN_OK);
-    }
-    for (int s = 0; s < 600; s++)
-        assert_int_equal(tn_crowd_step(c), TN_OK);
-    uint64_t h = tn_crowd_hash(c);
+    uint64_t h = room_crowd_hash(cd, true);
     if (h != TUNED_HASH)
         fail_msg("tuned crowd hash 0x%016llxull, expected 0x%016llxull", (unsigned long long)h,
                  (unsigned long long)TUNED_HASH);
-    tn_crowd_destroy(c);
-    tn_map_destroy(m);
 }
 
 static void test_determinism(void **state)
