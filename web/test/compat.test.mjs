@@ -376,6 +376,27 @@ function easyCost(path, grid, costs) {
   return c;
 }
 
+// One search from s to e with the wrapper (`ours`) and EasyStar.js (`ref`), both in sync mode
+// on `grid` (tile 1 a wall, tile 2 of cost 3) avoiding the cells of `avoided` ("x,y"): both find
+// a path or neither; ours costs the same (`equal`: no diagonals, both shortest) or no more (with
+// diagonals EasyStar.js's heuristic overestimates), and never enters a wall or an avoided point.
+// Returns 1 when a path was found, else 0.
+function sameAsEasyStar(ours, ref, grid, avoided, s, e, what, equal) {
+  let a, b;
+  ours.findPath(s.x, s.y, e.x, e.y, (p) => { a = p; }); ours.calculate();
+  ref.findPath(s.x, s.y, e.x, e.y, (p) => { b = p; }); ref.calculate();
+  const tag = `${what} from ${s.x},${s.y} to ${e.x},${e.y}`;
+  assert.equal(a === null, b === null, tag);
+  if (!a) return 0;
+  const ca = easyCost(a, grid, { 0: 1, 2: 3 }), cb = easyCost(b, grid, { 0: 1, 2: 3 });
+  assert.ok(equal ? Math.abs(ca - cb) < 1e-9 : ca <= cb + 1e-9, tag);
+  for (const c of a.slice(1)) {
+    assert.ok(grid[c.y][c.x] !== 1, `${tag}: through a wall at ${c.x},${c.y}`);
+    assert.ok(!avoided.has(`${c.x},${c.y}`), `${tag}: through an avoided point at ${c.x},${c.y}`);
+  }
+  return 1;
+}
+
 async function solve(E, grid, costs, diag, cut, s, e, budget, sync) {
   const es = new E.js();
   es.setGrid(grid);
@@ -684,20 +705,8 @@ test("EasyStar-style wrapper reads the grid array live, as EasyStar.js: edits an
         for (const es of [ours, ref]) es.stopAvoidingAdditionalPoint(ax, ay);
       } else if (r < 0.5) { avoided.clear(); for (const es of [ours, ref]) es.stopAvoidingAllAdditionalPoints(); }
       if (r > 0.9) for (const es of [ours, ref]) es.setGrid(grid); // the same array again: no rebuild needed
-      const s = { x: pick(w), y: pick(h) }, e = { x: pick(w), y: pick(h) };
-      let a, b;
-      ours.findPath(s.x, s.y, e.x, e.y, (p) => { a = p; }); ours.calculate();
-      ref.findPath(s.x, s.y, e.x, e.y, (p) => { b = p; }); ref.calculate();
-      const tag = `grid ${g} search ${q} from ${s.x},${s.y} to ${e.x},${e.y}`;
       searches++;
-      assert.equal(a === null, b === null, tag);
-      if (!a) continue;
-      found++;
-      assert.ok(Math.abs(easyCost(a, grid, { 0: 1, 2: 3 }) - easyCost(b, grid, { 0: 1, 2: 3 })) < 1e-9, tag);
-      for (const c of a.slice(1)) {
-        assert.ok(grid[c.y][c.x] !== 1, `${tag}: through a wall at ${c.x},${c.y}`);
-        assert.ok(!avoided.has(`${c.x},${c.y}`), `${tag}: through an avoided point at ${c.x},${c.y}`);
-      }
+      found += sameAsEasyStar(ours, ref, grid, avoided, { x: pick(w), y: pick(h) }, { x: pick(w), y: pick(h) }, `grid ${g} search ${q}`, true);
     }
     ours.free();
   }
@@ -758,20 +767,8 @@ test("EasyStar-style wrapper: a diagonal may pass an avoided point's corner, as 
       for (const es of [ours, ref]) es.avoidAdditionalPoint(x, y);
     }
     for (let q = 0; q < 12; q++) {
-      const s = { x: pick(w), y: pick(h) }, e = { x: pick(w), y: pick(h) };
-      let a, b;
-      ours.findPath(s.x, s.y, e.x, e.y, (p) => { a = p; }); ours.calculate();
-      ref.findPath(s.x, s.y, e.x, e.y, (p) => { b = p; }); ref.calculate();
-      const tag = `grid ${g} search ${q} from ${s.x},${s.y} to ${e.x},${e.y}`;
       searches++;
-      assert.equal(a === null, b === null, tag);
-      if (!a) continue;
-      found++;
-      assert.ok(easyCost(a, grid, { 0: 1, 2: 3 }) <= easyCost(b, grid, { 0: 1, 2: 3 }) + 1e-9, tag);
-      for (const c of a.slice(1)) {
-        assert.ok(grid[c.y][c.x] !== 1, `${tag}: through a wall at ${c.x},${c.y}`);
-        assert.ok(!avoided.has(`${c.x},${c.y}`), `${tag}: through an avoided point at ${c.x},${c.y}`);
-      }
+      found += sameAsEasyStar(ours, ref, grid, avoided, { x: pick(w), y: pick(h) }, { x: pick(w), y: pick(h) }, `grid ${g} search ${q}`, false);
     }
     ours.free();
   }
