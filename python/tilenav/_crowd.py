@@ -6,8 +6,8 @@ import math
 import threading
 import time
 from contextlib import ExitStack
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Sequence, Tuple,
-                    Union)
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterator, Mapping, Optional, Sequence,
+                    Tuple, Union)
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,6 +49,21 @@ def _behaviour(name: Any) -> int:
     except (KeyError, TypeError):
         raise ValueError(f"behaviour must be one of {', '.join(map(repr, BEHAVIOURS))}; got "
                          f"{name!r}") from None
+
+
+def _by_behaviour(mapping: Any, what: str,
+                  values: str) -> Iterator[Tuple[int, str, Any]]:
+    """(behaviour number, name, value) for each entry of a {behaviour name: value} mapping
+    (add()'s weights, Crowd()'s periods): TypeError when it is not a mapping, ValueError naming
+    an unknown behaviour."""
+    if not isinstance(mapping, Mapping):
+        raise TypeError(f"{what} must be a mapping of behaviour names to {values}, got "
+                        f"{type(mapping).__name__}")
+    for name, value in mapping.items():
+        if name not in BEHAVIOURS:
+            raise ValueError(f"{what}: unknown behaviour {name!r} (one of "
+                             f"{', '.join(repr(k) for k in BEHAVIOURS)})")
+        yield int(BEHAVIOURS[name]), name, value
 
 
 def _weight(value: Any, name: str) -> float:
@@ -248,14 +263,8 @@ class Crowd(c.Closable, c.NoPickle):
         cdef.wander.radius = _finite(wander_radius, "wander_radius")
         cdef.wander.jitter = _finite(wander_jitter, "wander_jitter")
         if periods is not None:
-            if not isinstance(periods, Mapping):
-                raise TypeError(f"periods must be a mapping of behaviour names to steps, got "
-                                f"{periods!r}")
-            for name, steps in periods.items():
-                if name not in BEHAVIOURS:
-                    names = ", ".join(repr(k) for k in BEHAVIOURS)
-                    raise ValueError(f"periods: behaviour must be one of {names}; got {name!r}")
-                cdef.period[_behaviour(name)] = c.integer(steps, f"periods[{name!r}]", 1, 1024)
+            for b, name, steps in _by_behaviour(periods, "periods", "steps (e.g. {'wander': 4})"):
+                cdef.period[b] = c.integer(steps, f"periods[{name!r}]", 1, 1024)
         cdef.combine = _combine(combine)
         brake = c.number(flock_brake, "flock_brake", "in 0..1")
         if not 0.0 <= brake <= 1.0:
@@ -367,14 +376,9 @@ class Crowd(c.Closable, c.NoPickle):
             _radius(v, n) for v, n in zip(arriving, ("slow_radius", "arrive_radius",
                                                     "arrive_area")))
         if weights is not None:
-            if not isinstance(weights, Mapping):
-                raise TypeError(f"weights must be a mapping of behaviour names to numbers "
-                                f"(e.g. {{'wander': 1.0}}), got {type(weights).__name__}")
-            for name, value in weights.items():
-                if name not in BEHAVIOURS:
-                    raise ValueError(f"weights: unknown behaviour {name!r} (one of "
-                                     f"{', '.join(map(repr, BEHAVIOURS))})")
-                adef.weights[_behaviour(name)] = _weight(value, f"weights[{name!r}]")
+            for b, name, value in _by_behaviour(weights, "weights",
+                                                "numbers (e.g. {'wander': 1.0})"):
+                adef.weights[b] = _weight(value, f"weights[{name!r}]")
         out = ffi.new("tn_agent_id *")
         self.map._read_begin()  # the circle is checked against the map's walls
         try:
