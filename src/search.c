@@ -94,7 +94,7 @@ void tn_search_destroy(tn_search *s)
         return;
     tn__jps_free(s);
     free_arrays(s);
-    tn__free(&s->alloc, s->goal_copy, (size_t)s->goal_cap * sizeof *s->goal_copy);
+    tn__free(&s->alloc, s->goal_copy, s->goal_cap * sizeof *s->goal_copy);
     tn_allocator a = s->alloc;
     tn__free(&a, s, sizeof *s);
 }
@@ -105,7 +105,7 @@ size_t tn_search_memory_bytes(const tn_search *s)
         return 0;
     return sizeof *s + (size_t)s->max_cells * (sizeof(double) + 2 * sizeof(uint32_t)) +
            (s->jkey ? (size_t)s->max_cells * sizeof(double) : 0) + tn__jps_bytes(s) +
-           (size_t)s->goal_cap * sizeof *s->goal_copy;
+           s->goal_cap * sizeof *s->goal_copy;
 }
 
 int32_t tn_search_max_cells(const tn_search *s)
@@ -606,17 +606,10 @@ tn_status tn_search_begin(tn_search *s, const tn_map *map, tn_cell start, const 
          * when a query has more goals than any before (only that query allocates). */
         if (s->state == Q_RUNNING)
             search_finish(s); /* the last query's goal marks, from the copy they point into */
-        if (goal_count > s->goal_cap) {
-            if ((uint64_t)goal_count > SIZE_MAX / sizeof *s->goal_copy)
-                return TN_E_TOO_LARGE;
-            int32_t cap = goal_count < 16 ? 16 : goal_count;
-            tn_cell *p = tn__alloc(&s->alloc, (size_t)cap * sizeof *p);
-            if (!p)
-                return TN_E_NOMEM;
-            tn__free(&s->alloc, s->goal_copy, (size_t)s->goal_cap * sizeof *s->goal_copy);
-            s->goal_copy = p;
-            s->goal_cap = cap;
-        }
+        tn_status gst = tn__grow(&s->alloc, (void **)&s->goal_copy, sizeof *s->goal_copy,
+                                 &s->goal_cap, (size_t)goal_count);
+        if (gst != TN_OK)
+            return gst;
         memcpy(s->goal_copy, goals, (size_t)goal_count * sizeof *goals);
         goals = s->goal_copy;
     }

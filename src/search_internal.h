@@ -104,7 +104,7 @@ struct tn_search {
     /* the goals of a time-sliced query, copied (tn_search_begin): the caller's array may
      * change or go out of scope before the query's last step */
     tn_cell *goal_copy;
-    int32_t goal_cap;
+    size_t goal_cap;
     /* `closest` answered through the regions (search.c): the goals above are the cells of the
      * start's region closest to the real goals, and reaching one means TN_CLOSEST */
     bool redirected;

@@ -53,12 +53,12 @@ typedef struct tl_shape {
     size_t pt, n; /* polygon/polyline: n points from tl_ctx.pts[2*pt] */
 } tl_shape;
 
-/* A tileset tile with collision shapes. */
 /* How a tileset's tiles are drawn on tile layers (Tiled 1.9's `tilerendersize` and
  * `fillmode`): at their own size, on their cell's bottom-left corner; or scaled onto their
  * cell, stretched or fitted (aspect kept, centred). */
 typedef enum tl_render { TL_RENDER_TILE, TL_RENDER_STRETCH, TL_RENDER_FIT } tl_render;
 
+/* A tileset tile with collision shapes. */
 typedef struct tl_tile {
     uint32_t gid;
     int32_t iw, ih;      /* its image size in pixels */
