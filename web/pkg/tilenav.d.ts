@@ -495,7 +495,7 @@ export class Crowd {
   readonly capacity: number;
   /** Flow slots: 0..maxFlows-1 (8). */
   readonly maxFlows: number;
-  /** A FlowField (built), a SectorField (its sectors under the agents are built before each step), or null to clear; anything else: TypeError. */
+  /** A FlowField (built; the crowd follows a copy of its vectors, which step() takes again after each build() or update() of the field), a SectorField (its sectors under the agents are built before each step), or null to clear; anything else: TypeError. The field must be on the crowd's map (TilenavError otherwise). */
   setFlow(slot: number, field: FlowField | SectorField | null): void;
   add(a: AgentDef): number;
   remove(id: number): void;

@@ -40,7 +40,7 @@ function check(status, what) {
 }
 
 function api() {
-  if (!wasm) throw new Error("tilenav: call `await init()` first");
+  if (!wasm) throw new TilenavError(-15, "tilenav: call `await init()` first");
   return wasm;
 }
 
@@ -295,10 +295,11 @@ function xyIn(m, x, y, what) {
 const outOfMap = (m, x, y, what, name) =>
   new TilenavError(-9, `${what}: ${name} {x: ${x}, y: ${y}} is outside the ${m.width}x${m.height} map`);
 
-// The `regions` option of PathFinder's queries (default true).
-function useRegions(v, what) {
-  if (v === undefined) return true;
-  if (typeof v !== "boolean") throw new TilenavError(-1, `${what}: regions must be true or false, got ${shown(v)}`);
+// A true/false option `name` of `what` (undefined: `dflt`): anything else throws, so that
+// "no" or 0 is not read as a flag.
+function flagOption(v, what, name, dflt) {
+  if (v === undefined) return dflt;
+  if (typeof v !== "boolean") throw new TilenavError(-1, `${what}: ${name} must be true or false, got ${shown(v)}`);
   return v;
 }
 
@@ -310,7 +311,7 @@ function mapArg(map, what) {
 }
 
 function liveHandle(obj, name) {
-  if (!obj._h) throw new Error(`tilenav: ${name} used after free()`);
+  if (!obj._h) throw new TilenavError(-15, `tilenav: ${name} used after free()`);
   return obj._h;
 }
 
@@ -1066,10 +1067,11 @@ function queryOptions(map, o, what) {
   if (o.stepCosts !== undefined && o.stepCosts !== "exact" && o.stepCosts !== "10/14")
     throw new TilenavError(-1, `${what}: stepCosts must be "exact" or "10/14", got ${shown(o.stepCosts)}`);
   const size = unitSize(o.size, what), diagonal = pick(DIAGONAL, o.diagonal, "diagonal", 0);
-  const regions = useRegions(o.regions, what);
+  const regions = flagOption(o.regions, what, "regions", true);
+  const closest = flagOption(o.closest, what, "closest", false);
   return {
     algo: pick(ALGO, o.algo, "algo", 0), diagonal, heuristic: pick(HEURISTIC, o.heuristic, "heuristic", 0),
-    weight, size, flags: (o.stepCosts === "10/14" ? 1 : 0) | (o.closest ? 2 : 0) | 4,
+    weight, size, flags: (o.stepCosts === "10/14" ? 1 : 0) | (closest ? 2 : 0) | 4,
     cl: () => (size > 1 ? map._sizeMaps(size).h : 0),
     rg: () => (regions ? map._regions(diagonal, size).h : 0),
   };
@@ -1099,7 +1101,7 @@ export class PathFinder {
 
   _ensure(cells) {
     if (this._h && cells <= this._cap) return;
-    if (!this._res) throw new Error("tilenav: PathFinder used after free()");
+    if (!this._res) throw new TilenavError(-15, "tilenav: PathFinder used after free()");
     const w = api();
     if (this._h) { w.tnw_search_destroy(this._h); w.tnw_free(this._out); this._h = 0; this._out = 0; }
     withScratch(4, (st) => {
@@ -1332,6 +1334,7 @@ export class FlowField {
     this._los = pick(LOS, o.lineOfSight, "lineOfSight", 0);
     this._goals = [];
     this._rev = -1; // the map's revision at the last build() or update() (-1: not built)
+    this._gen = 0; // counts build() and update() (a Crowd copies the vectors again when it moves)
     this._o = { _h: 0, _vec: 0, _cl: null, _mo: map._o };
     const held = map._holdSizeMap(this.size), on = held.on;
     this._cl = held.cl;
@@ -1363,6 +1366,7 @@ export class FlowField {
     });
     this._goals = list.map((g) => ({ x: g.x, y: g.y }));
     this._rev = this.map.revision;
+    this._gen++;
     return this;
   }
 
@@ -1386,6 +1390,7 @@ export class FlowField {
     return withScratch(4, (p) => {
       check(api().tnw_field_update(liveOn(this, "FlowField"), p), "FlowField.update");
       this._rev = this.map.revision;
+      this._gen++;
       return i32()[p >> 2];
     });
   }
@@ -1969,6 +1974,7 @@ export class Crowd {
     this.capacity = numArg(o.capacity, what, "capacity", { min: 1, max: CROWD_MAX_AGENTS, int: true }, 1024);
     const dt = numArg(o.dt, what, "dt", { min: 0, gt: true }, 1 / 60); // seconds per step
     const seed = seedArg(o.seed, what), radius = numArg(o.neighbourRadius, what, "neighbourRadius", { min: 0, gt: true }, 0);
+    const pushApart = flagOption(o.pushApart, what, "pushApart", false);
     // flow slots 0..maxFlows-1 (default 8, tn_crowd_def_default()'s max_flows)
     this.maxFlows = numArg(o.maxFlows, what, "maxFlows", { min: 1, max: CROWD_MAX_FLOWS, int: true }, 8);
     const { ints, floats } = crowdKnobs(o, what);
@@ -1978,13 +1984,14 @@ export class Crowd {
       const ip = st + 4, fp = ip + 4 * ints.length;
       i32().set(ints, ip >> 2);
       f32().set(floats, fp >> 2);
-      this._h = api().tnw_crowd_create(h, this.capacity, dt, seed, o.pushApart ? 1 : 0, radius, ip, fp, st);
+      this._h = api().tnw_crowd_create(h, this.capacity, dt, seed, pushApart ? 1 : 0, radius, ip, fp, st);
       check(i32()[st >> 2], "Crowd");
     });
     track(this, releaseCrowd);
     this._ids = alloc(4 * this.capacity);
     this._state = alloc(4 * AGENT_FLOATS * this.capacity);
     this._sectors = new globalThis.Map(); // flow slot -> SectorField
+    this._flows = new globalThis.Map(); // flow slot -> {field, gen}: a FlowField and the build copied
     this._slotField = new Array(this.maxFlows).fill(null); // {kind, size} of each slot's field
     this._agentInfo = new globalThis.Map(); // id -> {size, slot} (slot -1: not following a flow)
     this._followers = Array.from({ length: this.maxFlows }, () => new globalThis.Map()); // slot -> size -> agents
@@ -2020,9 +2027,12 @@ export class Crowd {
   }
 
   /**
-   * Let agents with target "flow" and this `slot` (0..7) follow `field` (null clears the slot).
-   * A FlowField: it must be built; call setFlow again after it is rebuilt or updated (the crowd
-   * reads a copy of its vectors). Agents of size n follow slots set from fields with `size: n`.
+   * Let agents with target "flow" and this `slot` (0..7) follow `field` (null clears the slot);
+   * the field must be on the crowd's map. A FlowField: it must be built; the crowd reads a copy
+   * of its vectors, which step() takes again after each build() or update() of the field (the
+   * PhaserNav's fields are updated at each edit), so the agents follow its latest state; a
+   * field freed after setFlow is followed as it was. Agents of size n follow slots set from
+   * fields with `size: n`.
    * A SectorField (huge maps): the crowd reads it in place; before each step, step() brings it
    * up to date with the map and builds the sectors under the agents following the slot (their
    * four cells around each), and aims at its first goal (no line of sight). When those sectors
@@ -2036,11 +2046,15 @@ export class Crowd {
     if (field === null || field === undefined) {
       check(api().tnw_crowd_set_flow(h, slot, 0, 0, 0), "Crowd.setFlow");
       this._sectors.delete(slot);
+      this._flows.delete(slot);
       this._slotField[slot] = null;
       return;
     }
     const kind = field instanceof SectorField ? "SectorField" : "FlowField";
     const size = field instanceof SectorField ? field.hierarchy.size : field.size;
+    const on = field instanceof SectorField ? field.hierarchy.map : field.map;
+    if (on !== this.map)
+      throw new TilenavError(-1, `Crowd.setFlow: the ${kind} was made on another map (${on.width}x${on.height}) than the crowd's (${this.map.width}x${this.map.height}): make it with the crowd's map`);
     for (const [other, n] of this._followers[slot])
       if (n > 0 && other !== size)
         throw new TilenavError(-1, `Crowd.setFlow: flow slot ${slot} is followed by agents of size ${other}, the ${kind} is for size ${size} (agents follow fields made with their size)`);
@@ -2051,6 +2065,7 @@ export class Crowd {
       const g = field._goals[0];
       check(api().tnw_crowd_set_sector_flow(h, slot, field._h, g.x, g.y), "Crowd.setFlow");
       this._sectors.set(slot, field);
+      this._flows.delete(slot);
       this._slotField[slot] = { kind, size };
       return;
     }
@@ -2058,6 +2073,7 @@ export class Crowd {
     if (!g) throw new TilenavError(-15, "Crowd.setFlow (build the field first)");
     check(api().tnw_crowd_set_flow(h, slot, liveOn(field, "FlowField"), g.x, g.y), "Crowd.setFlow");
     this._sectors.delete(slot);
+    this._flows.set(slot, { field, gen: field._gen });
     this._slotField[slot] = { kind, size };
   }
 
@@ -2156,11 +2172,20 @@ export class Crowd {
     check(api().tnw_crowd_set_weight(h, id, b, w), what);
   }
 
-  /** Advance every agent by `steps` fixed steps (default 1). Slots following a SectorField get
+  /** Advance every agent by `steps` fixed steps (default 1). Slots following a FlowField built
+   *  or updated since they copied it copy it again first; slots following a SectorField get
    *  their sectors built before each step (see setFlow). */
   step(steps = 1) {
     const h = liveOn(this, "Crowd");
     stepCount(steps, "Crowd.step");
+    for (const [slot, s] of this._flows) {
+      const f = s.field;
+      if (!f._h) { this._flows.delete(slot); continue; } // freed: followed as it was
+      if (f._gen === s.gen) continue;
+      const g = f._goals[0];
+      check(api().tnw_crowd_set_flow(h, slot, f._h, g.x, g.y), "Crowd.step");
+      s.gen = f._gen;
+    }
     if (!this._sectors.size) { check(api().tnw_crowd_step(h, steps), "Crowd.step"); return; }
     const w = api(), slots = [...this._sectors.keys()], fields = slots.map((s) => this._sectors.get(s));
     for (let k = 0; k < slots.length; k++) { // follow map edits and setGoal: the view aims at goal 0

@@ -273,6 +273,49 @@ test("crowd: a goal area lets a crowd that stays arrive (held)", () => {
   assert.ok(without.arrived < 70, JSON.stringify(without));
 });
 
+test("crowd: a FlowField's later build() or update() is followed at the next step without setFlow; another map's field is refused", () => {
+  // a corridor with the goal at its east end; the agent starts in the middle
+  const map = TileMap.fromText(["################", "#..............#", "################"]);
+  const field = new FlowField(map).build({ x: 14, y: 1 }), crowd = new Crowd(map, { seed: 3 });
+  crowd.setFlow(0, field);
+  const id = crowd.add({ x: 8 * 32 + 16, y: 48, target: "flow", flow: 0, maxSpeed: 60 });
+  crowd.step(30);
+  const east = crowd.agents().find((a) => a.id === id);
+  assert.ok(east.vx > 10, `vx ${east.vx}`);
+  field.build({ x: 1, y: 1 }); // the goal moves to the west end
+  crowd.step(60);
+  const west = crowd.agents().find((a) => a.id === id);
+  assert.ok(west.vx < -10 && west.x < east.x, JSON.stringify({ east, west }));
+  // an edit and update(): a wall west of the agent, the goal beyond it unreachable
+  map.set(3, 1, 1);
+  assert.equal(field.current, false);
+  field.update();
+  crowd.step(120);
+  const stopped = crowd.agents().find((a) => a.id === id);
+  assert.ok(Math.abs(stopped.vx) < 1 && stopped.x > 4 * 32, JSON.stringify(stopped));
+  // freed after setFlow: followed as it was, and step() goes on
+  field.free();
+  assert.doesNotThrow(() => crowd.step(5));
+  // a field of another map of the same size is refused, naming both maps
+  const twin = TileMap.fromText(["################", "#..............#", "################"]);
+  const other = new FlowField(twin).build({ x: 14, y: 1 });
+  assert.throws(() => crowd.setFlow(1, other), (e) => e instanceof TilenavError && e.status === -1 && /Crowd.setFlow: the FlowField was made on another map \(16x3\) than the crowd's \(16x3\): make it with the crowd's map/.test(e.message));
+  other.free(); twin.free(); crowd.free(); map.free();
+});
+
+test("flags are true or false; use after free() and calls before init() are TilenavError 'state'", () => {
+  const map = TileMap.fromText(["....", "...."]), finder = new PathFinder(map);
+  for (const [k, v] of [["closest", "yes"], ["closest", 1], ["regions", "no"]])
+    assert.throws(() => finder.find(map, { x: 0, y: 0 }, { x: 3, y: 1 }, { [k]: v }), (e) => e instanceof TilenavError && e.status === -1 && e.message === `PathFinder.find: ${k} must be true or false, got ${JSON.stringify(v)}: invalid argument`, `${k}: ${v}`);
+  assert.equal(finder.find(map, { x: 0, y: 0 }, { x: 3, y: 1 }, { closest: false, regions: undefined }).found, true);
+  assert.throws(() => new Crowd(map, { pushApart: 1 }), /Crowd: pushApart must be true or false, got 1/);
+  finder.free();
+  map.free();
+  const state = (re) => (e) => e instanceof TilenavError && e.status === -15 && re.test(e.message);
+  assert.throws(() => map.get(0, 0), state(/^tilenav: TileMap used after free\(\): state$/));
+  assert.throws(() => finder.find(map, { x: 0, y: 0 }, { x: 1, y: 0 }), state(/used after free/));
+});
+
 test("crowd: wanderers give the C library's bits (its sine and cosine are tilenav's own, not libm's)", () => {
   // tests/test_crowd.c test_wanderers_hash and python/tests/test_arrive.py run the same crowd
   const rows = [];

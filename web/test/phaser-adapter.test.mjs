@@ -195,7 +195,8 @@ test("FieldFollower options: box, size (the field's, or the old name of box with
   } finally { console.warn = warn; }
   assert.ok(warnings.length <= 1 && (warnings.length === 0 || /use \{ box: 12 \}/.test(warnings[0])), JSON.stringify(warnings));
   for (const [o, re] of [
-    [{ box: 0 }, /box must be from 0 to 32 pixels/], [{ box: 33 }, /box must be from 0 to 32/],
+    [{ box: 0 }, /box must be more than 0 and at most 32 pixels for a size 1 unit on 32 x 32 tiles \(at most a tile\), got 0/],
+    [{ box: 33 }, /box must be more than 0 and at most 32 pixels/], [{ box: "20" }, /box must be .*got "20"/],
     [{ size: 2, box: 12 }, /size is the unit's size in cells and must be the field's \(1\)/],
     [{ size: "2" }, /must be the field's/],
   ]) assert.throws(() => new FieldFollower(p, f1, o), re, JSON.stringify(o));
@@ -263,7 +264,47 @@ test("bad arguments: a TypeError or TilenavError naming them, not a raw JavaScri
   assert.equal(w.moveTo({ x: 3, y: 1 }), true);
   w.update(1000);
   assert.equal(w.status, "arrived");
+  // misspelt options are named, not ignored (an option set to undefined counts as absent)
+  assert.throws(() => new PhaserNav(tilemap, { autosync: false }), typeErr(/PhaserNav: unknown option "autosync" \(known: layers, blocked, cost, autoSync\)/));
+  assert.throws(() => new PhaserNav(tilemap, { autoSync: "no" }), typeErr(/PhaserNav: autoSync must be true or false, got "no"/));
+  assert.throws(() => new PathFollower(s, nav, { sped: 5 }), typeErr(/PathFollower: unknown option "sped"/));
+  assert.throws(() => new PathFollower(s, nav, { diagonal: "nocut" }), says(/PathFollower: diagonal must be "no-cut", "never", "one" or "always", got "nocut"/));
+  assert.throws(() => new FieldFollower(s, field, { sped: 5 }), typeErr(/FieldFollower: unknown option "sped" \(known: speed, box, size, arriveRadius\)/));
+  assert.doesNotThrow(() => new PathFollower(s, nav, { speed: undefined, diagonal: undefined }));
+  // the sprite: finite x and y, checked when the follower is made (not at its first update)
+  for (const bad of [null, undefined, {}, { x: 1 }, { x: NaN, y: 0 }, { x: "1", y: 2 }]) {
+    assert.throws(() => new PathFollower(bad, nav), typeErr(/PathFollower: sprite must be an object with finite numbers x and y \(world pixels\), got/), String(bad));
+    assert.throws(() => new FieldFollower(bad, field), typeErr(/FieldFollower: sprite must be an object with finite numbers x and y/), String(bad));
+  }
+  // update()'s deltaMs: a finite number >= 0; a negative one moved the sprite backwards
+  const back = nav.cellToWorld(0, 1), ff = new FieldFollower(back, field), pf = new PathFollower({ ...back }, nav);
+  pf.moveTo({ x: 3, y: 1 });
+  for (const d of [-100, NaN, Infinity, "16", undefined]) {
+    assert.throws(() => ff.update(d), typeErr(/FieldFollower.update: deltaMs must be a finite number of milliseconds >= 0, got/), String(d));
+    assert.throws(() => pf.update(d), typeErr(/PathFollower.update: deltaMs must be a finite number of milliseconds >= 0/), String(d));
+  }
+  assert.deepEqual(back, nav.cellToWorld(0, 1));
+  assert.equal(ff.update(0), true);
   field.free(); nav.destroy();
+});
+
+test("PhaserNav cost(): Infinity, 0 or negative blocks the cell in silence; NaN or a non-number blocks it with one warning", () => {
+  const { tilemap } = fakePhaser(4, 1, 32, { indexAt: (x) => x });
+  const warnings = [], warn = console.warn;
+  console.warn = (m) => warnings.push(String(m));
+  let nav;
+  try {
+    nav = new PhaserNav(tilemap, { blocked: () => false, cost: (t) => [1, Infinity, -1, 0][t.index] });
+    assert.deepEqual([0, 1, 2, 3].map((x) => nav.passable(x, 0)), [true, false, false, false]);
+    assert.equal(warnings.length, 0, JSON.stringify(warnings));
+    nav.destroy();
+    nav = new PhaserNav(tilemap, { blocked: () => false, cost: (t) => [2, NaN, undefined, "3"][t.index] });
+    assert.deepEqual([0, 1, 2, 3].map((x) => nav.passable(x, 0)), [true, false, false, false]);
+    assert.equal(nav.map.cost(0, 0), 2);
+  } finally { console.warn = warn; nav?.destroy(); }
+  // one warning per module (no other test here returns a non-number)
+  assert.equal(warnings.length, 1, JSON.stringify(warnings));
+  assert.match(warnings[0], /cost\(tile\) returned NaN for the tile of index 1 at \(1, 0\), not a number: the cell is blocked/);
 });
 
 // A stand-in for a Phaser Tilemap with one TilemapLayer, whose editing methods follow Phaser's
@@ -600,7 +641,7 @@ test("after nav.destroy(): PathFollower status \"destroyed\", followers' update(
   assert.equal(follower.destroyed, true);
   assert.equal(follower.update(16), false);
   assert.deepEqual(creep, cat);
-  const gone = (what) => (e) => e instanceof Error && e.message === `tilenav/phaser: PhaserNav used after destroy() (${what})`;
+  const gone = (what) => (e) => e instanceof TilenavError && e.status === -15 && e.message === `tilenav/phaser: PhaserNav used after destroy() (${what}): state`;
   assert.throws(() => walker.moveTo({ x: 1, y: 1 }), gone("PathFollower.moveTo"));
   assert.throws(() => nav.findPath({ x: 0, y: 0 }, { x: 1, y: 1 }), gone("PhaserNav.findPath"));
   assert.throws(() => nav.flowField({ x: 1, y: 1 }), gone("PhaserNav.flowField"));

@@ -38,8 +38,12 @@ export interface PhaserNavOptions<T extends PhaserTileLike = PhaserTileLike> {
    *  the Tiled property `collides: true` of the tile's kind). A method signature, so that a
    *  callback annotated with Phaser's own Tile type is accepted. */
   blocked?(tile: T): boolean;
-  /** The cost of entering a tile's cell, > 0 (default: tile.properties.cost, else 1). */
+  /** The cost of entering a tile's cell, a finite number > 0 (default: tile.properties.cost,
+   *  else 1). Any other answer blocks the cell: Infinity (0, a negative number) on purpose;
+   *  NaN or a non-number with a warning (once). */
   cost?(tile: T): number;
+  /** Wrap the tilemap's and layers' editing methods so that each edit updates the map
+   *  (default true). Options other than these four throw a TypeError naming them. */
   autoSync?: boolean;
 }
 
@@ -80,11 +84,14 @@ export declare class PhaserNav<T extends PhaserTileLike = PhaserTileLike> {
 
 export declare class PathFollower {
   /** `size`: the unit's size in cells (n x n, default 1); the sprite is the unit's centre.
-   *  `speed`: pixels per second, > 0 (default 100; else a TilenavError naming it). */
+   *  `speed`: pixels per second, > 0 (default 100; else a TilenavError naming it). The sprite
+   *  must have finite x and y (a TypeError otherwise); an unknown option is a TypeError. */
   constructor(sprite: SpriteLike, nav: PhaserNav<any>, o?: { speed?: number; diagonal?: FindOptions["diagonal"]; size?: number });
   readonly sprite: SpriteLike;
   readonly size: number;
   speed: number;
+  /** The planned cells, start first. After a map change it is re-planned at the next update()
+   *  (before the sprite moves), from the cell being entered; until then it is the old plan. */
   readonly path: Cell[];
   readonly goal: Cell | null;
   readonly cell: Cell | null;
@@ -98,6 +105,7 @@ export declare class PathFollower {
   /** Not moving: arrived, failed, idle or destroyed (`status` tells which). */
   readonly done: boolean;
   moveTo(goal: Cell): boolean;
+  /** deltaMs: a finite number >= 0 (a TypeError otherwise, as for NaN). */
   update(deltaMs: number): void;
 }
 
@@ -105,7 +113,7 @@ export interface FieldFollowerOptions {
   /** Pixels per second, > 0 (default 80). */
   speed?: number;
   /** The side of the collision box in pixels, centred on the sprite: from size - 1 to size
-   *  tiles (default size - 1/2 tiles). */
+   *  tiles, more than 0 for size 1 (default size - 1/2 tiles). */
   box?: number;
   /** The unit's size in cells: must be the field's (it comes from the field). Until 0.3 a
    *  value other than the field's is read as `box`, the option's 0.1 name, with a warning. */
@@ -131,7 +139,8 @@ export declare class FieldFollower {
   readonly destroyed: boolean;
   /** False (without moving) at a goal (`arrived`), on a cell with no way to one, or once the
    *  field's PhaserNav is destroyed; true while on its way. A field that is not `current` (the
-   *  map changed since its last build or update) is update()d first. */
+   *  map changed since its last build or update) is update()d first. deltaMs: a finite number
+   *  >= 0 (a TypeError otherwise). */
   update(deltaMs: number): boolean;
 }
 

@@ -72,10 +72,27 @@ function positiveOption(o, key, dflt, what, unit) {
   return v;
 }
 
-// The options object of a constructor (undefined: none).
-function optionsOf(o, what) {
+// The options object of a constructor (undefined: none), holding only the names in `known`
+// (a misspelt one, as `autosync` for `autoSync`, would otherwise be ignored in silence).
+function optionsOf(o, what, known) {
   if (o === null || typeof o !== "object") throw new TypeError(`tilenav/phaser: ${what}: options must be an object, got ${shown(o)}`);
+  for (const k of Object.keys(o))
+    if (o[k] !== undefined && !known.includes(k)) throw new TypeError(`tilenav/phaser: ${what}: unknown option "${k}" (known: ${known.join(", ")})`);
   return o;
+}
+
+// A sprite: an object with finite numbers x and y (world pixels).
+function spriteOf(sprite, what) {
+  if (!(sprite && typeof sprite === "object" && Number.isFinite(sprite.x) && Number.isFinite(sprite.y)))
+    throw new TypeError(`tilenav/phaser: ${what}: sprite must be an object with finite numbers x and y (world pixels), got ${shown(sprite)}`);
+  return sprite;
+}
+
+// update()'s deltaMs: a finite number >= 0 of milliseconds.
+function deltaOf(deltaMs, what) {
+  if (!(typeof deltaMs === "number" && Number.isFinite(deltaMs) && deltaMs >= 0))
+    throw new TypeError(`tilenav/phaser: ${what}: deltaMs must be a finite number of milliseconds >= 0, got ${shown(deltaMs)}`);
+  return deltaMs;
 }
 
 /** The Tiled properties of a tile's kind: what its tileset gives its current index
@@ -97,7 +114,17 @@ export function tileProperties(tile) {
  *  tileProperties), the convention of setCollisionByProperty({ collides: true }). */
 export const collidesProperty = (tile) => tileProperties(tile).collides === true;
 
-const destroyedError = (what) => new Error(`tilenav/phaser: PhaserNav used after destroy()${what ? ` (${what})` : ""}`);
+const destroyedError = (what) => new TilenavError(-15, `tilenav/phaser: PhaserNav used after destroy()${what ? ` (${what})` : ""}`);
+
+// A cost() that returns no number at all (NaN, undefined, a string) is a bug in it more often
+// than a way to say "blocked": the cell is blocked all the same (an edit inside Phaser never
+// throws), with one warning per PhaserNav module.
+let warnedCost = false;
+function badCost(c, tile) {
+  if (warnedCost) return;
+  warnedCost = true;
+  console.warn(`tilenav/phaser: PhaserNav: cost(tile) returned ${shown(c)} for the tile of index ${tile.index} at (${tile.x}, ${tile.y}), not a number: the cell is blocked (return a finite number > 0, or Infinity to block on purpose)`);
+}
 
 const defaultCost = (tile) => {
   const c = tile.properties?.cost;
@@ -116,8 +143,10 @@ export class PhaserNav {
    * @param {(tile: object) => boolean} [o.blocked] also block these tiles (besides those whose
    *        `collides` is true; default collidesProperty: the Tiled property `collides: true`
    *        of the tile's kind, so that tiles put later by putTileAt block too)
-   * @param {(tile: object) => number} [o.cost] cost of entering a tile's cell (> 0; default the
-   *        tile property `cost`, else 1)
+   * @param {(tile: object) => number} [o.cost] cost of entering a tile's cell (a finite number
+   *        > 0; default the tile property `cost`, else 1). Any other answer blocks the cell:
+   *        Infinity (or 0, or a negative number) on purpose, and NaN or a non-number with a
+   *        warning (once), as a likely bug in the function
    * @param {boolean} [o.autoSync=true] wrap the tilemap's and layers' editing and collision
    *        methods so that every edit updates the tilenav map at once
    */
@@ -125,7 +154,9 @@ export class PhaserNav {
     const dims = ["width", "height", "tileWidth", "tileHeight"];
     if (!(tilemap && typeof tilemap === "object" && Array.isArray(tilemap.layers) && dims.every((k) => Number.isInteger(tilemap[k]))))
       throw new TypeError(`tilenav/phaser: PhaserNav: tilemap must be a Phaser Tilemap (integer ${dims.join(", ")} and an array of layers), got ${shown(tilemap)}`);
-    optionsOf(o, "PhaserNav");
+    optionsOf(o, "PhaserNav", ["layers", "blocked", "cost", "autoSync"]);
+    if (o.autoSync !== undefined && typeof o.autoSync !== "boolean")
+      throw new TypeError(`tilenav/phaser: PhaserNav: autoSync must be true or false, got ${shown(o.autoSync)}`);
     if (o.layers !== undefined && !Array.isArray(o.layers))
       throw new TypeError(`tilenav/phaser: PhaserNav: layers must be an array of layer names, TilemapLayers or LayerData, got ${shown(o.layers)}`);
     for (const k of ["blocked", "cost"])
@@ -176,7 +207,11 @@ export class PhaserNav {
           if (!tile || tile.index < 0) continue;
           if (tile.collides || blockedBy(tile)) { blocked = true; break; }
           const c = costOf(tile);
-          if (!(c > 0 && Number.isFinite(c))) { blocked = true; break; }
+          if (!(c > 0 && Number.isFinite(c))) { // Infinity, 0, negative: blocked, as documented
+            if (typeof c !== "number" || Number.isNaN(c)) badCost(c, tile);
+            blocked = true;
+            break;
+          }
           if (c > cost) cost = c;
         }
         out[j * w + i] = blocked ? 1 : cost === -Infinity || cost === 1 ? 0 : this._valueOf(cost);
@@ -386,8 +421,10 @@ export class PathFollower {
    */
   constructor(sprite, nav, o = {}) {
     if (!(nav instanceof PhaserNav)) throw new TypeError(`tilenav/phaser: PathFollower: nav must be a PhaserNav, got ${shown(nav)}`);
-    optionsOf(o, "PathFollower");
-    this.sprite = sprite;
+    optionsOf(o, "PathFollower", ["speed", "diagonal", "size"]);
+    if (o.diagonal !== undefined && !["no-cut", "never", "one", "always"].includes(o.diagonal))
+      throw new TilenavError(-1, `PathFollower: diagonal must be "no-cut", "never", "one" or "always", got ${shown(o.diagonal)}`);
+    this.sprite = spriteOf(sprite, "PathFollower");
     this.nav = nav;
     this.speed = positiveOption(o, "speed", 100, "PathFollower", "pixels per second");
     this.diagonal = o.diagonal ?? "no-cut";
@@ -439,6 +476,7 @@ export class PathFollower {
 
   /** Advance by `deltaMs` milliseconds (nothing once the PhaserNav is destroyed). */
   update(deltaMs) {
+    deltaOf(deltaMs, "PathFollower.update");
     if (!this.goal || this.nav._destroyed) return;
     const n = this.size;
     // (a failed follower re-plans too when the map changes: a removed wall may open a way)
@@ -480,8 +518,8 @@ export class FieldFollower {
    * @param {FlowField} field a built field (its `size` is the unit's)
    * @param {{speed?: number, box?: number, size?: number, arriveRadius?: number}} [o]
    *        speed: pixels per second (default 80); box: the side of the collision box in pixels,
-   *        from (n - 1) tiles to n tiles for a field of size n (default n - 1/2 tiles: half a
-   *        tile for size 1); size: the unit's size in cells, which must be the field's (it may
+   *        from (n - 1) tiles to n tiles for a field of size n, more than 0 for size 1 (default
+   *        n - 1/2 tiles: half a tile for size 1); size: the unit's size in cells, which must be the field's (it may
    *        be left out) — until 0.3 a `size` that differs from the field's is read as the old
    *        name of `box`, with a warning; arriveRadius: update() returns false once the unit
    *        is this close to a goal's centre (pixels, default 1)
@@ -489,7 +527,8 @@ export class FieldFollower {
   constructor(sprite, field, o = {}) {
     const what = "FieldFollower";
     if (!(field instanceof FlowField)) throw new TypeError(`tilenav/phaser: ${what}: field must be a FlowField, got ${shown(field)}`);
-    optionsOf(o, what);
+    optionsOf(o, what, ["speed", "box", "size", "arriveRadius"]);
+    spriteOf(sprite, what);
     const n = field.size ?? 1, m = field.map;
     const tw = m.tileWidth, th = m.tileHeight, tmin = Math.min(tw, th);
     let box = o.box;
@@ -504,7 +543,7 @@ export class FieldFollower {
     }
     box ??= (n - 0.5) * tmin;
     if (!(typeof box === "number" && box >= (n - 1) * tmin && box <= n * tmin && box > 0))
-      throw new TilenavError(-1, `${what}: box must be from ${(n - 1) * tmin} to ${n * tmin} pixels for a size ${n} unit on ${tw} x ${th} tiles (size - 1 to size tiles), got ${String(box)}`);
+      throw new TilenavError(-1, `${what}: box must be ${n === 1 ? `more than 0 and at most ${tmin}` : `from ${(n - 1) * tmin} to ${n * tmin}`} pixels for a size ${n} unit on ${tw} x ${th} tiles (${n === 1 ? "at most a tile" : "size - 1 to size tiles"}), got ${shown(box)}`);
     this.sprite = sprite;
     this.field = field;
     this.speed = positiveOption(o, "speed", 80, what, "pixels per second");
@@ -568,6 +607,7 @@ export class FieldFollower {
   update(deltaMs) {
     // in map pixels: the sprite's world position less the layer's (a field made on a
     // PhaserNav's map follows its layer's position)
+    deltaOf(deltaMs, "FieldFollower.update");
     const nav = navOfMap.get(this.field.map);
     if (nav?._destroyed) { this.arrived = false; return false; }
     if (this.field._navNoGoal) { this.arrived = false; return false; } // every goal covered
