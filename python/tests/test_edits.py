@@ -432,3 +432,46 @@ def test_paths_longer_than_the_passable_cells_were_after_edits_open_cells():
     assert len(r.cells) == 29 and i == 1
     b = m.paths([(0, 0)], [(29, 0)])
     assert b.found.all() and len(b.cells[0]) == 30
+
+
+def test_a_field_whose_goal_is_blocked_is_built_again():
+    """update() on a field whose goal an edit blocked raises BlockedError and leaves the field
+    empty; later calls said only "call out of order", even with the goal open again, and
+    Python had no way to build the field again. build() does, towards its goals or others,
+    and a crowd following the field follows the new one without another set_flow()."""
+    cost = np.ones((6, 12))
+    m = tilenav.Map.from_numpy(cost)
+    f = m.flow_field((10, 3), los=False)
+    cr = tilenav.Crowd(m, capacity=4)
+    cr.set_flow(0, f)
+    a = cr.add((5 * 32 + 16, 3 * 32 + 16), target="flow", flow=0)
+    cr.step(20)
+    assert cr.velocities[list(cr.ids).index(a)][0] > 1  # east, to the goal
+    m.set_cost([(10, 3)], 0)
+    with pytest.raises(tilenav.BlockedError):
+        f.update()
+    for call in (f.update, lambda: f.path((0, 0))):
+        with pytest.raises(tilenav.StateError, match=r"found its goals blocked: call build\(\)"):
+            call()
+    m.set_cost([(10, 3)], 1)
+    with pytest.raises(tilenav.StateError, match="call build"):
+        f.update()  # still empty: only build() fills it
+    f.build()
+    fresh = m.flow_field((10, 3), los=False)
+    assert np.array_equal(f.distances, fresh.distances)
+    assert np.array_equal(f.directions, fresh.directions)
+    assert f.update() == 0 and len(f.path((0, 0))) > 0
+    # towards another goal: the field, its vectors and the crowd follow it
+    f.build((1, 3))
+    west = m.flow_field((1, 3), los=False)
+    assert np.array_equal(f.distances, west.distances) and f.goal == (1, 3)
+    assert np.array_equal(f.vectors, west.vectors)
+    cr.step(60)
+    assert cr.velocities[list(cr.ids).index(a)][0] < -1  # turned west
+    m.set_cost([(0, 0)], 0)
+    with pytest.raises(tilenav.BlockedError):
+        f.build((0, 0))
+    with pytest.raises(tilenav.StateError, match="call build"):
+        f.path((1, 1))
+    with pytest.raises(tilenav.UnsupportedError, match="line of sight takes one goal"):
+        m.flow_field((5, 5)).build([(1, 1), (2, 2)])

@@ -506,3 +506,97 @@ def test_a_box_past_a_double_by_its_radius_names_the_limit():
             tilenav.broadphase(np.array([[0.0, 0], [5, 0], [1e3, 1e3]]),
                                np.array([1e308, 1, 1]), kind=kind)
         assert e.value.status == -3  # TN_E_TOO_LARGE, as for positions that span too far
+
+
+def test_loader_errors_say_where_in_attributes(tmp_path):
+    """The docs promised the file, line and reason of a load error; only the message had
+    them. Now every loader error carries file, line, column, where and reason (None on the
+    errors of other calls), and they survive pickling."""
+    import pickle
+    bad = tmp_path / "bad.map"
+    bad.write_text("type octile\nheight 2\nwidth 2\nmap\n.X\n..\n")
+    with pytest.raises(tilenav.ParseError) as e:
+        tilenav.Map.load(bad)
+    err = e.value
+    assert (err.file, err.line, err.column, err.where) == (str(bad), 5, 2, "")
+    assert err.reason == "unknown terrain letter 'X'"
+    back = pickle.loads(pickle.dumps(err))
+    assert (back.file, back.line, back.reason) == (err.file, err.line, err.reason)
+    js = tmp_path / "bad.tmj"
+    js.write_text('{"width": 2, "height": 1, "tilewidth": 8, "tileheight": 8, "layers": '
+                  '[{"type": "tilelayer", "width": 2, "height": 1, "data": [0, "x"]}]}')
+    with pytest.raises(tilenav.ParseError) as e:
+        tilenav.Map.load(js)
+    assert e.value.file == str(js) and e.value.where.startswith("layers[0].data")
+    assert e.value.reason and e.value.reason in str(e.value)
+    with pytest.raises(tilenav.LoadIOError) as e:
+        tilenav.Map.load(tmp_path / "missing.tmj")
+    assert e.value.file == str(tmp_path / "missing.tmj") and e.value.reason
+    assert e.value.errno is None and e.value.filename is None  # see `file`, `reason`
+    scen = tmp_path / "bad.scen"
+    scen.write_text("version 1\n0\tm.map\t4\t4\t0\t0\tx\t1\t1.0\n")
+    with pytest.raises(tilenav.ParseError) as e:
+        tilenav.Scenarios(scen)
+    assert e.value.file == str(scen) and e.value.line == 2
+    with pytest.raises(tilenav.OutOfMapError) as e:
+        tilenav.Map.from_numpy(np.ones((3, 3))).path((0, 0), (9, 9))
+    assert (e.value.file, e.value.line, e.value.reason) == (None, None, None)
+
+
+def test_named_options_of_the_wrong_type_raise_type_errors(m):
+    """A str option given a number or None raised ValueError, where every other option of
+    the wrong type raises TypeError; Map.load's message named no argument."""
+    cases = [
+        ("algo", lambda v: m.path((0, 0), (5, 5), algo=v)),
+        ("heuristic", lambda v: m.path((0, 0), (5, 5), heuristic=v)),
+        ("corner", lambda v: m.path((0, 0), (5, 5), corner=v)),
+        ("step_costs", lambda v: m.path((0, 0), (5, 5), step_costs=v)),
+        ("flow", lambda v: m.flow_field((5, 5), flow=v)),
+        ("corner", lambda v: m.regions(corner=v)),
+        ("kind", lambda v: tilenav.broadphase(np.zeros((2, 2)), 1.0, kind=v)),
+        ("combine", lambda v: tilenav.Crowd(m, combine=v)),
+        ("target", lambda v: tilenav.Crowd(m).add((16, 16), target=v)),
+        ("behaviour", lambda v: tilenav.Crowd(m).set_weight(
+            tilenav.Crowd(m).add((16, 16)), v, 1.0)),
+        ("format", lambda v: tilenav.Map.load(data("data", "maps", "td.tmj"), format=v)),
+        ("cover", lambda v: tilenav.Map.load(data("data", "maps", "td.tmj"), cover=v)),
+        ("collision", lambda v: tilenav.Map.load(data("data", "maps", "td.tmj"), collision=v)),
+    ]
+    for name, call in cases:
+        for bad in (3, 1.5, b"jps", ["jps"]) + ((None,) if name != "target" else ()):
+            if name == "collision" and isinstance(bad, list):
+                continue  # a list of names is what collision takes
+            with pytest.raises(TypeError, match=rf"^{name} must be "):
+                call(bad)
+        with pytest.raises(ValueError, match=rf"^{name} must be .*, got 'nope'"):
+            call("nope")
+
+
+def test_a_tile_size_the_map_overrides_warns():
+    """tile_size is for formats without one; on a Tiled map it was dropped in silence."""
+    td = data("data", "maps", "td.tmj")
+    size = tilenav.Map.load(td).tile_size
+    with pytest.warns(UserWarning, match=r"tile_size \(8, 8\) is for formats without a tile"):
+        assert tilenav.Map.load(td, tile_size=8).tile_size == size
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert tilenav.Map.load(td, tile_size=size).tile_size == size  # the same: no warning
+        assert tilenav.Map.load(data("data", "maps", "maze64.map"), tile_size=8).tile_size \
+            == (8, 8)
+
+
+def test_objects_show_what_they_are():
+    m = tilenav.Map.from_numpy(np.ones((8, 10)))
+    f = m.flow_field((3, 4))
+    assert repr(f) == "FlowField(10x8, goals=[[3, 4]], size=1)"
+    assert repr(m.flow_field([(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)], los=False)) == \
+        "FlowField(10x8, goals=<5 cells>, size=1)"
+    cr = tilenav.Crowd(m, capacity=16)
+    cr.add((16, 16))
+    assert repr(cr) == "Crowd(agents=1, capacity=16, steps=0)"
+    h = m.hierarchy(sector_size=4)
+    assert repr(h) == "Hierarchy(10x8, sector_size=4, size=1)"
+    assert repr(h.sector_field((1, 1))) == "SectorField(goals=[[1, 1]], size=1)"
+    f.close()
+    cr.close()
+    assert (repr(f), repr(cr)) == ("FlowField(closed)", "Crowd(closed)")

@@ -84,3 +84,34 @@ def test_type_hints_take_what_the_docs_list(tmp_path):
                          cwd=str(tmp_path), env=env, capture_output=True, text=True,
                          timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+BAD_NAMES = '''
+import numpy as np
+import tilenav
+
+m = tilenav.Map.from_numpy(np.ones((4, 4)))
+m.path((0, 0), (3, 3), algo="a*")
+m.path((0, 0), (3, 3), corner="cut")
+m.flow_field((1, 1), step_costs="10/14")
+algo: tilenav.Algo = "jps+"
+m.path((0, 0), (3, 3), algo=algo)
+'''
+
+
+def test_type_hints_name_the_string_options(tmp_path):
+    """The string options were typed str, so mypy passed algo="a*" and corner="cut", which
+    fail only at run time; they are Literal names now, and the exported aliases let a
+    variable carry one."""
+    pytest.importorskip("mypy")
+    script = tmp_path / "bad_names.py"
+    script.write_text(BAD_NAMES)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                          "--cache-dir", str(tmp_path / "cache"), str(script)],
+                         cwd=str(tmp_path), env=env, capture_output=True, text=True,
+                         timeout=600)
+    errors = [line for line in run.stdout.splitlines() if ": error:" in line]
+    assert [int(line.split(":")[1]) for line in errors] == [6, 7, 8], run.stdout + run.stderr
+    assert "'a*'" in errors[0] and "'cut'" in errors[1] and "'10/14'" in errors[2]

@@ -27,6 +27,20 @@ except ModuleNotFoundError as e:
         f"(pip install --no-build-isolation ./python, docs/python.md)") from None
 
 from ._broadphase import broadphase
+from ._common import (
+    Algo,
+    Behaviour,
+    BroadphaseKind,
+    Collision,
+    Combine,
+    Corner,
+    Cover,
+    FlowRule,
+    Format,
+    Heuristic,
+    StepCosts,
+    Target,
+)
 from ._crowd import Crowd
 from ._errors import (
     BlockedError,
@@ -49,9 +63,19 @@ from ._regions import Regions
 __version__: str = _ffi.string(_lib.tn_version()).decode()
 
 __all__ = [
+    "Algo",
+    "Behaviour",
     "BlockedError",
+    "BroadphaseKind",
+    "Collision",
+    "Combine",
+    "Corner",
+    "Cover",
     "Crowd",
     "FlowField",
+    "FlowRule",
+    "Format",
+    "Heuristic",
     "Hierarchy",
     "InvalidArgumentError",
     "LoadIOError",
@@ -65,6 +89,8 @@ __all__ = [
     "SectorField",
     "StaleIdError",
     "StateError",
+    "StepCosts",
+    "Target",
     "TilenavError",
     "TilenavMemoryError",
     "UnsupportedError",

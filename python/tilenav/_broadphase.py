@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import flag, owned
+from ._common import BroadphaseKind, choice, flag, owned
 from ._errors import check, invalid
 from ._tilenav import ffi, lib
 
@@ -15,7 +15,7 @@ KINDS = {"grid": lib.TN_BP_GRID, "hash": lib.TN_BP_HASH, "sap": lib.TN_BP_SAP,
          "brute": lib.TN_BP_BRUTE}
 
 
-def broadphase(positions: Any, radii: Any, *, kind: str = "grid", exact: bool = False
+def broadphase(positions: Any, radii: Any, *, kind: BroadphaseKind = "grid", exact: bool = False
                ) -> NDArray[np.int64]:
     """The pairs of circles whose bounding boxes overlap, as an (M, 2) int64 array of row
     indices ``i < j``, sorted; boxes that only touch count.
@@ -47,8 +47,7 @@ def broadphase(positions: Any, radii: Any, *, kind: str = "grid", exact: bool = 
         r = np.full(n, r, dtype=np.float64)
     if r.shape != (n,):
         raise ValueError(f"radii must be one number or have shape ({n},), got {r.shape}")
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {sorted(KINDS)}, got {kind!r}")
+    choice(KINDS, kind, "kind", f"one of {sorted(KINDS)}")
     xy = np.ascontiguousarray(pos, dtype=np.float64)
     rr = np.ascontiguousarray(r, dtype=np.float64)
     if not (np.isfinite(xy).all() and np.isfinite(rr).all()) or (rr < 0).any():

@@ -6,7 +6,8 @@ import math
 import numbers
 import os
 import threading
-from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, TypeVar, Union
+from typing import (Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Tuple, TypeVar,
+                    Union)
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,6 +21,41 @@ CellLike = Union[Sequence[Union[int, np.integer[Any]]], NDArray[np.integer[Any]]
 # a pixel position or velocity: an (x, y) pair of numbers (NumPy's too), or a NumPy array
 # such as a row of Crowd.positions
 Vec2Like = Union[Sequence[Union[float, np.number[Any]]], NDArray[np.number[Any]]]
+
+_V = TypeVar("_V")
+
+
+def choice(table: Mapping[Any, _V], value: Any, name: str, names: str) -> _V:
+    """The entry of a named option (``algo="jps"``): ``value`` must be a str among the table's
+    keys (or None where None is one). Another type raises TypeError, an unknown name
+    ValueError, each saying "``name`` must be ``names``" and what was given."""
+    if not (isinstance(value, str) or (value is None and None in table)):
+        raise TypeError(f"{name} must be {names} (a str), got {value!r}")
+    if value not in table:
+        raise ValueError(f"{name} must be {names}, got {value!r}")
+    return table[value]
+
+
+def goals_text(goals: NDArray[np.int32]) -> str:
+    """Goals for a repr: the cells, or how many past four."""
+    return str(goals.tolist()) if len(goals) <= 4 else f"<{len(goals)} cells>"
+
+
+# The names the string options take, for type checkers (``tilenav.Algo`` and so on: annotate
+# a variable with one to pass it on). Each call checks its names at run time as well.
+Algo = Literal["astar", "dijkstra", "jps", "jps+"]
+Corner = Literal["never", "no-cut", "one", "always"]
+StepCosts = Literal["exact", "10-14"]
+Heuristic = Literal["auto", "manhattan", "euclidean", "octile", "chebyshev", "zero"]
+FlowRule = Literal["optimal", "steepest"]
+Format = Literal["auto", "movingai", "tiled", "tmx", "ascii"]
+Collision = Literal["properties", "shapes", "objects"]
+Cover = Literal["center", "any", "half"]
+BroadphaseKind = Literal["grid", "hash", "sap", "brute"]
+Combine = Literal["weighted", "prioritized"]
+Target = Literal["none", "seek", "arrive", "flee", "flow"]
+Behaviour = Literal["target", "separation", "cohesion", "alignment", "avoid_agents",
+                    "avoid_walls", "wander"]
 
 MOVES_HELP = "moves must be 4 or 8"
 CORNERS = {
@@ -219,6 +255,15 @@ class Closable:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def __repr__(self) -> str:
+        if getattr(self, "_h", None) is None:
+            return f"{type(self).__name__}(closed)"
+        return f"{type(self).__name__}({self._describe()})"
+
+    def _describe(self) -> str:
+        """What repr() shows of an open object (its size, goals...)."""
+        return ""
+
     def _handle(self) -> Any:
         h = self._h
         if h is None:
@@ -262,10 +307,7 @@ def view(owner: Any, ptr: Any, shape: Tuple[int, ...], dtype: Any, readonly: boo
 def moves_struct(moves: int, corner: str, step_costs: str = "exact") -> Tuple[int, int]:
     """(tn_diagonal, tn_step_costs) of the Python spelling of the movement rules. ``corner``
     must be one of the names even with 4 moves, which ignore it (no diagonal steps)."""
-    try:
-        diagonal = CORNERS[corner]
-    except (KeyError, TypeError):
-        raise ValueError(f"corner must be one of {sorted(CORNERS)}, got {corner!r}") from None
+    diagonal = choice(CORNERS, corner, "corner", f"one of {sorted(CORNERS)}")
     # the rule of every integer argument: an int or a NumPy integer (not a bool, a float
     # such as 8.0 or a string: TypeError), then a value in range (InvalidArgumentError)
     if isinstance(moves, (bool, np.bool_)) or not isinstance(moves, (int, np.integer)):
@@ -274,10 +316,7 @@ def moves_struct(moves: int, corner: str, step_costs: str = "exact") -> Tuple[in
         raise invalid(f"{MOVES_HELP}, got {int(moves)}")
     if moves == 4:
         diagonal = lib.TN_DIAGONAL_NEVER
-    try:
-        costs = STEP_COSTS[step_costs]
-    except (KeyError, TypeError):
-        raise ValueError(f"step_costs must be 'exact' or '10-14', got {step_costs!r}") from None
+    costs = choice(STEP_COSTS, step_costs, "step_costs", "'exact' or '10-14'")
     return diagonal, costs
 
 

@@ -44,11 +44,8 @@ BEHAVIOURS = {
 
 
 def _behaviour(name: Any) -> int:
-    try:
-        return int(BEHAVIOURS[name])
-    except (KeyError, TypeError):
-        raise ValueError(f"behaviour must be one of {', '.join(map(repr, BEHAVIOURS))}; got "
-                         f"{name!r}") from None
+    return int(c.choice(BEHAVIOURS, name, "behaviour",
+                        f"one of {', '.join(map(repr, BEHAVIOURS))}"))
 
 
 def _by_behaviour(mapping: Any, what: str,
@@ -115,18 +112,12 @@ COMBINE = {"weighted": lib.TN_COMBINE_WEIGHTED, "prioritized": lib.TN_COMBINE_PR
 
 
 def _combine(name: Any) -> int:
-    try:
-        return int(COMBINE[name])
-    except (KeyError, TypeError):
-        raise ValueError(f"combine must be 'weighted' or 'prioritized'; got {name!r}") from None
+    return int(c.choice(COMBINE, name, "combine", "'weighted' or 'prioritized'"))
 
 
 def _target(kind: Optional[str]) -> int:
-    try:
-        return int(TARGETS[kind])
-    except (KeyError, TypeError):
-        raise ValueError(f"target must be one of None, 'seek', 'arrive', 'flee', 'flow'; "
-                         f"got {kind!r}") from None
+    return int(c.choice(TARGETS, kind, "target",
+                        "one of None, 'none', 'seek', 'arrive', 'flee', 'flow'"))
 
 
 def _vec(v: c.Vec2Like, name: str) -> Tuple[float, float]:
@@ -217,7 +208,7 @@ class Crowd(c.Closable, c.NoPickle):
                  similar_goal_distance: float = 64.0, avoid_look_ahead: float = 0.5,
                  wall_look_ahead: float = 0.0, wander_distance: float = 24.0,
                  wander_radius: float = 12.0, wander_jitter: float = 0.5,
-                 periods: Optional[Mapping[str, int]] = None, combine: str = "weighted",
+                 periods: Optional[Mapping[str, int]] = None, combine: c.Combine = "weighted",
                  flock_brake: float = 0.0) -> None:
         """``neighbour_radius``, ``max_neighbours``, ``push_apart``, ``max_flows`` and
         ``seed`` are described in docs/python.md; the others are the C crowd's tuning knobs
@@ -295,6 +286,9 @@ class Crowd(c.Closable, c.NoPickle):
         self._stale = False
 
     # ---- life -------------------------------------------------------------------------------
+    def _describe(self) -> str:
+        return f"agents={len(self)}, capacity={self.capacity}, steps={self.steps}"
+
     def close(self) -> None:
         """Release the crowd now. Every later call raises ValueError, :attr:`positions`,
         :attr:`velocities` and :attr:`ids` included (arrays taken before stay valid: they
@@ -306,7 +300,7 @@ class Crowd(c.Closable, c.NoPickle):
     # ---- agents -----------------------------------------------------------------------------
     def add(self, pos: c.Vec2Like, *, vel: c.Vec2Like = (0.0, 0.0),
             radius: float = 6.0, max_speed: float = 120.0, max_force: float = 480.0,
-            target: Optional[str] = None, target_pos: c.Vec2Like = (0.0, 0.0),
+            target: Optional[c.Target] = None, target_pos: c.Vec2Like = (0.0, 0.0),
             flow: int = 0, size: int = 1, slow_radius: float = 32.0,
             arrive_radius: float = 8.0, arrive_area: float = 0.0,
             weights: Optional[Mapping[str, float]] = None) -> int:
@@ -401,7 +395,7 @@ class Crowd(c.Closable, c.NoPickle):
             check(lib.tn_crowd_remove(self._handle(), (agent,)), "Crowd.remove")
             self._stale = True
 
-    def set_target(self, agent: int, target: Optional[str], pos: c.Vec2Like = (0.0, 0.0),
+    def set_target(self, agent: int, target: Optional[c.Target], pos: c.Vec2Like = (0.0, 0.0),
                    flow: int = 0) -> None:
         """Change an agent's target (see :meth:`add`)."""
         slot = self._check_slot(flow) if target == "flow" else c.integer(
@@ -411,7 +405,7 @@ class Crowd(c.Closable, c.NoPickle):
             check(lib.tn_crowd_set_target(self._handle(), *args), "Crowd.set_target")
             self._stale = True  # its arrived flag is cleared
 
-    def set_weight(self, agent: int, behaviour: str, weight: float) -> None:
+    def set_weight(self, agent: int, behaviour: c.Behaviour, weight: float) -> None:
         """Set one behaviour weight of an agent (``behaviour``: one of the names of
         :meth:`add`'s ``weights``; ``weight``: a number from -1e6 to 1e6, 0 turns the
         behaviour off)."""
@@ -430,9 +424,11 @@ class Crowd(c.Closable, c.NoPickle):
         """Let agents with ``target="flow", flow=slot`` follow ``field`` (None clears the slot).
 
         A :class:`FlowField`: the crowd reads its :attr:`FlowField.vectors` and
-        :attr:`FlowField.los` in place. A :class:`SectorField` (a huge map): before each step,
-        :meth:`step` builds the sectors under the agents that follow it (StateError, TN_E_FULL, when
-        they do not fit its budget) and aims at its first goal; there is no line of sight.
+        :attr:`FlowField.los` in place, and its goal at each step (:meth:`FlowField.update` and
+        :meth:`FlowField.build` reach the agents without another ``set_flow``). A
+        :class:`SectorField` (a huge map): before each step, :meth:`step` builds the sectors
+        under the agents that follow it (StateError, TN_E_FULL, when they do not fit its
+        budget) and aims at its first goal; there is no line of sight.
         Either way the crowd keeps the field alive while it uses it."""
         with self._lock:
             self._set_flow(slot, field)
@@ -509,6 +505,8 @@ class Crowd(c.Closable, c.NoPickle):
             fields = list(self._flows.values()) + list(self._sectors.values())
             for f in sorted({id(f): f for f in fields}.values(), key=id):
                 locks.enter_context(f._lock)
+            for s, f in self._flows.items():  # a build() may have moved the field's goal
+                check(lib.tn_crowd_set_flow(h, s, f._flow_view()), "Crowd.step")
             readers = [self.map]  # the walls: a map edit waits for the slice that runs
             run: Callable[[int], Any] = lambda n: lib.tnpy_crowd_steps(h, n)
             if self._sectors:
@@ -555,7 +553,10 @@ class Crowd(c.Closable, c.NoPickle):
 
         Row i belongs to agent ``ids[i]``, and the row order changes between steps (the crowd
         sorts its agents by place): match rows to your sprites through :attr:`ids`, not by
-        index."""
+        index. Each access gives a view of the first N rows of one buffer: a view kept across
+        :meth:`step` shows the new values, but keeps its N rows when agents are added or
+        removed; read the property again after :meth:`add` or :meth:`remove` (the same holds
+        for :attr:`velocities`, :attr:`ids`, :attr:`arrived` and :attr:`held`)."""
         return self._pos[: self._fresh()]
 
     @property

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from typing import Any, Dict, Tuple, Type
+from typing import Any, Dict, Optional, Tuple, Type
 
 from ._tilenav import ffi, lib
 
@@ -13,9 +13,23 @@ class TilenavError(Exception):
     ``status_name`` its fixed message from ``tn_status_str()``, and the text says which call
     failed and, for loaders, where in the file.
 
+    An error of a loader (:meth:`Map.load`, :class:`Scenarios`) also says where the load
+    failed: ``file`` (the file being read: the map, or an external tileset or template it
+    names), ``line`` and ``column`` (1-based; 0 when the format has none to give), ``where``
+    (a field path such as ``"layers[2].data"``, or ``""``) and ``reason`` (what was wrong,
+    without the place). They are None on the errors of other calls. (A :class:`LoadIOError`
+    is an ``OSError`` whose ``errno`` and ``filename`` stay None: the C library reports the
+    system's reason in ``reason`` and the message, and ``file`` names the file.)
+
     Every tilenav exception pickles and unpickles with its class, message and attributes, so
     one raised in a ``multiprocessing`` or ``concurrent.futures`` worker reaches the parent
     as itself."""
+
+    file: Optional[str] = None
+    line: Optional[int] = None
+    column: Optional[int] = None
+    where: Optional[str] = None
+    reason: Optional[str] = None
 
     def __init__(self, status: int, what: str, detail: str = "") -> None:
         self.status = int(status)

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _common as c
-from ._errors import UnsupportedError, check
+from ._errors import StateError, UnsupportedError, check
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
@@ -49,7 +49,8 @@ class FlowField(c.Closable, c.NoPickle):
     _what = "flow field"
 
     def __init__(self, map: "Map", goal: Any, *, los: bool = True, moves: int = 8,
-                 corner: str = "never", step_costs: str = "exact", flow: str = "optimal",
+                 corner: c.Corner = "never", step_costs: c.StepCosts = "exact",
+                 flow: c.FlowRule = "optimal",
                  extra: Optional[NDArray[np.float32]] = None, size: int = 1) -> None:
         from ._map import Map
 
@@ -59,8 +60,7 @@ class FlowField(c.Closable, c.NoPickle):
         goals = c.cells_array(goal, "goal")
         los = c.flag(los, "los")
         diagonal, costs = c.moves_struct(moves, corner, step_costs)
-        if flow not in FLOW_RULES:
-            raise ValueError(f"flow must be one of {sorted(FLOW_RULES)}, got {flow!r}")
+        c.choice(FLOW_RULES, flow, "flow", f"one of {sorted(FLOW_RULES)}")
         if los and len(goals) > 1:
             raise UnsupportedError(lib.TN_E_UNSUPPORTED, "flow_field",
                                    f"line of sight takes one goal, got {len(goals)}: pass "
@@ -85,19 +85,14 @@ class FlowField(c.Closable, c.NoPickle):
             st = lib.tn_field_build(handle, ffi.from_buffer("tn_cell[]", goals), len(goals))
         finally:
             map._read_end()
-        if st == lib.TN_E_INVALID_ARG and self.extra is not None:
-            detail = c.extra_problem(self.extra) or ""
-        elif len(goals) > 1:
-            detail = _first_bad_goal(map, goals, size)
-        else:
-            detail = f"goal {goals[0].tolist()}"
-            if size > 1 and st == lib.TN_E_GOAL_BLOCKED:
-                detail += f" for a {size}x{size} unit: it does not fit there"
-        check(st, "flow_field", detail)
+        check(st, "flow_field", _build_problem(st, map, goals, size, self.extra))
         self._h = handle
         self._map_h = mh
         self.map = map
         self.size: int = c.unit_size(size)
+        self._los_on = los
+        # an update() that found a goal blocked leaves the field empty until build()
+        self._emptied = False
         self.goals: NDArray[np.int32] = goals
         self.goal: Tuple[int, int] = (int(goals[0, 0]), int(goals[0, 1]))
         self.shape: Tuple[int, int] = map.shape
@@ -110,6 +105,10 @@ class FlowField(c.Closable, c.NoPickle):
         self._lock = threading.RLock()
 
     # ---- life -------------------------------------------------------------------------------
+    def _describe(self) -> str:
+        h, w = self.shape
+        return f"{w}x{h}, goals={c.goals_text(self.goals)}, size={self.size}"
+
     def close(self) -> None:
         """Release the field now (arrays viewing its memory keep it until they go)."""
         self._h = None
@@ -199,6 +198,7 @@ class FlowField(c.Closable, c.NoPickle):
         """Follow the directions from ``start`` to a goal: an (N, 2) int32 array of (x, y)
         cells; empty when ``start`` cannot reach a goal."""
         s = c.cell(start, "start")
+        self._not_emptied("FlowField.path")
         n = ffi.new("int32_t *")
         cost = ffi.new("double *")
         cap = 256
@@ -223,6 +223,43 @@ class FlowField(c.Closable, c.NoPickle):
             v = lib.tn_field_sample(self._handle(), x, y)
         return (v.x, v.y)
 
+    def build(self, goal: Any = None) -> None:
+        """Build the field again from scratch, towards ``goal`` (a cell or several, as
+        :meth:`Map.flow_field` takes; None: the field's :attr:`goals`), on the map as it is
+        now. Needed after :meth:`update` raised :class:`BlockedError` (a goal became blocked:
+        the field is empty until built again, towards other goals or once the goal is open);
+        also the way to move a field's goal. Crowds following the field follow the new
+        one from their next step. Raises :class:`BlockedError` when every goal is blocked
+        (the field stays empty)."""
+        goals = self.goals if goal is None else c.cells_array(goal, "goal")
+        if self._los_on and len(goals) > 1:
+            raise UnsupportedError(lib.TN_E_UNSUPPORTED, "FlowField.build",
+                                   f"line of sight takes one goal, got {len(goals)}: make the "
+                                   f"field with los=False for several goals")
+        with self._lock:  # the field's lock, then the map's, as update()
+            h = self._handle()
+            self.map._read_begin()
+            try:
+                st = lib.tn_field_build(h, ffi.from_buffer("tn_cell[]", goals), len(goals))
+            finally:
+                self.map._read_end()
+            self._emptied = st < 0
+            check(st, "FlowField.build", _build_problem(st, self.map, goals, self.size,
+                                                         self.extra))
+            self.goals = goals
+            self.goal = (int(goals[0, 0]), int(goals[0, 1]))
+            if self._dirs is not None:
+                self._fill_dirs(self._dirs)
+            if self._vectors is not None:
+                self._fill_view(force=True)
+
+    def _not_emptied(self, what: str) -> None:
+        if self._emptied:
+            raise StateError(lib.TN_E_STATE, what,
+                             "the field has no goal since an update() or build() found its "
+                             "goals blocked: call build() once a goal is open, or build(goal) "
+                             "towards another")
+
     def update(self, extra_changed: Union[Tuple[int, int, int, int], bool, None] = None
                ) -> int:
         """Bring the field up to date after the map was edited (:meth:`Map.set_cost`,
@@ -231,8 +268,14 @@ class FlowField(c.Closable, c.NoPickle):
         y1)`` (exclusive ends; ``True``: anywhere). The field cannot see edits of ``extra``
         by itself: without ``extra_changed`` they are not taken into account. Recomputes only
         the affected region and refreshes the arrays in place. Returns the cells
-        recomputed."""
+        recomputed.
+
+        An edit that blocks a goal makes it raise :class:`BlockedError`: the field is then
+        empty (:meth:`path` and :meth:`update` raise :class:`StateError` saying so) until
+        :meth:`build`; its arrays, and a crowd following it, keep the directions of before the
+        edit."""
         self._handle()
+        self._not_emptied("FlowField.update")
         if extra_changed is True:
             extra_changed = (0, 0, self.shape[1], self.shape[0])
         rect = ffi.NULL
@@ -253,6 +296,7 @@ class FlowField(c.Closable, c.NoPickle):
             self.map._read_begin()  # not while the map is being edited
             try:
                 st = lib.tn_field_update(h, rect, touched)
+                self._emptied = st == lib.TN_E_GOAL_BLOCKED
                 check(st, "FlowField.update", (c.extra_problem(self.extra) or "")
                       if st == lib.TN_E_INVALID_ARG and self.extra is not None else "")
             finally:
@@ -262,6 +306,18 @@ class FlowField(c.Closable, c.NoPickle):
             if self._vectors is not None:
                 self._fill_view(force=True)
         return int(touched[0])
+
+
+def _build_problem(st: int, map: Any, goals: Any, size: int, extra: Any) -> str:
+    """The detail of a failed tn_field_build(): the extra layer's problem, or the goal."""
+    if st == lib.TN_E_INVALID_ARG and extra is not None:
+        return c.extra_problem(extra) or ""
+    if len(goals) > 1:
+        return _first_bad_goal(map, goals, size)
+    detail = f"goal {goals[0].tolist()}"
+    if size > 1 and st == lib.TN_E_GOAL_BLOCKED:
+        detail += f" for a {size}x{size} unit: it does not fit there"
+    return detail
 
 
 def _first_bad_goal(map: Any, goals: Any, size: int) -> str:

@@ -41,7 +41,7 @@ class Hierarchy(c.Closable, c.NoPickle):
     _what = "hierarchy"
 
     def __init__(self, map: "Map", *, sector_size: int = 32, moves: int = 8,
-                 step_costs: str = "exact", landmarks: int = 0, portal_gap: int = 0,
+                 step_costs: c.StepCosts = "exact", landmarks: int = 0, portal_gap: int = 0,
                  size: int = 1) -> None:
         from ._map import Map
 
@@ -70,6 +70,7 @@ class Hierarchy(c.Closable, c.NoPickle):
                           lib.tn_hierarchy_memory_bytes(out[0]), keep=(mh, size_owner))
         self.map = map
         self.size: int = c.unit_size(size)
+        self.sector_size: int = sector_size
         self.shape: Tuple[int, int] = map.shape
         self._local = threading.local()
         self._cells = map.shape[0] * map.shape[1]
@@ -79,6 +80,9 @@ class Hierarchy(c.Closable, c.NoPickle):
         self._read_end = rw.read_end
         self._write_begin = rw.write_begin
         self._write_end = rw.write_end
+
+    def _describe(self) -> str:
+        return f"{self.shape[1]}x{self.shape[0]}, sector_size={self.sector_size}, size={self.size}"
 
     def close(self) -> None:
         """Release the graph and this hierarchy's query contexts now (sector fields made from
@@ -280,6 +284,11 @@ class SectorField(c.Closable, c.NoPickle):
             check(st, "SectorField.set_goal", f"goal {goals[0].tolist()}" if len(goals) == 1
                   else _first_bad_goal(self.hierarchy.map, goals, self.hierarchy.size))
             self.goals: NDArray[np.int32] = goals
+
+    def _describe(self) -> str:
+        goals = getattr(self, "goals", None)
+        shown = "none" if goals is None else c.goals_text(goals)
+        return f"goals={shown}, size={self.hierarchy.size}"
 
     def direction(self, cell: c.CellLike) -> Tuple[int, float]:
         """(direction, cost) at ``cell``: the step to take towards the goal and the cost of

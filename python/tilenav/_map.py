@@ -6,6 +6,7 @@ import functools
 import math
 import os
 import threading
+import warnings
 import weakref
 from collections import OrderedDict
 from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional,
@@ -15,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import _common as c
-from ._errors import UnsupportedError, check, invalid
+from ._errors import TilenavError, UnsupportedError, check, invalid
 from ._tilenav import ffi, lib
 
 if TYPE_CHECKING:
@@ -248,9 +249,10 @@ class Map:
         return m
 
     @classmethod
-    def load(cls, path: Union[str, "os.PathLike[str]"], *, format: str = "auto",
-             collision: Iterable[str] = ("properties", "shapes", "objects"),
-             cover: str = "center", collision_layers: Optional[str] = None,
+    def load(cls, path: Union[str, "os.PathLike[str]"], *, format: c.Format = "auto",
+             collision: Union[c.Collision, Iterable[c.Collision]] = ("properties", "shapes",
+                                                                  "objects"),
+             cover: c.Cover = "center", collision_layers: Optional[str] = None,
              tile_size: Union[int, Tuple[int, int], None] = None) -> "Map":
         """Load a map file: Tiled JSON (``.tmj``/``.json``), Tiled XML (``.tmx``), Moving AI
         (``.map``) or tilenav ASCII (``.txt``); ``format="auto"`` detects it.
@@ -260,7 +262,8 @@ class Map:
         cell (``"center"``, ``"any"``, ``"half"``), ``collision_layers`` the comma-separated
         names marking collision object layers (None: the library's default list),
         ``tile_size`` the pixel size of a cell for formats without one (Moving AI, ASCII):
-        one integer or a (width, height) pair, as in :meth:`from_numpy`.
+        one integer or a (width, height) pair, as in :meth:`from_numpy`; a Tiled map keeps its
+        own tile size, with a ``UserWarning`` when ``tile_size`` differs from it.
         Raises :class:`ParseError` or :class:`LoadIOError` with the file, line and reason, and
         :class:`InvalidArgumentError` (status ``TN_E_TOO_LARGE``) for a map past the size
         limit of :meth:`from_numpy` or another fixed limit of the loaders, which the message
@@ -269,15 +272,16 @@ class Map:
         formats = {"auto": lib.TN_FORMAT_AUTO, "movingai": lib.TN_FORMAT_MOVINGAI,
                    "tiled": lib.TN_FORMAT_TILED, "tmx": lib.TN_FORMAT_TMX,
                    "ascii": lib.TN_FORMAT_ASCII}
+        opts.format = c.choice(formats, format, "format", f"one of {sorted(formats)}")
+        opts.cover = c.choice(COVER, cover, "cover", f"one of {sorted(COVER)}")
         try:
-            opts.format = formats[format]
-            opts.cover = COVER[cover]
-            bits = 0
-            for name in ([collision] if isinstance(collision, str) else collision):
-                bits |= COLLISION[name]
-        except KeyError as e:
-            raise ValueError(f"unknown option {e.args[0]!r} (format: {sorted(formats)}, "
-                             f"collision: {sorted(COLLISION)}, cover: {sorted(COVER)})") from None
+            names = [collision] if isinstance(collision, str) else list(collision)
+        except TypeError:
+            raise TypeError(f"collision must be a name or names from {sorted(COLLISION)}, got "
+                            f"{collision!r}") from None
+        bits = 0
+        for name in names:
+            bits |= c.choice(COLLISION, name, "collision", f"names from {sorted(COLLISION)}")
         opts.collision = bits
         keep = None
         if collision_layers is not None:
@@ -297,8 +301,13 @@ class Map:
         diag = ffi.new("tn_diag *")
         fspath = c.fs_path(path, "Map.load")
         st = lib.tn_map_load(fspath, opts, out, diag)
-        check(st, f"Map.load({os.fsdecode(fspath)!r})", _diag_text(diag))
-        return cls(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
+        _check_load(st, f"Map.load({os.fsdecode(fspath)!r})", diag)
+        m = cls(c.owned(out[0], lib.tn_map_destroy, lib.tn_map_memory_bytes(out[0])), _TOKEN)
+        if tile_size is not None and (opts.tile_width, opts.tile_height) != m.tile_size:
+            warnings.warn(f"Map.load({os.fsdecode(fspath)!r}): tile_size "
+                          f"{(opts.tile_width, opts.tile_height)} is for formats without a tile "
+                          f"size; the map gives its own, {m.tile_size}", stacklevel=2)
+        return m
 
     # ---- life -------------------------------------------------------------------------------
     def close(self) -> None:
@@ -605,10 +614,8 @@ class Map:
         if max_expansions is not None:
             max_expansions = c.integer(max_expansions, "max_expansions", 1, 2**63 - 1,
                                        "in 1..2**63-1 (or None: no budget)")
-        if algo not in ALGOS:
-            raise ValueError(f"algo must be one of {sorted(ALGOS)}, got {algo!r}")
-        if heuristic not in HEURISTICS:
-            raise ValueError(f"heuristic must be one of {sorted(HEURISTICS)}, got {heuristic!r}")
+        c.choice(ALGOS, algo, "algo", f"one of {sorted(ALGOS)}")
+        c.choice(HEURISTICS, heuristic, "heuristic", f"one of {sorted(HEURISTICS)}")
         algo, corner, heuristic, step_costs = str(algo), str(corner), str(heuristic), \
             str(step_costs)
         key = (algo, moves, corner, heuristic, weight, step_costs, closest, max_expansions,
@@ -727,7 +734,7 @@ class Map:
             return rg
 
     @_reads
-    def regions(self, *, corner: str = "never", max_size: int = 1) -> "Regions":
+    def regions(self, *, corner: c.Corner = "never", max_size: int = 1) -> "Regions":
         """The map's regions (its connected components) for units of sizes 1..``max_size``
         under the rule ``corner`` (``"never"``, ``"one"`` and 4 moves share theirs;
         ``"always"`` has its own): see :class:`Regions`. Built on first use (one
@@ -774,9 +781,9 @@ class Map:
                         lib.tn_map_passable_data(self._handle())[y * self.width + x])
         return bool(lib.tn_clearance_get(self._clearance_handle(size), x, y) >= size)
 
-    def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps",
-                    moves: int = 8, corner: str = "never", heuristic: str = "auto",
-                    weight: float = 1.0, step_costs: str = "exact", extra: Any = None,
+    def path_result(self, start: c.CellLike, goal: c.CellLike, *, algo: c.Algo = "jps",
+                    moves: int = 8, corner: c.Corner = "never", heuristic: c.Heuristic = "auto",
+                    weight: float = 1.0, step_costs: c.StepCosts = "exact", extra: Any = None,
                     size: int = 1, regions: bool = False, closest: bool = False,
                     max_expansions: Optional[int] = None) -> PathResult:
         """Like :meth:`path`, with the cost, the expansions, the algorithm that ran and where
@@ -836,9 +843,9 @@ class Map:
                 return f"the {name} {(x, y)} is outside the {wid}x{hgt} map"
         return ""
 
-    def path(self, start: c.CellLike, goal: c.CellLike, *, algo: str = "jps", moves: int = 8,
-             corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
-             step_costs: str = "exact", extra: Any = None, size: int = 1,
+    def path(self, start: c.CellLike, goal: c.CellLike, *, algo: c.Algo = "jps", moves: int = 8,
+             corner: c.Corner = "never", heuristic: c.Heuristic = "auto", weight: float = 1.0,
+             step_costs: c.StepCosts = "exact", extra: Any = None, size: int = 1,
              regions: bool = False, closest: bool = False,
              max_expansions: Optional[int] = None) -> NDArray[np.int32]:
         """The cheapest path from ``start`` to ``goal`` as an (N, 2) int32 array of (x, y)
@@ -878,9 +885,9 @@ class Map:
                                  extra, size, regions, closest, max_expansions, False))
 
     @_reads
-    def paths(self, starts: Any, goals: Any, *, algo: str = "jps", moves: int = 8,
-              corner: str = "never", heuristic: str = "auto", weight: float = 1.0,
-              step_costs: str = "exact", size: int = 1, regions: bool = False) -> PathBatch:
+    def paths(self, starts: Any, goals: Any, *, algo: c.Algo = "jps", moves: int = 8,
+              corner: c.Corner = "never", heuristic: c.Heuristic = "auto", weight: float = 1.0,
+              step_costs: c.StepCosts = "exact", size: int = 1, regions: bool = False) -> PathBatch:
         """Many paths in one call (``tn_search_batch``): query i goes from ``starts[i]`` to
         ``goals[i]`` ((N, 2) arrays of (x, y); one cell is used for every query). The C code
         runs the whole batch with the GIL released, so the per-query call overhead of
@@ -943,8 +950,8 @@ class Map:
         return PathBatch(cells, cost, expanded, found)
 
     @_reads
-    def nearest_path(self, start: c.CellLike, goals: Any, *, algo: str = "astar",
-                     moves: int = 8, corner: str = "never", extra: Any = None,
+    def nearest_path(self, start: c.CellLike, goals: Any, *, algo: c.Algo = "astar",
+                     moves: int = 8, corner: c.Corner = "never", extra: Any = None,
                      size: int = 1, regions: bool = False, closest: bool = False,
                      max_expansions: Optional[int] = None) -> Tuple[PathResult, int]:
         """The path to the cheapest of several goals (an (N, 2) array of (x, y), or one cell):
@@ -984,8 +991,8 @@ class Map:
 
     # ---- distance maps and fields -----------------------------------------------------------
     @_reads
-    def distances(self, goals: Any, *, moves: int = 8, corner: str = "never",
-                  step_costs: str = "exact", reverse: bool = True, extra: Any = None,
+    def distances(self, goals: Any, *, moves: int = 8, corner: c.Corner = "never",
+                  step_costs: c.StepCosts = "exact", reverse: bool = True, extra: Any = None,
                   out: Optional[NDArray[np.float64]] = None, size: int = 1
                   ) -> NDArray[np.float64]:
         """A Dijkstra map: for every cell, the cost of the cheapest path between it and the
@@ -1028,8 +1035,8 @@ class Map:
         return out
 
     @_reads
-    def flow_field(self, goal: Any, *, los: bool = True, moves: int = 8, corner: str = "never",
-                   step_costs: str = "exact", flow: str = "optimal",
+    def flow_field(self, goal: Any, *, los: bool = True, moves: int = 8, corner: c.Corner = "never",
+                   step_costs: c.StepCosts = "exact", flow: c.FlowRule = "optimal",
                    extra: Optional[NDArray[np.float32]] = None, size: int = 1) -> "FlowField":
         """A flow field towards ``goal`` (one (x, y) cell, or an (N, 2) array of goals without
         line of sight): distances, one of 8 directions per cell, continuous vectors, and with
@@ -1044,7 +1051,7 @@ class Map:
                          flow=flow, extra=extra, size=size)
 
     @_reads
-    def hierarchy(self, *, sector_size: int = 32, moves: int = 8, step_costs: str = "exact",
+    def hierarchy(self, *, sector_size: int = 32, moves: int = 8, step_costs: c.StepCosts = "exact",
                   landmarks: int = 0, portal_gap: int = 0, size: int = 1) -> "Hierarchy":
         """A hierarchy (HPA*) of ``sector_size`` x ``sector_size`` sectors for long paths on
         big maps, and sector flow fields: see :class:`Hierarchy` and docs/hierarchy.md.
@@ -1083,7 +1090,7 @@ class Map:
         return out[: n[0]].copy()
 
     @_reads
-    def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: str = "never") -> bool:
+    def line_of_sight(self, a: c.CellLike, b: c.CellLike, *, corner: c.Corner = "never") -> bool:
         """Exact line of sight between two cells' centres (both passable, no blocked cell
         crossed; a grid corner passed exactly is judged by ``corner``). A cell outside the map
         gives False, not :class:`OutOfMapError`: this answers about cells, it searches
@@ -1166,6 +1173,26 @@ def _diag_text(diag: Any) -> str:
     return str(ffi.string(buf).decode("utf-8", "replace"))
 
 
+def _check_load(status: int, what: str, diag: Any) -> None:
+    """check() for a loader: the exception also carries where the load failed, from the C
+    ``tn_diag``: ``file`` (the file being read, which may be an external tileset or template
+    rather than the map), ``line`` and ``column`` (1-based, 0 when unknown), ``where`` (a JSON
+    or XML field path such as "layers[2].data", or "") and ``reason`` (what was wrong)."""
+    if status >= 0:
+        return
+    try:
+        check(status, what, _diag_text(diag))
+    except TilenavError as e:
+        def text(b: Any) -> str:
+            return str(ffi.string(b).decode("utf-8", "replace"))
+        e.file = text(diag.file)
+        e.line = int(diag.line)
+        e.column = int(diag.column)
+        e.where = text(diag.where)
+        e.reason = text(diag.message)
+        raise
+
+
 class Scenarios(c.Closable, c.NoPickle):
     """A Moving AI scenario file (``.scen``): arrays ``start`` and ``goal`` ((N, 2) int32,
     (x, y)), ``optimal`` (N float64 lengths as printed), ``bucket`` and ``map_size``
@@ -1180,8 +1207,8 @@ class Scenarios(c.Closable, c.NoPickle):
         out = ffi.new("tn_scenarios **")
         diag = ffi.new("tn_diag *")
         fspath = c.fs_path(path, "Scenarios")
-        check(lib.tn_scenarios_load(fspath, ffi.NULL, out, diag),
-              f"Scenarios({os.fsdecode(fspath)!r})", _diag_text(diag))
+        _check_load(lib.tn_scenarios_load(fspath, ffi.NULL, out, diag),
+                    f"Scenarios({os.fsdecode(fspath)!r})", diag)
         self._h = c.owned(out[0], lib.tn_scenarios_destroy)
         n = lib.tn_scenarios_count(self._h)
         ints = np.zeros((n, 8), dtype=np.int32)
@@ -1196,6 +1223,9 @@ class Scenarios(c.Closable, c.NoPickle):
 
     def __len__(self) -> int:
         return len(self.optimal)
+
+    def _describe(self) -> str:
+        return f"{len(self)} scenarios"
 
     def matches(self, index: int, length: float) -> bool:
         """Does ``length`` equal scenario ``index``'s optimum within the benchmark's tolerance
