@@ -119,13 +119,15 @@ def main():
     ap.add_argument("--min-dist", type=float, default=2048.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tilenav", default=None, help="tilenav binary for the optimal lengths")
-    ap.add_argument("--movingai", default=os.path.join(here, "..", "..", "shared", "bench",
-                                                       "movingai"))
+    # the tests' rule (python/tests/conftest.py): $TILENAV_SHARED_DIR, else ../shared
+    shared = os.environ.get("TILENAV_SHARED_DIR") or os.path.join(here, "..", "..", "shared")
+    ap.add_argument("--movingai", default=os.path.join(shared, "bench", "movingai"))
     a = ap.parse_args()
     rng = random.Random(a.seed)
     maps = sorted(glob.glob(os.path.join(a.movingai, "*", "*.map")))
     if not maps:
-        sys.exit(f"gen_huge: no Moving AI maps under {a.movingai}")
+        sys.exit(f"gen_huge: no Moving AI maps under {a.movingai}: give --movingai DIR (the "
+                 f"folder of dao/, bg512/, ...) or set TILENAV_SHARED_DIR")
     tiles = [to_tile(read_map(m)) for m in maps]
     n = a.tiles * TILE
     grid = [bytearray(n) for _ in range(n)]

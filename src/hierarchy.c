@@ -1261,8 +1261,17 @@ double tn_hierarchy_crossing_bound(const tn_hierarchy *h)
 {
     if (!h)
         return 0.0;
+    /* D: the farthest a pair of an entrance lies from its nearest transition pair. An
+     * entrance spans at most S cells. Ends only: (len - 1) / 2; with a gap g, transitions at
+     * most g apart: g / 2; shorter than TN_HPA_SHORT (and not past the gap): one transition
+     * in the middle, len / 2 from the far end, which for S = 4 (a 4-cell entrance: 2) is more
+     * than (S - 1) / 2. */
     int32_t gap = h->gap > 0 ? h->gap : h->S - 1;
-    double D = (double)(gap / 2);
+    int32_t short_len = h->S < TN_HPA_SHORT - 1 ? h->S : TN_HPA_SHORT - 1;
+    if (h->gap > 0 && short_len > h->gap)
+        short_len = h->gap;
+    int32_t d = gap / 2 > short_len / 2 ? gap / 2 : short_len / 2;
+    double D = (double)d;
     double cmax = 1.0;
     if (!tn_map_uniform_cost(h->map)) {
         const float *c = tn_map_cost_data(h->map);

@@ -67,8 +67,10 @@ struct tn_map {
     uint64_t cost_hash;     /* tn__grid::cost_hash */
 
     uint64_t revision;
-    tn_change log[TN_CHANGE_LOG];
-    uint32_t log_count; /* entries in the ring, at most TN_CHANGE_LOG */
+    /* the last TN_CHANGE_LOG changes, and the one before them, whose hashes vouch for a cache
+     * built at its revision (tn__map_changes_since lists 64 changes since such a cache) */
+    tn_change log[TN_CHANGE_RING];
+    uint32_t log_count; /* entries in the ring, at most TN_CHANGE_RING */
 
     tn_map_object *objects;
     size_t object_cap;
@@ -109,6 +111,8 @@ static tn_status map_alloc_grids(tn_map *m)
     return TN_OK;
 }
 
+static void map_log_change(tn_map *m, tn_rect r);
+
 tn_status tn_map_create(const tn_map_def *def, tn_map **out)
 {
     if (!out)
@@ -137,6 +141,9 @@ tn_status tn_map_create(const tn_map_def *def, tn_map **out)
         tn_map_destroy(m);
         return st;
     }
+    /* the map as made is revision 1, in the log with its hashes, so that caches built before
+     * the first edit follow the edits from the log (at revision 0 the log vouches for none) */
+    map_log_change(m, (tn_rect){0, 0, 0, 0});
     *out = m;
     return TN_OK;
 }
@@ -197,9 +204,9 @@ size_t tn_map_memory_bytes(const tn_map *m)
 static void map_log_change(tn_map *m, tn_rect r)
 {
     m->revision++;
-    m->log[m->revision % TN_CHANGE_LOG] =
+    m->log[m->revision % TN_CHANGE_RING] =
         (tn_change){m->revision, r, m->passable_hash, m->cost_hash};
-    if (m->log_count < TN_CHANGE_LOG)
+    if (m->log_count < TN_CHANGE_RING)
         m->log_count++;
 }
 
@@ -229,11 +236,12 @@ static tn_rect rect_box(tn_rect a, tn_rect b)
 int32_t tn__map_changed_rects(const tn_map *m, uint64_t revision, int32_t lo, int32_t hi,
                               tn_rect out[TN_CHANGE_LOG])
 {
-    if (revision > m->revision || m->revision - revision > m->log_count)
+    if (revision > m->revision || m->revision - revision > m->log_count ||
+        m->revision - revision > TN_CHANGE_LOG)
         return -1;
     int32_t n = 0;
     for (uint64_t r = revision + 1; r <= m->revision; r++) {
-        tn_rect c = m->log[r % TN_CHANGE_LOG].rect;
+        tn_rect c = m->log[r % TN_CHANGE_RING].rect;
         if (c.x1 <= c.x0 || c.y1 <= c.y0)
             continue;
         c.x0 = c.x0 - lo > 0 ? c.x0 - lo : 0;
@@ -275,15 +283,15 @@ bool tn_map_changed_region(const tn_map *m, uint64_t revision, tn_rect *out)
 int32_t tn__map_changes_since(const tn_map *m, uint64_t revision, uint64_t passable_hash,
                               uint64_t cost_hash, tn_rect out[TN_CHANGE_LOG])
 {
-    if (revision == 0 || revision > m->revision || m->revision - revision >= TN_CHANGE_LOG)
+    if (revision == 0 || revision > m->revision || m->revision - revision > TN_CHANGE_LOG)
         return -1;
-    const tn_change *base = &m->log[revision % TN_CHANGE_LOG];
+    const tn_change *base = &m->log[revision % TN_CHANGE_RING];
     if (base->revision != revision || base->passable_hash != passable_hash ||
         base->cost_hash != cost_hash)
         return -1;
     int32_t n = 0;
     for (uint64_t r = revision + 1; r <= m->revision; r++) {
-        tn_rect c = m->log[r % TN_CHANGE_LOG].rect;
+        tn_rect c = m->log[r % TN_CHANGE_RING].rect;
         if (c.x1 > c.x0 && c.y1 > c.y0)
             out[n++] = c;
     }

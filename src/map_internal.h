@@ -6,6 +6,8 @@
 
 /* Entries of a map's change log (its last edits, tn_map_changed_region). */
 #define TN_CHANGE_LOG 64
+/* Slots of the ring: the changes, and the one before them (whose hashes vouch for a cache). */
+#define TN_CHANGE_RING (TN_CHANGE_LOG + 1)
 
 /* A 64-bit hash of which cells are passable: the XOR of a fixed 64-bit mix of the index of
  * every blocked cell (0 for a new map, where every cell is passable), kept up to date on every
@@ -32,8 +34,8 @@ typedef struct tn__grid {
 
 /* The rectangles changed since `revision` (at most TN_CHANGE_LOG, in `out`; empty ones left
  * out), for a cache built at that revision from cells whose hashes were `passable_hash` and
- * `cost_hash`. -1 when the log cannot tell: revision 0 (a map's cells may be written before its
- * first logged change), a revision the log no longer reaches, or hashes that differ from the
+ * `cost_hash`. -1 when the log cannot tell: revision 0 (no map is at it: tn_map_create() logs
+ * the map as made, revision 1, and loaders write cells before a logged change of their own), a revision the log no longer reaches, or hashes that differ from the
  * map's at that revision (a cache built from another map, at the same address). */
 int32_t tn__map_changes_since(const tn_map *map, uint64_t revision, uint64_t passable_hash,
                               uint64_t cost_hash, tn_rect out[TN_CHANGE_LOG]);

@@ -296,6 +296,64 @@ static void test_handmade(void **state)
     tn_map_destroy(m);
 }
 
+/* Every pair of open cells, fast mode, within the bound (K counted on an optimal path). */
+static int check_all_pairs(const tn_map *m, const tn_moves *mv, const tn_hierarchy *h,
+                           tn_hierarchy_ctx *ctx)
+{
+    const int32_t w = tn_map_width(m), hh = tn_map_height(m);
+    double *dist = malloc((size_t)w * (size_t)hh * sizeof *dist);
+    tn_cell *path = malloc((size_t)w * (size_t)hh * sizeof *path);
+    assert_non_null(dist);
+    assert_non_null(path);
+    const double bound = tn_hierarchy_crossing_bound(h);
+    int over = 0;
+    for (int32_t i = 0; i < w * hh; i++) {
+        tn_cell a = {i % w, i / w};
+        if (!tn_map_passable(m, a.x, a.y))
+            continue;
+        tn_oracle_dijkstra(m, mv, NULL, &a, 1, false, dist);
+        for (int32_t j = 0; j < w * hh; j++) {
+            tn_cell b = {j % w, j / w};
+            double opt = dist[j];
+            if (!isfinite(opt))
+                continue;
+            tn_hierarchy_result r;
+            assert_int_equal(tn_hierarchy_path(ctx, h, a, b, TN_HIERARCHY_FAST, path, w * hh, &r),
+                             TN_OK);
+            int kx = crossings(m, mv, h, dist, a, b);
+            over += r.cost > opt + kx * bound + 1e-9 * (1.0 + opt);
+        }
+    }
+    free(dist);
+    free(path);
+    return over;
+}
+
+/* Sectors of 4: an entrance of 4 cells has one transition pair, in its middle, 2 cells from
+ * its far end, where the bound took (sector_size - 1) / 2 = 1 (a stranger's open 8 x 8 map,
+ * (3, 3) to (4, 4): 7.41 over a bound of 6.41). Every pair on open and sparse maps, sectors of
+ * 4 to 7, both move rules; the 4-cell sectors' bound is now the 2 of their entrances. */
+static void test_small_sectors_bound(void **state)
+{
+    (void)state;
+    tn_hierarchy_ctx *ctx = new_ctx();
+    for (int trial = 0; trial < 8; trial++) {
+        int32_t sector = 4 + trial % 4;
+        tn_map *m = tn_test_random_map(13 + trial % 3, 12 + trial % 2, trial < 4 ? 0.0 : 0.06,
+                                       500u + (uint64_t)trial);
+        assert_non_null(m);
+        tn_moves mv = {0};
+        mv.diagonal = trial % 2 ? TN_DIAGONAL_NEVER : TN_DIAGONAL_NO_CUT;
+        tn_hierarchy *h = build(m, &mv, sector, 0);
+        if (sector == 4)
+            assert_true(tn_hierarchy_crossing_bound(h) == 9.0); /* 1 + 4 * 2 */
+        assert_int_equal(check_all_pairs(m, &mv, h, ctx), 0);
+        tn_hierarchy_destroy(h);
+        tn_map_destroy(m);
+    }
+    tn_hierarchy_ctx_destroy(ctx);
+}
+
 static void test_random(void **state)
 {
     (void)state;
@@ -911,6 +969,26 @@ static void test_update_out_of_memory(void **state)
  * two towers in opposite corners rebuild the few sectors around them, not every sector of the
  * box spanning both (2.4 s on 4096 x 4096 before); past the log's 64 entries the update takes
  * their union. Every update equals a fresh build, and no reachable pair is refused. */
+/* A hierarchy built on a map as made (never edited): two far edits were repaired as one
+ * rectangle spanning the map (1.4 s on 4096 x 4096), since the log vouched for no cache built
+ * at revision 0. A new map is revision 1 now, logged. */
+static void test_updates_on_a_new_map(void **state)
+{
+    (void)state;
+    tn_moves mv = {0};
+    tn_map *m = tn_test_new_map(256, 256); /* a layer and terrain; no cell written */
+    assert_non_null(m);
+    tn_hierarchy *h = build(m, &mv, 16, 0);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){2, 2, 4, 4}, 1u), TN_OK);
+    assert_int_equal(tn_map_fill(m, 0, (tn_rect){250, 250, 252, 252}, 1u), TN_OK);
+    int64_t before = tn__hierarchy_recomputed(h);
+    assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+    assert_true(tn__hierarchy_recomputed(h) - before <= 8);
+    assert_equals_fresh(h, m, &mv, 16, 0);
+    tn_hierarchy_destroy(h);
+    tn_map_destroy(m);
+}
+
 static void test_updates_far_apart(void **state)
 {
     (void)state;
@@ -930,6 +1008,18 @@ static void test_updates_far_apart(void **state)
         assert_true(tn__hierarchy_recomputed(h) - before <= 8); /* 2 x 2 around each */
         assert_equals_fresh(h, m, &mv, 16, 0);
     }
+    /* exactly as many edits as the log keeps (64), in two opposite corners: each edit's own
+     * rectangle still (the 64th evicted the entry that vouched for the hierarchy's revision,
+     * and the update took the rectangle around them all: 800 ms on 2048 x 2048) */
+    for (int e = 0; e < 64; e++) {
+        int32_t at = e % 2 ? 3 + (e / 2) % 2 : 250 - (e / 2) % 2;
+        uint32_t v = tn_map_get(m, 0, at, at) ? 0u : 1u;
+        assert_int_equal(tn_map_fill(m, 0, (tn_rect){at, at, at + 1, at + 1}, v), TN_OK);
+    }
+    int64_t before = tn__hierarchy_recomputed(h);
+    assert_int_equal(tn_hierarchy_update(h, NULL), TN_OK);
+    assert_true(tn__hierarchy_recomputed(h) - before <= 8);
+    assert_equals_fresh(h, m, &mv, 16, 0);
     for (int e = 0; e < 70; e++) { /* more edits than the log keeps: their union */
         int32_t x = (int32_t)tn_test_below(&rng, 255), y = (int32_t)tn_test_below(&rng, 255);
         assert_int_equal(tn_map_fill(m, 0, (tn_rect){x, y, x + 1, y + 1}, e % 2 ? 0u : 1u), TN_OK);
@@ -949,6 +1039,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_largest_costs),
         cmocka_unit_test(test_costs_past_double_precision),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_small_sectors_bound),
         cmocka_unit_test(test_updates),
         cmocka_unit_test(test_updates_uniform),
         cmocka_unit_test(test_parts),
@@ -957,6 +1048,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_update_out_of_memory),
         cmocka_unit_test(test_updates_far_apart),
+        cmocka_unit_test(test_updates_on_a_new_map),
     };
     return tn_test_run(argc, argv, local_tests, TN_TEST_COUNT(local_tests), NULL, 0, NULL, 0);
 }
