@@ -733,11 +733,16 @@ tn_status tn_crowd_set_target(tn_crowd *c, tn_agent_id id, tn_target_kind kind, 
         return st;
     if (!target_ok(c, kind, pos, flow))
         return TN_E_INVALID_ARG;
+    /* the target it has (re-sent every frame, as formation slots are) keeps the flag */
+    bool same = c->kind[i] == (uint8_t)kind &&
+                (kind == TN_TARGET_FLOW ? c->flow[i] == flow
+                                        : c->tgx[i] == pos.x && c->tgy[i] == pos.y);
     c->kind[i] = (uint8_t)kind;
     c->tgx[i] = pos.x;
     c->tgy[i] = pos.y;
     c->flow[i] = kind == TN_TARGET_FLOW ? flow : -1;
-    c->arrived[i] = 0;
+    if (!same)
+        c->arrived[i] = 0;
     return TN_OK;
 }
 
@@ -1535,6 +1540,26 @@ static void unbrake_flock(const tn_crowd *c, tn_vec2 *f, tn_vec2 want)
     }
 }
 
+/* At its goal an agent holds its own spot: within the slow radius of an arrive target (or of
+ * its flow's goal) cohesion and alignment, which keep a group together on its way, fade out
+ * with the distance, to 0 at the goal. At full strength they kept agents sent to nearby spots
+ * (a formation's slots, one rally point) moving for ever: alignment turns each neighbour's
+ * small correction into a push towards full speed, cohesion pulls each off its spot. */
+static void fade_flock_at_goal(const tn_crowd *c, int32_t i, const scan_rec *self, tn_vec2 *f)
+{
+    uint8_t kind = c->kind[i];
+    if (kind != TN_TARGET_ARRIVE && (kind != TN_TARGET_FLOW || !c->flow_set[c->flow[i]]))
+        return;
+    float slow = c->slow[i];
+    float ex = self->x - self->gx, ey = self->y - self->gy, d2 = ex * ex + ey * ey;
+    if (!(d2 < slow * slow))
+        return;
+    float k = sqrtf(d2) / slow;
+    static const int which[2] = {TN_BEHAVIOUR_COHESION, TN_BEHAVIOUR_ALIGNMENT};
+    for (int t = 0; t < 2; t++)
+        f[which[t]] = tn__v2_scale(f[which[t]], k);
+}
+
 /* The goal area: agent i, inside its arrive_area and not arrived, is held up when it touches
  * a neighbour with the same goal that has arrived. Reads only the step's snapshot (scan
  * records); writes only agent i. */
@@ -1690,6 +1715,8 @@ static void agent_forces(tn_crowd *c, int32_t k, nb_list *L)
                 tn__flock_alignment_unit(&acc, self->ux, self->uy, vel, ms, mf);
         if (run[TN_BEHAVIOUR_AVOID_AGENTS])
             f[TN_BEHAVIOUR_AVOID_AGENTS] = tn__avoid_force(&av, h, reach, mf);
+        if (do_flock)
+            fade_flock_at_goal(c, i, self, f);
         if (do_flock && c->flock_keep < 1.0f)
             unbrake_flock(c, f, want);
         if (c->area[i] > 0.0f && !c->arrived[i])

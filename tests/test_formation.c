@@ -181,12 +181,79 @@ static void test_hold_slots(void **state)
     hold_slots(TN_FORMATION_GRID);
 }
 
+/* A squad with the crowd's default weights (cohesion, alignment) comes to rest at its slots
+ * once the leader stops, and stays "arrived" while its slots are sent again every step. The
+ * slots' arrive targets are within the similar-goal distance of each other, so the squad
+ * flocked: alignment turned each follower's small corrections into pushes towards full speed
+ * (34 px/s after 4,000 steps, a stranger's report), and re-sending a slot cleared `arrived`. */
+static void squad_rests(float spacing, float separation)
+{
+    tn_map *m = tn_test_random_map(40, 30, 0.0, 1);
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 16;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    enum { N = 12 };
+    tn_vec2 off[N], slots[N];
+    assert_int_equal(tn_formation_offsets(TN_FORMATION_GRID, N, spacing, 4, off), TN_OK);
+    tn_vec2 leader = {5 * 32 + 16, 15 * 32};
+    assert_int_equal(tn_formation_slots(m, leader, 0.0f, off, N, 6.0f, slots, NULL), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_ARRIVE;
+    ad.weights[TN_BEHAVIOUR_SEPARATION] = separation;
+    tn_agent_id ids[N];
+    for (int i = 0; i < N; i++) {
+        ad.pos = slots[i];
+        ad.target_pos = slots[i];
+        assert_int_equal(tn_crowd_add(c, &ad, &ids[i]), TN_OK);
+    }
+    float fastest = 0.0f;
+    int unarrived = 0;
+    for (int s = 0; s < 3000; s++) {
+        bool moving = leader.x < 25 * 32;
+        if (moving)
+            leader.x += 1.0f; /* 60 px/s at 60 steps a second, then stops */
+        tn_vec2 lv = {moving ? 60.0f : 0.0f, 0.0f};
+        assert_int_equal(tn_formation_slots(m, leader, 0.0f, off, N, 6.0f, slots, NULL), TN_OK);
+        for (int i = 0; i < N; i++)
+            assert_int_equal(tn_crowd_set_target(c, ids[i], TN_TARGET_ARRIVE,
+                                                 tn_formation_lead(slots[i], lv, ad.slow_radius,
+                                                                   ad.max_speed),
+                                                 0),
+                             TN_OK);
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+        if (s < 2500)
+            continue;
+        for (int i = 0; i < N; i++) {
+            tn_agent_state st;
+            assert_int_equal(tn_crowd_get(c, ids[i], &st), TN_OK);
+            float v = hypotf(st.vel.x, st.vel.y);
+            fastest = v > fastest ? v : fastest;
+            unarrived += !st.arrived;
+        }
+    }
+    if (!(fastest < 1.0f && unarrived == 0))
+        fail_msg("spacing %.0f, separation %.1f: still %.2f px/s, %d agent-steps not arrived",
+                 (double)spacing, (double)separation, (double)fastest, unarrived);
+    tn_crowd_destroy(c);
+    tn_map_destroy(m);
+}
+
+static void test_squad_comes_to_rest(void **state)
+{
+    (void)state;
+    squad_rests(24.0f, 0.0f); /* slots closer than the neighbour radius: no separation */
+    squad_rests(40.0f, 2.0f); /* the default separation, slots a neighbour radius apart */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_offsets),
         cmocka_unit_test(test_reform),
         cmocka_unit_test(test_hold_slots),
+        cmocka_unit_test(test_squad_comes_to_rest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

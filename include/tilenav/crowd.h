@@ -183,7 +183,10 @@ typedef struct tn_agent_def {
     tn_target_kind target;             ///< default TN_TARGET_NONE
     tn_vec2 target_pos;                ///< pixels (SEEK, ARRIVE, FLEE)
     int32_t flow;                      ///< flow view slot (FLOW)
-    float slow_radius;   ///< arrive: pixels where the agent starts slowing (default 32)
+    /// arrive and flow: pixels where the agent starts slowing (default 32); within it
+    /// cohesion and alignment fade out, to 0 at the goal, so that agents sent to nearby spots
+    /// come to rest
+    float slow_radius;
     float arrive_radius; ///< pixels: within this of the goal the agent counts as arrived (8)
     /// pixels, >= 0: the goal area (default 0 = none). Inside it an agent also counts as arrived
     /// when it is held up at the goal: it touches (centres closer than 1.5x the sum of the radii)
@@ -216,7 +219,7 @@ typedef struct tn_agent_state {
     int32_t size;  ///< size class (tn_agent_def::size)
     tn_target_kind target;
     bool arrived; ///< within arrive_radius of its goal, or held up inside its arrive_area (set
-                  ///< by steps; cleared on retarget)
+                  ///< by steps; cleared when the target changes)
     bool held;    ///< arrived in the goal area (arrive_area) rather than within arrive_radius
 } tn_agent_state;
 
@@ -247,7 +250,9 @@ TN_API tn_agent_id tn_crowd_agent_at(const tn_crowd *crowd, int32_t index);
 /// Read an agent's state. @return TN_E_STALE_ID, TN_E_INVALID_ARG.
 TN_API TN_NODISCARD tn_status tn_crowd_get(const tn_crowd *crowd, tn_agent_id id,
                                            tn_agent_state *out);
-/// Change an agent's target (clears its arrived flag). `flow` is used by TN_TARGET_FLOW.
+/// Change an agent's target (clears its arrived flag, unless the target is the one it has: the
+/// same kind and position, or flow slot, as when a formation's slots are sent again every
+/// frame). `flow` is used by TN_TARGET_FLOW.
 /// @return TN_E_STALE_ID, TN_E_INVALID_ARG (bad kind, non-finite position, bad flow slot).
 TN_API TN_NODISCARD tn_status tn_crowd_set_target(tn_crowd *crowd, tn_agent_id id,
                                                   tn_target_kind kind, tn_vec2 pos, int32_t flow);

@@ -50,7 +50,10 @@ typedef struct tn_path_follower {
 /// Start a follower on points[0] walking towards points[1]. `smoothing` > 0 turns on corner
 /// smoothing: each step the follower heads for the point `smoothing` pixels further along the
 /// path than its progress, so it cuts corners on a curve and still ends exactly on the last
-/// waypoint. @return TN_E_INVALID_ARG (NULL, count < 1, non-finite values, smoothing < 0).
+/// waypoint. The curve does not look at the map: it cuts each corner by up to about
+/// `smoothing` pixels, so keep it under half a tile on a path that hugs walls (a grid path's
+/// cell centres), or smooth the path against the walls first (tn_path_smooth()), whose
+/// corners have room. @return TN_E_INVALID_ARG (NULL, count < 1, non-finite values, smoothing < 0).
 TN_API TN_NODISCARD tn_status tn_path_follower_init(tn_path_follower *f, const tn_vec2 *points,
                                                     int32_t count, float smoothing);
 

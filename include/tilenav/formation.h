@@ -7,7 +7,11 @@
 /// coordinates, y down). Each step the caller turns them into world positions with
 /// tn_formation_slots() and gives each follower its slot as an arrive target (for instance
 /// tn_crowd_set_target(..., TN_TARGET_ARRIVE, slot, 0)); the crowd's separation and tile
-/// collision do the rest.
+/// collision do the rest. Once the leader stops the followers come to rest on their slots and
+/// stay `arrived` (cohesion and alignment fade inside the slow radius; the same target sent
+/// again keeps the flag). Space the slots at least the crowd's neighbour radius apart (default
+/// 32 px), or lower separation's weight: closer slots and separation pull against each other
+/// and the squad never quite settles.
 ///
 /// Reforming: a slot whose circle would overlap a wall, or which the leader cannot see in a
 /// straight line (a wall between them), is moved along the line from the leader towards it to
