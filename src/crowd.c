@@ -734,9 +734,9 @@ tn_status tn_crowd_set_target(tn_crowd *c, tn_agent_id id, tn_target_kind kind, 
     if (!target_ok(c, kind, pos, flow))
         return TN_E_INVALID_ARG;
     /* the target it has (re-sent every frame, as formation slots are) keeps the flag */
-    bool same = c->kind[i] == (uint8_t)kind &&
-                (kind == TN_TARGET_FLOW ? c->flow[i] == flow
-                                        : c->tgx[i] == pos.x && c->tgy[i] == pos.y);
+    bool same =
+        c->kind[i] == (uint8_t)kind &&
+        (kind == TN_TARGET_FLOW ? c->flow[i] == flow : c->tgx[i] == pos.x && c->tgy[i] == pos.y);
     c->kind[i] = (uint8_t)kind;
     c->tgx[i] = pos.x;
     c->tgy[i] = pos.y;

@@ -35,8 +35,9 @@ typedef struct tn__grid {
 /* The rectangles changed since `revision` (at most TN_CHANGE_LOG, in `out`; empty ones left
  * out), for a cache built at that revision from cells whose hashes were `passable_hash` and
  * `cost_hash`. -1 when the log cannot tell: revision 0 (no map is at it: tn_map_create() logs
- * the map as made, revision 1, and loaders write cells before a logged change of their own), a revision the log no longer reaches, or hashes that differ from the
- * map's at that revision (a cache built from another map, at the same address). */
+ * the map as made, revision 1, and loaders write cells before a logged change of their own), a
+ * revision the log no longer reaches, or hashes that differ from the map's at that revision (a
+ * cache built from another map, at the same address). */
 int32_t tn__map_changes_since(const tn_map *map, uint64_t revision, uint64_t passable_hash,
                               uint64_t cost_hash, tn_rect out[TN_CHANGE_LOG]);
 

@@ -217,10 +217,9 @@ static void squad_rests(float spacing, float separation)
         tn_vec2 lv = {moving ? 60.0f : 0.0f, 0.0f};
         assert_int_equal(tn_formation_slots(m, leader, 0.0f, off, N, 6.0f, slots, NULL), TN_OK);
         for (int i = 0; i < N; i++)
-            assert_int_equal(tn_crowd_set_target(c, ids[i], TN_TARGET_ARRIVE,
-                                                 tn_formation_lead(slots[i], lv, ad.slow_radius,
-                                                                   ad.max_speed),
-                                                 0),
+            assert_int_equal(tn_crowd_set_target(
+                                 c, ids[i], TN_TARGET_ARRIVE,
+                                 tn_formation_lead(slots[i], lv, ad.slow_radius, ad.max_speed), 0),
                              TN_OK);
         assert_int_equal(tn_crowd_step(c), TN_OK);
         if (s < 2500)

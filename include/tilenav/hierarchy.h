@@ -31,7 +31,8 @@
 ///   an optimal path cross sector borders in K steps (a step whose two cells lie in different
 ///   sectors), let D be the largest distance from a pair of an entrance to its nearest
 ///   transition pair (at most (sector_size - 1) / 2 rounded down, or portal_gap / 2 with a
-///   gap; 2 for sectors of 4, whose 4-cell entrances have one pair, in the middle), and cmax the largest cell cost of the map (1 on a uniform map).
+///   gap; 2 for sectors of 4, whose 4-cell entrances have one pair, in the middle), and cmax
+///   the largest cell cost of the map (1 on a uniform map).
 ///   Then cost <= optimum + K * (1 + 4 * D) * straight * cmax, where straight is the straight
 ///   step's base cost. (Each crossing step can be replaced by side steps along the entrance
 ///   to its nearest transition pair, across, and back: 2 * D steps per side crossing, two
