@@ -130,6 +130,49 @@ static void test_narrow_door(void **state)
     tn_map_destroy(m);
 }
 
+/* A flow whose goal moves (the view installed again with another goal: a field built towards
+ * a new goal, a sector field's set_goal) is a new target: its agents lose `arrived`, as
+ * tn_crowd_set_target() with another target does. The same view again keeps it. Agents used to
+ * stay "arrived" 800 px from the new goal (a tower-defense game removing arrived creeps would
+ * have removed them all). */
+static void test_moved_flow_goal_clears_arrived(void **state)
+{
+    (void)state;
+    tn_map *m = tn_test_random_map(30, 12, 0.0, 1);
+    flow a, b;
+    flow_make(&a, m, (tn_cell){3, 6});
+    flow_make(&b, m, (tn_cell){26, 6});
+    tn_crowd_def cd = tn_crowd_def_default();
+    cd.map = m;
+    cd.capacity = 8;
+    tn_crowd *c = NULL;
+    assert_int_equal(tn_crowd_create(&cd, &c), TN_OK);
+    assert_int_equal(tn_crowd_set_flow(c, 0, &a.view), TN_OK);
+    tn_agent_def ad = tn_agent_def_default();
+    ad.target = TN_TARGET_FLOW;
+    ad.flow = 0;
+    ad.pos = (tn_vec2){5 * 32 + 16, 6 * 32 + 16};
+    tn_agent_id id;
+    assert_int_equal(tn_crowd_add(c, &ad, &id), TN_OK);
+    for (int s = 0; s < 300; s++)
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+    assert_int_equal(count_arrived(c), 1);
+    assert_int_equal(tn_crowd_set_flow(c, 0, &a.view), TN_OK); /* the same goal: kept */
+    assert_int_equal(count_arrived(c), 1);
+    assert_int_equal(tn_crowd_set_flow(c, 0, &b.view), TN_OK); /* moved: a new target */
+    assert_int_equal(count_arrived(c), 0);
+    int s = 0;
+    for (; s < 2000 && !count_arrived(c); s++)
+        assert_int_equal(tn_crowd_step(c), TN_OK);
+    tn_agent_state st;
+    assert_int_equal(tn_crowd_get(c, id, &st), TN_OK);
+    assert_true(st.arrived && st.pos.x > 25 * 32);
+    tn_crowd_destroy(c);
+    flow_free(&a);
+    flow_free(&b);
+    tn_map_destroy(m);
+}
+
 /* Held agents hold their place: wander (weight 1) stops too once an agent is held, so 60
  * agents gathering in a 96 px goal area of an open room stay in it (before the fix wandering
  * held agents drifted 300-400 px away while still flagged held). */
@@ -428,6 +471,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest local_tests[] = {
         cmocka_unit_test(test_bad_knobs),
         cmocka_unit_test(test_narrow_door),
+        cmocka_unit_test(test_moved_flow_goal_clears_arrived),
         cmocka_unit_test(test_crowded_goal),
         cmocka_unit_test(test_held_agents_do_not_wander),
         cmocka_unit_test(test_threads_same_bits),

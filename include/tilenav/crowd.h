@@ -266,7 +266,9 @@ TN_API TN_NODISCARD tn_status tn_crowd_set_weight(tn_crowd *crowd, tn_agent_id i
                                                   tn_behaviour behaviour, float weight);
 
 /// Install (or with view == NULL, clear) flow view number `slot`. The view is copied; its arrays
-/// are referenced. Agents following a cleared slot get no target force.
+/// are referenced. Agents following a cleared slot get no target force. A view whose goal
+/// differs from the slot's last one is a new target: the agents following the slot lose their
+/// arrived flag (the same goal again keeps it).
 /// @return TN_E_INVALID_ARG (slot out of range, bad sizes, NULL dir).
 TN_API TN_NODISCARD tn_status tn_crowd_set_flow(tn_crowd *crowd, int32_t slot,
                                                 const tn_flow_view *view);

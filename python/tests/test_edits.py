@@ -461,8 +461,13 @@ def test_a_field_whose_goal_is_blocked_is_built_again():
     assert np.array_equal(f.distances, fresh.distances)
     assert np.array_equal(f.directions, fresh.directions)
     assert f.update() == 0 and len(f.path((0, 0))) > 0
-    # towards another goal: the field, its vectors and the crowd follow it
+    cr.step(600)
+    assert cr.arrived.tolist() == [True]
+    # towards another goal: the field, its vectors and the crowd follow it, and the agent has
+    # not arrived there (it kept `arrived` 800 px away)
     f.build((1, 3))
+    cr.step(1)
+    assert cr.arrived.tolist() == [False]
     west = m.flow_field((1, 3), los=False)
     assert np.array_equal(f.distances, west.distances) and f.goal == (1, 3)
     assert np.array_equal(f.vectors, west.vectors)

@@ -260,11 +260,17 @@ export class FlowField {
   readonly size: number;
   readonly width: number;
   readonly height: number;
+  /** Builds towards the goal(s); a blocked goal throws TilenavError "goal blocked" and leaves
+   *  the field empty: not `current`, `goals` [], until a build() that succeeds. Crowds
+   *  following the field take the new build at their next step; when its first goal moved,
+   *  their agents are no longer `arrived`. */
   build(goals: Cell | Cell[]): this;
+  /** The goals of the last build() ([] after one that threw, or an update() that found a goal
+   *  blocked). */
   readonly goals: Cell[];
   /** Brings the field up to date after map edits (recomputing only what they affect); returns
    *  how many cells were recomputed. A goal now blocked throws TilenavError "goal blocked"
-   *  and leaves the field empty until build() with other goals. */
+   *  and leaves the field empty (not `current`, `goals` []) until build() with other goals. */
   update(): number;
   /** Built, and the map unchanged since the last build() or update(). After a map change,
    *  until update(): the readers (distance, distances, direction(s), sample, lineOfSight,

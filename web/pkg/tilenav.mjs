@@ -1092,7 +1092,9 @@ export class PathFinder {
       knownOptions(sizeFor, "PathFinder", "PathFinder");
       cells = numArg(sizeFor.maxCells, "PathFinder", "maxCells", { min: 1, max: MAX_CELLS, int: true }, 65536);
     }
-    this._o = { _h: 0, _out: 0, _res: 0 };
+    // _cl, _mo: the clearance a time-sliced query of a unit bigger than a cell reads (held, so
+    // that a larger size asked meanwhile does not destroy it under the query) and its map's record
+    this._o = { _h: 0, _out: 0, _res: 0, _cl: null, _mo: null };
     this._cap = 0;
     this._res = alloc(32);
     track(this, releaseFinder);
@@ -1151,6 +1153,7 @@ export class PathFinder {
     this._ensure(map.width * map.height);
     this._sliced = undefined; // step()/result() are for begin()'s queries
     this._map = null;
+    releaseHeld(this._o);
     const st = w.tnw_search_path(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
       start.x, start.y, goal.x, goal.y, q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size,
       q.cl(), q.rg(), this._out, this._cap, this._res);
@@ -1193,9 +1196,18 @@ export class PathFinder {
     this._ensure(map.width * map.height);
     this._sliced = undefined;
     this._map = null;
+    releaseHeld(this._o);
+    let cl = 0;
+    if (q.size > 1) { // held until the next query, cancel() or free(): step() reads it
+      const held = map._sizeMaps(q.size);
+      held.refs++;
+      this._o._cl = held;
+      this._o._mo = map._o;
+      cl = held.h;
+    }
     const st = w.tnw_search_begin(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
       start.x, start.y, goal.x, goal.y, q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size,
-      q.cl(), q.rg());
+      cl, q.rg());
     this._sliced = st;
     this._map = map; // read by step() and result(): it must stay live
     if (st === -10 || st === -11) return STATUS[st];
@@ -1237,7 +1249,12 @@ export class PathFinder {
   }
 
   /** Abandon the time-sliced query (no-op when none runs). */
-  cancel() { if (this._h) api().tnw_search_cancel(this._h); this._sliced = undefined; this._map = null; }
+  cancel() {
+    if (this._h) api().tnw_search_cancel(this._h);
+    this._sliced = undefined;
+    this._map = null;
+    releaseHeld(this._o);
+  }
 
   /**
    * Many queries in one call into the module, with one set of options (as find()'s, `size`
@@ -1280,6 +1297,7 @@ export class PathFinder {
     this._ensure(map.width * map.height);
     this._sliced = undefined;
     this._map = null;
+    releaseHeld(this._o);
     return withScratch(16 * n + 12 * n + 8, (p) => {
       const costs = (p + 16 * n + 7) & ~7, lengths = costs + 8 * n;
       new Int32Array(w.memory.buffer, p, 4 * n).set(flat);
@@ -1298,7 +1316,13 @@ export class PathFinder {
 }
 owning(PathFinder, ["_h", "_out", "_res"]);
 
+// Give back the clearance a finder's time-sliced query held.
+function releaseHeld(o) {
+  if (o._cl) { releaseSizeMaps(o._mo, o._cl); o._cl = null; o._mo = null; }
+}
+
 function releaseFinder(o) {
+  releaseHeld(o);
   const w = api();
   if (o._h) w.tnw_search_destroy(o._h);
   if (o._out) w.tnw_free(o._out);
@@ -1362,7 +1386,9 @@ export class FlowField {
     if (this._cl) this.map._syncClearance();
     withScratch(8 * Math.max(1, list.length), (p) => {
       writeCells(p, list);
-      check(api().tnw_field_build(liveOn(this, "FlowField"), p, list.length), "FlowField.build");
+      const st = api().tnw_field_build(liveOn(this, "FlowField"), p, list.length);
+      if (st < 0) { this._rev = -1; this._goals = []; } // the field is empty: not current
+      check(st, "FlowField.build");
     });
     this._goals = list.map((g) => ({ x: g.x, y: g.y }));
     this._rev = this.map.revision;
@@ -1379,7 +1405,8 @@ export class FlowField {
     return this._rev >= 0 && this._rev === this.map.revision;
   }
 
-  /** The goals of the last build. */
+  /** The goals of the last build ([] after a build() that threw, or an update() that found a
+   *  goal blocked: the field is empty then, and not `current`). */
   get goals() { return this._goals.slice(); }
 
   /** Bring the field up to date after map edits; recomputes only the changed region.
@@ -1388,7 +1415,9 @@ export class FlowField {
     liveOn(this, "FlowField");
     if (this._cl) this.map._syncClearance();
     return withScratch(4, (p) => {
-      check(api().tnw_field_update(liveOn(this, "FlowField"), p), "FlowField.update");
+      const st = api().tnw_field_update(liveOn(this, "FlowField"), p);
+      if (st === -11) { this._rev = -1; this._goals = []; } // goal blocked: the field is empty
+      check(st, "FlowField.update");
       this._rev = this.map.revision;
       this._gen++;
       return i32()[p >> 2];

@@ -303,6 +303,54 @@ test("crowd: a FlowField's later build() or update() is followed at the next ste
   other.free(); twin.free(); crowd.free(); map.free();
 });
 
+test("a time-sliced query of a big unit keeps its clearance while a bigger size is asked (it was destroyed under the query)", () => {
+  const rows = [];
+  for (let y = 0; y < 24; y++) rows.push(Array.from({ length: 40 }, (_, x) => (x === 20 && y > 3 && y < 22 ? "#" : ".")).join(""));
+  const map = TileMap.fromText(rows), finder = new PathFinder(map), ref = new PathFinder(map);
+  const start = { x: 2, y: 12 }, goal = { x: 36, y: 12 };
+  const want = ref.find(map, start, goal, { size: 2 });
+  assert.equal(want.found, true);
+  for (const bigger of [
+    () => new FlowField(map, { size: 3 }).build({ x: 30, y: 2 }),
+    () => map.hierarchy({ sectorSize: 8, size: 3 }),
+    () => ref.find(map, start, goal, { size: 4 }),
+  ]) {
+    assert.equal(finder.begin(map, start, goal, { size: 2 }), "in progress");
+    assert.equal(finder.step(5), "in progress");
+    const made = bigger(); // a new clearance for the bigger size: the old one is replaced
+    let st = "in progress";
+    for (let k = 0; k < 10000 && st === "in progress"; k++) st = finder.step(50);
+    assert.equal(st, "ok");
+    const r = finder.result();
+    assert.ok(Math.abs(r.cost - want.cost) < 1e-9, `${r.cost} vs ${want.cost}`);
+    made?.free?.();
+    // the held clearance goes back with the next query (or cancel(), free())
+    assert.equal(finder.find(map, start, goal).found, true);
+  }
+  finder.free(); ref.free(); map.free();
+});
+
+test("FlowField: a build() or update() that throws leaves the field not current, with no goals", () => {
+  const map = TileMap.fromText(["........", "........"]), field = new FlowField(map).build({ x: 7, y: 1 });
+  map.set(0, 0, 1);
+  assert.throws(() => field.build({ x: 0, y: 0 }), /goal blocked/);
+  assert.equal(field.current, false);
+  assert.deepEqual(field.goals, []);
+  assert.throws(() => field.pathFrom({ x: 3, y: 1 }), /state|map changed/);
+  field.build({ x: 7, y: 1 });
+  assert.equal(field.current, true);
+  map.set(7, 1, 1);
+  assert.throws(() => field.update(), /goal blocked/);
+  assert.equal(field.current, false);
+  assert.deepEqual(field.goals, []);
+  map.set(7, 1, 0);
+  field.build({ x: 7, y: 1 });
+  const fresh = new FlowField(map).build({ x: 7, y: 1 });
+  assert.deepEqual(field.pathFrom({ x: 0, y: 1 }), fresh.pathFrom({ x: 0, y: 1 }));
+  assert.equal(fresh.pathFrom({ x: 0, y: 1 }).found, true);
+  fresh.free(); field.free(); map.free();
+});
+
 test("flags are true or false; use after free() and calls before init() are TilenavError 'state'", () => {
   const map = TileMap.fromText(["....", "...."]), finder = new PathFinder(map);
   for (const [k, v] of [["closest", "yes"], ["closest", 1], ["regions", "no"]])
