@@ -788,8 +788,9 @@ tn_status tn_crowd_set_flow(tn_crowd *c, int32_t slot, const tn_flow_view *v)
         !finite_pos(v->cell_width) || !finite_pos(v->cell_height) || (!v->dir && !v->cell_dir) ||
         !isfinite(v->goal.x) || !isfinite(v->goal.y))
         return TN_E_INVALID_ARG;
-    /* a flow whose goal moved is a new target for its agents: they have not arrived there */
-    if (c->flow_set[slot] &&
+    /* a flow whose goal moved is a new target for its agents: they have not arrived there (a
+     * slot cleared in between keeps its last view: width 0 only before the first) */
+    if (c->flows[slot].width > 0 &&
         (c->flows[slot].goal.x != v->goal.x || c->flows[slot].goal.y != v->goal.y))
         for (int32_t i = 0; i < c->n; i++)
             if (c->kind[i] == TN_TARGET_FLOW && c->flow[i] == slot)

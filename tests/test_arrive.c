@@ -159,6 +159,10 @@ static void test_moved_flow_goal_clears_arrived(void **state)
     assert_int_equal(count_arrived(c), 1);
     assert_int_equal(tn_crowd_set_flow(c, 0, &a.view), TN_OK); /* the same goal: kept */
     assert_int_equal(count_arrived(c), 1);
+    assert_int_equal(tn_crowd_set_flow(c, 0, NULL), TN_OK); /* cleared: the goal is kept */
+    assert_int_equal(tn_crowd_set_flow(c, 0, &a.view), TN_OK);
+    assert_int_equal(count_arrived(c), 1);
+    assert_int_equal(tn_crowd_set_flow(c, 0, NULL), TN_OK);
     assert_int_equal(tn_crowd_set_flow(c, 0, &b.view), TN_OK); /* moved: a new target */
     assert_int_equal(count_arrived(c), 0);
     int s = 0;

@@ -219,7 +219,7 @@ typedef struct tn_agent_state {
     int32_t size;  ///< size class (tn_agent_def::size)
     tn_target_kind target;
     bool arrived; ///< within arrive_radius of its goal, or held up inside its arrive_area (set
-                  ///< by steps; cleared when the target changes)
+                  ///< by steps; cleared when the target changes, or its flow's goal)
     bool held;    ///< arrived in the goal area (arrive_area) rather than within arrive_radius
 } tn_agent_state;
 
@@ -267,8 +267,8 @@ TN_API TN_NODISCARD tn_status tn_crowd_set_weight(tn_crowd *crowd, tn_agent_id i
 
 /// Install (or with view == NULL, clear) flow view number `slot`. The view is copied; its arrays
 /// are referenced. Agents following a cleared slot get no target force. A view whose goal
-/// differs from the slot's last one is a new target: the agents following the slot lose their
-/// arrived flag (the same goal again keeps it).
+/// differs from the last one installed in the slot (cleared since or not) is a new target: the
+/// agents following the slot lose their arrived flag (the same goal again keeps it).
 /// @return TN_E_INVALID_ARG (slot out of range, bad sizes, NULL dir).
 TN_API TN_NODISCARD tn_status tn_crowd_set_flow(tn_crowd *crowd, int32_t slot,
                                                 const tn_flow_view *view);

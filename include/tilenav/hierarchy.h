@@ -31,8 +31,8 @@
 ///   an optimal path cross sector borders in K steps (a step whose two cells lie in different
 ///   sectors), let D be the largest distance from a pair of an entrance to its nearest
 ///   transition pair (at most (sector_size - 1) / 2 rounded down, or portal_gap / 2 with a
-///   gap; 2 for sectors of 4, whose 4-cell entrances have one pair, in the middle), and cmax
-///   the largest cell cost of the map (1 on a uniform map).
+///   gap; 2 for sectors of 4 without a gap, whose 4-cell entrances have one pair, in the
+///   middle), and cmax the largest cell cost of the map (1 on a uniform map).
 ///   Then cost <= optimum + K * (1 + 4 * D) * straight * cmax, where straight is the straight
 ///   step's base cost. (Each crossing step can be replaced by side steps along the entrance
 ///   to its nearest transition pair, across, and back: 2 * D steps per side crossing, two
@@ -66,7 +66,8 @@
 /// Memory: per sector its nodes, a nodes x nodes matrix of float costs and the pruned edge
 /// lists (10 bytes per matrix entry in all), plus 4 * K bytes per node with K landmarks, 20
 /// bytes per node of part labels and about 40 * sector_size^2 bytes of build scratch; per
-/// context, about 205 bytes per abstract node and 30 per pruned intra-sector edge (a 44-byte
+/// context, about 205 bytes per abstract node and 30 per intra-sector edge left after pruning
+/// (fewer than tn_hierarchy_stats::intra_edges, which counts every finite pair; a 44-byte
 /// record per node, and an open list of 24-byte entries sized for one push per edge plus five
 /// per node, each with a quarter to spare; tn_hierarchy_ctx_memory_bytes() gives the sum),
 /// a few sector-sized scratch areas, the corridor's windows when enabled and, once

@@ -229,8 +229,8 @@ class FlowField(c.Closable, c.NoPickle):
         now. Needed after :meth:`update` raised :class:`BlockedError` (a goal became blocked:
         the field is empty until built again, towards other goals or once the goal is open);
         also the way to move a field's goal. Crowds following the field follow the new
-        one from their next step. Raises :class:`BlockedError` when every goal is blocked
-        (the field stays empty)."""
+        one from their next step. Raises :class:`BlockedError` when a goal is blocked (a
+        field takes no blocked goal; it stays empty)."""
         goals = self.goals if goal is None else c.cells_array(goal, "goal")
         if self._los_on and len(goals) > 1:
             raise UnsupportedError(lib.TN_E_UNSUPPORTED, "FlowField.build",

@@ -270,7 +270,8 @@ export class FlowField {
   readonly goals: Cell[];
   /** Brings the field up to date after map edits (recomputing only what they affect); returns
    *  how many cells were recomputed. A goal now blocked throws TilenavError "goal blocked"
-   *  and leaves the field empty (not `current`, `goals` []) until build() with other goals. */
+   *  and leaves the field empty (not `current`, `goals` []) until a build() that succeeds
+   *  (other goals, or the same once open). */
   update(): number;
   /** Built, and the map unchanged since the last build() or update(). After a map change,
    *  until update(): the readers (distance, distances, direction(s), sample, lineOfSight,

@@ -40,7 +40,7 @@ export interface PhaserNavOptions<T extends PhaserTileLike = PhaserTileLike> {
   blocked?(tile: T): boolean;
   /** The cost of entering a tile's cell, a finite number > 0 (default: tile.properties.cost,
    *  else 1). Any other answer blocks the cell: Infinity (0, a negative number) on purpose;
-   *  NaN or a non-number with a warning (once). */
+   *  NaN or a non-number with a warning (once per page). */
   cost?(tile: T): number;
   /** Wrap the tilemap's and layers' editing methods so that each edit updates the map
    *  (default true). Options other than these four throw a TypeError naming them. */
