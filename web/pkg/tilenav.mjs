@@ -1197,17 +1197,12 @@ export class PathFinder {
     this._sliced = undefined;
     this._map = null;
     releaseHeld(this._o);
-    let cl = 0;
-    if (q.size > 1) { // held until the next query, cancel() or free(): step() reads it
-      const held = map._sizeMaps(q.size);
-      held.refs++;
-      this._o._cl = held;
-      this._o._mo = map._o;
-      cl = held.h;
-    }
+    // held until the next query, cancel() or free(): step() reads it
+    const held = map._holdSizeMap(q.size);
+    if (held.cl) { this._o._cl = held.cl; this._o._mo = map._o; }
     const st = w.tnw_search_begin(liveHandle(this, "PathFinder"), liveHandle(map, "TileMap"),
       start.x, start.y, goal.x, goal.y, q.algo, q.diagonal, q.heuristic, q.weight, q.flags, q.size,
-      cl, q.rg());
+      held.cl?.h ?? 0, q.rg());
     this._sliced = st;
     this._map = map; // read by step() and result(): it must stay live
     if (st === -10 || st === -11) return STATUS[st];
@@ -2020,8 +2015,8 @@ export class Crowd {
     this._ids = alloc(4 * this.capacity);
     this._state = alloc(4 * AGENT_FLOATS * this.capacity);
     this._sectors = new globalThis.Map(); // flow slot -> SectorField
-    this._flows = new globalThis.Map(); // flow slot -> {field, gen}: a FlowField and the build copied
-    this._slotField = new Array(this.maxFlows).fill(null); // {kind, size} of each slot's field
+    // {kind, size} of each slot's field; a FlowField's also {field, gen}: the build copied
+    this._slotField = new Array(this.maxFlows).fill(null);
     this._agentInfo = new globalThis.Map(); // id -> {size, slot} (slot -1: not following a flow)
     this._followers = Array.from({ length: this.maxFlows }, () => new globalThis.Map()); // slot -> size -> agents
   }
@@ -2075,7 +2070,6 @@ export class Crowd {
     if (field === null || field === undefined) {
       check(api().tnw_crowd_set_flow(h, slot, 0, 0, 0), "Crowd.setFlow");
       this._sectors.delete(slot);
-      this._flows.delete(slot);
       this._slotField[slot] = null;
       return;
     }
@@ -2094,7 +2088,6 @@ export class Crowd {
       const g = field._goals[0];
       check(api().tnw_crowd_set_sector_flow(h, slot, field._h, g.x, g.y), "Crowd.setFlow");
       this._sectors.set(slot, field);
-      this._flows.delete(slot);
       this._slotField[slot] = { kind, size };
       return;
     }
@@ -2102,8 +2095,7 @@ export class Crowd {
     if (!g) throw new TilenavError(-15, "Crowd.setFlow (build the field first)");
     check(api().tnw_crowd_set_flow(h, slot, liveOn(field, "FlowField"), g.x, g.y), "Crowd.setFlow");
     this._sectors.delete(slot);
-    this._flows.set(slot, { field, gen: field._gen });
-    this._slotField[slot] = { kind, size };
+    this._slotField[slot] = { kind, size, field, gen: field._gen };
   }
 
   /**
@@ -2207,14 +2199,13 @@ export class Crowd {
   step(steps = 1) {
     const h = liveOn(this, "Crowd");
     stepCount(steps, "Crowd.step");
-    for (const [slot, s] of this._flows) {
-      const f = s.field;
-      if (!f._h) { this._flows.delete(slot); continue; } // freed: followed as it was
-      if (f._gen === s.gen) continue;
+    this._slotField.forEach((s, slot) => {
+      const f = s?.field; // freed since setFlow: followed as it was
+      if (!f?._h || f._gen === s.gen) return;
       const g = f._goals[0];
       check(api().tnw_crowd_set_flow(h, slot, f._h, g.x, g.y), "Crowd.step");
       s.gen = f._gen;
-    }
+    });
     if (!this._sectors.size) { check(api().tnw_crowd_step(h, steps), "Crowd.step"); return; }
     const w = api(), slots = [...this._sectors.keys()], fields = slots.map((s) => this._sectors.get(s));
     for (let k = 0; k < slots.length; k++) { // follow map edits and setGoal: the view aims at goal 0
